@@ -1,0 +1,193 @@
+/**
+ * The `weir.job/v1` document: what the designer saves, what `weir run` executes and what export
+ * reads. A public contract: field names here are never renamed.
+ *
+ * `JobDocument` is the document as written by a person (optional fields, durations as strings).
+ * `NormalizedJob` is the same job with every default filled in and every duration/size turned into
+ * numbers (milliseconds / bytes); the engine and the exporters only ever see a `NormalizedJob`.
+ * This module is browser-safe: the renderer imports it.
+ */
+
+export const JOB_FORMAT = 'weir.job/v1' as const;
+
+/** A duration: a number of milliseconds or a string with a unit (`ms`, `s`, `m`, `h`, `d`). */
+export type DurationInput = number | string;
+/** A size: a number of bytes or a string with a unit (`b`, `kb`, `mb`, `gb`). */
+export type SizeInput = number | string;
+
+export type StateBackendKind = 'memory' | 'fs' | 'rocksdb';
+export type CheckpointMode = 'exactly-once' | 'at-least-once';
+export type RecordFormat = 'jsonl' | 'csv';
+
+export interface Position { x: number; y: number }
+
+export interface EventTimeConfig {
+  /** Column holding epoch milliseconds or an ISO-8601 string. */
+  field: string;
+  maxOutOfOrderness?: DurationInput;
+  idleTimeout?: DurationInput;
+}
+
+export interface FileSourceConfig {
+  path: string;
+  format: RecordFormat;
+  follow?: boolean;
+  onBadRecord?: 'skip' | 'fail';
+  eventTime?: EventTimeConfig;
+  /** Optional declared columns (name -> Flink SQL type); otherwise inferred from the data. */
+  columns?: Record<string, string>;
+}
+
+export interface GeneratorSourceConfig {
+  seed?: number;
+  /** Number of records; absent = unbounded. */
+  count?: number;
+  /** Records per second; absent = as fast as possible. */
+  rate?: number;
+  /** Key cardinality: keys are `k0` .. `k{keys-1}`. */
+  keys?: number;
+  /** Random jitter applied to `ts` to make the stream out of order. */
+  outOfOrderness?: DurationInput;
+  /** Event time of record 0 (epoch ms); default 1_700_000_000_000. */
+  startTime?: number;
+  /** Event-time step between consecutive records (ms); default 10. */
+  step?: number;
+  eventTime?: EventTimeConfig;
+}
+
+export interface FilterConfig { where: string }
+export interface MapConfig { select: string }
+export type UnionConfig = Record<string, never>;
+
+export type WindowSpec =
+  | { kind: 'tumbling'; size: DurationInput }
+  | { kind: 'sliding'; size: DurationInput; slide: DurationInput }
+  | { kind: 'session'; gap: DurationInput };
+
+export interface WindowConfig {
+  /** Comma-separated column list, optional (absent = one global window per window range). */
+  keyBy?: string;
+  window: WindowSpec;
+  /** SQL aggregate list: `COUNT(*) AS n, SUM(amount) AS total`. */
+  aggregates: string;
+  allowedLateness?: DurationInput;
+}
+
+export interface FileSinkConfig { path: string; format: RecordFormat }
+export interface PreviewSinkConfig { limit?: number }
+
+export interface NodeConfigByType {
+  'source.file': FileSourceConfig;
+  'source.generator': GeneratorSourceConfig;
+  filter: FilterConfig;
+  map: MapConfig;
+  union: UnionConfig;
+  window: WindowConfig;
+  'sink.file': FileSinkConfig;
+  'sink.preview': PreviewSinkConfig;
+}
+
+export type NodeType = keyof NodeConfigByType;
+export const NODE_TYPES: readonly NodeType[] = [
+  'source.file', 'source.generator', 'filter', 'map', 'union', 'window', 'sink.file', 'sink.preview',
+];
+
+export type JobNodeOf<T extends NodeType> = {
+  id: string;
+  type: T;
+  name?: string;
+  position?: Position;
+  parallelism?: number;
+  config: NodeConfigByType[T];
+};
+export type JobNode = { [T in NodeType]: JobNodeOf<T> }[NodeType];
+
+export interface JobEdge {
+  from: string;
+  to: string;
+  /** Output port of `from`: `out` (default) or `late` for windows. */
+  fromPort?: 'out' | 'late';
+}
+
+export interface JobSettingsInput {
+  stateBackend?: StateBackendKind;
+  checkpointing?: {
+    interval?: DurationInput;
+    mode?: CheckpointMode;
+    timeout?: DurationInput;
+    minPause?: DurationInput;
+    retained?: number;
+    incremental?: boolean;
+    dir?: string;
+    tolerableFailures?: number;
+  };
+  memoryStateLimit?: SizeInput;
+  parallelism?: number;
+  maxParallelism?: number;
+  restart?: { attempts?: number; delay?: DurationInput };
+}
+
+export interface JobDocument {
+  $schema?: string;
+  format: typeof JOB_FORMAT;
+  name: string;
+  settings?: JobSettingsInput;
+  nodes: JobNode[];
+  edges: JobEdge[];
+}
+
+/** Settings with every default applied; durations in ms, sizes in bytes. */
+export interface JobSettings {
+  stateBackend: StateBackendKind;
+  checkpointing: {
+    /** null = checkpointing off (as in Flink when no interval is set). */
+    interval: number | null;
+    mode: CheckpointMode;
+    timeout: number;
+    minPause: number;
+    retained: number;
+    incremental: boolean;
+    dir: string;
+    tolerableFailures: number;
+  };
+  memoryStateLimit: number;
+  parallelism: number;
+  maxParallelism: number;
+  restart: { attempts: number; delay: number };
+}
+
+export const DEFAULT_SETTINGS: JobSettings = {
+  stateBackend: 'memory',
+  checkpointing: {
+    interval: null, mode: 'exactly-once', timeout: 600_000, minPause: 0, retained: 1,
+    incremental: false, dir: 'checkpoints', tolerableFailures: 0,
+  },
+  memoryStateLimit: 5 * 1024 * 1024,
+  parallelism: 1,
+  maxParallelism: 128,
+  restart: { attempts: 3, delay: 1000 },
+};
+
+/**
+ * A job after validation and normalization. Nodes keep their `config` as written (expressions as
+ * text) except that durations inside configs are also normalized to milliseconds by the engine's
+ * config readers; `parallelism` is always set; paths stay as written and resolve against `baseDir`.
+ */
+export interface NormalizedJob {
+  format: typeof JOB_FORMAT;
+  name: string;
+  settings: JobSettings;
+  nodes: Array<JobNode & { parallelism: number }>;
+  edges: Array<Required<JobEdge>>;
+  /** Folder that relative paths resolve against (the job file's folder). Not serialized. */
+  baseDir?: string;
+}
+
+/** One problem found in a job, with a JSON path such as `nodes[1].config.where`. */
+export interface JobProblem {
+  path: string;
+  message: string;
+  /** Node id when the problem belongs to one node (lets the designer outline it). */
+  nodeId?: string;
+  severity?: 'error' | 'warning';
+}

@@ -1,0 +1,97 @@
+/**
+ * `EngineHost`: the one typed API between the UI and the engine. Electron serves it over IPC,
+ * `weir serve` over a WebSocket, tests over an in-memory transport; all three carry the same
+ * plain-JSON requests and events (validated at the boundary by `host/protocol.ts`).
+ *
+ * Every call is async. Failures reject with a `HostError` ({ code, message }), never a stack trace.
+ * This module is browser-safe: the renderer imports it.
+ */
+import type { JobDocument, JobProblem, StateBackendKind, CheckpointMode } from '../graph/types.ts';
+import type { CheckpointStats, RetainedCheckpoint } from '../checkpoint/types.ts';
+
+export type HostErrorCode =
+  | 'invalid_request' | 'invalid_job' | 'not_found' | 'forbidden_path' | 'job_not_running'
+  | 'already_running' | 'io_error' | 'internal';
+
+export interface HostErrorShape { code: HostErrorCode; message: string; problems?: JobProblem[] }
+
+export type JobStatus =
+  | 'created' | 'running' | 'restarting' | 'finishing' | 'finished' | 'stopped' | 'failed' | 'canceled';
+
+export interface RunOptions {
+  /** The job to run; relative paths resolve against `path`'s folder (or the workspace). */
+  job: JobDocument;
+  path?: string;
+  stateBackend?: StateBackendKind;
+  checkpointing?: { interval?: string | number | null; mode?: CheckpointMode; incremental?: boolean };
+  /** Restore from a retained checkpoint or savepoint path, or 'latest'. */
+  restoreFrom?: string | 'latest';
+  parallelism?: number;
+}
+
+export interface OperatorMetrics {
+  nodeId: string;
+  subtask: number;
+  recordsIn: number;
+  recordsOut: number;
+  /** records/s over the last interval */
+  rateIn: number;
+  rateOut: number;
+  /** current output watermark (epoch ms) or null before the first */
+  watermark: number | null;
+  /** per input channel watermark, null = none yet; idle channels are flagged */
+  inputWatermarks: Array<{ channel: string; watermark: number | null; idle: boolean }>;
+  /** largest event time seen (sources) */
+  maxEventTime: number | null;
+  lateRecords: number;
+  badRecords: number;
+  stateBytes: number;
+  stateDiskBytes: number;
+  /** 0..1 fill of the output channel; 1 = back-pressured */
+  backPressure: number;
+  /** sinks: records and files waiting for the next commit */
+  pendingRecords?: number;
+  pendingFiles?: number;
+}
+
+export type HostEvent =
+  | { type: 'job.status'; runId: string; status: JobStatus; cause?: string; restarts: number; startedAt: number }
+  | { type: 'job.restart'; runId: string; restarts: number; cause: string; restoredCheckpoint: number | null }
+  | { type: 'checkpoint'; runId: string; stats: CheckpointStats }
+  | { type: 'metrics'; runId: string; time: number; operators: OperatorMetrics[] }
+  | { type: 'preview'; runId: string; target: string; records: unknown[] }
+  | { type: 'log'; runId: string; level: 'info' | 'warn' | 'error'; message: string };
+
+export interface RunInfo {
+  runId: string;
+  jobName: string;
+  status: JobStatus;
+  startedAt: number;
+  restarts: number;
+}
+
+export interface ExportResult { text: string; warnings: JobProblem[] }
+
+export interface FileEntry { path: string; name: string; modified: number }
+
+export interface EngineHost {
+  validate(req: { job: unknown }): Promise<{ ok: boolean; problems: JobProblem[]; summary?: string }>;
+  run(req: RunOptions): Promise<RunInfo>;
+  stop(req: { runId: string; savepoint?: boolean }): Promise<{ savepoint?: string }>;
+  triggerSavepoint(req: { runId: string }): Promise<{ path: string; id: number }>;
+  /** Fault injection: SIGKILL the run's task process; the run recovers per its restart policy. */
+  killTaskProcess(req: { runId: string }): Promise<void>;
+  listRuns(req: Record<string, never>): Promise<RunInfo[]>;
+  listCheckpoints(req: { job: JobDocument; path?: string }): Promise<RetainedCheckpoint[]>;
+  checkpointHistory(req: { runId: string }): Promise<CheckpointStats[]>;
+  exportJob(req: { job: JobDocument; format: 'json' | 'flink-sql' }): Promise<ExportResult>;
+  /** Documents: a workspace folder in served mode; native dialogs feed paths in Electron. */
+  listFiles(req: { dir?: string }): Promise<FileEntry[]>;
+  readJob(req: { path: string }): Promise<{ path: string; job: unknown }>;
+  writeJob(req: { path: string; job: JobDocument }): Promise<{ path: string }>;
+  listExamples(req: Record<string, never>): Promise<Array<{ id: string; name: string; description: string; path: string }>>;
+  /** Live events; returns an unsubscribe function. */
+  onEvent(listener: (event: HostEvent) => void): () => void;
+}
+
+export type HostMethod = Exclude<keyof EngineHost, 'onEvent'>;
