@@ -11,7 +11,7 @@ import type { CheckpointStats, RetainedCheckpoint } from '../checkpoint/types.ts
 
 export type HostErrorCode =
   | 'invalid_request' | 'invalid_job' | 'not_found' | 'forbidden_path' | 'job_not_running'
-  | 'already_running' | 'io_error' | 'internal';
+  | 'already_running' | 'io_error' | 'internal' | 'unsupported';
 
 export interface HostErrorShape { code: HostErrorCode; message: string; problems?: JobProblem[] }
 
@@ -60,7 +60,28 @@ export type HostEvent =
   | { type: 'checkpoint'; runId: string; stats: CheckpointStats }
   | { type: 'metrics'; runId: string; time: number; operators: OperatorMetrics[] }
   | { type: 'preview'; runId: string; target: string; records: unknown[] }
-  | { type: 'log'; runId: string; level: 'info' | 'warn' | 'error'; message: string };
+  | { type: 'log'; runId: string; level: 'info' | 'warn' | 'error'; message: string }
+  /** A menu command from the shell (Electron menus); the renderer performs it. No run id. */
+  | { type: 'app.command'; command: AppCommand };
+
+/** Commands the shell's menus and accelerators send to the renderer. */
+export type AppCommand =
+  | 'new' | 'open' | 'save' | 'save-as' | 'export' | 'undo' | 'redo' | 'run' | 'stop';
+export const APP_COMMANDS: readonly AppCommand[] = [
+  'new', 'open', 'save', 'save-as', 'export', 'undo', 'redo', 'run', 'stop',
+];
+
+/** What the renderer needs to know about the shell it runs in. */
+export interface HostInfo {
+  transport: 'electron' | 'websocket' | 'memory';
+  /** Electron: true (open/save go through native dialogs); served mode: false (workspace picker). */
+  nativeDialogs: boolean;
+  /** Absolute workspace folder that `listFiles`/`readJob`/`writeJob` are confined to. */
+  workspace: string;
+  /** Document to open on start (e.g. `--example orders-per-user`), or null. */
+  initialPath: string | null;
+  version: string;
+}
 
 export interface RunInfo {
   runId: string;
@@ -90,6 +111,14 @@ export interface EngineHost {
   readJob(req: { path: string }): Promise<{ path: string; job: unknown }>;
   writeJob(req: { path: string; job: JobDocument }): Promise<{ path: string }>;
   listExamples(req: Record<string, never>): Promise<Array<{ id: string; name: string; description: string; path: string }>>;
+  /** Copies the example's folder into the workspace (once) and returns the copy's job. */
+  openExample(req: { id: string }): Promise<{ path: string; job: unknown }>;
+  hostInfo(req: Record<string, never>): Promise<HostInfo>;
+  /** The open document's title and dirty flag (Electron: title bar and close prompt). */
+  setDocumentState(req: { title: string; dirty: boolean; path?: string | null }): Promise<void>;
+  /** Native dialogs (Electron only; served mode rejects with `unsupported`). null = cancelled. */
+  showOpenDialog(req: Record<string, never>): Promise<{ path: string | null }>;
+  showSaveDialog(req: { suggestedPath?: string }): Promise<{ path: string | null }>;
   /** Live events; returns an unsubscribe function. */
   onEvent(listener: (event: HostEvent) => void): () => void;
 }
