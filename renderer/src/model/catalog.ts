@@ -1,0 +1,100 @@
+/**
+ * What the designer knows about each node type: palette group, label, ports and a default config.
+ * Plain TypeScript (no React) so the rules are unit-testable and shared by palette, canvas and
+ * inspector. Port typing itself (what may connect to what) lives in `connections.ts`.
+ */
+import type { NodeConfigByType, NodeType } from '../../../engine/graph/types.ts';
+
+export type PaletteGroup = 'Sources' | 'Transforms' | 'Windows' | 'Sinks';
+export const PALETTE_GROUPS: readonly PaletteGroup[] = ['Sources', 'Transforms', 'Windows', 'Sinks'];
+
+export type OutputPort = 'out' | 'late';
+
+export interface NodeTypeInfo<T extends NodeType = NodeType> {
+  type: T;
+  label: string;
+  group: PaletteGroup;
+  description: string;
+  /** Short id prefix for new nodes (`filter` -> `filter-2`). */
+  idPrefix: string;
+  /** Sources take no input; every other type has exactly one input handle (`in`). */
+  hasInput: boolean;
+  /** Sinks have no output; windows also emit late records on `late`. */
+  outputs: readonly OutputPort[];
+  /** A union merges many streams; every other input accepts exactly one edge. */
+  multiInput: boolean;
+  defaultConfig: () => NodeConfigByType[T];
+}
+
+function info<T extends NodeType>(i: NodeTypeInfo<T>): NodeTypeInfo<T> { return i; }
+
+export const CATALOG: { [T in NodeType]: NodeTypeInfo<T> } = {
+  'source.file': info({
+    type: 'source.file', label: 'File source', group: 'Sources', idPrefix: 'file-source',
+    description: 'Reads JSON lines or CSV records from a file, optionally following it as it grows.',
+    hasInput: false, outputs: ['out'], multiInput: false,
+    defaultConfig: () => ({ path: 'data/input.jsonl', format: 'jsonl' }),
+  }),
+  'source.generator': info({
+    type: 'source.generator', label: 'Generator', group: 'Sources', idPrefix: 'generator',
+    description: 'Deterministic test records (key, value, ts) at a chosen rate, optionally out of order.',
+    hasInput: false, outputs: ['out'], multiInput: false,
+    defaultConfig: () => ({ count: 1000, rate: 100, keys: 10, eventTime: { field: 'ts', maxOutOfOrderness: '1s' } }),
+  }),
+  filter: info({
+    type: 'filter', label: 'Filter', group: 'Transforms', idPrefix: 'filter',
+    description: 'Keeps the records for which a SQL condition is true.',
+    hasInput: true, outputs: ['out'], multiInput: false,
+    defaultConfig: () => ({ where: '' }),
+  }),
+  map: info({
+    type: 'map', label: 'Map', group: 'Transforms', idPrefix: 'map',
+    description: 'Computes new columns with a SQL select list.',
+    hasInput: true, outputs: ['out'], multiInput: false,
+    defaultConfig: () => ({ select: '*' }),
+  }),
+  union: info({
+    type: 'union', label: 'Union', group: 'Transforms', idPrefix: 'union',
+    description: 'Merges several streams into one; watermarks advance with the slowest input.',
+    hasInput: true, outputs: ['out'], multiInput: true,
+    defaultConfig: () => ({}),
+  }),
+  window: info({
+    type: 'window', label: 'Window', group: 'Windows', idPrefix: 'window',
+    description: 'Event-time windows (tumbling, sliding, session) with SQL aggregates; late records on a side output.',
+    hasInput: true, outputs: ['out', 'late'], multiInput: false,
+    defaultConfig: () => ({ window: { kind: 'tumbling', size: '10s' }, aggregates: 'COUNT(*) AS n' }),
+  }),
+  'sink.file': info({
+    type: 'sink.file', label: 'File sink', group: 'Sinks', idPrefix: 'file-sink',
+    description: 'Writes exactly once through two-phase commit: files appear when a checkpoint completes.',
+    hasInput: true, outputs: [], multiInput: false,
+    defaultConfig: () => ({ path: 'out/output', format: 'jsonl' }),
+  }),
+  'sink.preview': info({
+    type: 'sink.preview', label: 'Preview', group: 'Sinks', idPrefix: 'preview',
+    description: 'Shows a live sample of the records reaching it in the app.',
+    hasInput: true, outputs: [], multiInput: false,
+    defaultConfig: () => ({ limit: 100 }),
+  }),
+};
+
+export function typeInfo(type: NodeType): NodeTypeInfo {
+  return CATALOG[type] as NodeTypeInfo;
+}
+
+export function isNodeType(x: unknown): x is NodeType {
+  return typeof x === 'string' && Object.prototype.hasOwnProperty.call(CATALOG, x);
+}
+
+/** Palette entries matching a search, grouped in palette order; matches label, type and description. */
+export function searchCatalog(query: string): Array<{ group: PaletteGroup; items: NodeTypeInfo[] }> {
+  const q = query.trim().toLowerCase();
+  const all = Object.values(CATALOG) as NodeTypeInfo[];
+  const hits = q === '' ? all : all.filter((i) =>
+    i.label.toLowerCase().includes(q) || i.type.includes(q) || i.group.toLowerCase().includes(q)
+    || i.description.toLowerCase().includes(q));
+  return PALETTE_GROUPS
+    .map((group) => ({ group, items: hits.filter((i) => i.group === group) }))
+    .filter((g) => g.items.length > 0);
+}

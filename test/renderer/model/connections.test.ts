@@ -1,0 +1,38 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { checkConnection } from '../../../renderer/src/model/connections.ts';
+import { addNode, addEdge, emptyJob } from '../../../renderer/src/model/ops.ts';
+import type { JobDocument, NodeType } from '../../../engine/graph/types.ts';
+
+function job(...types: NodeType[]): JobDocument {
+  let j = emptyJob();
+  for (const t of types) j = addNode(j, t, { x: 0, y: 0 }).job;
+  return j;
+}
+
+test('refuses what the engine rejects, with a reason', () => {
+  const j = addEdge(job('source.generator', 'source.file', 'filter', 'union', 'window', 'sink.preview'),
+    { from: 'generator-1', to: 'filter-1' });
+  const no = (from: string, to: string, fromPort?: string) => {
+    const v = checkConnection(j, { from, to, fromPort });
+    assert.equal(v.ok, false, `${from} -> ${to}`);
+    return (v as { reason: string }).reason;
+  };
+  assert.match(no('preview-1', 'filter-1'), /sink/);
+  assert.match(no('filter-1', 'generator-1'), /source/);
+  assert.match(no('file-source-1', 'filter-1'), /already has an input.*Union/);
+  assert.match(no('filter-1', 'filter-1'), /itself/);
+  assert.match(no('filter-1', 'preview-1', 'late'), /no 'late' output/);
+  assert.match(no('generator-1', 'filter-1'), /already connected/);
+  assert.equal(checkConnection(j, { from: 'window-1', to: 'preview-1', fromPort: 'late' }).ok, true);
+});
+
+test('a union accepts many inputs and cycles are refused', () => {
+  let j = job('source.generator', 'source.file', 'union', 'map');
+  j = addEdge(j, { from: 'generator-1', to: 'union-1' });
+  assert.equal(checkConnection(j, { from: 'file-source-1', to: 'union-1' }).ok, true);
+  j = addEdge(j, { from: 'union-1', to: 'map-1' });
+  const v = checkConnection(j, { from: 'map-1', to: 'union-1' });
+  assert.equal(v.ok, false);
+  assert.match((v as { reason: string }).reason, /cycle/);
+});
