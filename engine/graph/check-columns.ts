@@ -1,0 +1,161 @@
+/**
+ * Checks that need the data flowing through the graph: windows have event time upstream,
+ * expressions parse, and the columns they read exist wherever the upstream schema is known.
+ * Runs on an acyclic, structurally valid graph (see check-graph.ts). Browser-safe.
+ *
+ * Known schemas: a generator emits {seq, key, value, ts}; a file source is unknown unless it
+ * declares `columns`; filter passes its input through; map emits its select list; union emits its
+ * inputs' columns; a window emits window_start, window_end, the key columns and the aggregate
+ * aliases on `out`, and its input unchanged on `late`.
+ */
+
+import type { JobDocument, JobNode, JobProblem } from './types.ts';
+import type { GraphIndex } from './check-graph.ts';
+import { isSource } from './ports.ts';
+import { keyColumns, outputNames, type ExpressionChecker, type ExpressionKind } from './expressions.ts';
+
+export const GENERATOR_COLUMNS: readonly string[] = ['seq', 'key', 'value', 'ts'];
+
+/** Column names, or null when not known before reading the data. */
+export type Columns = readonly string[] | null;
+
+const err = (path: string, message: string, nodeId: string): JobProblem =>
+  ({ path, message, severity: 'error', nodeId });
+
+function sourceColumns(node: JobNode): Columns {
+  if (node.type === 'source.generator') return GENERATOR_COLUMNS;
+  if (node.type === 'source.file') return node.config.columns ? Object.keys(node.config.columns) : null;
+  return null;
+}
+
+interface Ctx {
+  doc: JobDocument;
+  idx: GraphIndex;
+  expr: ExpressionChecker;
+  problems: JobProblem[];
+  /** Output columns per node id and port. */
+  out: Map<string, { out: Columns; late: Columns }>;
+}
+
+function inputColumns(ctx: Ctx, id: string): Columns[] {
+  return (ctx.idx.inputs.get(id) ?? []).map((e) => ctx.out.get(e.from)?.[e.fromPort] ?? null);
+}
+
+/** Syntax, then known columns. Returns false when the expression does not parse. */
+function checkExpr(ctx: Ctx, node: JobNode, index: number, field: string, kind: ExpressionKind, text: string, known: Columns): boolean {
+  const path = `nodes[${index}].config.${field}`;
+  const e = ctx.expr.checkExpression(kind, text);
+  if (e) {
+    const where = e.column !== undefined && !/column \d+/.test(e.message) ? ` (column ${e.column})` : '';
+    ctx.problems.push(err(path, `${e.message}${where}`, node.id));
+    return false;
+  }
+  if (known && !known.includes('*')) {
+    const seen = new Set<string>();
+    for (const col of ctx.expr.referencedColumns(kind, text)) {
+      if (known.includes(col) || seen.has(col)) continue;
+      seen.add(col);
+      ctx.problems.push(err(path, `unknown column '${col}' (known: ${known.join(', ')})`, node.id));
+    }
+  }
+  return true;
+}
+
+function sameColumns(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((c) => b.includes(c));
+}
+
+function visit(ctx: Ctx, node: JobNode, index: number): void {
+  const ins = inputColumns(ctx, node.id);
+  const input = ins.length > 0 ? ins[0] : null;
+  switch (node.type) {
+    case 'source.file':
+    case 'source.generator': {
+      const cols = sourceColumns(node);
+      const field = node.config.eventTime?.field;
+      if (field !== undefined && cols && !cols.includes(field)) {
+        ctx.problems.push(err(`nodes[${index}].config.eventTime.field`,
+          `unknown column '${field}' (known: ${cols.join(', ')})`, node.id));
+      }
+      ctx.out.set(node.id, { out: cols, late: null });
+      return;
+    }
+    case 'filter':
+      checkExpr(ctx, node, index, 'where', 'where', node.config.where, input);
+      ctx.out.set(node.id, { out: input, late: null });
+      return;
+    case 'map': {
+      const ok = checkExpr(ctx, node, index, 'select', 'select', node.config.select, input);
+      let cols: Columns = null;
+      if (ok) {
+        const names = outputNames(node.config.select);
+        cols = names.includes('*') ? (input ? names.flatMap((n) => (n === '*' ? [...input] : [n])) : null) : names;
+      }
+      ctx.out.set(node.id, { out: cols, late: null });
+      return;
+    }
+    case 'union': {
+      const known = ins.filter((c): c is readonly string[] => c !== null);
+      if (known.length === ins.length && known.length > 1 && !known.every((c) => sameColumns(c, known[0]))) {
+        ctx.problems.push(err(`nodes[${index}]`,
+          `union inputs have different columns: ${known.map((c) => `(${c.join(', ')})`).join(' vs ')}`, node.id));
+      }
+      ctx.out.set(node.id, { out: known.length === ins.length && ins.length > 0 ? known[0] : null, late: null });
+      return;
+    }
+    case 'window': {
+      const c = node.config;
+      let keys: string[] = [];
+      if (c.keyBy !== undefined && c.keyBy.trim() !== '') {
+        if (checkExpr(ctx, node, index, 'keyBy', 'keyBy', c.keyBy, input)) keys = keyColumns(c.keyBy);
+      }
+      const aggOk = checkExpr(ctx, node, index, 'aggregates', 'aggregates', c.aggregates, input);
+      const out = aggOk ? ['window_start', 'window_end', ...keys, ...outputNames(c.aggregates)] : null;
+      ctx.out.set(node.id, { out, late: input });
+      return;
+    }
+    default:
+      return;
+  }
+}
+
+/** Every source a node reads from, directly or through other nodes. */
+function upstreamSources(idx: GraphIndex, id: string): string[] {
+  const found: string[] = [];
+  const seen = new Set<string>();
+  const stack = [id];
+  while (stack.length > 0) {
+    const cur = stack.pop()!;
+    for (const e of idx.inputs.get(cur) ?? []) {
+      if (seen.has(e.from)) continue;
+      seen.add(e.from);
+      const n = idx.byId.get(e.from)!.node;
+      if (isSource(n.type)) found.push(e.from);
+      else stack.push(e.from);
+    }
+  }
+  return found;
+}
+
+function checkEventTime(ctx: Ctx): void {
+  for (const [id, { node, index }] of ctx.idx.byId) {
+    if (node.type !== 'window') continue;
+    for (const src of upstreamSources(ctx.idx, id)) {
+      const s = ctx.idx.byId.get(src)!;
+      const hasEventTime = (s.node.type === 'source.file' || s.node.type === 'source.generator') && s.node.config.eventTime;
+      if (!hasEventTime) {
+        ctx.problems.push(err(`nodes[${index}].config.window`,
+          `window '${id}' needs event time, but source '${src}' has none: set nodes[${s.index}].config.eventTime`, id));
+      }
+    }
+  }
+}
+
+export function checkColumns(doc: JobDocument, idx: GraphIndex, expr: ExpressionChecker, problems: JobProblem[]): void {
+  const ctx: Ctx = { doc, idx, expr, problems, out: new Map() };
+  checkEventTime(ctx);
+  for (const id of idx.order) {
+    const { node, index } = idx.byId.get(id)!;
+    visit(ctx, node, index);
+  }
+}

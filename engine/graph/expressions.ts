@@ -1,0 +1,70 @@
+/**
+ * What the validator needs to know about the SQL fragments in node configs. Syntax and referenced
+ * columns come from the expression compiler (engine/sql); the output names of a select list or an
+ * aggregate list are read here from its top-level structure, which needs no full parse.
+ * Browser-safe.
+ */
+
+export type ExpressionKind = 'where' | 'select' | 'keyBy' | 'aggregates';
+
+/** The part of engine/sql the validator uses; injectable so structure checks need no compiler. */
+export interface ExpressionChecker {
+  /** null when `text` is a valid expression of `kind`; otherwise the first error. */
+  checkExpression(kind: ExpressionKind, text: string): { message: string; column?: number } | null;
+  /** Input columns `text` reads (only called when checkExpression returned null). */
+  referencedColumns(kind: ExpressionKind, text: string): string[];
+}
+
+/** Splits on commas outside parentheses, quotes and backticks. */
+export function splitTopLevel(text: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let quote: string | null = null;
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (quote) {
+      if (ch === quote) quote = null;
+      continue;
+    }
+    if (ch === "'" || ch === '"' || ch === '`') quote = ch;
+    else if (ch === '(') depth++;
+    else if (ch === ')') depth--;
+    else if (ch === ',' && depth === 0) {
+      parts.push(text.slice(start, i).trim());
+      start = i + 1;
+    }
+  }
+  parts.push(text.slice(start).trim());
+  return parts.filter((p) => p !== '');
+}
+
+function unquote(name: string): string {
+  const q = name[0];
+  if ((q === '`' || q === '"') && name.endsWith(q) && name.length >= 2) return name.slice(1, -1);
+  return name;
+}
+
+const ALIAS = /\s+AS\s+(`[^`]+`|"[^"]+"|[A-Za-z_][A-Za-z0-9_$]*)\s*$/i;
+const BARE = /^(?:[A-Za-z_][A-Za-z0-9_$]*\.)?(`[^`]+`|"[^"]+"|[A-Za-z_][A-Za-z0-9_$]*)$/;
+
+/**
+ * Output column names of a select or aggregate list, as Flink names them: the alias, else the
+ * column name of a bare column reference, else `EXPR$<position>`. `*` is returned as is.
+ */
+export function outputNames(list: string): string[] {
+  return splitTopLevel(list).map((item, i) => {
+    if (item === '*') return '*';
+    const alias = ALIAS.exec(item);
+    if (alias) return unquote(alias[1]);
+    const bare = BARE.exec(item);
+    if (bare) return unquote(bare[1]);
+    return `EXPR$${i}`;
+  });
+}
+
+/** Column names of a `keyBy` list (`user, region`). */
+export function keyColumns(keyBy: string | undefined): string[] {
+  if (!keyBy) return [];
+  return splitTopLevel(keyBy).map(unquote);
+}

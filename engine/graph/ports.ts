@@ -1,0 +1,101 @@
+/**
+ * Connection rules shared by the designer (what may be dragged where) and the validator (what a
+ * saved job may contain). Plain TypeScript, browser-safe: the renderer imports this file directly.
+ *
+ * Rules: sources have outputs only, sinks inputs only; filter, map and window take exactly one
+ * input; union takes two or more; a window has a second output `late` for records that arrive
+ * after the watermark passed their window's end plus the allowed lateness; no cycles.
+ */
+
+import type { JobEdge, JobNode, NodeType } from './types.ts';
+
+export type OutputPort = 'out' | 'late';
+
+export interface PortSpec {
+  /** Output ports; empty for sinks. */
+  outputs: readonly OutputPort[];
+  /** Allowed number of incoming edges. */
+  minInputs: number;
+  maxInputs: number;
+}
+
+export const PORTS: Readonly<Record<NodeType, PortSpec>> = {
+  'source.file': { outputs: ['out'], minInputs: 0, maxInputs: 0 },
+  'source.generator': { outputs: ['out'], minInputs: 0, maxInputs: 0 },
+  filter: { outputs: ['out'], minInputs: 1, maxInputs: 1 },
+  map: { outputs: ['out'], minInputs: 1, maxInputs: 1 },
+  union: { outputs: ['out'], minInputs: 2, maxInputs: Infinity },
+  window: { outputs: ['out', 'late'], minInputs: 1, maxInputs: 1 },
+  'sink.file': { outputs: [], minInputs: 1, maxInputs: Infinity },
+  'sink.preview': { outputs: [], minInputs: 1, maxInputs: Infinity },
+};
+
+export function isSource(type: NodeType): boolean {
+  return type === 'source.file' || type === 'source.generator';
+}
+
+export function isSink(type: NodeType): boolean {
+  return type === 'sink.file' || type === 'sink.preview';
+}
+
+export function outputPorts(type: NodeType): readonly OutputPort[] {
+  return PORTS[type].outputs;
+}
+
+export function acceptsInputs(type: NodeType): boolean {
+  return PORTS[type].maxInputs > 0;
+}
+
+/** The minimal view of a job the rules need (a JobDocument, a NormalizedJob or designer state). */
+export interface GraphLike {
+  nodes: ReadonlyArray<Pick<JobNode, 'id' | 'type'>>;
+  edges: ReadonlyArray<Pick<JobEdge, 'from' | 'to' | 'fromPort'>>;
+}
+
+export type ConnectResult = { ok: true } | { ok: false; reason: string };
+
+/** Whether `to` is reachable from `from` following edges (used to reject cycles). */
+export function reaches(graph: GraphLike, from: string, to: string): boolean {
+  const next = new Map<string, string[]>();
+  for (const e of graph.edges) {
+    const list = next.get(e.from);
+    if (list) list.push(e.to);
+    else next.set(e.from, [e.to]);
+  }
+  const seen = new Set<string>();
+  const stack = [from];
+  while (stack.length > 0) {
+    const id = stack.pop()!;
+    if (id === to) return true;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    for (const n of next.get(id) ?? []) stack.push(n);
+  }
+  return false;
+}
+
+/** May a new edge `from`(`fromPort`) -> `to` be added to `graph`? */
+export function canConnect(graph: GraphLike, from: string, fromPort: OutputPort | undefined, to: string): ConnectResult {
+  const port = fromPort ?? 'out';
+  const src = graph.nodes.find((n) => n.id === from);
+  const dst = graph.nodes.find((n) => n.id === to);
+  if (!src) return { ok: false, reason: `unknown node '${from}'` };
+  if (!dst) return { ok: false, reason: `unknown node '${to}'` };
+  if (from === to) return { ok: false, reason: 'a node cannot connect to itself' };
+  const outs = outputPorts(src.type);
+  if (outs.length === 0) return { ok: false, reason: `a ${src.type} node has no outputs` };
+  if (!outs.includes(port)) {
+    return { ok: false, reason: `a ${src.type} node has no output port '${port}' (ports: ${outs.join(', ')})` };
+  }
+  const spec = PORTS[dst.type];
+  if (spec.maxInputs === 0) return { ok: false, reason: `a ${dst.type} node takes no inputs` };
+  if (graph.edges.some((e) => e.from === from && e.to === to && (e.fromPort ?? 'out') === port)) {
+    return { ok: false, reason: `'${from}' is already connected to '${to}'` };
+  }
+  const inputs = graph.edges.filter((e) => e.to === to).length;
+  if (inputs >= spec.maxInputs) {
+    return { ok: false, reason: `a ${dst.type} node takes exactly one input; use a union to merge streams` };
+  }
+  if (reaches(graph, to, from)) return { ok: false, reason: `connecting '${from}' to '${to}' would create a cycle` };
+  return { ok: true };
+}

@@ -1,0 +1,179 @@
+/**
+ * The `weir.job/v1` format as a zod schema: the single source of truth for the structure of a job
+ * file. The JSON Schema in `schemas/weir.job.v1.schema.json` is generated from it
+ * (`node --import tsx schemas/generate.ts`) and a test fails when that file is stale.
+ *
+ * Every object is strict (unknown fields are errors, so a typo is never silently ignored) and nodes
+ * are discriminated by `type`. The bottom of this file proves at compile time that the schema and
+ * `types.ts` describe the same documents. Browser-safe.
+ */
+
+import { z } from 'zod';
+import { JOB_FORMAT, NODE_TYPES, type JobDocument, type JobNode, type JobEdge, type JobSettingsInput } from './types.ts';
+import { checkDuration, checkSize } from './units.ts';
+
+// JSON Schema patterns have no flags, so case-insensitivity is spelled out.
+const NUMBER_RE = String.raw`\s*(\d+(\.\d+)?|\.\d+)\s*`;
+export const DURATION_PATTERN = new RegExp(`^${NUMBER_RE}([mM][sS]|[sSmMhHdD])?\\s*$`);
+export const SIZE_PATTERN = new RegExp(`^${NUMBER_RE}([bB]|[kKmMgG][bB])?\\s*$`);
+
+function unitError(check: (v: unknown) => { ok: boolean; message?: string }) {
+  return (iss: { input?: unknown }) => {
+    const r = check(iss.input);
+    return r.ok ? undefined : r.message;
+  };
+}
+const durationError = { error: unitError(checkDuration) };
+const sizeError = { error: unitError(checkSize) };
+
+const duration = z
+  .union([z.number().nonnegative(durationError), z.string().regex(DURATION_PATTERN, durationError)], durationError)
+  .meta({ id: 'Duration', description: "Milliseconds, or a string with a unit: '500ms', '5s', '5m', '2h', '1d'" });
+
+const size = z
+  .union([z.number().int(sizeError).nonnegative(sizeError), z.string().regex(SIZE_PATTERN, sizeError)], sizeError)
+  .meta({ id: 'Size', description: "Bytes, or a string with a unit: '512kb', '5mb', '1gb'" });
+
+const posInt = z.number().int().min(1);
+const nonNegInt = z.number().int().min(0);
+const nonEmpty = z.string().min(1, { error: 'must not be empty' });
+
+const stateBackend = z.enum(['memory', 'fs', 'rocksdb']);
+const checkpointMode = z.enum(['exactly-once', 'at-least-once']);
+const recordFormat = z.enum(['jsonl', 'csv']);
+
+const position = z.strictObject({ x: z.number(), y: z.number() });
+
+const eventTime = z.strictObject({
+  field: nonEmpty.meta({ description: 'Column holding epoch milliseconds or an ISO-8601 string' }),
+  maxOutOfOrderness: duration.optional(),
+  idleTimeout: duration.optional(),
+});
+
+const fileSourceConfig = z.strictObject({
+  path: nonEmpty,
+  format: recordFormat,
+  follow: z.boolean().optional(),
+  onBadRecord: z.enum(['skip', 'fail']).optional(),
+  eventTime: eventTime.optional(),
+  columns: z.record(z.string(), z.string()).optional()
+    .meta({ description: 'Declared columns: name -> Flink SQL type' }),
+});
+
+const generatorSourceConfig = z.strictObject({
+  seed: z.number().int().optional(),
+  count: nonNegInt.optional().meta({ description: 'Number of records; absent = unbounded' }),
+  rate: z.number().positive().optional().meta({ description: 'Records per second; absent = as fast as possible' }),
+  keys: posInt.optional(),
+  outOfOrderness: duration.optional(),
+  startTime: z.number().optional(),
+  step: z.number().nonnegative().optional(),
+  eventTime: eventTime.optional(),
+});
+
+const windowSpec = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('tumbling'), size: duration }),
+  z.strictObject({ kind: z.literal('sliding'), size: duration, slide: duration }),
+  z.strictObject({ kind: z.literal('session'), gap: duration }),
+]);
+
+const windowConfig = z.strictObject({
+  keyBy: z.string().optional(),
+  window: windowSpec,
+  aggregates: nonEmpty,
+  allowedLateness: duration.optional(),
+});
+
+function nodeSchema<T extends string, C extends z.ZodType>(type: T, config: C) {
+  return z.strictObject({
+    id: z.string().regex(/^[^\s/\\]+$/, { error: 'node id must be non-empty without spaces or slashes' }),
+    type: z.literal(type),
+    name: z.string().optional(),
+    position: position.optional(),
+    parallelism: posInt.optional(),
+    config,
+  });
+}
+
+export const jobNodeSchema = z.discriminatedUnion('type', [
+  nodeSchema('source.file', fileSourceConfig),
+  nodeSchema('source.generator', generatorSourceConfig),
+  nodeSchema('filter', z.strictObject({ where: nonEmpty })),
+  nodeSchema('map', z.strictObject({ select: nonEmpty })),
+  nodeSchema('union', z.strictObject({})),
+  nodeSchema('window', windowConfig),
+  nodeSchema('sink.file', z.strictObject({ path: nonEmpty, format: recordFormat })),
+  nodeSchema('sink.preview', z.strictObject({ limit: posInt.optional() })),
+]);
+
+export const jobEdgeSchema = z.strictObject({
+  from: nonEmpty,
+  to: nonEmpty,
+  fromPort: z.enum(['out', 'late']).optional(),
+});
+
+export const jobSettingsSchema = z.strictObject({
+  stateBackend: stateBackend.optional(),
+  checkpointing: z.strictObject({
+    interval: duration.optional().meta({ description: 'Absent = checkpointing off' }),
+    mode: checkpointMode.optional(),
+    timeout: duration.optional(),
+    minPause: duration.optional(),
+    retained: posInt.optional(),
+    incremental: z.boolean().optional(),
+    dir: nonEmpty.optional(),
+    tolerableFailures: nonNegInt.optional(),
+  }).optional(),
+  memoryStateLimit: size.optional(),
+  parallelism: posInt.optional(),
+  // Flink's upper bound for the number of key groups.
+  maxParallelism: posInt.max(32768).optional(),
+  restart: z.strictObject({ attempts: nonNegInt.optional(), delay: duration.optional() }).optional(),
+});
+
+export const jobDocumentSchema = z.strictObject({
+  $schema: z.string().optional(),
+  format: z.literal(JOB_FORMAT),
+  name: nonEmpty,
+  settings: jobSettingsSchema.optional(),
+  nodes: z.array(jobNodeSchema),
+  edges: z.array(jobEdgeSchema),
+}).meta({
+  title: 'Weir job (weir.job/v1)',
+  description: 'A stream pipeline for Weir: nodes (sources, operators, sinks), edges and settings.',
+});
+
+/** The JSON Schema document written to schemas/weir.job.v1.schema.json. */
+export function jobJsonSchema(): Record<string, unknown> {
+  const schema = z.toJSONSchema(jobDocumentSchema, { target: 'draft-2020-12' }) as Record<string, unknown>;
+  return { ...schema, $id: 'https://weir.dev/schemas/weir.job.v1.schema.json' };
+}
+
+// ---- compile-time proof that the schema and types.ts agree ----
+// Mutual assignability catches wrong types and missing required fields; optional fields are
+// assignable either way, so the key sets of every object are compared exactly as well.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type Eq<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true : false;
+type Assert<T extends true> = T;
+type Keys<T> = T extends unknown ? [keyof T] : never;
+type NodeKeys<N> = N extends { type: infer T; config: infer C } ? [T, keyof N, keyof C] : never;
+type Doc = z.infer<typeof jobDocumentSchema>;
+type Settings = Required<z.infer<typeof jobSettingsSchema>>;
+type SettingsT = Required<JobSettingsInput>;
+type Cfg<N, T> = N extends { type: T; config: infer C } ? Required<C> : never;
+type CfgT<T extends JobNode['type']> = Required<Extract<JobNode, { type: T }>['config']>;
+type DocNode = z.infer<typeof jobNodeSchema>;
+export type _SchemaChecks = [
+  Assert<Same<Doc, JobDocument>>,
+  Assert<Same<DocNode, JobNode>>,
+  Assert<Same<z.infer<typeof jobEdgeSchema>, JobEdge>>,
+  Assert<Same<z.infer<typeof jobSettingsSchema>, JobSettingsInput>>,
+  Assert<Eq<keyof Doc, keyof JobDocument>>,
+  Assert<Eq<NodeKeys<DocNode>, NodeKeys<JobNode>>>,
+  Assert<Eq<keyof z.infer<typeof jobEdgeSchema>, keyof JobEdge>>,
+  Assert<Eq<keyof Settings, keyof SettingsT>>,
+  Assert<Eq<keyof Required<Settings['checkpointing']>, keyof Required<SettingsT['checkpointing']>>>,
+  Assert<Eq<keyof Required<Settings['restart']>, keyof Required<SettingsT['restart']>>>,
+  Assert<Eq<keyof NonNullable<Cfg<DocNode, 'source.file'>['eventTime']>, keyof NonNullable<CfgT<'source.file'>['eventTime']>>>,
+  Assert<Eq<Keys<Cfg<DocNode, 'window'>['window']>, Keys<CfgT<'window'>['window']>>>,
+];

@@ -1,0 +1,79 @@
+#!/usr/bin/env node
+// Writes the examples' data files. Deterministic (fixed seeds, fixed start time), so the committed
+// files only change when this script does: `node examples/generate-data.mjs`.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const T0 = Date.UTC(2024, 0, 15, 9, 0, 0); // 2024-01-15T09:00:00.000Z
+
+function rng(seed) { // mulberry32
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const pick = (r, xs) => xs[Math.floor(r() * xs.length)];
+
+function write(rel, lines) {
+  const p = join(here, rel);
+  mkdirSync(dirname(p), { recursive: true });
+  writeFileSync(p, lines.join('\n') + '\n');
+}
+
+// orders-per-user: 300 orders over ~5 minutes, up to 4s out of order (bounded by the job's 5s).
+{
+  const r = rng(1);
+  const users = ['alice', 'bob', 'carol', 'dave', 'erin', 'frank'];
+  const lines = [];
+  for (let i = 0; i < 300; i++) {
+    const ts = T0 + i * 1000 - Math.floor(r() * 4000);
+    const amount = Math.round((1 + r() * 99) * 100) / 100;
+    lines.push(JSON.stringify({ order_id: 1000 + i, user: pick(r, users), amount, ts }));
+  }
+  write('orders-per-user/data/orders.jsonl', lines);
+}
+
+// clicks-sessions: 400 clicks as CSV with ISO timestamps; users click in bursts with pauses, so
+// 30s session windows close between bursts.
+{
+  const r = rng(2);
+  const users = ['u1', 'u2', 'u3', 'u4', 'u5'];
+  const pages = ['/', '/search', '/product/1', '/product/2', '/cart', '/checkout'];
+  const next = new Map(users.map((u) => [u, T0 + Math.floor(r() * 10_000)]));
+  const rows = [];
+  for (let i = 0; i < 400; i++) {
+    const user = pick(r, users);
+    const gap = r() < 0.12 ? 45_000 + Math.floor(r() * 60_000) : 500 + Math.floor(r() * 8000);
+    const ts = next.get(user) + gap;
+    next.set(user, ts);
+    rows.push({ user, page: pick(r, pages), ts });
+  }
+  rows.sort((a, b) => a.ts - b.ts);
+  write('clicks-sessions/data/clicks.csv',
+    ['user,page,ts', ...rows.map((x) => `${x.user},${x.page},${new Date(x.ts).toISOString()}`)]);
+}
+
+// union-late: two stores selling the same products; store B's feed also carries a few very late
+// records (minutes behind), which the window sends to its `late` output.
+{
+  const r = rng(3);
+  const products = ['apple', 'banana', 'cherry', 'durian'];
+  const a = [];
+  for (let i = 0; i < 250; i++) {
+    a.push(JSON.stringify({ product: pick(r, products), qty: 1 + Math.floor(r() * 5), ts: T0 + i * 800 }));
+  }
+  write('union-late/data/store_a.jsonl', a);
+  const b = ['product,qty,ts'];
+  for (let i = 0; i < 250; i++) {
+    const late = i > 50 && i % 40 === 0;
+    const ts = late ? T0 + i * 800 - 120_000 : T0 + i * 800 + 400;
+    b.push(`${pick(r, products)},${1 + Math.floor(r() * 5)},${ts}`);
+  }
+  write('union-late/data/store_b.csv', b);
+}
