@@ -1,0 +1,171 @@
+/**
+ * The host API's behaviour, written once and run over every transport (memory-transport.test.ts,
+ * ws-transport.test.ts): whatever carries the calls, the UI sees the same results and errors.
+ */
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { promises as fs } from 'node:fs';
+import { mkdtempSync, realpathSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { EngineHost, HostEvent } from '../../../engine/host/api.ts';
+import { HostError } from '../../../engine/host/errors.ts';
+import { createLocalHost, type LocalHost } from '../../../engine/host/local-host.ts';
+
+export const EXAMPLES_DIR = resolve(import.meta.dirname, '../../../examples');
+
+export interface Connected { client: EngineHost; close(): Promise<void> | void }
+export type Connect = (host: LocalHost) => Promise<Connected>;
+
+async function rejectsWith(p: Promise<unknown>, code: string, message?: RegExp): Promise<HostError> {
+  try {
+    await p;
+  } catch (err) {
+    assert.ok(err instanceof HostError, `expected a HostError, got ${String(err)}`);
+    assert.equal(err.code, code, `code of "${err.message}"`);
+    if (message) assert.match(err.message, message);
+    assert.ok(!/\n\s+at /.test(err.message), 'no stack trace crosses the transport');
+    return err;
+  }
+  assert.fail(`expected rejection with ${code}`);
+}
+
+export function readExample(id: string): Promise<Record<string, unknown>> {
+  return fs.readFile(join(EXAMPLES_DIR, id, 'job.weir.json'), 'utf8').then((t) => JSON.parse(t));
+}
+
+export function defineHostApiSuite(transport: string, connect: Connect): void {
+  describe(`host API over ${transport}`, () => {
+    let workspace: string;
+    let outside: string;
+    let host: LocalHost;
+    let conn: Connected;
+    let api: EngineHost;
+
+    before(async () => {
+      workspace = realpathSync(mkdtempSync(join(tmpdir(), 'weir-host-ws-')));
+      outside = realpathSync(mkdtempSync(join(tmpdir(), 'weir-host-outside-')));
+      await fs.writeFile(join(outside, 'secret.weir.json'), '{"secret":true}');
+      host = createLocalHost({ workspace, examplesDir: EXAMPLES_DIR, transport: 'memory', version: 'test', eventInterval: 100 });
+      conn = await connect(host);
+      api = conn.client;
+    });
+    after(async () => {
+      await conn.close();
+      await host.dispose();
+      await fs.rm(workspace, { recursive: true, force: true });
+      await fs.rm(outside, { recursive: true, force: true });
+    });
+
+    it('describes itself', async () => {
+      const info = await api.hostInfo({});
+      assert.equal(info.workspace, workspace);
+      assert.equal(info.nativeDialogs, false);
+      assert.equal(info.initialPath, null);
+    });
+
+    it('validates a good job and names the problems of a bad one', async () => {
+      const good = await api.validate({ job: await readExample('orders-per-user') });
+      assert.equal(good.ok, true, JSON.stringify(good.problems));
+      const job = await readExample('orders-per-user');
+      (job.nodes as Array<{ config: Record<string, unknown> }>)[1].config.where = 'amount >';
+      const bad = await api.validate({ job });
+      assert.equal(bad.ok, false);
+      assert.ok(bad.problems.some((p) => p.path === 'nodes[1].config.where' && p.nodeId === 'big'), JSON.stringify(bad.problems));
+    });
+
+    it('refuses to run an invalid job with invalid_job and its problems', async () => {
+      const err = await rejectsWith(api.run({ job: { format: 'weir.job/v1', name: 'x', nodes: [], edges: [] } as never }), 'invalid_job');
+      assert.ok(err.problems && err.problems.length > 0);
+    });
+
+    it('answers malformed requests with invalid_request naming the field', async () => {
+      await rejectsWith(api.stop({ runId: 42 } as never), 'invalid_request', /params\.runId/);
+      await rejectsWith(api.readJob({} as never), 'invalid_request', /params\.path/);
+      await rejectsWith(api.exportJob({ job: {}, format: 'yaml' } as never), 'invalid_request', /params\.format/);
+      await rejectsWith(api.listRuns({ extra: 1 } as never), 'invalid_request');
+    });
+
+    it('reports unknown runs as not_found', async () => {
+      await rejectsWith(api.stop({ runId: 'nope' }), 'not_found', /nope/);
+      await rejectsWith(api.killTaskProcess({ runId: 'nope' }), 'not_found');
+      await rejectsWith(api.checkpointHistory({ runId: 'nope' }), 'not_found');
+    });
+
+    it('writes, lists and reads job files in the workspace', async () => {
+      const job = await readExample('orders-per-user');
+      const written = await api.writeJob({ path: 'jobs/mine.weir.json', job: job as never });
+      assert.equal(written.path, join(workspace, 'jobs', 'mine.weir.json'));
+      const files = await api.listFiles({});
+      assert.ok(files.some((f) => f.path === written.path && f.name === join('jobs', 'mine.weir.json')), JSON.stringify(files));
+      const back = await api.readJob({ path: written.path });
+      assert.deepEqual(back.job, job);
+      await rejectsWith(api.readJob({ path: 'missing.weir.json' }), 'not_found');
+      await fs.writeFile(join(workspace, 'broken.weir.json'), '{ nope');
+      await rejectsWith(api.readJob({ path: 'broken.weir.json' }), 'invalid_job', /not valid JSON/);
+    });
+
+    it('refuses every path outside the workspace', async () => {
+      await rejectsWith(api.readJob({ path: '../secret.weir.json' }), 'forbidden_path');
+      await rejectsWith(api.readJob({ path: join(outside, 'secret.weir.json') }), 'forbidden_path');
+      await rejectsWith(api.readJob({ path: `jobs/../../${outside.split('/').pop()}/secret.weir.json` }), 'forbidden_path');
+      await rejectsWith(api.readJob({ path: '/etc/passwd' }), 'forbidden_path');
+      await rejectsWith(api.listFiles({ dir: outside }), 'forbidden_path');
+      await rejectsWith(api.writeJob({ path: join(outside, 'x.weir.json'), job: {} as never }), 'forbidden_path');
+      await rejectsWith(api.writeJob({ path: 'evil.sh', job: {} as never }), 'forbidden_path');
+      // A symlink inside the workspace that leads outside is still outside.
+      await fs.symlink(outside, join(workspace, 'link'));
+      await fs.symlink(join(outside, 'secret.weir.json'), join(workspace, 'secret-link.weir.json'));
+      await rejectsWith(api.readJob({ path: 'link/secret.weir.json' }), 'forbidden_path');
+      await rejectsWith(api.readJob({ path: 'secret-link.weir.json' }), 'forbidden_path');
+      await rejectsWith(api.writeJob({ path: 'link/new/x.weir.json', job: {} as never }), 'forbidden_path');
+      await assert.rejects(fs.stat(join(outside, 'new')), 'nothing was created outside');
+      await rejectsWith(api.run({ job: await readExample('orders-per-user') as never, path: join(outside, 'secret.weir.json') }), 'forbidden_path');
+    });
+
+    it('lists the bundled examples and opens one as a workspace copy', async () => {
+      const examples = await api.listExamples({});
+      const orders = examples.find((e) => e.id === 'orders-per-user');
+      assert.ok(orders, JSON.stringify(examples));
+      assert.equal(orders.name, 'Orders per user');
+      const opened = await api.openExample({ id: 'orders-per-user' });
+      assert.equal(opened.path, join(workspace, 'orders-per-user', 'job.weir.json'));
+      assert.equal((opened.job as { name: string }).name, 'orders-per-user');
+      await fs.access(join(workspace, 'orders-per-user', 'data', 'orders.jsonl'));
+      // The read-only example itself may be read, never written.
+      assert.equal((await api.readJob({ path: orders.path })).path, orders.path);
+      await rejectsWith(api.writeJob({ path: orders.path, job: opened.job as never }), 'forbidden_path');
+      await rejectsWith(api.openExample({ id: 'nope' }), 'not_found');
+    });
+
+    it('exports a job as JSON', async () => {
+      const job = await readExample('orders-per-user');
+      const out = await api.exportJob({ job: job as never, format: 'json' });
+      assert.deepEqual(JSON.parse(out.text), job);
+    });
+
+    it('says native dialogs are unsupported without a shell', async () => {
+      await rejectsWith(api.showOpenDialog({}), 'unsupported');
+      await api.setDocumentState({ title: 'x', dirty: true });
+    });
+
+    it('delivers app commands as events', async () => {
+      const seen: HostEvent[] = [];
+      const off = api.onEvent((e) => seen.push(e));
+      host.sendAppCommand('run');
+      await waitFor(() => seen.some((e) => e.type === 'app.command' && e.command === 'run'));
+      off();
+      host.sendAppCommand('stop');
+      await new Promise((r) => setTimeout(r, 50));
+      assert.ok(!seen.some((e) => e.type === 'app.command' && e.command === 'stop'), 'unsubscribed listeners get nothing');
+    });
+  });
+}
+
+export async function waitFor(cond: () => boolean, timeoutMs = 10_000, what = 'condition'): Promise<void> {
+  const start = Date.now();
+  while (!cond()) {
+    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
