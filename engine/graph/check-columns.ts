@@ -12,7 +12,7 @@
 import type { JobDocument, JobNode, JobProblem } from './types.ts';
 import type { GraphIndex } from './check-graph.ts';
 import { isSource } from './ports.ts';
-import { keyColumns, outputNames, type ExpressionChecker, type ExpressionKind } from './expressions.ts';
+import { outputColumnsOf, type ExpressionChecker, type ExpressionKind } from './expressions.ts';
 
 export const GENERATOR_COLUMNS: readonly string[] = ['seq', 'key', 'value', 'ts'];
 
@@ -86,11 +86,7 @@ function visit(ctx: Ctx, node: JobNode, index: number): void {
       return;
     case 'map': {
       const ok = checkExpr(ctx, node, index, 'select', 'select', node.config.select, input);
-      let cols: Columns = null;
-      if (ok) {
-        const names = outputNames(node.config.select);
-        cols = names.includes('*') ? (input ? names.flatMap((n) => (n === '*' ? [...input] : [n])) : null) : names;
-      }
+      const cols = ok ? outputColumnsOf(ctx.expr, 'select', node.config.select, input) : null;
       ctx.out.set(node.id, { out: cols, late: null });
       return;
     }
@@ -105,12 +101,14 @@ function visit(ctx: Ctx, node: JobNode, index: number): void {
     }
     case 'window': {
       const c = node.config;
-      let keys: string[] = [];
+      let keys: Columns = [];
       if (c.keyBy !== undefined && c.keyBy.trim() !== '') {
-        if (checkExpr(ctx, node, index, 'keyBy', 'keyBy', c.keyBy, input)) keys = keyColumns(c.keyBy);
+        keys = checkExpr(ctx, node, index, 'keyBy', 'keyBy', c.keyBy, input)
+          ? outputColumnsOf(ctx.expr, 'keyBy', c.keyBy, input) : null;
       }
-      const aggOk = checkExpr(ctx, node, index, 'aggregates', 'aggregates', c.aggregates, input);
-      const out = aggOk ? ['window_start', 'window_end', ...keys, ...outputNames(c.aggregates)] : null;
+      const aggs = checkExpr(ctx, node, index, 'aggregates', 'aggregates', c.aggregates, input)
+        ? outputColumnsOf(ctx.expr, 'aggregates', c.aggregates, input) : null;
+      const out = keys && aggs ? ['window_start', 'window_end', ...keys, ...aggs] : null;
       ctx.out.set(node.id, { out, late: input });
       return;
     }

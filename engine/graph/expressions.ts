@@ -13,6 +13,24 @@ export interface ExpressionChecker {
   checkExpression(kind: ExpressionKind, text: string): { message: string; column?: number } | null;
   /** Input columns `text` reads (only called when checkExpression returned null). */
   referencedColumns(kind: ExpressionKind, text: string): string[];
+  /**
+   * Output columns of a valid select list (given its input columns, null = unknown), aggregate
+   * list or keyBy list. Optional: without it they are read from the text's top-level structure.
+   */
+  outputColumns?(kind: 'select' | 'aggregates' | 'keyBy', text: string, input: readonly string[] | null): readonly string[] | null;
+}
+
+/** Output columns through `checker`, or from the list's structure when it cannot tell. */
+export function outputColumnsOf(
+  checker: ExpressionChecker, kind: 'select' | 'aggregates' | 'keyBy', text: string, input: readonly string[] | null,
+): readonly string[] | null {
+  if (checker.outputColumns) return checker.outputColumns(kind, text, input);
+  if (kind === 'keyBy') return keyColumns(text);
+  const names = outputNames(text);
+  if (!names.includes('*')) return names;
+  if (!input) return null;
+  const extra = names.filter((n) => n !== '*' && !input.includes(n));
+  return [...input, ...extra];
 }
 
 /** Splits on commas outside parentheses, quotes and backticks. */

@@ -12,7 +12,7 @@ import { checkColumns } from './check-columns.ts';
 import { normalizeJob } from './normalize.ts';
 import { parseDuration } from './units.ts';
 import type { ExpressionChecker } from './expressions.ts';
-import { checkExpression, referencedColumns } from '../sql/index.ts';
+import { checkExpression, compileAggregates, compileProjectionDetailed, parseKeyBy, referencedColumns } from '../sql/index.ts';
 
 export type ValidationResult =
   | { ok: true; job: NormalizedJob; problems: JobProblem[] }
@@ -28,6 +28,15 @@ export interface ValidateOptions {
 const sqlChecker: ExpressionChecker = {
   checkExpression: (kind, text) => checkExpression(kind, text),
   referencedColumns: (kind, text) => referencedColumns(kind, text),
+  outputColumns: (kind, text, input) => {
+    if (kind === 'keyBy') return parseKeyBy(text).columns;
+    if (kind === 'aggregates') return compileAggregates(text).map((a) => a.alias);
+    const p = compileProjectionDetailed(text);
+    if (p.columns) return p.columns.map((c) => c.name);
+    // `*` passes the input through; explicit columns next to it are added (or replace one).
+    if (!input) return null;
+    return [...input, ...p.extra.map((c) => c.name).filter((n) => !input.includes(n))];
+  },
 };
 
 /** Values the schema cannot express: durations that must be positive. */
