@@ -1,0 +1,179 @@
+/**
+ * Tumbling and sliding windows (Flink's WindowOperator with a non-merging assigner and the default
+ * EventTimeTrigger). The hot path of the engine: a batch is first grouped by (key, window) on the
+ * heap, then costs one `getMany` and one `writeMany`, whatever its size.
+ *
+ * Per window the state holds the key's values, one accumulator per aggregate and the time of the
+ * window's single pending timer: its firing time (end - 1) until it fired, then its cleanup time
+ * (end - 1 + allowedLateness). A record for a window that already fired but is not yet cleaned up
+ * updates it and fires it again at once, with the updated result (Flink's late firing).
+ */
+import type { RecordBatch, Row } from '../../operator.ts';
+import type { AlignedWindowAssigner } from '../../../time/windows/index.ts';
+import type { ParsedTimer } from './state-keys.ts';
+import { alignedWindowKey, timerKey } from './state-keys.ts';
+import type { StateWrite } from './timers.ts';
+import { ResultBuffer, type WindowEnv, type WindowProcessor } from './window-env.ts';
+
+export interface AlignedWindowState {
+  /** Key values in keyBy order. */
+  k: unknown[];
+  /** Accumulators, one per aggregate. */
+  a: unknown[];
+  /** Time of the pending timer. */
+  t: number;
+}
+
+/** The keys of one batch: a record key and the windows its records fall into. */
+interface BatchKey {
+  key: string;
+  keyGroup: number;
+  firstRow: Row;
+  ends: number[];
+  groups: number[];
+}
+
+interface BatchWindow {
+  owner: BatchKey;
+  end: number;
+  accs: unknown[];
+  keyValues: unknown[];
+  /** Already fired (end - 1 <= watermark): every record fires it again. */
+  refire: boolean;
+}
+
+export class AlignedWindows implements WindowProcessor {
+  private readonly ends: Float64Array;
+  // (record, window) pairs of the current batch; reused between batches.
+  private pairRecord = new Int32Array(1024);
+  private pairWindow = new Int32Array(1024);
+
+  constructor(private readonly env: WindowEnv, private readonly assigner: AlignedWindowAssigner) {
+    this.ends = new Float64Array(assigner.windowsPerRecord + 1);
+  }
+
+  async processBatch(batch: RecordBatch): Promise<void> {
+    const env = this.env;
+    const { rows, ts } = batch;
+    const n = rows.length;
+    const maxPairs = n * this.assigner.windowsPerRecord;
+    if (this.pairRecord.length < maxPairs) {
+      this.pairRecord = new Int32Array(maxPairs * 2);
+      this.pairWindow = new Int32Array(maxPairs * 2);
+    }
+    const pairRecord = this.pairRecord;
+    const pairWindow = this.pairWindow;
+    const ends = this.ends;
+    const assigner = this.assigner;
+    const lateLimit = env.watermark - env.plan.allowedLateness;
+    const byKey = new Map<string, BatchKey>();
+    const windows: BatchWindow[] = [];
+    let pairs = 0;
+
+    for (let i = 0; i < n; i++) {
+      const t = ts[i];
+      if (t !== t) throw env.noEventTime();
+      const row = rows[i];
+      const key = env.keyOf(row);
+      let bk = byKey.get(key);
+      if (bk === undefined) {
+        bk = { key, keyGroup: env.keyGroupOf(key), firstRow: row, ends: [], groups: [] };
+        byKey.set(key, bk);
+      }
+      const count = assigner.assignEnds(Math.floor(t), ends);
+      let placed = false;
+      for (let w = 0; w < count; w++) {
+        const end = ends[w];
+        if (end - 1 <= lateLimit) continue; // isWindowLate
+        let g = -1;
+        const bkEnds = bk.ends;
+        for (let k = 0; k < bkEnds.length; k++) if (bkEnds[k] === end) { g = bk.groups[k]; break; }
+        if (g < 0) {
+          g = windows.length;
+          windows.push({ owner: bk, end, accs: [], keyValues: [], refire: end - 1 <= env.watermark });
+          bkEnds.push(end);
+          bk.groups.push(g);
+        }
+        pairRecord[pairs] = i;
+        pairWindow[pairs] = g;
+        pairs++;
+        placed = true;
+      }
+      if (!placed) env.late(row, t);
+    }
+
+    if (windows.length > 0) await this.update(rows, windows, pairs);
+    env.flushLate();
+  }
+
+  private async update(rows: Row[], windows: BatchWindow[], pairs: number): Promise<void> {
+    const env = this.env;
+    const aggs = env.plan.aggregates;
+    const stateKeys = new Array<string>(windows.length);
+    for (let g = 0; g < windows.length; g++) {
+      const w = windows[g];
+      stateKeys[g] = alignedWindowKey(w.owner.keyGroup, w.end, w.owner.key);
+    }
+    const stored = (await env.table.getMany(stateKeys)) as Array<AlignedWindowState | undefined>;
+    const writes: StateWrite[] = [];
+    const timerTimes = new Array<number>(windows.length);
+    for (let g = 0; g < windows.length; g++) {
+      const w = windows[g];
+      const s = stored[g];
+      if (s !== undefined) {
+        w.accs = aggs.copy(s.a);
+        w.keyValues = s.k;
+        timerTimes[g] = s.t;
+      } else {
+        w.accs = aggs.create();
+        w.keyValues = env.keyValues(w.owner.firstRow);
+        const t = env.firstTimerTime(w.end);
+        timerTimes[g] = t;
+        env.timers.register(writes, w.owner.keyGroup, t, w.end, w.owner.key);
+      }
+    }
+
+    const refired = new ResultBuffer();
+    const size = this.assigner.size;
+    for (let p = 0; p < pairs; p++) {
+      const w = windows[this.pairWindow[p]];
+      aggs.add(w.accs, rows[this.pairRecord[p]]);
+      if (w.refire) refired.add(w.end, w.owner.key, env.resultRow(w.end - size, w.end, w.keyValues, w.accs));
+    }
+
+    for (let g = 0; g < windows.length; g++) {
+      const w = windows[g];
+      const state: AlignedWindowState = { k: w.keyValues, a: w.accs, t: timerTimes[g] };
+      writes.push([stateKeys[g], state]);
+    }
+    await env.table.writeMany(writes);
+    refired.flush(env.out, false);
+  }
+
+  async onTimers(timers: ParsedTimer[]): Promise<void> {
+    const env = this.env;
+    const stateKeys = timers.map((t) => alignedWindowKey(t.keyGroup, t.end, t.key));
+    const stored = (await env.table.getMany(stateKeys)) as Array<AlignedWindowState | undefined>;
+    const writes: StateWrite[] = [];
+    const fired = new ResultBuffer();
+    const size = this.assigner.size;
+    for (let i = 0; i < timers.length; i++) {
+      const tm = timers[i];
+      env.timers.delete(writes, timerKey(tm.keyGroup, tm.time, tm.end, tm.key));
+      const s = stored[i];
+      // A timer whose window no longer points at it is stale (never expected; harmless to drop).
+      if (s === undefined || s.t !== tm.time) continue;
+      if (tm.time === tm.end - 1) fired.add(tm.end, tm.key, env.resultRow(tm.end - size, tm.end, s.k, s.a));
+      const cleanup = env.cleanupTime(tm.end);
+      if (cleanup <= env.watermark) {
+        writes.push([stateKeys[i], undefined]);
+      } else {
+        const next: AlignedWindowState = { k: s.k, a: s.a, t: cleanup };
+        writes.push([stateKeys[i], next]);
+        env.timers.register(writes, tm.keyGroup, cleanup, tm.end, tm.key);
+      }
+    }
+    await env.table.writeMany(writes);
+    fired.flush(env.out, true);
+  }
+}
