@@ -1,0 +1,122 @@
+/**
+ * `weir serve [--port N] [--workspace DIR] [--open] [--example NAME]`: the designer in a browser.
+ * Serves the built renderer (dist/renderer) and the host API over a WebSocket on 127.0.0.1 only,
+ * guarded by a per-start token. The first stdout line is exactly
+ * `Weir is running at http://127.0.0.1:PORT/?token=...` (scripts and tests read it); everything
+ * else goes to stderr. Runs until SIGINT/SIGTERM, then stops every run and exits 0.
+ */
+import { existsSync, statSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createLocalHost } from '../host/local-host.ts';
+import { materializeExample } from '../host/examples.ts';
+import { startWebServer } from '../host/web-server.ts';
+import { HostError } from '../host/errors.ts';
+import { EXIT_FAILURE, EXIT_INVALID, EXIT_OK, processIO, type CliIO } from './output.ts';
+
+export const SERVE_USAGE = `Usage: weir serve [--port N] [--workspace DIR] [--open] [--example NAME]
+
+Serves the Weir designer and engine at http://127.0.0.1:PORT/ (this machine only). The address
+printed on the first line carries a token that every request must present.
+
+  --port N          port to listen on (default 4700; 0 = any free port)
+  --workspace DIR   folder where job files are listed, opened and saved (default: current folder);
+                    paths outside it are refused
+  --open            open the address in the default browser
+  --example NAME    copy a bundled example into the workspace and open it (e.g. orders-per-user)`;
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** Builds the renderer when it is missing and the sources are here; false when it cannot. */
+function ensureRenderer(rendererDir: string, io: CliIO): boolean {
+  if (existsSync(join(rendererDir, 'index.html'))) return true;
+  const build = join(ROOT, 'scripts', 'build.mjs');
+  if (!existsSync(join(ROOT, 'renderer', 'vite.config.ts')) || !existsSync(build)) return false;
+  io.err('weir serve: building the renderer (dist/renderer is missing)...');
+  // stdout stays reserved for the address line.
+  const r = spawnSync(process.execPath, [build, '--renderer'], { cwd: ROOT, stdio: ['ignore', 2, 2] });
+  return r.status === 0 && existsSync(join(rendererDir, 'index.html'));
+}
+
+export function openInBrowser(url: string): void {
+  const [cmd, args] = process.platform === 'darwin' ? ['open', [url]]
+    : process.platform === 'win32' ? ['cmd', ['/c', 'start', '""', url]]
+      : ['xdg-open', [url]];
+  try {
+    const child = spawn(cmd, args as string[], { stdio: 'ignore', detached: true });
+    child.on('error', () => processIO.err(`weir serve: could not open a browser; open ${url} yourself`));
+    child.unref();
+  } catch {
+    processIO.err(`weir serve: could not open a browser; open ${url} yourself`);
+  }
+}
+
+export async function serveCommand(argv: string[], io: CliIO = processIO): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      port: { type: 'string', short: 'p' },
+      workspace: { type: 'string', short: 'w' },
+      open: { type: 'boolean' },
+      example: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    strict: true,
+  });
+  if (values.help) { io.out(SERVE_USAGE); return EXIT_OK; }
+  const port = values.port === undefined ? 4700 : Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    io.err(`weir serve: --port: expected a port number 0-65535, got '${values.port}'`);
+    return EXIT_INVALID;
+  }
+  const workspace = resolve(values.workspace ?? process.cwd());
+  if (!existsSync(workspace) || !statSync(workspace).isDirectory()) {
+    io.err(`weir serve: --workspace: ${workspace} is not a folder`);
+    return EXIT_INVALID;
+  }
+  const examplesDir = join(ROOT, 'examples');
+  let initialPath: string | null = null;
+  if (values.example) {
+    try {
+      initialPath = await materializeExample(examplesDir, values.example, workspace);
+    } catch (err) {
+      io.err(`weir serve: --example: ${err instanceof HostError ? err.message : (err as Error).message}`);
+      return EXIT_INVALID;
+    }
+  }
+  const rendererDir = join(ROOT, 'dist', 'renderer');
+  if (!ensureRenderer(rendererDir, io)) {
+    io.err('weir serve: the renderer is not built (dist/renderer); run `npm run build` - serving the API only');
+  }
+
+  const { version } = await import('./main.ts');
+  const host = createLocalHost({ workspace, examplesDir, transport: 'websocket', initialPath, version: version() });
+  let server;
+  try {
+    server = await startWebServer({ host, rendererDir, port });
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    io.err(`weir serve: cannot listen on 127.0.0.1:${port}: ${e.code === 'EADDRINUSE' ? 'the port is in use (try --port 0)' : e.message}`);
+    await host.dispose();
+    return EXIT_FAILURE;
+  }
+  io.out(`Weir is running at ${server.url}`);
+  io.err(`weir serve: workspace ${workspace}; press Ctrl+C to stop`);
+  if (values.open) openInBrowser(server.url);
+
+  await new Promise<void>((done) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      done();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  io.err('weir serve: stopping');
+  await host.dispose();
+  await server.close();
+  return EXIT_OK;
+}
