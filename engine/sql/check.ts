@@ -1,0 +1,70 @@
+import { compileAggregates } from './aggregates.ts';
+import { compileConditionDetailed } from './condition.ts';
+import { ExpressionError } from './errors.ts';
+import { parseSelectList, type ParsedItem } from './parse.ts';
+import { compileProjectionDetailed, parseKeyBy } from './projection.ts';
+import type { ExpressionKind } from './types.ts';
+import { compileExpr } from './compile.ts';
+import { contextFor } from './context.ts';
+
+/** Compiles `text` as `kind` and returns the error, or null when it is valid. Never throws. */
+export function checkExpression(kind: ExpressionKind, text: string): ExpressionError | null {
+  try {
+    compileKind(kind, text);
+    return null;
+  } catch (e) {
+    if (e instanceof ExpressionError) return e;
+    // Anything else is a bug here, but the designer must still get a message, not a crash.
+    return new ExpressionError(`could not compile the expression: ${(e as Error)?.message ?? String(e)}`, 1);
+  }
+}
+
+function compileKind(kind: ExpressionKind, text: string): void {
+  switch (kind) {
+    case 'where': compileConditionDetailed(text); return;
+    case 'select': compileProjectionDetailed(text); return;
+    case 'keyBy': parseKeyBy(text); return;
+    case 'aggregates': compileAggregates(text); return;
+  }
+}
+
+/**
+ * Input columns the text reads, in order of first appearance (without `*`). Returns [] when the
+ * text does not compile; use checkExpression for the error.
+ */
+export function referencedColumns(kind: ExpressionKind, text: string): string[] {
+  try {
+    switch (kind) {
+      case 'where': return compileConditionDetailed(text).columns;
+      case 'select': return compileProjectionDetailed(text).referenced;
+      case 'keyBy': return parseKeyBy(text).columns;
+      case 'aggregates': {
+        compileAggregates(text);
+        const parsed = parseSelectList(text);
+  const { items, tokens } = parsed;
+        const columns: string[] = [];
+        for (const item of items) {
+          const arg = item.ast.args?.expr;
+          if (arg && arg.type !== 'star') compileExpr(arg, contextFor(text, parsed, item, 'an aggregate argument', columns));
+        }
+        return columns;
+      }
+    }
+  } catch (e) {
+    if (e instanceof ExpressionError) return [];
+    throw e;
+  }
+}
+
+/**
+ * The parsed form of an expression, for the Flink SQL exporter and other tools. Each item holds
+ * node-sql-parser's AST (flinksql dialect, parsed as a select-list item so AND binds tighter than
+ * OR), its alias and its exact source text; `where` and `keyBy`... all kinds give a list (`where`
+ * has exactly one item). The text is validated first, so an invalid text throws ExpressionError.
+ * The user's text is already Flink SQL: an exporter can reuse `item.text` verbatim.
+ */
+export function parseExpressionAst(kind: ExpressionKind, text: string): ParsedItem[] {
+  compileKind(kind, text);
+  if (kind === 'keyBy' && text.trim() === '') return [];
+  return parseSelectList(text).items;
+}

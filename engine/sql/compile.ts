@@ -1,0 +1,222 @@
+import { ExpressionError } from './errors.ts';
+import type { Token } from './lexer.ts';
+import type { SqlAst } from './parse.ts';
+import { compileCast } from './cast.ts';
+import { FUNCTIONS, UNSUPPORTED_FUNCTIONS } from './functions.ts';
+import { compileBinary } from './operators.ts';
+import type { Compiled, Evaluator, Row, SqlType } from './types.ts';
+import { compare, toBool, toNumber, toTimestamp } from './values.ts';
+
+/**
+ * AST -> closure compiler. Each node becomes one `(row) => value` closure, built once; constant
+ * sub-trees are folded. No user text ever reaches eval/new Function: closures only read properties
+ * named by the parsed column identifiers.
+ */
+export interface CompileContext {
+  /** The user's text and its tokens, for error positions. */
+  text: string;
+  tokens: Token[];
+  /** Offset of the item being compiled, the fallback error position. */
+  itemStart: number;
+  /** What aggregates are called in this place, for the error message; null where they are allowed. */
+  noAggregatesIn: string;
+  /** Referenced columns, in order of first appearance. */
+  columns: string[];
+  /** 0-based offset in the user's text of a node with a parser location, or -1. */
+  offsetOf: (node: SqlAst) => number;
+}
+
+const EMPTY_ROW: Row = Object.freeze({}) as Row;
+
+/** Builds a Compiled, folding it to a constant when all its inputs are constant. */
+export function make(fn: Evaluator, type: SqlType, inputs: readonly Compiled[]): Compiled {
+  if (inputs.every((c) => c.constant)) return constant(fn(EMPTY_ROW), type);
+  return { fn, type, constant: false };
+}
+
+export function constant(value: unknown, type: SqlType): Compiled {
+  const v = value === undefined ? null : value;
+  return { fn: () => v, type, constant: true };
+}
+
+/** 1-based column of a node: its parser location, else the first token spelled `hint`, else the item. */
+export function columnOf(ctx: CompileContext, node: SqlAst | null, hint?: string): number {
+  const off = node ? ctx.offsetOf(node) : -1;
+  if (off >= 0) return off + 1;
+  if (hint) {
+    const h = hint.toUpperCase();
+    const t = ctx.tokens.find((x) => x.start >= ctx.itemStart && x.upper === h)
+      ?? ctx.tokens.find((x) => x.upper === h);
+    if (t) return t.start + 1;
+  }
+  return ctx.itemStart + 1;
+}
+
+export function fail(ctx: CompileContext, message: string, node: SqlAst | null, hint?: string): never {
+  throw new ExpressionError(message, columnOf(ctx, node, hint));
+}
+
+export function compileExpr(node: SqlAst, ctx: CompileContext): Compiled {
+  switch (node.type) {
+    case 'column_ref': return compileColumn(node, ctx);
+    case 'number': {
+      const raw = node.value;
+      const v = typeof raw === 'number' ? raw : Number(raw);
+      const isInt = Number.isInteger(v) && !/[.eE]/.test(String(raw));
+      return constant(v, isInt ? 'BIGINT' : 'DOUBLE');
+    }
+    case 'single_quote_string':
+    case 'string':
+      return constant(String(node.value), 'STRING');
+    case 'bool': return constant(node.value === true, 'BOOLEAN');
+    case 'timestamp': {
+      const ts = toTimestamp(String(node.value));
+      if (ts === null) fail(ctx, `invalid TIMESTAMP literal '${String(node.value)}'`, node, 'TIMESTAMP');
+      return constant(ts, 'TIMESTAMP');
+    }
+    case 'null': return constant(null, 'UNKNOWN');
+    case 'binary_expr': return compileBinary(node, ctx);
+    case 'unary_expr': return compileUnary(node, ctx);
+    case 'case': return compileCase(node, ctx);
+    case 'cast': {
+      if (node.symbol && node.symbol !== 'as') fail(ctx, "write CAST(x AS type); '::' casts are not Flink SQL", node, '::');
+      return compileCast(node, compileExpr(node.expr, ctx), ctx);
+    }
+    case 'function': return compileFunction(node, ctx);
+    case 'aggr_func':
+      return fail(ctx, `aggregate function ${String(node.name).toUpperCase()} is not allowed in ${ctx.noAggregatesIn}`, node, String(node.name));
+    case 'expr_list':
+      return fail(ctx, 'a list of values is only allowed after IN', node, '(');
+    default:
+      return fail(ctx, `unsupported expression (${String(node.type).replace(/_/g, ' ')})`, node);
+  }
+}
+
+function columnName(node: SqlAst): string {
+  const c = node.column;
+  if (typeof c === 'string') return c;
+  return String(c?.expr?.value ?? c?.value ?? c);
+}
+
+function compileColumn(node: SqlAst, ctx: CompileContext): Compiled {
+  const name = columnName(node);
+  if (node.table) fail(ctx, `qualified column names are not supported: write \`${name}\` instead of ${node.table}.${name}`, node, String(node.table));
+  if (name === '*') fail(ctx, "'*' is only allowed on its own in a select list or in COUNT(*)", node, '*');
+  if (!ctx.columns.includes(name)) ctx.columns.push(name);
+  return { fn: columnReader(name), type: 'UNKNOWN', constant: false };
+}
+
+/** A direct property read; names that exist on Object.prototype must be own properties. */
+export function columnReader(name: string): Evaluator {
+  if (name in Object.prototype) {
+    return (row) => (Object.prototype.hasOwnProperty.call(row, name) ? (row[name] ?? null) : null);
+  }
+  return (row) => {
+    const v = row[name];
+    return v === undefined ? null : v;
+  };
+}
+
+function compileUnary(node: SqlAst, ctx: CompileContext): Compiled {
+  const op = String(node.operator).toUpperCase();
+  const arg = compileExpr(node.expr, ctx);
+  const f = arg.fn;
+  if (op === '-') {
+    requireNumeric(ctx, arg, '-', node);
+    return make((row) => {
+      const v = f(row);
+      if (typeof v === 'number') return v === 0 ? 0 : -v;
+      const n = toNumber(v);
+      return n === null ? null : n === 0 ? 0 : -n;
+    }, arg.type === 'BIGINT' || arg.type === 'DOUBLE' ? arg.type : 'UNKNOWN', [arg]);
+  }
+  if (op === '+') {
+    requireNumeric(ctx, arg, '+', node);
+    return arg;
+  }
+  if (op === 'NOT') {
+    requireBoolean(ctx, arg, 'NOT', node);
+    return make((row) => {
+      const v = f(row);
+      if (v === true) return false;
+      if (v === false) return true;
+      const b = toBool(v);
+      return b === null ? null : !b;
+    }, 'BOOLEAN', [arg]);
+  }
+  return fail(ctx, `unsupported operator ${op}`, node, op);
+}
+
+export function requireBoolean(ctx: CompileContext, c: Compiled, op: string, node: SqlAst): void {
+  if (c.type !== 'BOOLEAN' && c.type !== 'UNKNOWN') fail(ctx, `${op} expects a boolean operand, not ${c.type}`, node, op);
+}
+
+export function requireNumeric(ctx: CompileContext, c: Compiled, op: string, node: SqlAst): void {
+  if (c.type === 'BOOLEAN' || c.type === 'TIMESTAMP') fail(ctx, `'${op}' expects numbers, not ${c.type}`, node, op);
+}
+
+function compileCase(node: SqlAst, ctx: CompileContext): Compiled {
+  const base = node.expr ? compileExpr(node.expr, ctx) : null;
+  const whens: Evaluator[] = [];
+  const thens: Evaluator[] = [];
+  const inputs: Compiled[] = base ? [base] : [];
+  let type: SqlType = 'UNKNOWN';
+  let otherwise: Evaluator = () => null;
+  for (const arm of node.args as SqlAst[]) {
+    const result = compileExpr(arm.result, ctx);
+    inputs.push(result);
+    if (type === 'UNKNOWN') type = result.type;
+    if (arm.type === 'else') { otherwise = result.fn; continue; }
+    const cond = compileExpr(arm.cond, ctx);
+    if (!base) requireBoolean(ctx, cond, 'WHEN', arm.cond);
+    inputs.push(cond);
+    whens.push(cond.fn);
+    thens.push(result.fn);
+  }
+  const n = whens.length;
+  if (base) {
+    const b = base.fn;
+    return make((row) => {
+      const v = b(row);
+      for (let i = 0; i < n; i++) if (compare(v, whens[i](row)) === 0) return thens[i](row);
+      return otherwise(row);
+    }, type, inputs);
+  }
+  return make((row) => {
+    for (let i = 0; i < n; i++) {
+      const c = whens[i](row);
+      if (c === true || (c !== false && c !== null && toBool(c) === true)) return thens[i](row);
+    }
+    return otherwise(row);
+  }, type, inputs);
+}
+
+function functionName(node: SqlAst): string {
+  const parts = node.name?.name;
+  if (Array.isArray(parts)) return parts.map((p: { value: string }) => p.value).join('.').toUpperCase();
+  return String(node.name).toUpperCase();
+}
+
+function compileFunction(node: SqlAst, ctx: CompileContext): Compiled {
+  const name = functionName(node);
+  if (node.over) fail(ctx, 'window functions (OVER) are not supported', node, 'OVER');
+  const rawArgs: SqlAst[] = node.args?.value ?? [];
+  // SUBSTRING(s FROM i FOR n) arrives as [s, 'from', i, 'for', n] with keyword markers.
+  const markers = rawArgs.filter((a) => a.type === 'origin').map((a) => String(a.value).toUpperCase());
+  const args = rawArgs.filter((a) => a.type !== 'origin');
+  if (markers.length > 0 && !(name === 'SUBSTRING' && (markers.join(' ') === 'FROM' || markers.join(' ') === 'FROM FOR'))) {
+    fail(ctx, `unsupported syntax in ${name}(...)`, node, name);
+  }
+  const spec = FUNCTIONS[name];
+  if (!spec) {
+    const why = UNSUPPORTED_FUNCTIONS[name];
+    return fail(ctx, why ? `${name} is not supported: ${why}` : `unknown function ${name}`, node, name.split('.').pop());
+  }
+  if (args.length < spec.min || args.length > spec.max) {
+    const want = spec.min === spec.max ? `${spec.min}` : spec.max === Infinity ? `at least ${spec.min}` : `${spec.min} to ${spec.max}`;
+    fail(ctx, `${name} expects ${want} argument${want === '1' ? '' : 's'}, got ${args.length}`, node, name);
+  }
+  const compiled = args.map((a) => compileExpr(a, ctx));
+  const built = spec.build(compiled);
+  return make(built.fn, built.type, compiled);
+}

@@ -1,0 +1,157 @@
+import type { Compiled, Evaluator, SqlType } from './types.ts';
+import { roundHalfUp, substringSql, toNumber, toText } from './values.ts';
+
+/**
+ * Scalar functions. Every one returns NULL when an argument it needs is NULL (COALESCE aside);
+ * CONCAT is NULL when any argument is NULL, as in Flink.
+ */
+export interface FunctionSpec {
+  min: number;
+  max: number;
+  build(args: Compiled[]): { fn: Evaluator; type: SqlType };
+}
+
+const num = (v: unknown): number | null => (typeof v === 'number' ? v : toNumber(v));
+
+function numericType(t: SqlType): SqlType {
+  return t === 'BIGINT' || t === 'DOUBLE' ? t : 'UNKNOWN';
+}
+
+function unaryNumeric(op: (x: number) => number, keepsType: boolean): FunctionSpec {
+  return {
+    min: 1, max: 1,
+    build: ([a]) => {
+      const f = a.fn;
+      return { fn: (row) => { const x = num(f(row)); return x === null ? null : op(x); }, type: keepsType ? numericType(a.type) : 'DOUBLE' };
+    },
+  };
+}
+
+function unaryString(op: (s: string) => unknown, type: SqlType): FunctionSpec {
+  return {
+    min: 1, max: 1,
+    build: ([a]) => {
+      const f = a.fn;
+      return {
+        fn: (row) => {
+          const v = f(row);
+          if (typeof v === 'string') return op(v);
+          const s = toText(v);
+          return s === null ? null : op(s);
+        },
+        type,
+      };
+    },
+  };
+}
+
+const charLength = unaryString((s) => s.length, 'BIGINT');
+
+const substring: FunctionSpec = {
+  min: 2, max: 3,
+  build: ([s, p, n]) => {
+    const sf = s.fn, pf = p.fn, nf = n ? n.fn : null;
+    return {
+      fn: (row) => {
+        const str = toText(sf(row));
+        const pos = num(pf(row));
+        if (str === null || pos === null) return null;
+        if (nf === null) return substringSql(str, Math.trunc(pos), null);
+        const len = num(nf(row));
+        return len === null ? null : substringSql(str, Math.trunc(pos), Math.trunc(len));
+      },
+      type: 'STRING',
+    };
+  },
+};
+
+const noZero = (x: number): number => (x === 0 ? 0 : x); // no -0 in results
+
+export const FUNCTIONS: Record<string, FunctionSpec> = {
+  COALESCE: {
+    min: 1, max: Infinity,
+    build: (args) => {
+      const fns = args.map((a) => a.fn);
+      const n = fns.length;
+      return {
+        fn: (row) => {
+          for (let i = 0; i < n; i++) { const v = fns[i](row); if (v !== null) return v; }
+          return null;
+        },
+        type: args.find((a) => a.type !== 'UNKNOWN')?.type ?? 'UNKNOWN',
+      };
+    },
+  },
+  NULLIF: {
+    min: 2, max: 2,
+    build: ([a, b]) => {
+      const af = a.fn, bf = b.fn;
+      return { fn: (row) => { const x = af(row); const y = bf(row); return x !== null && y !== null && (x === y || (num(x) !== null && num(x) === num(y))) ? null : x; }, type: a.type };
+    },
+  },
+  UPPER: unaryString((s) => s.toUpperCase(), 'STRING'),
+  LOWER: unaryString((s) => s.toLowerCase(), 'STRING'),
+  CHAR_LENGTH: charLength,
+  CHARACTER_LENGTH: charLength,
+  SUBSTRING: substring,
+  SUBSTR: substring,
+  CONCAT: {
+    min: 1, max: Infinity,
+    build: (args) => {
+      const fns = args.map((a) => a.fn);
+      const n = fns.length;
+      return {
+        fn: (row) => {
+          let out = '';
+          for (let i = 0; i < n; i++) {
+            const v = fns[i](row);
+            const s = typeof v === 'string' ? v : toText(v);
+            if (s === null) return null;
+            out += s;
+          }
+          return out;
+        },
+        type: 'STRING',
+      };
+    },
+  },
+  ABS: unaryNumeric((x) => noZero(Math.abs(x)), true),
+  FLOOR: unaryNumeric((x) => noZero(Math.floor(x)), true),
+  CEIL: unaryNumeric((x) => noZero(Math.ceil(x)), true),
+  CEILING: unaryNumeric((x) => noZero(Math.ceil(x)), true),
+  ROUND: {
+    min: 1, max: 2,
+    build: ([a, d]) => {
+      const af = a.fn, df = d ? d.fn : null;
+      return {
+        fn: (row) => {
+          const x = num(af(row));
+          if (x === null) return null;
+          const digits = df === null ? 0 : num(df(row));
+          return digits === null ? null : roundHalfUp(x, digits);
+        },
+        type: numericType(a.type),
+      };
+    },
+  },
+  MOD: {
+    min: 2, max: 2,
+    build: ([a, b]) => {
+      const af = a.fn, bf = b.fn;
+      return {
+        fn: (row) => { const x = num(af(row)), y = num(bf(row)); return x === null || y === null || y === 0 ? null : x % y; },
+        type: a.type === 'BIGINT' && b.type === 'BIGINT' ? 'BIGINT' : 'UNKNOWN',
+      };
+    },
+  },
+};
+
+/** Known Flink functions Weir rejects on purpose, with the reason shown to the user. */
+export const UNSUPPORTED_FUNCTIONS: Record<string, string> = {
+  NOW: 'the current time is not deterministic, so a replay after a failure would differ',
+  CURRENT_TIMESTAMP: 'the current time is not deterministic, so a replay after a failure would differ',
+  LOCALTIMESTAMP: 'the current time is not deterministic, so a replay after a failure would differ',
+  PROCTIME: 'Weir windows run on event time',
+  RAND: 'random values are not deterministic, so a replay after a failure would differ',
+  UUID: 'random values are not deterministic, so a replay after a failure would differ',
+};

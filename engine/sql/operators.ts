@@ -1,0 +1,260 @@
+import { compileExpr, constant, fail, make, requireBoolean, requireNumeric, type CompileContext } from './compile.ts';
+import type { SqlAst } from './parse.ts';
+import type { Compiled, Evaluator, SqlType } from './types.ts';
+import { compare, likeToRegExp, toBool, toNumber, toText } from './values.ts';
+
+/**
+ * Binary operators. Each closure checks the common case (both numbers, both booleans) inline and
+ * falls back to the coercing helpers, so the hot path neither allocates nor calls out.
+ *
+ * NULL rules: arithmetic, comparison, LIKE and || give NULL when an operand is NULL; AND/OR use
+ * three-valued logic; IN and BETWEEN follow the SQL definitions (x IN (1, NULL) is NULL when no
+ * element matches). Division or modulo by zero gives NULL (see README in this folder).
+ */
+export function compileBinary(node: SqlAst, ctx: CompileContext): Compiled {
+  const op = String(node.operator).toUpperCase();
+  switch (op) {
+    case 'AND': case 'OR': return logical(op, node, ctx);
+    case '+': case '-': case '*': case '/': case '%': return arithmetic(op, node, ctx);
+    case '=': case '<>': case '!=': case '<': case '<=': case '>': case '>=':
+      return comparison(op, compileExpr(node.left, ctx), compileExpr(node.right, ctx));
+    case '||': return concat2(compileExpr(node.left, ctx), compileExpr(node.right, ctx));
+    case 'LIKE': case 'NOT LIKE': return like(op === 'NOT LIKE', node, ctx);
+    case 'IN': case 'NOT IN': return inList(op === 'NOT IN', node, ctx);
+    case 'BETWEEN': case 'NOT BETWEEN': return between(op === 'NOT BETWEEN', node, ctx);
+    case 'IS': case 'IS NOT': return isTest(op === 'IS NOT', node, ctx);
+    default: return fail(ctx, `unsupported operator ${op}`, node, op.split(' ')[0]);
+  }
+}
+
+function logical(op: 'AND' | 'OR', node: SqlAst, ctx: CompileContext): Compiled {
+  const l = compileExpr(node.left, ctx);
+  const r = compileExpr(node.right, ctx);
+  requireBoolean(ctx, l, op, node);
+  requireBoolean(ctx, r, op, node);
+  const lf = l.fn, rf = r.fn;
+  const stop = op === 'OR'; // the value that decides the result on its own
+  return make((row) => {
+    let a = lf(row);
+    if (a === stop) return stop;
+    if (a !== !stop) { a = toBool(a); if (a === stop) return stop; }
+    let b = rf(row);
+    if (b === stop) return stop;
+    if (b !== !stop) { b = toBool(b); if (b === stop) return stop; }
+    return a === null || b === null ? null : !stop;
+  }, 'BOOLEAN', [l, r]);
+}
+
+function arithmetic(op: string, node: SqlAst, ctx: CompileContext): Compiled {
+  const l = compileExpr(node.left, ctx);
+  const r = compileExpr(node.right, ctx);
+  requireNumeric(ctx, l, op, node);
+  requireNumeric(ctx, r, op, node);
+  const lf = l.fn, rf = r.fn;
+  const bothInt = l.type === 'BIGINT' && r.type === 'BIGINT';
+  const type: SqlType = bothInt ? 'BIGINT'
+    : (l.type === 'DOUBLE' || r.type === 'DOUBLE') && l.type !== 'UNKNOWN' && r.type !== 'UNKNOWN' ? 'DOUBLE' : 'UNKNOWN';
+  const num = (v: unknown): number | null => (typeof v === 'number' ? v : toNumber(v));
+  let fn: Evaluator;
+  switch (op) {
+    case '+': fn = (row) => {
+      const a = lf(row), b = rf(row);
+      if (typeof a === 'number' && typeof b === 'number') return a + b;
+      const x = num(a), y = num(b);
+      return x === null || y === null ? null : x + y;
+    }; break;
+    case '-': fn = (row) => {
+      const a = lf(row), b = rf(row);
+      if (typeof a === 'number' && typeof b === 'number') return a - b;
+      const x = num(a), y = num(b);
+      return x === null || y === null ? null : x - y;
+    }; break;
+    case '*': fn = (row) => {
+      const a = lf(row), b = rf(row);
+      if (typeof a === 'number' && typeof b === 'number') return a * b;
+      const x = num(a), y = num(b);
+      return x === null || y === null ? null : x * y;
+    }; break;
+    case '/': fn = (row) => {
+      const x = num(lf(row)), y = num(rf(row));
+      if (x === null || y === null || y === 0) return null;
+      // INT / INT truncates in Flink; only when both sides are statically integers.
+      return bothInt ? Math.trunc(x / y) : x / y;
+    }; break;
+    default: fn = (row) => {
+      const x = num(lf(row)), y = num(rf(row));
+      return x === null || y === null || y === 0 ? null : x % y;
+    };
+  }
+  return make(fn, type, [l, r]);
+}
+
+export function comparison(op: string, l: Compiled, r: Compiled): Compiled {
+  const lf = l.fn, rf = r.fn;
+  let fn: Evaluator;
+  switch (op) {
+    case '=': fn = (row) => {
+      const a = lf(row), b = rf(row);
+      if (typeof a === 'number' && typeof b === 'number') return a === b;
+      const c = compare(a, b);
+      return c === null ? null : c === 0;
+    }; break;
+    case '<>': case '!=': fn = (row) => {
+      const a = lf(row), b = rf(row);
+      if (typeof a === 'number' && typeof b === 'number') return a !== b;
+      const c = compare(a, b);
+      return c === null ? null : c !== 0;
+    }; break;
+    case '<': fn = (row) => {
+      const a = lf(row), b = rf(row);
+      if (typeof a === 'number' && typeof b === 'number') return a < b;
+      const c = compare(a, b);
+      return c === null ? null : c < 0;
+    }; break;
+    case '<=': fn = (row) => {
+      const a = lf(row), b = rf(row);
+      if (typeof a === 'number' && typeof b === 'number') return a <= b;
+      const c = compare(a, b);
+      return c === null ? null : c <= 0;
+    }; break;
+    case '>': fn = (row) => {
+      const a = lf(row), b = rf(row);
+      if (typeof a === 'number' && typeof b === 'number') return a > b;
+      const c = compare(a, b);
+      return c === null ? null : c > 0;
+    }; break;
+    default: fn = (row) => {
+      const a = lf(row), b = rf(row);
+      if (typeof a === 'number' && typeof b === 'number') return a >= b;
+      const c = compare(a, b);
+      return c === null ? null : c >= 0;
+    };
+  }
+  return make(fn, 'BOOLEAN', [l, r]);
+}
+
+/** `a || b`: NULL when either is NULL, as Flink's CONCAT. */
+export function concat2(l: Compiled, r: Compiled): Compiled {
+  const lf = l.fn, rf = r.fn;
+  return make((row) => {
+    const a = lf(row), b = rf(row);
+    if (typeof a === 'string' && typeof b === 'string') return a + b;
+    const x = toText(a), y = toText(b);
+    return x === null || y === null ? null : x + y;
+  }, 'STRING', [l, r]);
+}
+
+function like(negate: boolean, node: SqlAst, ctx: CompileContext): Compiled {
+  const subject = compileExpr(node.left, ctx);
+  const patternNode: SqlAst = node.right;
+  const escapeNode: SqlAst | undefined = patternNode.escape?.value;
+  let escape: string | null = null;
+  if (escapeNode) {
+    const e = compileExpr(escapeNode, ctx);
+    const v = e.constant ? e.fn({}) : undefined;
+    if (typeof v !== 'string' || v.length !== 1) fail(ctx, 'ESCAPE expects a single character string', node, 'ESCAPE');
+    escape = v as string;
+  }
+  const pattern = compileExpr({ ...patternNode, escape: undefined }, ctx);
+  const sf = subject.fn, pf = pattern.fn;
+  const test = (re: RegExp | null, s: unknown): boolean | null => {
+    if (re === null) return null;
+    const text = typeof s === 'string' ? s : toText(s);
+    if (text === null) return null;
+    const m = re.test(text);
+    return negate ? !m : m;
+  };
+  if (pattern.constant) {
+    const p = pattern.fn({});
+    if (p === null) return constant(null, 'BOOLEAN');
+    const re = likeToRegExp(String(p), escape);
+    if (re === null) fail(ctx, `invalid LIKE pattern '${String(p)}': the escape character must precede %, _ or itself`, node, 'LIKE');
+    return make((row) => test(re, sf(row)), 'BOOLEAN', [subject]);
+  }
+  // A pattern computed per row: keep the last translation, rows tend to repeat patterns.
+  let lastPattern: string | null = null;
+  let lastRe: RegExp | null = null;
+  return make((row) => {
+    const p = toText(pf(row));
+    if (p === null) return null;
+    if (p !== lastPattern) { lastPattern = p; lastRe = likeToRegExp(p, escape); }
+    return test(lastRe, sf(row));
+  }, 'BOOLEAN', [subject, pattern]);
+}
+
+function inList(negate: boolean, node: SqlAst, ctx: CompileContext): Compiled {
+  const subject = compileExpr(node.left, ctx);
+  const list: SqlAst = node.right;
+  if (list.type !== 'expr_list' || !Array.isArray(list.value)) fail(ctx, 'IN expects a list of values in parentheses', node, 'IN');
+  for (const v of list.value as SqlAst[]) if (v.ast) fail(ctx, 'subqueries are not supported', node, 'SELECT');
+  const elems = (list.value as SqlAst[]).map((v) => compileExpr(v, ctx));
+  const sf = subject.fn;
+  const allConst = elems.every((e) => e.constant);
+  const consts = allConst ? elems.map((e) => e.fn({})) : [];
+  const hasNull = consts.some((v) => v === null);
+  const nonNull = consts.filter((v) => v !== null);
+  const kind = nonNull.length > 0 && nonNull.every((v) => typeof v === typeof nonNull[0]) ? typeof nonNull[0] : null;
+  const yes = !negate, no = negate;
+  if (allConst && (kind === 'number' || kind === 'string')) {
+    const set = new Set(nonNull);
+    return make((row) => {
+      const v = sf(row);
+      if (v === null) return null;
+      if (typeof v === kind) return set.has(v) ? yes : hasNull ? null : no;
+      return general(v, row);
+    }, 'BOOLEAN', [subject]);
+  }
+  const fns = elems.map((e) => e.fn);
+  const n = fns.length;
+  function general(v: unknown, row: Record<string, unknown>): boolean | null {
+    let unknown = false;
+    for (let i = 0; i < n; i++) {
+      const c = compare(v, fns[i](row));
+      if (c === 0) return yes;
+      if (c === null) unknown = true;
+    }
+    return unknown ? null : no;
+  }
+  return make((row) => {
+    const v = sf(row);
+    return v === null ? null : general(v, row);
+  }, 'BOOLEAN', [subject, ...elems]);
+}
+
+function between(negate: boolean, node: SqlAst, ctx: CompileContext): Compiled {
+  const subject = compileExpr(node.left, ctx);
+  const bounds: SqlAst[] = node.right?.value ?? [];
+  if (bounds.length !== 2) fail(ctx, 'BETWEEN expects two bounds: x BETWEEN low AND high', node, 'BETWEEN');
+  const lo = compileExpr(bounds[0], ctx);
+  const hi = compileExpr(bounds[1], ctx);
+  const sf = subject.fn, lf = lo.fn, hf = hi.fn;
+  return make((row) => {
+    const v = sf(row);
+    const a = compare(v, lf(row));
+    const b = compare(v, hf(row));
+    // (v >= lo AND v <= hi) in three-valued logic, then negated for NOT BETWEEN.
+    const ge = a === null ? null : a >= 0;
+    const le = b === null ? null : b <= 0;
+    const r = ge === false || le === false ? false : ge === null || le === null ? null : true;
+    return r === null ? null : negate ? !r : r;
+  }, 'BOOLEAN', [subject, lo, hi]);
+}
+
+function isTest(negate: boolean, node: SqlAst, ctx: CompileContext): Compiled {
+  const subject = compileExpr(node.left, ctx);
+  const sf = subject.fn;
+  const right: SqlAst = node.right;
+  if (right.type === 'null') {
+    return make((row) => (sf(row) === null) !== negate, 'BOOLEAN', [subject]);
+  }
+  if (right.type === 'bool') {
+    requireBoolean(ctx, subject, 'IS', node);
+    const target = right.value === true;
+    return make((row) => {
+      const v = sf(row);
+      const b = v === true || v === false ? v : toBool(v);
+      return (b === target) !== negate;
+    }, 'BOOLEAN', [subject]);
+  }
+  return fail(ctx, 'IS expects NULL, TRUE or FALSE', node, 'IS');
+}

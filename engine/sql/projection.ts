@@ -1,0 +1,118 @@
+import { columnReader, compileExpr } from './compile.ts';
+import { contextFor } from './context.ts';
+import { ExpressionError } from './errors.ts';
+import { parseSelectList } from './parse.ts';
+import type { Evaluator, Row, SqlType } from './types.ts';
+
+export interface ProjectionColumn {
+  /** Output column name: the alias, the column's own name, or Flink's default `EXPR$<index>`. */
+  name: string;
+  /** Source text of the expression, without its alias. */
+  expr: string;
+  /** Set when the expression is a bare column reference. */
+  sourceColumn?: string;
+  type?: SqlType;
+}
+
+export interface CompiledProjection {
+  /** null when `*` is used: every input column passes through, `extra` columns are added after. */
+  columns: ProjectionColumn[] | null;
+  /** With `*`, the explicit columns besides it (they override input columns of the same name). */
+  extra: ProjectionColumn[];
+  project: (row: Row) => Row;
+  /** Columns read from the input row (not including `*`). */
+  referenced: string[];
+}
+
+/**
+ * Compiles a `map.select` list. Unaliased expressions are named as Flink names them, `EXPR$i`
+ * with i the 0-based position in the select list; bare columns keep their name.
+ */
+export function compileProjectionDetailed(text: string): CompiledProjection {
+  const parsed = parseSelectList(text);
+  const { items, tokens } = parsed;
+  const referenced: string[] = [];
+  const cols: ProjectionColumn[] = [];
+  const fns: Evaluator[] = [];
+  const seen = new Map<string, number>();
+  let stars = 0;
+  items.forEach((item, i) => {
+    if (item.star) {
+      if (item.alias !== null) throw new ExpressionError("'*' cannot have an alias", item.start + 1);
+      if (++stars > 1) throw new ExpressionError("'*' may appear only once", item.start + 1);
+      return;
+    }
+    const c = compileExpr(item.ast, contextFor(text, parsed, item, 'a select list (use a window node to aggregate)', referenced));
+    const source = item.ast.type === 'column_ref' ? String(item.ast.column) : undefined;
+    const name = item.alias ?? source ?? `EXPR$${i}`;
+    if (seen.has(name)) throw new ExpressionError(`duplicate column name '${name}'`, item.start + 1);
+    seen.set(name, i);
+    const col: ProjectionColumn = { name, expr: item.text, type: c.type };
+    if (source !== undefined) col.sourceColumn = source;
+    cols.push(col);
+    fns.push(source !== undefined ? columnReader(source) : c.fn);
+  });
+  const names = cols.map((c) => c.name);
+  const n = names.length;
+  let project: (row: Row) => Row;
+  if (stars > 0) {
+    project = (row) => {
+      const out: Row = { ...row };
+      for (let i = 0; i < n; i++) out[names[i]] = fns[i](row);
+      return out;
+    };
+  } else {
+    project = (row) => {
+      const out: Row = {};
+      for (let i = 0; i < n; i++) out[names[i]] = fns[i](row);
+      return out;
+    };
+  }
+  return { columns: stars > 0 ? null : cols, extra: stars > 0 ? cols : [], project, referenced };
+}
+
+export interface KeyBy {
+  columns: string[];
+  /** Stable string key; always equal to JSON.stringify(valuesOf(row)). */
+  keyOf: (row: Row) => string;
+  /** Key values in column order, missing columns as null. */
+  valuesOf: (row: Row) => unknown[];
+}
+
+/** Parses a `window.keyBy` column list. Empty text means no key (one global group, key '[]'). */
+export function parseKeyBy(text: string): KeyBy {
+  if (text.trim() === '') return { columns: [], keyOf: () => '[]', valuesOf: () => [] };
+  const { items } = parseSelectList(text);
+  const columns: string[] = [];
+  for (const item of items) {
+    if (item.star || item.ast.type !== 'column_ref' || item.alias !== null || item.ast.table) {
+      throw new ExpressionError('keyBy expects a comma-separated list of column names', item.start + 1);
+    }
+    const name = String(item.ast.column);
+    if (columns.includes(name)) throw new ExpressionError(`duplicate key column '${name}'`, item.start + 1);
+    columns.push(name);
+  }
+  const readers = columns.map(columnReader);
+  const n = readers.length;
+  const json = (v: unknown): string => JSON.stringify(v) ?? 'null';
+  let keyOf: (row: Row) => string;
+  if (n === 1) {
+    const r = readers[0];
+    keyOf = (row) => {
+      const v = r(row);
+      return typeof v === 'number' && Number.isFinite(v) ? `[${v}]` : `[${json(v)}]`;
+    };
+  } else {
+    keyOf = (row) => {
+      let s = '[';
+      for (let i = 0; i < n; i++) s += (i > 0 ? ',' : '') + json(readers[i](row));
+      return `${s}]`;
+    };
+  }
+  const valuesOf = (row: Row): unknown[] => {
+    const out = new Array<unknown>(n);
+    for (let i = 0; i < n; i++) out[i] = readers[i](row);
+    return out;
+  };
+  return { columns, keyOf, valuesOf };
+}
