@@ -1,0 +1,184 @@
+/**
+ * RocksDBStateBackend: keyed working state in RocksDB (npm `rocksdb`) in a local working folder, off
+ * the JavaScript heap, so state can be larger than memory (seed section 2). One RocksDB instance per
+ * operator subtask; tables are key prefixes (rocksdb-keys.ts). Snapshots: rocksdb-snapshot.ts;
+ * restore: rocksdb-restore.ts.
+ */
+import { mkdir, readdir, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import type { KeyGroupRange, KeyedStateBackend, KeyedStateSnapshot, StateSize, StateTable } from './api.ts';
+import type { CheckpointWorkerStorage } from '../checkpoint/storage.ts';
+import { checkEntrySize, MAX_ENTRY_PART_BYTES } from './entry-limits.ts';
+import { decodeKey } from './key-codec.ts';
+import { checkTableName, dbKey, tableEnd, tablePrefix } from './rocksdb-keys.ts';
+import { NativeDb, type BatchOp } from './rocksdb-native.ts';
+import { RocksDBSnapshotter } from './rocksdb-snapshot.ts';
+import { restoreSnapshots } from './rocksdb-restore.ts';
+
+export interface RocksDBStateBackendOptions {
+  /** Where snapshot files go (filesystem checkpoint storage, task side). */
+  storage: CheckpointWorkerStorage;
+  operatorId: string;
+  subtask: number;
+  keyGroupRange: KeyGroupRange;
+  /** Local working folder; this subtask's database is a fresh subfolder. Default: os.tmpdir()/weir-rocksdb. */
+  workDir?: string;
+  incremental?: boolean;
+  /** Deltas per chain before a fresh base (see rocksdb-snapshot.ts). */
+  maxDeltaChain?: number;
+}
+
+export function defaultRocksDBWorkDir(): string {
+  return join(tmpdir(), 'weir-rocksdb');
+}
+
+function safe(text: string): string {
+  return text.replace(/[^A-Za-z0-9_-]+/g, '_').slice(0, 60) || 'op';
+}
+
+export async function createRocksDBStateBackend(opts: RocksDBStateBackendOptions): Promise<RocksDBStateBackend> {
+  const workDir = opts.workDir ?? defaultRocksDBWorkDir();
+  const location = join(workDir, `${safe(opts.operatorId)}-${opts.subtask}-${process.pid}-${randomBytes(4).toString('hex')}`);
+  await mkdir(location, { recursive: true });
+  const db = await NativeDb.open(location);
+  return new RocksDBStateBackend(opts, db, location);
+}
+
+async function folderBytes(dir: string): Promise<number> {
+  let total = 0;
+  let names: string[];
+  try { names = await readdir(dir); } catch { return 0; }
+  for (const name of names) {
+    try {
+      const s = await stat(join(dir, name));
+      total += s.isDirectory() ? await folderBytes(join(dir, name)) : s.size;
+    } catch { /* file vanished during compaction */ }
+  }
+  return total;
+}
+
+class RocksTable<V> implements StateTable<V> {
+  private readonly end: Buffer;
+  constructor(readonly name: string, private readonly prefix: Buffer, private readonly backend: RocksDBStateBackend) {
+    this.end = tableEnd(prefix);
+  }
+
+  async getMany(keys: readonly string[]): Promise<Array<V | undefined>> {
+    if (keys.length === 0) return [];
+    const db = this.backend.liveDb();
+    const raw = await db.getMany(keys.map((k) => dbKey(this.prefix, k)));
+    return raw.map((b) => (b === undefined ? undefined : (JSON.parse(b.toString('utf8')) as V)));
+  }
+
+  async writeMany(entries: ReadonlyArray<readonly [string, V | undefined]>): Promise<void> {
+    if (entries.length === 0) return;
+    const db = this.backend.liveDb();
+    const ops: BatchOp[] = new Array(entries.length);
+    const snapshotter = this.backend.snapshotter;
+    const track = snapshotter.tracksChanges;
+    for (let i = 0; i < entries.length; i++) {
+      const [k, v] = entries[i];
+      const key = dbKey(this.prefix, k);
+      if (v === undefined) {
+        ops[i] = { type: 'del', key };
+      } else {
+        const json = JSON.stringify(v);
+        if (json === undefined) throw new Error(`state table '${this.name}': value for key '${k}' is not JSON-serializable`);
+        // Check the length before allocating the value bytes (UTF-8 is at most 3 bytes per UTF-16 unit).
+        if (key.length > MAX_ENTRY_PART_BYTES || json.length * 3 > MAX_ENTRY_PART_BYTES) {
+          checkEntrySize(this.name, k, key.length, Buffer.byteLength(json, 'utf8'));
+        }
+        ops[i] = { type: 'put', key, value: Buffer.from(json, 'utf8') };
+      }
+      if (track) snapshotter.trackChange(key);
+    }
+    await db.batch(ops);
+  }
+
+  async *scan(range: { gte?: string; lt?: string } = {}): AsyncIterable<[string, V]> {
+    const gte = range.gte !== undefined ? dbKey(this.prefix, range.gte) : this.prefix;
+    const lt = range.lt !== undefined ? dbKey(this.prefix, range.lt) : this.end;
+    if (Buffer.compare(gte, lt) >= 0) return;
+    const it = this.backend.liveDb().iterator({ gte, lt, highWaterMark: 64 * 1024 });
+    try {
+      for (;;) {
+        const entry = await it.next();
+        if (!entry) return;
+        yield [decodeKey(entry[0], this.prefix.length), JSON.parse(entry[1].toString('utf8')) as V];
+      }
+    } finally {
+      await it.end();
+    }
+  }
+}
+
+export class RocksDBStateBackend implements KeyedStateBackend {
+  readonly kind = 'rocksdb' as const;
+  readonly snapshotter: RocksDBSnapshotter;
+  private readonly tables = new Map<string, RocksTable<unknown>>();
+  private keyGroupRange: KeyGroupRange;
+  private disposed = false;
+
+  constructor(private readonly opts: RocksDBStateBackendOptions, private db: NativeDb, readonly location: string) {
+    this.keyGroupRange = { ...opts.keyGroupRange };
+    this.snapshotter = new RocksDBSnapshotter({
+      db: () => this.liveDb(),
+      storage: opts.storage,
+      fileStem: `${safe(opts.operatorId)}-${opts.subtask}`,
+      keyGroupRange: () => this.keyGroupRange,
+      incremental: !!opts.incremental,
+      maxDeltaChain: opts.maxDeltaChain,
+    });
+  }
+
+  liveDb(): NativeDb {
+    if (this.disposed) throw new Error(`RocksDB state of '${this.opts.operatorId}' subtask ${this.opts.subtask} is disposed`);
+    return this.db;
+  }
+
+  table<V = unknown>(name: string): StateTable<V> {
+    let t = this.tables.get(name);
+    if (!t) {
+      checkTableName(name);
+      t = new RocksTable<unknown>(name, tablePrefix(name), this);
+      this.tables.set(name, t);
+    }
+    return t as StateTable<V>;
+  }
+
+  async size(): Promise<StateSize> {
+    const db = this.liveDb();
+    const onDisk = await db.approximateSize(Buffer.alloc(0), Buffer.from([0xff, 0xff, 0xff, 0xff]));
+    const memtables = db.numericProperty('rocksdb.cur-size-all-mem-tables');
+    return {
+      liveBytes: Math.max(onDisk, db.numericProperty('rocksdb.estimate-live-data-size')) + memtables,
+      diskBytes: await folderBytes(this.location),
+      entries: db.numericProperty('rocksdb.estimate-num-keys'),
+    };
+  }
+
+  snapshot(checkpointId: number): () => Promise<KeyedStateSnapshot> {
+    this.liveDb();
+    return this.snapshotter.snapshot(checkpointId);
+  }
+
+  async restore(snapshots: KeyedStateSnapshot[], range: KeyGroupRange): Promise<void> {
+    // Start from an empty database: restore replaces whatever was there.
+    await this.liveDb().close();
+    await NativeDb.destroy(this.location);
+    this.db = await NativeDb.open(this.location);
+    this.keyGroupRange = { ...range };
+    this.snapshotter.reset();
+    await restoreSnapshots(this.db, this.opts.storage, snapshots, range);
+  }
+
+  async dispose(): Promise<void> {
+    if (this.disposed) return;
+    this.disposed = true;
+    await this.db.close().catch(() => undefined);
+    await rm(this.location, { recursive: true, force: true });
+  }
+}
+

@@ -1,0 +1,136 @@
+/**
+ * Promise wrapper over the npm `rocksdb` binding (abstract-leveldown API, callback based). One
+ * promise per call; callers batch (one `batch`/`getMany` per record batch, never per record).
+ * Keys and values are Buffers throughout.
+ */
+import { createRequire } from 'node:module';
+
+interface LevelIterator {
+  next(cb: (err: Error | null, key?: Buffer, value?: Buffer) => void): void;
+  seek(target: Buffer): void;
+  end(cb: (err?: Error | null) => void): void;
+}
+
+export interface BatchOp { type: 'put' | 'del'; key: Buffer; value?: Buffer }
+
+interface LevelDown {
+  open(opts: Record<string, unknown>, cb: (err?: Error | null) => void): void;
+  close(cb: (err?: Error | null) => void): void;
+  getMany(keys: Buffer[], opts: Record<string, unknown>, cb: (err: Error | null, values: Array<Buffer | undefined>) => void): void;
+  batch(ops: BatchOp[], opts: Record<string, unknown>, cb: (err?: Error | null) => void): void;
+  iterator(opts: Record<string, unknown>): LevelIterator;
+  approximateSize(start: Buffer, end: Buffer, cb: (err: Error | null, size: number) => void): void;
+  compactRange(start: Buffer, end: Buffer, cb: (err?: Error | null) => void): void;
+  getProperty(name: string): string;
+}
+
+interface RocksDBModule {
+  (location: string): LevelDown;
+  destroy(location: string, cb: (err?: Error | null) => void): void;
+}
+
+const require = createRequire(import.meta.url);
+let rocksdbModule: RocksDBModule | undefined;
+function rocksdb(): RocksDBModule {
+  rocksdbModule ??= require('rocksdb') as RocksDBModule;
+  return rocksdbModule;
+}
+
+function cbPromise<T = void>(run: (cb: (err?: Error | null, value?: T) => void) => void): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    run((err, value) => (err ? reject(err) : resolve(value as T)));
+  });
+}
+
+export interface IteratorOptions {
+  gte?: Buffer;
+  lt?: Buffer;
+  /** Bytes fetched per native round trip (default 1 MB: scans are bulk reads). */
+  highWaterMark?: number;
+  keys?: boolean;
+  values?: boolean;
+}
+
+/**
+ * An iterator over a point-in-time view: the binding takes an implicit RocksDB snapshot when the
+ * iterator is created, so later writes are invisible to it (this is what snapshots rely on).
+ */
+export class NativeIterator {
+  private ended = false;
+  constructor(private readonly it: LevelIterator) {}
+
+  next(): Promise<[Buffer, Buffer] | undefined> {
+    return new Promise((resolve, reject) => {
+      this.it.next((err, key, value) => {
+        if (err) reject(err);
+        else resolve(key === undefined ? undefined : [key, value as Buffer]);
+      });
+    });
+  }
+
+  /** Positions at the first key >= target; the next `next()` returns it. */
+  seek(target: Buffer): void {
+    this.it.seek(target);
+  }
+
+  async end(): Promise<void> {
+    if (this.ended) return;
+    this.ended = true;
+    await cbPromise((cb) => this.it.end(cb));
+  }
+}
+
+export class NativeDb {
+  private constructor(private readonly db: LevelDown, readonly location: string) {}
+
+  static async open(location: string): Promise<NativeDb> {
+    const db = rocksdb()(location);
+    await cbPromise((cb) => db.open({ createIfMissing: true, errorIfExists: false }, cb));
+    return new NativeDb(db, location);
+  }
+
+  static destroy(location: string): Promise<void> {
+    return cbPromise((cb) => rocksdb().destroy(location, cb));
+  }
+
+  getMany(keys: Buffer[]): Promise<Array<Buffer | undefined>> {
+    return cbPromise<Array<Buffer | undefined>>((cb) => this.db.getMany(keys, { asBuffer: true }, cb));
+  }
+
+  batch(ops: BatchOp[]): Promise<void> {
+    if (ops.length === 0) return Promise.resolve();
+    return cbPromise((cb) => this.db.batch(ops, {}, cb));
+  }
+
+  iterator(opts: IteratorOptions = {}): NativeIterator {
+    const o: Record<string, unknown> = {
+      keyAsBuffer: true, valueAsBuffer: true, highWaterMark: opts.highWaterMark ?? 1 << 20,
+      keys: opts.keys ?? true, values: opts.values ?? true,
+    };
+    if (opts.gte) o.gte = opts.gte;
+    if (opts.lt) o.lt = opts.lt;
+    return new NativeIterator(this.db.iterator(o));
+  }
+
+  approximateSize(start: Buffer, end: Buffer): Promise<number> {
+    return cbPromise<number>((cb) => this.db.approximateSize(start, end, cb));
+  }
+
+  compactRange(start: Buffer, end: Buffer): Promise<void> {
+    return cbPromise((cb) => this.db.compactRange(start, end, cb));
+  }
+
+  /** A numeric RocksDB property (`rocksdb.estimate-num-keys`, ...); 0 when unavailable. */
+  numericProperty(name: string): number {
+    try {
+      const n = Number(this.db.getProperty(name));
+      return Number.isFinite(n) ? n : 0;
+    } catch {
+      return 0;
+    }
+  }
+
+  close(): Promise<void> {
+    return cbPromise((cb) => this.db.close(cb));
+  }
+}

@@ -1,0 +1,189 @@
+/**
+ * Snapshots of a RocksDB state backend, full and incremental.
+ *
+ * Synchronous part (cheap, under the task's lock): open a RocksDB iterator, which pins an implicit
+ * RocksDB snapshot (a point-in-time view), and take the set of keys changed since the previous
+ * checkpoint. Asynchronous part (while processing continues): write the view to a state file.
+ *
+ * Full mode (`incremental: false`, and every savepoint): all entries of the view go to one file in
+ * the checkpoint's own folder.
+ *
+ * Incremental mode: a checkpoint writes a shared *delta* file with the keys changed (put or deleted)
+ * since the previous checkpoint, looked up in the view, and references the earlier files of its
+ * chain `[base, delta1, delta2, ...]`; restore replays them in order. A fresh full *base* (also
+ * shared) starts a new chain when
+ *   - there is no valid chain (first checkpoint, after a restore, after a failed snapshot write),
+ *   - the chain already holds `maxDeltaChain` deltas (default 8), bounding restore work, or
+ *   - more than a quarter of the estimated keys changed (a delta would not save much).
+ * Once all retained checkpoints use the new base, the storage's reference counting deletes the old
+ * chain. Savepoints are full and self-contained and leave the checkpoint chain untouched.
+ *
+ * Snapshots are written one after another (each waits for the previous write) so a delta is always
+ * written after the file it builds on.
+ */
+import type { KeyGroupRange, KeyedStateSnapshot } from './api.ts';
+import type { CheckpointWorkerStorage, StateFileRef } from '../checkpoint/storage.ts';
+import { StateFileEncoder } from './state-file.ts';
+import { splitDbKey, tableNameOf } from './rocksdb-keys.ts';
+import type { NativeDb, NativeIterator } from './rocksdb-native.ts';
+import { randomBytes } from 'node:crypto';
+
+export interface SnapshotterOptions {
+  db: () => NativeDb;
+  storage: CheckpointWorkerStorage;
+  /** Unique per operator subtask, file-name safe. */
+  fileStem: string;
+  keyGroupRange: () => KeyGroupRange;
+  incremental: boolean;
+  maxDeltaChain?: number;
+}
+
+/** Reuses the decoded table name while consecutive keys share a table prefix. */
+class TableNameCache {
+  private prefix: Buffer | null = null;
+  private name = '';
+  nameOf(key: Buffer, nameEnd: number): string {
+    const p = this.prefix;
+    if (p && p.length === nameEnd && key.compare(p, 0, nameEnd, 0, nameEnd) === 0) return this.name;
+    this.prefix = Buffer.from(key.subarray(0, nameEnd));
+    this.name = tableNameOf(key, nameEnd);
+    return this.name;
+  }
+}
+
+export class RocksDBSnapshotter {
+  private chain: StateFileRef[] = [];
+  private chainValid = false;
+  private previous: Promise<unknown> = Promise.resolve();
+  /** Keys (latin1 view of the db key bytes, so string order = byte order) changed since the last chain file. */
+  private changed = new Set<string>();
+  private readonly maxDeltaChain: number;
+
+  constructor(private readonly opts: SnapshotterOptions) {
+    this.maxDeltaChain = opts.maxDeltaChain ?? 8;
+  }
+
+  get tracksChanges(): boolean { return this.opts.incremental; }
+
+  /** Called by the backend for every put/delete when incremental. */
+  trackChange(dbKey: Buffer): void {
+    this.changed.add(dbKey.toString('latin1'));
+  }
+
+  /** After a restore: the next checkpoint starts a new chain. */
+  reset(): void {
+    this.chain = [];
+    this.chainValid = false;
+    this.changed.clear();
+  }
+
+  /** Files of the current chain (for tests and diagnostics). */
+  get currentChain(): readonly StateFileRef[] { return this.chain; }
+
+  snapshot(checkpointId: number): () => Promise<KeyedStateSnapshot> {
+    const db = this.opts.db();
+    const kind = this.opts.storage.kindOf(checkpointId);
+    const range = this.opts.keyGroupRange();
+    const view = db.iterator(); // pins the point-in-time view now
+    const partOfChain = this.opts.incremental && kind === 'checkpoint';
+    let changed: Set<string> | null = null;
+    if (partOfChain) {
+      changed = this.changed;
+      this.changed = new Set();
+    }
+    const estimatedKeys = db.numericProperty('rocksdb.estimate-num-keys');
+    const previous = this.previous;
+
+    const run = async (): Promise<KeyedStateSnapshot> => {
+      await previous.catch(() => undefined);
+      try {
+        let written: StateFileRef;
+        let files: StateFileRef[];
+        if (!partOfChain) {
+          written = await this.writeFull(view, checkpointId, false);
+          files = [written];
+        } else if (this.deltaAllowed(changed!.size, estimatedKeys)) {
+          written = await this.writeDelta(view, checkpointId, changed!);
+          files = [...this.chain, written];
+        } else {
+          written = await this.writeFull(view, checkpointId, true);
+          files = [written];
+        }
+        if (partOfChain) {
+          this.chain = files;
+          this.chainValid = true;
+        }
+        return {
+          backend: 'rocksdb', keyGroupRange: { ...range }, files,
+          checkpointedBytes: written.bytes, fullBytes: files.reduce((s, f) => s + f.bytes, 0),
+        };
+      } catch (err) {
+        // The changes captured for this checkpoint are lost to the chain: start a new base next time.
+        if (partOfChain) this.chainValid = false;
+        throw err;
+      } finally {
+        await view.end();
+      }
+    };
+    const result = run();
+    this.previous = result;
+    result.catch(() => undefined); // the caller observes the error through the returned function
+    return () => result;
+  }
+
+  private deltaAllowed(changedKeys: number, estimatedKeys: number): boolean {
+    if (!this.chainValid || this.chain.length === 0) return false;
+    if (this.chain.length - 1 >= this.maxDeltaChain) return false;
+    return changedKeys <= Math.max(estimatedKeys / 4, 64);
+  }
+
+  private fileName(checkpointId: number, what: 'full' | 'base' | 'delta'): string {
+    if (what === 'full') return `${this.opts.fileStem}.wst`;
+    return `${this.opts.fileStem}-${checkpointId}-${what}-${randomBytes(4).toString('hex')}.wst`;
+  }
+
+  private async writeFull(view: NativeIterator, checkpointId: number, shared: boolean): Promise<StateFileRef> {
+    const sink = await this.opts.storage.createStateFile(checkpointId, this.fileName(checkpointId, shared ? 'base' : 'full'), { shared });
+    try {
+      const enc = new StateFileEncoder(sink);
+      const names = new TableNameCache();
+      for (;;) {
+        const entry = await view.next();
+        if (!entry) break;
+        const [key, value] = entry;
+        const { nameEnd } = splitDbKey(key);
+        enc.put(names.nameOf(key, nameEnd), key.subarray(nameEnd + 1), value);
+        if (enc.full) await enc.flush();
+      }
+      await enc.end();
+      return await sink.commit();
+    } catch (err) {
+      await sink.abort();
+      throw err;
+    }
+  }
+
+  private async writeDelta(view: NativeIterator, checkpointId: number, changed: Set<string>): Promise<StateFileRef> {
+    const sink = await this.opts.storage.createStateFile(checkpointId, this.fileName(checkpointId, 'delta'), { shared: true });
+    try {
+      const enc = new StateFileEncoder(sink);
+      const names = new TableNameCache();
+      const keys = [...changed].sort(); // byte order: seeks move forward through the view
+      for (const text of keys) {
+        const key = Buffer.from(text, 'latin1');
+        view.seek(key);
+        const entry = await view.next();
+        const { nameEnd } = splitDbKey(key);
+        const table = names.nameOf(key, nameEnd);
+        if (entry && entry[0].equals(key)) enc.put(table, key.subarray(nameEnd + 1), entry[1]);
+        else enc.del(table, key.subarray(nameEnd + 1));
+        if (enc.full) await enc.flush();
+      }
+      await enc.end();
+      return await sink.commit();
+    } catch (err) {
+      await sink.abort();
+      throw err;
+    }
+  }
+}

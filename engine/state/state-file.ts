@@ -1,0 +1,195 @@
+/**
+ * The binary format of keyed-state files in checkpoint storage, shared by every backend that writes
+ * files (heap backend on `fs`, RocksDB full and incremental snapshots).
+ *
+ *   file    := MAGIC record* END
+ *   MAGIC   := "WEIRSTF1"
+ *   record  := 'T' u32 tableIdx u32 len name        (declares a table name once per file)
+ *            | 'P' u32 tableIdx u32 klen key u32 vlen value   (put; value = UTF-8 JSON)
+ *            | 'D' u32 tableIdx u32 klen key                  (delete; only in incremental deltas)
+ *   END     := 'E' u32 count                          (number of P+D records: detects truncation)
+ *
+ * Integers are big-endian. Keys are CESU-8 (see key-codec.ts), so replaying a file preserves keys
+ * exactly. A file is replayed in order; a delta file applied on top of its base gives the state.
+ */
+import { checkEntrySize, MAX_ENTRY_PART_BYTES } from './entry-limits.ts';
+
+export const STATE_FILE_MAGIC = Buffer.from('WEIRSTF1', 'ascii');
+const OP_TABLE = 0x54, OP_PUT = 0x50, OP_DEL = 0x44, OP_END = 0x45;
+const CHUNK = 1 << 20;
+
+export interface ChunkSink { write(chunk: Uint8Array): Promise<void> }
+
+/** Batches records into ~1 MB chunks; one awaited write per chunk, not per record. */
+export class StateFileEncoder {
+  private buf = Buffer.allocUnsafe(CHUNK);
+  private pos = 0;
+  private tables = new Map<string, number>();
+  private count = 0;
+
+  constructor(private readonly sink: ChunkSink) {
+    STATE_FILE_MAGIC.copy(this.buf, 0);
+    this.pos = STATE_FILE_MAGIC.length;
+  }
+
+  get records(): number { return this.count; }
+
+  /** True when the caller should `await flush()` before adding more. */
+  get full(): boolean { return this.pos >= CHUNK - 64; }
+
+  private tableIdx(table: string): number {
+    let idx = this.tables.get(table);
+    if (idx !== undefined) return idx;
+    idx = this.tables.size;
+    this.tables.set(table, idx);
+    const name = Buffer.from(table, 'utf8');
+    this.reserve(9 + name.length);
+    this.buf[this.pos++] = OP_TABLE;
+    this.pos = this.buf.writeUInt32BE(idx, this.pos);
+    this.pos = this.buf.writeUInt32BE(name.length, this.pos);
+    this.pos += name.copy(this.buf, this.pos);
+    return idx;
+  }
+
+  /** Ensures `n` bytes fit in the current chunk (grows it for one oversized record). */
+  private reserve(n: number): void {
+    if (this.pos + n <= this.buf.length) return;
+    // Only reached by a single record larger than the free space: grow once, flushed on next flush().
+    const bigger = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.pos + n));
+    this.buf.copy(bigger, 0, 0, this.pos);
+    this.buf = bigger;
+  }
+
+  put(table: string, key: Uint8Array, value: Uint8Array): void {
+    if (key.length > MAX_ENTRY_PART_BYTES || value.length > MAX_ENTRY_PART_BYTES) {
+      checkEntrySize(table, Buffer.from(key.subarray(0, 60)).toString('utf8'), key.length, value.length);
+    }
+    const idx = this.tableIdx(table);
+    this.reserve(13 + key.length + value.length);
+    const b = this.buf;
+    b[this.pos++] = OP_PUT;
+    this.pos = b.writeUInt32BE(idx, this.pos);
+    this.pos = b.writeUInt32BE(key.length, this.pos);
+    b.set(key, this.pos); this.pos += key.length;
+    this.pos = b.writeUInt32BE(value.length, this.pos);
+    b.set(value, this.pos); this.pos += value.length;
+    this.count++;
+  }
+
+  del(table: string, key: Uint8Array): void {
+    const idx = this.tableIdx(table);
+    this.reserve(9 + key.length);
+    const b = this.buf;
+    b[this.pos++] = OP_DEL;
+    this.pos = b.writeUInt32BE(idx, this.pos);
+    this.pos = b.writeUInt32BE(key.length, this.pos);
+    b.set(key, this.pos); this.pos += key.length;
+    this.count++;
+  }
+
+  async flush(): Promise<void> {
+    if (this.pos === 0) return;
+    const out = this.buf.subarray(0, this.pos);
+    // The sink may keep the chunk until written; start a fresh buffer instead of reusing this one.
+    this.buf = Buffer.allocUnsafe(CHUNK);
+    this.pos = 0;
+    await this.sink.write(out);
+  }
+
+  /** Writes the end marker and flushes; the caller then commits the file. */
+  async end(): Promise<void> {
+    this.reserve(5);
+    this.buf[this.pos++] = OP_END;
+    this.pos = this.buf.writeUInt32BE(this.count, this.pos);
+    await this.flush();
+  }
+}
+
+/** One decoded record; `value` is null for a delete. Buffers are views: copy to keep them. */
+export interface RawStateRecord { table: string; key: Buffer; value: Buffer | null }
+
+export class StateFileFormatError extends Error {
+  constructor(file: string, detail: string) {
+    super(`state file ${file} is not a valid Weir state file: ${detail}`);
+    this.name = 'StateFileFormatError';
+  }
+}
+
+/**
+ * Streams the records of a state file in batches (one callback per input chunk, awaited), so that
+ * replay into RocksDB is one write batch per chunk. `file` names the file in errors.
+ */
+export async function decodeStateFile(
+  file: string,
+  chunks: AsyncIterable<Uint8Array>,
+  onBatch: (records: RawStateRecord[]) => Promise<void> | void,
+): Promise<number> {
+  let pending: Buffer = Buffer.alloc(0);
+  let magicSeen = false;
+  let ended = false;
+  let count = 0;
+  const tables: string[] = [];
+  for await (const chunk of chunks) {
+    if (ended) throw new StateFileFormatError(file, 'data after the end marker');
+    pending = pending.length ? Buffer.concat([pending, chunk]) : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length);
+    let p = 0;
+    if (!magicSeen) {
+      if (pending.length < STATE_FILE_MAGIC.length) continue;
+      if (!pending.subarray(0, STATE_FILE_MAGIC.length).equals(STATE_FILE_MAGIC)) {
+        throw new StateFileFormatError(file, 'wrong magic bytes');
+      }
+      magicSeen = true;
+      p = STATE_FILE_MAGIC.length;
+    }
+    const batch: RawStateRecord[] = [];
+    while (p < pending.length && !ended) {
+      const op = pending[p];
+      const start = p;
+      if (op === OP_END) {
+        if (pending.length - p < 5) break;
+        const expected = pending.readUInt32BE(p + 1);
+        if (expected !== count + batch.length) {
+          throw new StateFileFormatError(file, `end marker counts ${expected} records, found ${count + batch.length}`);
+        }
+        p += 5;
+        ended = true;
+        break;
+      }
+      if (op !== OP_PUT && op !== OP_DEL && op !== OP_TABLE) {
+        throw new StateFileFormatError(file, `unknown record type 0x${op.toString(16)} at byte ${p}`);
+      }
+      if (pending.length - p < 9) break;
+      const idx = pending.readUInt32BE(p + 1);
+      const len = pending.readUInt32BE(p + 5);
+      let q = p + 9;
+      if (pending.length - q < len) break;
+      const body = pending.subarray(q, q + len);
+      q += len;
+      if (op === OP_TABLE) {
+        tables[idx] = body.toString('utf8');
+        p = q;
+        continue;
+      }
+      const table = tables[idx];
+      if (table === undefined) throw new StateFileFormatError(file, `record at byte ${start} uses undeclared table ${idx}`);
+      if (op === OP_DEL) {
+        batch.push({ table, key: body, value: null });
+        p = q;
+        continue;
+      }
+      if (pending.length - q < 4) { p = start; break; }
+      const vlen = pending.readUInt32BE(q);
+      q += 4;
+      if (pending.length - q < vlen) { p = start; break; }
+      batch.push({ table, key: body, value: pending.subarray(q, q + vlen) });
+      p = q + vlen;
+    }
+    count += batch.length;
+    // Records are views into `pending`; hand them out before the leftover is re-concatenated.
+    if (batch.length) await onBatch(batch);
+    pending = pending.subarray(p);
+  }
+  if (!magicSeen) throw new StateFileFormatError(file, 'file is empty or shorter than its header');
+  if (!ended) throw new StateFileFormatError(file, 'file is truncated (no end marker)');
+  return count;
+}
