@@ -4,3 +4,4 @@ export {
 } from './operator-test-harness.ts';
 export { KeyedParallelHarness, type KeyedParallelOptions } from './keyed-parallel-harness.ts';
 export { InMemoryKeyedStateBackend } from './in-memory-state-backend.ts';
+export { createHarnessBackends, BACKEND_KINDS, type HarnessBackends } from './state-backends.ts';

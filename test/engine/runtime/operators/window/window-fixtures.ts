@@ -185,3 +185,19 @@ export function canonical(rows: readonly TimestampedRow[]): string[] {
 }
 
 export const AGGREGATES = 'COUNT(*) AS n, SUM(v) AS total, MIN(v) AS lo, MAX(v) AS hi, AVG(v) AS mean';
+
+/** Feeds input events to a harness (single subtask or parallel): batches and watermarks in order. */
+export async function drive(
+  h: { processBatch(b: { rows: Row[]; ts: number[] }): Promise<void>; processWatermark(w: number): Promise<void> },
+  events: readonly InputEvent[],
+): Promise<void> {
+  for (const ev of events) {
+    if (ev.kind === 'batch') await h.processBatch({ rows: ev.rows, ts: ev.ts });
+    else await h.processWatermark(ev.watermark);
+  }
+}
+
+/** `{ row, ts }` for a row at `T0 + offset` ms. */
+export function at(offset: number, row: Row): TimestampedRow {
+  return { row, ts: T0 + offset };
+}
