@@ -1,0 +1,143 @@
+import { generatorParams } from '../../connectors/generator-source.ts';
+import type { JobNodeOf } from '../../graph/types.ts';
+import type { Col, ExportContext, ExportNode } from './context.ts';
+import { rowtimeExpression, watermarkClause } from './event-time.ts';
+import { quoteIdent, withOptions } from './identifiers.ts';
+import { inferFileColumns } from './infer-columns.ts';
+
+type FileNode = JobNodeOf<'source.file'> & { parallelism: number };
+type GeneratorNode = JobNodeOf<'source.generator'> & { parallelism: number };
+
+/** Columns of a file source: declared in its config, given by the caller, or sampled from the data. */
+export function fileSourceColumns(ctx: ExportContext, node: FileNode): Col[] {
+  const c = node.config;
+  let cols: Col[];
+  if (c.columns && Object.keys(c.columns).length > 0) {
+    cols = Object.entries(c.columns).map(([name, type]) => ({ name, type: type.trim(), certain: true }));
+  } else {
+    const given = ctx.opts.inferSchema?.(node);
+    if (given) {
+      cols = given.map((g) => ({ name: g.name, type: g.type, certain: true }));
+    } else {
+      const r = inferFileColumns(c, ctx.job.baseDir);
+      if (r.ok) cols = r.columns.map((g) => ({ name: g.name, type: g.type, certain: true }));
+      else {
+        ctx.warn(node, 'config.columns', `${r.message}; declare config.columns (name -> Flink SQL type) for a complete CREATE TABLE`);
+        cols = [];
+      }
+    }
+  }
+  const et = c.eventTime;
+  if (et && !cols.some((col) => col.name === et.field)) {
+    ctx.warn(node, 'config.eventTime.field', `event-time field '${et.field}' is not among the source's columns; declared as BIGINT epoch milliseconds`);
+    cols.push({ name: et.field, type: 'BIGINT', certain: true });
+  }
+  return cols;
+}
+
+/** The generator's records `{seq, key, value, ts}` with the types Weir produces. */
+export function generatorColumns(): Col[] {
+  return [
+    { name: 'seq', type: 'BIGINT', certain: true },
+    { name: 'key', type: 'STRING', certain: true },
+    { name: 'value', type: 'BIGINT', certain: true },
+    { name: 'ts', type: 'BIGINT', certain: true },
+  ];
+}
+
+function parallelismCheck(ctx: ExportContext, node: ExportNode): void {
+  if (node.parallelism !== ctx.job.settings.parallelism) {
+    ctx.warn(node, 'parallelism', `parallelism ${node.parallelism} has no per-table setting for this connector; it runs with parallelism.default (${ctx.job.settings.parallelism})`);
+  }
+}
+
+export function emitFileSource(ctx: ExportContext, node: FileNode): void {
+  const c = node.config;
+  const cols = ctx.sourceColumns.get(node.id) ?? [];
+  const lines = cols.map((col) => `  ${quoteIdent(col.name)} ${col.type}`);
+  const comments: string[] = [ctx.origin(node)];
+  let rowtime: string | null = null;
+  if (c.eventTime) {
+    rowtime = ctx.rowtimeName;
+    const rt = rowtimeExpression(c.eventTime.field, cols.find((col) => col.name === c.eventTime!.field));
+    if (rt.note) comments.push(`-- ${rt.note}`);
+    lines.push(`  ${quoteIdent(rowtime)} AS ${rt.expr}`, `  ${watermarkClause(rowtime, c.eventTime)}`);
+  }
+  const format = c.format === 'csv' ? 'csv' : 'json';
+  const options: Array<[string, string]> = [['connector', 'filesystem'], ['path', c.path], ['format', format]];
+  options.push([`${format}.ignore-parse-errors`, String((c.onBadRecord ?? 'skip') === 'skip')]);
+  if (c.onBadRecord !== 'fail') {
+    comments.push('-- onBadRecord skip: Flink skips unparsable lines and sets fields of the wrong type to NULL.');
+  }
+  if (c.format === 'csv') {
+    comments.push('-- Columns in the order of the CSV header; Flink\'s csv format reads by position.');
+    ctx.warn(node, 'config.format', 'Flink\'s csv format has no header support: the header line is read as a data line (skipped as unparsable only when a numeric column fails to parse); remove the header or use JSON Lines');
+  }
+  if (c.follow) {
+    options.push(['source.monitor-interval', '1 s']);
+    ctx.warn(node, 'config.follow', 'follow: Flink\'s filesystem source discovers new files in a folder (source.monitor-interval) but does not tail lines appended to a file it has read');
+  }
+  parallelismCheck(ctx, node);
+  const name = quoteIdent(node.id);
+  ctx.emit(`${comments.join('\n')}\nCREATE TABLE ${name} (\n${lines.join(',\n')}\n) ${withOptions(options)};`);
+  ctx.relations.set(node.id, { sql: name, columns: cols, rowtime });
+}
+
+/**
+ * Flink's datagen SEQUENCE generator keeps its whole range in memory (a deque filled when the
+ * source opens), so an unbounded generator gets a capped sequence rather than an exhausted heap.
+ */
+export const UNBOUNDED_SEQUENCE_CAP = 10_000_000;
+const KEY_INDEX = 'weir_key_index';
+const JITTER = 'weir_ts_jitter';
+/** datagen's own default; Weir without `rate` runs as fast as it can. */
+const FAST_ROWS_PER_SECOND = 1_000_000;
+
+export function emitGeneratorSource(ctx: ExportContext, node: GeneratorNode): void {
+  const p = generatorParams(node.config);
+  const comments: string[] = [ctx.origin(node),
+    '-- seq, the key range, value range and ts = startTime + seq * step - jitter follow Weir\'s generator;',
+    '-- datagen has no seed, so the random key, value and jitter of each seq differ from Weir\'s run.'];
+  ctx.warn(node, 'config.seed', 'datagen has no seed: key, value and ts jitter are random per run and differ from Weir\'s deterministic records (seq, ranges and rates match)');
+  const tsExpr = `${p.startTime} + ${quoteIdent('seq')} * ${p.step}${p.outOfOrderness > 0 ? ` - ${JITTER}` : ''}`;
+  const lines = [
+    '  seq BIGINT',
+    `  ${KEY_INDEX} INT`,
+    '  `value` BIGINT',
+    ...(p.outOfOrderness > 0 ? [`  ${JITTER} BIGINT`] : []),
+    `  \`key\` AS CONCAT('k', CAST(${KEY_INDEX} AS STRING))`,
+    `  ts AS CAST(${tsExpr} AS BIGINT)`,
+  ];
+  let rowtime: string | null = null;
+  const et = node.config.eventTime;
+  if (et) {
+    rowtime = ctx.rowtimeName;
+    const known: Record<string, string> = { ts: `TO_TIMESTAMP_LTZ(${tsExpr}, 3)`, seq: 'TO_TIMESTAMP_LTZ(seq, 3)', value: 'TO_TIMESTAMP_LTZ(`value`, 3)' };
+    const expr = known[et.field];
+    if (!expr) ctx.warn(node, 'config.eventTime.field', `event-time field '${et.field}' is not one of the generator's numeric fields (seq, value, ts); ts is used`);
+    // A computed column may not refer to another computed column, hence ts's formula repeated.
+    lines.push(`  ${quoteIdent(rowtime)} AS ${expr ?? known.ts}`, `  ${watermarkClause(rowtime, et)}`);
+  }
+  const options: Array<[string, string]> = [['connector', 'datagen']];
+  if (p.count !== null) options.push(['number-of-rows', String(p.count)]);
+  if (p.rate !== null) options.push(['rows-per-second', String(p.rate)]);
+  else {
+    comments.push(`-- Weir: as fast as possible; datagen always throttles, here to ${FAST_ROWS_PER_SECOND} rows/s.`);
+    options.push(['rows-per-second', String(FAST_ROWS_PER_SECOND)]);
+  }
+  const end = p.count !== null ? Math.max(0, p.count - 1) : UNBOUNDED_SEQUENCE_CAP - 1;
+  if (p.count === null) {
+    comments.push(`-- Unbounded in Weir; datagen's sequence holds its range in memory, so it stops after ${UNBOUNDED_SEQUENCE_CAP} rows: raise fields.seq.end as memory allows.`);
+    ctx.warn(node, 'config.count', `unbounded generator: Flink's datagen sequence field keeps its whole range in memory, so the export stops after ${UNBOUNDED_SEQUENCE_CAP} rows (fields.seq.end)`);
+  }
+  options.push(['fields.seq.kind', 'sequence'], ['fields.seq.start', '0'], ['fields.seq.end', String(end)]);
+  options.push([`fields.${KEY_INDEX}.kind`, 'random'], [`fields.${KEY_INDEX}.min`, '0'], [`fields.${KEY_INDEX}.max`, String(p.keys - 1)]);
+  options.push(['fields.value.kind', 'random'], ['fields.value.min', '0'], ['fields.value.max', '999']);
+  if (p.outOfOrderness > 0) {
+    options.push([`fields.${JITTER}.kind`, 'random'], [`fields.${JITTER}.min`, '0'], [`fields.${JITTER}.max`, String(p.outOfOrderness)]);
+  }
+  if (node.parallelism !== ctx.job.settings.parallelism) options.push(['scan.parallelism', String(node.parallelism)]);
+  const name = quoteIdent(node.id);
+  ctx.emit(`${comments.join('\n')}\nCREATE TABLE ${name} (\n${lines.join(',\n')}\n) ${withOptions(options)};`);
+  ctx.relations.set(node.id, { sql: name, columns: generatorColumns(), rowtime });
+}

@@ -1,0 +1,106 @@
+import type { JobNodeOf } from '../../graph/types.ts';
+import type { Col, ExportContext, ExportNode, Relation } from './context.ts';
+import { rewriteExpr, splitSelectList } from './expressions.ts';
+import { quoteIdent } from './identifiers.ts';
+
+type Node<T extends 'filter' | 'map'> = JobNodeOf<T> & { parallelism: number };
+
+/** The explicit column list of a relation: Weir's columns, then the event-time attribute. */
+export function projection(rel: Relation): string[] {
+  const cols = rel.columns.map((c) => quoteIdent(c.name));
+  if (rel.rowtime) cols.push(quoteIdent(rel.rowtime));
+  return cols;
+}
+
+function selectFrom(rel: Relation, indent = '  '): string {
+  return `SELECT\n${projection(rel).map((c) => indent + c).join(',\n')}\nFROM ${rel.sql}`;
+}
+
+/**
+ * One relation out of several inputs, the way Weir merges the streams of every edge into a node:
+ * UNION ALL by column name. Columns missing from an input are NULL there; the event-time attribute
+ * survives only when every input has one.
+ */
+export function unionOf(ctx: ExportContext, node: ExportNode, inputs: Relation[], viewName: string): Relation {
+  const columns: Col[] = [];
+  for (const rel of inputs) {
+    for (const c of rel.columns) {
+      const i = columns.findIndex((k) => k.name === c.name);
+      if (i < 0) columns.push(c);
+      else columns[i] = { ...columns[i], type: commonType(columns[i].type, c.type), certain: columns[i].certain && c.certain };
+    }
+  }
+  const withTime = inputs.every((r) => r.rowtime !== null);
+  if (!withTime && inputs.some((r) => r.rowtime !== null)) {
+    ctx.warn(node, undefined, 'only some inputs carry event time; the union has none, so no window can follow it');
+  }
+  const rowtime = withTime ? ctx.rowtimeName : null;
+  const parts = inputs.map((rel) => {
+    const items = columns.map((c) => {
+      const own = rel.columns.find((k) => k.name === c.name);
+      if (!own) {
+        ctx.warn(node, undefined, `column '${c.name}' is missing from input ${rel.sql}; NULL there`);
+        return `CAST(NULL AS ${c.type}) AS ${quoteIdent(c.name)}`;
+      }
+      if (own.type.toUpperCase() !== c.type.toUpperCase()) {
+        if (!NUMERIC.test(own.type) || !NUMERIC.test(c.type)) {
+          ctx.warn(node, undefined, `column '${c.name}' is ${own.type} in input ${rel.sql} but ${c.type} in the union; cast to ${c.type}`);
+        }
+        return `CAST(${quoteIdent(c.name)} AS ${c.type}) AS ${quoteIdent(c.name)}`;
+      }
+      return quoteIdent(c.name);
+    });
+    if (rowtime) items.push(quoteIdent(rel.rowtime!));
+    return `SELECT ${items.join(', ')} FROM ${rel.sql}`;
+  });
+  ctx.emit(`${ctx.origin(node)}\nCREATE VIEW ${viewName} AS\n${parts.join('\nUNION ALL\n')};`);
+  return { sql: viewName, columns, rowtime };
+}
+
+const NUMERIC = /^(TINYINT|SMALLINT|INT|INTEGER|BIGINT|FLOAT|DOUBLE|REAL|DECIMAL)/i;
+const INTEGER = /^(TINYINT|SMALLINT|INT|INTEGER|BIGINT)$/i;
+
+/** Weir has one number type, so numeric columns of a union widen (BIGINT+DOUBLE = DOUBLE); others become STRING. */
+function commonType(a: string, b: string): string {
+  if (a.toUpperCase() === b.toUpperCase()) return a;
+  if (INTEGER.test(a) && INTEGER.test(b)) return 'BIGINT';
+  if (NUMERIC.test(a) && NUMERIC.test(b)) return 'DOUBLE';
+  return 'STRING';
+}
+
+export function emitFilter(ctx: ExportContext, node: Node<'filter'>, input: Relation): void {
+  const where = rewriteExpr(node.config.where, input.columns);
+  const name = quoteIdent(node.id);
+  ctx.emit(`${ctx.origin(node)}\nCREATE VIEW ${name} AS\n${selectFrom(input)}\nWHERE ${where};`);
+  ctx.relations.set(node.id, { ...input, sql: name });
+}
+
+export function emitMap(ctx: ExportContext, node: Node<'map'>, input: Relation): void {
+  const items = splitSelectList(node.config.select, input.columns);
+  const out: string[] = [];
+  const columns: Col[] = [];
+  for (const item of items) {
+    if (item.star) {
+      for (const c of input.columns) { out.push(quoteIdent(c.name)); columns.push(c); }
+      continue;
+    }
+    if (item.generatedName) {
+      ctx.warn(node, 'config.select', `'${item.expr}' has no alias; Flink names it ${item.name} (add AS name for a stable column name)`);
+    }
+    const plain = item.expr === quoteIdent(item.name);
+    out.push(plain ? item.expr : `${item.expr} AS ${quoteIdent(item.name)}`);
+    columns.push({ name: item.name, type: item.type, certain: item.certain });
+  }
+  let rowtime: string | null = null;
+  if (input.rowtime) {
+    if (columns.some((c) => c.name === input.rowtime)) {
+      ctx.warn(node, 'config.select', `a column named '${input.rowtime}' hides the event-time attribute; no window can follow`);
+    } else {
+      rowtime = input.rowtime;
+      out.push(quoteIdent(rowtime));
+    }
+  }
+  const name = quoteIdent(node.id);
+  ctx.emit(`${ctx.origin(node)}\nCREATE VIEW ${name} AS\nSELECT\n${out.map((o) => '  ' + o).join(',\n')}\nFROM ${input.sql};`);
+  ctx.relations.set(node.id, { sql: name, columns, rowtime });
+}

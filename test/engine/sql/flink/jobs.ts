@@ -1,0 +1,72 @@
+/** Jobs used by the Flink export tests, built as written documents and normalized like `weir` does. */
+import { fileURLToPath } from 'node:url';
+import { normalizeJob } from '../../../../engine/graph/normalize.ts';
+import type { JobDocument, NormalizedJob } from '../../../../engine/graph/types.ts';
+
+export const DATA_DIR = fileURLToPath(new URL('./data/', import.meta.url));
+
+export function job(doc: Omit<JobDocument, 'format'>, baseDir = DATA_DIR): NormalizedJob {
+  return normalizeJob({ format: 'weir.job/v1', ...doc }, baseDir);
+}
+
+/** The example of the job-format issue: file source, filter, keyed tumbling window, file sink. */
+export const ordersPerUser: Omit<JobDocument, 'format'> = {
+  name: 'orders-per-user',
+  settings: {
+    stateBackend: 'fs',
+    checkpointing: { interval: '1s', mode: 'exactly-once', timeout: '10m', minPause: '0ms', retained: 1, incremental: false, dir: 'checkpoints' },
+    memoryStateLimit: '5mb', parallelism: 1, maxParallelism: 128, restart: { attempts: 3, delay: '1s' },
+  },
+  nodes: [
+    { id: 'orders', type: 'source.file', name: 'Orders', position: { x: 0, y: 0 },
+      config: { path: 'orders.jsonl', format: 'jsonl', eventTime: { field: 'ts', maxOutOfOrderness: '5s', idleTimeout: '30s' } } },
+    { id: 'big', type: 'filter', config: { where: 'amount >= 10' } },
+    { id: 'per_user', type: 'window',
+      config: { keyBy: 'user', window: { kind: 'tumbling', size: '10s' },
+        aggregates: 'COUNT(*) AS n, SUM(amount) AS total, MAX(amount) AS top', allowedLateness: '0s' } },
+    { id: 'out', type: 'sink.file', config: { path: 'out/per_user', format: 'jsonl' } },
+  ],
+  edges: [{ from: 'orders', to: 'big' }, { from: 'big', to: 'per_user' }, { from: 'per_user', to: 'out' }],
+};
+
+/** Every node type, every window kind, the late port, a union and a preview. */
+export const everything: Omit<JobDocument, 'format'> = {
+  name: 'every-node',
+  settings: {
+    stateBackend: 'rocksdb',
+    checkpointing: { interval: '30s', mode: 'at-least-once', incremental: true, dir: '/var/weir/checkpoints', retained: 3, minPause: '500ms', tolerableFailures: 2 },
+    parallelism: 2, maxParallelism: 256, restart: { attempts: 5, delay: '10s' },
+  },
+  nodes: [
+    { id: 'gen', type: 'source.generator', name: 'Generated',
+      config: { seed: 7, count: 100000, rate: 5000, keys: 4, outOfOrderness: '200ms', eventTime: { field: 'ts', maxOutOfOrderness: '250ms' } } },
+    { id: 'clicks', type: 'source.file', name: 'Clicks',
+      config: { path: 'clicks.csv', format: 'csv', follow: true, onBadRecord: 'fail', eventTime: { field: 'at', maxOutOfOrderness: '2m', idleTimeout: '1m' } } },
+    { id: 'orders', type: 'source.file',
+      config: { path: 'orders.jsonl', format: 'jsonl', columns: { user: 'STRING', amount: 'DOUBLE', ts: 'BIGINT' }, eventTime: { field: 'ts', idleTimeout: '10s' } } },
+    { id: 'gen_keyed', type: 'map', config: { select: "key AS `user`, value * 2 AS amount, ts, UPPER(key) AS shout, value > 500 AS big" } },
+    { id: 'orders_slim', type: 'map', config: { select: 'user, amount, ts, UPPER(user) AS shout, amount > 500 AS big' } },
+    { id: 'all_orders', type: 'union', config: {} },
+    { id: 'valid', type: 'filter', config: { where: "user <> 'nobody' AND amount BETWEEN 0 AND 1000" } },
+    { id: 'tumble', type: 'window', config: { keyBy: 'user', window: { kind: 'tumbling', size: '1m' }, aggregates: 'COUNT(*) AS n, AVG(amount) AS mean' } },
+    { id: 'slide', type: 'window', config: { window: { kind: 'sliding', size: '10s', slide: '5s' }, aggregates: 'SUM(amount) AS total, MIN(amount) AS low' } },
+    { id: 'odd_slide', type: 'window', config: { keyBy: 'user', window: { kind: 'sliding', size: '10s', slide: '3s' }, aggregates: 'COUNT(*) AS n' } },
+    { id: 'sessions', type: 'window', name: 'Click sessions',
+      config: { keyBy: 'user', window: { kind: 'session', gap: '30s' }, aggregates: 'COUNT(*) AS clicks', allowedLateness: '5s' } },
+    { id: 'per_minute', type: 'sink.file', config: { path: 'out/per_minute', format: 'csv' } },
+    { id: 'sliding_out', type: 'sink.file', parallelism: 1, config: { path: 'out/sliding', format: 'jsonl' } },
+    { id: 'odd_out', type: 'sink.file', config: { path: 'out/odd', format: 'jsonl' } },
+    { id: 'session_preview', type: 'sink.preview', config: { limit: 50 } },
+    { id: 'late_clicks', type: 'sink.file', config: { path: 'out/late', format: 'jsonl' } },
+  ],
+  edges: [
+    { from: 'gen', to: 'gen_keyed' }, { from: 'orders', to: 'orders_slim' },
+    { from: 'gen_keyed', to: 'all_orders' }, { from: 'orders_slim', to: 'all_orders' },
+    { from: 'all_orders', to: 'valid' },
+    { from: 'valid', to: 'tumble' }, { from: 'valid', to: 'slide' }, { from: 'valid', to: 'odd_slide' },
+    { from: 'clicks', to: 'sessions' },
+    { from: 'tumble', to: 'per_minute' }, { from: 'slide', to: 'sliding_out' }, { from: 'odd_slide', to: 'odd_out' },
+    { from: 'sessions', to: 'session_preview' },
+    { from: 'sessions', to: 'late_clicks', fromPort: 'late' },
+  ],
+};
