@@ -28,6 +28,9 @@ function parseWithUnits(input: unknown, units: Record<string, number>, what: str
     }
     return { ok: true, value: input };
   }
+  if (input === undefined) {
+    return { ok: false, message: `missing required field (expected a ${what} such as '${what === 'duration' ? '5s' : '5mb'}')` };
+  }
   if (typeof input !== 'string') {
     return { ok: false, message: `${what} must be a number or a string such as '${what === 'duration' ? '5s' : '5mb'}'` };
   }
