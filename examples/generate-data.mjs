@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 // Writes the examples' data files. Deterministic (fixed seeds, fixed start time), so the committed
-// files only change when this script does: `node examples/generate-data.mjs`.
+// files only change when this script does: `node examples/generate-data.mjs [--out DIR]`
+// (--out writes the same tree elsewhere; the examples test uses it to prove the data is current).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const here = dirname(fileURLToPath(import.meta.url));
+const outArg = process.argv.indexOf('--out');
+const here = outArg >= 0 ? process.argv[outArg + 1] : dirname(fileURLToPath(import.meta.url));
 const T0 = Date.UTC(2024, 0, 15, 9, 0, 0); // 2024-01-15T09:00:00.000Z
 
 function rng(seed) { // mulberry32
