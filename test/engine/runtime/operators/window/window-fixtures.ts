@@ -60,10 +60,11 @@ export type InputEvent =
  * jitter up to `jitter` ms either way, in batches of 1..maxBatch records, each followed by a
  * bounded-out-of-orderness watermark (`maxTs - delay - 1`, as the sources emit it). With `delay`
  * below `jitter` some records arrive after the watermark passed them: late data. Every 40th batch
- * has a stretch without watermarks (an idle input: the watermark simply does not move).
+ * has a stretch without watermarks (an idle input: the watermark simply does not move). About 3% of
+ * records are stragglers, up to `straggle` ms (default 2000) older than their neighbours.
  */
 export function randomInput(o: {
-  seed: number; count: number; keys: number; step: number; jitter: number; delay: number; maxBatch: number;
+  seed: number; count: number; keys: number; step: number; jitter: number; delay: number; maxBatch: number; straggle?: number;
 }): InputEvent[] {
   const rnd = prng(o.seed);
   const events: InputEvent[] = [];
@@ -75,7 +76,8 @@ export function randomInput(o: {
     const rows: Row[] = [];
     const ts: number[] = [];
     for (let j = 0; j < size && i < o.count; j++, i++) {
-      const t = T0 + i * o.step + Math.round((rnd() * 2 - 1) * o.jitter);
+      let t = T0 + i * o.step + Math.round((rnd() * 2 - 1) * o.jitter);
+      if (rnd() < 0.03) t -= Math.round(rnd() * (o.straggle ?? 2000));
       const k = Math.floor(rnd() * o.keys);
       rows.push({ user: `u${k}`, region: k % 3 === 0 ? 'eu' : 'us', v: Math.floor(rnd() * 100) - 20 });
       ts.push(t);
