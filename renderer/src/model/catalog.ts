@@ -68,13 +68,13 @@ export const CATALOG: { [T in NodeType]: NodeTypeInfo<T> } = {
   'sink.file': info({
     type: 'sink.file', label: 'File sink', group: 'Sinks', idPrefix: 'file-sink',
     description: 'Writes exactly once through two-phase commit: files appear when a checkpoint completes.',
-    hasInput: true, outputs: [], multiInput: false,
+    hasInput: true, outputs: [], multiInput: true,
     defaultConfig: () => ({ path: 'out/output', format: 'jsonl' }),
   }),
   'sink.preview': info({
     type: 'sink.preview', label: 'Preview', group: 'Sinks', idPrefix: 'preview',
     description: 'Shows a live sample of the records reaching it in the app.',
-    hasInput: true, outputs: [], multiInput: false,
+    hasInput: true, outputs: [], multiInput: true,
     defaultConfig: () => ({ limit: 100 }),
   }),
 };

@@ -7,7 +7,8 @@ import type { JobDocument, JobNode } from '../../../engine/graph/types.ts';
 import { splitTopLevel } from './summary.ts';
 
 /** Columns the generator source emits (see engine/connectors generator). */
-export const GENERATOR_COLUMNS = ['key', 'value', 'ts'];
+export { GENERATOR_COLUMNS } from '../../../engine/graph/check-columns.ts';
+import { GENERATOR_COLUMNS } from '../../../engine/graph/check-columns.ts';
 
 const ALIAS_RE = /\s+as\s+[`"]?([A-Za-z_][\w]*)[`"]?\s*$/i;
 const IDENT_RE = /^[`"]?([A-Za-z_][\w]*)[`"]?$/;
@@ -31,7 +32,7 @@ function outputColumns(job: JobDocument, node: JobNode, seen: Set<string>): stri
       const et = node.config?.eventTime?.field;
       return uniq(et ? [...cols, et] : cols);
     }
-    case 'source.generator': return GENERATOR_COLUMNS;
+    case 'source.generator': return [...GENERATOR_COLUMNS];
     case 'map': return uniq(selectColumns(node.config?.select ?? '', inputColumns(job, node.id, seen)));
     case 'window': {
       const keys = (node.config?.keyBy ?? '').split(',').map((s) => s.trim()).filter(Boolean);

@@ -1,0 +1,59 @@
+/**
+ * Start-up: connect to the host, route its events to the stores, open the first document
+ * (recovered unsaved work first, then the host's initial path, else an empty pipeline) and keep
+ * the host told about the document's title and dirty flag. Returns a disposer.
+ */
+import type { AppCommand, EngineHost, HostEvent } from '../../engine/host/api.ts';
+import { docStore } from './state.ts';
+import { hostInfo } from './host.ts';
+import { isDirty } from './model/docStore.ts';
+import { applyRunEvent } from './run/runStore.ts';
+import { applyMetricsEvent } from './run/metricsStore.ts';
+import { run, stop } from './run/runActions.ts';
+import { readAutosave, startAutosave } from './documents/autosave.ts';
+import { asJobDocument, newDocument, openDocument, openPath, save, saveAs } from './documents/actions.ts';
+import { notify } from './ui/uiStore.ts';
+
+function runCommand(c: AppCommand): void {
+  const s = docStore.getState();
+  switch (c) {
+    case 'new': newDocument(); break;
+    case 'open': void openDocument(); break;
+    case 'save': void save(); break;
+    case 'save-as': void saveAs(); break;
+    case 'undo': s.undo(); break;
+    case 'redo': s.redo(); break;
+    case 'run': void run(); break;
+    case 'stop': void stop(); break;
+    case 'export': notify('Export: use `weir export` for now'); break;
+  }
+}
+
+export async function boot(h: EngineHost): Promise<() => void> {
+  const unsubEvents = h.onEvent((ev: HostEvent) => {
+    if (ev.type === 'app.command') runCommand(ev.command);
+    else if (ev.type === 'metrics') applyMetricsEvent(ev);
+    else applyRunEvent(ev);
+  });
+
+  const recovered = readAutosave();
+  const initial = hostInfo()?.initialPath ?? null;
+  if (recovered) {
+    docStore.getState().load(asJobDocument(recovered.job, 'recovered work'), recovered.path, { dirty: true });
+    notify(`Recovered unsaved changes to ${recovered.job.name || 'untitled'} from ${new Date(recovered.time).toLocaleTimeString()}`);
+  } else if (initial) {
+    await openPath(initial);
+  }
+
+  const unsubAutosave = startAutosave(docStore);
+  let last = '';
+  const unsubTitle = docStore.subscribe((s) => {
+    const state = { title: s.job.name || 'untitled', dirty: isDirty(s), path: s.path };
+    const key = JSON.stringify(state);
+    if (key === last) return;
+    last = key;
+    document.title = `${state.dirty ? '● ' : ''}${state.title} — Weir`;
+    h.setDocumentState(state).catch(() => { /* the shell may not care; the title above is enough */ });
+  });
+  return () => { unsubEvents(); unsubAutosave(); unsubTitle(); };
+}

@@ -1,0 +1,83 @@
+/**
+ * The React Flow canvas. Kept small on purpose: elements come from useFlowElements, gestures from
+ * useCanvasHandlers, commands and shortcuts from their own modules.
+ */
+import { useEffect } from 'react';
+import { ReactFlow, Background, BackgroundVariant, MiniMap, Controls, useReactFlow, ConnectionLineType } from '@xyflow/react';
+import { useDoc } from '../state.ts';
+import { useUi } from '../ui/uiStore.ts';
+import { typeInfo } from '../model/catalog.ts';
+import { JobNodeView, type JobFlowNode } from './JobNodeView.tsx';
+import { useFlowEdges, useFlowNodes } from './useFlowElements.ts';
+import { useCanvasHandlers } from './useCanvasHandlers.ts';
+
+// Module scope: React Flow warns (and remounts every node) when nodeTypes changes identity.
+const nodeTypes = { job: JobNodeView };
+const GRID: [number, number] = [16, 16];
+const MULTI_SELECT_KEYS = ['Shift', 'Meta', 'Control'];
+
+const GROUP_COLORS: Record<string, string> = {
+  Sources: '#3fb68b', Transforms: '#5b8def', Windows: '#c58af9', Sinks: '#f0a04b',
+};
+function minimapColor(n: JobFlowNode): string {
+  return GROUP_COLORS[typeInfo(n.data.node.type).group] ?? '#888';
+}
+
+function useFitOnRequest() {
+  const rf = useReactFlow();
+  const docVersion = useDoc((s) => s.docVersion);
+  const fitRequest = useUi((s) => s.fitRequest);
+  useEffect(() => {
+    // Wait a frame so freshly loaded nodes are measured before fitting.
+    const t = requestAnimationFrame(() => rf.fitView({ padding: 0.2, maxZoom: 1.2, duration: fitRequest ? 200 : 0 }));
+    return () => cancelAnimationFrame(t);
+  }, [rf, docVersion, fitRequest]);
+}
+
+export function Canvas() {
+  const nodes = useFlowNodes();
+  const edges = useFlowEdges();
+  const h = useCanvasHandlers();
+  const snap = useUi((s) => s.snapToGrid);
+  const minimap = useUi((s) => s.showMinimap);
+  const hint = useUi((s) => s.connectionHint);
+  useFitOnRequest();
+  return (
+    <div className="canvas" data-testid="canvas" onDragOver={h.onDragOver} onDrop={h.onDrop} onDoubleClick={h.onDoubleClick}>
+      <ReactFlow<JobFlowNode>
+        nodes={nodes}
+        edges={edges}
+        nodeTypes={nodeTypes}
+        onNodesChange={h.onNodesChange}
+        onEdgesChange={h.onEdgesChange}
+        onConnect={h.onConnect}
+        onConnectEnd={h.onConnectEnd}
+        isValidConnection={h.isValidConnection}
+        connectionLineType={ConnectionLineType.Bezier}
+        snapToGrid={snap}
+        snapGrid={GRID}
+        deleteKeyCode={null}
+        selectionKeyCode="Shift"
+        multiSelectionKeyCode={MULTI_SELECT_KEYS}
+        zoomOnDoubleClick={false}
+        minZoom={0.1}
+        maxZoom={2.5}
+        fitView
+        proOptions={{ hideAttribution: true }}
+        colorMode="dark"
+      >
+        <Background variant={BackgroundVariant.Dots} gap={GRID[0]} size={1.2} color="#2c3442" />
+        {minimap && nodes.length > 0 && <MiniMap<JobFlowNode> pannable zoomable nodeColor={minimapColor} nodeStrokeWidth={0} maskColor="rgba(12,15,20,0.7)" />}
+        <Controls showInteractive={false} />
+      </ReactFlow>
+      {hint && <div className="connection-hint" role="status" data-testid="connection-hint">Cannot connect: {hint}</div>}
+      {nodes.length === 0 && (
+        <div className="canvas__empty" data-testid="canvas-empty">
+          <div className="canvas__empty-title">Start a pipeline</div>
+          <div>Drag a source from the palette, or double-click here to search.</div>
+          <div>Open an example from <b>Examples</b>, or drop a <code>.weir.json</code> file on the window.</div>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,54 @@
+/**
+ * A job node on the canvas: type icon, name, one-line config summary and, when the validator
+ * reports problems, a red outline with the first message. Declared once at module scope and
+ * memoized (a new component per render would remount every node).
+ */
+import { memo } from 'react';
+import { Handle, Position, type NodeProps, type Node } from '@xyflow/react';
+import type { JobNode, JobProblem } from '../../../engine/graph/types.ts';
+import { typeInfo } from '../model/catalog.ts';
+import { summarize } from '../model/summary.ts';
+import { TypeIcon } from './icons.tsx';
+
+export interface JobNodeData extends Record<string, unknown> {
+  /** The document's node: the single source of truth (no copies, no metrics). */
+  node: JobNode;
+  problems: JobProblem[] | undefined;
+}
+
+export type JobFlowNode = Node<JobNodeData, 'job'>;
+
+function JobNodeViewImpl({ data, selected }: NodeProps<JobFlowNode>) {
+  const { node, problems } = data;
+  const info = typeInfo(node.type);
+  const summary = summarize(node);
+  const hasProblem = !!problems && problems.length > 0;
+  const cls = `wnode wnode--${info.group.toLowerCase()}${selected ? ' is-selected' : ''}${hasProblem ? ' has-problem' : ''}`;
+  return (
+    <div className={cls} data-testid={`node-${node.id}`} data-node-type={node.type} title={hasProblem ? problems!.map((p) => p.message).join('\n') : info.description}>
+      {info.hasInput && (
+        <Handle type="target" position={Position.Left} id="in" className="whandle whandle--in" data-testid={`handle-${node.id}-in`} />
+      )}
+      <div className="wnode__head">
+        <span className="wnode__icon"><TypeIcon type={node.type} /></span>
+        <span className="wnode__name">{node.name || node.id}</span>
+        <span className="wnode__type">{info.label}</span>
+      </div>
+      <div className="wnode__summary" data-testid={`summary-${node.id}`}>{summary}</div>
+      {hasProblem && (
+        <div className="wnode__problem" data-testid={`problem-${node.id}`}>
+          <span className="wnode__bang">!</span>{problems![0].message}{problems!.length > 1 ? ` (+${problems!.length - 1})` : ''}
+        </div>
+      )}
+      {info.outputs.map((port, i) => (
+        <Handle key={port} type="source" position={Position.Right} id={port}
+          className={`whandle whandle--${port}`} data-testid={`handle-${node.id}-${port}`}
+          style={{ top: info.outputs.length === 1 ? '50%' : `${35 + i * 35}%` }}>
+          {port === 'late' && <span className="whandle__label">late</span>}
+        </Handle>
+      ))}
+    </div>
+  );
+}
+
+export const JobNodeView = memo(JobNodeViewImpl);

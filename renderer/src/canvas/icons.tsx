@@ -1,0 +1,30 @@
+/** Type icons: small inline SVGs so nodes, palette and quick-add share them without assets. */
+import type { NodeType } from '../../../engine/graph/types.ts';
+
+const PATHS: Record<NodeType, string> = {
+  // document with lines
+  'source.file': 'M6 3h8l4 4v14H6z M14 3v4h4 M9 12h6 M9 15h6 M9 18h4',
+  // spark / generator
+  'source.generator': 'M12 3v4 M12 17v4 M3 12h4 M17 12h4 M6 6l2.5 2.5 M15.5 15.5L18 18 M6 18l2.5-2.5 M15.5 8.5L18 6',
+  // funnel
+  filter: 'M4 5h16l-6 7v6l-4 2v-8z',
+  // function arrow
+  map: 'M4 12h12 M12 7l5 5-5 5 M4 7v10',
+  // merge
+  union: 'M4 6c6 0 8 6 16 6 M4 18c6 0 8-6 16-6',
+  // window / clock
+  window: 'M12 4a8 8 0 1 0 0 16a8 8 0 1 0 0-16z M12 8v4l3 2',
+  // disk
+  'sink.file': 'M5 4h11l3 3v13H5z M8 4v5h7V4 M8 14h8v6H8z',
+  // eye
+  'sink.preview': 'M2 12c3-5 7-7 10-7s7 2 10 7c-3 5-7 7-10 7s-7-2-10-7z M12 9a3 3 0 1 0 0 6a3 3 0 1 0 0-6z',
+};
+
+export function TypeIcon({ type, size = 16 }: { type: NodeType; size?: number }) {
+  return (
+    <svg width={size} height={size} viewBox="0 0 24 24" fill="none" stroke="currentColor"
+      strokeWidth={1.8} strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
+      <path d={PATHS[type] ?? 'M4 4h16v16H4z'} />
+    </svg>
+  );
+}

@@ -1,0 +1,122 @@
+/**
+ * Document commands (New, Open, Save, Save As, examples, import by drop). They talk to the host
+ * and the doc store; dialogs for served mode are components that end by calling these.
+ */
+import type { JobDocument } from '../../../engine/graph/types.ts';
+import { docStore } from '../state.ts';
+import { host, hostInfo } from '../host.ts';
+import { emptyJob } from '../model/ops.ts';
+import { isDirty } from '../model/docStore.ts';
+import { notify, openDialog } from '../ui/uiStore.ts';
+import { pushRecent } from './recent.ts';
+import { clearAutosave } from './autosave.ts';
+
+function message(e: unknown): string {
+  return e && typeof e === 'object' && 'message' in e ? String((e as { message: unknown }).message) : String(e);
+}
+
+function confirmDiscard(): boolean {
+  if (!isDirty(docStore.getState())) return true;
+  return window.confirm('Discard unsaved changes to the current pipeline?');
+}
+
+/** A job read from disk or a drop: must at least look like weir.job/v1 to be opened. */
+export function asJobDocument(data: unknown, source: string): JobDocument {
+  const d = data as Partial<JobDocument> | null;
+  if (!d || typeof d !== 'object' || d.format !== 'weir.job/v1') {
+    throw new Error(`${source}: not a weir.job/v1 document (expected "format": "weir.job/v1")`);
+  }
+  return {
+    ...d,
+    name: typeof d.name === 'string' ? d.name : 'untitled',
+    nodes: Array.isArray(d.nodes) ? d.nodes : [],
+    edges: Array.isArray(d.edges) ? d.edges : [],
+  } as JobDocument;
+}
+
+export function newDocument(): void {
+  if (!confirmDiscard()) return;
+  docStore.getState().load(emptyJob(), null);
+  clearAutosave();
+}
+
+export async function openPath(path: string): Promise<void> {
+  try {
+    const r = await host().readJob({ path });
+    docStore.getState().load(asJobDocument(r.job, path), r.path);
+    pushRecent(r.path);
+    clearAutosave();
+  } catch (e) {
+    notify(`Could not open ${path}: ${message(e)}`, 'error');
+  }
+}
+
+export async function openDocument(): Promise<void> {
+  if (!confirmDiscard()) return;
+  if (hostInfo()?.nativeDialogs) {
+    try {
+      const r = await host().showOpenDialog({});
+      if (r.path) await openPath(r.path);
+    } catch (e) { notify(message(e), 'error'); }
+    return;
+  }
+  openDialog('open');
+}
+
+export async function saveTo(path: string): Promise<boolean> {
+  const { job } = docStore.getState();
+  try {
+    const r = await host().writeJob({ path, job });
+    docStore.getState().markSaved(r.path, job);
+    pushRecent(r.path);
+    clearAutosave();
+    const problems = docStore.getState().problems.all.length;
+    notify(problems ? `Saved ${r.path} (${problems} problem${problems > 1 ? 's' : ''} to fix before it runs)` : `Saved ${r.path}`);
+    return true;
+  } catch (e) {
+    notify(`Could not save: ${message(e)}`, 'error');
+    return false;
+  }
+}
+
+export async function save(): Promise<void> {
+  const { path } = docStore.getState();
+  if (path) await saveTo(path);
+  else await saveAs();
+}
+
+export async function saveAs(): Promise<void> {
+  if (hostInfo()?.nativeDialogs) {
+    try {
+      const r = await host().showSaveDialog({ suggestedPath: docStore.getState().path ?? undefined });
+      if (r.path) await saveTo(r.path);
+    } catch (e) { notify(message(e), 'error'); }
+    return;
+  }
+  openDialog('save-as');
+}
+
+export async function openExample(id: string): Promise<void> {
+  if (!confirmDiscard()) return;
+  try {
+    const r = await host().openExample({ id });
+    docStore.getState().load(asJobDocument(r.job, r.path), r.path);
+    pushRecent(r.path);
+    clearAutosave();
+    openDialog(null);
+  } catch (e) {
+    notify(`Could not open the example: ${message(e)}`, 'error');
+  }
+}
+
+/** A file dropped on the window: opened as a new, unsaved document. */
+export async function importFile(file: File): Promise<void> {
+  try {
+    const job = asJobDocument(JSON.parse(await file.text()), file.name);
+    if (!confirmDiscard()) return;
+    docStore.getState().load(job, null, { dirty: true });
+    notify(`Imported ${file.name}: save it to keep it`);
+  } catch (e) {
+    notify(e instanceof SyntaxError ? `${file.name}: not valid JSON (${e.message})` : message(e), 'error');
+  }
+}

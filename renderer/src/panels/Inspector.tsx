@@ -1,0 +1,82 @@
+/**
+ * The inspector: the selected node's form, or the job settings when nothing is selected.
+ * Subscribes to the one selected node, so edits elsewhere do not re-render it.
+ */
+import { useMemo } from 'react';
+import type { JobNode } from '../../../engine/graph/types.ts';
+import { useDoc } from '../state.ts';
+import { typeInfo } from '../model/catalog.ts';
+import { inputColumns } from '../model/columns.ts';
+import { TypeIcon } from '../canvas/icons.tsx';
+import { NumberField, TextField } from '../fields/fields.tsx';
+import { SettingsForm } from './SettingsForm.tsx';
+import { editNodeField, messageAt, nodeIndex } from './edit.ts';
+import * as F from './NodeForms.tsx';
+
+function NodeForm({ node, columns, err }: F.FormProps<JobNode['type']>) {
+  switch (node.type) {
+    case 'source.file': return <F.FileSourceForm node={node} columns={columns} err={err} />;
+    case 'source.generator': return <F.GeneratorForm node={node} columns={columns} err={err} />;
+    case 'filter': return <F.FilterForm node={node} columns={columns} err={err} />;
+    case 'map': return <F.MapForm node={node} columns={columns} err={err} />;
+    case 'union': return <F.UnionForm />;
+    case 'window': return <F.WindowForm node={node} columns={columns} err={err} />;
+    case 'sink.file': return <F.FileSinkForm node={node} columns={columns} err={err} />;
+    case 'sink.preview': return <F.PreviewForm node={node} columns={columns} err={err} />;
+  }
+}
+
+function NodeInspector({ id }: { id: string }) {
+  const node = useDoc((s) => s.job.nodes.find((n) => n.id === id));
+  const index = useDoc((s) => nodeIndex(s.job, id));
+  const problems = useDoc((s) => s.problems.byNode.get(id));
+  // Upstream columns change only when edges or upstream configs change; recomputing on each job
+  // change is cheap (a walk over edges) compared with a render.
+  const edges = useDoc((s) => s.job.edges);
+  const nodes = useDoc((s) => s.job.nodes);
+  const columns = useMemo(() => inputColumns({ format: 'weir.job/v1', name: '', nodes, edges }, id), [nodes, edges, id]);
+  if (!node) return null;
+  const info = typeInfo(node.type);
+  const base = `nodes[${index}]`;
+  const err = (p: string) => messageAt(problems, `${base}.config.${p}`);
+  const nodeLevel = problems?.filter((p) => !p.path.startsWith(`${base}.config.`)) ?? [];
+  return (
+    <div className="inspector__body" data-testid="node-form" data-node-id={id}>
+      <div className="inspector__head">
+        <span className={`inspector__icon inspector__icon--${info.group.toLowerCase()}`}><TypeIcon type={node.type} size={18} /></span>
+        <div>
+          <div className="inspector__title">{info.label}</div>
+          <div className="inspector__sub">{info.description}</div>
+        </div>
+      </div>
+      {nodeLevel.length > 0 && (
+        <ul className="inspector__problems" data-testid="node-problems">
+          {nodeLevel.map((p, i) => <li key={i} className={p.severity === 'warning' ? 'is-warning' : ''}>{p.message}</li>)}
+        </ul>
+      )}
+      <TextField label="Name" value={node.name} testId="f-name" placeholder={node.id}
+        hint={<>id <code>{node.id}</code></>} onChange={(v) => editNodeField(id, 'name', v)} />
+      <NodeForm node={node} columns={columns} err={err} />
+      <NumberField label="Parallelism" value={(node as { parallelism?: number }).parallelism} integer min={1}
+        testId="f-parallelism" placeholder="job default" error={messageAt(problems, `${base}.parallelism`)}
+        onChange={(v) => editNodeField(id, 'parallelism', v)} />
+    </div>
+  );
+}
+
+export function Inspector() {
+  const selected = useDoc((s) => s.selectedNodes);
+  const count = selected.size;
+  const only = count === 1 ? [...selected][0] : null;
+  return (
+    <aside className="inspector" data-testid="inspector">
+      {only ? <NodeInspector key={only} id={only} />
+        : count > 1 ? (
+          <div className="inspector__body">
+            <div className="inspector__head"><div className="inspector__title">{count} nodes selected</div></div>
+            <p className="note">Move them together, duplicate (Ctrl+D), copy (Ctrl+C) or delete (Del). Select one node to edit it.</p>
+          </div>
+        ) : <SettingsForm />}
+    </aside>
+  );
+}

@@ -1,0 +1,168 @@
+/** The config form of each node type. Field paths mirror the job format (`config.window.size`). */
+import type { JobNode, NodeConfigByType, WindowSpec, EventTimeConfig } from '../../../engine/graph/types.ts';
+import { CheckField, DurationField, NumberField, SelectField, TextField } from '../fields/fields.tsx';
+import { ExprField } from '../fields/ExprField.tsx';
+import { editConfig, replaceConfig } from './edit.ts';
+
+export interface FormProps<T extends JobNode['type']> {
+  node: Extract<JobNode, { type: T }>;
+  columns: readonly string[];
+  /** Message for a config path relative to `config` (e.g. `window.size`), or null. */
+  err: (path: string) => string | null;
+}
+
+const FORMATS = [{ value: 'jsonl', label: 'JSON lines' }, { value: 'csv', label: 'CSV (header row)' }] as const;
+
+function EventTimeFields({ id, et, err, columns }: { id: string; et: EventTimeConfig | undefined; err: FormProps<'filter'>['err']; columns: readonly string[] }) {
+  return (
+    <fieldset className="group">
+      <legend>Event time</legend>
+      <CheckField label="Records carry event time" value={!!et} testId="f-eventTime"
+        onChange={(on) => editConfig(id, ['eventTime'], on ? { field: columns.includes('ts') ? 'ts' : 'time', maxOutOfOrderness: '1s' } : undefined)}
+        hint="Watermarks follow this column; windows need it." />
+      {et && (<>
+        <TextField label="Time column" value={et.field} testId="f-eventTime.field" error={err('eventTime.field')}
+          hint="Epoch milliseconds or an ISO-8601 string" onChange={(v) => editConfig(id, ['eventTime', 'field'], v ?? '')} />
+        <DurationField label="Max out-of-orderness" value={et.maxOutOfOrderness} testId="f-eventTime.maxOutOfOrderness" placeholder="0"
+          error={err('eventTime.maxOutOfOrderness')} hint="How long the watermark waits for late events"
+          onChange={(v) => editConfig(id, ['eventTime', 'maxOutOfOrderness'], v)} />
+        <DurationField label="Idle timeout" value={et.idleTimeout} testId="f-eventTime.idleTimeout" placeholder="never"
+          error={err('eventTime.idleTimeout')} hint="An input silent this long stops holding the watermark back"
+          onChange={(v) => editConfig(id, ['eventTime', 'idleTimeout'], v)} />
+      </>)}
+    </fieldset>
+  );
+}
+
+function columnsText(c: Record<string, string> | undefined): string | undefined {
+  return c ? Object.entries(c).map(([k, v]) => `${k} ${v}`).join(', ') : undefined;
+}
+function parseColumns(text: string | undefined): Record<string, string> | undefined {
+  if (!text) return undefined;
+  const out: Record<string, string> = {};
+  for (const part of text.split(',')) {
+    const [name, ...type] = part.trim().split(/\s+/);
+    if (name) out[name] = type.join(' ') || 'STRING';
+  }
+  return out;
+}
+
+export function FileSourceForm({ node, err, columns }: FormProps<'source.file'>) {
+  const c = node.config;
+  return (<>
+    <TextField label="Path" value={c.path} testId="f-path" error={err('path')} hint="Relative to the job file's folder"
+      onChange={(v) => editConfig(node.id, ['path'], v ?? '')} />
+    <SelectField label="Format" value={c.format} options={FORMATS} testId="f-format" error={err('format')}
+      onChange={(v) => editConfig(node.id, ['format'], v ?? 'jsonl')} />
+    <CheckField label="Follow the file as it grows" value={c.follow} testId="f-follow" onChange={(v) => editConfig(node.id, ['follow'], v)} />
+    <SelectField label="On a bad record" value={c.onBadRecord} allowUnset="default (fail)" testId="f-onBadRecord"
+      options={[{ value: 'skip', label: 'skip and count it' }, { value: 'fail', label: 'fail the job' }]}
+      onChange={(v) => editConfig(node.id, ['onBadRecord'], v)} />
+    <TextField label="Columns" value={columnsText(c.columns)} testId="f-columns" error={err('columns')}
+      placeholder="inferred from the data" hint="Optional: name TYPE, … (e.g. user STRING, amount DOUBLE)"
+      onChange={(v) => editConfig(node.id, ['columns'], parseColumns(v))} />
+    <EventTimeFields id={node.id} et={c.eventTime} err={err} columns={columns.length ? columns : Object.keys(c.columns ?? {})} />
+  </>);
+}
+
+export function GeneratorForm({ node, err }: FormProps<'source.generator'>) {
+  const c = node.config;
+  return (<>
+    <NumberField label="Records" value={c.count} integer min={0} testId="f-count" placeholder="unbounded" error={err('count')}
+      onChange={(v) => editConfig(node.id, ['count'], v)} />
+    <NumberField label="Rate (records/s)" value={c.rate} min={0} testId="f-rate" placeholder="as fast as possible" error={err('rate')}
+      onChange={(v) => editConfig(node.id, ['rate'], v)} />
+    <NumberField label="Keys" value={c.keys} integer min={1} testId="f-keys" placeholder="10" error={err('keys')}
+      hint="Keys are k0 … k(n-1)" onChange={(v) => editConfig(node.id, ['keys'], v)} />
+    <NumberField label="Seed" value={c.seed} integer testId="f-seed" placeholder="0" error={err('seed')}
+      onChange={(v) => editConfig(node.id, ['seed'], v)} />
+    <DurationField label="Out-of-orderness jitter" value={c.outOfOrderness} testId="f-outOfOrderness" placeholder="0"
+      error={err('outOfOrderness')} onChange={(v) => editConfig(node.id, ['outOfOrderness'], v)} />
+    <NumberField label="Event-time step (ms)" value={c.step} min={0} testId="f-step" placeholder="10" error={err('step')}
+      onChange={(v) => editConfig(node.id, ['step'], v)} />
+    <EventTimeFields id={node.id} et={c.eventTime} err={err} columns={['seq', 'key', 'value', 'ts']} />
+  </>);
+}
+
+export function FilterForm({ node, err, columns }: FormProps<'filter'>) {
+  return (
+    <ExprField label="Where" kind="where" value={node.config.where} columns={columns} testId="f-where"
+      placeholder="amount >= 10 AND country = 'NL'" validatorError={err('where')}
+      hint="A Flink SQL condition; records where it is not TRUE are dropped"
+      onChange={(v) => editConfig(node.id, ['where'], v ?? '')} />
+  );
+}
+
+export function MapForm({ node, err, columns }: FormProps<'map'>) {
+  return (
+    <ExprField label="Select" kind="select" value={node.config.select} columns={columns} testId="f-select"
+      placeholder="user, amount * 1.21 AS gross" validatorError={err('select')}
+      hint="A Flink SQL select list; * keeps every input column"
+      onChange={(v) => editConfig(node.id, ['select'], v ?? '')} />
+  );
+}
+
+const WINDOW_KINDS = [
+  { value: 'tumbling', label: 'Tumbling (fixed, non-overlapping)' },
+  { value: 'sliding', label: 'Sliding (overlapping)' },
+  { value: 'session', label: 'Session (closes after a gap)' },
+] as const;
+
+function windowOfKind(kind: WindowSpec['kind'], old: WindowSpec): WindowSpec {
+  const size = old.kind === 'session' ? old.gap : old.size;
+  if (kind === 'tumbling') return { kind, size };
+  if (kind === 'sliding') return { kind, size, slide: old.kind === 'sliding' ? old.slide : size };
+  return { kind, gap: size };
+}
+
+export function WindowForm({ node, err, columns }: FormProps<'window'>) {
+  const c = node.config;
+  const w = c.window ?? { kind: 'tumbling', size: '10s' };
+  return (<>
+    <ExprField label="Key by" kind="keyBy" value={c.keyBy} columns={columns} testId="f-keyBy"
+      placeholder="one global window" validatorError={err('keyBy')} hint="Comma-separated columns; empty = all records together"
+      onChange={(v) => editConfig(node.id, ['keyBy'], v)} />
+    <SelectField label="Window" value={w.kind} options={WINDOW_KINDS} testId="f-window.kind"
+      onChange={(v) => replaceConfig(node.id, { ...c, window: windowOfKind(v ?? 'tumbling', w) } as NodeConfigByType['window'])} />
+    {w.kind !== 'session' && (
+      <DurationField label="Size" value={w.size} testId="f-window.size" error={err('window.size')}
+        onChange={(v) => editConfig(node.id, ['window', 'size'], v ?? '')} />
+    )}
+    {w.kind === 'sliding' && (
+      <DurationField label="Slide" value={w.slide} testId="f-window.slide" error={err('window.slide')}
+        onChange={(v) => editConfig(node.id, ['window', 'slide'], v ?? '')} />
+    )}
+    {w.kind === 'session' && (
+      <DurationField label="Gap" value={w.gap} testId="f-window.gap" error={err('window.gap')}
+        onChange={(v) => editConfig(node.id, ['window', 'gap'], v ?? '')} />
+    )}
+    <ExprField label="Aggregates" kind="aggregates" value={c.aggregates} columns={columns} testId="f-aggregates"
+      placeholder="COUNT(*) AS n, SUM(amount) AS total" validatorError={err('aggregates')}
+      hint="COUNT, SUM, AVG, MIN, MAX with AS aliases"
+      onChange={(v) => editConfig(node.id, ['aggregates'], v ?? '')} />
+    <DurationField label="Allowed lateness" value={c.allowedLateness} testId="f-allowedLateness" placeholder="0"
+      error={err('allowedLateness')} hint="Later records leave through the late port"
+      onChange={(v) => editConfig(node.id, ['allowedLateness'], v)} />
+  </>);
+}
+
+export function FileSinkForm({ node, err }: FormProps<'sink.file'>) {
+  return (<>
+    <TextField label="Path" value={node.config.path} testId="f-path" error={err('path')}
+      hint="Folder for committed files, relative to the job file" onChange={(v) => editConfig(node.id, ['path'], v ?? '')} />
+    <SelectField label="Format" value={node.config.format} options={FORMATS} testId="f-format" error={err('format')}
+      onChange={(v) => editConfig(node.id, ['format'], v ?? 'jsonl')} />
+    <p className="note">Exactly once: records become visible when the checkpoint that covers them completes.</p>
+  </>);
+}
+
+export function PreviewForm({ node, err }: FormProps<'sink.preview'>) {
+  return (
+    <NumberField label="Keep last" value={node.config.limit} integer min={1} testId="f-limit" placeholder="100" error={err('limit')}
+      hint="Records kept for the live preview" onChange={(v) => editConfig(node.id, ['limit'], v)} />
+  );
+}
+
+export function UnionForm() {
+  return <p className="note">Merges every connected input. Its watermark is the minimum of its inputs' watermarks.</p>;
+}

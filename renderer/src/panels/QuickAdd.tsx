@@ -1,0 +1,50 @@
+/** Search-and-add popup opened by double-clicking the canvas (or Space / A). */
+import { useEffect, useRef, useState } from 'react';
+import { useReactFlow } from '@xyflow/react';
+import { searchCatalog } from '../model/catalog.ts';
+import { TypeIcon } from '../canvas/icons.tsx';
+import { addNodeAt } from '../canvas/commands.ts';
+import { uiStore, useUi } from '../ui/uiStore.ts';
+
+export function QuickAdd() {
+  const qa = useUi((s) => s.quickAdd);
+  const [query, setQuery] = useState('');
+  const [active, setActive] = useState(0);
+  const input = useRef<HTMLInputElement>(null);
+  const rf = useReactFlow();
+  useEffect(() => { if (qa) { setQuery(''); setActive(0); input.current?.focus(); } }, [qa]);
+  if (!qa) return null;
+  const items = searchCatalog(query).flatMap((g) => g.items);
+  const close = () => uiStore.setState({ quickAdd: null });
+  const choose = (i: number) => {
+    const item = items[i];
+    if (!item) return;
+    const flow = Number.isNaN(qa.flow.x) ? rf.screenToFlowPosition(qa.screen) : qa.flow;
+    addNodeAt(item.type, { x: flow.x - 20, y: flow.y - 20 });
+    close();
+  };
+  return (
+    <div className="quickadd" style={{ left: qa.screen.x, top: qa.screen.y }} data-testid="quick-add"
+      onMouseDown={(e) => e.stopPropagation()}>
+      <input ref={input} className="quickadd__input" placeholder="Add node…" value={query} data-testid="quick-add-input"
+        onChange={(e) => { setQuery(e.target.value); setActive(0); }}
+        onBlur={() => setTimeout(close, 150)}
+        onKeyDown={(e) => {
+          if (e.key === 'ArrowDown') { e.preventDefault(); setActive((a) => Math.min(items.length - 1, a + 1)); }
+          else if (e.key === 'ArrowUp') { e.preventDefault(); setActive((a) => Math.max(0, a - 1)); }
+          else if (e.key === 'Enter') { e.preventDefault(); choose(active); }
+          else if (e.key === 'Escape') close();
+        }} />
+      <ul className="quickadd__list">
+        {items.map((i, idx) => (
+          <li key={i.type} className={idx === active ? 'is-active' : ''} onMouseDown={(e) => { e.preventDefault(); choose(idx); }}
+            onMouseEnter={() => setActive(idx)}>
+            <span className={`quickadd__icon quickadd__icon--${i.group.toLowerCase()}`}><TypeIcon type={i.type} size={14} /></span>
+            {i.label}<span className="quickadd__group">{i.group}</span>
+          </li>
+        ))}
+        {items.length === 0 && <li className="quickadd__none">No match</li>}
+      </ul>
+    </div>
+  );
+}

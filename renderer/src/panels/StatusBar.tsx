@@ -1,0 +1,38 @@
+/** Bottom bar: problems (from the validator), counts, snap and zoom state, run failure cause. */
+import { useState } from 'react';
+import { useDoc, docStore } from '../state.ts';
+import { useUi } from '../ui/uiStore.ts';
+import { useRun } from '../run/runStore.ts';
+
+export function StatusBar() {
+  const problems = useDoc((s) => s.problems.all);
+  const nodes = useDoc((s) => s.job.nodes.length);
+  const edges = useDoc((s) => s.job.edges.length);
+  const snap = useUi((s) => s.snapToGrid);
+  const cause = useRun((s) => (s.status === 'failed' ? s.cause : null));
+  const [open, setOpen] = useState(false);
+  const errors = problems.filter((p) => p.severity !== 'warning').length;
+  const warnings = problems.length - errors;
+  const selectProblem = (nodeId?: string) => { if (nodeId) docStore.getState().select([nodeId]); };
+  return (
+    <footer className="statusbar">
+      <button type="button" className={`statusbar__problems${errors ? ' has-errors' : ''}`} data-testid="problems"
+        data-count={problems.length} onClick={() => setOpen((o) => !o)}>
+        {errors === 0 && warnings === 0 ? '✓ valid' : `${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}`}
+      </button>
+      <span>{nodes} nodes · {edges} edges</span>
+      <span>snap {snap ? 'on' : 'off'} (G)</span>
+      {cause && <span className="statusbar__cause" data-testid="run-cause">run failed: {cause}</span>}
+      <span className="statusbar__right">Double-click canvas to add · Shift+drag to box-select · ? for shortcuts</span>
+      {open && problems.length > 0 && (
+        <ul className="problem-list" data-testid="problem-list">
+          {problems.map((p, i) => (
+            <li key={i} className={p.severity === 'warning' ? 'is-warning' : ''} onClick={() => selectProblem(p.nodeId)}>
+              <code>{p.path || 'job'}</code> {p.message}
+            </li>
+          ))}
+        </ul>
+      )}
+    </footer>
+  );
+}

@@ -1,0 +1,50 @@
+/**
+ * View state that is not part of the document: overlays, dialogs, canvas options and notices.
+ * Never saved with the job and never part of undo.
+ */
+import { createStore, useStore } from 'zustand';
+
+export type Dialog = null | 'open' | 'save-as' | 'examples' | 'help' | 'recent';
+
+export interface Notice { id: number; kind: 'info' | 'error'; text: string }
+
+export interface QuickAdd { screen: { x: number; y: number }; flow: { x: number; y: number } }
+
+export interface UiState {
+  dialog: Dialog;
+  quickAdd: QuickAdd | null;
+  snapToGrid: boolean;
+  showMinimap: boolean;
+  /** Reason a connection being dragged would be refused (shown next to the cursor). */
+  connectionHint: string | null;
+  notices: Notice[];
+  /** Counter bumped to ask the canvas to fit the view (zoom to fit). */
+  fitRequest: number;
+  layoutRequest: number;
+}
+
+export const uiStore = createStore<UiState>()(() => ({
+  dialog: null,
+  quickAdd: null,
+  snapToGrid: true,
+  showMinimap: true,
+  connectionHint: null,
+  notices: [],
+  fitRequest: 0,
+  layoutRequest: 0,
+}));
+
+export function useUi<T>(selector: (s: UiState) => T): T {
+  return useStore(uiStore, selector);
+}
+
+let noticeId = 0;
+export function notify(text: string, kind: Notice['kind'] = 'info'): void {
+  const id = ++noticeId;
+  uiStore.setState((s) => ({ notices: [...s.notices, { id, kind, text }].slice(-4) }));
+  setTimeout(() => uiStore.setState((s) => ({ notices: s.notices.filter((n) => n.id !== id) })), kind === 'error' ? 8000 : 3500);
+}
+
+export function openDialog(dialog: Dialog): void {
+  uiStore.setState({ dialog });
+}

@@ -1,0 +1,23 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { highlightSql, wordBefore, completionsFor } from '../../../renderer/src/model/highlight.ts';
+
+test('tokens cover every character and classify keywords, functions, strings', () => {
+  const text = "SUM(amount) AS total, user = 'a''b' AND x >= 10.5 #";
+  const toks = highlightSql(text);
+  assert.equal(toks.map((t) => t.text).join(''), text);
+  const kind = (s: string) => toks.find((t) => t.text === s)?.kind;
+  assert.equal(kind('SUM'), 'function');
+  assert.equal(kind('AS'), 'keyword');
+  assert.equal(kind('amount'), 'ident');
+  assert.equal(kind("'a''b'"), 'string');
+  assert.equal(kind('10.5'), 'number');
+  assert.equal(kind('>='), 'op');
+  assert.equal(highlightSql("'unterminated").length, 1);
+});
+
+test('completions offer upstream columns first', () => {
+  assert.deepEqual(wordBefore('amount > 1 AND us', 17), { word: 'us', start: 15 });
+  assert.deepEqual(completionsFor('u', ['user', 'amount']).slice(0, 2), ['user', 'UPPER']);
+  assert.deepEqual(completionsFor('', ['user']), []);
+});
