@@ -1,0 +1,97 @@
+/**
+ * Progress of `weir run` on stderr: records in/out per second, the sinks' watermark, checkpoints
+ * and restarts. On a terminal one line is rewritten in place; otherwise a plain line at most every
+ * `PLAIN_INTERVAL_MS` plus one line per event that matters (checkpoint failure, restart).
+ */
+import type { NormalizedJob } from '../graph/types.ts';
+import type { RunEvent } from '../runtime/api.ts';
+import type { CliIO } from './output.ts';
+
+const PLAIN_INTERVAL_MS = 1000;
+
+function fmtRate(n: number): string {
+  if (n >= 1e6) return `${(n / 1e6).toFixed(1)}M`;
+  if (n >= 1e3) return `${(n / 1e3).toFixed(1)}k`;
+  return n.toFixed(0);
+}
+
+function fmtWatermark(w: number | null): string {
+  if (w === null) return '-';
+  if (w >= Number.MAX_SAFE_INTEGER) return 'end';
+  const d = new Date(w);
+  return Number.isNaN(d.getTime()) ? String(w) : d.toISOString().replace('.000Z', 'Z');
+}
+
+export class ProgressPrinter {
+  private readonly sources: Set<string>;
+  private readonly sinks: Set<string>;
+  private lastPlain = 0;
+  private lineShown = false;
+  private checkpoints = 0;
+  private lastCheckpoint: number | null = null;
+  private restarts = 0;
+
+  constructor(job: NormalizedJob, private readonly io: CliIO, private readonly opts: { quiet: boolean; tty: boolean }) {
+    this.sources = new Set(job.nodes.filter((n) => n.type.startsWith('source.')).map((n) => n.id));
+    this.sinks = new Set(job.nodes.filter((n) => n.type.startsWith('sink.')).map((n) => n.id));
+  }
+
+  note(text: string): void {
+    if (this.opts.quiet) return;
+    this.clear();
+    this.io.err(`weir run: ${text}`);
+  }
+
+  onEvent(e: RunEvent): void {
+    if (this.opts.quiet) return;
+    switch (e.type) {
+      case 'metrics': {
+        let inRate = 0, outRate = 0, read = 0, written = 0, late = 0, bad = 0;
+        let wm: number | null = null;
+        for (const m of e.operators) {
+          if (this.sources.has(m.nodeId)) { inRate += m.rateOut; read += m.recordsOut; bad += m.badRecords; }
+          if (this.sinks.has(m.nodeId)) {
+            outRate += m.rateIn; written += m.recordsIn;
+            if (m.watermark !== null) wm = wm === null ? m.watermark : Math.min(wm, m.watermark);
+          }
+          late += m.lateRecords;
+        }
+        const line = `in ${fmtRate(inRate)}/s (${read}) | out ${fmtRate(outRate)}/s (${written}) | watermark ${fmtWatermark(wm)}`
+          + ` | checkpoints ${this.checkpoints}${this.lastCheckpoint !== null ? ` (last #${this.lastCheckpoint})` : ''}`
+          + (late ? ` | late ${late}` : '') + (bad ? ` | bad ${bad}` : '') + (this.restarts ? ` | restarts ${this.restarts}` : '');
+        this.show(line);
+        break;
+      }
+      case 'checkpoint':
+        if (e.stats.status === 'completed') { this.checkpoints++; this.lastCheckpoint = e.stats.id; }
+        else if (e.stats.status === 'failed') this.note(`checkpoint ${e.stats.id} failed: ${e.stats.failureReason ?? 'unknown reason'}`);
+        break;
+      case 'job.restart':
+        this.restarts = e.restarts;
+        this.note(`restart ${e.restarts} after: ${e.cause}; restoring ${e.restoredCheckpoint === null ? 'from the start' : `checkpoint ${e.restoredCheckpoint}`}`);
+        break;
+      case 'log':
+        if (e.level !== 'info') this.note(`${e.level}: ${e.message}`);
+        break;
+      default: break;
+    }
+  }
+
+  private show(line: string): void {
+    if (this.opts.tty) {
+      process.stderr.write(`\r\x1b[2K${line}`);
+      this.lineShown = true;
+      return;
+    }
+    const now = Date.now();
+    if (now - this.lastPlain < PLAIN_INTERVAL_MS) return;
+    this.lastPlain = now;
+    this.io.err(line);
+  }
+
+  private clear(): void {
+    if (this.lineShown) { process.stderr.write('\r\x1b[2K'); this.lineShown = false; }
+  }
+
+  end(): void { this.clear(); }
+}

@@ -1,0 +1,110 @@
+/**
+ * `weir run JOB.json [--resume] [--from PATH] [--parallelism N] [--quiet]`: runs a job in a task
+ * process and shows progress on stderr (one updating line on a terminal, plain lines otherwise).
+ * Exit 0 when the job finished (or was stopped with a savepoint), 1 when it failed, 2 on bad input.
+ * SIGINT/SIGTERM stop the job with a savepoint and print its path; a second signal cancels at once.
+ */
+import { parseArgs } from 'node:util';
+import { loadJob } from './load-job.ts';
+import { EXIT_FAILURE, EXIT_INVALID, EXIT_OK, printProblems, processIO, type CliIO } from './output.ts';
+import { startJob } from '../runtime/job-runner.ts';
+import type { JobHandle, RunEvent } from '../runtime/api.ts';
+import { ProgressPrinter } from './run-progress.ts';
+
+export const RUN_USAGE = `Usage: weir run JOB.json [options]
+
+Options:
+  --resume          continue from the latest retained checkpoint (fs and rocksdb state backends)
+  --from PATH       restore a checkpoint or savepoint folder
+  --parallelism N   run every node with N subtasks
+  --quiet           no progress output
+  -h, --help        show this help
+
+Ctrl-C stops the job with a savepoint and prints its path.`;
+
+export async function runCommand(argv: string[], io: CliIO = processIO): Promise<number> {
+  let args;
+  try {
+    args = parseArgs({
+      args: argv, allowPositionals: true, strict: true,
+      options: {
+        resume: { type: 'boolean' }, from: { type: 'string' }, parallelism: { type: 'string' },
+        quiet: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (e) {
+    io.err(`weir run: ${(e as Error).message}\n\n${RUN_USAGE}`);
+    return EXIT_INVALID;
+  }
+  if (args.values.help) { io.out(RUN_USAGE); return EXIT_OK; }
+  if (args.positionals.length !== 1) { io.err(`weir run: expected one job file\n\n${RUN_USAGE}`); return EXIT_INVALID; }
+  if (args.values.resume && args.values.from) { io.err('weir run: use either --resume or --from, not both'); return EXIT_INVALID; }
+  let parallelism: number | undefined;
+  if (args.values.parallelism !== undefined) {
+    parallelism = Number(args.values.parallelism);
+    if (!Number.isInteger(parallelism) || parallelism < 1) {
+      io.err(`weir run: --parallelism must be a positive integer, got '${args.values.parallelism}'`);
+      return EXIT_INVALID;
+    }
+  }
+  const loaded = await loadJob(args.positionals[0]);
+  if (!loaded.ok) { printProblems(io, loaded.problems); return EXIT_INVALID; }
+  const job = loaded.job;
+  if (parallelism !== undefined) {
+    if (parallelism > job.settings.maxParallelism) {
+      io.err(`weir run: --parallelism ${parallelism} is above settings.maxParallelism (${job.settings.maxParallelism})`);
+      return EXIT_INVALID;
+    }
+    job.settings.parallelism = parallelism;
+    for (const n of job.nodes) n.parallelism = parallelism;
+  }
+
+  const quiet = !!args.values.quiet;
+  const progress = new ProgressPrinter(job, io, { quiet, tty: !!process.stderr.isTTY });
+  let handle: JobHandle;
+  try {
+    handle = await startJob({
+      job, resume: !!args.values.resume, from: args.values.from,
+      onEvent: (e: RunEvent) => progress.onEvent(e),
+    });
+  } catch (e) {
+    io.err(`weir run: ${(e as Error).message}`);
+    return EXIT_FAILURE;
+  }
+
+  let signals = 0;
+  const onSignal = (sig: NodeJS.Signals) => {
+    signals++;
+    if (signals === 1) {
+      progress.note(`${sig}: stopping with a savepoint (press Ctrl-C again to cancel without one)`);
+      handle.stop({ savepoint: true }).catch((e) => {
+        progress.note(`savepoint failed: ${(e as Error).message}; stopping without one`);
+        void handle.stop({ savepoint: false });
+      });
+    } else {
+      progress.note('canceling');
+      handle.killTaskProcess();
+      process.exit(130);
+    }
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    const r = await handle.done;
+    progress.end();
+    if (r.status === 'finished') {
+      if (!quiet) io.err(`weir run: job '${job.name}' finished${r.restarts ? ` after ${r.restarts} restart(s)` : ''}`);
+      return EXIT_OK;
+    }
+    if (r.status === 'stopped') {
+      if (r.savepoint) io.err(`weir run: stopped; savepoint: ${r.savepoint}`);
+      else io.err('weir run: stopped');
+      return EXIT_OK;
+    }
+    io.err(`weir run: job '${job.name}' ${r.status}: ${r.cause ?? 'unknown cause'}`);
+    return EXIT_FAILURE;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}

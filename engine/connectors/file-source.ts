@@ -1,0 +1,196 @@
+/**
+ * `source.file`: JSON Lines or CSV with a header. One split per file; a folder path reads every
+ * (non-hidden) file in it, files assigned round-robin to subtasks. The position is a byte offset
+ * and line number per file, so a restored source continues at exactly the record after Sn.
+ * Bounded by default; `follow: true` tails the files (and picks up new files in a folder).
+ */
+import { openSync, readSync, closeSync, statSync, readdirSync, fstatSync } from 'node:fs';
+import { join, basename } from 'node:path';
+import type { FileSourceConfig } from '../graph/types.ts';
+import type { Row } from '../runtime/operator.ts';
+import { BadRecordError, type SourceContext, type SourceReader, type SourceReadResult } from './source.ts';
+import { parseEventTime } from './event-time.ts';
+import { parseCsvLine, csvValue } from './csv.ts';
+
+const CHUNK = 1 << 20;
+const FOLLOW_POLL_MS = 100;
+
+interface FilePos { offset: number; line: number }
+
+export function listSourceFiles(path: string): string[] {
+  let st;
+  try { st = statSync(path); } catch { throw new Error(`source.file: '${path}' does not exist`); }
+  if (!st.isDirectory()) return [path];
+  return readdirSync(path).filter((n) => !n.startsWith('.') && !n.startsWith('_')).sort()
+    .map((n) => join(path, n)).filter((p) => statSync(p).isFile());
+}
+
+export class FileSourceReader implements SourceReader {
+  private readonly root: string;
+  private files: string[] = [];
+  private positions: Record<string, FilePos> = {};
+  private fileIndex = 0;
+  private fd: number | null = null;
+  private buf = Buffer.alloc(0);
+  /** Byte offset in the file of buf[0]. */
+  private bufOffset = 0;
+  private eof = false;
+  private header: string[] | null = null;
+  private readonly field: string | undefined;
+
+  constructor(private readonly cfg: FileSourceConfig, private readonly ctx: SourceContext, restored?: unknown[]) {
+    this.root = ctx.resolvePath(cfg.path);
+    this.field = cfg.eventTime?.field;
+    // Positions are a union over all restored subtasks, so a restore may change parallelism.
+    for (const r of restored ?? []) {
+      const files = (r as { files?: Record<string, FilePos> } | undefined)?.files ?? {};
+      for (const [f, p] of Object.entries(files)) this.positions[f] = p;
+    }
+    this.refreshFiles();
+  }
+
+  private refreshFiles(): void {
+    const all = listSourceFiles(this.root);
+    const mine = all.filter((_, i) => i % this.ctx.parallelism === this.ctx.subtask);
+    for (const f of mine) if (!this.files.includes(f)) this.files.push(f);
+  }
+
+  position(): unknown {
+    const files: Record<string, FilePos> = {};
+    for (const f of this.files) files[f] = this.positions[f] ?? { offset: 0, line: 0 };
+    return { files };
+  }
+
+  private openCurrent(): boolean {
+    if (this.fileIndex >= this.files.length) return false;
+    const f = this.files[this.fileIndex];
+    const pos = this.positions[f] ?? (this.positions[f] = { offset: 0, line: 0 });
+    this.fd = openSync(f, 'r');
+    this.buf = Buffer.alloc(0);
+    this.bufOffset = pos.offset;
+    this.eof = false;
+    this.header = null;
+    if (this.cfg.format === 'csv' && pos.offset > 0) this.header = this.readHeader(this.fd);
+    return true;
+  }
+
+  private readHeader(fd: number): string[] {
+    const b = Buffer.alloc(65536);
+    const n = readSync(fd, b, 0, b.length, 0);
+    const nl = b.subarray(0, n).indexOf(10);
+    return parseCsvLine(b.subarray(0, nl < 0 ? n : nl).toString('utf8').replace(/\r$/, '')) ?? [];
+  }
+
+  private fill(): void {
+    const chunk = Buffer.allocUnsafe(CHUNK);
+    const n = readSync(this.fd!, chunk, 0, CHUNK, this.bufOffset + this.buf.length);
+    if (n === 0) { this.eof = true; return; }
+    this.buf = this.buf.length ? Buffer.concat([this.buf, chunk.subarray(0, n)]) : chunk.subarray(0, n);
+  }
+
+  async read(max: number): Promise<SourceReadResult> {
+    const rows: Row[] = [];
+    const ts: number[] = [];
+    while (rows.length < max) {
+      if (this.fd === null && !this.openCurrent()) {
+        if (this.cfg.follow) {
+          this.refreshFiles();
+          if (this.fileIndex < this.files.length) continue;
+          return { rows, ts, end: false, waitMs: rows.length ? undefined : FOLLOW_POLL_MS };
+        }
+        return { rows, ts, end: true };
+      }
+      const f = this.files[this.fileIndex];
+      const pos = this.positions[f];
+      let start = pos.offset - this.bufOffset;
+      let nl = this.buf.indexOf(10, start);
+      if (nl < 0) {
+        if (!this.eof) {
+          // Drop consumed bytes before reading more.
+          this.buf = this.buf.subarray(start);
+          this.bufOffset = pos.offset;
+          this.fill();
+          if (!this.eof) continue;
+          start = 0;
+          nl = this.buf.indexOf(10, start);
+        }
+        if (nl < 0) {
+          const rest = this.buf.length - start;
+          if (this.cfg.follow) {
+            // A partial last line may still be being written: wait for its newline.
+            this.eof = false;
+            if (rows.length) return { rows, ts, end: false };
+            if (this.fileIndex + 1 < this.files.length && rest === 0) { this.nextFile(); continue; }
+            this.refreshFiles();
+            if (this.fileIndex + 1 < this.files.length && rest === 0) { this.nextFile(); continue; }
+            return { rows, ts, end: false, waitMs: FOLLOW_POLL_MS };
+          }
+          if (rest > 0) this.consumeLine(f, pos, this.buf.toString('utf8', start, this.buf.length), rest, rows, ts);
+          this.nextFile();
+          continue;
+        }
+      }
+      const text = this.buf.toString('utf8', start, nl);
+      this.consumeLine(f, pos, text, nl + 1 - start, rows, ts);
+    }
+    return { rows, ts, end: false };
+  }
+
+  private nextFile(): void {
+    if (this.fd !== null) closeSync(this.fd);
+    this.fd = null;
+    this.fileIndex++;
+  }
+
+  private consumeLine(file: string, pos: FilePos, raw: string, bytes: number, rows: Row[], ts: number[]): void {
+    pos.offset += bytes;
+    pos.line++;
+    const text = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    if (text.trim() === '') return;
+    const where = `${basename(file)}:${pos.line}`;
+    let row: Row | null;
+    if (this.cfg.format === 'csv') {
+      if (this.header === null) {
+        this.header = parseCsvLine(text) ?? [];
+        return;
+      }
+      row = this.csvRow(text);
+      if (row === null) return this.bad(where, `expected ${this.header.length} CSV fields`);
+    } else {
+      try {
+        const v = JSON.parse(text);
+        row = v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Row) : null;
+      } catch (e) {
+        return this.bad(where, `invalid JSON (${(e as Error).message})`);
+      }
+      if (row === null) return this.bad(where, 'expected a JSON object');
+    }
+    let t = NaN;
+    if (this.field !== undefined) {
+      t = parseEventTime(row[this.field]);
+      if (Number.isNaN(t)) return this.bad(where, `field '${this.field}' is not a timestamp (epoch ms or ISO-8601)`);
+    }
+    rows.push(row);
+    ts.push(t);
+  }
+
+  private csvRow(text: string): Row | null {
+    const cells = parseCsvLine(text);
+    const h = this.header!;
+    if (cells === null || cells.length !== h.length) return null;
+    const row: Row = {};
+    const cols = this.cfg.columns;
+    for (let i = 0; i < h.length; i++) row[h[i]] = csvValue(cells[i], cols?.[h[i]]);
+    return row;
+  }
+
+  private bad(where: string, message: string): void {
+    if (this.cfg.onBadRecord === 'fail') throw new BadRecordError(`source.file ${where}: ${message}`);
+    this.ctx.badRecord(where, message);
+  }
+
+  async close(): Promise<void> {
+    if (this.fd !== null) { try { fstatSync(this.fd); closeSync(this.fd); } catch { /* already closed */ } }
+    this.fd = null;
+  }
+}

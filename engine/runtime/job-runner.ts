@@ -1,0 +1,249 @@
+/**
+ * `startJob`: the host side of one run (Flink's JobMaster). Plans the job, recovers sink folders,
+ * launches the task process, drives checkpoints and restarts, and reports RunEvents.
+ *
+ * Lifecycle rules:
+ * - Before any task process starts, every file sink folder is recovered from the checkpoint being
+ *   restored: its pending transactions are committed, every other temp transaction is deleted.
+ * - A bounded job finishes only after a checkpoint triggered after all sources were exhausted has
+ *   completed and been notified (so the last transactions are committed), then tasks close.
+ * - Task process death or an operator failure restarts from the latest completed checkpoint while
+ *   `settings.restart.attempts` allow; after that the job fails with the cause.
+ * - `--resume` with the memory backend is refused before anything (including output) is touched.
+ */
+import { randomBytes } from 'node:crypto';
+import { resolve as resolvePath } from 'node:path';
+import type { NormalizedJob } from '../graph/types.ts';
+import type { CheckpointStats, RetainedCheckpoint, SubtaskStateSnapshot } from '../checkpoint/types.ts';
+import type { CompletedCheckpoint } from '../checkpoint/storage.ts';
+import { createCheckpointStorage, storageRootOf } from '../checkpoint/storage-factory.ts';
+import type { JobStatus } from '../host/api.ts';
+import type { JobHandle, JobResult, RunEvent, StartJobOptions, TaskProcessHandle } from './api.ts';
+import { planJob, operatorSubtaskCount } from './plan.ts';
+import { CheckpointDriver } from './checkpoint-driver.ts';
+import { forkLauncher } from './launcher.ts';
+import { recoverSinkFolder, type PendingTransaction } from '../connectors/file-sink-txn.ts';
+import type { HostToTask, TaskToHost } from './task-protocol.ts';
+import type { WrappedOperatorState } from './restore.ts';
+
+export class JobStartError extends Error {
+  override name = 'JobStartError';
+}
+
+export async function listRetainedCheckpoints(job: NormalizedJob): Promise<RetainedCheckpoint[]> {
+  const storage = createCheckpointStorage({ jobName: job.name, settings: job.settings, baseDir: job.baseDir });
+  return storage.listRetained();
+}
+
+/** Sink folders: commit what the restored checkpoint lists as pending, abort everything else. */
+function recoverSinks(job: NormalizedJob, states: readonly SubtaskStateSnapshot[]): void {
+  const baseDir = job.baseDir ?? process.cwd();
+  for (const n of job.nodes) {
+    if (n.type !== 'sink.file') continue;
+    const pending: PendingTransaction[] = [];
+    for (const s of states) {
+      if (s.operatorId !== n.id) continue;
+      const st = (s.operator as WrappedOperatorState | undefined)?.state as { pending?: PendingTransaction[] } | undefined;
+      pending.push(...(st?.pending ?? []));
+    }
+    recoverSinkFolder(resolvePath(baseDir, n.config.path), pending);
+  }
+}
+
+function lineageOf(states: readonly SubtaskStateSnapshot[] | undefined): string | null {
+  for (const s of states ?? []) {
+    const st = (s.operator as WrappedOperatorState | undefined)?.state as { lineage?: string } | undefined;
+    if (st && typeof st.lineage === 'string') return st.lineage;
+  }
+  return null;
+}
+
+export async function startJob(opts: StartJobOptions): Promise<JobHandle> {
+  const job = opts.job;
+  const settings = job.settings;
+  if (opts.resume && settings.stateBackend === 'memory') {
+    throw new JobStartError(`cannot --resume job '${job.name}': the memory state backend keeps checkpoints only in the memory `
+      + `of the process that ran the job, so they are gone after it exited. Nothing was changed. Use stateBackend 'fs' or `
+      + `'rocksdb' to resume after a crash, or run the job from the start without --resume.`);
+  }
+  const plan = planJob(job);
+  const storage = createCheckpointStorage({ jobName: job.name, settings, baseDir: job.baseDir });
+  await storage.open();
+  let restored: CompletedCheckpoint | null = null;
+  if (opts.from) restored = await storage.load(opts.from);
+  else if (opts.resume) restored = await storage.resumeLatest();
+  const newest = await storage.latest().catch(() => null);
+  const firstId = Math.max(restored?.id ?? 0, newest?.id ?? 0) + 1;
+  const lineage = lineageOf(restored?.states) ?? randomBytes(4).toString('hex');
+  const launcher = opts.launcher ?? forkLauncher();
+  const emit = (e: RunEvent) => { try { opts.onEvent?.(e); } catch { /* a listener must not break the run */ } };
+
+  const startedAt = Date.now();
+  let status: JobStatus = 'created';
+  let restarts = 0;
+  let attempt = 0;
+  let proc: TaskProcessHandle | null = null;
+  let resolveDone!: (r: JobResult) => void;
+  const done = new Promise<JobResult>((r) => { resolveDone = r; });
+  let ended = false;
+  // Per attempt:
+  let tasksFinished = false;
+  let exhaustedAfter: number | null = null;
+  let lastNotified = 0;
+  let closing = false;
+  let stopping: { savepoint?: string } | null = null;
+  const notifiedWaiters: Array<{ id: number; resolve: () => void }> = [];
+
+  const setStatus = (s: JobStatus, cause?: string) => {
+    status = s;
+    emit({ type: 'job.status', status: s, restarts, startedAt, ...(cause ? { cause } : {}) });
+  };
+  const send = (m: HostToTask) => proc?.send(m);
+
+  const driver = new CheckpointDriver(settings.checkpointing, storage, {
+    trigger: (barrier) => send({ type: 'trigger', barrier }),
+    completed: (cp) => send({ type: 'notify', checkpointId: cp.id }),
+    stats: (stats: CheckpointStats) => {
+      emit({ type: 'checkpoint', stats });
+      if (stats.status === 'failed' && tasksFinished) setTimeout(maybeFinish, 10);
+    },
+    tooManyFailures: (reason) => failure(reason),
+  }, restored, firstId);
+  driver.total = operatorSubtaskCount(plan);
+
+  const finish = (r: JobResult) => {
+    if (ended) return;
+    ended = true;
+    driver.dispose();
+    driver.rejectQueued(`job ${r.status}`);
+    setStatus(r.status, r.cause);
+    resolveDone(r);
+  };
+
+  function maybeFinish(): void {
+    if (!tasksFinished || closing || ended) return;
+    if (driver.enabled && (exhaustedAfter === null || lastNotified <= exhaustedAfter)) {
+      // The final checkpoint: every task has finished, so each acknowledges right away.
+      if (!driver.inFlight) driver.triggerNow('checkpoint');
+      return;
+    }
+    closing = true;
+    driver.stop();
+    setStatus('finishing');
+    send({ type: 'close' });
+  }
+
+  function failure(cause: string): void {
+    if (ended || closing) return;
+    driver.fail(`task failure: ${cause}`, false);
+    driver.stop();
+    const p = proc;
+    proc = null;
+    p?.kill('SIGKILL');
+    if (stopping) { finish({ status: 'stopped', restarts, ...stopping }); return; }
+    if (restarts >= settings.restart.attempts) {
+      const tried = settings.restart.attempts === 0 ? 'restarts are disabled (settings.restart.attempts = 0)'
+        : `gave up after ${restarts} restart${restarts === 1 ? '' : 's'} (settings.restart.attempts = ${settings.restart.attempts})`;
+      finish({ status: 'failed', cause: `${cause}; ${tried}`, restarts });
+      return;
+    }
+    restarts++;
+    setStatus('restarting', cause);
+    emit({ type: 'job.restart', restarts, cause, restoredCheckpoint: driver.latest?.id ?? null });
+    setTimeout(() => { if (!ended) launch(); }, settings.restart.delay);
+  }
+
+  function onMessage(from: TaskProcessHandle, raw: unknown): void {
+    if (from !== proc) return; // a previous attempt's last words
+    const m = raw as TaskToHost;
+    switch (m.type) {
+      case 'ready': setStatus('running'); driver.start(); break;
+      case 'ack': void driver.onAck(m.ack); break;
+      case 'decline': driver.onDecline(m.checkpointId, m.reason); break;
+      case 'exhausted':
+        exhaustedAfter = driver.lastTriggeredId;
+        if (driver.enabled && !driver.inFlight) driver.triggerNow('checkpoint');
+        break;
+      case 'finished': tasksFinished = true; maybeFinish(); break;
+      case 'notified':
+        lastNotified = Math.max(lastNotified, m.checkpointId);
+        for (const w of notifiedWaiters.splice(0)) { if (w.id <= lastNotified) w.resolve(); else notifiedWaiters.push(w); }
+        maybeFinish();
+        break;
+      case 'metrics': emit({ type: 'metrics', time: m.time, operators: m.operators }); break;
+      case 'preview': emit({ type: 'preview', target: m.target, records: m.records }); break;
+      case 'log': emit({ type: 'log', level: m.level, message: m.message }); break;
+      case 'failed': failure(m.message); break;
+      case 'closed': break;
+    }
+  }
+
+  function launch(): void {
+    attempt++;
+    tasksFinished = false;
+    exhaustedAfter = null;
+    closing = false;
+    const cp = driver.latest;
+    try {
+      recoverSinks(job, cp?.states ?? []);
+    } catch (e) {
+      finish({ status: 'failed', cause: `recovering sink folders failed: ${(e as Error).message}`, restarts });
+      return;
+    }
+    const p = launcher.launch();
+    proc = p;
+    p.onMessage((m) => onMessage(p, m));
+    p.onExit((info) => {
+      if (p !== proc) return;
+      if (closing && info.code === 0) {
+        proc = null;
+        finish(stopping ? { status: 'stopped', restarts, ...stopping } : { status: 'finished', restarts });
+        return;
+      }
+      if (stopping && !closing) { proc = null; finish({ status: 'stopped', restarts, ...stopping }); return; }
+      const how = info.signal ? `killed by ${info.signal}` : `exited with code ${info.code}`;
+      closing = false;
+      failure(`the task process ${how}`);
+    });
+    send({
+      type: 'start', job, plan, attempt, lineage,
+      restore: cp ? { checkpointId: cp.id, states: cp.states } : null,
+      checkpointDir: settings.stateBackend === 'memory' ? '' : storageRootOf({ jobName: job.name, settings, baseDir: job.baseDir }),
+      metricsInterval: opts.metricsInterval ?? 250,
+    });
+  }
+
+  const waitNotified = (id: number) => new Promise<void>((resolve) => {
+    if (lastNotified >= id) resolve(); else notifiedWaiters.push({ id, resolve });
+  });
+
+  const handle: JobHandle = {
+    get status() { return status; },
+    done,
+    async stop(o = {}) {
+      if (ended) return {};
+      let savepoint: string | undefined;
+      if (o.savepoint) {
+        const cp = await driver.request('savepoint');
+        await waitNotified(cp.id);
+        savepoint = cp.location;
+      }
+      stopping = savepoint ? { savepoint } : {};
+      driver.stop();
+      if (proc) { closing = true; send({ type: 'close' }); setTimeout(() => proc?.kill('SIGKILL'), 5000).unref(); }
+      else finish({ status: 'stopped', restarts, ...stopping });
+      await done;
+      return savepoint ? { savepoint } : {};
+    },
+    async triggerSavepoint() {
+      const cp = await driver.request('savepoint');
+      return { path: cp.location, id: cp.id };
+    },
+    killTaskProcess() { proc?.kill('SIGKILL'); },
+    checkpointHistory() { return driver.checkpointHistory(); },
+  };
+
+  setStatus('created');
+  launch();
+  return handle;
+}

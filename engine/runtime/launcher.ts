@@ -1,0 +1,37 @@
+/**
+ * The default TaskLauncher: `child_process.fork` of task-main.ts through tsx, with advanced
+ * serialization. Electron passes its own launcher (utilityProcess) with the same interface.
+ */
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { TaskLauncher, TaskProcessHandle } from './api.ts';
+
+const TASK_MAIN = fileURLToPath(new URL('./task-main.ts', import.meta.url));
+// Resolved here, not in the child: `--import tsx` would resolve against the job's working folder.
+const TSX = import.meta.resolve('tsx');
+
+export function forkLauncher(): TaskLauncher {
+  return {
+    launch(): TaskProcessHandle {
+      const child = fork(TASK_MAIN, [], {
+        execArgv: ['--import', TSX],
+        serialization: 'advanced',
+        stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      });
+      const exitListeners: Array<(info: { code: number | null; signal: string | null }) => void> = [];
+      let exited: { code: number | null; signal: string | null } | null = null;
+      child.on('exit', (code, signal) => {
+        exited = { code, signal };
+        for (const l of exitListeners) l(exited);
+      });
+      child.on('error', () => { /* reported through exit */ });
+      return {
+        send: (m) => { if (child.connected) child.send(m as object, (err) => { void err; }); },
+        onMessage: (l) => { child.on('message', l); },
+        onExit: (l) => { if (exited) l(exited); else exitListeners.push(l); },
+        kill: (signal = 'SIGKILL') => { try { child.kill(signal); } catch { /* gone */ } },
+        get pid() { return child.pid; },
+      };
+    },
+  };
+}

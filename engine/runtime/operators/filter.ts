@@ -1,0 +1,29 @@
+/** `filter`: keeps the rows for which `where` is TRUE (SQL three-valued logic: NULL drops the row). */
+import type { OperatorContext, OperatorOutput, OperatorSnapshot, RecordBatch, Row, StreamOperator } from '../operator.ts';
+import { compileConditionDetailed } from '../../sql/condition.ts';
+
+export class FilterOperator implements StreamOperator {
+  private readonly test: (row: Row) => boolean;
+  private out!: OperatorOutput;
+  constructor(where: string) { this.test = compileConditionDetailed(where).test; }
+
+  async open(_ctx: OperatorContext, out: OperatorOutput): Promise<void> { this.out = out; }
+
+  processBatch(batch: RecordBatch): Promise<void> {
+    const { rows, ts } = batch;
+    const test = this.test;
+    const keptRows: Row[] = [];
+    const keptTs: number[] = [];
+    for (let i = 0; i < rows.length; i++) {
+      if (test(rows[i])) { keptRows.push(rows[i]); keptTs.push(ts[i]); }
+    }
+    if (keptRows.length) this.out.emit({ rows: keptRows, ts: keptTs });
+    return Promise.resolve();
+  }
+
+  async processWatermark(watermark: number): Promise<void> { this.out.emitWatermark(watermark); }
+  async snapshotState(): Promise<OperatorSnapshot> { return {}; }
+  async notifyCheckpointComplete(): Promise<void> {}
+  async endInput(): Promise<void> {}
+  async close(): Promise<void> {}
+}

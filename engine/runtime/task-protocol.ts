@@ -1,0 +1,52 @@
+/**
+ * Messages between the host (job runner) and the task process. Plain data, sent over process IPC
+ * with `serialization: 'advanced'`. Records never appear here: only control, metrics, snapshots.
+ *
+ * Order rules:
+ * - host -> task: `start` first, exactly once; `trigger` ids strictly increase; `notify` n is sent
+ *   only after every subtask acknowledged n; `close` only after `finished`.
+ * - task -> host: `ready` after every operator opened; `ack` n after the snapshot's async part is
+ *   written; `exhausted` once when every source subtask has read all of its bounded input;
+ *   `finished` once when every subtask processed end of input; `failed` is the last message.
+ */
+import type { NormalizedJob } from '../graph/types.ts';
+import type { CheckpointAck, CheckpointBarrier, SubtaskStateSnapshot } from '../checkpoint/types.ts';
+import type { OperatorMetrics } from '../host/api.ts';
+import type { PhysicalPlan } from './plan.ts';
+
+export interface RestoreInfo {
+  checkpointId: number;
+  states: SubtaskStateSnapshot[];
+}
+
+export interface TaskStartMessage {
+  type: 'start';
+  job: NormalizedJob;
+  plan: PhysicalPlan;
+  restore: RestoreInfo | null;
+  attempt: number;
+  lineage: string;
+  /** Absolute checkpoint folder (fs/rocksdb snapshot files). */
+  checkpointDir: string;
+  metricsInterval: number;
+}
+
+export type HostToTask =
+  | TaskStartMessage
+  | { type: 'trigger'; barrier: CheckpointBarrier }
+  | { type: 'notify'; checkpointId: number }
+  | { type: 'abort-checkpoint'; checkpointId: number }
+  | { type: 'close' };
+
+export type TaskToHost =
+  | { type: 'ready' }
+  | { type: 'ack'; ack: CheckpointAck }
+  | { type: 'decline'; checkpointId: number; reason: string }
+  | { type: 'exhausted' }
+  | { type: 'finished' }
+  | { type: 'notified'; checkpointId: number }
+  | { type: 'metrics'; time: number; operators: OperatorMetrics[] }
+  | { type: 'preview'; target: string; records: unknown[] }
+  | { type: 'log'; level: 'info' | 'warn' | 'error'; message: string }
+  | { type: 'failed'; message: string }
+  | { type: 'closed' };

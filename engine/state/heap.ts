@@ -1,0 +1,151 @@
+/**
+ * HeapStateBackend: working state in JavaScript Maps on the task's heap (the `memory` and `fs`
+ * backends of seed section 2). They differ only in where snapshots go:
+ * - memory: the snapshot is `inline` data that travels to the host and is kept in its memory;
+ * - fs: the snapshot is one file written through the checkpoint storage (`files`).
+ *
+ * Snapshot rule: the synchronous part deep-copies every table (so operators may keep mutating the
+ * objects they read), the asynchronous part serializes/writes the copy while processing continues.
+ */
+import type { StateBackendKind } from '../graph/types.ts';
+import type { KeyedStateBackend, KeyedStateSnapshot, KeyGroupRange, StateSize, StateTable } from './api.ts';
+import type { CheckpointWorkerStorage } from '../checkpoint/storage.ts';
+import { keyGroupOfStateKey } from './keygroups.ts';
+import { INLINE_STATE_FORMAT, isInlineState, type InlineState } from './inline-state.ts';
+import { StateFileEncoder, decodeStateFile } from './state-file.ts';
+import { encodeKey, decodeKey } from './key-codec.ts';
+
+export interface HeapStateBackendOptions {
+  kind: 'memory' | 'fs';
+  keyGroupRange: KeyGroupRange;
+  /** fs flavour: snapshot files go through the task-side checkpoint storage. */
+  storage?: CheckpointWorkerStorage;
+  /** Unique file name stem per operator subtask (`node-subtask`). */
+  fileStem?: string;
+}
+
+
+class HeapTable<V> implements StateTable<V> {
+  readonly map = new Map<string, V>();
+  constructor(readonly name: string) {}
+
+  async getMany(keys: readonly string[]): Promise<Array<V | undefined>> {
+    const out = new Array<V | undefined>(keys.length);
+    for (let i = 0; i < keys.length; i++) out[i] = this.map.get(keys[i]);
+    return out;
+  }
+
+  async writeMany(entries: ReadonlyArray<readonly [string, V | undefined]>): Promise<void> {
+    for (let i = 0; i < entries.length; i++) {
+      const [k, v] = entries[i];
+      if (v === undefined) this.map.delete(k);
+      else this.map.set(k, v);
+    }
+  }
+
+  async *scan(range?: { gte?: string; lt?: string }): AsyncIterable<[string, V]> {
+    const keys = [...this.map.keys()].filter((k) =>
+      (range?.gte === undefined || k >= range.gte) && (range?.lt === undefined || k < range.lt));
+    keys.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    for (const k of keys) {
+      // A key deleted while the scan runs is skipped, never returned stale.
+      if (this.map.has(k)) yield [k, this.map.get(k)!];
+    }
+  }
+}
+
+export class HeapStateBackend implements KeyedStateBackend {
+  readonly kind: StateBackendKind;
+  private readonly tables = new Map<string, HeapTable<unknown>>();
+  private range: KeyGroupRange;
+  private lastSnapshotBytes = 0;
+
+  constructor(private readonly opts: HeapStateBackendOptions) {
+    this.kind = opts.kind;
+    this.range = opts.keyGroupRange;
+    if (opts.kind === 'fs' && !opts.storage) throw new Error('the fs state backend needs a checkpoint storage');
+  }
+
+  table<V = unknown>(name: string): StateTable<V> {
+    let t = this.tables.get(name);
+    if (!t) { t = new HeapTable<unknown>(name); this.tables.set(name, t); }
+    return t as unknown as StateTable<V>;
+  }
+
+  async size(): Promise<StateSize> {
+    let entries = 0;
+    for (const t of this.tables.values()) entries += t.map.size;
+    // A cheap estimate between snapshots; exact serialized size once a snapshot has been taken.
+    const liveBytes = Math.max(this.lastSnapshotBytes, entries * 48);
+    return { liveBytes, diskBytes: 0, entries };
+  }
+
+  snapshot(checkpointId: number): () => Promise<KeyedStateSnapshot> {
+    const copy: InlineState = { format: INLINE_STATE_FORMAT, tables: {} };
+    for (const [name, t] of this.tables) {
+      if (t.map.size === 0) continue;
+      copy.tables[name] = structuredClone([...t.map.entries()]);
+    }
+    const range = { ...this.range };
+    return async () => {
+      if (this.opts.kind === 'memory') {
+        const bytes = Buffer.byteLength(JSON.stringify(copy));
+        this.lastSnapshotBytes = bytes;
+        return { backend: 'memory', keyGroupRange: range, inline: copy, checkpointedBytes: bytes, fullBytes: bytes };
+      }
+      const storage = this.opts.storage!;
+      const sink = await storage.createStateFile(checkpointId, `${this.opts.fileStem ?? 'heap'}.heap.state`);
+      try {
+        const enc = new StateFileEncoder(sink);
+        for (const [name, entries] of Object.entries(copy.tables)) {
+          for (const [k, v] of entries) {
+            enc.put(name, encodeKey(k), Buffer.from(JSON.stringify(v), 'utf8'));
+            if (enc.full) await enc.flush();
+          }
+        }
+        await enc.end();
+        const ref = await sink.commit();
+        this.lastSnapshotBytes = ref.bytes;
+        return { backend: 'fs', keyGroupRange: range, files: [ref], checkpointedBytes: ref.bytes, fullBytes: ref.bytes };
+      } catch (e) {
+        await sink.abort();
+        throw e;
+      }
+    };
+  }
+
+  async restore(snapshots: KeyedStateSnapshot[], range: KeyGroupRange): Promise<void> {
+    this.range = range;
+    this.tables.clear();
+    // Keys without a key-group prefix belong to the subtask whose range starts at group 0.
+    const owns = (k: string): boolean => {
+      const g = keyGroupOfStateKey(k);
+      return Number.isNaN(g) ? range.start === 0 : g >= range.start && g <= range.end;
+    };
+    for (const s of snapshots) {
+      if (s.files && s.files.length) {
+        const storage = this.opts.storage;
+        if (!storage) throw new Error(`cannot restore a file snapshot into the '${this.kind}' state backend without checkpoint storage`);
+        for (const f of s.files) {
+          await decodeStateFile(storage.resolve(f.path), storage.readStateFile(f.path), (records) => {
+            for (const r of records) {
+              const t = this.table(r.table) as unknown as HeapTable<unknown>;
+              const k = decodeKey(r.key);
+              if (!owns(k)) continue;
+              if (r.value === null) t.map.delete(k);
+              else t.map.set(k, JSON.parse(r.value.toString('utf8')));
+            }
+          });
+        }
+      } else if (s.inline !== undefined) {
+        if (!isInlineState(s.inline)) throw new Error(`cannot restore an inline '${s.backend}' snapshot: unknown inline format`);
+        for (const [name, entries] of Object.entries(s.inline.tables)) {
+          const t = this.table(name) as unknown as HeapTable<unknown>;
+          for (const [k, v] of entries) if (owns(k)) t.map.set(k, structuredClone(v));
+        }
+      }
+    }
+  }
+
+  async dispose(): Promise<void> { this.tables.clear(); }
+}
