@@ -21,9 +21,10 @@ export function rowtimeExpression(field: string, col: Col | undefined): { expr: 
   if (/^TIMESTAMP_LTZ|^TIMESTAMP\(\d\) WITH LOCAL TIME ZONE/.test(type)) return { expr: `CAST(${f} AS TIMESTAMP_LTZ(3))` };
   if (/^TIMESTAMP/.test(type)) return { expr: `CAST(${f} AS TIMESTAMP_LTZ(3))` };
   // ISO-8601 text such as 2024-01-01T00:00:00.000Z: Flink casts 'yyyy-MM-dd HH:mm:ss.SSS' to a
-  // TIMESTAMP, read as UTC because the script sets table.local-time-zone to UTC.
+  // TIMESTAMP, read as UTC because the script sets table.local-time-zone to UTC. Text that does
+  // not start like a date (a CSV header line) gives NULL instead of a failing CAST.
   return {
-    expr: `CAST(CAST(REPLACE(REPLACE(${f}, 'T', ' '), 'Z', '') AS TIMESTAMP(3)) AS TIMESTAMP_LTZ(3))`,
+    expr: `CASE WHEN ${f} LIKE '____-__-__%' THEN CAST(CAST(REPLACE(REPLACE(${f}, 'T', ' '), 'Z', '') AS TIMESTAMP(3)) AS TIMESTAMP_LTZ(3)) END`,
     note: `${field} holds ISO-8601 text: read as UTC; offsets other than Z are not understood by this cast`,
   };
 }

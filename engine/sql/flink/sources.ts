@@ -2,7 +2,7 @@ import { generatorParams } from '../../connectors/generator-source.ts';
 import type { JobNodeOf } from '../../graph/types.ts';
 import type { Col, ExportContext, ExportNode } from './context.ts';
 import { rowtimeExpression, watermarkClause } from './event-time.ts';
-import { quoteIdent, withOptions } from './identifiers.ts';
+import { quoteIdent, sqlString, withOptions } from './identifiers.ts';
 import { inferFileColumns } from './infer-columns.ts';
 
 type FileNode = JobNodeOf<'source.file'> & { parallelism: number };
@@ -11,22 +11,24 @@ type GeneratorNode = JobNodeOf<'source.generator'> & { parallelism: number };
 /** Columns of a file source: declared in its config, given by the caller, or sampled from the data. */
 export function fileSourceColumns(ctx: ExportContext, node: FileNode): Col[] {
   const c = node.config;
+  const declared = Object.entries(c.columns ?? {}).map(([name, type]) => ({ name, type: type.trim(), certain: true }));
+  const given = ctx.opts.inferSchema?.(node);
+  const sampled = given ? { ok: true as const, columns: given } : inferFileColumns(c, ctx.job.baseDir);
   let cols: Col[];
-  if (c.columns && Object.keys(c.columns).length > 0) {
-    cols = Object.entries(c.columns).map(([name, type]) => ({ name, type: type.trim(), certain: true }));
+  if (sampled.ok) {
+    // The data's own order (a CSV header is read by position); declared types win over sampled ones.
+    cols = sampled.columns.map((g) => declared.find((d) => d.name === g.name) ?? { name: g.name, type: g.type, certain: true });
+    cols.push(...declared.filter((d) => !cols.some((col) => col.name === d.name)));
+  } else if (declared.length > 0) {
+    cols = declared;
+    if (c.format === 'csv') ctx.warn(node, 'config.columns', `${sampled.message}; the declared columns must be in the order of the CSV header`);
   } else {
-    const given = ctx.opts.inferSchema?.(node);
-    if (given) {
-      cols = given.map((g) => ({ name: g.name, type: g.type, certain: true }));
-    } else {
-      const r = inferFileColumns(c, ctx.job.baseDir);
-      if (r.ok) cols = r.columns.map((g) => ({ name: g.name, type: g.type, certain: true }));
-      else {
-        ctx.warn(node, 'config.columns', `${r.message}; declare config.columns (name -> Flink SQL type) for a complete CREATE TABLE`);
-        cols = [];
-      }
-    }
+    ctx.warn(node, 'config.columns', `${sampled.message}; declare config.columns (name -> Flink SQL type) for a complete CREATE TABLE`);
+    cols = [];
   }
+  // Weir keeps a TIMESTAMP column's text as it is; Flink's csv and json parsers reject ISO-8601
+  // 'T...Z' text for TIMESTAMP columns, so the text is read as STRING and event time derived from it.
+  cols = cols.map((col) => (/^TIMESTAMP/i.test(col.type) ? { ...col, type: 'STRING' } : col));
   const et = c.eventTime;
   if (et && !cols.some((col) => col.name === et.field)) {
     ctx.warn(node, 'config.eventTime.field', `event-time field '${et.field}' is not among the source's columns; declared as BIGINT epoch milliseconds`);
@@ -63,23 +65,37 @@ export function emitFileSource(ctx: ExportContext, node: FileNode): void {
     if (rt.note) comments.push(`-- ${rt.note}`);
     lines.push(`  ${quoteIdent(rowtime)} AS ${rt.expr}`, `  ${watermarkClause(rowtime, c.eventTime)}`);
   }
-  const format = c.format === 'csv' ? 'csv' : 'json';
+  for (const [col, type] of Object.entries(c.columns ?? {})) {
+    if (/^TIMESTAMP/i.test(type)) comments.push(`-- ${col}: declared ${type}; read as its ISO-8601 text (STRING) as Weir does, the event time is derived from it.`);
+  }
+  const csv = c.format === 'csv';
+  const format = csv ? 'csv' : 'json';
   const options: Array<[string, string]> = [['connector', 'filesystem'], ['path', c.path], ['format', format]];
-  options.push([`${format}.ignore-parse-errors`, String((c.onBadRecord ?? 'skip') === 'skip')]);
-  if (c.onBadRecord !== 'fail') {
-    comments.push('-- onBadRecord skip: Flink skips unparsable lines and sets fields of the wrong type to NULL.');
+  // A CSV file's header line reaches Flink as a record, and must be skippable even with 'fail'.
+  const skipBad = csv || c.onBadRecord !== 'fail';
+  options.push([`${format}.ignore-parse-errors`, String(skipBad)]);
+  if (skipBad) comments.push('-- onBadRecord skip: Flink skips unparsable lines and sets fields of the wrong type to NULL.');
+  if (csv && c.onBadRecord === 'fail') {
+    ctx.warn(node, 'config.onBadRecord', "onBadRecord 'fail': Flink's csv format must skip parse errors to get past the header line, so bad lines are skipped instead of failing the job");
   }
-  if (c.format === 'csv') {
-    comments.push('-- Columns in the order of the CSV header; Flink\'s csv format reads by position.');
-    ctx.warn(node, 'config.format', 'Flink\'s csv format has no header support: the header line is read as a data line (skipped as unparsable only when a numeric column fails to parse); remove the header or use JSON Lines');
-  }
+  if (csv) comments.push('-- Columns in the order of the CSV header; Flink\'s csv format reads by position.');
   if (c.follow) {
     options.push(['source.monitor-interval', '1 s']);
     ctx.warn(node, 'config.follow', 'follow: Flink\'s filesystem source discovers new files in a folder (source.monitor-interval) but does not tail lines appended to a file it has read');
   }
   parallelismCheck(ctx, node);
   const name = quoteIdent(node.id);
-  ctx.emit(`${comments.join('\n')}\nCREATE TABLE ${name} (\n${lines.join(',\n')}\n) ${withOptions(options)};`);
+  const table = csv ? quoteIdent(`${node.id}__csv`) : name;
+  ctx.emit(`${comments.join('\n')}\nCREATE TABLE ${table} (\n${lines.join(',\n')}\n) ${withOptions(options)};`);
+  if (csv) {
+    // Flink's csv format knows no header: the header line arrives as a record whose text columns
+    // hold their own names (numeric ones fail to parse: NULL or skipped). This view drops it.
+    const header = cols.map((col) => (col.type === 'STRING'
+      ? `COALESCE(${quoteIdent(col.name)} = ${sqlString(col.name)}, FALSE)`
+      : `${quoteIdent(col.name)} IS NULL`));
+    const select = [...cols.map((col) => quoteIdent(col.name)), ...(rowtime ? [quoteIdent(rowtime)] : [])];
+    ctx.emit(`${ctx.origin(node)}: without the CSV header line\nCREATE VIEW ${name} AS\nSELECT ${select.join(', ')}\nFROM ${table}\nWHERE NOT (${header.join(' AND ')});`);
+  }
   ctx.relations.set(node.id, { sql: name, columns: cols, rowtime });
 }
 

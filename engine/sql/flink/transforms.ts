@@ -77,30 +77,37 @@ export function emitFilter(ctx: ExportContext, node: Node<'filter'>, input: Rela
 
 export function emitMap(ctx: ExportContext, node: Node<'map'>, input: Relation): void {
   const items = splitSelectList(node.config.select, input.columns);
-  const out: string[] = [];
-  const columns: Col[] = [];
+  const explicit: Array<{ sql: string; col: Col }> = [];
   for (const item of items) {
-    if (item.star) {
-      for (const c of input.columns) { out.push(quoteIdent(c.name)); columns.push(c); }
-      continue;
-    }
+    if (item.star) continue;
     if (item.generatedName) {
       ctx.warn(node, 'config.select', `'${item.expr}' has no alias; Flink names it ${item.name} (add AS name for a stable column name)`);
     }
     const plain = item.expr === quoteIdent(item.name);
-    out.push(plain ? item.expr : `${item.expr} AS ${quoteIdent(item.name)}`);
-    columns.push({ name: item.name, type: item.type, certain: item.certain });
+    explicit.push({
+      sql: plain ? item.expr : `${item.expr} AS ${quoteIdent(item.name)}`,
+      col: { name: item.name, type: item.type, certain: item.certain },
+    });
   }
+  // As Weir: `*` keeps every input column in place; explicit columns of the same name replace them.
+  let out = explicit;
+  if (items.some((i) => i.star)) {
+    const byName = new Map(explicit.map((e) => [e.col.name, e]));
+    out = input.columns.map((c) => byName.get(c.name) ?? { sql: quoteIdent(c.name), col: c });
+    out.push(...explicit.filter((e) => !input.columns.some((c) => c.name === e.col.name)));
+  }
+  const select = out.map((o) => o.sql);
+  const columns = out.map((o) => o.col);
   let rowtime: string | null = null;
   if (input.rowtime) {
     if (columns.some((c) => c.name === input.rowtime)) {
       ctx.warn(node, 'config.select', `a column named '${input.rowtime}' hides the event-time attribute; no window can follow`);
     } else {
       rowtime = input.rowtime;
-      out.push(quoteIdent(rowtime));
+      select.push(quoteIdent(rowtime));
     }
   }
   const name = quoteIdent(node.id);
-  ctx.emit(`${ctx.origin(node)}\nCREATE VIEW ${name} AS\nSELECT\n${out.map((o) => '  ' + o).join(',\n')}\nFROM ${input.sql};`);
+  ctx.emit(`${ctx.origin(node)}\nCREATE VIEW ${name} AS\nSELECT\n${select.map((o) => '  ' + o).join(',\n')}\nFROM ${input.sql};`);
   ctx.relations.set(node.id, { sql: name, columns, rowtime });
 }
