@@ -61,8 +61,11 @@ export type HostEvent =
   | { type: 'metrics'; runId: string; time: number; operators: OperatorMetrics[] }
   | { type: 'preview'; runId: string; target: string; records: unknown[] }
   | { type: 'log'; runId: string; level: 'info' | 'warn' | 'error'; message: string }
-  /** A menu command from the shell (Electron menus); the renderer performs it. No run id. */
-  | { type: 'app.command'; command: AppCommand };
+  /**
+   * A menu command from the shell (Electron menus); the renderer performs it. No run id.
+   * `open` with a `path` (Open Recent) opens that file without asking.
+   */
+  | { type: 'app.command'; command: AppCommand; path?: string };
 
 /** Commands the shell's menus and accelerators send to the renderer. */
 export type AppCommand =

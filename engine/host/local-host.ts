@@ -48,7 +48,9 @@ export interface LocalHostOptions {
 export interface LocalHost extends EngineHost {
   readonly files: WorkspaceFiles;
   /** Menu commands from the shell, delivered to the renderer as `app.command` events. */
-  sendAppCommand(command: AppCommand): void;
+  sendAppCommand(command: AppCommand, path?: string): void;
+  /** The document `hostInfo` tells the renderer to open first. */
+  setInitialPath(path: string | null): void;
   /** Stop every active run and release timers. */
   dispose(): Promise<void>;
 }
@@ -71,6 +73,7 @@ export function createLocalHost(opts: LocalHostOptions): LocalHost {
   const listeners = new Set<(e: HostEvent) => void>();
   const runs = new Map<string, RunRecord>();
   let runCounter = 0;
+  let initialPath = opts.initialPath ?? null;
 
   function emit(event: HostEvent): void {
     for (const l of [...listeners]) {
@@ -230,7 +233,7 @@ export function createLocalHost(opts: LocalHostOptions): LocalHost {
       transport: opts.transport ?? 'memory',
       nativeDialogs: Boolean(opts.shell?.showOpenDialog),
       workspace: files.workspace,
-      initialPath: opts.initialPath ?? null,
+      initialPath,
       version: opts.version ?? '0.0.0',
     })),
 
@@ -253,8 +256,12 @@ export function createLocalHost(opts: LocalHostOptions): LocalHost {
       return () => { listeners.delete(listener); };
     },
 
-    sendAppCommand(command) {
-      emit({ type: 'app.command', command });
+    setInitialPath(path) {
+      initialPath = path;
+    },
+
+    sendAppCommand(command, path) {
+      emit(path ? { type: 'app.command', command, path } : { type: 'app.command', command });
     },
 
     async dispose() {

@@ -152,7 +152,7 @@ export const hostEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('metrics'), runId: z.string(), time: z.number(), operators: z.array(operatorMetrics) }),
   z.object({ type: z.literal('preview'), runId: z.string(), target: z.string(), records: z.array(z.unknown()) }),
   z.object({ type: z.literal('log'), runId: z.string(), level: z.enum(['info', 'warn', 'error']), message: z.string() }),
-  z.object({ type: z.literal('app.command'), command: z.enum(APP_COMMANDS as [string, ...string[]]) }),
+  z.object({ type: z.literal('app.command'), command: z.enum(APP_COMMANDS as [string, ...string[]]), path: z.string().optional() }),
 ]);
 
 // ---- envelopes ------------------------------------------------------------------------------

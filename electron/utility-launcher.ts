@@ -1,0 +1,44 @@
+/**
+ * The Electron `TaskLauncher`: each run's operators live in a `utilityProcess` (a Node child the
+ * main process owns; a crash there never takes the window down). The entry is the bundled
+ * dist/electron/task.cjs (electron/task-entry.ts), which speaks the runtime's task protocol over
+ * the utility process's parentPort.
+ */
+import { utilityProcess } from 'electron';
+import type { TaskLauncher, TaskProcessHandle } from '../engine/runtime/api.ts';
+
+export function createUtilityLauncher(entry: string): TaskLauncher {
+  return {
+    launch(): TaskProcessHandle {
+      const child = utilityProcess.fork(entry, [], { serviceName: 'Weir task process', stdio: 'inherit' });
+      let exited = false;
+      const exitListeners: Array<(info: { code: number | null; signal: string | null }) => void> = [];
+      let killedWith: string | null = null;
+      child.once('exit', (code) => {
+        exited = true;
+        for (const l of exitListeners) l({ code: killedWith ? null : code, signal: killedWith });
+      });
+      return {
+        send(message) {
+          if (!exited) child.postMessage(message);
+        },
+        onMessage(listener) {
+          child.on('message', listener);
+        },
+        onExit(listener) {
+          exitListeners.push(listener);
+        },
+        kill(signal = 'SIGTERM') {
+          if (exited) return;
+          killedWith = signal;
+          // utilityProcess.kill() asks politely; fault injection needs a real SIGKILL.
+          if (signal === 'SIGKILL' && child.pid !== undefined) {
+            try { process.kill(child.pid, 'SIGKILL'); return; } catch { /* already gone */ }
+          }
+          child.kill();
+        },
+        get pid() { return child.pid; },
+      };
+    },
+  };
+}
