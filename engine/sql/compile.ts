@@ -9,7 +9,7 @@ import { compare, toBool, toNumber, toTimestamp } from './values.ts';
 
 /**
  * AST -> closure compiler. Each node becomes one `(row) => value` closure, built once; constant
- * sub-trees are folded. No user text ever reaches eval/new Function: closures only read properties
+ * sub-trees are folded. No user text is ever turned into code: closures only read properties
  * named by the parsed column identifiers.
  */
 export interface CompileContext {
@@ -59,7 +59,8 @@ export function fail(ctx: CompileContext, message: string, node: SqlAst | null, 
 export function compileExpr(node: SqlAst, ctx: CompileContext): Compiled {
   switch (node.type) {
     case 'column_ref': return compileColumn(node, ctx);
-    case 'number': {
+    case 'number':
+    case 'bigint': {
       const raw = node.value;
       const v = typeof raw === 'number' ? raw : Number(raw);
       const isInt = Number.isInteger(v) && !/[.eE]/.test(String(raw));
@@ -67,7 +68,7 @@ export function compileExpr(node: SqlAst, ctx: CompileContext): Compiled {
     }
     case 'single_quote_string':
     case 'string':
-      return constant(String(node.value), 'STRING');
+      return constant(String(node.value).replace(/''/g, "'"), 'STRING'); // the parser keeps '' doubled
     case 'bool': return constant(node.value === true, 'BOOLEAN');
     case 'timestamp': {
       const ts = toTimestamp(String(node.value));
@@ -123,12 +124,12 @@ function compileUnary(node: SqlAst, ctx: CompileContext): Compiled {
   const f = arg.fn;
   if (op === '-') {
     requireNumeric(ctx, arg, '-', node);
-    return make((row) => {
+    return numeric(make((row) => {
       const v = f(row);
       if (typeof v === 'number') return v === 0 ? 0 : -v;
       const n = toNumber(v);
       return n === null ? null : n === 0 ? 0 : -n;
-    }, arg.type === 'BIGINT' || arg.type === 'DOUBLE' ? arg.type : 'UNKNOWN', [arg]);
+    }, arg.type === 'BIGINT' || arg.type === 'DOUBLE' ? arg.type : 'UNKNOWN', [arg]));
   }
   if (op === '+') {
     requireNumeric(ctx, arg, '+', node);
@@ -148,7 +149,21 @@ function compileUnary(node: SqlAst, ctx: CompileContext): Compiled {
 }
 
 export function requireBoolean(ctx: CompileContext, c: Compiled, op: string, node: SqlAst): void {
-  if (c.type !== 'BOOLEAN' && c.type !== 'UNKNOWN') fail(ctx, `${op} expects a boolean operand, not ${c.type}`, node, op);
+  if (!isMaybeBoolean(c)) fail(ctx, `${op} expects a boolean operand, not ${describeType(c)}`, node, op);
+}
+
+export function isMaybeBoolean(c: Compiled): boolean {
+  return c.type === 'BOOLEAN' || (c.type === 'UNKNOWN' && !c.numeric);
+}
+
+export function describeType(c: Compiled): string {
+  return c.type === 'UNKNOWN' && c.numeric ? 'a number' : c.type;
+}
+
+/** Marks a result as numeric when its exact type is unknown (a column was involved). */
+export function numeric(c: Compiled): Compiled {
+  if (c.type === 'UNKNOWN') c.numeric = true;
+  return c;
 }
 
 export function requireNumeric(ctx: CompileContext, c: Compiled, op: string, node: SqlAst): void {
@@ -163,11 +178,11 @@ function compileCase(node: SqlAst, ctx: CompileContext): Compiled {
   let type: SqlType = 'UNKNOWN';
   let otherwise: Evaluator = () => null;
   for (const arm of node.args as SqlAst[]) {
+    const cond = arm.type === 'else' ? null : compileExpr(arm.cond, ctx); // source order for `columns`
     const result = compileExpr(arm.result, ctx);
     inputs.push(result);
     if (type === 'UNKNOWN') type = result.type;
-    if (arm.type === 'else') { otherwise = result.fn; continue; }
-    const cond = compileExpr(arm.cond, ctx);
+    if (cond === null) { otherwise = result.fn; continue; }
     if (!base) requireBoolean(ctx, cond, 'WHEN', arm.cond);
     inputs.push(cond);
     whens.push(cond.fn);
@@ -191,6 +206,8 @@ function compileCase(node: SqlAst, ctx: CompileContext): Compiled {
   }, type, inputs);
 }
 
+const NUMERIC_FUNCTIONS = new Set(['ABS', 'FLOOR', 'CEIL', 'CEILING', 'ROUND', 'MOD', 'CHAR_LENGTH', 'CHARACTER_LENGTH']);
+
 function functionName(node: SqlAst): string {
   const parts = node.name?.name;
   if (Array.isArray(parts)) return parts.map((p: { value: string }) => p.value).join('.').toUpperCase();
@@ -199,6 +216,10 @@ function functionName(node: SqlAst): string {
 
 function compileFunction(node: SqlAst, ctx: CompileContext): Compiled {
   const name = functionName(node);
+  // The parser reads `NOT (x)` as a call of a function named NOT.
+  if (name === 'NOT' && node.args?.value?.length === 1) {
+    return compileUnary({ type: 'unary_expr', operator: 'NOT', expr: node.args.value[0] }, ctx);
+  }
   if (node.over) fail(ctx, 'window functions (OVER) are not supported', node, 'OVER');
   const rawArgs: SqlAst[] = node.args?.value ?? [];
   // SUBSTRING(s FROM i FOR n) arrives as [s, 'from', i, 'for', n] with keyword markers.
@@ -214,9 +235,11 @@ function compileFunction(node: SqlAst, ctx: CompileContext): Compiled {
   }
   if (args.length < spec.min || args.length > spec.max) {
     const want = spec.min === spec.max ? `${spec.min}` : spec.max === Infinity ? `at least ${spec.min}` : `${spec.min} to ${spec.max}`;
-    fail(ctx, `${name} expects ${want} argument${want === '1' ? '' : 's'}, got ${args.length}`, node, name);
+    const plural = (spec.max === Infinity ? spec.min : spec.max) === 1 ? '' : 's';
+    fail(ctx, `${name} expects ${want} argument${plural}, got ${args.length}`, node, name);
   }
   const compiled = args.map((a) => compileExpr(a, ctx));
   const built = spec.build(compiled);
-  return make(built.fn, built.type, compiled);
+  const result = make(built.fn, built.type, compiled);
+  return NUMERIC_FUNCTIONS.has(name) ? numeric(result) : result;
 }

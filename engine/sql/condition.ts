@@ -1,4 +1,4 @@
-import { compileExpr } from './compile.ts';
+import { compileExpr, describeType, isMaybeBoolean } from './compile.ts';
 import { contextFor } from './context.ts';
 import { ExpressionError } from './errors.ts';
 import { parseSelectList } from './parse.ts';
@@ -19,8 +19,8 @@ export function compileConditionDetailed(text: string): CompiledCondition {
   if (item.star) throw new ExpressionError("'*' is not a condition", item.start + 1);
   const columns: string[] = [];
   const c: Compiled = compileExpr(item.ast, contextFor(text, parsed, item, 'a filter condition', columns));
-  if (c.type !== 'BOOLEAN' && c.type !== 'UNKNOWN') {
-    throw new ExpressionError(`the condition must be a boolean expression, not ${c.type}`, item.start + 1);
+  if (!isMaybeBoolean(c)) {
+    throw new ExpressionError(`the condition must be a boolean expression, not ${describeType(c)}`, item.start + 1);
   }
   const f = c.fn;
   const test = c.constant

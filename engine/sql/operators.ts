@@ -1,4 +1,4 @@
-import { compileExpr, constant, fail, make, requireBoolean, requireNumeric, type CompileContext } from './compile.ts';
+import { compileExpr, constant, fail, make, numeric, requireBoolean, requireNumeric, type CompileContext } from './compile.ts';
 import type { SqlAst } from './parse.ts';
 import type { Compiled, Evaluator, SqlType } from './types.ts';
 import { compare, likeToRegExp, toBool, toNumber, toText } from './values.ts';
@@ -86,7 +86,7 @@ function arithmetic(op: string, node: SqlAst, ctx: CompileContext): Compiled {
       return x === null || y === null || y === 0 ? null : x % y;
     };
   }
-  return make(fn, type, [l, r]);
+  return numeric(make(fn, type, [l, r]));
 }
 
 export function comparison(op: string, l: Compiled, r: Compiled): Compiled {
@@ -195,6 +195,8 @@ function inList(negate: boolean, node: SqlAst, ctx: CompileContext): Compiled {
   const nonNull = consts.filter((v) => v !== null);
   const kind = nonNull.length > 0 && nonNull.every((v) => typeof v === typeof nonNull[0]) ? typeof nonNull[0] : null;
   const yes = !negate, no = negate;
+  const fns = elems.map((e) => e.fn);
+  const n = fns.length;
   if (allConst && (kind === 'number' || kind === 'string')) {
     const set = new Set(nonNull);
     return make((row) => {
@@ -204,8 +206,6 @@ function inList(negate: boolean, node: SqlAst, ctx: CompileContext): Compiled {
       return general(v, row);
     }, 'BOOLEAN', [subject]);
   }
-  const fns = elems.map((e) => e.fn);
-  const n = fns.length;
   function general(v: unknown, row: Record<string, unknown>): boolean | null {
     let unknown = false;
     for (let i = 0; i < n; i++) {

@@ -67,10 +67,6 @@ const KEEP_BARE = new Set([
   'ELSE', 'END', 'CAST', 'TRY_CAST', 'AS', 'ESCAPE', 'DISTINCT', 'ALL', 'FROM', 'FOR', 'SELECT', 'OVER',
   'EXISTS', 'UNKNOWN', 'ANY', 'SOME', 'SIMILAR', 'TO', 'ARRAY', 'MAP', 'ROW',
 ]);
-const TYPE_NAMES = new Set([
-  'INT', 'INTEGER', 'BIGINT', 'TINYINT', 'SMALLINT', 'DOUBLE', 'FLOAT', 'REAL', 'DECIMAL', 'DEC', 'NUMERIC',
-  'STRING', 'VARCHAR', 'CHAR', 'BOOLEAN', 'TIMESTAMP', 'TIMESTAMP_LTZ', 'DATE', 'TIME', 'BYTES', 'BINARY', 'VARBINARY',
-]);
 const TYPED_LITERALS = new Set(['DATE', 'TIME', 'TIMESTAMP', 'INTERVAL']);
 
 interface Rewritten { sql: string; toUser: (parserOffset: number) => number }
@@ -82,7 +78,11 @@ function rewriteForParser(text: string, tokens: Token[]): Rewritten {
   const inserted: number[] = []; // parser offsets of the backticks added
   let depth = 0;
   tokens.forEach((t, k) => {
+    if (t.kind === 'number' && (t.text.startsWith('.') || t.text.endsWith('.'))) {
+      throw new ExpressionError(`write ${t.text.startsWith('.') ? `0${t.text}` : `${t.text}0`} instead of ${t.text}`, t.start + 1);
+    }
     if (t.kind === 'op') {
+      if (t.text === '::') throw new ExpressionError("'::' casts are not Flink SQL: write CAST(x AS type)", t.start + 1);
       if (t.text === '(') depth++;
       else if (t.text === ')') depth--;
       return;
@@ -92,7 +92,7 @@ function rewriteForParser(text: string, tokens: Token[]): Rewritten {
     const prev = k > 0 ? tokens[k - 1] : undefined;
     if (next?.text === '(') return; // a function name
     if (next?.kind === 'string' && TYPED_LITERALS.has(t.upper)) return; // TIMESTAMP '...'
-    if (prev?.upper === 'AS' && depth > 0 && TYPE_NAMES.has(t.upper)) return; // CAST(x AS INT)
+    if (prev?.upper === 'AS' && depth > 0) return; // CAST(x AS INT): a type, never an alias
     sql += text.slice(last, t.start);
     inserted.push(sql.length);
     sql += `\`${t.text}\``;
@@ -164,7 +164,11 @@ function precheck(tokens: Token[]): void {
   for (let k = 0; k < tokens.length; k++) {
     const t = tokens[k];
     checkMissingOperand(k > 0 ? tokens[k - 1] : null, t);
+    if (t.kind === 'number' && (t.text.startsWith('.') || t.text.endsWith('.'))) {
+      throw new ExpressionError(`write ${t.text.startsWith('.') ? `0${t.text}` : `${t.text}0`} instead of ${t.text}`, t.start + 1);
+    }
     if (t.kind === 'op') {
+      if (t.text === '::') throw new ExpressionError("'::' casts are not Flink SQL: write CAST(x AS type)", t.start + 1);
       if (t.text === '(') depth++;
       else if (t.text === ')') {
         if (--depth < 0) throw new ExpressionError("unexpected ')'", t.start + 1);
@@ -173,6 +177,9 @@ function precheck(tokens: Token[]): void {
     }
     if (t.kind === 'dstring') {
       throw new ExpressionError(`double quotes are not valid in Flink SQL: write 'text' for a string or \`name\` for a column`, t.start + 1);
+    }
+    if (t.kind === 'quoted' && t.text.slice(1, -1).includes('`')) {
+      throw new ExpressionError('a backtick inside a quoted name is not supported', t.start + 1);
     }
     if (t.kind !== 'ident') continue;
     if (t.upper === 'SELECT') throw new ExpressionError('subqueries are not supported', t.start + 1);
@@ -194,6 +201,22 @@ function checkMissingOperand(prev: Token | null, t: Token): void {
   throw new ExpressionError(`expected an expression after '${prev.text}'`, t.start + 1);
 }
 
+/** A CASE without END or a BETWEEN without AND, described, or null. */
+function unclosedKeyword(tokens: Token[]): string | null {
+  let cases = 0;
+  let between = false;
+  for (const t of tokens) {
+    if (t.kind !== 'ident') continue;
+    if (t.upper === 'CASE') cases++;
+    else if (t.upper === 'END') cases--;
+    else if (t.upper === 'BETWEEN') between = true;
+    else if (t.upper === 'AND') between = false;
+  }
+  if (cases > 0) return 'CASE without END';
+  if (between) return 'BETWEEN expects: x BETWEEN low AND high';
+  return null;
+}
+
 function firstClauseColumn(tokens: Token[]): number {
   const t = tokens.find((x) => x.kind === 'ident' && CLAUSE_KEYWORDS.has(x.upper));
   return t ? t.start + 1 : 1;
@@ -202,10 +225,8 @@ function firstClauseColumn(tokens: Token[]): number {
 /** Turns a PEG SyntaxError into a short message; the raw "Expected ... but found" list is never shown. */
 function translateParserError(e: unknown, text: string, tokens: Token[], toUser: (o: number) => number): ExpressionError {
   const loc = (e as { location?: { start?: { offset?: number } } })?.location?.start?.offset;
-  if (typeof loc !== 'number') {
-    return new ExpressionError('could not parse the expression', 1);
-  }
-  const offset = toUser(loc);
+  // Without a location (a semantic error of the grammar) the end of the text is the best guess.
+  const offset = typeof loc === 'number' ? toUser(loc) : text.length;
   const at = tokens.findIndex((t) => t.end > offset);
   const last = tokens[tokens.length - 1];
   if (at < 0 || offset >= text.length) {
@@ -214,10 +235,15 @@ function translateParserError(e: unknown, text: string, tokens: Token[], toUser:
       return new ExpressionError(`expected an expression after '${last.text}'`, last.end);
     }
     if (last.upper === 'AS') return new ExpressionError("expected a name or type after 'AS'", last.end);
+    const open = unclosedKeyword(tokens);
+    if (open) return new ExpressionError(open, last.end);
     return new ExpressionError('unexpected end of expression', last.end);
   }
   const tok = tokens[at];
   const prev = at > 0 ? tokens[at - 1] : null;
+  if (prev?.upper === 'AS' && tok.kind === 'ident') {
+    return new ExpressionError(`unknown type ${tok.text}`, tok.start + 1);
+  }
   if (prev && EXPECTS_OPERAND.has(prev.upper) && prev.kind !== 'string' && prev.kind !== 'quoted') {
     return new ExpressionError(`expected an expression after '${prev.text}'`, tok.start + 1);
   }

@@ -16,6 +16,8 @@ export interface Compiled {
   fn: Evaluator;
   type: SqlType;
   constant: boolean;
+  /** Known to give a number (or NULL) even when the exact numeric type is UNKNOWN. */
+  numeric?: boolean;
 }
 
 export type ExpressionKind = 'where' | 'select' | 'keyBy' | 'aggregates';
