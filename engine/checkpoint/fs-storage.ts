@@ -157,6 +157,21 @@ export class FsCheckpointStorage implements CheckpointStorage {
     return out;
   }
 
+  async listCompleted(): Promise<CompletedCheckpoint[]> {
+    const out: CompletedCheckpoint[] = [];
+    for (const entry of await this.folders()) {
+      const metaPath = join(this.abs(entry.folder), METADATA_FILE);
+      if (!(await exists(metaPath))) continue;
+      try {
+        const m = await readMetadata(metaPath);
+        out.push({ id: m.id, kind: m.kind, triggerTime: m.triggerTime, time: m.time, location: this.abs(entry.folder), bytes: m.bytes, states: m.states });
+      } catch {
+        // unreadable: neither adopted nor deleted
+      }
+    }
+    return out;
+  }
+
   async latest(): Promise<CompletedCheckpoint | null> {
     for (const entry of await this.folders()) {
       if (await exists(join(this.abs(entry.folder), METADATA_FILE))) return this.load(this.abs(entry.folder));

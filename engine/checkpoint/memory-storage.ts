@@ -72,6 +72,10 @@ export class MemoryCheckpointStorage implements CheckpointStorage {
       .map((c) => ({ id: c.id, kind: c.kind, path: c.location, time: c.time, bytes: c.bytes }));
   }
 
+  async listCompleted(): Promise<CompletedCheckpoint[]> {
+    return [...this.completed.values()].sort((a, b) => b.id - a.id);
+  }
+
   async latest(): Promise<CompletedCheckpoint | null> {
     let best: CompletedCheckpoint | null = null;
     for (const c of this.completed.values()) if (!best || c.id > best.id) best = c;

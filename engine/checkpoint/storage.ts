@@ -108,6 +108,11 @@ export interface CheckpointStorage {
   discardFailed(data: PendingCheckpointData): Promise<void>;
   /** Completed checkpoints and savepoints present now, newest first. */
   listRetained(): Promise<RetainedCheckpoint[]>;
+  /**
+   * Completed checkpoints and savepoints with their state descriptions, newest first, read without
+   * verifying checksums (the coordinator adopts them after a restore to keep retention going).
+   */
+  listCompleted(): Promise<CompletedCheckpoint[]>;
   /** The newest completed checkpoint or savepoint (by id), or null when there is none. */
   latest(): Promise<CompletedCheckpoint | null>;
   /** For `--resume`: like `latest` but a missing checkpoint is an error explaining why. */

@@ -81,3 +81,20 @@ export interface RetainedCheckpoint {
   time: number;
   bytes: number;
 }
+
+/** Checkpoint counts and latest entries, as Flink's checkpoint overview shows them. */
+export interface CheckpointCounts {
+  triggered: number;
+  inProgress: number;
+  completed: number;
+  failed: number;
+  restored: number;
+}
+
+export interface CheckpointStatsSummary {
+  counts: CheckpointCounts;
+  latestCompleted: CheckpointStats | null;
+  latestFailed: CheckpointStats | null;
+  latestSavepoint: CheckpointStats | null;
+  latestRestore: { id: number; kind: 'checkpoint' | 'savepoint'; location: string; restoreTime: number } | null;
+}

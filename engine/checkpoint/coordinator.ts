@@ -1,0 +1,289 @@
+/**
+ * CheckpointCoordinator (host side, seed section 4): triggers checkpoint n by asking the gateway to
+ * inject barrier n at every source, collects one acknowledgement per subtask, and when all are in,
+ * has the storage persist the checkpoint (metadata last), then notifies every task that n is
+ * complete (which commits the 2PC sinks), then disposes subsumed checkpoints.
+ *
+ * It only orchestrates; the pieces live beside it: TriggerScheduler (interval, minPause, one in
+ * flight), PendingCheckpoint (acks), CheckpointFailureManager (tolerable failures),
+ * CheckpointStatsTracker (statistics), CompletedCheckpointStore (retention), CheckpointStorage.
+ *
+ * Invariants: at most one checkpoint or savepoint is in flight; ids strictly increase, also across
+ * restores (next id = max(restored id, newest stored id) + 1); `notifyCheckpointComplete(n)` is sent
+ * only after n's metadata is durable, and never for a failed checkpoint.
+ */
+import type { CheckpointAck, CheckpointBarrier, CheckpointStats, CheckpointStatsSummary } from './types.ts';
+import { CheckpointFailureManager } from './failure-manager.ts';
+import { CompletedCheckpointStore } from './completed-store.ts';
+import { PendingCheckpoint, type SubtaskId } from './pending-checkpoint.ts';
+import { CheckpointStatsTracker, type CheckpointStatsListener } from './stats-tracker.ts';
+import { CheckpointDeclinedError, type CheckpointKind, type CheckpointStorage, type CompletedCheckpoint } from './storage.ts';
+import { systemTimers, type CheckpointTimers, type TimerHandle } from './timers.ts';
+import { TriggerScheduler } from './trigger-scheduler.ts';
+
+/** How the coordinator reaches the tasks (implemented by the runtime over its task-process channel). */
+export interface CheckpointGateway {
+  /** Inject barrier n at every source subtask (with its position Sn). */
+  triggerCheckpoint(barrier: CheckpointBarrier): void;
+  /** Checkpoint n is complete and durable: tasks commit side effects. */
+  notifyCheckpointComplete(checkpointId: number): void;
+  /** Checkpoint n failed: tasks drop its pending state (a sink aborts nothing committed). */
+  abortCheckpoint(checkpointId: number, reason: string): void;
+}
+
+export interface CheckpointCoordinatorSettings {
+  /** ms between periodic checkpoints; null = no periodic checkpoints (savepoints still work). */
+  interval: number | null;
+  timeout: number;
+  minPause: number;
+  retained: number;
+  tolerableFailures: number;
+}
+
+export interface CheckpointCoordinatorOptions {
+  settings: CheckpointCoordinatorSettings;
+  storage: CheckpointStorage;
+  gateway: CheckpointGateway;
+  /** Subtasks that must acknowledge a checkpoint, evaluated at each trigger. */
+  expectedSubtasks: () => readonly SubtaskId[];
+  /** Called once when failures exceed `tolerableFailures`: the job must fail with this reason. */
+  onJobFailure: (reason: string) => void;
+  onStats?: CheckpointStatsListener;
+  /** Problems that do not fail anything (a subsumed checkpoint could not be deleted, ...). */
+  onWarning?: (message: string) => void;
+  timers?: CheckpointTimers;
+}
+
+export class CheckpointFailedError extends Error {
+  constructor(readonly checkpointId: number, message: string) {
+    super(message);
+    this.name = 'CheckpointFailedError';
+  }
+}
+
+interface Waiter { resolve(cp: CompletedCheckpoint): void; reject(err: Error): void }
+interface QueuedRequest extends Waiter { kind: CheckpointKind }
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+export class CheckpointCoordinator {
+  private readonly timers: CheckpointTimers;
+  private readonly scheduler: TriggerScheduler;
+  private readonly failures: CheckpointFailureManager;
+  private readonly stats: CheckpointStatsTracker;
+  private readonly completed: CompletedCheckpointStore;
+  private nextId = 1;
+  private pending: PendingCheckpoint | null = null;
+  private completing = false;
+  private timeoutTimer: TimerHandle | null = null;
+  private readonly queue: QueuedRequest[] = [];
+  private readonly waiters = new Map<number, Waiter>();
+  private stopped = false;
+
+  constructor(private readonly opts: CheckpointCoordinatorOptions) {
+    const s = opts.settings;
+    this.timers = opts.timers ?? systemTimers;
+    this.scheduler = new TriggerScheduler(s.interval, s.minPause, this.timers, () => this.trigger('checkpoint'));
+    this.failures = new CheckpointFailureManager(s.tolerableFailures, opts.onJobFailure);
+    this.stats = new CheckpointStatsTracker(opts.onStats);
+    this.completed = new CompletedCheckpointStore(s.retained, opts.storage);
+  }
+
+  /** Starts periodic checkpoints (if an interval is set). */
+  start(): void {
+    this.stopped = false;
+    this.scheduler.start();
+  }
+
+  /** Stops triggering; an in-flight checkpoint fails (not counted) and queued requests are rejected. */
+  stop(reason = 'checkpointing stopped'): void {
+    this.scheduler.stop();
+    this.stopped = true;
+    if (this.pending && !this.completing) this.fail(this.pending, reason, false);
+    for (const q of this.queue.splice(0)) q.reject(new Error(`savepoint/checkpoint request cancelled: ${reason}`));
+  }
+
+  /**
+   * Continue after restoring `cp`: ids continue after it, the checkpoints already in storage are
+   * adopted for retention, and the restore is counted in the statistics.
+   */
+  async restoreFrom(cp: CompletedCheckpoint): Promise<void> {
+    const stored = await this.opts.storage.listCompleted().catch(() => [] as CompletedCheckpoint[]);
+    const newest = stored.reduce((m, c) => Math.max(m, c.id), 0);
+    this.nextId = Math.max(this.nextId, cp.id + 1, newest + 1);
+    this.completed.adopt(stored);
+    this.failures.reset();
+    this.stats.reportRestored(cp.id, cp.kind, cp.location, this.timers.now());
+  }
+
+  /** A savepoint; runs now, or right after the checkpoint in flight. */
+  triggerSavepoint(): Promise<CompletedCheckpoint> {
+    return this.request('savepoint');
+  }
+
+  /** A checkpoint on demand (e.g. the final checkpoint of a bounded job). */
+  triggerCheckpoint(): Promise<CompletedCheckpoint> {
+    return this.request('checkpoint');
+  }
+
+  private request(kind: CheckpointKind): Promise<CompletedCheckpoint> {
+    return new Promise<CompletedCheckpoint>((resolve, reject) => {
+      if (this.stopped) { reject(new Error('checkpointing is stopped')); return; }
+      if (this.pending) this.queue.push({ kind, resolve, reject });
+      else this.trigger(kind, { resolve, reject });
+    });
+  }
+
+  private trigger(kind: CheckpointKind, waiter?: Waiter): void {
+    if (this.stopped) { waiter?.reject(new Error('checkpointing is stopped')); return; }
+    if (this.pending) {
+      // Periodic triggers never queue: the scheduler re-arms when the in-flight one ends.
+      if (waiter) this.queue.push({ kind, ...waiter });
+      return;
+    }
+    const now = this.timers.now();
+    const barrier: CheckpointBarrier = { id: this.nextId++, timestamp: now, kind };
+    const pending = new PendingCheckpoint(barrier, now, this.opts.expectedSubtasks());
+    this.pending = pending;
+    if (waiter) this.waiters.set(barrier.id, waiter);
+    this.scheduler.onTriggered(now);
+    this.stats.reportTriggered(barrier.id, kind, now, pending.total);
+    this.timeoutTimer = this.timers.setTimeout(() => this.expire(pending), this.opts.settings.timeout);
+    try {
+      this.opts.gateway.triggerCheckpoint(barrier);
+    } catch (err) {
+      this.fail(pending, `${kind} ${barrier.id} could not be triggered: ${errorText(err)}`, true);
+      return;
+    }
+    if (pending.isComplete) void this.complete(pending); // a job without subtasks
+  }
+
+  private expire(p: PendingCheckpoint): void {
+    if (this.pending !== p || this.completing) return;
+    const missing = p.missing();
+    const shown = missing.slice(0, 5).join(', ') + (missing.length > 5 ? `, and ${missing.length - 5} more` : '');
+    this.fail(p, `${p.kind} ${p.id} expired after ${this.opts.settings.timeout} ms before all subtasks acknowledged ` +
+      `(${p.acknowledged}/${p.total}; still waiting for ${shown})`, true);
+  }
+
+  /** An acknowledgement from a task: its subtasks' state and statistics for checkpoint n. */
+  receiveAck(ack: CheckpointAck): void {
+    const p = this.pending;
+    if (!p || p.id !== ack.checkpointId || this.completing) return; // late ack of a finished/failed checkpoint
+    try {
+      for (const state of ack.states) this.opts.storage.checkSubtaskState(state);
+    } catch (err) {
+      const reason = err instanceof CheckpointDeclinedError ? err.message : `state rejected: ${errorText(err)}`;
+      this.fail(p, `${p.kind} ${p.id} failed: ${reason}`, true);
+      return;
+    }
+    const outcome = p.acknowledge(ack);
+    if (outcome.kind === 'ignored') return;
+    this.stats.reportAcknowledged(p.id, outcome.newlyAcked, p.acknowledged);
+    if (outcome.complete) void this.complete(p);
+  }
+
+  /** A task could not take its part of checkpoint n (snapshot error, ...): n fails. */
+  declineCheckpoint(checkpointId: number, reason: string): void {
+    const p = this.pending;
+    if (!p || p.id !== checkpointId || this.completing) return;
+    this.fail(p, `${p.kind} ${p.id} was declined by a task: ${reason}`, true);
+  }
+
+  /** The tasks failed (process died, operator threw): the in-flight checkpoint fails, not counted. */
+  abortPending(reason: string): void {
+    const p = this.pending;
+    if (!p || this.completing) return;
+    this.fail(p, `${p.kind} ${p.id} aborted: ${reason}`, false);
+  }
+
+  private async complete(p: PendingCheckpoint): Promise<void> {
+    this.completing = true;
+    this.clearTimeout();
+    let cp: CompletedCheckpoint;
+    try {
+      cp = await this.opts.storage.store(p.data());
+    } catch (err) {
+      this.completing = false;
+      this.fail(p, `${p.kind} ${p.id} could not be stored: ${errorText(err)}`, true);
+      return;
+    }
+    this.pending = null;
+    this.completing = false;
+    const now = this.timers.now();
+    this.stats.reportCompleted(p.id, now, cp.location);
+    if (p.kind === 'checkpoint') this.failures.onSuccess();
+    try {
+      this.opts.gateway.notifyCheckpointComplete(p.id);
+    } catch (err) {
+      this.opts.onWarning?.(`could not notify tasks that ${p.kind} ${p.id} completed: ${errorText(err)}`);
+    }
+    this.waiters.get(p.id)?.resolve(cp);
+    this.waiters.delete(p.id);
+    try {
+      await this.completed.add(cp);
+    } catch (err) {
+      this.opts.onWarning?.(`could not delete a subsumed checkpoint: ${errorText(err)}`);
+    }
+    this.afterEnd(now, true);
+  }
+
+  private fail(p: PendingCheckpoint, reason: string, counts: boolean): void {
+    if (this.pending !== p) return;
+    this.pending = null;
+    this.clearTimeout();
+    const now = this.timers.now();
+    this.stats.reportFailed(p.id, now, reason);
+    try {
+      this.opts.gateway.abortCheckpoint(p.id, reason);
+    } catch (err) {
+      this.opts.onWarning?.(`could not tell tasks that ${p.kind} ${p.id} failed: ${errorText(err)}`);
+    }
+    this.opts.storage.discardFailed(p.data()).catch((err) =>
+      this.opts.onWarning?.(`could not clean up failed ${p.kind} ${p.id}: ${errorText(err)}`));
+    this.waiters.get(p.id)?.reject(new CheckpointFailedError(p.id, reason));
+    this.waiters.delete(p.id);
+    // Savepoint failures are reported to whoever asked for the savepoint; they do not fail the job.
+    if (counts && p.kind === 'checkpoint') this.failures.onFailure(p.id, reason);
+    this.afterEnd(now, false);
+  }
+
+  private afterEnd(now: number, completed: boolean): void {
+    if (this.stopped) return;
+    this.scheduler.onEnded(now, completed);
+    const next = this.queue.shift();
+    if (next) this.trigger(next.kind, next);
+  }
+
+  private clearTimeout(): void {
+    if (this.timeoutTimer) this.timers.clearTimeout(this.timeoutTimer);
+    this.timeoutTimer = null;
+  }
+
+  get inFlight(): { id: number; kind: CheckpointKind } | null {
+    return this.pending && { id: this.pending.id, kind: this.pending.kind };
+  }
+
+  /** Newest completed checkpoint or savepoint of this run (or adopted on restore). */
+  latestCompleted(): CompletedCheckpoint | null {
+    return this.completed.latest();
+  }
+
+  retainedCheckpoints(): CompletedCheckpoint[] {
+    return this.completed.all();
+  }
+
+  history(): CheckpointStats[] {
+    return this.stats.all();
+  }
+
+  summary(): CheckpointStatsSummary {
+    return this.stats.summary();
+  }
+
+  get consecutiveFailures(): number {
+    return this.failures.consecutiveFailures;
+  }
+}
