@@ -34,7 +34,7 @@ export function version(): string {
   }
 }
 
-type Command = (argv: string[]) => Promise<number>;
+type Command = (argv: string[], io: CliIO) => Promise<number>;
 
 // A computed specifier: run.ts and serve.ts belong to other modules and load only when used, so
 // the CLI's type-check and start-up do not depend on them.
@@ -84,11 +84,11 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
         return await exportCommand(rest, io);
       case 'run': {
         const run = await lazyCommand(io, 'run', () => importSibling('./run.ts'), 'runCommand');
-        return run ? await run(rest) : EXIT_FAILURE;
+        return run ? await run(rest, io) : EXIT_FAILURE;
       }
       case 'serve': {
         const serve = await lazyCommand(io, 'serve', () => importSibling('./serve.ts'), 'serveCommand');
-        return serve ? await serve(rest) : EXIT_FAILURE;
+        return serve ? await serve(rest, io) : EXIT_FAILURE;
       }
       default:
         io.err(`weir: unknown command '${command}'`);

@@ -59,7 +59,7 @@ test('generator and session durations are normalized; explicit node parallelism 
   };
   const job = normalizeJob(doc);
   assert.deepEqual(job.nodes[0].config, { outOfOrderness: 250, eventTime: { field: 'ts', idleTimeout: 60_000 } });
-  assert.deepEqual(job.nodes[1].config.window, { kind: 'session', gap: 30_000 });
+  assert.deepEqual((job.nodes[1].config as { window: unknown }).window, { kind: 'session', gap: 30_000 });
   assert.deepEqual(job.nodes.map((n) => n.parallelism), [3, 1, 1]);
   assert.equal(job.edges[0].fromPort, 'out');
   assert.equal(job.edges[1].fromPort, 'late');

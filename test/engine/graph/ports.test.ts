@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PORTS, acceptsInputs, canConnect, isSink, isSource, outputPorts, reaches, type GraphLike } from '../../../engine/graph/ports.ts';
-import { NODE_TYPES } from '../../../engine/graph/types.ts';
+import { NODE_TYPES, type JobEdge, type NodeType } from '../../../engine/graph/types.ts';
 
-const graph = (): GraphLike => ({
+const graph = (): GraphLike & { nodes: Array<{ id: string; type: NodeType }>; edges: JobEdge[] } => ({
   nodes: [
     { id: 'src', type: 'source.file' }, { id: 'gen', type: 'source.generator' }, { id: 'f', type: 'filter' },
     { id: 'u', type: 'union' }, { id: 'w', type: 'window' }, { id: 'out', type: 'sink.file' }, { id: 'p', type: 'sink.preview' },

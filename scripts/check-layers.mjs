@@ -1,0 +1,187 @@
+#!/usr/bin/env node
+// The layering rule of STYLE.md, enforced (`npm run lint:layers`; test/layers.test.ts runs it):
+//  1. engine/ never imports electron, react, react-dom or @xyflow/react.
+//  2. renderer/ never imports Node built-ins, rocksdb, ws or electron, and takes from engine/ only
+//     the shared, browser-safe modules listed in RENDERER_MAY_IMPORT.
+//  3. Browser-safe engine modules (those entry points, everything they import, all of engine/graph
+//     except schema-inference.ts and all of engine/sql except engine/sql/flink) import no Node
+//     built-ins or Node-only packages, so the renderer bundle never pulls them in.
+// Prints `file:line: reason` per violation and exits 1 when there is any.
+// Usage: node scripts/check-layers.mjs [--root DIR]
+import { readdirSync, readFileSync, statSync, existsSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const UI_PACKAGES = ['electron', 'react', 'react-dom', '@xyflow/react'];
+const NODE_ONLY_PACKAGES = ['rocksdb', 'ws', 'electron'];
+const BUILTINS = new Set(builtinModules.filter((m) => !m.startsWith('_')));
+
+/** Engine files the renderer may import (globs: `dir/**` = everything below dir). */
+export const RENDERER_MAY_IMPORT = [
+  'engine/graph/**',
+  'engine/sql/**',
+  'engine/host/api.ts',
+  'engine/host/ws-client.ts',
+  'engine/host/protocol.ts',
+  // The browser side of the host transport, written for the renderer by the host module.
+  'engine/host/page-host.ts',
+  'engine/host/window-api.ts',
+  'engine/host/rpc-client.ts',
+  'engine/host/errors.ts',
+  'engine/checkpoint/types.ts',
+  'engine/state/api.ts',
+];
+/** Exceptions inside the globs above: Node-only by design. */
+export const NODE_ONLY_ENGINE = ['engine/graph/schema-inference.ts', 'engine/sql/flink/**'];
+/** Always browser-safe, whether or not the renderer imports them yet. */
+const BROWSER_SAFE_ROOTS = ['engine/graph/**', 'engine/sql/**'];
+
+const matches = (file, pattern) =>
+  pattern.endsWith('/**') ? file.startsWith(pattern.slice(0, -2)) : file === pattern;
+const matchesAny = (file, patterns) => patterns.some((p) => matches(file, p));
+const rendererMayImport = (file) => matchesAny(file, RENDERER_MAY_IMPORT) && !matchesAny(file, NODE_ONLY_ENGINE);
+
+function walk(dir) {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).flatMap((name) => {
+    if (name === 'node_modules' || name === 'dist' || name.startsWith('.')) return [];
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) return walk(p);
+    // Build configs (vite.config.ts, ...) run in Node at build time, not in the page.
+    if (/\.config\.[cm]?[jt]s$/.test(name)) return [];
+    return /\.(m?[jt]sx?|cts|cjs)$/.test(name) && !name.endsWith('.d.ts') ? [p] : [];
+  });
+}
+
+/**
+ * Blanks out comments (keeping newlines) so that commented-out imports are not read, and records
+ * where string literals start so that text inside a string is not taken for an import.
+ */
+function stripComments(src) {
+  let out = '';
+  let i = 0;
+  let quote = null;
+  const strings = [];
+  while (i < src.length) {
+    const c = src[i];
+    const n = src[i + 1];
+    if (quote) {
+      out += c;
+      if (c === '\\') { out += n ?? ''; i += 2; continue; }
+      if (c === quote) { quote = null; strings[strings.length - 1][1] = i; }
+      i++;
+    } else if (c === '/' && n === '/') {
+      while (i < src.length && src[i] !== '\n') { out += ' '; i++; }
+    } else if (c === '/' && n === '*') {
+      const end = src.indexOf('*/', i + 2);
+      const stop = end === -1 ? src.length : end + 2;
+      out += src.slice(i, stop).replace(/[^\n]/g, ' ');
+      i = stop;
+    } else {
+      if (c === "'" || c === '"' || c === '`') { quote = c; strings.push([i, src.length]); }
+      out += c;
+      i++;
+    }
+  }
+  return { text: out, strings };
+}
+
+const IMPORT_PATTERNS = [
+  // import x from 'y' / import { a } from 'y' / export * from 'y' (possibly over several lines)
+  /\b(import|export)\s+(type\s+)?[\w*{}\s,$]*?\bfrom\s*(['"])([^'"]+)\3/g,
+  // import 'y'
+  /\bimport\s*(['"])([^'"]+)\1/g,
+  // import('y') and require('y')
+  /\b(?:import|require)\s*\(\s*(['"])([^'"]+)\1\s*\)/g,
+];
+
+export function importsOf(src) {
+  const { text, strings } = stripComments(src);
+  const found = [];
+  const lineAt = (index) => text.slice(0, index).split('\n').length;
+  const inString = (index) => strings.some(([a, b]) => index > a && index < b);
+  for (const [k, re] of IMPORT_PATTERNS.entries()) {
+    for (const m of text.matchAll(re)) {
+      if (inString(m.index)) continue;
+      const spec = k === 0 ? m[4] : m[2];
+      const typeOnly = k === 0 && Boolean(m[2]);
+      found.push({ spec, line: lineAt(m.index), typeOnly });
+    }
+  }
+  return found;
+}
+
+const packageOf = (spec) => (spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]);
+const isBuiltin = (spec) => spec.startsWith('node:') || BUILTINS.has(packageOf(spec));
+
+export function checkLayers(root) {
+  const rel = (p) => relative(root, p).split(sep).join('/');
+  const files = [...walk(join(root, 'engine')), ...walk(join(root, 'renderer'))];
+  const imports = new Map(files.map((f) => [rel(f), importsOf(readFileSync(f, 'utf8'))]));
+  const violations = [];
+  const add = (file, line, reason) => violations.push({ file, line, reason });
+
+  const resolveLocal = (from, spec) => {
+    if (!spec.startsWith('.')) return null;
+    const base = resolve(root, dirname(from), spec);
+    for (const cand of [base, base.replace(/\.js$/, '.ts'), `${base}.ts`, `${base}.tsx`, join(base, 'index.ts')]) {
+      if (existsSync(cand) && statSync(cand).isFile()) return rel(cand);
+    }
+    return rel(base);
+  };
+
+  for (const [file, list] of imports) {
+    for (const { spec, line } of list) {
+      if (file.startsWith('engine/') && UI_PACKAGES.includes(packageOf(spec))) {
+        add(file, line, `engine must not import '${spec}' (UI code belongs in renderer/ or electron/)`);
+      }
+      if (!file.startsWith('renderer/')) continue;
+      if (isBuiltin(spec)) add(file, line, `renderer must not import the Node built-in '${spec}'`);
+      else if (NODE_ONLY_PACKAGES.includes(packageOf(spec))) add(file, line, `renderer must not import the Node-only package '${spec}'`);
+      const target = resolveLocal(file, spec);
+      if (target && target.startsWith('engine/') && !rendererMayImport(target)) {
+        add(file, line, `renderer must not import engine internals ('${target}'); only shared modules: ${RENDERER_MAY_IMPORT.join(', ')} (not ${NODE_ONLY_ENGINE.join(', ')})`);
+      }
+    }
+  }
+
+  // Browser-safe closure: roots plus everything they import at run time (type imports are erased).
+  const roots = [...imports.keys()].filter((f) => f.startsWith('engine/')
+    && (matchesAny(f, BROWSER_SAFE_ROOTS) || rendererMayImport(f)) && !matchesAny(f, NODE_ONLY_ENGINE));
+  const reachedFrom = new Map(roots.map((f) => [f, null]));
+  const queue = [...roots];
+  while (queue.length > 0) {
+    const file = queue.shift();
+    for (const { spec, line, typeOnly } of imports.get(file) ?? []) {
+      if (typeOnly) continue;
+      const chain = reachedFrom.get(file) ? ` (browser-safe because ${reachedFrom.get(file)} imports it)` : '';
+      if (isBuiltin(spec)) add(file, line, `browser-safe module must not import the Node built-in '${spec}'${chain}`);
+      else if (NODE_ONLY_PACKAGES.includes(packageOf(spec))) add(file, line, `browser-safe module must not import the Node-only package '${spec}'${chain}`);
+      const target = resolveLocal(file, spec);
+      if (target && imports.has(target) && !reachedFrom.has(target)) {
+        if (matchesAny(target, NODE_ONLY_ENGINE)) {
+          add(file, line, `browser-safe module must not import the Node-only module '${target}'${chain}`);
+          continue;
+        }
+        reachedFrom.set(target, file);
+        queue.push(target);
+      }
+    }
+  }
+  violations.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line);
+  return { violations, filesChecked: files.length };
+}
+
+const isMain = process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url);
+if (isMain) {
+  const i = process.argv.indexOf('--root');
+  const root = resolve(i >= 0 ? process.argv[i + 1] : join(dirname(fileURLToPath(import.meta.url)), '..'));
+  const { violations, filesChecked } = checkLayers(root);
+  for (const v of violations) console.error(`${v.file}:${v.line}: ${v.reason}`);
+  if (violations.length > 0) {
+    console.error(`layers: ${violations.length} violation${violations.length === 1 ? '' : 's'} in ${filesChecked} files`);
+    process.exit(1);
+  }
+  console.log(`layers: ok (${filesChecked} files)`);
+}

@@ -1,0 +1,86 @@
+// The layering rule (scripts/check-layers.mjs) holds for the repository and catches each kind of
+// violation in a scratch tree.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const SCRIPT = join(ROOT, 'scripts', 'check-layers.mjs');
+
+function run(root?: string) {
+  const r = spawnSync(process.execPath, [SCRIPT, ...(root ? ['--root', root] : [])], { encoding: 'utf8' });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+test('the repository respects the layers', () => {
+  const r = run();
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.out, /^layers: ok \(\d+ files\)/);
+});
+
+test('each kind of violation is reported as file:line: reason, exit 1', (t) => {
+  const root = mkdtempSync(join(tmpdir(), 'weir-layers-'));
+  t.after(() => rmSync(root, { recursive: true, force: true }));
+  const files: Record<string, string> = {
+    'engine/runtime/ui.ts': "import { app } from 'electron';\nimport React from 'react';\n",
+    'engine/runtime/flow.ts': "// import { x } from '@xyflow/react';\n\nexport { ReactFlow } from '@xyflow/react';\nimport('react-dom/client');\n",
+    'engine/runtime/task.ts': "import { readFile } from 'node:fs/promises';\nexport const x = 1;\n",
+    'engine/graph/ok.ts': "import type { Stats } from 'node:fs';\nimport { z } from 'zod';\nexport type S = Stats;\nexport const y = z;\n",
+    'engine/graph/bad.ts': "import { join } from 'node:path';\nimport { x } from '../runtime/task.ts';\nexport const j = [join, x];\n",
+    'engine/graph/schema-inference.ts': "import { readFileSync } from 'node:fs';\nexport const r = readFileSync;\n",
+    'engine/graph/uses-inference.ts': "import { r } from './schema-inference.ts';\nexport const q = r;\n",
+    'engine/sql/flink/index.ts': "import { writeFileSync } from 'fs';\nexport const w = writeFileSync;\n",
+    'engine/sql/index.ts': "import { Buffer } from 'buffer';\nexport const b = Buffer;\n",
+    'engine/host/api.ts': "import { helper } from './helper.ts';\nexport const h = helper;\n",
+    'engine/host/helper.ts': "import { createServer } from 'node:net';\nexport const helper = createServer;\n",
+    'renderer/src/App.tsx': [
+      "import { useState } from 'react';",
+      "import { readFileSync } from 'fs';",
+      "import * as path from 'node:path';",
+      "import { spawn } from 'child_process';",
+      "import rocks from 'rocksdb';",
+      "import { startJob } from '../../engine/runtime/task.ts';",
+      "import { infer } from '../../engine/graph/schema-inference.ts';",
+      "import { exportFlinkSql } from '../../engine/sql/flink/index.ts';",
+      "import type { JobDocument } from '../../engine/graph/types.ts';",
+      "import { validateJob } from '../../engine/graph/ok.ts';",
+      "import { connect } from '../../engine/host/ws-client.ts';",
+      "const s = 'import x from \"fs\"'; // a string, not an import",
+      '',
+    ].join('\n'),
+  };
+  for (const [rel, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, rel)), { recursive: true });
+    writeFileSync(join(root, rel), text);
+  }
+  const r = run(root);
+  assert.equal(r.code, 1, r.out + r.err);
+  const lines = r.err.trim().split('\n');
+  const has = (re: RegExp) => assert.ok(lines.some((l) => re.test(l)), `${re}\n${r.err}`);
+  has(/^engine\/runtime\/ui\.ts:1: engine must not import 'electron'/);
+  has(/^engine\/runtime\/ui\.ts:2: engine must not import 'react'/);
+  has(/^engine\/runtime\/flow\.ts:3: engine must not import '@xyflow\/react'/);
+  has(/^engine\/runtime\/flow\.ts:4: engine must not import 'react-dom\/client'/);
+  has(/^engine\/graph\/bad\.ts:1: browser-safe module must not import the Node built-in 'node:path'/);
+  has(/^engine\/runtime\/task\.ts:1: browser-safe module must not import the Node built-in 'node:fs\/promises' \(browser-safe because engine\/graph\/bad\.ts imports it\)/);
+  has(/^engine\/graph\/uses-inference\.ts:1: browser-safe module must not import the Node-only module 'engine\/graph\/schema-inference\.ts'/);
+  has(/^engine\/sql\/index\.ts:1: browser-safe module must not import the Node built-in 'buffer'/);
+  has(/^engine\/host\/helper\.ts:1: browser-safe module must not import the Node built-in 'node:net'/);
+  has(/^renderer\/src\/App\.tsx:2: renderer must not import the Node built-in 'fs'/);
+  has(/^renderer\/src\/App\.tsx:3: renderer must not import the Node built-in 'node:path'/);
+  has(/^renderer\/src\/App\.tsx:4: renderer must not import the Node built-in 'child_process'/);
+  has(/^renderer\/src\/App\.tsx:5: renderer must not import the Node-only package 'rocksdb'/);
+  has(/^renderer\/src\/App\.tsx:6: renderer must not import engine internals \('engine\/runtime\/task\.ts'\)/);
+  has(/^renderer\/src\/App\.tsx:7: renderer must not import engine internals \('engine\/graph\/schema-inference\.ts'\)/);
+  has(/^renderer\/src\/App\.tsx:8: renderer must not import engine internals \('engine\/sql\/flink\/index\.ts'\)/);
+  // Allowed: type imports of Node built-ins, zod, schema-inference's own Node use, flink's Node
+  // use, the shared modules, a string that only looks like an import, commented-out imports.
+  for (const ok of [/ok\.ts/, /schema-inference\.ts:1/, /flink\/index\.ts:1/, /App\.tsx:(1|9|10|11|12):/, /flow\.ts:1:/]) {
+    assert.ok(!lines.some((l) => ok.test(l)), `unexpected ${ok}\n${r.err}`);
+  }
+  assert.match(lines[lines.length - 1], /^layers: 16 violations in 12 files$/);
+});
