@@ -1,17 +1,18 @@
 /**
- * The engine parts the host drives, loaded on first use. While a part has not landed the call
- * fails with a clear `internal: runtime not available (...)` instead of the host failing to load;
- * everything else in the host keeps working.
+ * The engine parts the host drives, loaded on first use (`weir serve` starts without loading the
+ * runtime). A part that fails to load makes only its calls fail, with a clear
+ * `internal: runtime not available (...)`; everything else in the host keeps working.
  */
 import type { NormalizedJob } from '../graph/types.ts';
 import type { JobHandle, StartJobOptions } from '../runtime/api.ts';
 import type { RetainedCheckpoint } from '../checkpoint/types.ts';
 import { HostError } from './errors.ts';
 
-async function load<T>(what: string, spec: string, pick: (mod: Record<string, unknown>) => unknown): Promise<T> {
+// Literal specifiers, so bundlers (the Electron build) include the modules; loaded on first use.
+async function load<T>(what: string, importer: () => Promise<unknown>, pick: (mod: Record<string, unknown>) => unknown): Promise<T> {
   let mod: Record<string, unknown>;
   try {
-    mod = (await import(spec)) as Record<string, unknown>;
+    mod = (await importer()) as Record<string, unknown>;
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') {
@@ -25,14 +26,14 @@ async function load<T>(what: string, spec: string, pick: (mod: Record<string, un
 }
 
 export function loadStartJob(): Promise<(options: StartJobOptions) => Promise<JobHandle>> {
-  return load('engine/runtime/job-runner.ts', '../runtime/job-runner.ts', (m) => m.startJob);
+  return load('engine/runtime/job-runner.ts', () => import('../runtime/job-runner.ts'), (m) => m.startJob);
 }
 
 export function loadExportFlinkSql(): Promise<(job: NormalizedJob) => unknown> {
-  return load('engine/sql/flink/index.ts', '../sql/flink/index.ts', (m) => m.exportFlinkSql);
+  return load('engine/sql/flink/index.ts', () => import('../sql/flink/index.ts'), (m) => m.exportFlinkSql);
 }
 
 /** Retained checkpoints and savepoints of a job (its `checkpointing.dir`), newest first. */
 export function loadListRetained(): Promise<(job: NormalizedJob) => Promise<RetainedCheckpoint[]>> {
-  return load('engine/runtime/job-runner.ts (listRetainedCheckpoints)', '../runtime/job-runner.ts', (m) => m.listRetainedCheckpoints);
+  return load('engine/runtime/job-runner.ts (listRetainedCheckpoints)', () => import('../runtime/job-runner.ts'), (m) => m.listRetainedCheckpoints);
 }

@@ -136,6 +136,10 @@ export function createLocalHost(opts: LocalHostOptions): LocalHost {
     try {
       return await work();
     } catch (err) {
+      // The runner's refusals are about what was asked, not internal failures.
+      const name = (err as Error | null)?.name;
+      if (name === 'JobStartError') throw new HostError('invalid_request', (err as Error).message);
+      if (name === 'CheckpointRestoreError') throw new HostError('not_found', (err as Error).message);
       throw toHostError(err);
     }
   }

@@ -149,6 +149,72 @@ export function defineHostApiSuite(transport: string, connect: Connect): void {
       await api.setDocumentState({ title: 'x', dirty: true });
     });
 
+    it('runs the bundled example to completion, with throttled live events', async () => {
+      const { path, job } = await api.openExample({ id: 'orders-per-user' });
+      const events: HostEvent[] = [];
+      const off = api.onEvent((e) => events.push(e));
+      const info = await api.run({ job: job as never, path });
+      assert.equal(info.jobName, 'orders-per-user');
+      const finished = () => events.some((e) => e.type === 'job.status' && e.runId === info.runId && e.status === 'finished');
+      await waitFor(finished, 60_000, 'the run to finish');
+      off();
+      const statuses = events.filter((e) => e.type === 'job.status').map((e) => (e as { status: string }).status);
+      assert.equal(statuses.at(-1), 'finished');
+      assert.ok(statuses.includes('running'), statuses.join(','));
+      const mine = events.filter((e) => 'runId' in e && e.runId === info.runId);
+      assert.equal(mine.length, events.filter((e) => e.type !== 'app.command').length, 'every event names its run');
+      const runs = await api.listRuns({});
+      assert.equal(runs.find((r) => r.runId === info.runId)?.status, 'finished');
+      const history = await api.checkpointHistory({ runId: info.runId });
+      assert.ok(history.every((c) => c.id > 0));
+      const out = await fs.readdir(join(workspace, 'orders-per-user', 'out', 'per_user'));
+      assert.ok(out.length > 0, 'the sink committed its files into the workspace copy');
+      await rejectsWith(api.stop({ runId: info.runId }), 'job_not_running');
+      const retained = await api.listCheckpoints({ job: job as never, path });
+      assert.ok(retained.every((c) => c.path.startsWith(join(workspace, 'orders-per-user'))), JSON.stringify(retained));
+    });
+
+    it('refuses a second run of a running job, stops with a savepoint and restores from it', async () => {
+      const job = {
+        format: 'weir.job/v1', name: 'ticker',
+        settings: { stateBackend: 'fs', checkpointing: { interval: '200ms' }, restart: { attempts: 3, delay: '50ms' } },
+        nodes: [
+          { id: 'gen', type: 'source.generator', config: { seed: 1, rate: 400, keys: 4 } },
+          { id: 'peek', type: 'sink.preview', config: { limit: 5 } },
+        ],
+        edges: [{ from: 'gen', to: 'peek' }],
+      };
+      await api.writeJob({ path: 'ticker/ticker.weir.json', job: job as never });
+      const path = join(workspace, 'ticker', 'ticker.weir.json');
+      const events: HostEvent[] = [];
+      const off = api.onEvent((e) => events.push(e));
+      const info = await api.run({ job: job as never, path });
+      await waitFor(() => events.some((e) => e.type === 'checkpoint' && e.runId === info.runId && e.stats.status === 'completed'), 30_000, 'a checkpoint');
+      await rejectsWith(api.run({ job: job as never, path }), 'already_running', /ticker/);
+
+      await api.killTaskProcess({ runId: info.runId });
+      await waitFor(() => events.some((e) => e.type === 'job.restart' && e.runId === info.runId), 30_000, 'a restart');
+      await waitFor(() => (events.filter((e) => e.type === 'job.status' && e.runId === info.runId).at(-1) as { status?: string } | undefined)?.status === 'running', 30_000, 'running again');
+
+      const sp = await api.triggerSavepoint({ runId: info.runId });
+      assert.ok(sp.id > 0);
+      const stopped = await api.stop({ runId: info.runId, savepoint: true });
+      assert.ok(stopped.savepoint, 'stop with savepoint returns its path');
+      await waitFor(() => events.some((e) => e.type === 'job.status' && e.runId === info.runId && e.status === 'stopped'), 30_000, 'stopped');
+      const retained = await api.listCheckpoints({ job: job as never, path });
+      assert.ok(retained.some((c) => c.kind === 'savepoint' && c.path === stopped.savepoint), JSON.stringify(retained));
+
+      const again = await api.run({ job: job as never, path, restoreFrom: stopped.savepoint });
+      await waitFor(() => events.some((e) => e.type === 'job.status' && e.runId === again.runId && e.status === 'running'), 30_000, 'restored run');
+      await api.stop({ runId: again.runId });
+      await waitFor(() => events.some((e) => e.type === 'job.status' && e.runId === again.runId && ['stopped', 'canceled', 'finished'].includes(e.status)), 30_000, 'second stop');
+      off();
+      const metrics = events.filter((e) => e.type === 'metrics' && e.runId === info.runId).length;
+      const seconds = (Date.now() - info.startedAt) / 1000;
+      assert.ok(metrics <= seconds * 10 + 5, `${metrics} metrics events in ${seconds.toFixed(1)}s: throttled`);
+      await rejectsWith(api.run({ job: job as never, path, restoreFrom: '/etc' }), 'forbidden_path');
+    });
+
     it('delivers app commands as events', async () => {
       const seen: HostEvent[] = [];
       const off = api.onEvent((e) => seen.push(e));
