@@ -10,6 +10,7 @@ import { isDirty } from '../model/docStore.ts';
 import { notify, openDialog } from '../ui/uiStore.ts';
 import { pushRecent } from './recent.ts';
 import { clearAutosave } from './autosave.ts';
+import { displayPath } from './paths.ts';
 
 function message(e: unknown): string {
   return e && typeof e === 'object' && 'message' in e ? String((e as { message: unknown }).message) : String(e);
@@ -71,7 +72,7 @@ export async function saveTo(path: string): Promise<boolean> {
     pushRecent(r.path);
     clearAutosave();
     const problems = docStore.getState().problems.all.length;
-    notify(problems ? `Saved ${r.path} (${problems} problem${problems > 1 ? 's' : ''} to fix before it runs)` : `Saved ${r.path}`);
+    notify(problems ? `Saved ${displayPath(r.path)} (${problems} problem${problems > 1 ? 's' : ''} to fix before it runs)` : `Saved ${displayPath(r.path)}`);
     return true;
   } catch (e) {
     notify(`Could not save: ${message(e)}`, 'error');

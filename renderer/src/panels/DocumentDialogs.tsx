@@ -7,6 +7,7 @@ import { openDialog, useUi } from '../ui/uiStore.ts';
 import { openPath, saveTo } from '../documents/actions.ts';
 import { recentPaths } from '../documents/recent.ts';
 import { Modal } from './Modal.tsx';
+import { displayPath } from '../documents/paths.ts';
 
 const JOB_FILE = /\.json$/i;
 
@@ -23,7 +24,7 @@ function OpenDialog() {
       {recent.length > 0 && (<>
         <h3 className="modal__section">Recent</h3>
         <ul className="filelist" data-testid="recent-list">
-          {recent.map((p) => <li key={p}><button type="button" onClick={() => open(p)}>{p}</button></li>)}
+          {recent.map((p) => <li key={p}><button type="button" onClick={() => open(p)}>{displayPath(p)}</button></li>)}
         </ul>
       </>)}
       <h3 className="modal__section">Workspace {hostInfo()?.workspace && <code>{hostInfo()!.workspace}</code>}</h3>
@@ -33,8 +34,8 @@ function OpenDialog() {
       <ul className="filelist" data-testid="file-list">
         {files?.map((f) => (
           <li key={f.path}>
-            <button type="button" data-testid={`file-${f.path}`} onClick={() => open(f.path)}>
-              {f.path}<span className="filelist__time">{new Date(f.modified).toLocaleString()}</span>
+            <button type="button" data-testid={`file-${displayPath(f.path)}`} onClick={() => open(f.path)}>
+              {displayPath(f.path)}<span className="filelist__time">{new Date(f.modified).toLocaleString()}</span>
             </button>
           </li>
         ))}
@@ -45,7 +46,7 @@ function OpenDialog() {
 
 function suggestName(): string {
   const s = docStore.getState();
-  if (s.path) return s.path;
+  if (s.path) return displayPath(s.path) ?? s.path;
   const slug = (s.job.name || 'pipeline').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'pipeline';
   return `${slug}.weir.json`;
 }

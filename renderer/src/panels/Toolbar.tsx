@@ -7,6 +7,7 @@ import { newDocument, openDocument, save, saveAs } from '../documents/actions.ts
 import { autoLayout, zoomToFit } from '../canvas/commands.ts';
 import { docStore } from '../state.ts';
 import { RunControls } from './RunControls.tsx';
+import { displayPath } from '../documents/paths.ts';
 
 function Btn(p: { label: string; title: string; onClick: () => void; testId?: string; disabled?: boolean; primary?: boolean }) {
   return (
@@ -43,7 +44,7 @@ export function Toolbar() {
       <div className="toolbar__doc" title={path ?? 'not saved yet'}>
         <span className="toolbar__name" data-testid="job-name">{name || 'untitled'}</span>
         {dirty && <span className="toolbar__dirty" data-testid="dirty" title="Unsaved changes">●</span>}
-        <span className="toolbar__path" data-testid="doc-path">{path ?? 'unsaved'}</span>
+        <span className="toolbar__path" data-testid="doc-path">{displayPath(path) ?? 'unsaved'}</span>
       </div>
       <RunControls />
     </header>
