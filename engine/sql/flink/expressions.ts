@@ -10,7 +10,11 @@ import type { Col } from './context.ts';
  * has no double-quoted strings), and, for windows, `AVG(x)` averages `CAST(x AS DOUBLE)` because
  * Flink's AVG of an integer column is an integer while Weir's is a fraction.
  */
-export interface RewriteOptions { avgAsDouble?: boolean }
+export interface RewriteOptions {
+  avgAsDouble?: boolean;
+  /** Column references to spell under another name (a window's input with renamed columns). */
+  rename?: ReadonlyMap<string, string>;
+}
 
 export function rewriteExpr(text: string, cols: readonly Col[], opts: RewriteOptions = {}): string {
   const toks = tokenize(text);
@@ -33,7 +37,7 @@ export function rewriteExpr(text: string, cols: readonly Col[], opts: RewriteOpt
       const isCall = next !== undefined && next.text === '(';
       const qualified = prev !== undefined && prev.text === '.';
       if (afterAs && !inCast) spelled = quoteIdent(t.text); // an alias
-      else if (!isCall && !qualified && !afterAs && names.has(t.text)) spelled = quoteIdent(t.text);
+      else if (!isCall && !qualified && !afterAs && names.has(t.text)) spelled = quoteIdent(opts.rename?.get(t.text) ?? t.text);
       if (opts.avgAsDouble && t.upper === 'AVG' && isCall) {
         const close = matchingParen(toks, k + 1);
         let argStart = k + 2;
@@ -43,6 +47,8 @@ export function rewriteExpr(text: string, cols: readonly Col[], opts: RewriteOpt
           before.set(close, ' AS DOUBLE)' + (before.get(close) ?? ''));
         }
       }
+    } else if (t.kind === 'quoted' && !afterAs && opts.rename?.has(unquoteIdent(t.text))) {
+      spelled = quoteIdent(opts.rename.get(unquoteIdent(t.text))!);
     } else if (t.kind === 'dstring') {
       const inner = t.text.slice(1, -1).replace(/""/g, '"');
       spelled = names.has(inner) ? quoteIdent(inner) : sqlString(inner);

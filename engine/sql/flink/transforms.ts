@@ -53,7 +53,8 @@ export function unionOf(ctx: ExportContext, node: ExportNode, inputs: Relation[]
     if (rowtime) items.push(quoteIdent(rel.rowtime!));
     return `SELECT ${items.join(', ')} FROM ${rel.sql}`;
   });
-  ctx.emit(`${ctx.origin(node)}\nCREATE VIEW ${viewName} AS\n${parts.join('\nUNION ALL\n')};`);
+  const what = node.type === 'union' ? '' : ': its inputs merged, as Weir merges every edge into a node';
+  ctx.emit(`${ctx.origin(node)}${what}\nCREATE VIEW ${viewName} AS\n${parts.join('\nUNION ALL\n')};`);
   return { sql: viewName, columns, rowtime };
 }
 

@@ -26,7 +26,10 @@ export function emitWindow(ctx: ExportContext, node: WindowNode, input: Relation
     return null;
   }
   const keys = (c.keyBy ?? '').split(',').map((k) => unquoteIdent(k)).filter((k) => k !== '');
-  const aggs = splitSelectList(c.aggregates, input.columns, { avgAsDouble: true });
+  const w = c.window;
+  const useTvf = w.kind === 'tumbling' || (w.kind === 'sliding' && parseDuration(w.size) % parseDuration(w.slide) === 0);
+  const rename = useTvf ? clashRenames(input) : new Map<string, string>();
+  const aggs = splitSelectList(c.aggregates, input.columns, { avgAsDouble: true, rename });
   for (const a of aggs) {
     if (a.generatedName) ctx.warn(node, 'config.aggregates', `'${a.expr}' has no alias; Flink names it ${a.name}`);
   }
@@ -37,7 +40,6 @@ export function emitWindow(ctx: ExportContext, node: WindowNode, input: Relation
     comments.push(`-- allowedLateness ${lateness} ms is not exported: Flink SQL windows fire once and drop later records.`,
       '-- (table.exec.emit.allow-lateness exists but is experimental and not used here.)');
   }
-  const w = c.window;
   const keyCols = keys.map((k) => input.columns.find((col) => col.name === k) ?? { name: k, type: 'STRING', certain: false });
   const columns: Col[] = [
     { name: 'window_start', type: 'STRING', certain: true },
@@ -48,9 +50,9 @@ export function emitWindow(ctx: ExportContext, node: WindowNode, input: Relation
   const rowtime = ctx.rowtimeName;
   const rt = quoteIdent(input.rowtime);
   const name = quoteIdent(node.id);
-  const keyList = keys.map(quoteIdent);
+  const keyList = keys.map((k) => quoteIdent(rename.get(k) ?? k));
   let sql: string;
-  if (w.kind === 'session' || (w.kind === 'sliding' && parseDuration(w.size) % parseDuration(w.slide) !== 0)) {
+  if (!useTvf) {
     const fn = w.kind === 'session' ? 'SESSION' : 'HOP';
     const args = w.kind === 'session'
       ? `${rt}, ${intervalLiteral(parseDuration(w.gap))}`
@@ -58,42 +60,51 @@ export function emitWindow(ctx: ExportContext, node: WindowNode, input: Relation
     if (w.kind === 'sliding') comments.push('-- size is not a multiple of slide: the HOP group window, which allows that.');
     else comments.push(`-- Flink 1.19+ equivalent: TABLE(SESSION(TABLE ${input.sql}${keyList.length ? ` PARTITION BY ${keyList.join(', ')}` : ''}, DESCRIPTOR(${rt}), ${intervalLiteral(parseDuration(w.gap))})).`);
     const bound = (b: 'START' | 'END') => `DATE_FORMAT(CAST(${fn}_${b}(${args}) AS TIMESTAMP(3)), ${ISO_FORMAT})`;
-    sql = selectList([`${bound('START')} AS window_start`, `${bound('END')} AS window_end`], keyList, aggs,
+    sql = selectList([`${bound('START')} AS window_start`, `${bound('END')} AS window_end`], keyList, keys, aggs,
       `${fn}_ROWTIME(${args}) AS ${quoteIdent(rowtime)}`)
       + `\nFROM ${input.sql}\nGROUP BY ${[`${fn}(${args})`, ...keyList].join(', ')};`;
   } else {
-    const source = tvfInput(ctx, node, input, keys, aggs);
+    const source = tvfInput(ctx, node, input, rename);
     const tvf = w.kind === 'tumbling'
       ? `TUMBLE(TABLE ${source}, DESCRIPTOR(${rt}), ${intervalLiteral(parseDuration(w.size))})`
       : `HOP(TABLE ${source}, DESCRIPTOR(${rt}), ${intervalLiteral(parseDuration(w.slide))}, ${intervalLiteral(parseDuration(w.size))})`;
     sql = selectList([`DATE_FORMAT(window_start, ${ISO_FORMAT}) AS window_start`, `DATE_FORMAT(window_end, ${ISO_FORMAT}) AS window_end`],
-      keyList, aggs, `window_time AS ${quoteIdent(rowtime)}`)
+      keyList, keys, aggs, `window_time AS ${quoteIdent(rowtime)}`)
       + `\nFROM TABLE(\n  ${tvf})\nGROUP BY ${['window_start', 'window_end', 'window_time', ...keyList].join(', ')};`;
   }
   ctx.emit(`${comments.join('\n')}\nCREATE VIEW ${name} AS\n${sql}`);
   return { sql: name, columns, rowtime };
 }
 
-function selectList(bounds: string[], keys: string[], aggs: SelectItem[], time: string): string {
-  const items = [...bounds, ...keys, ...aggs.map((a) => `${a.expr} AS ${quoteIdent(a.name)}`), time];
+function selectList(bounds: string[], keys: string[], keyNames: string[], aggs: SelectItem[], time: string): string {
+  const keyItems = keys.map((k, i) => (k === quoteIdent(keyNames[i]) ? k : `${k} AS ${quoteIdent(keyNames[i])}`));
+  const items = [...bounds, ...keyItems, ...aggs.map((a) => `${a.expr} AS ${quoteIdent(a.name)}`), time];
   return `SELECT\n${items.map((i) => '  ' + i).join(',\n')}`;
 }
 
 /**
  * A window table function adds window_start, window_end and window_time to its input, which must not
- * have columns of those names already (an upstream window's output has). They are left out of a
- * helper view when nothing in this window reads them.
+ * have columns of those names already (an upstream window's output has): such columns are renamed
+ * in a helper view and the keys and aggregates read them under the new name.
  */
-function tvfInput(ctx: ExportContext, node: WindowNode, input: Relation, keys: string[], aggs: SelectItem[]): string {
-  const clash = input.columns.filter((c) => TVF_COLUMNS.includes(c.name));
-  if (clash.length === 0) return input.sql;
-  const used = clash.filter((c) => keys.includes(c.name) || aggs.some((a) => a.expr.includes(c.name)));
-  if (used.length > 0) {
-    ctx.warn(node, 'config', `reads ${used.map((c) => c.name).join(', ')} from its input, names that Flink's window functions reserve for their own columns`);
+function clashRenames(input: Relation): Map<string, string> {
+  const taken = new Set(input.columns.map((c) => c.name));
+  const rename = new Map<string, string>();
+  for (const c of input.columns) {
+    if (!TVF_COLUMNS.includes(c.name)) continue;
+    let name = `input_${c.name}`;
+    for (let i = 1; taken.has(name); i++) name = `input_${c.name}_${i}`;
+    taken.add(name);
+    rename.set(c.name, name);
   }
-  const keep = input.columns.filter((c) => !TVF_COLUMNS.includes(c.name)).map((c) => quoteIdent(c.name));
+  return rename;
+}
+
+function tvfInput(ctx: ExportContext, node: WindowNode, input: Relation, rename: Map<string, string>): string {
+  if (rename.size === 0) return input.sql;
+  const cols = input.columns.map((c) => (rename.has(c.name) ? `${quoteIdent(c.name)} AS ${quoteIdent(rename.get(c.name)!)}` : quoteIdent(c.name)));
   const view = quoteIdent(`${node.id}__input`);
-  ctx.emit(`${ctx.origin(node)}: its input without ${clash.map((c) => c.name).join(', ')}, which the window function adds itself\n`
-    + `CREATE VIEW ${view} AS\nSELECT ${[...keep, quoteIdent(input.rowtime!)].join(', ')}\nFROM ${input.sql};`);
+  ctx.emit(`${ctx.origin(node)}: its input with ${[...rename.keys()].join(', ')} renamed, names the window function gives its own columns\n`
+    + `CREATE VIEW ${view} AS\nSELECT ${[...cols, quoteIdent(input.rowtime!)].join(', ')}\nFROM ${input.sql};`);
   return view;
 }

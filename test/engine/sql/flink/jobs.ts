@@ -70,3 +70,36 @@ export const everything: Omit<JobDocument, 'format'> = {
     { from: 'sessions', to: 'late_clicks', fromPort: 'late' },
   ],
 };
+
+/** Smaller jobs for the golden files, each about one corner of the mapping. */
+export const plainJobs: Record<string, Omit<JobDocument, 'format'>> = {
+  'memory-unbounded-preview': {
+    name: 'memory unbounded preview',
+    settings: { stateBackend: 'memory', memoryStateLimit: '10mb', restart: { attempts: 0 } },
+    nodes: [
+      { id: 'gen', type: 'source.generator', config: { keys: 3 } },
+      { id: 'scaled', type: 'map', parallelism: 3, config: { select: '*, value * 2 AS value, LOWER(key), CAST(seq AS STRING) AS seq_text' } },
+      { id: 'show', type: 'sink.preview', config: {} },
+    ],
+    edges: [{ from: 'gen', to: 'scaled' }, { from: 'scaled', to: 'show' }],
+  },
+  'cascade-and-merge': {
+    name: 'cascading windows, a sink with two inputs',
+    settings: { checkpointing: { interval: '1m', dir: 'file:///shared/checkpoints' } },
+    nodes: [
+      { id: 'clicks', type: 'source.file', config: { path: 'clicks.csv', format: 'csv', eventTime: { field: 'at', maxOutOfOrderness: '1500ms' } } },
+      { id: 'orders', type: 'source.file', config: { path: 'orders.jsonl', format: 'jsonl', eventTime: { field: 'ts', maxOutOfOrderness: '90s' } } },
+      { id: 'per_second', type: 'window', config: { keyBy: 'user', window: { kind: 'tumbling', size: '1s' }, aggregates: 'COUNT(*) AS n' } },
+      { id: 'per_minute', type: 'window', config: { window: { kind: 'tumbling', size: '1m' }, aggregates: 'SUM(n) AS n, MAX(window_end) AS last_end' } },
+      { id: 'who', type: 'map', config: { select: "user AS who, 'click' AS kind" } },
+      { id: 'who2', type: 'map', config: { select: "`user` AS who, 'order' AS kind" } },
+      { id: 'people', type: 'sink.file', config: { path: 'out/people', format: 'jsonl' } },
+      { id: 'minutes', type: 'sink.file', config: { path: 'out/minutes', format: 'jsonl' } },
+    ],
+    edges: [
+      { from: 'clicks', to: 'per_second' }, { from: 'per_second', to: 'per_minute' }, { from: 'per_minute', to: 'minutes' },
+      { from: 'clicks', to: 'who' }, { from: 'orders', to: 'who2' },
+      { from: 'who', to: 'people' }, { from: 'who2', to: 'people' },
+    ],
+  },
+};
