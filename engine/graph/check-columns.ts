@@ -149,11 +149,15 @@ function checkEventTime(ctx: Ctx): void {
   }
 }
 
-export function checkColumns(doc: JobDocument, idx: GraphIndex, expr: ExpressionChecker, problems: JobProblem[]): void {
+/** Output columns of every node reached in topological order, per output port (null = unknown). */
+export type NodeColumns = Map<string, { out: Columns; late: Columns }>;
+
+export function checkColumns(doc: JobDocument, idx: GraphIndex, expr: ExpressionChecker, problems: JobProblem[]): NodeColumns {
   const ctx: Ctx = { doc, idx, expr, problems, out: new Map() };
   checkEventTime(ctx);
   for (const id of idx.order) {
     const { node, index } = idx.byId.get(id)!;
     visit(ctx, node, index);
   }
+  return ctx.out;
 }

@@ -100,7 +100,7 @@ function checkDegrees(idx: Pick<GraphIndex, 'byId' | 'inputs' | 'outputs'>, prob
 }
 
 /** Kahn's algorithm; on a cycle, walks the remaining nodes to name one cycle. */
-function checkCycles(doc: JobDocument, idx: Pick<GraphIndex, 'byId' | 'inputs' | 'outputs'>, problems: JobProblem[]) {
+function checkCycles(idx: Pick<GraphIndex, 'byId' | 'inputs' | 'outputs'>, problems: JobProblem[]) {
   const indeg = new Map<string, number>();
   for (const id of idx.byId.keys()) indeg.set(id, idx.inputs.get(id)?.length ?? 0);
   const queue = [...idx.byId.keys()].filter((id) => indeg.get(id) === 0);
@@ -116,7 +116,8 @@ function checkCycles(doc: JobDocument, idx: Pick<GraphIndex, 'byId' | 'inputs' |
   }
   if (order.length === idx.byId.size) return { acyclic: true, order };
   // Every remaining node has an input from another remaining node: walk backwards until a repeat.
-  const remaining = new Set([...idx.byId.keys()].filter((id) => !order.includes(id)));
+  const done = new Set(order);
+  const remaining = new Set([...idx.byId.keys()].filter((id) => !done.has(id)));
   let cur = [...remaining][0];
   const path: string[] = [];
   const at = new Map<string, number>();
@@ -128,7 +129,6 @@ function checkCycles(doc: JobDocument, idx: Pick<GraphIndex, 'byId' | 'inputs' |
   const cycle = path.slice(at.get(cur)!).reverse();
   const closing = idx.inputs.get(cycle[0])!.find((e) => e.from === cycle[cycle.length - 1])!;
   problems.push(err(`edges[${closing.edge}]`, `cycle: ${[...cycle, cycle[0]].join(' -> ')}`, cycle[0]));
-  void doc;
   return { acyclic: false, order };
 }
 
@@ -150,7 +150,7 @@ export function checkGraph(doc: JobDocument, problems: JobProblem[]): GraphIndex
   const { inputs, outputs } = checkEdges(doc, byId, problems);
   const partial = { byId, inputs, outputs };
   checkDegrees(partial, problems);
-  const { acyclic, order } = checkCycles(doc, partial, problems);
+  const { acyclic, order } = checkCycles(partial, problems);
   checkParallelism(doc, problems);
   return { ...partial, acyclic, order };
 }

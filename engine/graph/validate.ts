@@ -8,7 +8,7 @@ import type { JobDocument, JobProblem, NormalizedJob } from './types.ts';
 import { jobDocumentSchema } from './schema.ts';
 import { problemsFromIssues } from './schema-problems.ts';
 import { checkGraph } from './check-graph.ts';
-import { checkColumns } from './check-columns.ts';
+import { checkColumns, type NodeColumns } from './check-columns.ts';
 import { normalizeJob } from './normalize.ts';
 import { parseDuration } from './units.ts';
 import type { ExpressionChecker } from './expressions.ts';
@@ -68,6 +68,16 @@ export function validateJob(input: unknown, options: ValidateOptions = {}): Vali
   checkColumns(doc, idx, options.expressions ?? sqlChecker, problems);
   if (problems.some((p) => p.severity !== 'warning')) return { ok: false, problems };
   return { ok: true, job: normalizeJob(doc, options.baseDir), problems };
+}
+
+/**
+ * The columns each node emits, as far as they are known before reading data (for column hints in
+ * the designer and for exporters). Nodes on a cycle are absent; unknown columns are null.
+ * Expects a schema-valid document.
+ */
+export function nodeColumns(doc: JobDocument, expressions: ExpressionChecker = sqlChecker): NodeColumns {
+  const scratch: JobProblem[] = [];
+  return checkColumns(doc, checkGraph(doc, scratch), expressions, scratch);
 }
 
 /** One line for people: `orders-per-user: valid (4 nodes, 3 edges, backend fs, checkpoints every 1s)`. */

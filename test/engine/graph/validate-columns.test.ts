@@ -2,7 +2,7 @@
 // SQL compiler, and known columns where the upstream schema is known.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { validateJob } from '../../../engine/graph/validate.ts';
+import { nodeColumns, validateJob } from '../../../engine/graph/validate.ts';
 import type { JobDocument } from '../../../engine/graph/types.ts';
 import { baseJob, errorsOf, lines, node } from './job-builders.ts';
 
@@ -120,4 +120,16 @@ test('select * passes the input columns through', () => {
   assert.equal(validateJob(doc).ok, true, JSON.stringify(validateJob(doc).problems));
   (node(doc, 'big').config as { where: string }).where = 'triple > 20';
   assert.deepEqual(errorLines(doc), ["nodes[2].config.where: unknown column 'triple' (known: user, amount, ts, double_amount)"]);
+});
+
+test('nodeColumns reports what each node emits on each port', () => {
+  const doc = baseJob();
+  doc.nodes.push({ id: 'late', type: 'sink.preview', config: {} });
+  doc.edges.push({ from: 'per_user', to: 'late', fromPort: 'late' });
+  const cols = nodeColumns(doc);
+  assert.deepEqual(cols.get('orders')?.out, ['user', 'amount', 'ts']);
+  assert.deepEqual(cols.get('big')?.out, ['user', 'amount', 'ts']);
+  assert.deepEqual(cols.get('per_user'), { out: ['window_start', 'window_end', 'user', 'n', 'total'], late: ['user', 'amount', 'ts'] });
+  delete (node(doc, 'orders').config as { columns?: unknown }).columns;
+  assert.equal(nodeColumns(doc).get('big')?.out, null);
 });
