@@ -109,6 +109,13 @@ function visit(ctx: Ctx, node: JobNode, index: number): void {
       const aggs = checkExpr(ctx, node, index, 'aggregates', 'aggregates', c.aggregates, input)
         ? outputColumnsOf(ctx.expr, 'aggregates', c.aggregates, input) : null;
       const out = keys && aggs ? ['window_start', 'window_end', ...keys, ...aggs] : null;
+      if (keys && aggs) {
+        const clash = aggs.find((a) => a === 'window_start' || a === 'window_end' || keys.includes(a));
+        if (clash !== undefined) {
+          ctx.problems.push(err(`nodes[${index}].config.aggregates`,
+            `output column '${clash}' is already a ${keys.includes(clash) ? 'key column' : 'window column'}: choose another alias`, node.id));
+        }
+      }
       ctx.out.set(node.id, { out, late: input });
       return;
     }

@@ -145,6 +145,18 @@ function checkParallelism(doc: JobDocument, problems: JobProblem[]) {
   });
 }
 
+/** Two file sinks on one folder would commit into each other's transactions. */
+function checkSinkPaths(doc: JobDocument, problems: JobProblem[]) {
+  const seen = new Map<string, number>();
+  doc.nodes.forEach((n, i) => {
+    if (n.type !== 'sink.file') return;
+    const key = n.config.path.replace(/\\/g, '/').replace(/^\.\//, '').replace(/\/+$/, '');
+    const first = seen.get(key);
+    if (first === undefined) seen.set(key, i);
+    else problems.push(err(`nodes[${i}].config.path`, `sink path '${n.config.path}' is also written by nodes[${first}]`, n.id));
+  });
+}
+
 export function checkGraph(doc: JobDocument, problems: JobProblem[]): GraphIndex {
   const byId = checkIds(doc, problems);
   const { inputs, outputs } = checkEdges(doc, byId, problems);
@@ -152,5 +164,6 @@ export function checkGraph(doc: JobDocument, problems: JobProblem[]): GraphIndex
   checkDegrees(partial, problems);
   const { acyclic, order } = checkCycles(partial, problems);
   checkParallelism(doc, problems);
+  checkSinkPaths(doc, problems);
   return { ...partial, acyclic, order };
 }

@@ -133,3 +133,11 @@ test('nodeColumns reports what each node emits on each port', () => {
   delete (node(doc, 'orders').config as { columns?: unknown }).columns;
   assert.equal(nodeColumns(doc).get('big')?.out, null);
 });
+
+test('an aggregate alias may not reuse a key or window column', () => {
+  const doc = baseJob();
+  (node(doc, 'per_user').config as { aggregates: string }).aggregates = 'COUNT(*) AS user';
+  assert.deepEqual(errorLines(doc), ["nodes[2].config.aggregates: output column 'user' is already a key column: choose another alias"]);
+  (node(doc, 'per_user').config as { aggregates: string }).aggregates = 'MAX(ts) AS window_end';
+  assert.deepEqual(errorLines(doc), ["nodes[2].config.aggregates: output column 'window_end' is already a window column: choose another alias"]);
+});

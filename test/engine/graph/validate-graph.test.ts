@@ -135,3 +135,10 @@ test('a job needs a source and a sink; window sizes must be positive', () => {
   (zero.nodes[2].config as { window: unknown }).window = { kind: 'sliding', size: '10s', slide: 0 };
   assert.deepEqual(lines(errorsOf(rejected(zero))), ['nodes[2].config.window.slide: must be greater than 0']);
 });
+
+test('two file sinks may not write to the same folder', () => {
+  const doc = baseJob();
+  doc.nodes.push({ id: 'out2', type: 'sink.file', config: { path: './out/x/', format: 'csv' } });
+  doc.edges.push({ from: 'per_user', to: 'out2' });
+  assert.deepEqual(lines(errorsOf(rejected(doc))), ["nodes[4].config.path: sink path './out/x/' is also written by nodes[3]"]);
+});
