@@ -104,7 +104,25 @@ function compileColumn(node: SqlAst, ctx: CompileContext): Compiled {
   if (node.table) fail(ctx, `qualified column names are not supported: write \`${name}\` instead of ${node.table}.${name}`, node, String(node.table));
   if (name === '*') fail(ctx, "'*' is only allowed on its own in a select list or in COUNT(*)", node, '*');
   if (!ctx.columns.includes(name)) ctx.columns.push(name);
-  return { fn: columnReader(name), type: 'UNKNOWN', constant: false };
+  const read = columnReader(name);
+  if (!Array.isArray(node.array_index) || node.array_index.length === 0) return { fn: read, type: 'UNKNOWN', constant: false };
+  // a[1] (arrays are 1-based in Flink) and m['key'] reach into nested JSON values.
+  let fn: Evaluator = read;
+  for (const step of node.array_index as SqlAst[]) {
+    const index = compileExpr(step.index, ctx);
+    const inner = fn, idx = index.fn;
+    fn = (row) => elementAt(inner(row), idx(row));
+  }
+  return { fn, type: 'UNKNOWN', constant: false };
+}
+
+function elementAt(container: unknown, index: unknown): unknown {
+  if (container === null || typeof container !== 'object' || index === null) return null;
+  if (Array.isArray(container)) {
+    return typeof index === 'number' && Number.isInteger(index) && index >= 1 ? (container[index - 1] ?? null) : null;
+  }
+  const key = typeof index === 'string' ? index : String(index);
+  return Object.prototype.hasOwnProperty.call(container, key) ? ((container as Row)[key] ?? null) : null;
 }
 
 /** A direct property read; names that exist on Object.prototype must be own properties. */
@@ -206,7 +224,7 @@ function compileCase(node: SqlAst, ctx: CompileContext): Compiled {
   }, type, inputs);
 }
 
-const NUMERIC_FUNCTIONS = new Set(['ABS', 'FLOOR', 'CEIL', 'CEILING', 'ROUND', 'MOD', 'CHAR_LENGTH', 'CHARACTER_LENGTH']);
+const NUMERIC_FUNCTIONS = new Set(['ABS', 'FLOOR', 'CEIL', 'CEILING', 'ROUND', 'MOD', 'CHAR_LENGTH', 'CHARACTER_LENGTH', 'POWER', 'SQRT']);
 
 function functionName(node: SqlAst): string {
   const parts = node.name?.name;

@@ -22,7 +22,7 @@ function unaryNumeric(op: (x: number) => number, keepsType: boolean): FunctionSp
     min: 1, max: 1,
     build: ([a]) => {
       const f = a.fn;
-      return { fn: (row) => { const x = num(f(row)); return x === null ? null : op(x); }, type: keepsType ? numericType(a.type) : 'DOUBLE' };
+      return { fn: (row) => { const x = num(f(row)); return x === null ? null : finite(op(x)); }, type: keepsType ? numericType(a.type) : 'DOUBLE' };
     },
   };
 }
@@ -66,6 +66,8 @@ const substring: FunctionSpec = {
 };
 
 const noZero = (x: number): number => (x === 0 ? 0 : x); // no -0 in results
+/** NaN and infinities are not JSON values: they become NULL. */
+const finite = (x: number): number | null => (Number.isFinite(x) ? x : null);
 
 export const FUNCTIONS: Record<string, FunctionSpec> = {
   COALESCE: {
@@ -132,6 +134,38 @@ export const FUNCTIONS: Record<string, FunctionSpec> = {
         },
         type: numericType(a.type),
       };
+    },
+  },
+  TRIM: unaryString((s) => s.replace(/^ +| +$/g, ''), 'STRING'),
+  LTRIM: unaryString((s) => s.replace(/^ +/, ''), 'STRING'),
+  RTRIM: unaryString((s) => s.replace(/ +$/, ''), 'STRING'),
+  REPLACE: {
+    min: 3, max: 3,
+    build: ([a, b, c]) => {
+      const af = a.fn, bf = b.fn, cf = c.fn;
+      return {
+        fn: (row) => {
+          const s = toText(af(row)), from = toText(bf(row)), to = toText(cf(row));
+          if (s === null || from === null || to === null) return null;
+          return from === '' ? s : s.split(from).join(to);
+        },
+        type: 'STRING',
+      };
+    },
+  },
+  POWER: {
+    min: 2, max: 2,
+    build: ([a, b]) => {
+      const af = a.fn, bf = b.fn;
+      return { fn: (row) => { const x = num(af(row)), y = num(bf(row)); return x === null || y === null ? null : finite(x ** y); }, type: 'DOUBLE' };
+    },
+  },
+  SQRT: unaryNumeric((x) => x ** 0.5, false),
+  IF: {
+    min: 3, max: 3,
+    build: ([c, t, e]) => {
+      const cf = c.fn, tf = t.fn, ef = e.fn;
+      return { fn: (row) => (cf(row) === true ? tf(row) : ef(row)), type: t.type !== 'UNKNOWN' ? t.type : e.type };
     },
   },
   MOD: {

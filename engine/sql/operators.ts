@@ -23,6 +23,7 @@ export function compileBinary(node: SqlAst, ctx: CompileContext): Compiled {
     case 'IN': case 'NOT IN': return inList(op === 'NOT IN', node, ctx);
     case 'BETWEEN': case 'NOT BETWEEN': return between(op === 'NOT BETWEEN', node, ctx);
     case 'IS': case 'IS NOT': return isTest(op === 'IS NOT', node, ctx);
+    case 'IS DISTINCT FROM': case 'IS NOT DISTINCT FROM': return distinctFrom(op === 'IS DISTINCT FROM', node, ctx);
     default: return fail(ctx, `unsupported operator ${op}`, node, op.split(' ')[0]);
   }
 }
@@ -257,4 +258,16 @@ function isTest(negate: boolean, node: SqlAst, ctx: CompileContext): Compiled {
     }, 'BOOLEAN', [subject]);
   }
   return fail(ctx, 'IS expects NULL, TRUE or FALSE', node, 'IS');
+}
+
+/** `a IS [NOT] DISTINCT FROM b`: equality where NULL equals NULL; never NULL itself. */
+function distinctFrom(distinct: boolean, node: SqlAst, ctx: CompileContext): Compiled {
+  const l = compileExpr(node.left, ctx);
+  const r = compileExpr(node.right, ctx);
+  const lf = l.fn, rf = r.fn;
+  return make((row) => {
+    const a = lf(row), b = rf(row);
+    const same = a === null || b === null ? a === b : compare(a, b) === 0;
+    return same !== distinct;
+  }, 'BOOLEAN', [l, r]);
 }

@@ -184,7 +184,8 @@ function precheck(tokens: Token[]): void {
     if (t.kind !== 'ident') continue;
     if (t.upper === 'SELECT') throw new ExpressionError('subqueries are not supported', t.start + 1);
     if (t.upper === 'OVER') throw new ExpressionError('window functions (OVER) are not supported', t.start + 1);
-    if (depth === 0 && CLAUSE_KEYWORDS.has(t.upper)) throw new ExpressionError(`unexpected '${t.text}'`, t.start + 1);
+    const isDistinctFrom = t.upper === 'FROM' && k > 0 && tokens[k - 1].upper === 'DISTINCT';
+    if (depth === 0 && CLAUSE_KEYWORDS.has(t.upper) && !isDistinctFrom) throw new ExpressionError(`unexpected '${t.text}'`, t.start + 1);
   }
   if (depth > 0) {
     const last = tokens[tokens.length - 1];

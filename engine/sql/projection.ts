@@ -43,14 +43,15 @@ export function compileProjectionDetailed(text: string): CompiledProjection {
       return;
     }
     const c = compileExpr(item.ast, contextFor(text, parsed, item, 'a select list (use a window node to aggregate)', referenced));
-    const source = item.ast.type === 'column_ref' ? String(item.ast.column) : undefined;
+    const bare = item.ast.type === 'column_ref' && !(item.ast.array_index?.length > 0);
+    const source = bare ? String(item.ast.column) : undefined;
     const name = item.alias ?? source ?? `EXPR$${i}`;
     if (seen.has(name)) throw new ExpressionError(`duplicate column name '${name}'`, item.start + 1);
     seen.set(name, i);
     const col: ProjectionColumn = { name, expr: item.text, type: c.type };
     if (source !== undefined) col.sourceColumn = source;
     cols.push(col);
-    fns.push(source !== undefined ? columnReader(source) : c.fn);
+    fns.push(c.fn);
   });
   const names = cols.map((c) => c.name);
   const n = names.length;
@@ -85,7 +86,7 @@ export function parseKeyBy(text: string): KeyBy {
   const { items } = parseSelectList(text);
   const columns: string[] = [];
   for (const item of items) {
-    if (item.star || item.ast.type !== 'column_ref' || item.alias !== null || item.ast.table) {
+    if (item.star || item.ast.type !== 'column_ref' || item.alias !== null || item.ast.table || item.ast.array_index?.length) {
       throw new ExpressionError('keyBy expects a comma-separated list of column names', item.start + 1);
     }
     const name = String(item.ast.column);

@@ -99,6 +99,7 @@ describe('semantic errors', () => {
     expectError('select', 'a, b AS a', "duplicate column name 'a'", 4);
     expectError('keyBy', 'a + 1', 'keyBy expects a comma-separated list of column names', 1);
     expectError('keyBy', 'a, a', "duplicate key column 'a'", 4);
+    expectError('keyBy', 'a, b[1]', 'keyBy expects a comma-separated list of column names', 4);
     expectError('aggregates', 'COUNT(*) AS n, SUM(amount) total, STDDEV(x)', 'unknown aggregate function STDDEV: use COUNT, SUM, MIN, MAX or AVG', 35);
     expectError('aggregates', 'SUM(a) + 1', 'expected an aggregate function call: COUNT, SUM, MIN, MAX or AVG', 1);
     expectError('aggregates', 'COUNT(DISTINCT a)', 'COUNT(DISTINCT ...) is not supported', 1);

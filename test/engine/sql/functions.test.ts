@@ -149,3 +149,41 @@ describe('CAST', () => {
     assert.equal(value("CAST(CAST(a AS INT) AS STRING) || 'x'", { a: 5.5 }), '5x');
   });
 });
+
+describe('more Flink functions', () => {
+  it('TRIM / LTRIM / RTRIM remove spaces', () => {
+    assert.equal(value('TRIM(s)', { s: '  a b  ' }), 'a b');
+    assert.equal(value('LTRIM(s)', { s: '  a ' }), 'a ');
+    assert.equal(value('RTRIM(s)', { s: '  a ' }), '  a');
+    assert.equal(value('TRIM(s)', { s: null }), null);
+  });
+  it('REPLACE', () => {
+    assert.equal(value("REPLACE(s, 'a', 'xy')", { s: 'banana' }), 'bxynxynxy');
+    assert.equal(value("REPLACE(s, '.', '')", { s: 'a.b.c' }), 'abc', 'not a regex');
+    assert.equal(value("REPLACE(s, 'a', b)", { s: 'a', b: null }), null);
+  });
+  it('POWER / SQRT', () => {
+    assert.equal(value('POWER(a, 2)', { a: 3 }), 9);
+    assert.equal(value('SQRT(a)', { a: 16 }), 4);
+    assert.equal(value('SQRT(a)', { a: -1 }), null, 'NaN is not a JSON value');
+    assert.equal(value('POWER(a, 2)', { a: null }), null);
+  });
+  it('IF', () => {
+    assert.equal(value("IF(a > 1, 'big', 'small')", { a: 2 }), 'big');
+    assert.equal(value("IF(a > 1, 'big', 'small')", { a: null }), 'small', 'UNKNOWN takes the else branch');
+  });
+});
+
+describe('nested values', () => {
+  it('a[i] is 1-based on arrays, m[key] reads objects', () => {
+    assert.equal(value('a[1]', { a: [10, 20] }), 10);
+    assert.equal(value('a[2] + 1', { a: [10, 20] }), 21);
+    assert.equal(value('a[3]', { a: [10, 20] }), null);
+    assert.equal(value('a[0]', { a: [10, 20] }), null);
+    assert.equal(value("m['k']", { m: { k: 'v' } }), 'v');
+    assert.equal(value("m['k']['j']", { m: { k: { j: 1 } } }), 1);
+    assert.equal(value("m['toString']", { m: {} }), null);
+    assert.equal(value('a[1]', { a: null }), null);
+    assert.equal(value('a[1]', { a: 'str' }), null);
+  });
+});

@@ -207,6 +207,17 @@ describe('IS', () => {
   });
 });
 
+describe('IS [NOT] DISTINCT FROM', () => {
+  it('treats NULL as equal to NULL and never returns NULL', () => {
+    assert.equal(value('a IS DISTINCT FROM b', { a: 1, b: 1 }), false);
+    assert.equal(value('a IS DISTINCT FROM b', { a: 1, b: 2 }), true);
+    assert.equal(value('a IS DISTINCT FROM b', { a: 1 }), true);
+    assert.equal(value('a IS DISTINCT FROM b', {}), false);
+    assert.equal(value('a IS NOT DISTINCT FROM b', { a: null, b: null }), true);
+    assert.equal(value('a IS NOT DISTINCT FROM b', { a: 'x', b: null }), false);
+  });
+});
+
 describe('CASE', () => {
   it('searched CASE takes the first true branch; NULL conditions do not match', () => {
     const e = "CASE WHEN a > 10 THEN 'big' WHEN a > 5 THEN 'mid' ELSE 'small' END";
