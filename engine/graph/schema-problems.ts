@@ -88,6 +88,11 @@ function messageFor(issue: Issue, root: unknown): string {
       if (input === undefined) return `missing required field (expected ${typeName(issue.expected)})`;
       return `expected ${typeName(issue.expected)}, got ${describeValue(input)}`;
     case 'invalid_value':
+      if (input === undefined) {
+        return issue.values.length === 1
+          ? `missing required field (expected ${JSON.stringify(issue.values[0])})`
+          : `missing required field (allowed: ${list(issue.values)})`;
+      }
       if (issue.values.length === 1) return `expected ${JSON.stringify(issue.values[0])}, got ${describeValue(input)}`;
       return `unknown value ${describeValue(input)} (allowed: ${list(issue.values)})`;
     case 'invalid_union': {

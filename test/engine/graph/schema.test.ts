@@ -95,6 +95,13 @@ test('window kinds are discriminated too; the wrong format and non-objects are e
     "nodes[2].config.window.slide: missing required field (expected a duration such as '5s')",
   ]);
   assert.deepEqual(problemsFor([]), ['(document): expected an object, got an array']);
+  const noFormat = baseJob() as any;
+  delete noFormat.nodes[0].config.format;
+  delete noFormat.format;
+  assert.deepEqual(problemsFor(noFormat), [
+    'format: missing required field (expected "weir.job/v1")',
+    'nodes[0].config.format: missing required field (allowed: jsonl, csv)',
+  ]);
   assert.deepEqual(problemsFor({ ...baseJob(), format: 'weir.job/v2' }), ['format: expected "weir.job/v1", got \'weir.job/v2\'']);
   assert.deepEqual(problemsFor({ ...baseJob(), nodes: [{ id: 'a', config: {} }] }).slice(0, 1),
     ['nodes[0].type: missing node type (known: source.file, source.generator, filter, map, union, window, sink.file, sink.preview)']);
