@@ -1,0 +1,65 @@
+#!/usr/bin/env node
+// `npm run build`: the renderer (Vite, renderer/vite.config.ts -> dist/renderer) and the Electron
+// bundles (esbuild: electron/main.ts, preload.ts and the task process entry -> dist/electron/*.cjs).
+// Flags: --renderer, --electron (default: both). rocksdb stays external: its native module is
+// loaded from node_modules (unpacked from the asar in packaged builds).
+import { build as viteBuild } from 'vite';
+import { build as esbuild } from 'esbuild';
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const args = process.argv.slice(2);
+const only = (flag) => args.includes(flag);
+const doRenderer = only('--renderer') || !only('--electron');
+const doElectron = only('--electron') || !only('--renderer');
+
+// The engine is ESM and reads import.meta; in a CommonJS bundle that object is rebuilt from the
+// bundle's own location.
+const importMetaBanner = [
+  'const __weirUrl = require("node:url");',
+  'const __weirImportMeta = { url: __weirUrl.pathToFileURL(__filename).href,',
+  '  resolve: (s) => __weirUrl.pathToFileURL(require.resolve(s)).href,',
+  '  dirname: __dirname, filename: __filename };',
+].join('\n');
+
+async function buildRenderer() {
+  const t = Date.now();
+  await viteBuild({ configFile: join(ROOT, 'renderer', 'vite.config.ts'), logLevel: 'warn' });
+  console.error(`build: renderer -> dist/renderer (${Date.now() - t} ms)`);
+}
+
+async function buildElectron() {
+  const t = Date.now();
+  const common = {
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    sourcemap: 'linked',
+    logLevel: 'warning',
+    absWorkingDir: ROOT,
+    external: ['electron', 'rocksdb'],
+  };
+  await Promise.all([
+    esbuild({
+      ...common,
+      entryPoints: { main: 'electron/main.ts', task: 'electron/task-entry.ts' },
+      outdir: 'dist/electron',
+      outExtension: { '.js': '.cjs' },
+      banner: { js: importMetaBanner },
+      define: { 'import.meta': '__weirImportMeta' },
+    }),
+    // The sandboxed preload may require only 'electron': everything else is inlined.
+    esbuild({ ...common, entryPoints: { preload: 'electron/preload.ts' }, outdir: 'dist/electron', outExtension: { '.js': '.cjs' }, external: ['electron'] }),
+  ]);
+  console.error(`build: electron -> dist/electron/{main,preload,task}.cjs (${Date.now() - t} ms)`);
+}
+
+try {
+  if (doRenderer) await buildRenderer();
+  if (doElectron) await buildElectron();
+} catch (err) {
+  console.error(`build failed: ${err?.message ?? err}`);
+  process.exit(1);
+}
