@@ -23,7 +23,18 @@ export function intersects(aStart: number, aEnd: number, bStart: number, bEnd: n
   return aStart <= bEnd && aEnd >= bStart;
 }
 
-/** ISO-8601 UTC with milliseconds, the format of `window_start` / `window_end` output columns. */
+const isoCache = new Map<number, string>();
+
+/**
+ * ISO-8601 UTC with milliseconds, the format of `window_start` / `window_end` output columns.
+ * Cached: every key of a window shares its bounds, and formatting a Date is slow.
+ */
 export function isoTime(ms: number): string {
-  return new Date(ms).toISOString();
+  let s = isoCache.get(ms);
+  if (s === undefined) {
+    s = new Date(ms).toISOString();
+    if (isoCache.size >= 4096) isoCache.clear();
+    isoCache.set(ms, s);
+  }
+  return s;
 }

@@ -3,16 +3,15 @@
  * EventTimeTrigger). The hot path of the engine: a batch is first grouped by (key, window) on the
  * heap, then costs one `getMany` and one `writeMany`, whatever its size.
  *
- * Per window the state holds the key's values, one accumulator per aggregate and the time of the
- * window's single pending timer: its firing time (end - 1) until it fired, then its cleanup time
- * (end - 1 + allowedLateness). A record for a window that already fired but is not yet cleaned up
- * updates it and fires it again at once, with the updated result (Flink's late firing).
+ * Per window the state entry holds the key's values, one accumulator per aggregate and the time
+ * of the window's single pending timer: its firing time (end - 1) until it fired, then its cleanup
+ * time (end - 1 + allowedLateness). A record for a window that already fired but is not yet cleaned
+ * up updates it and fires it again at once, with the updated result (Flink's late firing).
  */
 import type { RecordBatch, Row } from '../../operator.ts';
 import type { AlignedWindowAssigner } from '../../../time/windows/index.ts';
-import type { ParsedTimer } from './state-keys.ts';
-import { alignedWindowKey, timerKey } from './state-keys.ts';
-import type { StateWrite } from './timers.ts';
+import { alignedWindowKey } from './state-keys.ts';
+import type { StateWrite, Timer } from './timers.ts';
 import { ResultBuffer, type WindowEnv, type WindowProcessor } from './window-env.ts';
 
 export interface AlignedWindowState {
@@ -29,6 +28,7 @@ interface BatchKey {
   key: string;
   keyGroup: number;
   firstRow: Row;
+  /** Window ends seen for this key in this batch, and their index in `windows`. */
   ends: number[];
   groups: number[];
 }
@@ -37,7 +37,6 @@ interface BatchWindow {
   owner: BatchKey;
   end: number;
   accs: unknown[];
-  keyValues: unknown[];
   /** Already fired (end - 1 <= watermark): every record fires it again. */
   refire: boolean;
 }
@@ -90,7 +89,7 @@ export class AlignedWindows implements WindowProcessor {
         for (let k = 0; k < bkEnds.length; k++) if (bkEnds[k] === end) { g = bk.groups[k]; break; }
         if (g < 0) {
           g = windows.length;
-          windows.push({ owner: bk, end, accs: [], keyValues: [], refire: end - 1 <= env.watermark });
+          windows.push({ owner: bk, end, accs: [], refire: end - 1 <= env.watermark });
           bkEnds.push(end);
           bk.groups.push(g);
         }
@@ -109,68 +108,62 @@ export class AlignedWindows implements WindowProcessor {
   private async update(rows: Row[], windows: BatchWindow[], pairs: number): Promise<void> {
     const env = this.env;
     const aggs = env.plan.aggregates;
-    const stateKeys = new Array<string>(windows.length);
-    for (let g = 0; g < windows.length; g++) {
+    const count = windows.length;
+    const stateKeys = new Array<string>(count);
+    for (let g = 0; g < count; g++) {
       const w = windows[g];
       stateKeys[g] = alignedWindowKey(w.owner.keyGroup, w.end, w.owner.key);
     }
     const stored = (await env.table.getMany(stateKeys)) as Array<AlignedWindowState | undefined>;
-    const writes: StateWrite[] = [];
-    const timerTimes = new Array<number>(windows.length);
-    for (let g = 0; g < windows.length; g++) {
+    const writes = new Array<StateWrite>(count);
+    const states = new Array<AlignedWindowState>(count);
+    for (let g = 0; g < count; g++) {
       const w = windows[g];
       const s = stored[g];
+      let state: AlignedWindowState;
       if (s !== undefined) {
-        w.accs = aggs.copy(s.a);
-        w.keyValues = s.k;
-        timerTimes[g] = s.t;
+        state = { k: s.k, a: aggs.copy(s.a), t: s.t };
       } else {
-        w.accs = aggs.create();
-        w.keyValues = env.keyValues(w.owner.firstRow);
-        const t = env.firstTimerTime(w.end);
-        timerTimes[g] = t;
-        env.timers.register(writes, w.owner.keyGroup, t, w.end, w.owner.key);
+        state = { k: env.keyValues(w.owner.firstRow), a: aggs.create(), t: env.firstTimerTime(w.end) };
+        env.timers.register(writes, { id: stateKeys[g], keyGroup: w.owner.keyGroup, time: state.t, end: w.end, key: w.owner.key });
       }
+      w.accs = state.a;
+      states[g] = state;
+      writes[g] = [stateKeys[g], state];
     }
 
     const refired = new ResultBuffer();
     const size = this.assigner.size;
     for (let p = 0; p < pairs; p++) {
-      const w = windows[this.pairWindow[p]];
-      aggs.add(w.accs, rows[this.pairRecord[p]]);
-      if (w.refire) refired.add(w.end, w.owner.key, env.resultRow(w.end - size, w.end, w.keyValues, w.accs));
-    }
-
-    for (let g = 0; g < windows.length; g++) {
+      const g = this.pairWindow[p];
       const w = windows[g];
-      const state: AlignedWindowState = { k: w.keyValues, a: w.accs, t: timerTimes[g] };
-      writes.push([stateKeys[g], state]);
+      aggs.add(w.accs, rows[this.pairRecord[p]]);
+      if (w.refire) refired.add(w.end, w.owner.key, env.resultRow(w.end - size, w.end, states[g].k, w.accs));
     }
     await env.table.writeMany(writes);
     refired.flush(env.out, false);
   }
 
-  async onTimers(timers: ParsedTimer[]): Promise<void> {
+  async onTimers(timers: Timer[]): Promise<void> {
     const env = this.env;
-    const stateKeys = timers.map((t) => alignedWindowKey(t.keyGroup, t.end, t.key));
+    const stateKeys = timers.map((t) => t.id);
     const stored = (await env.table.getMany(stateKeys)) as Array<AlignedWindowState | undefined>;
     const writes: StateWrite[] = [];
     const fired = new ResultBuffer();
     const size = this.assigner.size;
     for (let i = 0; i < timers.length; i++) {
       const tm = timers[i];
-      env.timers.delete(writes, timerKey(tm.keyGroup, tm.time, tm.end, tm.key));
       const s = stored[i];
-      // A timer whose window no longer points at it is stale (never expected; harmless to drop).
+      // A timer the window no longer points at is stale (never expected; harmless to skip).
       if (s === undefined || s.t !== tm.time) continue;
       if (tm.time === tm.end - 1) fired.add(tm.end, tm.key, env.resultRow(tm.end - size, tm.end, s.k, s.a));
       const cleanup = env.cleanupTime(tm.end);
       if (cleanup <= env.watermark) {
-        writes.push([stateKeys[i], undefined]);
+        writes.push([tm.id, undefined]);
       } else {
         const next: AlignedWindowState = { k: s.k, a: s.a, t: cleanup };
-        writes.push([stateKeys[i], next]);
-        env.timers.register(writes, tm.keyGroup, cleanup, tm.end, tm.key);
+        writes.push([tm.id, next]);
+        env.timers.register(writes, { id: tm.id, keyGroup: tm.keyGroup, time: cleanup, end: tm.end, key: tm.key });
       }
     }
     await env.table.writeMany(writes);

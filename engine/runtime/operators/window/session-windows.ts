@@ -11,9 +11,8 @@
 import type { RecordBatch, Row } from '../../operator.ts';
 import type { SessionWindowAssigner } from '../../../time/windows/index.ts';
 import { findMerge } from '../../../time/windows/index.ts';
-import type { ParsedTimer } from './state-keys.ts';
 import { sessionKey, timerKey } from './state-keys.ts';
-import type { StateWrite } from './timers.ts';
+import type { StateWrite, Timer } from './timers.ts';
 import { ResultBuffer, type WindowEnv, type WindowProcessor } from './window-env.ts';
 
 export interface Session {
@@ -109,22 +108,25 @@ export class SessionWindows implements WindowProcessor {
       }
     }
     if (!changed) return old;
-    // Timers: drop those of sessions that are gone or moved, add those of new or moved sessions.
     for (const s of sessions) if (owned.has(s)) s.t = env.firstTimerTime(s.end);
+    // Timers: drop those of sessions that are gone or moved, add those of new or moved sessions.
+    const timerOf = (s: Session): Timer => ({
+      id: timerKey(bk.keyGroup, s.t, s.end, bk.key), keyGroup: bk.keyGroup, time: s.t, end: s.end, key: bk.key,
+    });
+    const after = new Map(sessions.map((s) => [`${s.t}/${s.end}`, s]));
     const before = new Set<string>();
-    const after = new Set<string>();
-    if (old) for (const s of old.s) before.add(timerKey(bk.keyGroup, s.t, s.end, bk.key));
-    for (const s of sessions) after.add(timerKey(bk.keyGroup, s.t, s.end, bk.key));
-    for (const k of before) if (!after.has(k)) env.timers.delete(writes, k);
-    for (const s of sessions) {
-      if (!before.has(timerKey(bk.keyGroup, s.t, s.end, bk.key))) {
-        env.timers.register(writes, bk.keyGroup, s.t, s.end, bk.key);
+    if (old) {
+      for (const s of old.s) {
+        const id = `${s.t}/${s.end}`;
+        before.add(id);
+        if (!after.has(id)) env.timers.delete(writes, timerOf(s));
       }
     }
+    for (const [id, s] of after) if (!before.has(id)) env.timers.register(writes, timerOf(s));
     return { k: keyValues!, s: sessions };
   }
 
-  async onTimers(timers: ParsedTimer[]): Promise<void> {
+  async onTimers(timers: Timer[]): Promise<void> {
     const env = this.env;
     const stateKeys = [...new Set(timers.map((t) => sessionKey(t.keyGroup, t.key)))];
     const stored = (await env.table.getMany(stateKeys)) as Array<SessionKeyState | undefined>;
@@ -137,7 +139,7 @@ export class SessionWindows implements WindowProcessor {
     const writes: StateWrite[] = [];
     const fired = new ResultBuffer();
     for (const tm of timers) {
-      env.timers.delete(writes, timerKey(tm.keyGroup, tm.time, tm.end, tm.key));
+      env.timers.delete(writes, tm);
       const sk = sessionKey(tm.keyGroup, tm.key);
       const state = states.get(sk);
       const idx = state ? state.s.findIndex((s) => s.end === tm.end && s.t === tm.time) : -1;
@@ -149,7 +151,9 @@ export class SessionWindows implements WindowProcessor {
         state.s.splice(idx, 1);
       } else {
         state.s[idx] = { ...session, t: cleanup };
-        env.timers.register(writes, tm.keyGroup, cleanup, tm.end, tm.key);
+        env.timers.register(writes, {
+          id: timerKey(tm.keyGroup, cleanup, tm.end, tm.key), keyGroup: tm.keyGroup, time: cleanup, end: tm.end, key: tm.key,
+        });
       }
     }
     for (const [sk, state] of states) {

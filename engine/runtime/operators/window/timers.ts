@@ -1,134 +1,173 @@
 /**
- * Event-time timers of the window operator. Every timer is an entry of keyed state (so it survives
- * a snapshot and a rescale together with its window); the index that finds the due ones at a
- * watermark is on the heap and rebuilt from state in `open` (after a restore too). Two indexes,
- * chosen by the backend, give the same timers in the same order:
+ * Event-time timers of the window operator. Every timer is in keyed state, so it survives a
+ * snapshot and a rescale together with its window:
+ * - tumbling/sliding (`window-entries`): a window has exactly one pending timer, kept as the `t`
+ *   field of the window's own entry (firing time end - 1, then cleanup time end - 1 + lateness);
+ * - sessions (`timer-entries`): one `gggg:T<time>:<end>:<key>` entry per session.
  *
- * - ScanningTimerIndex (RocksDB, an ordered store): one number per owned key group, the earliest
- *   pending timer. A watermark scans only the groups with a timer due, each with one ordered scan
- *   over `gggg:T<time>...` that stops at the first timer after the watermark. Heap use is O(groups).
- * - HeapTimerQueue (heap backends, whose working state is on the heap anyway and whose `scan`
- *   sorts): every timer key in a map by firing time, plus a min-heap of the distinct times.
- *
- * Invariant (both): every timer stored in state is known to the index with its exact time, or the
- * index's bound for its key group is at most that time.
+ * The index that finds the due timers at a watermark is on the heap and rebuilt from state in
+ * `open` (after a restore too). Two indexes, chosen by the backend, give the same timers:
+ * - ScanningTimerIndex (RocksDB, an ordered store): one number per owned key group, a lower bound
+ *   of its pending timers. A watermark scans only the groups whose bound is due, each with one
+ *   ordered scan that stops at the first entry after the watermark. Heap use is O(key groups).
+ * - HeapTimerQueue (heap backends, whose state is on the heap anyway and whose `scan` sorts):
+ *   every pending timer in a map by firing time, plus a min-heap of the distinct times.
  */
 import type { KeyGroupRange, StateTable } from '../../../state/api.ts';
 import {
-  GROUP_PREFIX_WIDTH, clampTime, decodeTime, parseTimerKey, timerKey, timerRange, type ParsedTimer,
+  GROUP_PREFIX_WIDTH, clampTime, decodeTime, kindRange, parseAlignedWindowKey, parseTimerKey,
 } from './state-keys.ts';
 
 export type StateWrite = [string, unknown];
 
+/**
+ * One pending timer. `id` is the state key it lives in: the window entry (`window-entries`) or
+ * its own timer entry (`timer-entries`); unique per pending timer.
+ */
+export interface Timer { id: string; keyGroup: number; time: number; end: number; key: string }
+
+export type TimerLayout = 'window-entries' | 'timer-entries';
+
 export interface TimerIndex {
   rebuild(): Promise<void>;
-  register(writes: StateWrite[], keyGroup: number, time: number, end: number, key: string): void;
-  /** Deletes the timer given by its state key. */
-  delete(writes: StateWrite[], timerStateKey: string): void;
+  /** A new pending timer; with `timer-entries` this also writes its entry. */
+  register(writes: StateWrite[], timer: Timer): void;
+  /** A pending timer that is no longer wanted; with `timer-entries` this deletes its entry. */
+  delete(writes: StateWrite[], timer: Timer): void;
   /**
-   * Every stored timer with time <= watermark. They are forgotten by the index: the caller deletes
-   * each one from state (and may register a later one for the same window).
+   * Every pending timer with time <= watermark. The index forgets them: the caller handles each
+   * (deleting its entry, or registering the window's next timer).
    */
-  due(watermark: number): Promise<ParsedTimer[]>;
+  due(watermark: number): Promise<Timer[]>;
 }
 
-export function timerIndexFor(kind: string, table: StateTable<unknown>, range: KeyGroupRange): TimerIndex {
-  return kind === 'rocksdb' ? new ScanningTimerIndex(table, range) : new HeapTimerQueue(table);
+export function timerIndexFor(
+  backendKind: string, table: StateTable<unknown>, range: KeyGroupRange, layout: TimerLayout,
+): TimerIndex {
+  return backendKind === 'rocksdb' ? new ScanningTimerIndex(table, range, layout) : new HeapTimerQueue(table, layout);
+}
+
+interface TimedValue { t: number }
+
+/** Reads the timer stored at one state entry of the given layout. */
+function timerOfEntry(layout: TimerLayout, k: string, v: unknown): Timer {
+  if (layout === 'timer-entries') return { id: k, ...parseTimerKey(k) };
+  const w = parseAlignedWindowKey(k);
+  return { id: k, keyGroup: w.keyGroup, time: (v as TimedValue).t, end: w.end, key: w.key };
 }
 
 export class ScanningTimerIndex implements TimerIndex {
-  private readonly earliest: Float64Array;
+  private readonly bound: Float64Array;
+  private readonly kind: 'W' | 'T';
 
-  constructor(private readonly table: StateTable<unknown>, private readonly range: KeyGroupRange) {
-    this.earliest = new Float64Array(range.end - range.start + 1).fill(Infinity);
+  constructor(
+    private readonly table: StateTable<unknown>, private readonly range: KeyGroupRange, private readonly layout: TimerLayout,
+  ) {
+    this.bound = new Float64Array(range.end - range.start + 1).fill(Infinity);
+    this.kind = layout === 'timer-entries' ? 'T' : 'W';
   }
 
   async rebuild(): Promise<void> {
     for (let g = this.range.start; g <= this.range.end; g++) {
       let first = Infinity;
-      for await (const [k] of this.table.scan(timerRange(g))) {
-        first = parseTimerKey(k).time;
-        break;
+      for await (const [k, v] of this.table.scan(kindRange(g, this.kind))) {
+        const t = timerOfEntry(this.layout, k, v);
+        if (t.time < first) first = t.time;
+        // Timer entries are in time order. Windows are in end order: fired windows (timer at
+        // cleanup time) all end before the first unfired one, whose timer (end - 1) is the
+        // smallest of every window after it.
+        if (this.layout === 'timer-entries' || t.time === t.end - 1) break;
       }
-      this.earliest[g - this.range.start] = first;
+      this.bound[g - this.range.start] = first;
     }
   }
 
-  register(writes: StateWrite[], keyGroup: number, time: number, end: number, key: string): void {
-    writes.push([timerKey(keyGroup, time, end, key), 1]);
-    const i = keyGroup - this.range.start;
-    if (time < this.earliest[i]) this.earliest[i] = time;
+  register(writes: StateWrite[], timer: Timer): void {
+    if (this.layout === 'timer-entries') writes.push([timer.id, 1]);
+    const i = timer.keyGroup - this.range.start;
+    if (timer.time < this.bound[i]) this.bound[i] = timer.time;
   }
 
-  delete(writes: StateWrite[], timerStateKey: string): void {
-    writes.push([timerStateKey, undefined]);
+  delete(writes: StateWrite[], timer: Timer): void {
+    if (this.layout === 'timer-entries') writes.push([timer.id, undefined]);
   }
 
-  async due(watermark: number): Promise<ParsedTimer[]> {
+  async due(watermark: number): Promise<Timer[]> {
     const limit = clampTime(watermark);
-    const out: ParsedTimer[] = [];
+    const out: Timer[] = [];
+    const timeAt = GROUP_PREFIX_WIDTH + 1;
     for (let g = this.range.start; g <= this.range.end; g++) {
       const i = g - this.range.start;
-      if (this.earliest[i] > limit) continue;
+      if (this.bound[i] > limit) continue;
       let next = Infinity;
-      for await (const [k] of this.table.scan(timerRange(g))) {
-        const t = parseTimerKey(k);
-        if (t.time > limit) { next = t.time; break; }
-        out.push(t);
+      for await (const [k, v] of this.table.scan(kindRange(g, this.kind))) {
+        // Both layouts order entries by a time that is <= the entry's timer: stop after the watermark.
+        if (decodeTime(k, timeAt) > (this.layout === 'timer-entries' ? limit : limit + 1)) {
+          const t = timerOfEntry(this.layout, k, v).time;
+          if (t < next) next = t;
+          break;
+        }
+        const t = timerOfEntry(this.layout, k, v);
+        if (t.time <= limit) out.push(t);
+        else if (t.time < next) next = t.time; // a fired window waiting for its cleanup
       }
-      this.earliest[i] = next;
+      this.bound[i] = next;
     }
     return out;
   }
 }
 
 export class HeapTimerQueue implements TimerIndex {
-  private readonly byTime = new Map<number, Set<string>>();
-  /** Binary min-heap of the distinct times in `byTime` (a time may linger after its set emptied). */
+  /** Pending timers by firing time, each by id. */
+  private readonly byTime = new Map<number, Map<string, Timer>>();
+  /** Binary min-heap of the distinct times in `byTime` (a time may linger after its map emptied). */
   private readonly heap: number[] = [];
+  private readonly kind: 'W' | 'T';
 
-  constructor(private readonly table: StateTable<unknown>) {}
+  constructor(private readonly table: StateTable<unknown>, private readonly layout: TimerLayout) {
+    this.kind = layout === 'timer-entries' ? 'T' : 'W';
+  }
 
   async rebuild(): Promise<void> {
     this.byTime.clear();
     this.heap.length = 0;
-    for await (const [k] of this.table.scan()) {
-      if (k.charCodeAt(GROUP_PREFIX_WIDTH) === 0x54 /* 'T' */) this.add(k, decodeTime(k, GROUP_PREFIX_WIDTH + 1));
+    const kindCode = this.kind.charCodeAt(0);
+    for await (const [k, v] of this.table.scan()) {
+      if (k.charCodeAt(GROUP_PREFIX_WIDTH) === kindCode) this.add(timerOfEntry(this.layout, k, v));
     }
   }
 
-  register(writes: StateWrite[], keyGroup: number, time: number, end: number, key: string): void {
-    const k = timerKey(keyGroup, time, end, key);
-    writes.push([k, 1]);
-    this.add(k, time);
+  register(writes: StateWrite[], timer: Timer): void {
+    if (this.layout === 'timer-entries') writes.push([timer.id, 1]);
+    this.add(timer);
   }
 
-  delete(writes: StateWrite[], timerStateKey: string): void {
-    writes.push([timerStateKey, undefined]);
-    this.byTime.get(decodeTime(timerStateKey, GROUP_PREFIX_WIDTH + 1))?.delete(timerStateKey);
+  delete(writes: StateWrite[], timer: Timer): void {
+    if (this.layout === 'timer-entries') writes.push([timer.id, undefined]);
+    this.byTime.get(timer.time)?.delete(timer.id);
   }
 
-  async due(watermark: number): Promise<ParsedTimer[]> {
+  async due(watermark: number): Promise<Timer[]> {
     const limit = clampTime(watermark);
-    const out: ParsedTimer[] = [];
+    const out: Timer[] = [];
     const heap = this.heap;
     while (heap.length > 0 && heap[0] <= limit) {
       const t = this.pop();
-      const keys = this.byTime.get(t);
+      const timers = this.byTime.get(t);
       this.byTime.delete(t);
-      if (keys) for (const k of keys) out.push(parseTimerKey(k));
+      if (timers) for (const timer of timers.values()) out.push(timer);
     }
     return out;
   }
 
-  private add(k: string, time: number): void {
-    let set = this.byTime.get(time);
-    if (set === undefined) {
-      set = new Set();
-      this.byTime.set(time, set);
-      this.push(time);
+  private add(timer: Timer): void {
+    let timers = this.byTime.get(timer.time);
+    if (timers === undefined) {
+      timers = new Map();
+      this.byTime.set(timer.time, timers);
+      this.push(timer.time);
     }
-    set.add(k);
+    timers.set(timer.id, timer);
   }
 
   private push(t: number): void {
@@ -164,6 +203,6 @@ export class HeapTimerQueue implements TimerIndex {
 }
 
 /** Timers fire in window-end order, then key order: a deterministic output order on any backend. */
-export function compareTimers(a: ParsedTimer, b: ParsedTimer): number {
+export function compareTimers(a: Timer, b: Timer): number {
   return a.end - b.end || (a.key < b.key ? -1 : a.key > b.key ? 1 : a.time - b.time);
 }

@@ -5,15 +5,15 @@
 import type { OperatorContext, OperatorOutput, RecordBatch, Row } from '../../operator.ts';
 import type { StateTable } from '../../../state/api.ts';
 import { keyGroupOf } from '../../../state/keygroups.ts';
-import { clampTime, type ParsedTimer } from './state-keys.ts';
+import { clampTime } from './state-keys.ts';
 import { isoTime } from '../../../time/windows/index.ts';
 import type { WindowPlan } from './config.ts';
-import type { TimerIndex } from './timers.ts';
+import type { Timer, TimerIndex } from './timers.ts';
 
 export interface WindowProcessor {
   processBatch(batch: RecordBatch): Promise<void>;
   /** Handles due timers (sorted by `compareTimers`): fires and/or clears their windows. */
-  onTimers(timers: ParsedTimer[]): Promise<void>;
+  onTimers(timers: Timer[]): Promise<void>;
 }
 
 export class WindowEnv {

@@ -40,7 +40,8 @@ export class WindowOperator implements StreamOperator {
       throw new Error(`window '${this.plan.nodeId}' needs keyed state, but the runtime gave it none`);
     }
     const table = ctx.state.table<unknown>(WINDOW_TABLE) as StateTable<unknown>;
-    const timers = timerIndexFor(ctx.state.kind, table, ctx.keyGroupRange);
+    const layout = this.plan.assigner.kind === 'session' ? 'timer-entries' : 'window-entries';
+    const timers = timerIndexFor(ctx.state.kind, table, ctx.keyGroupRange, layout);
     await timers.rebuild();
     const env = new WindowEnv(this.plan, ctx, out, table, timers);
     env.watermark = restoredWatermark(restored?.operator);
