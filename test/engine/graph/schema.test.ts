@@ -111,3 +111,28 @@ test('a valid document parses and $schema is allowed', () => {
   const r = jobDocumentSchema.safeParse({ ...baseJob(), $schema: '../../schemas/weir.job.v1.schema.json' });
   assert.equal(r.success, true);
 });
+
+test('the JSON Schema works in a standard validator: examples pass, mistakes fail', async () => {
+  // ajv comes with electron-store; it is what editors' JSON Schema support behaves like.
+  const { default: Ajv2020 } = await import('ajv/dist/2020.js');
+  const validate = new Ajv2020({ allErrors: true, strict: false }).compile(JSON.parse(readFileSync(SCHEMA_FILE, 'utf8')));
+  const root = new URL('../../../examples/', import.meta.url);
+  for (const name of ['orders-per-user', 'clicks-sessions', 'sensor-sliding', 'union-late']) {
+    const doc = JSON.parse(readFileSync(new URL(`${name}/job.weir.json`, root), 'utf8'));
+    assert.equal(validate(doc), true, `${name}: ${JSON.stringify(validate.errors)}`);
+  }
+  const mistakes: Array<(d: any) => void> = [
+    (d) => { d.settings.stateBackend = 'redis'; },
+    (d) => { d.nodes[1].config.wher = 'x'; },
+    (d) => { d.nodes[2].config.window.size = '5q'; },
+    (d) => { d.nodes[0].type = 'source.kafka'; },
+    (d) => { d.settings.memoryStateLimit = '5tb'; },
+    (d) => { d.edges[0].fromPort = 'early'; },
+  ];
+  for (const [i, mistake] of mistakes.entries()) {
+    const doc = baseJob() as any;
+    assert.equal(validate(doc), true, JSON.stringify(validate.errors));
+    mistake(doc);
+    assert.equal(validate(doc), false, `mistake ${i} is caught by the JSON Schema`);
+  }
+});
