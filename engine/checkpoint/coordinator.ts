@@ -81,6 +81,8 @@ export class CheckpointCoordinator {
   private readonly queue: QueuedRequest[] = [];
   private readonly waiters = new Map<number, Waiter>();
   private stopped = false;
+  /** Storing + notifying + subsuming of the checkpoint being completed. */
+  private finishing: Promise<void> | null = null;
 
   constructor(private readonly opts: CheckpointCoordinatorOptions) {
     const s = opts.settings;
@@ -157,7 +159,7 @@ export class CheckpointCoordinator {
       this.fail(pending, `${kind} ${barrier.id} could not be triggered: ${errorText(err)}`, true);
       return;
     }
-    if (pending.isComplete) void this.complete(pending); // a job without subtasks
+    if (pending.isComplete) this.startCompletion(pending); // a job without subtasks
   }
 
   private expire(p: PendingCheckpoint): void {
@@ -182,7 +184,7 @@ export class CheckpointCoordinator {
     const outcome = p.acknowledge(ack);
     if (outcome.kind === 'ignored') return;
     this.stats.reportAcknowledged(p.id, outcome.newlyAcked, p.acknowledged);
-    if (outcome.complete) void this.complete(p);
+    if (outcome.complete) this.startCompletion(p);
   }
 
   /** A task could not take its part of checkpoint n (snapshot error, ...): n fails. */
@@ -197,6 +199,21 @@ export class CheckpointCoordinator {
     const p = this.pending;
     if (!p || this.completing) return;
     this.fail(p, `${p.kind} ${p.id} aborted: ${reason}`, false);
+  }
+
+  private startCompletion(p: PendingCheckpoint): void {
+    const work = this.complete(p).finally(() => {
+      if (this.finishing === work) this.finishing = null;
+    });
+    this.finishing = work;
+  }
+
+  /**
+   * Resolves once the checkpoint whose acknowledgements are all in has been stored, notified and
+   * its subsumed predecessors deleted (a no-op when nothing is completing).
+   */
+  async settled(): Promise<void> {
+    while (this.finishing) await this.finishing;
   }
 
   private async complete(p: PendingCheckpoint): Promise<void> {
