@@ -29,7 +29,7 @@ function useFitOnRequest() {
   const fitRequest = useUi((s) => s.fitRequest);
   useEffect(() => {
     // Wait a frame so freshly loaded nodes are measured before fitting.
-    const t = requestAnimationFrame(() => rf.fitView({ padding: 0.2, maxZoom: 1.2, duration: fitRequest ? 200 : 0 }));
+    const t = requestAnimationFrame(() => rf.fitView({ padding: 0.12, maxZoom: 1.1, duration: fitRequest ? 200 : 0 }));
     return () => cancelAnimationFrame(t);
   }, [rf, docVersion, fitRequest]);
 }
@@ -67,7 +67,7 @@ export function Canvas() {
         colorMode="dark"
       >
         <Background variant={BackgroundVariant.Dots} gap={GRID[0]} size={1.2} color="#2c3442" />
-        {minimap && nodes.length > 0 && <MiniMap<JobFlowNode> pannable zoomable nodeColor={minimapColor} nodeStrokeWidth={0} maskColor="rgba(12,15,20,0.7)" />}
+        {minimap && nodes.length > 0 && <MiniMap<JobFlowNode> pannable zoomable style={{ width: 168, height: 110 }} nodeColor={minimapColor} nodeStrokeWidth={0} maskColor="rgba(12,15,20,0.7)" />}
         <Controls showInteractive={false} />
       </ReactFlow>
       {hint && <div className="connection-hint" role="status" data-testid="connection-hint">Cannot connect: {hint}</div>}

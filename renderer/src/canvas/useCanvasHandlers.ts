@@ -72,7 +72,7 @@ export function useCanvasHandlers() {
 
   const onConnectEnd = useCallback(() => {
     // Keep a refusal visible for a moment after release so the user can read why.
-    if (uiStore.getState().connectionHint) setTimeout(() => uiStore.setState({ connectionHint: null }), 2500);
+    if (uiStore.getState().connectionHint) setTimeout(() => uiStore.setState({ connectionHint: null }), 1800);
   }, []);
 
   const onDragOver = useCallback((e: DragEvent) => {

@@ -8,7 +8,7 @@ import type { JobDocument, Position } from '../../../engine/graph/types.ts';
 
 const elk = new ELK();
 
-export const DEFAULT_NODE_SIZE = { width: 232, height: 72 };
+export const DEFAULT_NODE_SIZE = { width: 208, height: 56 };
 
 export async function layoutJob(
   job: JobDocument, sizes: ReadonlyMap<string, { width: number; height: number }> = new Map(),
@@ -18,8 +18,8 @@ export async function layoutJob(
     layoutOptions: {
       'elk.algorithm': 'layered',
       'elk.direction': 'RIGHT',
-      'elk.layered.spacing.nodeNodeBetweenLayers': '80',
-      'elk.spacing.nodeNode': '40',
+      'elk.layered.spacing.nodeNodeBetweenLayers': '56',
+      'elk.spacing.nodeNode': '32',
       'elk.layered.nodePlacement.strategy': 'BRANDES_KOEPF',
       'elk.layered.crossingMinimization.strategy': 'LAYER_SWEEP',
     },

@@ -4,7 +4,7 @@
  */
 import type { JobNode, WindowSpec } from '../../../engine/graph/types.ts';
 
-const MAX = 60;
+const MAX = 48;
 
 function clip(s: string): string {
   const one = s.replace(/\s+/g, ' ').trim();

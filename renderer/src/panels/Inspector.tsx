@@ -2,9 +2,8 @@
  * The inspector: the selected node's form, or the job settings when nothing is selected.
  * Subscribes to the one selected node, so edits elsewhere do not re-render it.
  */
-import { useMemo } from 'react';
 import type { JobNode } from '../../../engine/graph/types.ts';
-import { useDoc } from '../state.ts';
+import { useDoc, useDocShallow } from '../state.ts';
 import { typeInfo } from '../model/catalog.ts';
 import { inputColumns } from '../model/columns.ts';
 import { TypeIcon } from '../canvas/icons.tsx';
@@ -30,11 +29,9 @@ function NodeInspector({ id }: { id: string }) {
   const node = useDoc((s) => s.job.nodes.find((n) => n.id === id));
   const index = useDoc((s) => nodeIndex(s.job, id));
   const problems = useDoc((s) => s.problems.byNode.get(id));
-  // Upstream columns change only when edges or upstream configs change; recomputing on each job
-  // change is cheap (a walk over edges) compared with a render.
-  const edges = useDoc((s) => s.job.edges);
-  const nodes = useDoc((s) => s.job.nodes);
-  const columns = useMemo(() => inputColumns({ format: 'weir.job/v1', name: '', nodes, edges }, id), [nodes, edges, id]);
+  // A shallow-compared selector: moving nodes changes the job but not the columns, so dragging
+  // does not re-render the form on every frame.
+  const columns = useDocShallow((s) => inputColumns(s.job, id));
   if (!node) return null;
   const info = typeInfo(node.type);
   const base = `nodes[${index}]`;

@@ -1,0 +1,74 @@
+/**
+ * Canvas responsiveness: a 200-node, 250-edge job open in Chromium against `weir serve`; one node
+ * is dragged in small mouse steps and, for each step, the time from the pointer event to the next
+ * frame after React Flow moved the node is measured inside the page. Prints median and p95 ms.
+ *
+ * Run alone: `node --import tsx bench/designer.ts`; `measureDesignerDrag()` for bench/main.ts.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { largeJob } from './designer-graph.ts';
+import { startServe, launchBrowser, openDesigner, hasChromium } from '../test/e2e/designer-support.ts';
+
+export interface DragResult { nodes: number; edges: number; steps: number; medianMs: number; p95Ms: number; maxMs: number }
+
+declare global { interface Window { __dragLat?: number[] } }
+
+export async function measureDesignerDrag(steps = 40): Promise<DragResult | null> {
+  if (!hasChromium()) return null;
+  const served = await startServe();
+  const browser = await launchBrowser();
+  try {
+    const job = largeJob();
+    writeFileSync(join(served.workspace, 'large.weir.json'), JSON.stringify(job));
+    const page = await openDesigner(browser, served.url);
+    await page.keyboard.press(process.platform === 'darwin' ? 'Meta+o' : 'Control+o');
+    await page.getByTestId('file-large.weir.json').click();
+    await page.waitForFunction(() => document.querySelectorAll('.react-flow__node').length === 200, null, { timeout: 30_000 });
+    await page.waitForTimeout(500);
+    // Pick a node fully inside the viewport.
+    const target = page.locator('.react-flow__node[data-id="map-2"]');
+    const box = await target.boundingBox();
+    if (!box) throw new Error('node not visible');
+    await page.evaluate(() => {
+      const el = document.querySelector('.react-flow__node[data-id="map-2"]') as HTMLElement;
+      const lat: number[] = [];
+      window.__dragLat = lat;
+      let lastMove = 0;
+      window.addEventListener('pointermove', (e) => { lastMove = e.timeStamp; }, { capture: true });
+      new MutationObserver(() => {
+        const t0 = lastMove;
+        if (!t0) return;
+        lastMove = 0;
+        requestAnimationFrame(() => lat.push(performance.now() - t0));
+      }).observe(el, { attributes: true, attributeFilter: ['style'] });
+    });
+    const x = box.x + box.width / 2;
+    const y = box.y + box.height / 2;
+    await page.mouse.move(x, y);
+    await page.mouse.down();
+    for (let i = 1; i <= steps; i++) {
+      await page.mouse.move(x + i * 6, y + (i % 2) * 4);
+      await page.waitForTimeout(16);
+    }
+    await page.mouse.up();
+    await page.waitForTimeout(100);
+    const lat = (await page.evaluate(() => window.__dragLat ?? [])).sort((a, b) => a - b);
+    if (lat.length === 0) throw new Error('the node never repainted during the drag');
+    const q = (p: number) => lat[Math.min(lat.length - 1, Math.floor(p * lat.length))];
+    return {
+      nodes: job.nodes.length, edges: job.edges.length, steps: lat.length,
+      medianMs: Math.round(q(0.5) * 10) / 10, p95Ms: Math.round(q(0.95) * 10) / 10, maxMs: Math.round(lat[lat.length - 1] * 10) / 10,
+    };
+  } finally {
+    await browser.close();
+    await served.close();
+  }
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const r = await measureDesignerDrag();
+  if (!r) console.log('designer drag-to-repaint: skipped (no /usr/bin/chromium)');
+  else console.log(`designer drag-to-repaint (${r.nodes} nodes, ${r.edges} edges, ${r.steps} moves): median ${r.medianMs} ms, p95 ${r.p95Ms} ms, max ${r.maxMs} ms`);
+}
