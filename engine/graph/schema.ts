@@ -9,7 +9,7 @@
  */
 
 import { z } from 'zod';
-import { JOB_FORMAT, NODE_TYPES, type JobDocument, type JobNode, type JobEdge, type JobSettingsInput } from './types.ts';
+import { JOB_FORMAT, type JobDocument, type JobNode, type JobEdge, type JobSettingsInput } from './types.ts';
 import { checkDuration, checkSize } from './units.ts';
 
 // JSON Schema patterns have no flags, so case-insensitivity is spelled out.
