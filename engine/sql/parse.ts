@@ -1,16 +1,16 @@
 import * as flinkParserModule from 'node-sql-parser/build/flinksql.js';
 import { ExpressionError } from './errors.ts';
 import { splitTopLevel, tokenize, type Token } from './lexer.ts';
-import { fixLogicalPrecedence } from './precedence.ts';
+import { fixPrecedence } from './precedence.ts';
 
 /**
  * Parsing of the four expression kinds with node-sql-parser's `flinksql` dialect.
  *
  * Every kind is parsed as a select list, `SELECT <text>\nFROM __weir_input__`, even a `where`
  * condition, so that all four share one grammar and one item splitter. node-sql-parser gets AND/OR
- * precedence wrong in both grammars; precedence.ts rebuilds those chains. The newline before FROM
- * ends any `--` comment in the user's text, and the lexer rejects unterminated block comments, so
- * the wrapper cannot be swallowed.
+ * precedence (and `NOT (x) > 1`) wrong in both grammars; precedence.ts repairs the tree. The
+ * newline before FROM ends any `--` comment in the user's text, and the lexer rejects unterminated
+ * block comments, so the wrapper cannot be swallowed.
  */
 
 /** A node of node-sql-parser's expression AST (kept loose: the library's typings are partial). */
@@ -142,7 +142,7 @@ export function parseSelectList(text: string): ParsedSelectList {
     }
     const start = tokens[from].start;
     const exprText = exprTo > from ? text.slice(start, tokens[exprTo - 1].end) : '';
-    const expr = fixLogicalPrecedence(col.expr as SqlAst);
+    const expr = fixPrecedence(col.expr as SqlAst);
     const star = expr.type === 'column_ref' && expr.column === '*';
     return { ast: expr, alias, text: exprText, start, star };
   });

@@ -1,5 +1,46 @@
 import type { SqlAst } from './parse.ts';
 
+/** Both precedence repairs, in the order they must run. */
+export function fixPrecedence(node: SqlAst): SqlAst {
+  return fixLogicalPrecedence(hoistNotCalls(node));
+}
+
+/**
+ * The parser reads `NOT (x) > 2` as a call of a function NOT, `(NOT x) > 2`. In SQL, NOT binds
+ * looser than comparisons and arithmetic: `NOT (x > 2)`. Such a call sits at the bottom of the
+ * left spine of the operators it should span; this pass moves it above the highest of them
+ * (AND/OR and parenthesised groups stop it). Lone `NOT (x)` calls are compiled as NOT directly.
+ */
+export function hoistNotCalls(node: SqlAst): SqlAst {
+  let result = node;
+  if (isSpineOperator(node)) {
+    let p = node;
+    while (isSpineOperator(p.left)) p = p.left;
+    if (isNotCall(p.left)) {
+      p.left = p.left.args.value[0];
+      result = { type: 'unary_expr', operator: 'NOT', expr: node };
+    }
+  }
+  for (const key of Object.keys(node)) {
+    if (key === 'loc') continue;
+    const v = node[key];
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) if (isNode(v[i])) v[i] = hoistNotCalls(v[i]);
+    } else if (isNode(v)) node[key] = hoistNotCalls(v);
+  }
+  return result;
+}
+
+function isSpineOperator(n: SqlAst): boolean {
+  return isNode(n) && n.type === 'binary_expr' && !isLogical(n) && !n.parentheses;
+}
+
+function isNotCall(n: SqlAst): boolean {
+  if (!isNode(n) || n.type !== 'function' || n.args?.value?.length !== 1) return false;
+  const parts = n.name?.name;
+  return Array.isArray(parts) && parts.length === 1 && String(parts[0].value).toUpperCase() === 'NOT';
+}
+
 /**
  * node-sql-parser (5.x, every dialect) gives AND and OR the same precedence and mixed
  * associativity: `a AND b OR c` comes back as `a AND (b OR c)`. The operands still appear in
