@@ -28,15 +28,17 @@ interface BatchKey {
   key: string;
   keyGroup: number;
   firstRow: Row;
-  /** Window ends seen for this key in this batch, and their index in `windows`. */
-  ends: number[];
-  groups: number[];
+  /** The key's last window in this batch (most records of a key share one), as an index in `windows`. */
+  lastEnd: number;
+  lastGroup: number;
+  /** Every window of the key in this batch, once it has more than one: ends and indexes. */
+  more: number[] | null;
 }
 
 interface BatchWindow {
   owner: BatchKey;
   end: number;
-  accs: unknown[];
+  state: AlignedWindowState | null;
   /** Already fired (end - 1 <= watermark): every record fires it again. */
   refire: boolean;
 }
@@ -76,7 +78,7 @@ export class AlignedWindows implements WindowProcessor {
       const key = env.keyOf(row);
       let bk = byKey.get(key);
       if (bk === undefined) {
-        bk = { key, keyGroup: env.keyGroupOf(key), firstRow: row, ends: [], groups: [] };
+        bk = { key, keyGroup: env.keyGroupOf(key), firstRow: row, lastEnd: NaN, lastGroup: -1, more: null };
         byKey.set(key, bk);
       }
       const count = assigner.assignEnds(Math.floor(t), ends);
@@ -85,14 +87,22 @@ export class AlignedWindows implements WindowProcessor {
         const end = ends[w];
         if (end - 1 <= lateLimit) continue; // isWindowLate
         let g = -1;
-        const bkEnds = bk.ends;
-        for (let k = 0; k < bkEnds.length; k++) if (bkEnds[k] === end) { g = bk.groups[k]; break; }
+        if (bk.lastEnd === end) {
+          g = bk.lastGroup;
+        } else if (bk.more !== null) {
+          const more = bk.more;
+          for (let k = 0; k < more.length; k += 2) if (more[k] === end) { g = more[k + 1]; break; }
+        }
         if (g < 0) {
           g = windows.length;
-          windows.push({ owner: bk, end, accs: [], refire: end - 1 <= env.watermark });
-          bkEnds.push(end);
-          bk.groups.push(g);
+          windows.push({ owner: bk, end, state: null, refire: end - 1 <= env.watermark });
+          if (bk.lastGroup >= 0) {
+            if (bk.more === null) bk.more = [bk.lastEnd, bk.lastGroup];
+            bk.more.push(end, g);
+          }
         }
+        bk.lastEnd = end;
+        bk.lastGroup = g;
         pairRecord[pairs] = i;
         pairWindow[pairs] = g;
         pairs++;
@@ -116,29 +126,26 @@ export class AlignedWindows implements WindowProcessor {
     }
     const stored = (await env.table.getMany(stateKeys)) as Array<AlignedWindowState | undefined>;
     const writes = new Array<StateWrite>(count);
-    const states = new Array<AlignedWindowState>(count);
     for (let g = 0; g < count; g++) {
       const w = windows[g];
-      const s = stored[g];
-      let state: AlignedWindowState;
-      if (s !== undefined) {
-        state = { k: s.k, a: aggs.copy(s.a), t: s.t };
-      } else {
+      // Objects read from state may be updated in place: every backend's snapshot is a copy taken
+      // in its synchronous part (heap: deep copy; RocksDB: bytes), never a live reference.
+      let state = stored[g];
+      if (state === undefined) {
         state = { k: env.keyValues(w.owner.firstRow), a: aggs.create(), t: env.firstTimerTime(w.end) };
         env.timers.register(writes, { id: stateKeys[g], keyGroup: w.owner.keyGroup, time: state.t, end: w.end, key: w.owner.key });
       }
-      w.accs = state.a;
-      states[g] = state;
+      w.state = state;
       writes[g] = [stateKeys[g], state];
     }
 
     const refired = new ResultBuffer();
     const size = this.assigner.size;
     for (let p = 0; p < pairs; p++) {
-      const g = this.pairWindow[p];
-      const w = windows[g];
-      aggs.add(w.accs, rows[this.pairRecord[p]]);
-      if (w.refire) refired.add(w.end, w.owner.key, env.resultRow(w.end - size, w.end, states[g].k, w.accs));
+      const w = windows[this.pairWindow[p]];
+      const state = w.state!;
+      aggs.add(state.a, rows[this.pairRecord[p]]);
+      if (w.refire) refired.add(w.end, w.owner.key, env.resultRow(w.end - size, w.end, state.k, state.a));
     }
     await env.table.writeMany(writes);
     refired.flush(env.out, false);
