@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import type { Browser, Page } from 'playwright-core';
-import { startServe, launchBrowser, openDesigner, artifact, hasChromium, ROOT, type Served } from './designer-support.ts';
+import { startServe, launchBrowser, openDesigner, artifact, hasChromium, pageErrors, ROOT, type Served } from './designer-support.ts';
 import { dragFromPalette, dragPort, nodeCount, edgeCount, waitFor, clickPane, mod } from './designer-helpers.ts';
 
 const skip = hasChromium() ? false : 'needs /usr/bin/chromium';
@@ -84,5 +84,5 @@ test('build, save, reopen and validate a pipeline using mouse and keyboard only'
   assert.equal(await edgeCount(page), 2);
   assert.equal(await page.getByTestId('job-name').textContent(), 'built-by-hand');
   assert.equal(await page.getByTestId('summary-filter-1').textContent(), "where seq >= 10 AND key <> 'k3'");
-  assert.deepEqual((page as Page & { pageErrors?: string[] }).pageErrors, []);
+  assert.deepEqual(pageErrors(page), []);
 });

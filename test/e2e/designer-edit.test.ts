@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
-import { startServe, launchBrowser, openDesigner, artifact, hasChromium, type Served } from './designer-support.ts';
+import { startServe, launchBrowser, openDesigner, artifact, hasChromium, pageErrors, type Served } from './designer-support.ts';
 import { dragFromPalette, dragPort, nodeCount, edgeCount, waitFor, clickPane, mod } from './designer-helpers.ts';
 
 const skip = hasChromium() ? false : 'needs /usr/bin/chromium';
@@ -154,5 +154,5 @@ test('an example opens, lays out and shows its inspector (screenshots)', { skip,
   await clickPane(page);
   await page.getByTestId('s-stateBackend').selectOption('rocksdb');
   await page.screenshot({ path: artifact('designer-settings.png') });
-  assert.deepEqual((page as Page & { pageErrors?: string[] }).pageErrors, []);
+  assert.deepEqual(pageErrors(page), []);
 });

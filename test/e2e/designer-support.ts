@@ -79,13 +79,20 @@ export async function launchBrowser(): Promise<Browser> {
   });
 }
 
+const uncaught = new WeakMap<Page, string[]>();
+
+/** Uncaught exceptions the page threw since it was opened (tests assert there are none). */
+export function pageErrors(page: Page): string[] {
+  return uncaught.get(page) ?? [];
+}
+
 export async function openDesigner(browser: Browser, url: string): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(url).origin });
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(String(e)));
-  (page as Page & { pageErrors?: string[] }).pageErrors = errors;
+  uncaught.set(page, errors);
   await page.goto(url);
   await page.getByTestId('app-ready').waitFor({ timeout: 20_000 });
   return page;

@@ -25,14 +25,13 @@ function JobNodeViewImpl({ data, selected }: NodeProps<JobFlowNode>) {
   const hasProblem = !!problems && problems.length > 0;
   const cls = `wnode wnode--${info.group.toLowerCase()}${selected ? ' is-selected' : ''}${hasProblem ? ' has-problem' : ''}`;
   return (
-    <div className={cls} data-testid={`node-${node.id}`} data-node-type={node.type} title={hasProblem ? problems!.map((p) => p.message).join('\n') : info.description}>
+    <div className={cls} data-testid={`node-${node.id}`} data-node-type={node.type} title={`${info.label}: ${hasProblem ? problems!.map((p) => p.message).join('\n') : summary}`}>
       {info.hasInput && (
         <Handle type="target" position={Position.Left} id="in" className="whandle whandle--in" data-testid={`handle-${node.id}-in`} />
       )}
       <div className="wnode__head">
         <span className="wnode__icon"><TypeIcon type={node.type} /></span>
         <span className="wnode__name">{node.name || node.id}</span>
-        <span className="wnode__type">{info.label}</span>
       </div>
       <div className="wnode__summary" data-testid={`summary-${node.id}`}>{summary}</div>
       {hasProblem && (

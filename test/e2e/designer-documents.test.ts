@@ -1,0 +1,99 @@
+/**
+ * Documents in the designer (Chromium against `weir serve`): unsaved work survives a reload,
+ * a weir.job/v1 file dropped on the window opens, box selection, and Run shows the job status.
+ */
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Browser, Page } from 'playwright-core';
+import { startServe, launchBrowser, openDesigner, hasChromium, pageErrors, type Served } from './designer-support.ts';
+import { dragFromPalette, nodeCount, edgeCount, waitFor } from './designer-helpers.ts';
+
+const skip = hasChromium() ? false : 'needs /usr/bin/chromium';
+let served: Served;
+let browser: Browser;
+let page: Page;
+
+before(async () => {
+  if (skip) return;
+  served = await startServe();
+  browser = await launchBrowser();
+  page = await openDesigner(browser, served.url);
+});
+after(async () => {
+  await browser?.close();
+  await served?.close();
+});
+
+test('unsaved work is recovered after a reload', { skip, timeout: 60_000 }, async () => {
+  await dragFromPalette(page, 'source.generator', { x: 150, y: 150 });
+  await dragFromPalette(page, 'sink.preview', { x: 450, y: 150 });
+  await waitFor(async () => (await nodeCount(page)) === 2, 'two nodes');
+  await page.getByTestId('dirty').waitFor();
+  await page.reload();
+  await page.getByTestId('app-ready').waitFor();
+  await waitFor(async () => (await nodeCount(page)) === 2, 'the recovered nodes');
+  await page.getByTestId('dirty').waitFor();
+  assert.match(await page.getByTestId('notice').first().textContent() ?? '', /Recovered unsaved changes/);
+});
+
+test('a weir.job/v1 file dropped on the window opens as a new unsaved document', { skip, timeout: 60_000 }, async () => {
+  const job = {
+    format: 'weir.job/v1', name: 'dropped-job',
+    nodes: [
+      { id: 'gen', type: 'source.generator', position: { x: 0, y: 0 }, config: { count: 10 } },
+      { id: 'f', type: 'filter', position: { x: 260, y: 0 }, config: { where: 'seq > 2' } },
+      { id: 'p', type: 'sink.preview', position: { x: 520, y: 0 }, config: {} },
+    ],
+    edges: [{ from: 'gen', to: 'f' }, { from: 'f', to: 'p' }],
+  };
+  page.once('dialog', (d) => { void d.accept(); });
+  await page.evaluate((text) => {
+    const dt = new DataTransfer();
+    dt.items.add(new File([text], 'dropped.weir.json', { type: 'application/json' }));
+    const target = document.querySelector('[data-testid="app-ready"]')!;
+    target.dispatchEvent(new DragEvent('dragover', { dataTransfer: dt, bubbles: true, cancelable: true }));
+    target.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+  }, JSON.stringify(job));
+  await waitFor(async () => (await page.getByTestId('job-name').textContent()) === 'dropped-job', 'the dropped job');
+  assert.equal(await nodeCount(page), 3);
+  assert.equal(await edgeCount(page), 2);
+  await page.getByTestId('dirty').waitFor();
+  assert.equal(await page.getByTestId('summary-f').textContent(), 'where seq > 2');
+
+  // Dropping something that is not a job leaves the document alone and says why.
+  await page.evaluate(() => {
+    const dt = new DataTransfer();
+    dt.items.add(new File(['{"hello": 1}'], 'other.json', { type: 'application/json' }));
+    document.querySelector('[data-testid="app-ready"]')!.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+  });
+  await waitFor(async () => /not a weir.job\/v1 document/.test((await page.getByTestId('notice').allTextContents()).join(' ')), 'the refusal');
+  assert.equal(await page.getByTestId('job-name').textContent(), 'dropped-job');
+});
+
+test('box selection with Shift+drag selects the nodes inside', { skip, timeout: 60_000 }, async () => {
+  await page.keyboard.press('f');
+  await page.waitForTimeout(300);
+  const canvas = (await page.getByTestId('canvas').boundingBox())!;
+  const boxes = await Promise.all(['gen', 'f'].map((id) => page.getByTestId(`node-${id}`).boundingBox()));
+  const x0 = Math.min(...boxes.map((b) => b!.x)) - 12;
+  const y0 = Math.min(...boxes.map((b) => b!.y)) - 12;
+  const x1 = Math.max(...boxes.map((b) => b!.x + b!.width)) + 12;
+  const y1 = Math.max(...boxes.map((b) => b!.y + b!.height)) + 12;
+  assert.ok(x0 > canvas.x && y0 > canvas.y);
+  await page.keyboard.down('Shift');
+  await page.mouse.move(x0, y0);
+  await page.mouse.down();
+  await page.mouse.move(x1, y1, { steps: 10 });
+  await page.mouse.up();
+  await page.keyboard.up('Shift');
+  await waitFor(async () => (await page.locator('.react-flow__node.selected').count()) === 2, 'two selected nodes');
+  assert.match(await page.getByTestId('inspector').textContent() ?? '', /2 nodes selected/);
+});
+
+test('Run starts the job and the status follows the host events', { skip, timeout: 60_000 }, async () => {
+  await page.getByTestId('run').click();
+  await waitFor(async () => ['running', 'finishing', 'finished'].includes(await page.getByTestId('job-status').getAttribute('data-status') ?? ''),
+    'a running or finished status', 30_000);
+  await waitFor(async () => (await page.getByTestId('job-status').textContent()) === 'finished', 'the bounded job to finish', 30_000);
+  assert.deepEqual(pageErrors(page), []);
+});
