@@ -25,6 +25,12 @@ describe('syntax errors name the place in the user text', () => {
     expectError('select', 'a,', "expected an expression after ','", 2);
     expectError('where', 'AND b', "expected an expression before 'AND'", 1);
   });
+  it('counts columns in the user text even where reserved words were quoted for the parser', () => {
+    expectError('where', "user = 'a' AND value > FOO(1)", 'unknown function FOO', 24);
+    expectError('where', "user = 'a' AND value > > 1", "expected an expression after '>'", 24);
+    expectError('aggregates', 'COUNT(*) AS n, MAX(FOO(value))', 'unknown function FOO', 20);
+    expectError('select', 'value, key, UPPER(user, 1)', 'UPPER expects 1 argument, got 2', 13);
+  });
   it('counts columns over several lines as character positions', () => {
     expectError('where', 'a = 1\nAND b >', "expected an expression after '>'", 13);
   });

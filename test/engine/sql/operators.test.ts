@@ -267,6 +267,9 @@ describe('literals and identifiers', () => {
     assert.equal(value('value * 2', { value: 4 }), 8);
     assert.equal(value('count + date', { count: 1, date: 2 }), 3);
     assert.equal(value('`timestamp`', { timestamp: 'x' }), 'x');
+    assert.equal(value('café + 1', { café: 1 }), 2);
+    assert.equal(value('EXPR$0 > 1', { EXPR$0: 2 }), true, "a downstream node reads a map's default names");
+    assert.equal(value('window_start', { window_start: 'w' }), 'w');
     assert.equal(value('constructor', {}), null, 'Object.prototype names are not columns');
     assert.equal(value('toString', { toString: 5 }), 5);
   });
