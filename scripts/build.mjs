@@ -19,7 +19,7 @@ const doElectron = only('--electron') || !only('--renderer');
 const importMetaBanner = [
   'const __weirUrl = require("node:url");',
   'const __weirImportMeta = { url: __weirUrl.pathToFileURL(__filename).href,',
-  '  resolve: (s) => __weirUrl.pathToFileURL(require.resolve(s)).href,',
+  '  resolve: (s) => { try { return __weirUrl.pathToFileURL(require.resolve(s)).href; } catch { return s; } },',
   '  dirname: __dirname, filename: __filename };',
 ].join('\n');
 
