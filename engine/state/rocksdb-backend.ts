@@ -104,9 +104,9 @@ class RocksTable<V> implements StateTable<V> {
     const it = this.backend.liveDb().iterator({ gte, lt, highWaterMark: 64 * 1024 });
     try {
       for (;;) {
-        const entry = await it.next();
-        if (!entry) return;
-        yield [decodeKey(entry[0], this.prefix.length), JSON.parse(entry[1].toString('utf8')) as V];
+        const entries = await it.nextBatch();
+        if (entries.length === 0) return;
+        for (const [k, v] of entries) yield [decodeKey(k, this.prefix.length), JSON.parse(v.toString('utf8')) as V];
       }
     } finally {
       await it.end();

@@ -34,11 +34,11 @@ export function dbKey(prefix: Buffer, key: string): Buffer {
   return Buffer.concat([prefix, encodeKey(key)]);
 }
 
-/** Splits a db key into the table-name bytes length and the state key bytes. */
-export function splitDbKey(key: Buffer): { nameEnd: number } {
+/** Index of the 0x00 ending the table name in a db key (the state key starts after it). */
+export function tableNameEnd(key: Buffer): number {
   const nameEnd = key.indexOf(0);
   if (nameEnd < 0) throw new Error('RocksDB state key without a table prefix');
-  return { nameEnd };
+  return nameEnd;
 }
 
 export function tableNameOf(key: Buffer, nameEnd: number): string {

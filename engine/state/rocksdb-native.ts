@@ -68,6 +68,27 @@ export class NativeIterator {
     });
   }
 
+  /**
+   * Up to one native batch (~highWaterMark bytes) of entries per promise, in key order; empty at the
+   * end. Bulk scans use this instead of `next()` to avoid a promise per entry: after one `next()`
+   * the binding's iterator holds the rest of its native batch in `cache` (rocksdb 5.x keeps it
+   * reversed for `pop()`), which is drained synchronously here.
+   */
+  async nextBatch(): Promise<Array<[Buffer, Buffer]>> {
+    const first = await this.next();
+    if (!first) return [];
+    const out: Array<[Buffer, Buffer]> = [first];
+    const cache = (this.it as unknown as { cache?: unknown }).cache;
+    if (Array.isArray(cache)) {
+      while (cache.length >= 2) {
+        const key = cache.pop() as Buffer;
+        const value = cache.pop() as Buffer;
+        out.push([key, value]);
+      }
+    }
+    return out;
+  }
+
   /** Positions at the first key >= target; the next `next()` returns it. */
   seek(target: Buffer): void {
     this.it.seek(target);

@@ -31,11 +31,20 @@ export async function restoreSnapshots(
     if (snap.files?.length) {
       for (const file of snap.files) {
         await decodeStateFile(storage.resolve(file.path), storage.readStateFile(file.path), async (records) => {
+          // One allocation for all keys of the batch; values stay views (the write batch copies them).
+          let total = 0;
+          for (const r of records) total += prefixOf(r.table).length + r.key.length;
+          const keys = Buffer.allocUnsafe(total);
+          let pos = 0;
           const ops: BatchOp[] = [];
           for (const r of records) {
             if (!ownsKeyGroup(range, keyGroupOfEncodedKey(r.key))) continue;
-            const key = Buffer.concat([prefixOf(r.table), r.key]);
-            ops.push(r.value ? { type: 'put', key, value: Buffer.from(r.value) } : { type: 'del', key });
+            const prefix = prefixOf(r.table);
+            const start = pos;
+            pos += prefix.copy(keys, pos);
+            pos += r.key.copy(keys, pos);
+            const key = keys.subarray(start, pos);
+            ops.push(r.value ? { type: 'put', key, value: r.value } : { type: 'del', key });
           }
           await db.batch(ops);
         });

@@ -24,7 +24,7 @@
 import type { KeyGroupRange, KeyedStateSnapshot } from './api.ts';
 import type { CheckpointWorkerStorage, StateFileRef } from '../checkpoint/storage.ts';
 import { StateFileEncoder } from './state-file.ts';
-import { splitDbKey, tableNameOf } from './rocksdb-keys.ts';
+import { tableNameEnd, tableNameOf } from './rocksdb-keys.ts';
 import type { NativeDb, NativeIterator } from './rocksdb-native.ts';
 import { randomBytes } from 'node:crypto';
 
@@ -148,12 +148,13 @@ export class RocksDBSnapshotter {
       const enc = new StateFileEncoder(sink);
       const names = new TableNameCache();
       for (;;) {
-        const entry = await view.next();
-        if (!entry) break;
-        const [key, value] = entry;
-        const { nameEnd } = splitDbKey(key);
-        enc.put(names.nameOf(key, nameEnd), key.subarray(nameEnd + 1), value);
-        if (enc.full) await enc.flush();
+        const entries = await view.nextBatch();
+        if (entries.length === 0) break;
+        for (const [key, value] of entries) {
+          const nameEnd = tableNameEnd(key);
+          enc.put(names.nameOf(key, nameEnd), key.subarray(nameEnd + 1), value);
+          if (enc.full) await enc.flush();
+        }
       }
       await enc.end();
       return await sink.commit();
@@ -173,7 +174,7 @@ export class RocksDBSnapshotter {
         const key = Buffer.from(text, 'latin1');
         view.seek(key);
         const entry = await view.next();
-        const { nameEnd } = splitDbKey(key);
+        const nameEnd = tableNameEnd(key);
         const table = names.nameOf(key, nameEnd);
         if (entry && entry[0].equals(key)) enc.put(table, key.subarray(nameEnd + 1), entry[1]);
         else enc.del(table, key.subarray(nameEnd + 1));
