@@ -1,5 +1,5 @@
 /**
- * Where the CLI writes. Diagnostics (problems, errors, usage after a mistake) go to stderr so that
+ * Where the CLI writes. Diagnostics (errors, usage after a mistake) go to stderr so that
  * stdout carries only results (a summary, an exported document). Injectable for tests.
  */
 

@@ -28,7 +28,9 @@ export async function validateCommand(argv: string[], io: CliIO): Promise<number
     if (values.json) {
       io.out(JSON.stringify({ file, ok: r.ok, ...(r.ok ? { summary: summarizeJob(r.job, r.problems) } : {}), problems: r.problems }));
     } else {
-      printProblems(io, r.problems);
+      // The problems are validate's result, so they go to stdout (as eslint/tsc do); other commands
+      // print problems to stderr because their stdout carries a document.
+      printProblems({ out: io.out, err: io.out }, r.problems);
       if (r.ok) io.out(summarizeJob(r.job, r.problems));
     }
     if (!r.ok) code = EXIT_INVALID;

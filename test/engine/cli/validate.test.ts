@@ -13,8 +13,8 @@ async function rejects(t: { after(fn: () => void): void }, job: unknown, expecte
   const r = await weir(['validate', writeJob(dir, 'job.json', job)]);
   assert.equal(r.code, 2, r.stdout + r.stderr);
   assert.ok(!hasStackTrace(r.stderr + r.stdout), r.stderr);
-  assert.equal(r.stdout, '', 'nothing on stdout for an invalid job');
-  for (const re of expected) assert.match(r.stderr, re);
+  assert.equal(r.stderr, '', 'problems are the result of validate: all on stdout');
+  for (const re of expected) assert.match(r.stdout, re);
   return r;
 }
 
@@ -36,14 +36,14 @@ test('broken JSON: one line with the file and the position', async (t) => {
   const file = writeJob(dir, 'broken.json', '{\n  "format": "weir.job/v1",\n  "name": "x"\n  "nodes": []\n}\n');
   const r = await weir(['validate', file]);
   assert.equal(r.code, 2);
-  assert.equal(r.stderr, `${file}: not valid JSON: expected ',' or '}' after property value (line 4, column 3)\n`);
+  assert.equal(r.stdout, `${file}: not valid JSON: expected ',' or '}' after property value (line 4, column 3)\n`);
   assert.ok(!hasStackTrace(r.stderr));
 });
 
 test('a missing file: one line, exit 2', async () => {
   const r = await weir(['validate', 'no/such/job.json']);
   assert.equal(r.code, 2);
-  assert.equal(r.stderr, 'no/such/job.json: cannot read job file: no such file\n');
+  assert.equal(r.stdout, 'no/such/job.json: cannot read job file: no such file\n');
 });
 
 test('an unknown node type lists the known types', async (t) => {
@@ -92,7 +92,7 @@ test('every problem is printed, one per line', async (t) => {
   job.nodes[3].config.format = 'xml';
   job.bogus = true;
   const r = await rejects(t, job, []);
-  assert.equal(r.stderr.trim().split('\n').length, 3, r.stderr);
+  assert.equal(r.stdout.trim().split('\n').length, 3, r.stdout);
 });
 
 test('warnings do not fail validation; --json prints one object per file', async (t) => {
@@ -103,8 +103,9 @@ test('warnings do not fail validation; --json prints one object per file', async
   const file = writeJob(dir, 'job.json', job);
   const r = await weir(['validate', file]);
   assert.equal(r.code, 0, r.stderr);
-  assert.equal(r.stderr, "nodes[4]: warning: the output of 'unused' is not connected: its records go nowhere\n");
-  assert.equal(r.stdout, 'orders-per-user: valid (5 nodes, 4 edges, backend fs, checkpoints every 1s, 1 warning)\n');
+  assert.equal(r.stderr, '');
+  assert.equal(r.stdout, "nodes[4]: warning: the output of 'unused' is not connected: its records go nowhere\n"
+    + 'orders-per-user: valid (5 nodes, 4 edges, backend fs, checkpoints every 1s, 1 warning)\n');
   const j = await weir(['validate', '--json', file, 'missing.json']);
   assert.equal(j.code, 2);
   const [ok, missing] = j.stdout.trim().split('\n').map((l) => JSON.parse(l));
