@@ -88,6 +88,8 @@ export function compileExpr(node: SqlAst, ctx: CompileContext): Compiled {
       return fail(ctx, `aggregate function ${String(node.name).toUpperCase()} is not allowed in ${ctx.noAggregatesIn}`, node, String(node.name));
     case 'expr_list':
       return fail(ctx, 'a list of values is only allowed after IN', node, '(');
+    case 'date': case 'time':
+      return fail(ctx, `${String(node.type).toUpperCase()} literals are not supported: use TIMESTAMP '...'`, node, String(node.type));
     default:
       return fail(ctx, `unsupported expression (${String(node.type).replace(/_/g, ' ')})`, node);
   }

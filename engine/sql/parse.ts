@@ -65,7 +65,7 @@ export interface ParsedSelectList {
 const KEEP_BARE = new Set([
   'AND', 'OR', 'NOT', 'LIKE', 'IN', 'BETWEEN', 'IS', 'NULL', 'TRUE', 'FALSE', 'CASE', 'WHEN', 'THEN',
   'ELSE', 'END', 'CAST', 'TRY_CAST', 'AS', 'ESCAPE', 'DISTINCT', 'ALL', 'FROM', 'FOR', 'SELECT', 'OVER',
-  'EXISTS', 'UNKNOWN', 'ANY', 'SOME', 'SIMILAR', 'TO', 'ARRAY', 'MAP', 'ROW',
+  'EXISTS', 'ANY', 'SOME', 'SIMILAR', 'TO', 'ARRAY', 'MAP', 'ROW',
 ]);
 const TYPED_LITERALS = new Set(['DATE', 'TIME', 'TIMESTAMP', 'INTERVAL']);
 
@@ -183,6 +183,9 @@ function precheck(tokens: Token[]): void {
     }
     if (t.kind !== 'ident') continue;
     if (t.upper === 'SELECT') throw new ExpressionError('subqueries are not supported', t.start + 1);
+    if (t.upper === 'INTERVAL' && tokens[k + 1]?.kind === 'string') {
+      throw new ExpressionError('INTERVAL values are not supported', t.start + 1);
+    }
     if (t.upper === 'OVER') throw new ExpressionError('window functions (OVER) are not supported', t.start + 1);
     const isDistinctFrom = t.upper === 'FROM' && k > 0 && tokens[k - 1].upper === 'DISTINCT';
     if (depth === 0 && CLAUSE_KEYWORDS.has(t.upper) && !isDistinctFrom) throw new ExpressionError(`unexpected '${t.text}'`, t.start + 1);

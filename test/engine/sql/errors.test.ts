@@ -86,6 +86,8 @@ describe('semantic errors', () => {
     expectError('where', 'CAST(a AS FOO) = 1', 'unknown type FOO', 11);
     expectError('where', 'NOW() > a', 'NOW is not supported: the current time is not deterministic, so a replay after a failure would differ', 1);
     expectError('where', 'a IS 5', 'IS expects NULL, TRUE or FALSE', 3);
+    expectError('where', "ts > TIMESTAMP '2026-01-01' + INTERVAL '1' DAY", 'INTERVAL values are not supported', 31);
+    expectError('where', "d = DATE '2026-01-01'", "DATE literals are not supported: use TIMESTAMP '...'", 5);
   });
   it('type errors that Flink would also reject', () => {
     expectError('where', "'abc'", 'the condition must be a boolean expression, not STRING', 1);
