@@ -47,7 +47,7 @@ test('a snapshot is not changed by later writes, and restore keeps only the give
   for (const [name, factory] of await factories()) {
     const b = await factory({ start: 0, end: 127 }, 0);
     const t = b.table<{ v: number[] }>('w');
-    const entries = Array.from({ length: 128 }, (_, g) => [stateKey(g, `k${g}`), { v: [g] }] as const);
+    const entries = Array.from({ length: 128 }, (_, g): [string, { v: number[] }] => [stateKey(g, `k${g}`), { v: [g] }]);
     await t.writeMany(entries);
     const expected = JSON.parse(JSON.stringify(entries)) as Array<[string, unknown]>;
     const obj = (await t.getMany([stateKey(5, 'k5')]))[0]!;
