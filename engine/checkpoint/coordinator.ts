@@ -279,6 +279,11 @@ export class CheckpointCoordinator {
     this.timeoutTimer = null;
   }
 
+  /** Id of the most recently triggered checkpoint or savepoint (0 before the first). */
+  get lastTriggeredId(): number {
+    return this.nextId - 1;
+  }
+
   get inFlight(): { id: number; kind: CheckpointKind } | null {
     return this.pending && { id: this.pending.id, kind: this.pending.kind };
   }

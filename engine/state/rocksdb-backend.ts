@@ -38,8 +38,38 @@ function safe(text: string): string {
   return text.replace(/[^A-Za-z0-9_-]+/g, '_').slice(0, 60) || 'op';
 }
 
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+const sweptWorkDirs = new Set<string>();
+
+/**
+ * Working folders are named `<op>-<subtask>-<pid>-<random>`. A task process killed with SIGKILL never
+ * disposes its databases; the first backend created in a work dir by a process removes the folders of
+ * processes that no longer exist, so crash loops do not fill the disk.
+ */
+async function sweepStaleWorkDirs(workDir: string): Promise<void> {
+  if (sweptWorkDirs.has(workDir)) return;
+  sweptWorkDirs.add(workDir);
+  let names: string[];
+  try { names = await readdir(workDir); } catch { return; }
+  for (const name of names) {
+    const m = /-(\d+)-[0-9a-f]{8}$/.exec(name);
+    if (!m) continue;
+    const pid = Number(m[1]);
+    if (pid !== process.pid && !processAlive(pid)) await rm(join(workDir, name), { recursive: true, force: true }).catch(() => undefined);
+  }
+}
+
 export async function createRocksDBStateBackend(opts: RocksDBStateBackendOptions): Promise<RocksDBStateBackend> {
   const workDir = opts.workDir ?? defaultRocksDBWorkDir();
+  await sweepStaleWorkDirs(workDir);
   const location = join(workDir, `${safe(opts.operatorId)}-${opts.subtask}-${process.pid}-${randomBytes(4).toString('hex')}`);
   await mkdir(location, { recursive: true });
   const db = await NativeDb.open(location);

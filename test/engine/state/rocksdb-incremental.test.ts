@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdir } from 'node:fs/promises';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { KeyedStateSnapshot } from '../../../engine/state/api.ts';
 import { checkEntrySize, MAX_ENTRY_PART_BYTES, StateEntryTooLargeError } from '../../../engine/state/entry-limits.ts';
@@ -172,6 +172,23 @@ describe('RocksDB backend limits and size', () => {
     } finally {
       await b.dispose();
       await assert.rejects(readdir(b.location));
+      await h.cleanup();
+    }
+  });
+
+  it('removes working folders left behind by killed processes, never those of live ones', async () => {
+    const h = await rocksHarness(false);
+    const work = join(h.dir, 'work');
+    await mkdir(join(work, 'win-0-999999999-abcdef12'), { recursive: true });
+    await writeFile(join(work, 'win-0-999999999-abcdef12', 'LOG'), 'x');
+    await mkdir(join(work, `win-1-${process.ppid}-abcdef12`), { recursive: true });
+    const b = await h.create(FULL);
+    try {
+      const names = await readdir(work);
+      assert.ok(!names.includes('win-0-999999999-abcdef12'));
+      assert.ok(names.includes(`win-1-${process.ppid}-abcdef12`));
+    } finally {
+      await b.dispose();
       await h.cleanup();
     }
   });
