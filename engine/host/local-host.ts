@@ -90,8 +90,9 @@ export function createLocalHost(opts: LocalHostOptions): LocalHost {
     return v.job;
   }
 
-  async function baseDirFor(path: string | undefined): Promise<string> {
-    return path ? dirname(await files.resolve(path, 'read')) : files.workspace;
+  /** A run writes outputs and checkpoints beside its job, so its job must sit where we may write. */
+  async function baseDirFor(path: string | undefined, mode: 'read' | 'write'): Promise<string> {
+    return path ? dirname(await files.resolve(path, mode)) : files.workspace;
   }
 
   function applyOverrides(job: NormalizedJob, req: RunOptions): NormalizedJob {
@@ -153,7 +154,7 @@ export function createLocalHost(opts: LocalHostOptions): LocalHost {
     }),
 
     run: (req) => guard(async () => {
-      const baseDir = await baseDirFor(req.path);
+      const baseDir = await baseDirFor(req.path, 'write');
       const job = { ...applyOverrides(validated(req.job, baseDir), req), baseDir };
       const key = `${baseDir}\0${job.name}`;
       for (const r of runs.values()) {
@@ -163,7 +164,8 @@ export function createLocalHost(opts: LocalHostOptions): LocalHost {
       }
       let from: string | undefined;
       if (req.restoreFrom && req.restoreFrom !== 'latest') {
-        from = await files.resolve(req.restoreFrom.startsWith('/') ? req.restoreFrom : `${baseDir}/${req.restoreFrom}`, 'read');
+        // A job's checkpoints live under its own folder, which may be a granted one outside the workspace.
+        from = await files.resolve(req.restoreFrom, 'read', { base: baseDir, extraRoot: baseDir });
       }
       const startJob = await loadStartJob();
       const runId = `${job.name.replace(/[^A-Za-z0-9_-]+/g, '-').slice(0, 40)}-${Date.now().toString(36)}-${++runCounter}`;
@@ -212,7 +214,7 @@ export function createLocalHost(opts: LocalHostOptions): LocalHost {
     checkpointHistory: ({ runId }) => guard(async () => record(runId).handle?.checkpointHistory() ?? []),
 
     listCheckpoints: ({ job, path }) => guard(async () => {
-      const normalized = validated(job, await baseDirFor(path));
+      const normalized = validated(job, await baseDirFor(path, 'read'));
       return (await loadListRetained())(normalized);
     }),
 

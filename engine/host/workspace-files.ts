@@ -59,13 +59,17 @@ export class WorkspaceFiles {
     return this.realRoots;
   }
 
-  /** Absolute real path of `p` (relative paths are workspace-relative), or `forbidden_path`. */
-  async resolve(p: string, mode: 'read' | 'write'): Promise<string> {
+  /**
+   * Absolute real path of `p` (relative paths resolve against `base`, default the workspace), or
+   * `forbidden_path`. `extraRoot` admits one more folder (a job's own folder, for its checkpoints).
+   */
+  async resolve(p: string, mode: 'read' | 'write', opts: { base?: string; extraRoot?: string } = {}): Promise<string> {
     if (typeof p !== 'string' || p.includes('\0')) throw new HostError('forbidden_path', 'path is not a valid file name');
-    const abs = isAbsolute(p) ? resolve(p) : resolve(this.workspace, p);
+    const abs = isAbsolute(p) ? resolve(p) : resolve(opts.base ?? this.workspace, p);
     const real = await realPathOf(abs);
     const roots = await this.roots();
-    const ok = inside(roots.workspace, real) || this.granted.has(real)
+    const extra = opts.extraRoot ? await realPathOf(opts.extraRoot) : null;
+    const ok = inside(roots.workspace, real) || this.granted.has(real) || (extra !== null && inside(extra, real))
       || (mode === 'read' && roots.readOnly.some((r) => inside(r, real)));
     if (!ok) throw new HostError('forbidden_path', `${p}: outside the workspace ${this.workspace}`);
     return real;

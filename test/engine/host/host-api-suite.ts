@@ -136,6 +136,8 @@ export function defineHostApiSuite(transport: string, connect: Connect): void {
       assert.equal((await api.readJob({ path: orders.path })).path, orders.path);
       await rejectsWith(api.writeJob({ path: orders.path, job: opened.job as never }), 'forbidden_path');
       await rejectsWith(api.openExample({ id: 'nope' }), 'not_found');
+      // Running in place would write outputs into the install: runs need a workspace copy.
+      await rejectsWith(api.run({ job: opened.job as never, path: orders.path }), 'forbidden_path');
     });
 
     it('exports a job as JSON', async () => {
