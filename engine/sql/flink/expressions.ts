@@ -7,7 +7,7 @@ import type { Col } from './context.ts';
  * Weir's expressions are Flink SQL already; they are passed through token by token, keeping the
  * user's spelling and spacing, with three repairs: column names that Flink would read as keywords
  * (`value`, `user`, ...) get backticks, double-quoted strings become single-quoted literals (Flink
- * has no double-quoted strings), and, for windows, `AVG(x)` averages `CAST(x AS DOUBLE)` because
+ * has no double-quoted strings), `SUBSTRING(s FROM a FOR b)` is written `SUBSTRING(s, a, b)`, and, for windows, `AVG(x)` averages `CAST(x AS DOUBLE)` because
  * Flink's AVG of an integer column is an integer while Weir's is a fraction.
  */
 export interface RewriteOptions {
@@ -52,6 +52,14 @@ export function rewriteExpr(text: string, cols: readonly Col[], opts: RewriteOpt
     } else if (t.kind === 'dstring') {
       const inner = t.text.slice(1, -1).replace(/""/g, '"');
       spelled = names.has(inner) ? quoteIdent(inner) : sqlString(inner);
+    }
+    // SUBSTRING(s FROM a FOR b) is SUBSTRING(s, a, b) in Flink too; the comma form is the one
+    // every Flink SQL tool parses.
+    const owner = owners[owners.length - 1];
+    if (t.kind === 'ident' && (t.upper === 'FROM' || t.upper === 'FOR') && (owner === 'SUBSTRING' || owner === 'SUBSTR')) {
+      out += ',';
+      pos = t.end;
+      continue;
     }
     out += text.slice(pos, t.start) + (before.get(k) ?? '') + spelled + (after.get(k) ?? '');
     pos = t.end;
