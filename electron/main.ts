@@ -27,7 +27,8 @@ const EXAMPLES_DIR = app.isPackaged ? join(process.resourcesPath, 'examples') : 
 const JOB_FILTERS = [{ name: 'Weir jobs', extensions: ['weir.json'] }, { name: 'JSON', extensions: ['json'] }];
 
 registerAppScheme();
-if (!app.requestSingleInstanceLock()) app.quit();
+// A second start focuses the first window instead of running a second host on the same files.
+const primary = app.requestSingleInstanceLock();
 
 let win: BrowserWindow | null = null;
 let doc: DocumentWindow | null = null;
@@ -163,7 +164,11 @@ app.on('window-all-closed', () => {
   void (h ? h.dispose() : Promise.resolve()).finally(() => app.quit());
 });
 
-app.whenReady().then(start).catch((err: Error) => {
-  dialog.showErrorBox('Weir could not start', err.message);
-  app.exit(1);
-});
+if (!primary) {
+  app.quit();
+} else {
+  app.whenReady().then(start).catch((err: Error) => {
+    dialog.showErrorBox('Weir could not start', err.message);
+    app.exit(1);
+  });
+}
