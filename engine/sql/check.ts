@@ -65,6 +65,6 @@ export function referencedColumns(kind: ExpressionKind, text: string): string[] 
  */
 export function parseExpressionAst(kind: ExpressionKind, text: string): ParsedItem[] {
   compileKind(kind, text);
-  if (kind === 'keyBy' && text.trim() === '') return [];
+  if (kind === 'keyBy' && typeof text === 'string' && text.trim() === '') return [];
   return parseSelectList(text).items;
 }

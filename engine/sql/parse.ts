@@ -110,6 +110,8 @@ function rewriteForParser(text: string, tokens: Token[]): Rewritten {
 
 /** Parses `text` as a select list. Throws ExpressionError with a column in `text`. */
 export function parseSelectList(text: string): ParsedSelectList {
+  // Configs come from JSON: guard against a number or null where text belongs.
+  if (typeof text !== 'string') throw new ExpressionError(`expected SQL text, got ${text === null ? 'null' : typeof text}`, 1);
   const tokens = tokenize(text);
   if (tokens.length === 0) throw new ExpressionError('expected an expression', 1);
   precheck(tokens);

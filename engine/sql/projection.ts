@@ -82,7 +82,7 @@ export interface KeyBy {
 
 /** Parses a `window.keyBy` column list. Empty text means no key (one global group, key '[]'). */
 export function parseKeyBy(text: string): KeyBy {
-  if (text.trim() === '') return { columns: [], keyOf: () => '[]', valuesOf: () => [] };
+  if (typeof text === 'string' && text.trim() === '') return { columns: [], keyOf: () => '[]', valuesOf: () => [] };
   const { items } = parseSelectList(text);
   const columns: string[] = [];
   for (const item of items) {

@@ -49,6 +49,11 @@ describe('syntax errors name the place in the user text', () => {
     expectError('where', 'a = .5', 'write 0.5 instead of .5', 5);
     expectError('select', 'a AS', "expected a name or type after 'AS'", 4);
   });
+  it('text that is not a string (a JSON config with a number or null)', () => {
+    expectError('where', 42 as unknown as string, 'expected SQL text, got number', 1);
+    expectError('keyBy', null as unknown as string, 'expected SQL text, got null', 1);
+    expectError('aggregates', undefined as unknown as string, 'expected SQL text, got undefined', 1);
+  });
   it('empty text', () => {
     expectError('where', '', 'expected an expression', 1);
     expectError('where', '  -- only a comment', 'expected an expression', 1);
