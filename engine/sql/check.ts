@@ -57,11 +57,11 @@ export function referencedColumns(kind: ExpressionKind, text: string): string[] 
 }
 
 /**
- * The parsed form of an expression, for the Flink SQL exporter and other tools. Each item holds
- * node-sql-parser's AST (flinksql dialect, parsed as a select-list item so AND binds tighter than
- * OR), its alias and its exact source text; `where` and `keyBy`... all kinds give a list (`where`
- * has exactly one item). The text is validated first, so an invalid text throws ExpressionError.
- * The user's text is already Flink SQL: an exporter can reuse `item.text` verbatim.
+ * The parsed form of an expression, for the Flink SQL exporter and other tools: one item per
+ * list entry (`where` has exactly one, an empty `keyBy` none). Each item holds node-sql-parser's
+ * AST (flinksql dialect) with SQL precedence restored (see precedence.ts), its alias and its exact
+ * source text. The text is validated first, so invalid text throws ExpressionError. The user's
+ * text is already Flink SQL: an exporter can reuse `item.text`, quoting reserved column names.
  */
 export function parseExpressionAst(kind: ExpressionKind, text: string): ParsedItem[] {
   compileKind(kind, text);
