@@ -51,8 +51,9 @@ function emitNode(ctx: ExportContext, node: ExportNode): boolean {
     if (e.to !== node.id) return;
     const from = ctx.node(e.from);
     if (e.fromPort === 'late') {
-      ctx.warnJob(`edges[${i}]`,
-        `the late port of window '${e.from}' has no equivalent in Flink SQL (window aggregations drop late records); the edge to ${from ? '' : 'node '}'${e.to}' is left out`, e.from);
+      const msg = `its late port has no equivalent in Flink SQL (window aggregations drop late records); edges[${i}] to '${e.to}' is left out`;
+      if (from) ctx.warn(from, undefined, msg);
+      else ctx.warnJob(`edges[${i}]`, msg);
       return;
     }
     const rel = ctx.relations.get(e.from);

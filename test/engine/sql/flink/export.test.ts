@@ -48,8 +48,8 @@ test('every node type is exported, each statement under a comment naming its nod
 test('what Flink SQL cannot express is a warning naming the node, never silently dropped', () => {
   const { text, warnings } = exportFlinkSql(job(everything));
   const at = (path: string) => warnings.find((w) => w.path === path);
-  const late = at('edges[13]');
-  assert.ok(late && late.nodeId === 'sessions' && /late port/.test(late.message), JSON.stringify(warnings));
+  const late = at('nodes[10]');
+  assert.ok(late && late.nodeId === 'sessions' && /late port[^]*edges\[13\] to 'late_clicks'/.test(late.message), JSON.stringify(warnings));
   const leftOut = at('nodes[15]');
   assert.ok(leftOut && leftOut.nodeId === 'late_clicks' && /left out/.test(leftOut.message));
   assert.doesNotMatch(text, /INSERT INTO late_clicks/);

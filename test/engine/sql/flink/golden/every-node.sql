@@ -12,7 +12,7 @@
 --   nodes[10].config.allowedLateness: window 'sessions' (Click sessions): allowedLateness 5000 ms has no equivalent in Flink SQL window aggregations: records behind the watermark are dropped and windows fire once
 --   nodes[11].config.format: sink.file 'per_minute': Flink's csv format writes no header line; Weir's CSV files start with one
 --   nodes[14]: sink.preview 'session_preview': sink.preview is a preview in Weir's app; exported as Flink's print connector (TaskManager stdout), without its limit of 50 records
---   edges[13]: the late port of window 'sessions' has no equivalent in Flink SQL (window aggregations drop late records); the edge to 'late_clicks' is left out
+--   nodes[10]: window 'sessions' (Click sessions): its late port has no equivalent in Flink SQL (window aggregations drop late records); edges[13] to 'late_clicks' is left out
 --   nodes[15]: sink.file 'late_clicks': left out: none of its inputs exists in the exported script (fed only by a late port or by nodes left out)
 
 -- Weir runs streams in event time with UTC windows; the same here.

@@ -5,7 +5,7 @@
 -- them against the job file's folder).
 --
 -- Warnings (2): what Flink SQL cannot express as Weir runs it.
---   edges[4]: the late port of window 'per_product' has no equivalent in Flink SQL (window aggregations drop late records); the edge to 'late' is left out
+--   nodes[3]: window 'per_product' (Per product, 5s): its late port has no equivalent in Flink SQL (window aggregations drop late records); edges[4] to 'late' is left out
 --   nodes[5]: sink.file 'late' (Late records): left out: none of its inputs exists in the exported script (fed only by a late port or by nodes left out)
 
 -- Weir runs streams in event time with UTC windows; the same here.
