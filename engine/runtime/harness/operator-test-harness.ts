@@ -37,6 +37,8 @@ export interface HarnessOptions {
   maxParallelism?: number;
   /** Default: the harness's InMemoryKeyedStateBackend. */
   backend?: BackendFactory;
+  /** false for stateless operators: `ctx.state` is null, as the runtime gives them (default true). */
+  keyed?: boolean;
   /** Paths resolve against this folder (default: the process's working directory). */
   baseDir?: string;
 }
@@ -73,7 +75,7 @@ export class OperatorTestHarness {
     const h = new OperatorTestHarness(createOperator(), backend, subtask, parallelism, maxParallelism);
     const ctx: OperatorContext = {
       nodeId: options.nodeId ?? 'op', subtask, parallelism, maxParallelism, keyGroupRange: range,
-      state: backend,
+      state: options.keyed === false ? null : backend,
       metrics: {
         lateRecords: (n) => { h.lateRecordsDropped += n; },
         badRecords: (n) => { h.badRecords += n; },

@@ -3,9 +3,10 @@
  * without looking anything up per record. Accumulators come from the expression module
  * (`accumulatorFor`) and are JSON-serializable, which is what keyed state stores.
  *
- * Rule: accumulators read from state are never mutated (a heap backend may hand out the very objects
- * a pending asynchronous snapshot is still serializing); `copy` takes a private copy first.
- * Accumulators are flat plain data (numbers, or arrays/objects of numbers), so a shallow copy is one.
+ * Accumulators may be updated in place (`add`/`merge` of AVG do): every backend's snapshot is a copy
+ * taken in its synchronous part, never a live reference. `copy` exists for callers that must keep
+ * the stored value intact (session merging diffs old and new sessions). Accumulators are flat plain
+ * data (numbers, or arrays/objects of numbers), so a shallow copy is a full one.
  */
 import { accumulatorFor, compileAggregates } from '../../../sql/index.ts';
 import type { Row } from '../../operator.ts';
@@ -18,9 +19,9 @@ export interface WindowAggregates {
   create(): Acc[];
   /** A private copy of stored accumulators, safe to update. */
   copy(stored: readonly Acc[]): Acc[];
-  /** Adds one row to `accs` (a private copy). */
+  /** Adds one row to `accs`, in place. */
   add(accs: Acc[], row: Row): void;
-  /** Merges `from` (left unchanged) into `into` (a private copy); session windows merging. */
+  /** Merges `from` (left unchanged) into `into`, in place; session windows merging. */
   merge(into: Acc[], from: readonly Acc[]): void;
   /** Writes the results under their aliases into `out`. */
   results(accs: readonly Acc[], out: Row): void;

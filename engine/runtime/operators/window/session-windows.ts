@@ -73,7 +73,7 @@ export class SessionWindows implements WindowProcessor {
     const env = this.env;
     const aggs = env.plan.aggregates;
     const gap = this.assigner.gap;
-    // Private copies: stored objects are never mutated (a snapshot may still be reading them).
+    // Copies: the old sessions stay intact, the timers are diffed against them below.
     const sessions: Session[] = old ? old.s.map((s) => ({ start: s.start, end: s.end, t: s.t, a: s.a })) : [];
     const owned = new Set<Session>();
     let keyValues = old?.k;
