@@ -6,7 +6,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import { startServe, launchBrowser, openDesigner, hasChromium, pageErrors, type Served } from './designer-support.ts';
-import { dragFromPalette, nodeCount, edgeCount, waitFor } from './designer-helpers.ts';
+import { dragFromPalette, nodeCount, edgeCount, waitFor, mod } from './designer-helpers.ts';
 
 const skip = hasChromium() ? false : 'needs /usr/bin/chromium';
 let served: Served;
@@ -96,4 +96,19 @@ test('Run starts the job and the status follows the host events', { skip, timeou
     'a running or finished status', 30_000);
   await waitFor(async () => (await page.getByTestId('job-status').textContent()) === 'finished', 'the bounded job to finish', 30_000);
   assert.deepEqual(pageErrors(page), []);
+});
+
+test('nodes copied in one document paste into another (JSON on the system clipboard)', { skip, timeout: 60_000 }, async () => {
+  await page.keyboard.press('Escape');
+  await page.getByTestId('node-gen').click();
+  await page.getByTestId('node-f').click({ modifiers: ['Shift'] });
+  await waitFor(async () => (await page.locator('.react-flow__node.selected').count()) === 2, 'two selected nodes');
+  await page.keyboard.press(`${mod}+c`);
+  page.once('dialog', (d) => { void d.accept(); });
+  await page.keyboard.press('Alt+n');
+  await waitFor(async () => (await nodeCount(page)) === 0, 'a new document');
+  await page.getByTestId('canvas').click({ position: { x: 300, y: 300 } });
+  await page.keyboard.press(`${mod}+v`);
+  await waitFor(async () => (await nodeCount(page)) === 2 && (await edgeCount(page)) === 1, 'the pasted nodes and their edge');
+  assert.equal(await page.getByTestId('summary-f-1').textContent(), 'where seq > 2');
 });

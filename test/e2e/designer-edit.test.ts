@@ -98,6 +98,7 @@ test('a bad expression shows the parser error inline at its column', { skip, tim
   await where.fill('seq >> 5');
   await waitFor(async () => /column 6/.test(await alert.textContent() ?? ''), 'the error at column 6');
   assert.equal(await page.getByTestId('f-where-error-mark').textContent(), '>');
+  await page.screenshot({ path: artifact('designer-expression-error.png') });
   // Completions offer upstream columns.
   await where.fill('');
   await where.type('se');
@@ -133,6 +134,7 @@ test('copy/paste, duplicate, select all, quick add and help', { skip, timeout: 6
   await clickPane(page);
   await page.keyboard.press('?');
   await page.getByTestId('help-overlay').waitFor();
+  await page.screenshot({ path: artifact('designer-help.png') });
   assert.match(await page.getByTestId('help-overlay').textContent() ?? '', /Auto-layout/);
   await page.keyboard.press('Escape');
   await waitFor(async () => (await page.getByTestId('help-overlay').count()) === 0, 'help closed');
