@@ -124,16 +124,13 @@ export function emitGeneratorSource(ctx: ExportContext, node: GeneratorNode): vo
     `  \`key\` AS CONCAT('k', CAST(${KEY_INDEX} AS STRING))`,
     `  ts AS CAST(${tsExpr} AS BIGINT)`,
   ];
-  let rowtime: string | null = null;
+  // Weir's generator always stamps records with ts, watermarked by eventTime.maxOutOfOrderness or,
+  // without eventTime, by its own outOfOrderness (engine/connectors/sources.ts).
+  const rowtime = ctx.rowtimeName;
   const et = node.config.eventTime;
-  if (et) {
-    rowtime = ctx.rowtimeName;
-    const known: Record<string, string> = { ts: `TO_TIMESTAMP_LTZ(${tsExpr}, 3)`, seq: 'TO_TIMESTAMP_LTZ(seq, 3)', value: 'TO_TIMESTAMP_LTZ(`value`, 3)' };
-    const expr = known[et.field];
-    if (!expr) ctx.warn(node, 'config.eventTime.field', `event-time field '${et.field}' is not one of the generator's numeric fields (seq, value, ts); ts is used`);
-    // A computed column may not refer to another computed column, hence ts's formula repeated.
-    lines.push(`  ${quoteIdent(rowtime)} AS ${expr ?? known.ts}`, `  ${watermarkClause(rowtime, et)}`);
-  }
+  const delay = et?.maxOutOfOrderness ?? (et ? 0 : p.outOfOrderness);
+  // A computed column may not refer to another computed column, hence ts's formula repeated.
+  lines.push(`  ${quoteIdent(rowtime)} AS TO_TIMESTAMP_LTZ(${tsExpr}, 3)`, `  ${watermarkClause(rowtime, { field: 'ts', maxOutOfOrderness: delay })}`);
   const options: Array<[string, string]> = [['connector', 'datagen']];
   if (p.count !== null) options.push(['number-of-rows', String(p.count)]);
   if (p.rate !== null) options.push(['rows-per-second', String(p.rate)]);

@@ -242,3 +242,21 @@ test('inferSchema from the caller replaces sampling', () => {
   const { text } = exportFlinkSql(j, { inferSchema: () => [{ name: 'user', type: 'STRING' }, { name: 'amount', type: 'DECIMAL(10, 2)' }, { name: 'ts', type: 'BIGINT' }] });
   assert.match(statementOf(text, 'orders', 'CREATE TABLE'), /`user` STRING,\n  amount DECIMAL\(10, 2\),\n  ts BIGINT,\n  rowtime/);
 });
+
+test('a generator without eventTime still has event time, watermarked by its outOfOrderness', () => {
+  const doc: Omit<JobDocument, 'format'> = {
+    name: 'generator time',
+    settings: { checkpointing: { interval: '1s' } },
+    nodes: [
+      { id: 'g', type: 'source.generator', config: { count: 10, outOfOrderness: '40ms' } },
+      { id: 'w', type: 'window', config: { keyBy: 'key', window: { kind: 'tumbling', size: '100ms' }, aggregates: 'SUM(value) AS s' } },
+      { id: 'out', type: 'sink.file', config: { path: 'o', format: 'csv' } },
+    ],
+    edges: [{ from: 'g', to: 'w' }, { from: 'w', to: 'out' }],
+  };
+  const { text, warnings } = exportFlinkSql(job(doc));
+  assertValidFlink(text);
+  assert.match(text, /WATERMARK FOR rowtime AS rowtime - INTERVAL '0\.04' SECOND - INTERVAL '0\.001' SECOND/);
+  assert.match(text, /TUMBLE\(TABLE g, DESCRIPTOR\(rowtime\), INTERVAL '0\.1' SECOND\)/);
+  assert.ok(!warnings.some((w) => w.nodeId === 'w'), JSON.stringify(warnings));
+});

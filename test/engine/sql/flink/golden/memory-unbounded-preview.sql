@@ -44,7 +44,9 @@ CREATE TABLE gen (
   weir_key_index INT,
   `value` BIGINT,
   `key` AS CONCAT('k', CAST(weir_key_index AS STRING)),
-  ts AS CAST(1700000000000 + seq * 10 AS BIGINT)
+  ts AS CAST(1700000000000 + seq * 10 AS BIGINT),
+  rowtime AS TO_TIMESTAMP_LTZ(1700000000000 + seq * 10, 3),
+  WATERMARK FOR rowtime AS rowtime - INTERVAL '0.001' SECOND
 ) WITH (
   'connector' = 'datagen',
   'rows-per-second' = '1000000',
@@ -67,7 +69,8 @@ SELECT
   `value` * 2 AS `value`,
   ts,
   LOWER(`key`) AS `EXPR$2`,
-  CAST(seq AS STRING) AS seq_text
+  CAST(seq AS STRING) AS seq_text,
+  rowtime
 FROM gen;
 
 -- nodes[2] sink.preview 'show'
