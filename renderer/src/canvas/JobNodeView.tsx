@@ -23,7 +23,11 @@ function JobNodeViewImpl({ data, selected }: NodeProps<JobFlowNode>) {
   const info = typeInfo(node.type);
   const summary = summarize(node);
   const hasProblem = !!problems && problems.length > 0;
-  const cls = `wnode wnode--${info.group.toLowerCase()}${selected ? ' is-selected' : ''}${hasProblem ? ' has-problem' : ''}`;
+  const hasError = hasProblem && problems!.some((p) => p.severity !== 'warning');
+  // Errors first: the one message shown on the node is the one that blocks a run.
+  const first = hasProblem ? (problems!.find((p) => p.severity !== 'warning') ?? problems![0]) : null;
+  const level = hasError ? ' has-problem' : hasProblem ? ' has-warning' : '';
+  const cls = `wnode wnode--${info.group.toLowerCase()}${selected ? ' is-selected' : ''}${level}`;
   return (
     <div className={cls} data-testid={`node-${node.id}`} data-node-type={node.type} title={`${info.label}: ${hasProblem ? problems!.map((p) => p.message).join('\n') : summary}`}>
       {info.hasInput && (
@@ -35,8 +39,10 @@ function JobNodeViewImpl({ data, selected }: NodeProps<JobFlowNode>) {
       </div>
       <div className="wnode__summary" data-testid={`summary-${node.id}`}>{summary}</div>
       {hasProblem && (
-        <div className="wnode__problem" data-testid={`problem-${node.id}`}>
-          <span className="wnode__bang">!</span>{problems![0].message}{problems!.length > 1 ? ` (+${problems!.length - 1})` : ''}
+        <div className={`wnode__problem${hasError ? '' : ' wnode__problem--warning'}`} data-testid={`problem-${node.id}`} data-severity={hasError ? 'error' : 'warning'}>
+          <span className="wnode__problem-text">
+            <span className="wnode__bang">!</span>{first!.message}{problems!.length > 1 ? ` (+${problems!.length - 1} more)` : ''}
+          </span>
         </div>
       )}
       {info.outputs.map((port, i) => (
