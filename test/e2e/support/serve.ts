@@ -32,14 +32,41 @@ function newest(path: string): number {
   return readdirSync(path).reduce((t, n) => Math.max(t, newest(join(path, n))), s.mtimeMs);
 }
 
-/** `npm run build --renderer` when dist/renderer is missing or older than its sources. */
-export function ensureRenderer(): void {
+function rendererStale(): boolean {
   const out = join(ROOT, 'dist', 'renderer', 'index.html');
   const built = existsSync(out) ? statSync(out).mtimeMs : 0;
   const sources = Math.max(...['renderer', 'engine/host', 'engine/graph', 'engine/sql'].map((d) => newest(join(ROOT, d))));
-  if (built >= sources) return;
-  const r = spawnSync(process.execPath, [join(ROOT, 'scripts', 'build.mjs'), '--renderer'], { cwd: ROOT, encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`renderer build failed:\n${r.stderr}`);
+  return built < sources;
+}
+
+/**
+ * `npm run build --renderer` when dist/renderer is missing or older than its sources. Test files
+ * run in parallel processes and Vite empties its output folder, so builds take a lock (a folder,
+ * created atomically) and re-check once they hold it.
+ */
+export function ensureRenderer(): void {
+  if (!rendererStale()) return;
+  mkdirSync(join(ROOT, 'dist'), { recursive: true });
+  const lock = join(ROOT, 'dist', '.renderer-build.lock');
+  const start = Date.now();
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch {
+      // A lock older than two minutes belongs to a build that died.
+      if (existsSync(lock) && Date.now() - statSync(lock).mtimeMs > 120_000) rmSync(lock, { recursive: true, force: true });
+      if (Date.now() - start > 180_000) throw new Error(`renderer build lock ${lock} held for 3 minutes`);
+      spawnSync(process.execPath, ['-e', 'setTimeout(() => {}, 200)']);
+    }
+  }
+  try {
+    if (!rendererStale()) return;
+    const r = spawnSync(process.execPath, [join(ROOT, 'scripts', 'build.mjs'), '--renderer'], { cwd: ROOT, encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`renderer build failed:\n${r.stderr}`);
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
 }
 
 export interface ServeProcess {
