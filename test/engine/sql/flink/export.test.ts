@@ -177,7 +177,7 @@ test('keyword columns are quoted, expressions otherwise passed through as writte
 test('a map with * keeps the input columns in place and replaces those it redefines', () => {
   const { text } = exportFlinkSql(job(plainJobs['memory-unbounded-preview']));
   assert.match(statementOf(text, 'scaled', 'CREATE VIEW'),
-    /SELECT\n  seq,\n  `key`,\n  `value` \* 2 AS `value`,\n  ts,\n  LOWER\(`key`\) AS `EXPR\$2`,\n  CAST\(seq AS STRING\) AS seq_text\nFROM gen;/);
+    /SELECT\n  seq,\n  `key`,\n  `value` \* 2 AS `value`,\n  ts,\n  LOWER\(`key`\) AS `EXPR\$2`,\n  CAST\(seq AS STRING\) AS seq_text,\n  rowtime\nFROM gen;/);
 });
 
 test('union and multi-input nodes become UNION ALL views; numeric columns widen', () => {
