@@ -51,6 +51,8 @@ export interface LocalHost extends EngineHost {
   sendAppCommand(command: AppCommand, path?: string): void;
   /** The document `hostInfo` tells the renderer to open first. */
   setInitialPath(path: string | null): void;
+  /** Event listeners subscribed now (transports unsubscribe when their connection ends). */
+  readonly listenerCount: number;
   /** Stop every active run and release timers. */
   dispose(): Promise<void>;
 }
@@ -147,6 +149,7 @@ export function createLocalHost(opts: LocalHostOptions): LocalHost {
 
   const host: LocalHost = {
     files,
+    get listenerCount() { return listeners.size; },
 
     validate: ({ job }) => guard(async () => {
       const v = validateJob(job, { baseDir: files.workspace });

@@ -52,6 +52,8 @@ export function defineHostApiSuite(transport: string, connect: Connect): void {
     });
     after(async () => {
       await conn.close();
+      // Closing the connection ends its subscription: no listener leaks into the host.
+      await waitFor(() => host.listenerCount === 0, 5000, 'the transport to unsubscribe');
       await host.dispose();
       await fs.rm(workspace, { recursive: true, force: true });
       await fs.rm(outside, { recursive: true, force: true });

@@ -116,6 +116,21 @@ describe('weir serve web server', () => {
     ok.ws.close();
   });
 
+  it('releases its host subscription when a socket closes', async () => {
+    const settle = async (n: number) => {
+      const start = Date.now();
+      while (host.listenerCount !== n && Date.now() - start < 5000) await new Promise((r) => setTimeout(r, 10));
+    };
+    await settle(0); // sockets of earlier tests finish closing
+    const before = host.listenerCount;
+    assert.equal(before, 0);
+    const { ws } = await trySocket(`ws://127.0.0.1:${server.port}/ws?token=${server.token}`);
+    assert.equal(host.listenerCount, before + 1);
+    await new Promise((r) => { ws.once('close', r); ws.close(); });
+    await settle(0);
+    assert.equal(host.listenerCount, 0);
+  });
+
   it('answers malformed socket messages with invalid_request', async () => {
     const { ws } = await trySocket(`ws://127.0.0.1:${server.port}/ws?token=${server.token}`);
     const replies: Array<Record<string, unknown>> = [];
