@@ -29,16 +29,16 @@ export function exportFlinkSql(job: NormalizedJob, opts: FlinkExportOptions = {}
   }
   ctx.rowtimeName = freeName('rowtime', namesInJob(ctx));
   const settings = settingsStatements(ctx, idleTimeout(ctx));
-  const left: string[] = [];
   for (const node of topologicalOrder(job)) {
+    let done: boolean;
     try {
-      if (!emitNode(ctx, node)) left.push(node.id);
+      done = emitNode(ctx, node);
     } catch (e) {
       ctx.warn(node, undefined, `not exported: ${e instanceof Error ? e.message : String(e)}`);
-      left.push(node.id);
+      done = false;
     }
+    if (!done) ctx.emit(`${ctx.origin(node)}: left out of the script (see the warnings above)`);
   }
-  for (const id of left) ctx.emit(`${ctx.origin(ctx.node(id)!)}: left out of the script (see the warnings above)`);
   return { text: assemble(ctx, settings), warnings: ctx.warnings };
 }
 

@@ -103,7 +103,7 @@ function clashRenames(input: Relation): Map<string, string> {
 function tvfInput(ctx: ExportContext, node: WindowNode, input: Relation, rename: Map<string, string>): string {
   if (rename.size === 0) return input.sql;
   const cols = input.columns.map((c) => (rename.has(c.name) ? `${quoteIdent(c.name)} AS ${quoteIdent(rename.get(c.name)!)}` : quoteIdent(c.name)));
-  const view = quoteIdent(`${node.id}__input`);
+  const view = quoteIdent(`${node.id}__renamed`);
   ctx.emit(`${ctx.origin(node)}: its input with ${[...rename.keys()].join(', ')} renamed, names the window function gives its own columns\n`
     + `CREATE VIEW ${view} AS\nSELECT ${[...cols, quoteIdent(input.rowtime!)].join(', ')}\nFROM ${input.sql};`);
   return view;

@@ -81,7 +81,7 @@ FROM TABLE(
 GROUP BY window_start, window_end, window_time, `user`;
 
 -- nodes[3] window 'per_minute': its input with window_start, window_end renamed, names the window function gives its own columns
-CREATE VIEW per_minute__input AS
+CREATE VIEW per_minute__renamed AS
 SELECT window_start AS input_window_start, window_end AS input_window_end, `user`, n, rowtime
 FROM per_second;
 
@@ -94,7 +94,7 @@ SELECT
   MAX(input_window_end) AS last_end,
   window_time AS rowtime
 FROM TABLE(
-  TUMBLE(TABLE per_minute__input, DESCRIPTOR(rowtime), INTERVAL '1' MINUTE))
+  TUMBLE(TABLE per_minute__renamed, DESCRIPTOR(rowtime), INTERVAL '1' MINUTE))
 GROUP BY window_start, window_end, window_time;
 
 -- nodes[4] map 'who'
