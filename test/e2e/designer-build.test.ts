@@ -8,10 +8,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import type { Browser, Page } from 'playwright-core';
-import { startServe, launchBrowser, openDesigner, artifact, hasChromium, pageErrors, ROOT, type Served } from './designer-support.ts';
+import { startServe, launchBrowser, openDesigner, artifact, chromiumSkip, pageErrors, ROOT, type Served } from './designer-support.ts';
 import { dragFromPalette, dragPort, nodeCount, edgeCount, waitFor, clickPane, mod } from './designer-helpers.ts';
 
-const skip = hasChromium() ? false : 'needs /usr/bin/chromium';
+const skip = chromiumSkip();
 let served: Served;
 let browser: Browser;
 let page: Page;

@@ -6,10 +6,10 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
-import { startServe, launchBrowser, openDesigner, artifact, hasChromium, pageErrors, type Served } from './designer-support.ts';
+import { startServe, launchBrowser, openDesigner, artifact, chromiumSkip, pageErrors, type Served } from './designer-support.ts';
 import { dragFromPalette, dragPort, nodeCount, edgeCount, waitFor, clickPane, mod } from './designer-helpers.ts';
 
-const skip = hasChromium() ? false : 'needs /usr/bin/chromium';
+const skip = chromiumSkip();
 let served: Served;
 let browser: Browser;
 let page: Page;

@@ -1,83 +1,39 @@
 /**
- * Support for the designer's browser tests: a real `weir serve` on port 0 with a temp workspace,
- * and Debian's Chromium through playwright-core. Everything started here is disposed by `close()`.
+ * Designer-specific e2e support on top of the shared test/e2e/support/serve.ts (a real
+ * `weir serve` on port 0 with a temp workspace, Debian's Chromium): the designer page at 1280x800
+ * with clipboard access, and a record of uncaught page errors that tests assert to be empty.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { existsSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
+import {
+  ROOT, ARTIFACTS, CHROMIUM, chromiumOrSkip, ensureRenderer, startServe as startShared, launchChromium, artifactPath,
+  type ServeProcess,
+} from './support/serve.ts';
 
-export const ROOT = new URL('../../', import.meta.url).pathname;
-export const ARTIFACTS = join(ROOT, 'test', 'artifacts');
-const CHROMIUM = '/usr/bin/chromium';
+export { ROOT, ARTIFACTS };
+export type Served = ServeProcess;
 
-function newestMtime(dir: string): number {
-  let t = 0;
-  for (const name of readdirSync(dir)) {
-    const p = join(dir, name);
-    const s = statSync(p);
-    t = Math.max(t, s.isDirectory() ? newestMtime(p) : s.mtimeMs);
-  }
-  return t;
-}
-
-/** Build dist/renderer when it is missing or older than the renderer sources. */
-export function ensureRendererBuilt(): void {
-  const out = join(ROOT, 'dist', 'renderer', 'index.html');
-  const src = Math.max(newestMtime(join(ROOT, 'renderer', 'src')), statSync(join(ROOT, 'renderer', 'index.html')).mtimeMs);
-  if (existsSync(out) && statSync(out).mtimeMs >= src) return;
-  const r = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '-c', 'renderer/vite.config.ts', '--logLevel', 'error'],
-    { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
-  if (r.status !== 0) throw new Error('renderer build failed');
+/** false when Chromium is there; a skip reason when it is missing and optional (throws otherwise). */
+export function chromiumSkip(): string | false {
+  return chromiumOrSkip() ?? false;
 }
 
 export function hasChromium(): boolean {
   return existsSync(CHROMIUM);
 }
 
-export interface Served { url: string; workspace: string; child: ChildProcess; close(): Promise<void> }
-
 export async function startServe(opts: { example?: string } = {}): Promise<Served> {
-  ensureRendererBuilt();
-  const workspace = mkdtempSync(join(tmpdir(), 'weir-designer-'));
-  const args = [join(ROOT, 'bin', 'weir.mjs'), 'serve', '--port', '0', '--workspace', workspace];
-  if (opts.example) args.push('--example', opts.example);
-  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stderr = '';
-  child.stderr!.on('data', (d) => { stderr += String(d); });
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`weir serve did not start in 60 s:\n${stderr}`)), 60_000);
-    const lines = createInterface({ input: child.stdout! });
-    lines.once('line', (line) => {
-      clearTimeout(timer);
-      const m = /(http:\/\/\S+)/.exec(line);
-      if (m) resolve(m[1]); else reject(new Error(`unexpected first line: ${line}\n${stderr}`));
-    });
-    child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`weir serve exited ${code}:\n${stderr}`)); });
-  });
-  return {
-    url, workspace, child,
-    async close() {
-      if (child.exitCode === null) {
-        const exited = new Promise((r) => child.once('exit', r));
-        child.kill('SIGTERM');
-        const t = setTimeout(() => child.kill('SIGKILL'), 5000);
-        await exited;
-        clearTimeout(t);
-      }
-      rmSync(workspace, { recursive: true, force: true });
-    },
-  };
+  ensureRenderer();
+  const s = await startShared(opts.example ? ['--example', opts.example] : []);
+  if (!s.url) {
+    await s.close();
+    throw new Error(`weir serve printed an unexpected first line: ${s.firstLine}\n${s.stderr()}`);
+  }
+  return s;
 }
 
-export async function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-  });
-}
+export const launchBrowser = launchChromium;
+export const artifact = artifactPath;
 
 const uncaught = new WeakMap<Page, string[]>();
 
@@ -96,9 +52,4 @@ export async function openDesigner(browser: Browser, url: string): Promise<Page>
   await page.goto(url);
   await page.getByTestId('app-ready').waitFor({ timeout: 20_000 });
   return page;
-}
-
-export function artifact(name: string): string {
-  mkdirSync(ARTIFACTS, { recursive: true });
-  return join(ARTIFACTS, name);
 }
