@@ -15,7 +15,7 @@
  */
 import type { KeyGroupRange, StateTable } from '../../../state/api.ts';
 import {
-  GROUP_PREFIX_WIDTH, clampTime, decodeTime, kindRange, parseAlignedWindowKey, parseTimerKey,
+  GROUP_PREFIX_WIDTH, clampTime, decodeTime, keyGroupOfKey, kindRange, parseAlignedWindowKey, parseTimerKey,
 } from './state-keys.ts';
 
 export type StateWrite = [string, unknown];
@@ -94,26 +94,63 @@ export class ScanningTimerIndex implements TimerIndex {
 
   async due(watermark: number): Promise<Timer[]> {
     const limit = clampTime(watermark);
+    const groups: number[] = [];
+    for (let g = this.range.start; g <= this.range.end; g++) if (this.bound[g - this.range.start] <= limit) groups.push(g);
     const out: Timer[] = [];
-    const timeAt = GROUP_PREFIX_WIDTH + 1;
-    for (let g = this.range.start; g <= this.range.end; g++) {
-      const i = g - this.range.start;
-      if (this.bound[i] > limit) continue;
-      let next = Infinity;
-      for await (const [k, v] of this.table.scan(kindRange(g, this.kind))) {
-        // Both layouts order entries by a time that is <= the entry's timer: stop after the watermark.
-        if (decodeTime(k, timeAt) > (this.layout === 'timer-entries' ? limit : limit + 1)) {
-          const t = timerOfEntry(this.layout, k, v).time;
-          if (t < next) next = t;
-          break;
-        }
-        const t = timerOfEntry(this.layout, k, v);
-        if (t.time <= limit) out.push(t);
-        else if (t.time < next) next = t.time; // a fired window waiting for its cleanup
-      }
-      this.bound[i] = next;
+    if (groups.length === 0) return out;
+    // Opening an iterator costs a few native round trips: when many groups are due (a tumbling
+    // window ends for every key at once), one scan over all of them is much cheaper. Only the
+    // window layout does it: that table holds nothing but window entries, so the groups' future
+    // windows are the only extra entries read (sessions' tables also hold per-key session state).
+    if (this.layout === 'window-entries' && groups.length > 4) {
+      await this.scanDue(groups[0], groups[groups.length - 1], limit, out);
+    } else {
+      for (const g of groups) await this.scanDue(g, g, limit, out);
     }
     return out;
+  }
+
+  /** Scans groups `first..last` (reading only the due ones' timers) and resets their bounds. */
+  private async scanDue(first: number, last: number, limit: number, out: Timer[]): Promise<void> {
+    const timeAt = GROUP_PREFIX_WIDTH + 1;
+    // Entries are ordered by a time <= their timer's: window end (timer end - 1 or later) or timer time.
+    const stopAfter = this.layout === 'timer-entries' ? limit : limit + 1;
+    const from = kindRange(first, this.kind).gte;
+    const to = kindRange(last, this.kind).lt;
+    let group = -1;
+    let skip = true;
+    let next = Infinity;
+    const close = (): void => {
+      if (group >= 0 && !skip) this.bound[group - this.range.start] = next;
+    };
+    const due = new Set<number>();
+    for (let g = first; g <= last; g++) {
+      if (this.bound[g - this.range.start] > limit) continue;
+      due.add(g);
+      // Exact again after the scan: the earliest timer left, or none if the group has no entry.
+      this.bound[g - this.range.start] = Infinity;
+    }
+    for await (const [k, v] of this.table.scan({ gte: from, lt: to })) {
+      const g = keyGroupOfKey(k);
+      if (g !== group) {
+        close();
+        group = g;
+        skip = !due.has(g);
+        next = Infinity;
+      }
+      if (skip) continue;
+      if (decodeTime(k, timeAt) > stopAfter) {
+        const t = timerOfEntry(this.layout, k, v).time;
+        if (t < next) next = t;
+        close();
+        skip = true; // the rest of this group is later still
+        continue;
+      }
+      const t = timerOfEntry(this.layout, k, v);
+      if (t.time <= limit) out.push(t);
+      else if (t.time < next) next = t.time; // a fired window waiting for its cleanup
+    }
+    close();
   }
 }
 
