@@ -147,7 +147,6 @@ export function inferType(toks: Token[], cols: readonly Col[], opts: RewriteOpti
   if (toks.length === 0) return null;
   if (toks.length === 1) return atomType(toks[0], cols);
   const first = toks[0];
-  const last = toks[toks.length - 1];
   if (first.text === '(' && matchingParen(toks, 0) === toks.length - 1) return inferType(toks.slice(1, -1), cols, opts);
   let depth = 0;
   let sawConcat = false;
@@ -162,7 +161,11 @@ export function inferType(toks: Token[], cols: readonly Col[], opts: RewriteOpti
     if (depth === 0 && t.kind === 'op' && ARITHMETIC.has(t.text) && operands[operands.length - 1].length > 0) operands.push([]);
     else operands[operands.length - 1].push(t);
   }
-  if (first.upper === 'CASE') return caseType(toks, cols, opts);
+  if (first.upper === 'CASE') {
+    // Flink types a CASE by all its branches; the first one is a guess, so the sink casts to it.
+    const t = caseType(toks, cols, opts);
+    return t && { type: t.type, certain: t.certain && (t.type === 'STRING' || t.type === 'BOOLEAN') };
+  }
   if (sawConcat) return { type: 'STRING', certain: true };
   if (operands.length > 1) return numericType(operands.map((o) => inferType(stripSign(o), cols, opts)));
   if (first.kind === 'ident' && toks[1].text === '(' && matchingParen(toks, 1) === toks.length - 1) {
@@ -170,7 +173,10 @@ export function inferType(toks: Token[], cols: readonly Col[], opts: RewriteOpti
     const args = splitTopLevel(toks.slice(2, -1)).map(([a, b]) => toks.slice(2 + a, 2 + b));
     if (fn === 'CAST' || fn === 'TRY_CAST') {
       const as = toks.findIndex((t, k) => k > 1 && t.upper === 'AS');
-      return as > 0 ? { type: toks.slice(as + 1, -1).map((t) => t.text).join('').toUpperCase().replace(/,/g, ', '), certain: true } : null;
+      if (as < 0) return null;
+      const type = toks.slice(as + 1, -1).map((t) => t.text).join(' ').toUpperCase()
+        .replace(/\s*\(\s*/g, '(').replace(/\s*\)/g, ')').replace(/\s*,\s*/g, ', ');
+      return { type, certain: true };
     }
     if (fn === 'COUNT') return { type: 'BIGINT', certain: true };
     if (fn === 'AVG') return opts.avgAsDouble ? { type: 'DOUBLE', certain: true } : inferType(args[0] ?? [], cols, opts);
@@ -178,7 +184,6 @@ export function inferType(toks: Token[], cols: readonly Col[], opts: RewriteOpti
     if (INT_FUNCS.has(fn)) return { type: 'INT', certain: true };
     if (SAME_AS_ARG.has(fn)) return inferType(args[0] ?? [], cols, opts);
   }
-  void last;
   return null;
 }
 

@@ -55,6 +55,8 @@ test('select lists: names, aliases and Flink result types', () => {
   assert.equal(byName.k.type, 'STRING');
   assert.equal(byName.dec.certain, false); // INT * 1.5 is a DECIMAL in Flink: the sink casts it
   assert.equal(byName.mc.expr, '`my col`');
+  const casts = splitSelectList('CAST(qty AS DECIMAL(10,2)) AS d, CAST(qty AS TIMESTAMP(3) WITH LOCAL TIME ZONE) AS t', cols);
+  assert.deepEqual(casts.map((c) => c.type), ['DECIMAL(10, 2)', 'TIMESTAMP(3) WITH LOCAL TIME ZONE']);
   const aggs = splitSelectList('COUNT(*) AS n, SUM(qty) AS total, AVG(qty) AS mean, MIN(amount) AS low, MAX(`user`) AS last', cols, { avgAsDouble: true });
   assert.deepEqual(aggs.map((a) => [a.name, a.type, a.expr]), [
     ['n', 'BIGINT', 'COUNT(*)'], ['total', 'INT', 'SUM(qty)'], ['mean', 'DOUBLE', 'AVG(CAST(qty AS DOUBLE))'],
