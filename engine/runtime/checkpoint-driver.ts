@@ -120,8 +120,13 @@ export class CheckpointDriver {
       this.fail((e as Error).message);
       return;
     }
-    p.states.push(...ack.states);
-    p.stats.push(...ack.stats);
+    for (let i = 0; i < ack.states.length; i++) {
+      const s = ack.states[i];
+      // Each operator subtask counts once, whatever path its acknowledgement took.
+      if (p.states.some((x) => x.operatorId === s.operatorId && x.subtask === s.subtask)) continue;
+      p.states.push(s);
+      if (ack.stats[i]) p.stats.push(ack.stats[i]);
+    }
     if (p.states.length < this.total) { this.publish(p, 'in_progress'); return; }
     clearTimeout(p.timeout);
     p.storing = true;

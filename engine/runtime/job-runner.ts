@@ -26,6 +26,13 @@ import { recoverSinkFolder, type PendingTransaction } from '../connectors/file-s
 import type { HostToTask, TaskToHost } from './task-protocol.ts';
 import type { WrappedOperatorState } from './restore.ts';
 
+const TRACE = !!process.env.WEIR_TRACE;
+/**
+ * Fault injection for tests: the host kills itself (SIGKILL) right after checkpoint N is stored and
+ * before notify(N) is sent, i.e. between the sinks' preCommit and commit (seed section 1.5).
+ */
+const KILL_HOST_BEFORE_NOTIFY = Number(process.env.WEIR_FAULT_KILL_HOST_BEFORE_NOTIFY ?? NaN);
+
 export class JobStartError extends Error {
   override name = 'JobStartError';
 }
@@ -98,11 +105,17 @@ export async function startJob(opts: StartJobOptions): Promise<JobHandle> {
     status = s;
     emit({ type: 'job.status', status: s, restarts, startedAt, ...(cause ? { cause } : {}) });
   };
-  const send = (m: HostToTask) => proc?.send(m);
+  const send = (m: HostToTask) => {
+    if (TRACE) process.stderr.write(`[weir trace] host -> task ${m.type} ${m.type === 'trigger' ? m.barrier.id : m.type === 'notify' ? m.checkpointId : ''}\n`);
+    proc?.send(m);
+  };
 
   const driver = new CheckpointDriver(settings.checkpointing, storage, {
     trigger: (barrier) => send({ type: 'trigger', barrier }),
-    completed: (cp) => send({ type: 'notify', checkpointId: cp.id }),
+    completed: (cp) => {
+      if (cp.id === KILL_HOST_BEFORE_NOTIFY) process.kill(process.pid, 'SIGKILL');
+      send({ type: 'notify', checkpointId: cp.id });
+    },
     stats: (stats: CheckpointStats) => {
       emit({ type: 'checkpoint', stats });
       if (stats.status === 'failed' && tasksFinished) setTimeout(maybeFinish, 10);
@@ -156,6 +169,7 @@ export async function startJob(opts: StartJobOptions): Promise<JobHandle> {
   function onMessage(from: TaskProcessHandle, raw: unknown): void {
     if (from !== proc) return; // a previous attempt's last words
     const m = raw as TaskToHost;
+    if (TRACE && m.type !== 'metrics') process.stderr.write(`[weir trace] task -> host ${m.type} ${'ack' in m ? m.ack.checkpointId : 'checkpointId' in m ? m.checkpointId : ''}\n`);
     switch (m.type) {
       case 'ready': setStatus('running'); driver.start(); break;
       case 'ack': void driver.onAck(m.ack); break;

@@ -35,6 +35,7 @@ export class TaskProcessRuntime {
   private metricsTimer: NodeJS.Timeout | null = null;
   private start!: TaskStartMessage;
   private failed = false;
+  private currentBarrier: CheckpointBarrier | null = null;
 
   constructor(private readonly send: (m: TaskToHost) => void, private readonly exit: (code: number) => void) {}
 
@@ -80,6 +81,7 @@ export class TaskProcessRuntime {
       exhausted: () => {
         if (++this.exhaustedCount === this.sourceCount()) this.send({ type: 'exhausted' });
       },
+      currentBarrier: () => this.currentBarrier,
       finished: () => {
         if (++this.finishedCount === this.subtasks.length) this.send({ type: 'finished' });
       },
@@ -191,6 +193,7 @@ export class TaskProcessRuntime {
 
   private trigger(barrier: CheckpointBarrier): void {
     this.storage?.beginCheckpoint(barrier);
+    this.currentBarrier = barrier;
     for (const t of this.subtasks) {
       if (t.source || t.finished) t.triggerCheckpoint(barrier).catch((e) => this.fail(e));
     }

@@ -29,6 +29,8 @@ export interface SubtaskEnv {
   decline(checkpointId: number, reason: string): void;
   exhausted(task: TaskSubtask): void;
   finished(task: TaskSubtask): void;
+  /** The newest barrier the host triggered (finished subtasks acknowledge it without a barrier). */
+  currentBarrier(): CheckpointBarrier | null;
 }
 
 export interface SourceRuntime {
@@ -55,6 +57,8 @@ export function decodeWatermark(w: number | null | undefined): number {
 export class TaskSubtask {
   readonly name: string;
   finished = false;
+  /** Id of the last checkpoint this subtask snapshotted (each is acknowledged exactly once). */
+  private lastSnapshotId = 0;
   private mail: Array<() => Promise<void>> = [];
   private wakeSleeper: (() => void) | null = null;
   private afterFinish: Promise<void> = Promise.resolve();
@@ -77,6 +81,7 @@ export class TaskSubtask {
     restoredWatermark: number,
     lastCheckpointId: number,
   ) {
+    this.lastSnapshotId = lastCheckpointId;
     this.name = `${chain.links[0]?.nodeId ?? source?.nodeId}#${subtask}`;
     this.finishedChannels = gate ? gate.channels.map(() => false) : [];
     this.valve = gate ? new WatermarkValve(gate.channels.length, restoredWatermark) : null;
@@ -214,12 +219,18 @@ export class TaskSubtask {
     await this.chain.endInput();
     this.output.broadcast({ kind: 'end' });
     this.finished = true;
+    // A checkpoint triggered while our inputs were ending will never reach us in-band: ack it now.
+    const b = this.env.currentBarrier();
+    if (b && b.id > this.lastSnapshotId) await this.checkpoint(b, 0, null);
+    // Mail posted while end of input was processed runs now (later mail goes through afterFinish).
+    await this.runMail();
     this.env.finished(this);
   }
 
   /** Host request: inject barrier n (sources), or snapshot a finished subtask right away. */
   triggerCheckpoint(barrier: CheckpointBarrier): Promise<void> {
     return this.post(async () => {
+      if (barrier.id <= this.lastSnapshotId) return;
       if (this.finished) { await this.checkpoint(barrier, 0, null); return; }
       const s = this.source;
       if (!s) return; // network tasks receive barriers in-band
@@ -243,6 +254,7 @@ export class TaskSubtask {
   private async checkpoint(
     b: CheckpointBarrier, firstBarrierAt: number, source: { nodeId: string; state: unknown; watermark: number } | null,
   ): Promise<void> {
+    this.lastSnapshotId = b.id;
     const t0 = Date.now();
     const startDelay = Math.max(0, (firstBarrierAt || t0) - b.timestamp);
     const alignment = firstBarrierAt ? t0 - firstBarrierAt : 0;

@@ -23,17 +23,26 @@ export interface AlignedWindowState {
   t: number;
 }
 
-/** The keys of one batch: a record key and the windows its records fall into. */
+/**
+ * What the operator remembers about a record key across batches (a cache: derived from the key
+ * alone, so it needs no rebuilding after a restore), plus the windows its records fall into in the
+ * current batch (valid while `batch` is the current batch number).
+ */
 interface BatchKey {
   key: string;
   keyGroup: number;
-  firstRow: Row;
+  /** Key values in keyBy order, shared by all windows of the key (never mutated). */
+  keyValues: unknown[];
+  batch: number;
   /** The key's last window in this batch (most records of a key share one), as an index in `windows`. */
   lastEnd: number;
   lastGroup: number;
   /** Every window of the key in this batch, once it has more than one: ends and indexes. */
   more: number[] | null;
 }
+
+/** Bound on remembered keys: past it the cache starts over (it only saves recomputation). */
+const KEY_CACHE_LIMIT = 200_000;
 
 interface BatchWindow {
   owner: BatchKey;
@@ -48,6 +57,8 @@ export class AlignedWindows implements WindowProcessor {
   // (record, window) pairs of the current batch; reused between batches.
   private pairRecord = new Int32Array(1024);
   private pairWindow = new Int32Array(1024);
+  private readonly keys = new Map<string, BatchKey>();
+  private batchNo = 0;
 
   constructor(private readonly env: WindowEnv, private readonly assigner: AlignedWindowAssigner) {
     this.ends = new Float64Array(assigner.windowsPerRecord + 1);
@@ -67,7 +78,9 @@ export class AlignedWindows implements WindowProcessor {
     const ends = this.ends;
     const assigner = this.assigner;
     const lateLimit = env.watermark - env.plan.allowedLateness;
-    const byKey = new Map<string, BatchKey>();
+    const keys = this.keys;
+    if (keys.size > KEY_CACHE_LIMIT) keys.clear();
+    const batchNo = ++this.batchNo;
     const windows: BatchWindow[] = [];
     let pairs = 0;
 
@@ -76,10 +89,15 @@ export class AlignedWindows implements WindowProcessor {
       if (t !== t) throw env.noEventTime();
       const row = rows[i];
       const key = env.keyOf(row);
-      let bk = byKey.get(key);
+      let bk = keys.get(key);
       if (bk === undefined) {
-        bk = { key, keyGroup: env.keyGroupOf(key), firstRow: row, lastEnd: NaN, lastGroup: -1, more: null };
-        byKey.set(key, bk);
+        bk = { key, keyGroup: env.keyGroupOf(key), keyValues: env.keyValues(row), batch: batchNo, lastEnd: NaN, lastGroup: -1, more: null };
+        keys.set(key, bk);
+      } else if (bk.batch !== batchNo) {
+        bk.batch = batchNo;
+        bk.lastEnd = NaN;
+        bk.lastGroup = -1;
+        bk.more = null;
       }
       const count = assigner.assignEnds(Math.floor(t), ends);
       let placed = false;
@@ -132,7 +150,7 @@ export class AlignedWindows implements WindowProcessor {
       // in its synchronous part (heap: deep copy; RocksDB: bytes), never a live reference.
       let state = stored[g];
       if (state === undefined) {
-        state = { k: env.keyValues(w.owner.firstRow), a: aggs.create(), t: env.firstTimerTime(w.end) };
+        state = { k: w.owner.keyValues, a: aggs.create(), t: env.firstTimerTime(w.end) };
         env.timers.register(writes, { id: stateKeys[g], keyGroup: w.owner.keyGroup, time: state.t, end: w.end, key: w.owner.key });
       }
       w.state = state;
