@@ -133,7 +133,11 @@ export function emitGeneratorSource(ctx: ExportContext, node: GeneratorNode): vo
   lines.push(`  ${quoteIdent(rowtime)} AS TO_TIMESTAMP_LTZ(${tsExpr}, 3)`, `  ${watermarkClause(rowtime, { field: 'ts', maxOutOfOrderness: delay })}`);
   const options: Array<[string, string]> = [['connector', 'datagen']];
   if (p.count !== null) options.push(['number-of-rows', String(p.count)]);
-  if (p.rate !== null) options.push(['rows-per-second', String(p.rate)]);
+  if (p.rate !== null) {
+    const perSecond = Math.max(1, Math.round(p.rate));
+    if (perSecond !== p.rate) ctx.warn(node, 'config.rate', `rate ${p.rate}/s: datagen's rows-per-second is a whole number; ${perSecond} is used`);
+    options.push(['rows-per-second', String(perSecond)]);
+  }
   else {
     comments.push(`-- Weir: as fast as possible; datagen always throttles, here to ${FAST_ROWS_PER_SECOND} rows/s.`);
     options.push(['rows-per-second', String(FAST_ROWS_PER_SECOND)]);
