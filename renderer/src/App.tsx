@@ -11,6 +11,7 @@ import { QuickAdd } from './panels/QuickAdd.tsx';
 import { DocumentDialogs } from './panels/DocumentDialogs.tsx';
 import { ExamplesDialog } from './panels/ExamplesDialog.tsx';
 import { HelpOverlay } from './panels/HelpOverlay.tsx';
+import { ExportDialog } from './panels/ExportDialog.tsx';
 import { Notices } from './panels/Notices.tsx';
 import { importFile } from './documents/actions.ts';
 
@@ -57,6 +58,7 @@ export function App() {
         <DocumentDialogs />
         <ExamplesDialog />
         <HelpOverlay />
+        <ExportDialog />
         <Notices />
         {drop.over && <div className="dropzone">Drop a weir.job/v1 file to open it</div>}
       </div>

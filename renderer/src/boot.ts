@@ -12,7 +12,7 @@ import { applyMetricsEvent } from './run/metricsStore.ts';
 import { run, stop } from './run/runActions.ts';
 import { readAutosave, startAutosave } from './documents/autosave.ts';
 import { asJobDocument, newDocument, openDocument, openPath, save, saveAs } from './documents/actions.ts';
-import { notify } from './ui/uiStore.ts';
+import { notify, openDialog } from './ui/uiStore.ts';
 
 function runCommand(c: AppCommand): void {
   const s = docStore.getState();
@@ -25,7 +25,7 @@ function runCommand(c: AppCommand): void {
     case 'redo': s.redo(); break;
     case 'run': void run(); break;
     case 'stop': void stop(); break;
-    case 'export': notify('Export: use `weir export` for now'); break;
+    case 'export': openDialog('export'); break;
   }
 }
 

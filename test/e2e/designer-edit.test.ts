@@ -156,5 +156,10 @@ test('an example opens, lays out and shows its inspector (screenshots)', { skip,
   await clickPane(page);
   await page.getByTestId('s-stateBackend').selectOption('rocksdb');
   await page.screenshot({ path: artifact('designer-settings.png') });
+  await page.getByTestId('export').click();
+  await waitFor(async () => /CREATE TABLE/i.test(await page.getByTestId('export-text').inputValue()), 'the Flink SQL export');
+  await page.getByTestId('export-json').check();
+  await waitFor(async () => /"weir.job\/v1"/.test(await page.getByTestId('export-text').inputValue()), 'the JSON export');
+  await page.keyboard.press('Escape');
   assert.deepEqual(pageErrors(page), []);
 });

@@ -51,6 +51,7 @@ export const SHORTCUTS: Shortcut[] = [
   { keys: ['mod+S'], label: 'Save', group: 'Document', match: (e) => mod(e) && !e.shiftKey && key(e, 's'), run: () => { void save(); } },
   { keys: ['mod+Shift+S'], label: 'Save as', group: 'Document', match: (e) => mod(e) && e.shiftKey && key(e, 's'), run: () => { void saveAs(); } },
   { keys: ['Alt+E'], label: 'Examples', group: 'Document', match: (e) => e.altKey && key(e, 'e'), run: () => openDialog('examples') },
+  { keys: ['mod+Shift+E'], label: 'Export (JSON or Flink SQL)', group: 'Document', match: (e) => mod(e) && e.shiftKey && key(e, 'e'), run: () => openDialog('export') },
   { keys: ['mod+Enter'], label: 'Run / stop', group: 'Run', match: (e) => mod(e) && e.key === 'Enter', run: () => { void runOrStop(); } },
 ];
 

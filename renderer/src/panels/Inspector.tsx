@@ -2,6 +2,7 @@
  * The inspector: the selected node's form, or the job settings when nothing is selected.
  * Subscribes to the one selected node, so edits elsewhere do not re-render it.
  */
+import { useRef } from 'react';
 import type { JobNode } from '../../../engine/graph/types.ts';
 import { useDoc, useDocShallow } from '../state.ts';
 import { typeInfo } from '../model/catalog.ts';
@@ -25,8 +26,21 @@ function NodeForm({ node, columns, err }: F.FormProps<JobNode['type']>) {
   }
 }
 
+/** The node minus its position: dragging the selected node must not re-render its form per frame. */
+function useNodeIgnoringPosition(id: string): JobNode | undefined {
+  const last = useRef<JobNode | undefined>(undefined);
+  return useDoc((s) => {
+    const n = s.job.nodes.find((x) => x.id === id);
+    const p = last.current;
+    if (p && n && p.config === n.config && p.name === n.name && p.type === n.type
+      && (p as { parallelism?: number }).parallelism === (n as { parallelism?: number }).parallelism) return p;
+    last.current = n;
+    return n;
+  });
+}
+
 function NodeInspector({ id }: { id: string }) {
-  const node = useDoc((s) => s.job.nodes.find((n) => n.id === id));
+  const node = useNodeIgnoringPosition(id);
   const index = useDoc((s) => nodeIndex(s.job, id));
   const problems = useDoc((s) => s.problems.byNode.get(id));
   // A shallow-compared selector: moving nodes changes the job but not the columns, so dragging

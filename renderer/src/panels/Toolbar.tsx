@@ -33,6 +33,7 @@ export function Toolbar() {
         <Btn label="Save" title="Save (Ctrl+S)" testId="doc-save" onClick={() => { void save(); }} />
         <Btn label="Save as" title="Save as (Ctrl+Shift+S)" testId="doc-save-as" onClick={() => { void saveAs(); }} />
         <Btn label="Examples" title="Example pipelines (Alt+E)" testId="examples" onClick={() => openDialog('examples')} />
+        <Btn label="Export" title="Export as JSON or Flink SQL (Ctrl+Shift+E)" testId="export" onClick={() => openDialog('export')} />
       </div>
       <div className="toolbar__group">
         <Btn label="↶" title={uLabel ? `Undo ${uLabel} (Ctrl+Z)` : 'Undo (Ctrl+Z)'} testId="undo" disabled={!undoable} onClick={() => docStore.getState().undo()} />
