@@ -54,14 +54,19 @@ describe('electron bundles', () => {
     assert.doesNotMatch(text, /exposeInMainWorld\("weir",\s*\{?\s*ipcRenderer/);
   });
 
-  it('runs a job in the bundled task process', async () => {
-    cpSync(join(ROOT, 'examples', 'orders-per-user'), join(workspace, 'orders'), { recursive: true });
-    const doc = JSON.parse(readFileSync(join(workspace, 'orders', 'job.weir.json'), 'utf8'));
-    const v = validateJob(doc, { baseDir: join(workspace, 'orders') });
-    assert.ok(v.ok, JSON.stringify(v.problems));
-    const handle = await startJob({ job: { ...v.job, baseDir: join(workspace, 'orders') }, launcher: bundleLauncher(join(OUT, 'task.cjs')) });
-    const result = await handle.done;
-    assert.equal(result.status, 'finished', result.cause);
-    assert.ok(readdirSync(join(workspace, 'orders', 'out', 'per_user')).length > 0);
-  });
+  for (const [example, backend] of [['orders-per-user', 'fs'], ['clicks-sessions', 'rocksdb']] as const) {
+    it(`runs ${example} (${backend} backend) in the bundled task process`, async () => {
+      const dir = join(workspace, example);
+      cpSync(join(ROOT, 'examples', example), dir, { recursive: true });
+      const doc = JSON.parse(readFileSync(join(dir, 'job.weir.json'), 'utf8'));
+      const v = validateJob(doc, { baseDir: dir });
+      assert.ok(v.ok, JSON.stringify(v.problems));
+      assert.equal(v.job.settings.stateBackend, backend);
+      const handle = await startJob({ job: { ...v.job, baseDir: dir }, launcher: bundleLauncher(join(OUT, 'task.cjs')) });
+      const result = await handle.done;
+      assert.equal(result.status, 'finished', result.cause);
+      const sinks = v.job.nodes.filter((n) => n.type === 'sink.file');
+      for (const n of sinks) assert.ok(readdirSync(join(dir, (n.config as { path: string }).path)).length > 0, n.id);
+    });
+  }
 });
