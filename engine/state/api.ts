@@ -10,6 +10,9 @@
  * - Every key is prefixed with its key group (see `keyGroupOf`), so a snapshot can be split by
  *   key-group range on restore with a different parallelism.
  * - Values are JSON-serializable plain data. Keys are strings.
+ * - A value returned by `getMany` may be changed in place by the operator (and then written back
+ *   with `writeMany`): a snapshot never shares objects with working state (heap backends copy in
+ *   the synchronous part of `snapshot`, RocksDB stores bytes). The window operator relies on this.
  */
 import type { StateBackendKind } from '../graph/types.ts';
 
