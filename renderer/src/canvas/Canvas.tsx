@@ -5,7 +5,7 @@
 import { useEffect } from 'react';
 import { ReactFlow, Background, BackgroundVariant, MiniMap, Controls, useReactFlow, ConnectionLineType } from '@xyflow/react';
 import { useDoc } from '../state.ts';
-import { useUi } from '../ui/uiStore.ts';
+import { uiStore, useUi } from '../ui/uiStore.ts';
 import { typeInfo } from '../model/catalog.ts';
 import { JobNodeView, type JobFlowNode } from './JobNodeView.tsx';
 import { useFlowEdges, useFlowNodes } from './useFlowElements.ts';
@@ -27,6 +27,7 @@ function useFitOnRequest() {
   const rf = useReactFlow();
   const docVersion = useDoc((s) => s.docVersion);
   const fitRequest = useUi((s) => s.fitRequest);
+  useEffect(() => { uiStore.setState({ connectionHint: null }); }, [docVersion]);
   useEffect(() => {
     // Wait a frame so freshly loaded nodes are measured before fitting.
     const t = requestAnimationFrame(() => rf.fitView({ padding: 0.12, maxZoom: 1.1, duration: fitRequest ? 200 : 0 }));
