@@ -106,10 +106,13 @@ export class InMemoryKeyedStateBackend implements KeyedStateBackend {
         throw new Error(`InMemoryKeyedStateBackend can only restore its own inline snapshots (got backend '${snap.backend}')`);
       }
       for (const [name, entries] of Object.entries(inline.tables)) {
-        const keep = entries.filter(([k]) => {
-          const g = keyGroupOfStateKey(k);
-          return g >= range.start && g <= range.end;
-        });
+        // Copies: operators may change restored values in place, the snapshot must stay intact.
+        const keep = entries
+          .filter(([k]) => {
+            const g = keyGroupOfStateKey(k);
+            return g >= range.start && g <= range.end;
+          })
+          .map(([k, v]): [string, unknown] => [k, structuredClone(v)]);
         await this.table(name).writeMany(keep);
       }
     }
