@@ -38,6 +38,13 @@ export function rewriteExpr(text: string, cols: readonly Col[], opts: RewriteOpt
       const qualified = prev !== undefined && prev.text === '.';
       if (afterAs && !inCast) spelled = quoteIdent(t.text); // an alias
       else if (!isCall && !qualified && !afterAs && names.has(t.text)) spelled = quoteIdent(opts.rename?.get(t.text) ?? t.text);
+      if (t.upper === 'SQRT' && isCall) {
+        // SQRT(x) is POWER(x, 0.5) in Flink (NaN below zero alike); SQL tooling's Flink grammar
+        // (dt-sql-parser, which checks this export) does not know SQRT.
+        spelled = 'POWER';
+        const close = matchingParen(toks, k + 1);
+        if (close > 0) before.set(close, ', 0.5' + (before.get(close) ?? ''));
+      }
       if (opts.avgAsDouble && t.upper === 'AVG' && isCall) {
         const close = matchingParen(toks, k + 1);
         let argStart = k + 2;
@@ -140,6 +147,7 @@ const ARITHMETIC = new Set(['+', '-', '*', '/', '%']);
 const STRING_FUNCS = new Set(['UPPER', 'LOWER', 'CONCAT', 'CONCAT_WS', 'SUBSTRING', 'SUBSTR', 'TRIM', 'LTRIM', 'RTRIM',
   'REPLACE', 'LPAD', 'RPAD', 'DATE_FORMAT', 'INITCAP', 'REGEXP_REPLACE', 'REGEXP_EXTRACT', 'REVERSE', 'REPEAT']);
 const INT_FUNCS = new Set(['CHAR_LENGTH', 'CHARACTER_LENGTH', 'POSITION', 'LOCATE']);
+const DOUBLE_FUNCS = new Set(['POWER', 'SQRT', 'EXP', 'LN', 'LOG10', 'LOG2', 'RAND']);
 const SAME_AS_ARG = new Set(['SUM', 'MIN', 'MAX', 'ABS', 'COALESCE', 'FLOOR', 'CEIL', 'CEILING', 'ROUND', 'FIRST_VALUE', 'LAST_VALUE']);
 
 /** Flink's result type of an expression where it can be told from the tokens alone; null otherwise. */
@@ -182,6 +190,8 @@ export function inferType(toks: Token[], cols: readonly Col[], opts: RewriteOpti
     if (fn === 'AVG') return opts.avgAsDouble ? { type: 'DOUBLE', certain: true } : inferType(args[0] ?? [], cols, opts);
     if (STRING_FUNCS.has(fn)) return { type: 'STRING', certain: true };
     if (INT_FUNCS.has(fn)) return { type: 'INT', certain: true };
+    if (DOUBLE_FUNCS.has(fn)) return { type: 'DOUBLE', certain: true };
+    if (fn === 'IF') return inferType(args[1] ?? [], cols, opts);
     if (SAME_AS_ARG.has(fn)) return inferType(args[0] ?? [], cols, opts);
   }
   return null;

@@ -25,7 +25,7 @@ const SELECT = [
   "CONCAT(user, '-', region) AS tag", "user || '!' AS shout", 'ABS(amount - 20) AS dist', 'ROUND(amount, 1) AS r',
   'FLOOR(amount) AS f', 'CEIL(amount) AS c', "COALESCE(region, 'none') AS reg",
   "CASE WHEN amount > 20 THEN 'big' WHEN amount > 10 THEN 'mid' ELSE 'small' END AS size", 'amount > 10 AS over10',
-  'ts',
+  'SQRT(ABS(amount)) AS root', 'POWER(amount, 2) AS sq', "IF(amount > 10, 'y', 'n') AS yn", 'ts',
 ].join(', ');
 
 test('every supported operator and function exports to valid Flink SQL', () => {
@@ -52,5 +52,6 @@ test('every supported operator and function exports to valid Flink SQL', () => {
   assert.deepEqual(warnings, []);
   assert.match(text, /SUBSTRING\(`user`, 1, 2\) AS first2/);
   assert.match(text, /AVG\(CAST\(whole AS DOUBLE\)\) AS mean/);
+  assert.match(text, /POWER\(ABS\(amount\), 0\.5\) AS root/);
   assert.match(text, /CREATE TABLE `out` \(\n  window_start STRING,\n  window_end STRING,\n  `size` STRING,\n  area STRING,\n  n BIGINT,\n  with_area BIGINT,\n  total DOUBLE,\n  lo INT,\n  hi DOUBLE,\n  mean DOUBLE\n\)/);
 });
