@@ -16,10 +16,10 @@ import { validateJob } from '../../engine/graph/validate.ts';
 const ROOT = resolve(import.meta.dirname, '../..');
 const OUT = join(ROOT, 'dist', 'electron');
 
-function bundleLauncher(entry: string): TaskLauncher {
+function bundleLauncher(entry: string, execArgv: string[] = []): TaskLauncher {
   return {
     launch(): TaskProcessHandle {
-      const child = fork(entry, [], { serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+      const child = fork(entry, [], { execArgv, serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
       return {
         send: (m) => { if (child.connected) child.send(m as object); },
         onMessage: (l) => { child.on('message', l); },
@@ -54,15 +54,22 @@ describe('electron bundles', () => {
     assert.doesNotMatch(text, /exposeInMainWorld\("weir",\s*\{?\s*ipcRenderer/);
   });
 
-  for (const [example, backend] of [['orders-per-user', 'fs'], ['clicks-sessions', 'rocksdb']] as const) {
-    it(`runs ${example} (${backend} backend) in the bundled task process`, async () => {
-      const dir = join(workspace, example);
+  const PARENT_PORT = ['-r', join(import.meta.dirname, 'fixtures', 'utility-parent-port.cjs')];
+  const cases = [
+    ['orders-per-user', 'fs', [], 'process.send'],
+    ['clicks-sessions', 'rocksdb', [], 'process.send'],
+    // As in a utilityProcess: only process.parentPort carries messages; task-entry bridges it.
+    ['orders-per-user', 'fs', PARENT_PORT, 'parentPort'],
+  ] as const;
+  for (const [example, backend, execArgv, channel] of cases) {
+    it(`runs ${example} (${backend} backend) in the bundled task process over ${channel}`, { timeout: 90_000 }, async () => {
+      const dir = join(workspace, `${example}-${channel}`);
       cpSync(join(ROOT, 'examples', example), dir, { recursive: true });
       const doc = JSON.parse(readFileSync(join(dir, 'job.weir.json'), 'utf8'));
       const v = validateJob(doc, { baseDir: dir });
       assert.ok(v.ok, JSON.stringify(v.problems));
       assert.equal(v.job.settings.stateBackend, backend);
-      const handle = await startJob({ job: { ...v.job, baseDir: dir }, launcher: bundleLauncher(join(OUT, 'task.cjs')) });
+      const handle = await startJob({ job: { ...v.job, baseDir: dir }, launcher: bundleLauncher(join(OUT, 'task.cjs'), [...execArgv]) });
       const result = await handle.done;
       assert.equal(result.status, 'finished', result.cause);
       const sinks = v.job.nodes.filter((n) => n.type === 'sink.file');
