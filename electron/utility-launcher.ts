@@ -11,12 +11,13 @@ export function createUtilityLauncher(entry: string): TaskLauncher {
   return {
     launch(): TaskProcessHandle {
       const child = utilityProcess.fork(entry, [], { serviceName: 'Weir task process', stdio: 'inherit' });
-      let exited = false;
-      const exitListeners: Array<(info: { code: number | null; signal: string | null }) => void> = [];
+      type ExitInfo = { code: number | null; signal: string | null };
+      let exited: ExitInfo | null = null;
+      const exitListeners: Array<(info: ExitInfo) => void> = [];
       let killedWith: string | null = null;
       child.once('exit', (code) => {
-        exited = true;
-        for (const l of exitListeners) l({ code: killedWith ? null : code, signal: killedWith });
+        exited = { code: killedWith ? null : code, signal: killedWith };
+        for (const l of exitListeners) l(exited);
       });
       return {
         send(message) {
@@ -26,7 +27,9 @@ export function createUtilityLauncher(entry: string): TaskLauncher {
           child.on('message', listener);
         },
         onExit(listener) {
-          exitListeners.push(listener);
+          // A listener added after the exit still hears about it (the runner may subscribe late).
+          if (exited) listener(exited);
+          else exitListeners.push(listener);
         },
         kill(signal = 'SIGTERM') {
           if (exited) return;
