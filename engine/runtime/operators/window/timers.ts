@@ -155,9 +155,12 @@ export class ScanningTimerIndex implements TimerIndex {
 }
 
 export class HeapTimerQueue implements TimerIndex {
-  /** Pending timers by firing time, each by id. */
-  private readonly byTime = new Map<number, Map<string, Timer>>();
-  /** Binary min-heap of the distinct times in `byTime` (a time may linger after its map emptied). */
+  /**
+   * Pending timers by firing time, as ids only (one string the state entry already holds, instead
+   * of an object per window: fewer long-lived objects, less GC). The rest is parsed when due.
+   */
+  private readonly byTime = new Map<number, Set<string>>();
+  /** Binary min-heap of the distinct times in `byTime` (a time may linger after its set emptied). */
   private readonly heap: number[] = [];
   private readonly kind: 'W' | 'T';
 
@@ -170,13 +173,13 @@ export class HeapTimerQueue implements TimerIndex {
     this.heap.length = 0;
     const kindCode = this.kind.charCodeAt(0);
     for await (const [k, v] of this.table.scan()) {
-      if (k.charCodeAt(GROUP_PREFIX_WIDTH) === kindCode) this.add(timerOfEntry(this.layout, k, v));
+      if (k.charCodeAt(GROUP_PREFIX_WIDTH) === kindCode) this.add(k, timerOfEntry(this.layout, k, v).time);
     }
   }
 
   register(writes: StateWrite[], timer: Timer): void {
     if (this.layout === 'timer-entries') writes.push([timer.id, 1]);
-    this.add(timer);
+    this.add(timer.id, timer.time);
   }
 
   delete(writes: StateWrite[], timer: Timer): void {
@@ -189,22 +192,30 @@ export class HeapTimerQueue implements TimerIndex {
     const out: Timer[] = [];
     const heap = this.heap;
     while (heap.length > 0 && heap[0] <= limit) {
-      const t = this.pop();
-      const timers = this.byTime.get(t);
-      this.byTime.delete(t);
-      if (timers) for (const timer of timers.values()) out.push(timer);
+      const time = this.pop();
+      const ids = this.byTime.get(time);
+      this.byTime.delete(time);
+      if (ids === undefined) continue;
+      for (const id of ids) {
+        if (this.layout === 'timer-entries') {
+          out.push({ id, ...parseTimerKey(id) });
+        } else {
+          const w = parseAlignedWindowKey(id);
+          out.push({ id, keyGroup: w.keyGroup, time, end: w.end, key: w.key });
+        }
+      }
     }
     return out;
   }
 
-  private add(timer: Timer): void {
-    let timers = this.byTime.get(timer.time);
-    if (timers === undefined) {
-      timers = new Map();
-      this.byTime.set(timer.time, timers);
-      this.push(timer.time);
+  private add(id: string, time: number): void {
+    let ids = this.byTime.get(time);
+    if (ids === undefined) {
+      ids = new Set();
+      this.byTime.set(time, ids);
+      this.push(time);
     }
-    timers.set(timer.id, timer);
+    ids.add(id);
   }
 
   private push(t: number): void {
