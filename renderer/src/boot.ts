@@ -12,7 +12,8 @@ import { applyMetricsEvent } from './run/metricsStore.ts';
 import { run, stop } from './run/runActions.ts';
 import { readAutosave, startAutosave } from './documents/autosave.ts';
 import { asJobDocument, newDocument, openDocument, openPath, save, saveAs } from './documents/actions.ts';
-import { notify, openDialog } from './ui/uiStore.ts';
+import { notify, openDialog, uiStore } from './ui/uiStore.ts';
+import type { HostConnection } from '../../engine/host/ws-client.ts';
 
 function runCommand(c: AppCommand): void {
   const s = docStore.getState();
@@ -36,6 +37,12 @@ export async function boot(h: EngineHost): Promise<() => void> {
     else applyRunEvent(ev);
   });
 
+  // The WebSocket client reconnects by itself; say so while it does (calls wait meanwhile).
+  const conn = h as Partial<HostConnection>;
+  const unsubConn = typeof conn.onConnectionChange === 'function'
+    ? conn.onConnectionChange((state) => uiStore.setState({ connection: state }))
+    : () => {};
+
   const recovered = readAutosave();
   const initial = hostInfo()?.initialPath ?? null;
   if (recovered) {
@@ -55,5 +62,5 @@ export async function boot(h: EngineHost): Promise<() => void> {
     document.title = `${state.dirty ? '● ' : ''}${state.title} — Weir`;
     h.setDocumentState(state).catch(() => { /* the shell may not care; the title above is enough */ });
   });
-  return () => { unsubEvents(); unsubAutosave(); unsubTitle(); };
+  return () => { unsubEvents(); unsubConn(); unsubAutosave(); unsubTitle(); };
 }

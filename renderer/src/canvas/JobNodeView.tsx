@@ -31,11 +31,16 @@ function JobNodeViewImpl({ data, selected }: NodeProps<JobFlowNode>) {
   return (
     <div className={cls} data-testid={`node-${node.id}`} data-node-type={node.type} title={`${info.label}: ${hasProblem ? problems!.map((p) => p.message).join('\n') : summary}`}>
       {info.hasInput && (
-        <Handle type="target" position={Position.Left} id="in" className="whandle whandle--in" data-testid={`handle-${node.id}-in`} />
+        <Handle type="target" position={Position.Left} id="in" data-testid={`handle-${node.id}-in`}
+          className={`whandle whandle--in${info.multiInput ? ' whandle--multi' : ''}`}
+          title={info.multiInput ? 'input: accepts many streams' : 'input: one stream'} />
       )}
       <div className="wnode__head">
         <span className="wnode__icon"><TypeIcon type={node.type} /></span>
         <span className="wnode__name">{node.name || node.id}</span>
+        {typeof (node as { parallelism?: number }).parallelism === 'number' && (
+          <span className="wnode__par" title="parallelism">×{(node as { parallelism?: number }).parallelism}</span>
+        )}
       </div>
       <div className="wnode__summary" data-testid={`summary-${node.id}`}>{summary}</div>
       {hasProblem && (
@@ -48,6 +53,7 @@ function JobNodeViewImpl({ data, selected }: NodeProps<JobFlowNode>) {
       {info.outputs.map((port, i) => (
         <Handle key={port} type="source" position={Position.Right} id={port}
           className={`whandle whandle--${port}`} data-testid={`handle-${node.id}-${port}`}
+          title={port === 'late' ? 'late: records that arrive after the watermark passed their window (plus allowed lateness)' : 'output'}
           style={{ top: info.outputs.length === 1 ? '50%' : `${35 + i * 35}%` }}>
           {port === 'late' && <span className="whandle__label">late</span>}
         </Handle>

@@ -60,7 +60,6 @@ export function useFlowEdges(): Edge[] {
       targetHandle: 'in',
       selected: selected.has(id),
       className: port === 'late' ? 'wedge wedge--late' : 'wedge',
-      ...(port === 'late' ? { label: 'late' } : {}),
     } satisfies Edge;
   }), [edges, selected]);
 }

@@ -10,6 +10,7 @@ export function StatusBar() {
   const edges = useDoc((s) => s.job.edges.length);
   const snap = useUi((s) => s.snapToGrid);
   const cause = useRun((s) => (s.status === 'failed' ? s.cause : null));
+  const connection = useUi((s) => s.connection);
   const [open, setOpen] = useState(false);
   const errors = problems.filter((p) => p.severity !== 'warning').length;
   const warnings = problems.length - errors;
@@ -22,6 +23,7 @@ export function StatusBar() {
       </button>
       <span>{nodes} nodes · {edges} edges</span>
       <span>snap {snap ? 'on' : 'off'} (G)</span>
+      {connection !== 'open' && <span className="statusbar__conn" data-testid="connection">{connection === 'closed' ? 'disconnected from Weir' : 'reconnecting to Weir…'}</span>}
       {cause && <span className="statusbar__cause" data-testid="run-cause">run failed: {cause}</span>}
       <span className="statusbar__right">Double-click canvas to add · Shift+drag to box-select · ? for shortcuts</span>
       {open && problems.length > 0 && (

@@ -21,6 +21,8 @@ export interface UiState {
   /** Counter bumped to ask the canvas to fit the view (zoom to fit). */
   fitRequest: number;
   layoutRequest: number;
+  /** The host connection as the WebSocket client reports it (Electron is always 'open'). */
+  connection: 'connecting' | 'open' | 'reconnecting' | 'closed';
 }
 
 export const uiStore = createStore<UiState>()(() => ({
@@ -32,6 +34,7 @@ export const uiStore = createStore<UiState>()(() => ({
   notices: [],
   fitRequest: 0,
   layoutRequest: 0,
+  connection: 'open',
 }));
 
 export function useUi<T>(selector: (s: UiState) => T): T {
