@@ -83,6 +83,14 @@ export function readWindowPlan(node: JobNodeOf<'window'>, job: NormalizedJob): W
     throw new WindowConfigError(`${at('aggregates')}: expected an aggregate list such as 'COUNT(*) AS n'`);
   }
   const aggregates = attempt('aggregates', () => compileWindowAggregates(cfg.aggregates));
+  // Output rows are window_start, window_end, the key columns, then the aggregates: one name each.
+  const taken = new Set(['window_start', 'window_end', ...(key?.columns ?? [])]);
+  for (const alias of aggregates.aliases) {
+    if (taken.has(alias)) {
+      throw new WindowConfigError(
+        `${at('aggregates')}: the output column '${alias}' already exists (window_start, window_end and the keyBy columns come first): choose another alias`);
+    }
+  }
   const latePortWired = job.edges.some((e) => e.from === node.id && e.fromPort === 'late');
   return { nodeId: node.id, assigner, allowedLateness, key, aggregates, latePortWired };
 }

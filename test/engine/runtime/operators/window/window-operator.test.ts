@@ -111,6 +111,8 @@ test('bad config and records without event time give clear errors', async () => 
     /nodes\[1\]\.config\.aggregates: .*MEDIAN/);
   assert.throws(() => windowJob({ keyBy: 'a +', window: { kind: 'tumbling', size: '1s' }, aggregates: 'COUNT(*) AS n' }).create(),
     /nodes\[1\]\.config\.keyBy: /);
+  assert.throws(() => windowJob({ keyBy: 'user', window: { kind: 'tumbling', size: '1s' }, aggregates: 'COUNT(*) AS user' }).create(),
+    /nodes\[1\]\.config\.aggregates: the output column 'user' already exists/);
   assert.throws(() => windowJob({ window: { kind: 'hopping', size: '1s' } as never, aggregates: 'COUNT(*) AS n' }).create(),
     /nodes\[1\]\.config\.window\.kind: expected 'tumbling', 'sliding' or 'session', got "hopping"/);
   const h = await OperatorTestHarness.open(windowJob({ window: { kind: 'tumbling', size: '1s' }, aggregates: 'COUNT(*) AS n' }).create);
