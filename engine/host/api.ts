@@ -108,7 +108,8 @@ export interface EngineHost {
   listRuns(req: Record<string, never>): Promise<RunInfo[]>;
   listCheckpoints(req: { job: JobDocument; path?: string }): Promise<RetainedCheckpoint[]>;
   checkpointHistory(req: { runId: string }): Promise<CheckpointStats[]>;
-  exportJob(req: { job: JobDocument; format: 'json' | 'flink-sql' }): Promise<ExportResult>;
+  /** `path`: the job file, so relative data paths resolve (the Flink export samples file sources). */
+  exportJob(req: { job: JobDocument; format: 'json' | 'flink-sql'; path?: string }): Promise<ExportResult>;
   /** Documents: a workspace folder in served mode; native dialogs feed paths in Electron. */
   listFiles(req: { dir?: string }): Promise<FileEntry[]>;
   readJob(req: { path: string }): Promise<{ path: string; job: unknown }>;

@@ -221,12 +221,13 @@ export function createLocalHost(opts: LocalHostOptions): LocalHost {
       return (await loadListRetained())(normalized);
     }),
 
-    exportJob: ({ job, format }) => guard(async () => {
+    exportJob: ({ job, format, path }) => guard(async () => {
+      const baseDir = await baseDirFor(path, 'read');
       if (format === 'json') {
-        const v = validateJob(job, { baseDir: files.workspace });
+        const v = validateJob(job, { baseDir });
         return { text: `${JSON.stringify(job, null, 2)}\n`, warnings: v.problems };
       }
-      const out = (await loadExportFlinkSql())(validated(job, files.workspace));
+      const out = (await loadExportFlinkSql())(validated(job, baseDir));
       if (typeof out === 'string') return { text: out, warnings: [] };
       const o = out as { text?: string; sql?: string; warnings?: [] };
       return { text: o.text ?? o.sql ?? '', warnings: o.warnings ?? [] };

@@ -63,7 +63,7 @@ export const requestSchemas = {
   listRuns: empty,
   listCheckpoints: z.strictObject({ job: jobObject, path: path.optional() }),
   checkpointHistory: z.strictObject({ runId }),
-  exportJob: z.strictObject({ job: jobObject, format: z.enum(['json', 'flink-sql']) }),
+  exportJob: z.strictObject({ job: jobObject, format: z.enum(['json', 'flink-sql']), path: path.optional() }),
   listFiles: z.strictObject({ dir: z.string().max(4096).optional() }),
   readJob: z.strictObject({ path }),
   writeJob: z.strictObject({ path, job: jobObject }),

@@ -142,10 +142,16 @@ export function defineHostApiSuite(transport: string, connect: Connect): void {
       await rejectsWith(api.run({ job: opened.job as never, path: orders.path }), 'forbidden_path');
     });
 
-    it('exports a job as JSON', async () => {
+    it('exports a job as JSON and as Flink SQL', async () => {
       const job = await readExample('orders-per-user');
       const out = await api.exportJob({ job: job as never, format: 'json' });
       assert.deepEqual(JSON.parse(out.text), job);
+      const opened = await api.openExample({ id: 'orders-per-user' });
+      const sql = await api.exportJob({ job: opened.job as never, format: 'flink-sql', path: opened.path });
+      assert.match(sql.text, /CREATE TABLE/i);
+      // Relative data paths resolved against the job's own folder (the exporter sampled the file).
+      assert.ok(sql.text.includes(join(workspace, 'orders-per-user')), sql.text.slice(0, 400));
+      await rejectsWith(api.exportJob({ job: { name: 'x' } as never, format: 'flink-sql' }), 'invalid_job');
     });
 
     it('says native dialogs are unsupported without a shell', async () => {
