@@ -112,3 +112,33 @@ test('nodes copied in one document paste into another (JSON on the system clipbo
   await waitFor(async () => (await nodeCount(page)) === 2 && (await edgeCount(page)) === 1, 'the pasted nodes and their edge');
   assert.equal(await page.getByTestId('summary-f-1').textContent(), 'where seq > 2');
 });
+
+test('a hand-broken file (unknown type, missing config, duplicate id, no position) opens without crashing', { skip, timeout: 60_000 }, async () => {
+  const job = {
+    format: 'weir.job/v1', name: 'broken',
+    nodes: [
+      { id: 'a', type: 'source.generator', config: { count: 5 } },
+      { id: 'b', type: 'teleport', position: { x: 300, y: 0 }, config: {} },
+      { id: 'c', type: 'filter', position: { x: 600, y: 0 } },
+      { id: 'c', type: 'map', position: { x: 600, y: 200 }, config: { select: '*' } },
+    ],
+    edges: [{ from: 'a', to: 'c' }, { from: 'a', to: 'c' }, { from: 'a', to: 'ghost' }],
+  };
+  page.once('dialog', (d) => { void d.accept(); });
+  await page.evaluate((text) => {
+    const dt = new DataTransfer();
+    dt.items.add(new File([text], 'broken.weir.json', { type: 'application/json' }));
+    document.querySelector('[data-testid="app-ready"]')!.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+  }, JSON.stringify(job));
+  await waitFor(async () => (await page.getByTestId('job-name').textContent()) === 'broken', 'the broken job');
+  assert.equal(await nodeCount(page), 3);
+  assert.notEqual(await page.getByTestId('problems').getAttribute('data-count'), '0');
+  await page.getByTestId('node-b').click();
+  await page.getByTestId('node-form').waitFor();
+  assert.match(await page.getByTestId('node-form').textContent() ?? '', /Unknown node type/);
+  await page.getByTestId('node-c').click();
+  await page.getByTestId('f-where').waitFor();
+  await page.keyboard.press('Delete');
+  await waitFor(async () => (await nodeCount(page)) === 1 || (await nodeCount(page)) === 2, 'delete');
+  assert.deepEqual(pageErrors(page), []);
+});

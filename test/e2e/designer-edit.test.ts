@@ -60,6 +60,15 @@ test('undo and redo of add, connect, delete and a config edit', { skip, timeout:
   assert.match(await page.getByTestId('summary-filter-1').textContent() ?? '', /where \(empty\)/);
   await redo();
   await waitFor(async () => (await whereValue()) === 'seq > 5', 'redo of the config edit');
+  // Undo pressed inside the field is the document's undo too.
+  await page.getByTestId('f-where').click();
+  await page.keyboard.press('End');
+  await page.keyboard.type(' AND key = \'k1\'');
+  await undo();
+  await waitFor(async () => (await whereValue()) === 'seq > 5', 'undo from inside the field');
+  await redo();
+  await waitFor(async () => (await whereValue()) === "seq > 5 AND key = 'k1'", 'redo from inside the field');
+  await undo();
 
   // delete (with its edge), then undo brings both back
   await page.getByTestId('node-filter-1').click();

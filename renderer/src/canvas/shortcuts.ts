@@ -63,8 +63,13 @@ export function isTextTarget(t: EventTarget | null): boolean {
 
 export function handleKey(e: KeyboardEvent): void {
   const text = isTextTarget(e.target);
+  // Inspector fields write every keystroke into the document (coalesced per field), so undo there
+  // is the document's undo: the field shows the restored value. Elsewhere (search boxes, dialogs)
+  // the browser's own text undo applies.
+  const inInspector = text && !!(e.target as HTMLElement).closest?.('.inspector');
+  const undoKey = mod(e) && (key(e, 'z') || key(e, 'y'));
   // In text fields only the document shortcuts apply (mod+S while typing must still save).
-  if (text && !(mod(e) && (key(e, 's') || key(e, 'o') || e.key === 'Enter'))) return;
+  if (text && !(mod(e) && (key(e, 's') || key(e, 'o') || e.key === 'Enter')) && !(inInspector && undoKey)) return;
   if (uiStore.getState().dialog && e.key !== 'Escape' && !text) return;
   if (e.key.startsWith('Arrow') && !mod(e)) {
     const step = e.shiftKey ? 160 : 16;

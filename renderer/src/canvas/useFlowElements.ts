@@ -21,25 +21,31 @@ export function useFlowNodes(): JobFlowNode[] {
   const cache = useRef(new Map<string, Cached>());
   return useMemo(() => {
     const next = new Map<string, Cached>();
-    const out = nodes.map((n, i) => {
+    const out: JobFlowNode[] = [];
+    nodes.forEach((n, i) => {
+      // A node without a string id, or a second node with the same id (a hand-edited file),
+      // cannot be drawn as its own node; the validator reports both.
+      if (!n || typeof n.id !== 'string' || next.has(n.id)) return;
       const sel = selected.has(n.id);
       const problems = byNode.get(n.id);
       const m = measured.get(n.id);
       const c = cache.current.get(n.id);
       if (c && c.src === n && c.selected === sel && c.problems === problems && c.measured === m) {
         next.set(n.id, c);
-        return c.flow;
+        out.push(c.flow);
+        return;
       }
+      const pos = n.position && Number.isFinite(n.position.x) && Number.isFinite(n.position.y) ? n.position : null;
       const flow: JobFlowNode = {
         id: n.id,
         type: 'job',
-        position: n.position ?? { x: 40 + (i % 6) * 280, y: 40 + Math.floor(i / 6) * 140 },
+        position: pos ?? { x: 40 + (i % 6) * 280, y: 40 + Math.floor(i / 6) * 140 },
         data: { node: n, problems },
         selected: sel,
         ...(m ? { measured: m } : {}),
       };
       next.set(n.id, { src: n, selected: sel, problems, measured: m, flow });
-      return flow;
+      out.push(flow);
     });
     cache.current = next;
     return out;
@@ -49,7 +55,15 @@ export function useFlowNodes(): JobFlowNode[] {
 export function useFlowEdges(): Edge[] {
   const edges = useDoc((s) => s.job.edges);
   const selected = useDoc((s) => s.selectedEdges);
-  return useMemo(() => edges.map((e) => {
+  return useMemo(() => {
+    const seen = new Set<string>();
+    return edges.filter((e) => {
+      if (!e || typeof e.from !== 'string' || typeof e.to !== 'string') return false;
+      const k = edgeKey(e);
+      if (seen.has(k)) return false;
+      seen.add(k);
+      return true;
+    }).map((e) => {
     const id = edgeKey(e);
     const port = e.fromPort ?? 'out';
     return {
@@ -61,5 +75,6 @@ export function useFlowEdges(): Edge[] {
       selected: selected.has(id),
       className: port === 'late' ? 'wedge wedge--late' : 'wedge',
     } satisfies Edge;
-  }), [edges, selected]);
+    });
+  }, [edges, selected]);
 }

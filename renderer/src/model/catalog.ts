@@ -79,8 +79,15 @@ export const CATALOG: { [T in NodeType]: NodeTypeInfo<T> } = {
   }),
 };
 
+/** Shown for a node whose type this version does not know (a file from elsewhere): never crash. */
+const UNKNOWN: NodeTypeInfo = {
+  type: 'map', label: 'Unknown type', group: 'Transforms', idPrefix: 'node',
+  description: 'A node type this version of Weir does not know; fix or delete it.',
+  hasInput: true, outputs: ['out'], multiInput: true, defaultConfig: () => ({ select: '*' }),
+};
+
 export function typeInfo(type: NodeType): NodeTypeInfo {
-  return CATALOG[type] as NodeTypeInfo;
+  return (isNodeType(type) ? CATALOG[type] : UNKNOWN) as NodeTypeInfo;
 }
 
 export function isNodeType(x: unknown): x is NodeType {

@@ -12,7 +12,13 @@ export type ConnectionVerdict = { ok: true; edge: JobEdge } | { ok: false; reaso
 
 export function checkConnection(job: JobDocument, req: ConnectionRequest): ConnectionVerdict {
   const port = (req.fromPort ?? 'out') as OutputPort;
-  const r = canConnect(job, req.from, port, req.to);
+  let r: ReturnType<typeof canConnect>;
+  try {
+    r = canConnect(job, req.from, port, req.to);
+  } catch {
+    // Only a node of a type this version does not know gets here (a hand-edited file).
+    return { ok: false, reason: 'one of these nodes has an unknown type' };
+  }
   if (!r.ok) return r;
   return { ok: true, edge: port === 'out' ? { from: req.from, to: req.to } : { from: req.from, to: req.to, fromPort: port } };
 }

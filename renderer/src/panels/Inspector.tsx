@@ -5,7 +5,7 @@
 import { useRef } from 'react';
 import type { JobNode } from '../../../engine/graph/types.ts';
 import { useDoc, useDocShallow } from '../state.ts';
-import { typeInfo } from '../model/catalog.ts';
+import { isNodeType, typeInfo } from '../model/catalog.ts';
 import { inputColumns } from '../model/columns.ts';
 import { TypeIcon } from '../canvas/icons.tsx';
 import { NumberField, TextField } from '../fields/fields.tsx';
@@ -47,6 +47,8 @@ function NodeInspector({ id }: { id: string }) {
   // does not re-render the form on every frame.
   const columns = useDocShallow((s) => inputColumns(s.job, id));
   if (!node) return null;
+  // A hand-written file may lack a config; the forms read fields of it.
+  const safe = (node.config && typeof node.config === 'object' ? node : { ...node, config: {} }) as JobNode;
   const info = typeInfo(node.type);
   const base = `nodes[${index}]`;
   const err = (p: string) => messageAt(problems, `${base}.config.${p}`);
@@ -67,7 +69,8 @@ function NodeInspector({ id }: { id: string }) {
       )}
       <TextField label="Name" value={node.name} testId="f-name" placeholder={node.id}
         hint={<>id <code>{node.id}</code></>} onChange={(v) => editNodeField(id, 'name', v)} />
-      <NodeForm node={node} columns={columns} err={err} />
+      {isNodeType(node.type) ? <NodeForm node={safe} columns={columns} err={err} />
+        : <p className="note">Unknown node type <code>{String(node.type)}</code>: delete this node or fix the file.</p>}
       <NumberField label="Parallelism" value={(node as { parallelism?: number }).parallelism} integer min={1}
         testId="f-parallelism" placeholder="job default" error={messageAt(problems, `${base}.parallelism`)}
         onChange={(v) => editNodeField(id, 'parallelism', v)} />
