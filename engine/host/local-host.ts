@@ -121,6 +121,12 @@ export function createLocalHost(opts: LocalHostOptions): LocalHost {
     return { ...job, settings, nodes };
   }
 
+  /** Finished runs stay listed (with their checkpoint history) up to a bound. */
+  function pruneFinishedRuns(keep = 50): void {
+    const finished = [...runs.values()].filter((r) => TERMINAL.has(r.info.status));
+    for (const r of finished.slice(0, Math.max(0, finished.length - keep))) runs.delete(r.info.runId);
+  }
+
   function record(runId: string): RunRecord {
     const r = runs.get(runId);
     if (!r) throw new HostError('not_found', `no run '${runId}'`);
@@ -159,18 +165,20 @@ export function createLocalHost(opts: LocalHostOptions): LocalHost {
     run: (req) => guard(async () => {
       const baseDir = await baseDirFor(req.path, 'write');
       const job = { ...applyOverrides(validated(req.job, baseDir), req), baseDir };
-      const key = `${baseDir}\0${job.name}`;
-      for (const r of runs.values()) {
-        if (r.key === key && !TERMINAL.has(r.info.status)) {
-          throw new HostError('already_running', `job '${job.name}' is already running as ${r.info.runId}`);
-        }
-      }
       let from: string | undefined;
       if (req.restoreFrom && req.restoreFrom !== 'latest') {
         // A job's checkpoints live under its own folder, which may be a granted one outside the workspace.
         from = await files.resolve(req.restoreFrom, 'read', { base: baseDir, extraRoot: baseDir });
       }
       const startJob = await loadStartJob();
+      // From the check to runs.set nothing awaits: two concurrent runs of one job cannot both pass.
+      const key = `${baseDir}\0${job.name}`;
+      for (const r of runs.values()) {
+        if (r.key === key && !TERMINAL.has(r.info.status)) {
+          throw new HostError('already_running', `job '${job.name}' is already running as ${r.info.runId}`);
+        }
+      }
+      pruneFinishedRuns();
       const runId = `${job.name.replace(/[^A-Za-z0-9_-]+/g, '-').slice(0, 40)}-${Date.now().toString(36)}-${++runCounter}`;
       const info: RunInfo = { runId, jobName: job.name, status: 'created', startedAt: Date.now(), restarts: 0 };
       const throttle = createEventThrottle((events) => events.forEach(emit), { interval: opts.eventInterval });

@@ -225,6 +225,31 @@ export function defineHostApiSuite(transport: string, connect: Connect): void {
       await rejectsWith(api.run({ job: job as never, path, restoreFrom: '/etc' }), 'forbidden_path');
     });
 
+    it('lets exactly one of two simultaneous runs of a job start', async () => {
+      const job = {
+        format: 'weir.job/v1', name: 'twins', settings: { stateBackend: 'memory' },
+        nodes: [
+          { id: 'gen', type: 'source.generator', config: { rate: 100, keys: 2 } },
+          { id: 'peek', type: 'sink.preview', config: {} },
+        ],
+        edges: [{ from: 'gen', to: 'peek' }],
+      };
+      const results = await Promise.allSettled([api.run({ job: job as never }), api.run({ job: job as never })]);
+      const won = results.filter((r) => r.status === 'fulfilled');
+      const lost = results.filter((r) => r.status === 'rejected');
+      assert.equal(won.length, 1, JSON.stringify(results));
+      assert.equal(((lost[0] as PromiseRejectedResult).reason as HostError).code, 'already_running');
+      const runId = (won[0] as PromiseFulfilledResult<{ runId: string }>).value.runId;
+      await api.stop({ runId });
+      const start = Date.now();
+      while (Date.now() - start < 20_000) {
+        const st = (await api.listRuns({})).find((r) => r.runId === runId)?.status;
+        if (st && ['stopped', 'canceled', 'finished'].includes(st)) break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      assert.ok(['stopped', 'canceled', 'finished'].includes((await api.listRuns({})).find((r) => r.runId === runId)!.status));
+    });
+
     it('delivers app commands as events', async () => {
       const seen: HostEvent[] = [];
       const off = api.onEvent((e) => seen.push(e));
