@@ -124,17 +124,23 @@ export async function decodeStateFile(
   chunks: AsyncIterable<Uint8Array>,
   onBatch: (records: RawStateRecord[]) => Promise<void> | void,
 ): Promise<number> {
-  let pending: Buffer = Buffer.alloc(0);
+  // Incoming chunks are only concatenated once enough bytes for the next record are there, so a
+  // record much larger than the read size costs one copy, not one per chunk.
+  let parts: Buffer[] = [];
+  let partsLen = 0;
+  let needed = STATE_FILE_MAGIC.length;
   let magicSeen = false;
   let ended = false;
   let count = 0;
   const tables: string[] = [];
   for await (const chunk of chunks) {
     if (ended) throw new StateFileFormatError(file, 'data after the end marker');
-    pending = pending.length ? Buffer.concat([pending, chunk]) : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length);
+    parts.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length));
+    partsLen += chunk.length;
+    if (partsLen < needed) continue;
+    const pending = parts.length === 1 ? parts[0] : Buffer.concat(parts, partsLen);
     let p = 0;
     if (!magicSeen) {
-      if (pending.length < STATE_FILE_MAGIC.length) continue;
       if (!pending.subarray(0, STATE_FILE_MAGIC.length).equals(STATE_FILE_MAGIC)) {
         throw new StateFileFormatError(file, 'wrong magic bytes');
       }
@@ -142,11 +148,13 @@ export async function decodeStateFile(
       p = STATE_FILE_MAGIC.length;
     }
     const batch: RawStateRecord[] = [];
+    needed = 0;
     while (p < pending.length && !ended) {
       const op = pending[p];
       const start = p;
+      const avail = pending.length - p;
       if (op === OP_END) {
-        if (pending.length - p < 5) break;
+        if (avail < 5) { needed = 5; break; }
         const expected = pending.readUInt32BE(p + 1);
         if (expected !== count + batch.length) {
           throw new StateFileFormatError(file, `end marker counts ${expected} records, found ${count + batch.length}`);
@@ -158,11 +166,11 @@ export async function decodeStateFile(
       if (op !== OP_PUT && op !== OP_DEL && op !== OP_TABLE) {
         throw new StateFileFormatError(file, `unknown record type 0x${op.toString(16)} at byte ${p}`);
       }
-      if (pending.length - p < 9) break;
+      if (avail < 9) { needed = 9; break; }
       const idx = pending.readUInt32BE(p + 1);
       const len = pending.readUInt32BE(p + 5);
+      if (avail < 9 + len + (op === OP_PUT ? 4 : 0)) { needed = 9 + len + (op === OP_PUT ? 4 : 0); break; }
       let q = p + 9;
-      if (pending.length - q < len) break;
       const body = pending.subarray(q, q + len);
       q += len;
       if (op === OP_TABLE) {
@@ -177,17 +185,19 @@ export async function decodeStateFile(
         p = q;
         continue;
       }
-      if (pending.length - q < 4) { p = start; break; }
       const vlen = pending.readUInt32BE(q);
       q += 4;
-      if (pending.length - q < vlen) { p = start; break; }
+      if (pending.length - q < vlen) { needed = q + vlen - start; break; }
       batch.push({ table, key: body, value: pending.subarray(q, q + vlen) });
       p = q + vlen;
     }
     count += batch.length;
-    // Records are views into `pending`; hand them out before the leftover is re-concatenated.
+    // Records are views into `pending`; hand them out before the leftover is kept.
     if (batch.length) await onBatch(batch);
-    pending = pending.subarray(p);
+    const rest = pending.subarray(p);
+    parts = rest.length ? [rest] : [];
+    partsLen = rest.length;
+    if (needed === 0) needed = 1;
   }
   if (!magicSeen) throw new StateFileFormatError(file, 'file is empty or shorter than its header');
   if (!ended) throw new StateFileFormatError(file, 'file is truncated (no end marker)');
