@@ -2,8 +2,16 @@
  * Host-memory checkpoint storage (the `memory` state backend; Flink's JobManagerCheckpointStorage).
  * Snapshots travel inline in the acknowledgements and are kept in this process's memory: a task
  * process crash is recovered from here, but when the host process itself dies they are gone.
+ *
+ * Savepoints are the exception, as in Flink (a savepoint always needs a target directory): when a
+ * `savepointRoot` is given they are written to `<root>/savepoints/sp-<id>-<time>/_metadata` with
+ * their inline state, so the path printed on Ctrl-C can be restored with `--from`.
  */
-import { jsonBytes } from './checkpoint-metadata.ts';
+import { join } from 'node:path';
+import { writeFileAtomic } from './atomic-file.ts';
+import { jsonBytes, METADATA_FORMAT, type CheckpointMetadata } from './checkpoint-metadata.ts';
+import { METADATA_FILE, checkpointFolder } from './fs-layout.ts';
+import { FsCheckpointStorage, loadCheckpoint } from './fs-storage.ts';
 import {
   CheckpointDeclinedError, CheckpointRestoreError, type CheckpointStorage, type CompletedCheckpoint,
   type PendingCheckpointData,
@@ -24,12 +32,17 @@ export class MemoryCheckpointStorage implements CheckpointStorage {
   readonly kind = 'memory' as const;
   private readonly completed = new Map<number, CompletedCheckpoint>();
 
-  constructor(readonly jobName: string, readonly memoryStateLimit = DEFAULT_MEMORY_STATE_LIMIT) {}
+  constructor(
+    readonly jobName: string,
+    readonly memoryStateLimit = DEFAULT_MEMORY_STATE_LIMIT,
+    private readonly opts: { savepointRoot?: string } = {},
+  ) {}
 
   private lostMessage(): string {
     return `no checkpoint of job '${this.jobName}' is available: the memory state backend keeps checkpoints only ` +
       `in the memory of the host process that ran the job, so they are lost when that process exits. ` +
-      `Use stateBackend 'fs' or 'rocksdb' to resume after a restart.`;
+      `Use stateBackend 'fs' or 'rocksdb' to resume after a restart` +
+      (this.opts.savepointRoot ? `, or restore a savepoint from ${join(this.opts.savepointRoot, 'savepoints')} with --from PATH.` : '.');
   }
 
   async open(): Promise<void> {}
@@ -51,9 +64,19 @@ export class MemoryCheckpointStorage implements CheckpointStorage {
 
   async store(data: PendingCheckpointData): Promise<CompletedCheckpoint> {
     const bytes = data.states.reduce((sum, s) => sum + MemoryCheckpointStorage.snapshotBytes(s), 0);
+    const time = Date.now();
+    let location = memoryLocation(this.jobName, data.id);
+    if (data.kind === 'savepoint' && this.opts.savepointRoot) {
+      const folder = checkpointFolder(data.id, 'savepoint', data.barrierTimestamp);
+      const meta: CheckpointMetadata = {
+        format: METADATA_FORMAT, job: this.jobName, id: data.id, kind: 'savepoint',
+        triggerTime: data.triggerTime, time, folder, bytes, states: data.states,
+      };
+      location = join(this.opts.savepointRoot, folder);
+      await writeFileAtomic(join(location, METADATA_FILE), JSON.stringify(meta));
+    }
     const cp: CompletedCheckpoint = {
-      id: data.id, kind: data.kind, triggerTime: data.triggerTime, time: Date.now(),
-      location: memoryLocation(this.jobName, data.id), bytes, states: data.states,
+      id: data.id, kind: data.kind, triggerTime: data.triggerTime, time, location, bytes, states: data.states,
     };
     this.completed.set(cp.id, cp);
     return cp;
@@ -65,11 +88,16 @@ export class MemoryCheckpointStorage implements CheckpointStorage {
 
   async discardFailed(): Promise<void> {}
 
+  /** Checkpoints held in this process plus savepoints on disk; none at all is an error saying why. */
   async listRetained(): Promise<RetainedCheckpoint[]> {
-    if (this.completed.size === 0) throw new CheckpointRestoreError(this.lostMessage());
-    return [...this.completed.values()]
-      .sort((a, b) => b.id - a.id)
-      .map((c) => ({ id: c.id, kind: c.kind, path: c.location, time: c.time, bytes: c.bytes }));
+    const out = new Map<string, RetainedCheckpoint>();
+    if (this.opts.savepointRoot) {
+      const onDisk = await new FsCheckpointStorage(this.opts.savepointRoot, this.jobName).listRetained();
+      for (const r of onDisk) if (r.kind === 'savepoint') out.set(r.path, r);
+    }
+    for (const c of this.completed.values()) out.set(c.location, { id: c.id, kind: c.kind, path: c.location, time: c.time, bytes: c.bytes });
+    if (out.size === 0) throw new CheckpointRestoreError(this.lostMessage());
+    return [...out.values()].sort((a, b) => b.id - a.id || a.path.localeCompare(b.path));
   }
 
   async listCompleted(): Promise<CompletedCheckpoint[]> {
@@ -91,8 +119,7 @@ export class MemoryCheckpointStorage implements CheckpointStorage {
   async load(path: string): Promise<CompletedCheckpoint> {
     for (const c of this.completed.values()) if (c.location === path) return c;
     if (path.startsWith('memory://')) throw new CheckpointRestoreError(`${path}: ${this.lostMessage()}`);
-    throw new CheckpointRestoreError(
-      `cannot restore '${path}' with the memory state backend: it keeps checkpoints only in the host's memory ` +
-      `(memory://...). To restore a checkpoint folder, run the job with stateBackend 'fs' or 'rocksdb'.`);
+    // A savepoint (or any checkpoint folder) on disk: its state is inline in `_metadata` or in files.
+    return loadCheckpoint(path);
   }
 }

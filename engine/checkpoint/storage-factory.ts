@@ -23,7 +23,9 @@ export function storageRootOf(t: StorageTarget): string {
 }
 
 export function createCheckpointStorage(t: StorageTarget): CheckpointStorage {
-  if (t.settings.stateBackend === 'memory') return new MemoryCheckpointStorage(t.jobName, t.settings.memoryStateLimit);
+  if (t.settings.stateBackend === 'memory') {
+    return new MemoryCheckpointStorage(t.jobName, t.settings.memoryStateLimit, { savepointRoot: storageRootOf(t) });
+  }
   return new FsCheckpointStorage(storageRootOf(t), t.jobName);
 }
 

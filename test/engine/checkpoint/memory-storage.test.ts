@@ -4,6 +4,9 @@ import { MemoryCheckpointStorage, DEFAULT_MEMORY_STATE_LIMIT } from '../../../en
 import { CheckpointDeclinedError } from '../../../engine/checkpoint/storage.ts';
 import { createCheckpointStorage, createWorkerStorage } from '../../../engine/checkpoint/storage-factory.ts';
 import { DEFAULT_SETTINGS } from '../../../engine/graph/types.ts';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const state = (inline: unknown) => ({
   operatorId: 'agg', subtask: 3, parallelism: 4,
@@ -41,7 +44,29 @@ describe('MemoryCheckpointStorage', () => {
     await assert.rejects(fresh.resumeLatest(), why);
     assert.equal(await fresh.latest(), null);
     await assert.rejects(fresh.load('memory://orders/4'), why);
-    await assert.rejects(fresh.load('/some/chk-4'), /run the job with stateBackend 'fs' or 'rocksdb'/);
+    await assert.rejects(fresh.load('/some/chk-4'), /checkpoint \/some\/chk-4 does not exist/);
+  });
+
+  it('writes savepoints to disk with their inline state, so they survive the host and restore with --from', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'weir-mem-sp-'));
+    try {
+      const s = new MemoryCheckpointStorage('orders', 1000, { savepointRoot: dir });
+      const inline = { tables: { w: [['0001:k', 5]] } };
+      const sp = await s.store({ id: 4, kind: 'savepoint', triggerTime: 1, barrierTimestamp: 1234, states: [state(inline)] });
+      assert.equal(sp.location, join(dir, 'savepoints', 'sp-4-1234'));
+      const cp = await s.store({ id: 5, kind: 'checkpoint', triggerTime: 1, barrierTimestamp: 1, states: [state(inline)] });
+      assert.equal(cp.location, 'memory://orders/5');
+      // The host died: a fresh storage has no checkpoints, but the savepoint loads from its path.
+      const fresh = new MemoryCheckpointStorage('orders', 1000, { savepointRoot: dir });
+      await assert.rejects(fresh.resumeLatest(), new RegExp(`or restore a savepoint from ${join(dir, 'savepoints')} with --from PATH`));
+      assert.deepEqual((await fresh.listRetained()).map((r) => [r.id, r.kind, r.path]), [[4, 'savepoint', sp.location]]);
+      const loaded = await fresh.load(sp.location);
+      assert.equal(loaded.id, 4);
+      assert.equal(loaded.kind, 'savepoint');
+      assert.deepEqual(loaded.states[0].keyed?.inline, inline);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('the factory picks memory storage for the memory backend and filesystem storage otherwise', () => {
