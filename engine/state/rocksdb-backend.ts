@@ -28,6 +28,8 @@ export interface RocksDBStateBackendOptions {
   incremental?: boolean;
   /** Deltas per chain before a fresh base (see rocksdb-snapshot.ts). */
   maxDeltaChain?: number;
+  /** Changed keys remembered between checkpoints before the next one is a full base (default 1M). */
+  maxTrackedChanges?: number;
 }
 
 export function defaultRocksDBWorkDir(): string {
@@ -160,6 +162,7 @@ export class RocksDBStateBackend implements KeyedStateBackend {
       keyGroupRange: () => this.keyGroupRange,
       incremental: !!opts.incremental,
       maxDeltaChain: opts.maxDeltaChain,
+      maxTrackedChanges: opts.maxTrackedChanges,
     });
   }
 

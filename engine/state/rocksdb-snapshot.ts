@@ -14,7 +14,8 @@
  * shared) starts a new chain when
  *   - there is no valid chain (first checkpoint, after a restore, after a failed snapshot write),
  *   - the chain already holds `maxDeltaChain` deltas (default 8), bounding restore work, or
- *   - more than a quarter of the estimated keys changed (a delta would not save much).
+ *   - more than a quarter of the estimated keys changed (a delta would not save much), or more
+ *     keys changed than the snapshotter remembers (`maxTrackedChanges`, bounding heap use).
  * Once all retained checkpoints use the new base, the storage's reference counting deletes the old
  * chain. Savepoints are full and self-contained and leave the checkpoint chain untouched.
  *
@@ -36,6 +37,8 @@ export interface SnapshotterOptions {
   keyGroupRange: () => KeyGroupRange;
   incremental: boolean;
   maxDeltaChain?: number;
+  /** Changed keys remembered between checkpoints before falling back to a full base (default 1M). */
+  maxTrackedChanges?: number;
 }
 
 /** Reuses the decoded table name while consecutive keys share a table prefix. */
@@ -57,24 +60,37 @@ export class RocksDBSnapshotter {
   private previous: Promise<unknown> = Promise.resolve();
   /** Keys (latin1 view of the db key bytes, so string order = byte order) changed since the last chain file. */
   private changed = new Set<string>();
+  private overflowed = false;
   private readonly maxDeltaChain: number;
+  private readonly maxTrackedChanges: number;
 
   constructor(private readonly opts: SnapshotterOptions) {
     this.maxDeltaChain = opts.maxDeltaChain ?? 8;
+    this.maxTrackedChanges = opts.maxTrackedChanges ?? 1_000_000;
   }
 
   get tracksChanges(): boolean { return this.opts.incremental; }
 
-  /** Called by the backend for every put/delete when incremental. */
+  /**
+   * Called by the backend for every put/delete when incremental. The set lives on the heap, so it is
+   * capped: past `maxTrackedChanges` keys (a huge load, or checkpoints far apart) tracking stops and
+   * the next checkpoint writes a fresh base instead of a delta.
+   */
   trackChange(dbKey: Buffer): void {
+    if (this.overflowed) return;
     this.changed.add(dbKey.toString('latin1'));
+    if (this.changed.size > this.maxTrackedChanges) {
+      this.overflowed = true;
+      this.changed = new Set();
+    }
   }
 
   /** After a restore: the next checkpoint starts a new chain. */
   reset(): void {
     this.chain = [];
     this.chainValid = false;
-    this.changed.clear();
+    this.changed = new Set();
+    this.overflowed = false;
   }
 
   /** Files of the current chain (for tests and diagnostics). */
@@ -87,9 +103,12 @@ export class RocksDBSnapshotter {
     const view = db.iterator(); // pins the point-in-time view now
     const partOfChain = this.opts.incremental && kind === 'checkpoint';
     let changed: Set<string> | null = null;
+    let overflowed = false;
     if (partOfChain) {
       changed = this.changed;
+      overflowed = this.overflowed;
       this.changed = new Set();
+      this.overflowed = false;
     }
     const estimatedKeys = db.numericProperty('rocksdb.estimate-num-keys');
     const previous = this.previous;
@@ -102,7 +121,7 @@ export class RocksDBSnapshotter {
         if (!partOfChain) {
           written = await this.writeFull(view, checkpointId, false);
           files = [written];
-        } else if (this.deltaAllowed(changed!.size, estimatedKeys)) {
+        } else if (!overflowed && this.deltaAllowed(changed!.size, estimatedKeys)) {
           written = await this.writeDelta(view, checkpointId, changed!);
           files = [...this.chain, written];
         } else {

@@ -107,6 +107,24 @@ describe('RocksDB incremental checkpoints', () => {
     assert.deepEqual(await r.table('t').getMany([sk('k1'), sk('k2'), sk('k700')]), [111, 222, 700]);
   });
 
+  it('bounds the remembered changes: past maxTrackedChanges the next checkpoint is a fresh base', async () => {
+    const b = await h.create(FULL, { maxTrackedChanges: 300 });
+    open.push(b);
+    const t = b.table<number>('t');
+    await t.writeMany(Array.from({ length: 2000 }, (_, i) => [sk(`k${i}`), i] as const));
+    const s1 = await snap(b);
+    await t.writeMany(Array.from({ length: 200 }, (_, i) => [sk(`k${i}`), -i] as const));
+    const s2 = await snap(b);
+    assert.equal(s2.files!.length, 2, '200 changes are remembered: a delta');
+    await t.writeMany(Array.from({ length: 400 }, (_, i) => [sk(`k${i + 1000}`), -i] as const));
+    const s3 = await snap(b);
+    assert.equal(s3.files!.length, 1, '400 changes overflow the 300 remembered: a base');
+    assert.notEqual(s3.files![0].path, s1.files![0].path);
+    const r = await fresh();
+    await r.restore([s3], FULL);
+    assert.deepEqual(await dump(r, ['t']), await dump(b, ['t']));
+  });
+
   it('after a restore the next checkpoint is a fresh base owned by the new run', async () => {
     const a = await fresh();
     await a.table<number>('t').writeMany([[sk('x'), 1]]);
