@@ -135,10 +135,25 @@ test('copy/paste, duplicate, select all, quick add and help', { skip, timeout: 6
   await undo();
   await waitFor(async () => (await nodeCount(page)) === n0 + 4, 'undo');
 
-  await page.getByTestId('canvas').dblclick({ position: { x: 600, y: 560 } });
+  await page.getByTestId('canvas').dblclick({ position: { x: 240, y: 470 } });
   await page.getByTestId('quick-add-input').fill('wind');
   await page.keyboard.press('Enter');
   await waitFor(async () => (await page.getByTestId('node-window-1').count()) === 1, 'a window from quick add');
+
+  // A connection dropped on empty canvas offers the nodes that take an input and connects the pick.
+  const edgesBefore = await edgeCount(page);
+  const late = (await page.getByTestId('handle-window-1-late').boundingBox())!;
+  await page.mouse.move(late.x + late.width / 2, late.y + late.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(late.x + 120, late.y + 60, { steps: 6 });
+  await page.mouse.move(late.x + 200, late.y + 90, { steps: 6 });
+  await page.mouse.up();
+  await page.getByTestId('quick-add').waitFor();
+  assert.doesNotMatch(await page.getByTestId('quick-add').textContent() ?? '', /Generator/, 'sources take no input');
+  await page.getByTestId('quick-add-input').fill('file sink');
+  await page.keyboard.press('Enter');
+  await waitFor(async () => (await edgeCount(page)) === edgesBefore + 1, 'the new node connected to late');
+  assert.equal(await page.locator('.react-flow__edge.wedge--late').count(), 1);
 
   await clickPane(page);
   await page.keyboard.press('?');

@@ -4,7 +4,8 @@
  */
 import type { NodeType, Position } from '../../../engine/graph/types.ts';
 import { docStore } from '../state.ts';
-import { addNode, moveNodes, removeItems } from '../model/ops.ts';
+import { addNode, addEdge, moveNodes, removeItems } from '../model/ops.ts';
+import { checkConnection } from '../model/connections.ts';
 import { copyFragment, parseFragment, pasteFragment } from '../model/clipboard.ts';
 import { layoutJob } from '../model/layout.ts';
 import { notify, uiStore } from '../ui/uiStore.ts';
@@ -17,6 +18,19 @@ export function addNodeAt(type: NodeType, position: Position): string {
     id = r.id;
     return r.job;
   }, { select: [] });
+  docStore.getState().select([id]);
+  return id;
+}
+
+/** Add a node and connect an output to it, as one undo step (a connection dropped on the canvas). */
+export function addNodeConnected(type: NodeType, position: Position, from: { nodeId: string; port: 'out' | 'late' }): string {
+  let id = '';
+  docStore.getState().commit(`add ${type}`, (job) => {
+    const r = addNode(job, type, position);
+    id = r.id;
+    const v = checkConnection(r.job, { from: from.nodeId, to: id, fromPort: from.port });
+    return v.ok ? addEdge(r.job, v.edge) : r.job;
+  });
   docStore.getState().select([id]);
   return id;
 }

@@ -4,7 +4,7 @@
  * dropping palette items and double-click to add.
  */
 import { useCallback, useMemo, type DragEvent, type MouseEvent } from 'react';
-import { useReactFlow, type Connection, type Edge, type EdgeChange, type NodeChange, type IsValidConnection } from '@xyflow/react';
+import { useReactFlow, type Connection, type Edge, type EdgeChange, type NodeChange, type IsValidConnection, type OnConnectEnd } from '@xyflow/react';
 import type { Position } from '../../../engine/graph/types.ts';
 import { docStore } from '../state.ts';
 import { moveNodes, addEdge } from '../model/ops.ts';
@@ -70,10 +70,21 @@ export function useCanvasHandlers() {
     docStore.getState().commit('connect', (job) => addEdge(job, v.edge));
   }, []);
 
-  const onConnectEnd = useCallback(() => {
+  const onConnectEnd: OnConnectEnd = useCallback((event, state) => {
     // Keep a refusal visible for a moment after release so the user can read why.
     if (uiStore.getState().connectionHint) setTimeout(() => uiStore.setState({ connectionHint: null }), 1800);
-  }, []);
+    // Dropped on empty canvas from an output: offer to add a node there, connected (as Node-RED does).
+    const handle = state.fromHandle;
+    if (state.toNode || state.isValid !== null || !handle || handle.type !== 'source') return;
+    const pt = 'changedTouches' in event ? event.changedTouches[0] : event;
+    const screen = { x: pt.clientX, y: pt.clientY };
+    uiStore.setState({
+      quickAdd: {
+        screen, flow: rf.screenToFlowPosition(screen),
+        connectFrom: { nodeId: handle.nodeId, port: handle.id === 'late' ? 'late' : 'out' },
+      },
+    });
+  }, [rf]);
 
   const onDragOver = useCallback((e: DragEvent) => {
     if (e.dataTransfer.types.includes(PALETTE_MIME)) {

@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useReactFlow } from '@xyflow/react';
 import { searchCatalog } from '../model/catalog.ts';
 import { TypeIcon } from '../canvas/icons.tsx';
-import { addNodeAt } from '../canvas/commands.ts';
+import { addNodeAt, addNodeConnected } from '../canvas/commands.ts';
 import { uiStore, useUi } from '../ui/uiStore.ts';
 
 export function QuickAdd() {
@@ -14,19 +14,21 @@ export function QuickAdd() {
   const rf = useReactFlow();
   useEffect(() => { if (qa) { setQuery(''); setActive(0); input.current?.focus(); } }, [qa]);
   if (!qa) return null;
-  const items = searchCatalog(query).flatMap((g) => g.items);
+  // Connecting from an output: only nodes that take an input are offered.
+  const items = searchCatalog(query).flatMap((g) => g.items).filter((i) => !qa.connectFrom || i.hasInput);
   const close = () => uiStore.setState({ quickAdd: null });
   const choose = (i: number) => {
     const item = items[i];
     if (!item) return;
     const flow = Number.isNaN(qa.flow.x) ? rf.screenToFlowPosition(qa.screen) : qa.flow;
-    addNodeAt(item.type, { x: flow.x - 20, y: flow.y - 20 });
+    if (qa.connectFrom) addNodeConnected(item.type, { x: flow.x, y: flow.y - 28 }, qa.connectFrom);
+    else addNodeAt(item.type, { x: flow.x - 20, y: flow.y - 20 });
     close();
   };
   return (
     <div className="quickadd" style={{ left: qa.screen.x, top: qa.screen.y }} data-testid="quick-add"
       onMouseDown={(e) => e.stopPropagation()}>
-      <input ref={input} className="quickadd__input" placeholder="Add node…" value={query} data-testid="quick-add-input"
+      <input ref={input} className="quickadd__input" placeholder={qa.connectFrom ? 'Add and connect…' : 'Add node…'} value={query} data-testid="quick-add-input"
         onChange={(e) => { setQuery(e.target.value); setActive(0); }}
         onBlur={() => setTimeout(close, 150)}
         onKeyDown={(e) => {

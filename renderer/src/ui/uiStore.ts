@@ -8,7 +8,12 @@ export type Dialog = null | 'open' | 'save-as' | 'examples' | 'help' | 'export';
 
 export interface Notice { id: number; kind: 'info' | 'error'; text: string }
 
-export interface QuickAdd { screen: { x: number; y: number }; flow: { x: number; y: number } }
+export interface QuickAdd {
+  screen: { x: number; y: number };
+  flow: { x: number; y: number };
+  /** Set when a connection was dropped on empty canvas: the new node gets connected to it. */
+  connectFrom?: { nodeId: string; port: 'out' | 'late' };
+}
 
 export interface UiState {
   dialog: Dialog;
