@@ -48,6 +48,13 @@ test('undo and redo of add, connect, delete and a config edit', { skip, timeout:
   await waitFor(async () => (await edgeCount(page)) === 0, 'undo of connect');
   await redo();
   await waitFor(async () => (await edgeCount(page)) === 1, 'redo of connect');
+  // An edge is selected by clicking it and deleted on its own.
+  await page.locator('.react-flow__edge').first().click();
+  await waitFor(async () => (await page.locator('.react-flow__edge.selected').count()) === 1, 'a selected edge');
+  await page.keyboard.press('Delete');
+  await waitFor(async () => (await edgeCount(page)) === 0 && (await nodeCount(page)) === 2, 'the edge deleted, nodes kept');
+  await undo();
+  await waitFor(async () => (await edgeCount(page)) === 1, 'undo of the edge delete');
 
   // config edit: typing is one undo step per field
   await page.getByTestId('node-filter-1').click();

@@ -42,7 +42,7 @@ function JobNodeViewImpl({ data, selected }: NodeProps<JobFlowNode>) {
           <span className="wnode__par" title="parallelism">×{(node as { parallelism?: number }).parallelism}</span>
         )}
       </div>
-      <div className="wnode__summary" data-testid={`summary-${node.id}`}>{summary}</div>
+      <div className="wnode__summary" data-testid={`summary-${node.id}`}><span className="wnode__summary-text">{summary}</span></div>
       {hasProblem && (
         <div className={`wnode__problem${hasError ? '' : ' wnode__problem--warning'}`} data-testid={`problem-${node.id}`} data-severity={hasError ? 'error' : 'warning'}>
           <span className="wnode__problem-text">

@@ -8,6 +8,7 @@ const show = (k: string) => k.replace('mod+', isMac ? '⌘' : 'Ctrl+');
 const MOUSE = [
   ['Drag from palette', 'Add a node'], ['Double-click canvas', 'Search and add a node'],
   ['Drag port to port', 'Connect (refused with the reason when the engine would reject it)'],
+  ['Drag an output to empty canvas', 'Add a node there, connected'],
   ['Click / Shift+click', 'Select / add to selection'], ['Shift+drag', 'Box select'],
   ['Drag canvas, wheel', 'Pan, zoom'], ['Drop a .json file', 'Import a weir.job/v1 document'],
 ];
