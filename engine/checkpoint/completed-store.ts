@@ -13,8 +13,12 @@ export class CompletedCheckpointStore {
     if (!Number.isInteger(retained) || retained < 1) throw new Error(`checkpointing.retained must be an integer >= 1, got ${retained}`);
   }
 
-  /** Adds a completed checkpoint and returns the ones it subsumed (already disposed). */
-  async add(cp: CompletedCheckpoint): Promise<CompletedCheckpoint[]> {
+  /**
+   * Adds a completed checkpoint and returns the ones it subsumed, no longer listed here; the caller
+   * disposes them with `dispose` once the tasks have been notified (commits are not held up by
+   * file deletion).
+   */
+  add(cp: CompletedCheckpoint): CompletedCheckpoint[] {
     if (cp.kind === 'savepoint') {
       this.latestSavepoint = cp;
       return [];
@@ -22,8 +26,11 @@ export class CompletedCheckpointStore {
     this.insert(cp);
     const subsumed: CompletedCheckpoint[] = [];
     while (this.checkpoints.length > this.retained) subsumed.push(this.checkpoints.shift()!);
-    for (const old of subsumed) await this.storage.discard(old);
     return subsumed;
+  }
+
+  async dispose(subsumed: readonly CompletedCheckpoint[]): Promise<void> {
+    for (const old of subsumed) await this.storage.discard(old);
   }
 
   /** Takes over checkpoints found in storage (after `--resume`), without disposing anything yet. */

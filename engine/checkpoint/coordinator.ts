@@ -44,8 +44,11 @@ export interface CheckpointCoordinatorOptions {
   settings: CheckpointCoordinatorSettings;
   storage: CheckpointStorage;
   gateway: CheckpointGateway;
-  /** Subtasks that must acknowledge a checkpoint, evaluated at each trigger. */
-  expectedSubtasks: () => readonly SubtaskId[];
+  /**
+   * Subtasks that must acknowledge a checkpoint, evaluated at each trigger: their identities, or
+   * just their number (any distinct subtasks then count).
+   */
+  expectedSubtasks: () => readonly SubtaskId[] | number;
   /** Called once when failures exceed `tolerableFailures`: the job must fail with this reason. */
   onJobFailure: (reason: string) => void;
   onStats?: CheckpointStatsListener;
@@ -99,12 +102,27 @@ export class CheckpointCoordinator {
     this.scheduler.start();
   }
 
+  /** Stops periodic triggering only; the checkpoint in flight and queued requests carry on. */
+  pausePeriodic(): void {
+    this.scheduler.stop();
+  }
+
+  /** Rejects queued savepoint/checkpoint requests (the one in flight is unaffected). */
+  cancelQueued(reason: string): void {
+    for (const q of this.queue.splice(0)) q.reject(new Error(`savepoint/checkpoint request cancelled: ${reason}`));
+  }
+
+  /** Ids continue at `nextId` or later (e.g. the first id after a restored checkpoint). */
+  resumeIds(nextId: number): void {
+    this.nextId = Math.max(this.nextId, nextId);
+  }
+
   /** Stops triggering; an in-flight checkpoint fails (not counted) and queued requests are rejected. */
   stop(reason = 'checkpointing stopped'): void {
     this.scheduler.stop();
     this.stopped = true;
     if (this.pending && !this.completing) this.fail(this.pending, reason, false);
-    for (const q of this.queue.splice(0)) q.reject(new Error(`savepoint/checkpoint request cancelled: ${reason}`));
+    this.cancelQueued(reason);
   }
 
   /**
@@ -112,12 +130,14 @@ export class CheckpointCoordinator {
    * adopted for retention, and the restore is counted in the statistics.
    */
   async restoreFrom(cp: CompletedCheckpoint): Promise<void> {
-    const stored = await this.opts.storage.listCompleted().catch(() => [] as CompletedCheckpoint[]);
-    const newest = stored.reduce((m, c) => Math.max(m, c.id), 0);
-    this.nextId = Math.max(this.nextId, cp.id + 1, newest + 1);
-    this.completed.adopt(stored);
+    // Synchronous part first, so a trigger racing with the adoption below still gets a fresh id.
+    this.resumeIds(cp.id + 1);
     this.failures.reset();
     this.stats.reportRestored(cp.id, cp.kind, cp.location, this.timers.now());
+    this.completed.adopt([cp]);
+    const stored = await this.opts.storage.listCompleted().catch(() => [] as CompletedCheckpoint[]);
+    this.resumeIds(stored.reduce((m, c) => Math.max(m, c.id), 0) + 1);
+    this.completed.adopt(stored);
   }
 
   /** A savepoint; runs now, or right after the checkpoint in flight. */
@@ -201,6 +221,13 @@ export class CheckpointCoordinator {
     this.fail(p, `${p.kind} ${p.id} aborted: ${reason}`, false);
   }
 
+  /** Fails the in-flight checkpoint with `reason` as given; `counts` decides whether it is a checkpoint failure. */
+  failPending(reason: string, counts = true): void {
+    const p = this.pending;
+    if (!p || this.completing) return;
+    this.fail(p, reason, counts);
+  }
+
   private startCompletion(p: PendingCheckpoint): void {
     const work = this.complete(p).finally(() => {
       if (this.finishing === work) this.finishing = null;
@@ -230,6 +257,7 @@ export class CheckpointCoordinator {
     this.pending = null;
     this.completing = false;
     const now = this.timers.now();
+    const subsumed = this.completed.add(cp);
     this.stats.reportCompleted(p.id, now, cp.location);
     if (p.kind === 'checkpoint') this.failures.onSuccess();
     try {
@@ -240,7 +268,7 @@ export class CheckpointCoordinator {
     this.waiters.get(p.id)?.resolve(cp);
     this.waiters.delete(p.id);
     try {
-      await this.completed.add(cp);
+      await this.completed.dispose(subsumed);
     } catch (err) {
       this.opts.onWarning?.(`could not delete a subsumed checkpoint: ${errorText(err)}`);
     }

@@ -6,7 +6,6 @@
  */
 export class CheckpointFailureManager {
   private consecutive = 0;
-  private failedJob = false;
 
   constructor(private readonly tolerableFailures: number, private readonly failJob: (reason: string) => void) {}
 
@@ -18,8 +17,9 @@ export class CheckpointFailureManager {
 
   onFailure(checkpointId: number, reason: string): void {
     this.consecutive++;
-    if (this.consecutive > this.tolerableFailures && !this.failedJob) {
-      this.failedJob = true;
+    if (this.consecutive > this.tolerableFailures) {
+      // Reported once per run of failures: the job fails (and may restart); counting starts over.
+      this.consecutive = 0;
       const tolerated = this.tolerableFailures === 0
         ? 'no checkpoint failure is tolerated (checkpointing.tolerableFailures = 0)'
         : `more than ${this.tolerableFailures} consecutive checkpoint failures (checkpointing.tolerableFailures)`;
@@ -27,9 +27,7 @@ export class CheckpointFailureManager {
     }
   }
 
-  /** After the job restarted: a fresh run may fail the job again. */
   reset(): void {
     this.consecutive = 0;
-    this.failedJob = false;
   }
 }

@@ -1,7 +1,7 @@
 /**
  * One checkpoint between trigger and completion: which subtasks are expected, which have
- * acknowledged, and the state they sent. A subtask counts as acknowledged when its entry appears in
- * an ack's `stats` (every acknowledging subtask reports stats, even a stateless one).
+ * acknowledged, and the state they sent. A subtask counts as acknowledged when it appears in an
+ * ack's `stats` or `states`; each subtask counts once, whatever path its acknowledgement took.
  */
 import type { CheckpointAck, CheckpointBarrier, SubtaskCheckpointStats, SubtaskStateSnapshot } from './types.ts';
 import type { PendingCheckpointData } from './storage.ts';
@@ -17,39 +17,57 @@ export type AckOutcome =
   | { kind: 'ignored'; reason: string };
 
 export class PendingCheckpoint {
-  private readonly notYetAcked: Set<string>;
+  /** Identity mode: the subtasks still missing. Count mode: null. */
+  private readonly notYetAcked: Set<string> | null;
+  private readonly ackedKeys = new Set<string>();
   private readonly states: SubtaskStateSnapshot[] = [];
-  private acked = 0;
+  readonly total: number;
 
-  constructor(readonly barrier: CheckpointBarrier, readonly triggerTime: number, expected: readonly SubtaskId[]) {
-    this.notYetAcked = new Set(expected.map(subtaskKey));
-    this.total = this.notYetAcked.size;
+  /**
+   * `expected` lists the subtasks that must acknowledge, or gives only their number (then any
+   * distinct subtasks count, up to that number).
+   */
+  constructor(readonly barrier: CheckpointBarrier, readonly triggerTime: number, expected: readonly SubtaskId[] | number) {
+    if (typeof expected === 'number') {
+      this.notYetAcked = null;
+      this.total = expected;
+    } else {
+      this.notYetAcked = new Set(expected.map(subtaskKey));
+      this.total = this.notYetAcked.size;
+    }
   }
 
-  readonly total: number;
   get id(): number { return this.barrier.id; }
   get kind(): CheckpointBarrier['kind'] { return this.barrier.kind; }
-  get acknowledged(): number { return this.acked; }
-  get isComplete(): boolean { return this.notYetAcked.size === 0; }
+  get acknowledged(): number { return this.ackedKeys.size; }
+  get isComplete(): boolean { return this.ackedKeys.size >= this.total; }
 
   missing(): string[] {
-    return [...this.notYetAcked];
+    if (this.notYetAcked) return [...this.notYetAcked];
+    return [`${this.total - this.ackedKeys.size} more subtask(s)`];
   }
 
+  private expects(key: string): boolean {
+    if (this.ackedKeys.has(key)) return false; // duplicate
+    return this.notYetAcked ? this.notYetAcked.has(key) : this.ackedKeys.size < this.total;
+  }
+
+  /** A subtask is acknowledged by its entry in `stats` or in `states`. */
   acknowledge(ack: CheckpointAck): AckOutcome {
     if (ack.checkpointId !== this.id) return { kind: 'ignored', reason: `ack for ${ack.checkpointId}, pending is ${this.id}` };
-    const newlyAcked: SubtaskCheckpointStats[] = [];
     const fresh = new Set<string>();
-    for (const s of ack.stats) {
-      const key = subtaskKey(s);
-      if (!this.notYetAcked.has(key)) continue; // unknown or duplicate subtask
-      this.notYetAcked.delete(key);
+    const newlyAcked: SubtaskCheckpointStats[] = [];
+    const accept = (key: string): boolean => {
+      if (fresh.has(key)) return true;
+      if (!this.expects(key)) return false;
       fresh.add(key);
-      newlyAcked.push(s);
-    }
-    if (newlyAcked.length === 0) return { kind: 'ignored', reason: 'no new subtask in this ack' };
-    this.acked += newlyAcked.length;
-    for (const st of ack.states) if (fresh.has(subtaskKey(st))) this.states.push(st);
+      this.ackedKeys.add(key);
+      this.notYetAcked?.delete(key);
+      return true;
+    };
+    for (const s of ack.stats) if (accept(subtaskKey(s))) newlyAcked.push(s);
+    for (const st of ack.states) if (accept(subtaskKey(st))) this.states.push(st);
+    if (fresh.size === 0) return { kind: 'ignored', reason: 'no new subtask in this ack' };
     return { kind: 'accepted', newlyAcked, complete: this.isComplete };
   }
 
