@@ -55,8 +55,8 @@ test('a weir.job/v1 file dropped on the window opens as a new unsaved document',
     target.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
   }, JSON.stringify(job));
   await waitFor(async () => (await page.getByTestId('job-name').textContent()) === 'dropped-job', 'the dropped job');
-  assert.equal(await nodeCount(page), 3);
-  assert.equal(await edgeCount(page), 2);
+  await waitFor(async () => (await nodeCount(page)) === 3, '3 rendered nodes');
+  await waitFor(async () => (await edgeCount(page)) === 2, '2 rendered edges');
   await page.getByTestId('dirty').waitFor();
   assert.equal(await page.getByTestId('summary-f').textContent(), 'where seq > 2');
 
@@ -131,7 +131,7 @@ test('a hand-broken file (unknown type, missing config, duplicate id, no positio
     document.querySelector('[data-testid="app-ready"]')!.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
   }, JSON.stringify(job));
   await waitFor(async () => (await page.getByTestId('job-name').textContent()) === 'broken', 'the broken job');
-  assert.equal(await nodeCount(page), 3);
+  await waitFor(async () => (await nodeCount(page)) === 3, '3 rendered nodes');
   assert.notEqual(await page.getByTestId('problems').getAttribute('data-count'), '0');
   await page.getByTestId('node-b').click();
   await page.getByTestId('node-form').waitFor();
