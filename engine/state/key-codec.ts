@@ -10,6 +10,15 @@
  */
 const SURROGATE = /[\uD800-\uDFFF]/;
 
+/** `prefix` followed by the encoded key, in one allocation (the hot path of every state write). */
+export function encodeKeyWithPrefix(prefix: Buffer, key: string): Buffer {
+  if (SURROGATE.test(key)) return Buffer.concat([prefix, encodeKey(key)]);
+  const out = Buffer.allocUnsafe(prefix.length + Buffer.byteLength(key, 'utf8'));
+  prefix.copy(out, 0);
+  out.write(key, prefix.length, 'utf8');
+  return out;
+}
+
 export function encodeKey(key: string): Buffer {
   if (!SURROGATE.test(key)) return Buffer.from(key, 'utf8');
   const out: number[] = [];

@@ -7,7 +7,7 @@
  * table sort together in UTF-16 order (see key-codec.ts). State keys start with their key group as
  * four hex digits (`stateKey()`), which restore uses to keep only its key-group range.
  */
-import { encodeKey, decodeKey } from './key-codec.ts';
+import { encodeKey, encodeKeyWithPrefix, decodeKey } from './key-codec.ts';
 
 export function checkTableName(name: string): void {
   if (typeof name !== 'string' || name.length === 0 || name.includes('\u0000')) {
@@ -31,7 +31,7 @@ export function tableEnd(prefix: Buffer): Buffer {
 }
 
 export function dbKey(prefix: Buffer, key: string): Buffer {
-  return Buffer.concat([prefix, encodeKey(key)]);
+  return encodeKeyWithPrefix(prefix, key);
 }
 
 /** Index of the 0x00 ending the table name in a db key (the state key starts after it). */
