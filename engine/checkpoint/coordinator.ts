@@ -126,8 +126,9 @@ export class CheckpointCoordinator {
   }
 
   /**
-   * Continue after restoring `cp`: ids continue after it, the checkpoints already in storage are
-   * adopted for retention, and the restore is counted in the statistics.
+   * Continue after restoring `cp`: ids continue after it (and after every stored id, so no folder is
+   * reused), the stored checkpoints up to `cp` are adopted for retention, and the restore is counted
+   * in the statistics.
    */
   async restoreFrom(cp: CompletedCheckpoint): Promise<void> {
     // Synchronous part first, so a trigger racing with the adoption below still gets a fresh id.
@@ -137,7 +138,9 @@ export class CheckpointCoordinator {
     this.completed.adopt([cp]);
     const stored = await this.opts.storage.listCompleted().catch(() => [] as CompletedCheckpoint[]);
     this.resumeIds(stored.reduce((m, c) => Math.max(m, c.id), 0) + 1);
-    this.completed.adopt(stored);
+    // Checkpoints newer than the restored one (after `--from` an older checkpoint or savepoint)
+    // belong to an abandoned history: never restored from in this run, never deleted by it.
+    this.completed.adopt(stored.filter((c) => c.id <= cp.id));
   }
 
   /** A savepoint; runs now, or right after the checkpoint in flight. */

@@ -126,6 +126,19 @@ describe('CheckpointCoordinator triggering', () => {
     coordinator.stop();
   });
 
+  it('after restoring an older checkpoint, ids skip every stored id and newer checkpoints are not adopted', async () => {
+    const storage = new MemoryCheckpointStorage('job');
+    const three = await storage.store({ id: 3, kind: 'checkpoint', triggerTime: 0, barrierTimestamp: 0, states: [] });
+    await storage.store({ id: 7, kind: 'checkpoint', triggerTime: 0, barrierTimestamp: 0, states: [] });
+    const { timers, gateway, coordinator } = setup({}, storage);
+    await coordinator.restoreFrom(three);
+    assert.equal(coordinator.latestCompleted()?.id, 3, 'the abandoned checkpoint 7 is never the restore point');
+    coordinator.start();
+    await timers.advance(100);
+    assert.equal(gateway.last.id, 8);
+    coordinator.stop();
+  });
+
   it('stop() aborts the in-flight checkpoint and cancels queued requests and timers', async () => {
     const { timers, gateway, coordinator, jobFailures } = setup();
     coordinator.start();
