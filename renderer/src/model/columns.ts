@@ -5,6 +5,7 @@
  */
 import type { JobDocument, JobNode } from '../../../engine/graph/types.ts';
 import { splitTopLevel } from './summary.ts';
+import { cachedExpressions } from './expressionCache.ts';
 
 /** Columns the generator source emits (see engine/connectors generator). */
 export { GENERATOR_COLUMNS } from '../../../engine/graph/check-columns.ts';
@@ -41,6 +42,14 @@ function outputColumns(job: JobDocument, node: JobNode, seen: Set<string>): stri
     }
     case 'sink.file':
     case 'sink.preview': return [];
+    case 'filter': {
+      // A condition names columns that must exist upstream even when the source's schema is
+      // unknown (a file without declared columns): offer them downstream too.
+      const where = typeof node.config?.where === 'string' ? node.config.where : '';
+      let named: string[] = [];
+      try { named = where ? cachedExpressions.referencedColumns('where', where) : []; } catch { named = []; }
+      return uniq([...inputColumns(job, node.id, seen), ...named]);
+    }
     default: return inputColumns(job, node.id, seen);
   }
 }

@@ -52,3 +52,17 @@ test('updateNode, renameNodeId and setIn', () => {
   assert.deepEqual(cfg, { a: 1, eventTime: { field: 'ts', maxOutOfOrderness: '2s' } });
   assert.deepEqual(setIn({ e: { x: 1 } }, ['e', 'x'], undefined), {});
 });
+
+test('upstream columns: generator columns, map aliases, window outputs, names used by a filter', async () => {
+  const { inputColumns } = await import('../../../renderer/src/model/columns.ts');
+  let job = emptyJob();
+  for (const t of ['source.file', 'filter', 'window', 'map', 'sink.preview'] as const) job = addNode(job, t, { x: 0, y: 0 }).job;
+  job = { ...job, nodes: job.nodes.map((n) => n.id === 'filter-1' ? { ...n, config: { where: 'amount >= 10' } }
+    : n.id === 'window-1' ? { ...n, config: { keyBy: 'user', window: { kind: 'tumbling', size: '10s' }, aggregates: 'COUNT(*) AS n, SUM(amount) AS total' } }
+      : n.id === 'map-1' ? { ...n, config: { select: 'user, total / n AS avg' } } : n) } as typeof job;
+  job = addEdge(addEdge(addEdge(addEdge(job, { from: 'file-source-1', to: 'filter-1' }), { from: 'filter-1', to: 'window-1' }),
+    { from: 'window-1', to: 'map-1' }), { from: 'map-1', to: 'preview-1' });
+  assert.deepEqual(inputColumns(job, 'window-1'), ['amount']);
+  assert.deepEqual(inputColumns(job, 'map-1'), ['user', 'window_start', 'window_end', 'n', 'total']);
+  assert.deepEqual(inputColumns(job, 'preview-1'), ['user', 'avg']);
+});
