@@ -51,6 +51,7 @@ test('undo and redo of add, connect, delete and a config edit', { skip, timeout:
   // An edge is selected by clicking it and deleted on its own.
   await page.locator('.react-flow__edge').first().click();
   await waitFor(async () => (await page.locator('.react-flow__edge.selected').count()) === 1, 'a selected edge');
+  await page.getByTestId('edge-form').waitFor();
   await page.keyboard.press('Delete');
   await waitFor(async () => (await edgeCount(page)) === 0 && (await nodeCount(page)) === 2, 'the edge deleted, nodes kept');
   await undo();

@@ -4,7 +4,8 @@
  */
 import { useEffect } from 'react';
 import { ReactFlow, Background, BackgroundVariant, MiniMap, Controls, useReactFlow, ConnectionLineType } from '@xyflow/react';
-import { useDoc } from '../state.ts';
+import { docStore, useDoc } from '../state.ts';
+import { pruneMeasured } from './measuredStore.ts';
 import { uiStore, useUi } from '../ui/uiStore.ts';
 import { typeInfo } from '../model/catalog.ts';
 import { JobNodeView, type JobFlowNode } from './JobNodeView.tsx';
@@ -27,7 +28,10 @@ function useFitOnRequest() {
   const rf = useReactFlow();
   const docVersion = useDoc((s) => s.docVersion);
   const fitRequest = useUi((s) => s.fitRequest);
-  useEffect(() => { uiStore.setState({ connectionHint: null }); }, [docVersion]);
+  useEffect(() => {
+    uiStore.setState({ connectionHint: null });
+    pruneMeasured(new Set(docStore.getState().job.nodes.map((n) => n.id)));
+  }, [docVersion]);
   useEffect(() => {
     // Wait a frame so freshly loaded nodes are measured before fitting.
     const t = requestAnimationFrame(() => rf.fitView({ padding: 0.12, maxZoom: 1.1, duration: fitRequest ? 200 : 0 }));

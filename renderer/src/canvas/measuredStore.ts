@@ -24,3 +24,10 @@ export function setMeasured(updates: Array<{ id: string; size: Size }>): void {
   }
   if (changed) measuredStore.setState({ sizes: next });
 }
+
+/** Forget sizes of nodes that are gone (another document was loaded). */
+export function pruneMeasured(keep: ReadonlySet<string>): void {
+  const sizes = measuredStore.getState().sizes;
+  if ([...sizes.keys()].every((id) => keep.has(id))) return;
+  measuredStore.setState({ sizes: new Map([...sizes].filter(([id]) => keep.has(id))) });
+}

@@ -10,6 +10,8 @@ import { inputColumns } from '../model/columns.ts';
 import { TypeIcon } from '../canvas/icons.tsx';
 import { NumberField, TextField } from '../fields/fields.tsx';
 import { SettingsForm } from './SettingsForm.tsx';
+import { edgeOfKey } from '../model/docStore.ts';
+import { deleteSelection } from '../canvas/commands.ts';
 import { editNodeField, messageAt, nodeIndex } from './edit.ts';
 import * as F from './NodeForms.tsx';
 
@@ -78,10 +80,32 @@ function NodeInspector({ id }: { id: string }) {
   );
 }
 
+function EdgeInspector({ edgeKey }: { edgeKey: string }) {
+  const edge = useDoc((s) => edgeOfKey(s.job, edgeKey));
+  const names = useDocShallow((s) => [edge?.from, edge?.to].map((id) => s.job.nodes.find((n) => n.id === id)?.name ?? id));
+  if (!edge) return null;
+  const late = edge.fromPort === 'late';
+  return (
+    <div className="inspector__body" data-testid="edge-form">
+      <div className="inspector__head"><div>
+        <div className="inspector__title">Connection</div>
+        <div className="inspector__sub">{names[0]} → {names[1]}</div>
+      </div></div>
+      <p className="note">
+        {late ? 'Carries the records that arrived after the watermark passed the end of their window plus the allowed lateness.'
+          : 'Carries every record and watermark from the upstream output. Barriers for each checkpoint travel along it too.'}
+      </p>
+      <button type="button" className="btn" onClick={deleteSelection}>Delete connection</button>
+    </div>
+  );
+}
+
 export function Inspector() {
   const selected = useDoc((s) => s.selectedNodes);
+  const selectedEdges = useDoc((s) => s.selectedEdges);
   const count = selected.size;
   const only = count === 1 ? [...selected][0] : null;
+  const onlyEdge = count === 0 && selectedEdges.size === 1 ? [...selectedEdges][0] : null;
   return (
     <aside className="inspector" data-testid="inspector">
       {only ? <NodeInspector key={only} id={only} />
@@ -90,7 +114,7 @@ export function Inspector() {
             <div className="inspector__head"><div className="inspector__title">{count} nodes selected</div></div>
             <p className="note">Move them together, duplicate (Ctrl+D), copy (Ctrl+C) or delete (Del). Select one node to edit it.</p>
           </div>
-        ) : <SettingsForm />}
+        ) : onlyEdge ? <EdgeInspector key={onlyEdge} edgeKey={onlyEdge} /> : <SettingsForm />}
     </aside>
   );
 }
