@@ -127,6 +127,7 @@ export class CheckpointDriver {
       p.states.push(s);
       if (ack.stats[i]) p.stats.push(ack.stats[i]);
     }
+    if (process.env.WEIR_TRACE) process.stderr.write(`[weir trace] checkpoint ${p.barrier.id}: ${p.states.length}/${this.total} ${ack.states.map((x) => x.operatorId + '#' + x.subtask).join(',')}\n`);
     if (p.states.length < this.total) { this.publish(p, 'in_progress'); return; }
     clearTimeout(p.timeout);
     p.storing = true;

@@ -25,5 +25,8 @@ const exit = (code: number): void => {
 const runtime = new TaskProcessRuntime(send, exit);
 process.on('message', (m) => runtime.handle(m as HostToTask));
 process.on('disconnect', () => process.exit(0));
+// Ctrl-C on a terminal signals the whole process group: the host decides (savepoint, then close).
+process.on('SIGINT', () => undefined);
+process.on('SIGTERM', () => undefined);
 process.on('uncaughtException', (e) => runtime.fail(e));
 process.on('unhandledRejection', (e) => runtime.fail(e));

@@ -194,6 +194,7 @@ export class TaskProcessRuntime {
   private trigger(barrier: CheckpointBarrier): void {
     this.storage?.beginCheckpoint(barrier);
     this.currentBarrier = barrier;
+    if (process.env.WEIR_TRACE) process.stderr.write(`[weir trace] task: trigger ${barrier.id} ${this.subtasks.map((t) => `${t.name}:${t.finished ? 'F' : ''}${t.source ? 'S' : ''}`).join(' ')}\n`);
     for (const t of this.subtasks) {
       if (t.source || t.finished) t.triggerCheckpoint(barrier).catch((e) => this.fail(e));
     }

@@ -221,7 +221,7 @@ export class TaskSubtask {
     this.finished = true;
     // A checkpoint triggered while our inputs were ending will never reach us in-band: ack it now.
     const b = this.env.currentBarrier();
-    if (b && b.id > this.lastSnapshotId) await this.checkpoint(b, 0, null);
+    if (b && b.id > this.lastSnapshotId) await this.checkpoint(b, 0, this.sourceState());
     // Mail posted while end of input was processed runs now (later mail goes through afterFinish).
     await this.runMail();
     this.env.finished(this);
@@ -231,16 +231,23 @@ export class TaskSubtask {
   triggerCheckpoint(barrier: CheckpointBarrier): Promise<void> {
     return this.post(async () => {
       if (barrier.id <= this.lastSnapshotId) return;
-      if (this.finished) { await this.checkpoint(barrier, 0, null); return; }
+      if (this.finished) { await this.checkpoint(barrier, 0, this.sourceState()); return; }
       const s = this.source;
       if (!s) return; // network tasks receive barriers in-band
-      const state = {
-        position: s.reader.position(),
-        maxTimestamp: s.watermarks.maxTimestamp === -Infinity ? null : s.watermarks.maxTimestamp,
-      };
-      await this.checkpoint(barrier, 0, { nodeId: s.nodeId, state, watermark: s.watermark });
+      await this.checkpoint(barrier, 0, this.sourceState());
       if (s.exhausted) s.finalBarrierDone = true;
     });
+  }
+
+  /** A source's checkpointed state: its position Sn and the largest timestamp seen. */
+  private sourceState(): { nodeId: string; state: unknown; watermark: number } | null {
+    const s = this.source;
+    if (!s) return null;
+    const state = {
+      position: s.reader.position(),
+      maxTimestamp: s.watermarks.maxTimestamp === -Infinity ? null : s.watermarks.maxTimestamp,
+    };
+    return { nodeId: s.nodeId, state, watermark: s.watermark };
   }
 
   notifyCheckpointComplete(id: number): Promise<void> {
