@@ -14,7 +14,7 @@ export function forkLauncher(): TaskLauncher {
   return {
     launch(): TaskProcessHandle {
       const child = fork(TASK_MAIN, [], {
-        execArgv: ['--import', TSX],
+        execArgv: ['--import', TSX, ...(process.env.WEIR_TASK_NODE_ARGS ? process.env.WEIR_TASK_NODE_ARGS.split(' ') : [])],
         serialization: 'advanced',
         stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       });

@@ -1,0 +1,42 @@
+/**
+ * The hand-written baseline: one loop that generates the same records, keeps per-(window, key)
+ * COUNT and SUM in a Map, fires windows as the bounded-out-of-orderness watermark passes their end
+ * (checked every 1024 records, like the engine's per-batch watermark) and writes JSON lines.
+ */
+import { closeSync, openSync, writeSync } from 'node:fs';
+import { generatorRecord, type GeneratorParams } from '../engine/connectors/generator-source.ts';
+
+export function handLoop(p: GeneratorParams, count: number, windowMs: number, outFile: string): { rows: number; ms: number } {
+  const t0 = performance.now();
+  const fd = openSync(outFile, 'w');
+  const windows = new Map<number, Map<string, { n: number; total: number }>>();
+  let maxTs = -Infinity;
+  let rows = 0;
+  const fire = (wm: number) => {
+    let text = '';
+    for (const [start, keys] of windows) {
+      if (start + windowMs - 1 > wm) continue;
+      const ws = new Date(start).toISOString();
+      const we = new Date(start + windowMs).toISOString();
+      for (const [key, a] of keys) {
+        text += JSON.stringify({ window_start: ws, window_end: we, key, n: a.n, total: a.total }) + '\n';
+        rows++;
+      }
+      windows.delete(start);
+    }
+    if (text) writeSync(fd, text);
+  };
+  for (let seq = 0; seq < count; seq++) {
+    const r = generatorRecord(p, seq);
+    if (r.ts > maxTs) maxTs = r.ts;
+    const start = r.ts - (((r.ts % windowMs) + windowMs) % windowMs);
+    let keys = windows.get(start);
+    if (!keys) { keys = new Map(); windows.set(start, keys); }
+    const a = keys.get(r.key);
+    if (a) { a.n++; a.total += r.value; } else keys.set(r.key, { n: 1, total: r.value });
+    if ((seq & 1023) === 1023) fire(maxTs - p.outOfOrderness - 1);
+  }
+  fire(Infinity);
+  closeSync(fd);
+  return { rows, ms: performance.now() - t0 };
+}

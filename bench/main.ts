@@ -1,0 +1,60 @@
+/**
+ * `npm run bench`: engine throughput on a keyed tumbling window over generated events, next to a
+ * hand-written single loop doing the same aggregation in this same process, as a ratio.
+ *   --events N          events (default 5,000,000)
+ *   --checkpoints       also: throughput with a checkpoint every second vs none, per state backend
+ *   --rocksdb           also: RocksDB full vs incremental checkpoint bytes/durations, restore time
+ *   --designer          also: canvas drag responsiveness in Chromium (bench/designer.ts)
+ *   --all               everything
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { generatorParams } from '../engine/connectors/generator-source.ts';
+import { GENERATOR, benchJob, runEngine } from './engine-run.ts';
+import { handLoop } from './hand-loop.ts';
+import type { StateBackendKind } from '../engine/graph/types.ts';
+
+const { values } = parseArgs({ options: {
+  events: { type: 'string' }, checkpoints: { type: 'boolean' }, rocksdb: { type: 'boolean' }, designer: { type: 'boolean' }, all: { type: 'boolean' },
+} });
+const count = Number(values.events ?? 5_000_000);
+const keys = 100;
+const windowMs = 10_000;
+const dir = mkdtempSync(join(tmpdir(), 'weir-bench-'));
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+
+try {
+  const hand = handLoop(generatorParams({ ...GENERATOR, keys, count }), count, windowMs, join(dir, 'hand.jsonl'));
+  const handRate = count / (hand.ms / 1000);
+  const engine = await runEngine(benchJob({ count, keys, windowMs, outDir: 'out-heap', baseDir: dir, backend: 'memory', checkpointInterval: null }));
+  const engineRate = count / (engine.ms / 1000);
+  console.log(`keyed tumbling window (${keys} keys, 10 s windows) over ${fmt(count)} generated events, heap backend, parallelism 1`);
+  console.log(`  engine:       ${fmt(engineRate)} events/s (${(engine.ms / 1000).toFixed(2)} s)`);
+  console.log(`  hand loop:    ${fmt(handRate)} events/s (${(hand.ms / 1000).toFixed(2)} s, ${fmt(hand.rows)} result rows)`);
+  console.log(`  ratio:        ${(engineRate / handRate).toFixed(2)} (engine / hand-written loop; aim >= 0.5)`);
+
+  if (values.checkpoints || values.all) {
+    console.log('\ncheckpoint overhead (a checkpoint every second vs none):');
+    for (const backend of ['memory', 'fs', 'rocksdb'] as StateBackendKind[]) {
+      const off = await runEngine(benchJob({ count, keys, windowMs, outDir: `out-${backend}-off`, baseDir: dir, backend, checkpointInterval: null }));
+      const on = await runEngine(benchJob({ count, keys, windowMs, outDir: `out-${backend}-on`, baseDir: dir, backend, checkpointInterval: 1000 }));
+      const rOff = count / (off.ms / 1000);
+      const rOn = count / (on.ms / 1000);
+      console.log(`  ${backend.padEnd(8)} off ${fmt(rOff)} events/s | on ${fmt(rOn)} events/s (${on.checkpoints} checkpoints) | overhead ${((1 - rOn / rOff) * 100).toFixed(1)}%`);
+    }
+  }
+  if (values.rocksdb || values.all) {
+    const { runCheckpointRocksDBBench, formatCheckpointRocksDBBench } = await import('./checkpoint-rocksdb.ts');
+    console.log('\n' + formatCheckpointRocksDBBench(await runCheckpointRocksDBBench()));
+  }
+  if (values.designer || values.all) {
+    const { measureDesignerDrag } = await import('./designer.ts');
+    const r = await measureDesignerDrag();
+    console.log(r ? `\ndesigner drag (${r.nodes} nodes, ${r.edges} edges): median ${r.medianMs.toFixed(1)} ms, p95 ${r.p95Ms.toFixed(1)} ms`
+      : '\ndesigner drag: skipped (no Chromium)');
+  }
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
