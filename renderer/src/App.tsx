@@ -14,6 +14,7 @@ import { HelpOverlay } from './panels/HelpOverlay.tsx';
 import { ExportDialog } from './panels/ExportDialog.tsx';
 import { Notices } from './panels/Notices.tsx';
 import { importFile } from './documents/actions.ts';
+import { LivePanel } from './live/LivePanel.tsx';
 
 function useFileDrop() {
   const [over, setOver] = useState(false);
@@ -53,6 +54,7 @@ export function App() {
           <Canvas />
           <Inspector />
         </div>
+        <LivePanel />
         <StatusBar />
         <QuickAdd />
         <DocumentDialogs />

@@ -9,6 +9,7 @@ import { hostInfo } from './host.ts';
 import { isDirty } from './model/docStore.ts';
 import { applyRunEvent } from './run/runStore.ts';
 import { applyMetricsEvent } from './run/metricsStore.ts';
+import { applyLiveEvent } from './live/liveStore.ts';
 import { run, stop } from './run/runActions.ts';
 import { readAutosave, startAutosave } from './documents/autosave.ts';
 import { asJobDocument, newDocument, openDocument, openPath, save, saveAs } from './documents/actions.ts';
@@ -34,7 +35,7 @@ export async function boot(h: EngineHost): Promise<() => void> {
   const unsubEvents = h.onEvent((ev: HostEvent) => {
     if (ev.type === 'app.command') runCommand(ev.command);
     else if (ev.type === 'metrics') applyMetricsEvent(ev);
-    else applyRunEvent(ev);
+    else { applyRunEvent(ev); applyLiveEvent(ev); }
   });
 
   // The WebSocket client reconnects by itself; say so while it does (calls wait meanwhile).

@@ -11,9 +11,12 @@ import { typeInfo } from '../model/catalog.ts';
 import { JobNodeView, type JobFlowNode } from './JobNodeView.tsx';
 import { useFlowEdges, useFlowNodes } from './useFlowElements.ts';
 import { useCanvasHandlers } from './useCanvasHandlers.ts';
+import { LiveEdge } from '../live/LiveEdge.tsx';
 
 // Module scope: React Flow warns (and remounts every node) when nodeTypes changes identity.
 const nodeTypes = { job: JobNodeView };
+// Edges draw their own live throughput from the metrics store (never from edge data).
+const edgeTypes = { live: LiveEdge };
 const GRID: [number, number] = [16, 16];
 const MULTI_SELECT_KEYS = ['Shift', 'Meta', 'Control'];
 
@@ -53,6 +56,7 @@ export function Canvas() {
         nodes={nodes}
         edges={edges}
         nodeTypes={nodeTypes}
+        edgeTypes={edgeTypes}
         onNodesChange={h.onNodesChange}
         onEdgesChange={h.onEdgesChange}
         onConnect={h.onConnect}

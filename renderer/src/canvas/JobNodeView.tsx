@@ -9,6 +9,8 @@ import type { JobNode, JobProblem } from '../../../engine/graph/types.ts';
 import { typeInfo } from '../model/catalog.ts';
 import { summarize } from '../model/summary.ts';
 import { TypeIcon } from './icons.tsx';
+import { NodeLiveBadge } from '../live/NodeLiveBadge.tsx';
+import { countRender } from '../live/renderCount.ts';
 
 export interface JobNodeData extends Record<string, unknown> {
   /** The document's node: the single source of truth (no copies, no metrics). */
@@ -19,6 +21,7 @@ export interface JobNodeData extends Record<string, unknown> {
 export type JobFlowNode = Node<JobNodeData, 'job'>;
 
 function JobNodeViewImpl({ data, selected }: NodeProps<JobFlowNode>) {
+  countRender('JobNodeView');
   const { node, problems } = data;
   const info = typeInfo(node.type);
   const summary = summarize(node);
@@ -50,6 +53,7 @@ function JobNodeViewImpl({ data, selected }: NodeProps<JobFlowNode>) {
           </span>
         </div>
       )}
+      <NodeLiveBadge nodeId={node.id} />
       {info.outputs.map((port, i) => (
         <Handle key={port} type="source" position={Position.Right} id={port}
           className={`whandle whandle--${port}`} data-testid={`handle-${node.id}-${port}`}

@@ -68,6 +68,7 @@ export function useFlowEdges(): Edge[] {
     const port = e.fromPort ?? 'out';
     return {
       id,
+      type: 'live',
       source: e.from,
       target: e.to,
       sourceHandle: port,

@@ -2,6 +2,7 @@
 import { useRun, ACTIVE } from '../run/runStore.ts';
 import { run, stop } from '../run/runActions.ts';
 import { useDoc } from '../state.ts';
+import { Uptime } from '../live/Uptime.tsx';
 
 export function RunControls() {
   const status = useRun((s) => s.status);
@@ -14,7 +15,8 @@ export function RunControls() {
       <span className={`status status--${status}`} data-testid="job-status" data-status={status} title={cause ?? undefined}>
         {status}
       </span>
-      {restarts > 0 && <span className="runbar__restarts" title="Restarts">↻ {restarts}</span>}
+      <Uptime />
+      {restarts > 0 && <span className="runbar__restarts" data-testid="restarts" data-count={restarts} title="Restarts">↻ {restarts}</span>}
       {active ? (
         <button type="button" className="btn btn--stop" data-testid="stop" onClick={() => { void stop(); }}>■ Stop</button>
       ) : (

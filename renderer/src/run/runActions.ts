@@ -3,6 +3,9 @@ import { docStore } from '../state.ts';
 import { host } from '../host.ts';
 import { notify } from '../ui/uiStore.ts';
 import { ACTIVE, runStore } from './runStore.ts';
+import type { RunOptions } from '../../../engine/host/api.ts';
+import { beginRun, liveStore, setRunId } from '../live/liveStore.ts';
+import { runConfig } from '../live/runConfig.ts';
 
 function message(e: unknown): string {
   const m = e && typeof e === 'object' && 'message' in e ? String((e as { message: unknown }).message) : String(e);
@@ -10,11 +13,18 @@ function message(e: unknown): string {
   return problems?.length ? `${m}: ${problems.slice(0, 3).map((p) => `${p.path}: ${p.message}`).join('; ')}` : m;
 }
 
-export async function run(): Promise<void> {
+/** Run the open document; `restoreFrom` starts from a checkpoint/savepoint path or 'latest'. */
+export async function run(opts: Pick<RunOptions, 'restoreFrom'> = {}): Promise<void> {
   const { job, path } = docStore.getState();
+  // The live panel's backend choice (null: the job's own setting) applies to every run.
+  const stateBackend = liveStore.getState().backend;
   runStore.setState({ status: 'starting', cause: null, runId: null, restarts: 0 });
+  beginRun(runConfig(job, stateBackend, opts.restoreFrom ?? null));
   try {
-    const info = await host().run({ job, ...(path ? { path } : {}) });
+    const info = await host().run({
+      job, ...(path ? { path } : {}), ...(stateBackend ? { stateBackend } : {}), ...(opts.restoreFrom ? { restoreFrom: opts.restoreFrom } : {}),
+    });
+    setRunId(info.runId);
     // A status event may already have arrived for this run; only fill in what is missing.
     const s = runStore.getState();
     if (s.runId !== info.runId) {

@@ -1,0 +1,41 @@
+/**
+ * A canvas edge that shows what flows on it while a job runs: stroke width by records/s, a rate
+ * label, red and dashed-animated when the sender's output channel is full (back-pressure). It
+ * subscribes to its sender's figures only. Declared at module scope in Canvas's edgeTypes.
+ */
+import { memo } from 'react';
+import { BaseEdge, EdgeLabelRenderer, getBezierPath, type EdgeProps } from '@xyflow/react';
+import { useEdgeLive } from './useNodeLive.ts';
+import { BACKPRESSURE_FULL, edgeWidth } from './nodeLive.ts';
+import { count, rate } from './format.ts';
+import { countRender } from './renderCount.ts';
+
+function LiveEdgeImpl(p: EdgeProps) {
+  countRender('LiveEdge');
+  const port = p.sourceHandleId === 'late' ? 'late' : 'out';
+  const live = useEdgeLive(p.source, port);
+  const [path, labelX, labelY] = getBezierPath(p);
+  const full = !!live && live.backPressure >= BACKPRESSURE_FULL;
+  const style = live && port === 'out'
+    ? { ...p.style, strokeWidth: edgeWidth(live.rate), ...(full ? { stroke: 'var(--err)' } : {}) }
+    : p.style;
+  return (
+    <>
+      <BaseEdge id={p.id} path={path} style={style} interactionWidth={20} markerEnd={p.markerEnd} />
+      {live && (
+        <EdgeLabelRenderer>
+          <div className={`wedge-label${full ? ' is-full' : ''}`} data-testid={`edge-rate-${p.id}`}
+            data-rate={live.rate} data-backpressure={live.backPressure}
+            style={{ transform: `translate(-50%, -50%) translate(${labelX}px, ${labelY}px)` }}
+            title={full ? 'Back-pressure: the output channel is full, the sender waits' : 'Records per second on this connection'}>
+            {port === 'late' ? `late ${count(live.late)}` : rate(live.rate)}
+            {full && <b> · back-pressure</b>}
+            {!full && live.backPressure >= 0.5 && <span> · {Math.round(live.backPressure * 100)}% full</span>}
+          </div>
+        </EdgeLabelRenderer>
+      )}
+    </>
+  );
+}
+
+export const LiveEdge = memo(LiveEdgeImpl);

@@ -1,0 +1,58 @@
+/** Number formats of the live panel: short, unit-bearing, never `NaN`. */
+
+export function bytes(n: number | null | undefined): string {
+  if (n == null || !Number.isFinite(n)) return '—';
+  if (n < 1024) return `${Math.round(n)} B`;
+  const units = ['KB', 'MB', 'GB', 'TB'];
+  let v = n / 1024;
+  let i = 0;
+  while (v >= 1024 && i < units.length - 1) { v /= 1024; i++; }
+  return `${v < 10 ? v.toFixed(1) : Math.round(v)} ${units[i]}`;
+}
+
+export function duration(ms: number | null | undefined): string {
+  if (ms == null || !Number.isFinite(ms)) return '—';
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
+  const s = Math.floor(ms / 1000);
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const sec = s % 60;
+  return h ? `${h}h ${m}m ${sec}s` : `${m}m ${sec}s`;
+}
+
+/** Uptime as a clock: 0:07, 12:03, 1:02:03. */
+export function clock(ms: number): string {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const sec = String(s % 60).padStart(2, '0');
+  return h ? `${h}:${String(m).padStart(2, '0')}:${sec}` : `${m}:${sec}`;
+}
+
+/** Wall-clock time of day (local), to the second. */
+export function timeOfDay(epochMs: number | null | undefined): string {
+  if (epochMs == null || !Number.isFinite(epochMs)) return '—';
+  const d = new Date(epochMs);
+  return `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}:${String(d.getSeconds()).padStart(2, '0')}`;
+}
+
+/** An event-time watermark: UTC time of day with milliseconds (event time is not wall time). */
+export function watermark(epochMs: number | null | undefined): string {
+  if (epochMs == null || !Number.isFinite(epochMs)) return 'none yet';
+  if (epochMs <= -8.64e15 || epochMs >= 8.64e15) return epochMs > 0 ? '+∞ (end)' : '−∞';
+  return new Date(epochMs).toISOString().slice(11, 23);
+}
+
+export function rate(perSecond: number | null | undefined): string {
+  if (perSecond == null || !Number.isFinite(perSecond)) return '—';
+  if (perSecond >= 1e6) return `${(perSecond / 1e6).toFixed(1)}M/s`;
+  if (perSecond >= 1e4) return `${Math.round(perSecond / 1000)}k/s`;
+  if (perSecond >= 1000) return `${(perSecond / 1000).toFixed(1)}k/s`;
+  return `${Math.round(perSecond)}/s`;
+}
+
+export function count(n: number | null | undefined): string {
+  if (n == null || !Number.isFinite(n)) return '—';
+  return n.toLocaleString('en-US');
+}

@@ -1,0 +1,96 @@
+/**
+ * Per-node and per-edge live figures derived from one metrics tick. Computed once per tick
+ * (memoized on the tick's `byNode` map) so that each canvas node and edge can select its own
+ * primitive values: a tick re-renders only the badges whose numbers changed, never the graph.
+ */
+import type { OperatorMetrics } from '../../../engine/host/api.ts';
+import type { MetricsState } from '../run/metricsStore.ts';
+
+/** An output channel at least this full counts as back-pressured (the runtime reports 0..1). */
+export const BACKPRESSURE_FULL = 0.99;
+
+export interface NodeLive {
+  /** The operator's watermark: the smallest over its subtasks (null until every subtask has one). */
+  watermark: number | null;
+  /** Newest event time seen by any source minus this watermark (ms), null when unknown. */
+  lag: number | null;
+  idleInputs: number;
+  inputs: number;
+  rateIn: number;
+  rateOut: number;
+  recordsIn: number;
+  recordsOut: number;
+  lateRecords: number;
+  stateBytes: number;
+  stateDiskBytes: number;
+  backPressure: number;
+  pendingRecords: number | null;
+  pendingFiles: number | null;
+  subtasks: number;
+}
+
+export interface LiveIndex {
+  nodes: ReadonlyMap<string, NodeLive>;
+  newestEventTime: number | null;
+}
+
+export function nodeLive(subtasks: readonly OperatorMetrics[], newestEventTime: number | null): NodeLive {
+  let watermark: number | null = Infinity;
+  let idleInputs = 0; let inputs = 0;
+  let rateIn = 0; let rateOut = 0; let recordsIn = 0; let recordsOut = 0; let late = 0;
+  let stateBytes = 0; let disk = 0; let bp = 0;
+  let pendingRecords: number | null = null; let pendingFiles: number | null = null;
+  for (const m of subtasks) {
+    if (m.watermark === null) watermark = null;
+    else if (watermark !== null) watermark = Math.min(watermark, m.watermark);
+    for (const c of m.inputWatermarks) { inputs++; if (c.idle) idleInputs++; }
+    rateIn += m.rateIn; rateOut += m.rateOut; recordsIn += m.recordsIn; recordsOut += m.recordsOut;
+    late += m.lateRecords; stateBytes += m.stateBytes; disk += m.stateDiskBytes;
+    bp = Math.max(bp, m.backPressure);
+    if (m.pendingRecords !== undefined) pendingRecords = (pendingRecords ?? 0) + m.pendingRecords;
+    if (m.pendingFiles !== undefined) pendingFiles = (pendingFiles ?? 0) + m.pendingFiles;
+  }
+  if (watermark === Infinity || !subtasks.length) watermark = null;
+  const lag = watermark !== null && newestEventTime !== null && Math.abs(watermark) < 8.64e15
+    ? Math.max(0, newestEventTime - watermark) : null;
+  return {
+    watermark, lag, idleInputs, inputs, rateIn, rateOut, recordsIn, recordsOut, lateRecords: late,
+    stateBytes, stateDiskBytes: disk, backPressure: bp, pendingRecords, pendingFiles, subtasks: subtasks.length,
+  };
+}
+
+export function buildIndex(byNode: ReadonlyMap<string, readonly OperatorMetrics[]>): LiveIndex {
+  let newest: number | null = null;
+  for (const subs of byNode.values()) {
+    for (const m of subs) if (m.maxEventTime !== null && (newest === null || m.maxEventTime > newest)) newest = m.maxEventTime;
+  }
+  const nodes = new Map<string, NodeLive>();
+  for (const [id, subs] of byNode) nodes.set(id, nodeLive(subs, newest));
+  return { nodes, newestEventTime: newest };
+}
+
+const cache = new WeakMap<object, LiveIndex>();
+
+/** The tick's index, built at most once per tick whatever the number of subscribers. */
+export function liveIndex(s: MetricsState): LiveIndex {
+  let idx = cache.get(s.byNode);
+  if (!idx) { idx = buildIndex(s.byNode); cache.set(s.byNode, idx); }
+  return idx;
+}
+
+export interface EdgeLive { rate: number; backPressure: number; late: number }
+
+/** What flows on an edge: the sender's output rate (every downstream receives all of it). */
+export function edgeLive(idx: LiveIndex, from: string, port: 'out' | 'late'): EdgeLive | null {
+  const n = idx.nodes.get(from);
+  if (!n) return null;
+  return port === 'late'
+    ? { rate: 0, backPressure: 0, late: n.lateRecords }
+    : { rate: n.rateOut, backPressure: n.backPressure, late: 0 };
+}
+
+/** Stroke width for an edge carrying `rate` records/s: 1.5 px idle, log-scaled, at most 7 px. */
+export function edgeWidth(rate: number): number {
+  if (!(rate > 0)) return 1.5;
+  return Math.min(7, 1.5 + Math.log10(1 + rate) * 1.2);
+}

@@ -1,0 +1,31 @@
+/** Selector hooks for one node's or edge's live figures: re-render only when those values change. */
+import { useStore } from 'zustand';
+import { useShallow } from 'zustand/react/shallow';
+import { metricsStore } from '../run/metricsStore.ts';
+import { edgeLive, liveIndex, type EdgeLive, type NodeLive } from './nodeLive.ts';
+
+/** The fields a canvas badge shows, rounded so a tick that changes nothing visible does not render. */
+export interface NodeBadge { watermark: number | null; lag: number | null; idleInputs: number; late: number; pending: number | null; active: boolean }
+
+export function useNodeBadge(nodeId: string): NodeBadge {
+  return useStore(metricsStore, useShallow((s) => {
+    const n: NodeLive | undefined = liveIndex(s).nodes.get(nodeId);
+    return {
+      active: s.runId !== null && !!n,
+      watermark: n?.watermark ?? null,
+      lag: n?.lag == null ? null : Math.round(n.lag / 100) * 100,
+      idleInputs: n?.idleInputs ?? 0,
+      late: n?.lateRecords ?? 0,
+      pending: n?.pendingRecords ?? null,
+    };
+  }));
+}
+
+export function useEdgeLive(from: string, port: 'out' | 'late'): EdgeLive | null {
+  return useStore(metricsStore, useShallow((s) => {
+    if (s.runId === null) return null;
+    const e = edgeLive(liveIndex(s), from, port);
+    // Rounded: a rate changing in its third digit is not worth a repaint.
+    return e ? { rate: Math.round(e.rate), backPressure: Math.round(e.backPressure * 100) / 100, late: e.late } : null;
+  }));
+}

@@ -1,0 +1,69 @@
+/**
+ * Live-panel e2e support: a long-running job written into the served workspace (a rate-limited,
+ * unbounded generator through a filter and a keyed window into a file sink and a preview sink,
+ * checkpoints every 500 ms, parallelism 2 so windows align two channels), opened in the designer.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+
+export const LIVE_JOB = {
+  format: 'weir.job/v1',
+  name: 'live-demo',
+  settings: {
+    stateBackend: 'fs',
+    checkpointing: { interval: '500ms', dir: 'checkpoints', retained: 3, incremental: true },
+    memoryStateLimit: '5mb',
+    parallelism: 2,
+    restart: { attempts: 5, delay: '200ms' },
+  },
+  nodes: [
+    { id: 'gen', type: 'source.generator', name: 'Readings', position: { x: 0, y: 40 },
+      config: { seed: 7, rate: 300, keys: 40, step: 20, outOfOrderness: '300ms', eventTime: { field: 'ts', maxOutOfOrderness: '500ms' } } },
+    { id: 'pos', type: 'filter', name: 'Positive', position: { x: 280, y: 40 }, config: { where: 'value > 0.05' } },
+    { id: 'win', type: 'window', name: 'Per key, 1s', position: { x: 560, y: 40 },
+      config: { keyBy: 'key', window: { kind: 'tumbling', size: '1s' }, aggregates: 'COUNT(*) AS n, AVG(value) AS avg_v' } },
+    { id: 'out', type: 'sink.file', name: 'Files', position: { x: 840, y: -30 }, config: { path: 'out/per_key', format: 'jsonl' } },
+    { id: 'peek', type: 'sink.preview', name: 'Preview', position: { x: 840, y: 130 }, config: {} },
+  ],
+  edges: [
+    { from: 'gen', to: 'pos' }, { from: 'pos', to: 'win' }, { from: 'win', to: 'out' }, { from: 'win', to: 'peek' },
+  ],
+};
+
+export function writeLiveJob(workspace: string, file = 'live-demo.weir.json'): string {
+  writeFileSync(join(workspace, file), `${JSON.stringify(LIVE_JOB, null, 2)}\n`);
+  return file;
+}
+
+export async function openFile(page: Page, file: string): Promise<void> {
+  await page.getByTestId('doc-open').click();
+  await page.getByTestId(`file-${file}`).click();
+  await page.getByTestId('job-name').filter({ hasText: LIVE_JOB.name }).waitFor({ timeout: 20_000 });
+  await page.waitForFunction((n) => document.querySelectorAll('.react-flow__node').length === n, LIVE_JOB.nodes.length, { timeout: 20_000 });
+}
+
+export function attr(page: Page, testId: string, name: string): Promise<string | null> {
+  return page.getByTestId(testId).getAttribute(name);
+}
+
+export async function num(page: Page, testId: string, name = 'data-count'): Promise<number> {
+  return Number(await attr(page, testId, name));
+}
+
+/** Wait until a numeric data attribute of a test id satisfies `pred` (checked in the page). */
+export async function waitAttr(page: Page, testId: string, name: string, min: number, timeout = 30_000): Promise<number> {
+  await page.waitForFunction(([id, n, m]) => {
+    const v = document.querySelector(`[data-testid="${id}"]`)?.getAttribute(n as string);
+    return v !== null && v !== undefined && v !== '' && Number(v) >= (m as number);
+  }, [testId, name, min] as const, { timeout });
+  return num(page, testId, name);
+}
+
+export async function waitStatus(page: Page, status: string, timeout = 30_000): Promise<void> {
+  await page.waitForFunction((s) => document.querySelector('[data-testid="job-status"]')?.getAttribute('data-status') === s, status, { timeout });
+}
+
+export function renders(page: Page): Promise<Record<string, number>> {
+  return page.evaluate(() => ({ ...((window as unknown as { __weirRenders?: Record<string, number> }).__weirRenders ?? {}) }));
+}
