@@ -114,8 +114,9 @@ describe('live panel', { skip }, () => {
     assert.equal(await attr(page, 'restarts', 'data-count'), '1');
     await waitStatus(page, 'running');
     await waitAttr(page, 'cp-count-restored', 'data-count', 1);
-    assert.match((await page.getByTestId('latest-restore').textContent()) ?? '', /#\d+ from checkpoint \d+/);
+    assert.match((await page.getByTestId('latest-restore').textContent()) ?? '', /#\d+ · automatic restart/);
     await waitAttr(page, 'cp-count-completed', 'data-count', completed + 2);
+    assert.match((await page.getByTestId('live-recovered').textContent()) ?? '', /SIGKILL.*rewound to checkpoint #\d+/s);
     await page.getByTestId('live-tab-checkpoints').click();
     await page.screenshot({ path: artifactPath('live-memory-recovered.png') });
   });

@@ -49,6 +49,12 @@ function PendingSinks() {
   );
 }
 
+/** A savepoint or checkpoint folder by its last segment (the full path is in the tooltip). */
+function shortLocation(loc: string): string {
+  const parts = loc.split(/[\\/]/).filter(Boolean);
+  return parts.length > 1 ? `from …/${parts.slice(-2).join('/')}` : loc;
+}
+
 export function OverviewTab() {
   const list = useLive((s) => s.checkpoints);
   const restores = useLive((s) => s.restores);
@@ -60,6 +66,7 @@ export function OverviewTab() {
   const st = config?.settings;
   const cp = st?.checkpointing;
   const lr = sum.latestRestore;
+  const lastRestart = [...restores].reverse().find((r) => r.cause !== null) ?? null;
   return (
     <div className="ov">
       <div className="ov-counts">
@@ -76,6 +83,12 @@ export function OverviewTab() {
       {(status === 'failed' || (status === 'restarting' && cause)) && (
         <div className="ov-cause" data-testid="live-cause">{status === 'failed' ? 'The job failed: ' : 'Restarting after: '}{cause ?? 'no cause reported'}</div>
       )}
+      {status !== 'failed' && status !== 'restarting' && lastRestart && (
+        <div className="ov-recovered" data-testid="live-recovered">
+          Recovered from “{lastRestart.cause}”: rewound to {lastRestart.id === null ? 'the start (no checkpoint had completed)' : `checkpoint #${lastRestart.id}`},
+          sources re-read from its positions, uncommitted output discarded, and continued.
+        </div>
+      )}
       <div className="ov-cols">
         <div className="ov-box">
           <h4>Latest</h4>
@@ -84,7 +97,7 @@ export function OverviewTab() {
           <Latest label="savepoint" c={sum.latestSavepoint} testId="latest-savepoint" />
           <div className="ov-latest" data-testid="latest-restore">
             <span className="ov-latest__label">restore</span>
-            {lr ? <span>{lr.id >= 0 ? `#${lr.id} ` : ''}from {lr.location} at {timeOfDay(lr.restoreTime)}</span> : <span className="dim">none</span>}
+            {lr ? <span title={lr.location}>{lr.id >= 0 ? `#${lr.id} · ` : ''}{shortLocation(lr.location)} at {timeOfDay(lr.restoreTime)}</span> : <span className="dim">none</span>}
           </div>
         </div>
         <div className="ov-box" data-testid="live-config">

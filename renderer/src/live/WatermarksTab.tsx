@@ -35,7 +35,7 @@ export function WatermarksTab() {
             return (
               <Fragment key={n.id}>
                 <tr className="live-table__group" data-testid={`wm-op-${n.id}`}>
-                  <td>{n.name || n.id}</td><td className="dim">{live?.inputs ? `${live.inputs} channel(s)` : 'source'}</td>
+                  <td>{n.name || n.id}</td><td className="dim">{live?.inputs ? `${live.inputs / Math.max(1, live.subtasks)} channel(s) per subtask` : 'source'}</td>
                   <td>{watermark(live?.watermark)}</td><td>{live?.lag == null ? '—' : duration(live.lag)}</td><td />
                 </tr>
                 {subs.map((m) => {

@@ -55,7 +55,9 @@ export function useLive<T>(selector: (s: LiveState) => T): T {
 export function beginRun(config: RunConfig): void {
   liveStore.setState((s) => ({
     ...initial(), open: true, tab: s.tab, backend: s.backend, config,
-    restores: config.restoreFrom ? [{ id: null, source: config.restoreFrom, time: Date.now(), cause: null }] : [],
+    restores: config.restoreFrom
+      ? [{ id: null, source: config.restoreFrom === 'latest' ? 'latest retained checkpoint' : config.restoreFrom, time: Date.now(), cause: null }]
+      : [],
   }));
 }
 
@@ -98,7 +100,7 @@ export function applyLiveEvent(ev: HostEvent): void {
   } else if (ev.type === 'job.restart') {
     liveStore.setState({
       restores: [...s.restores, {
-        id: ev.restoredCheckpoint, source: ev.restoredCheckpoint === null ? 'no checkpoint (from the start)' : `checkpoint ${ev.restoredCheckpoint}`,
+        id: ev.restoredCheckpoint, source: ev.restoredCheckpoint === null ? 'no checkpoint (from the start)' : 'automatic restart',
         time: Date.now(), cause: ev.cause,
       }],
     });

@@ -1,0 +1,64 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { OperatorMetrics } from '../../../engine/host/api.ts';
+import { buildIndex, edgeLive, edgeWidth, liveIndex, nodeLive } from '../../../renderer/src/live/nodeLive.ts';
+
+function m(nodeId: string, subtask: number, o: Partial<OperatorMetrics> = {}): OperatorMetrics {
+  return {
+    nodeId, subtask, recordsIn: 10, recordsOut: 8, rateIn: 100, rateOut: 80, watermark: 1000, inputWatermarks: [],
+    maxEventTime: null, lateRecords: 0, badRecords: 0, stateBytes: 5, stateDiskBytes: 0, backPressure: 0, ...o,
+  };
+}
+
+describe('nodeLive', () => {
+  it("takes the slowest subtask's watermark, sums rates and state, max back-pressure", () => {
+    const n = nodeLive([m('w', 0, { watermark: 1500, backPressure: 0.3 }), m('w', 1, { watermark: 1200, backPressure: 1, lateRecords: 3 })], 2000);
+    assert.equal(n.watermark, 1200);
+    assert.equal(n.lag, 800);
+    assert.equal(n.rateOut, 160);
+    assert.equal(n.stateBytes, 10);
+    assert.equal(n.lateRecords, 3);
+    assert.equal(n.backPressure, 1);
+    assert.equal(n.pendingRecords, null, 'not a sink');
+  });
+
+  it('has no watermark until every subtask has one; counts idle channels; sums pending sink records', () => {
+    const n = nodeLive([
+      m('s', 0, { watermark: null, pendingRecords: 4, pendingFiles: 1, inputWatermarks: [{ channel: 'a#0', watermark: 5, idle: true }] }),
+      m('s', 1, { pendingRecords: 6, pendingFiles: 1, inputWatermarks: [{ channel: 'a#0', watermark: 7, idle: false }] }),
+    ], 2000);
+    assert.equal(n.watermark, null);
+    assert.equal(n.lag, null);
+    assert.equal(n.idleInputs, 1);
+    assert.equal(n.inputs, 2);
+    assert.equal(n.pendingRecords, 10);
+    assert.equal(n.pendingFiles, 2);
+  });
+
+  it('measures lag against the newest event time of any source, never the end-of-input watermark', () => {
+    const idx = buildIndex(new Map([
+      ['a', [m('a', 0, { maxEventTime: 5000, watermark: 4500 })]],
+      ['b', [m('b', 0, { maxEventTime: 9000, watermark: 8000 })]],
+      ['done', [m('done', 0, { watermark: 8.64e15 })]],
+    ]));
+    assert.equal(idx.newestEventTime, 9000);
+    assert.equal(idx.nodes.get('a')!.lag, 4500);
+    assert.equal(idx.nodes.get('done')!.lag, null);
+  });
+
+  it('builds a tick index once per tick, whatever the number of readers', () => {
+    const s = { runId: 'r', time: 1, byNode: new Map([['a', [m('a', 0)]]]) };
+    assert.equal(liveIndex(s), liveIndex({ ...s }));
+    assert.notEqual(liveIndex(s), liveIndex({ ...s, byNode: new Map(s.byNode) }));
+  });
+
+  it("edges carry the sender's output rate; late edges its late count; width grows with rate", () => {
+    const idx = buildIndex(new Map([['w', [m('w', 0, { rateOut: 50, lateRecords: 2, backPressure: 1 })]]]));
+    assert.deepEqual(edgeLive(idx, 'w', 'out'), { rate: 50, backPressure: 1, late: 0 });
+    assert.deepEqual(edgeLive(idx, 'w', 'late'), { rate: 0, backPressure: 0, late: 2 });
+    assert.equal(edgeLive(idx, 'nope', 'out'), null);
+    assert.equal(edgeWidth(0), 1.5);
+    assert.ok(edgeWidth(10) < edgeWidth(1000));
+    assert.ok(edgeWidth(1e12) <= 7);
+  });
+});
