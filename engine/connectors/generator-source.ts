@@ -49,21 +49,43 @@ export function generatorRecord(p: GeneratorParams, seq: number): { seq: number;
   };
 }
 
+/**
+ * One arithmetic progression of sequence numbers (next, next+stride, ...). A fresh subtask i of p
+ * owns one stream {i, p}; after a restore with another parallelism the old streams are dealt out to
+ * the new subtasks, and a subtask with several streams merges them in seq order, so event time
+ * stays as ordered as in a run without rescaling.
+ */
+interface SeqStream { next: number; stride: number }
+
 export class GeneratorSourceReader implements SourceReader {
-  private next: number;
+  private streams: SeqStream[];
   private emitted = 0;
   private readonly startedAt = Date.now();
   private readonly keyNames: string[];
-  constructor(private readonly p: GeneratorParams, private readonly ctx: SourceContext, restored?: unknown) {
-    const r = restored as { next?: number; parallelism?: number } | undefined;
-    if (r && r.parallelism !== undefined && r.parallelism !== ctx.parallelism) {
-      throw new Error(`source.generator cannot change parallelism on restore (${r.parallelism} -> ${ctx.parallelism})`);
+
+  /** `restored`: positions of every old subtask (a union); this subtask takes its share. */
+  constructor(private readonly p: GeneratorParams, private readonly ctx: SourceContext, restored?: unknown[]) {
+    if (restored && restored.length) {
+      const all: SeqStream[] = [];
+      for (const r of restored) {
+        const pos = r as { streams?: SeqStream[]; next?: number; parallelism?: number } | undefined;
+        if (pos?.streams) all.push(...pos.streams);
+        else if (pos && typeof pos.next === 'number') all.push({ next: pos.next, stride: pos.parallelism ?? 1 });
+      }
+      all.sort((x, y) => (x.next % x.stride) - (y.next % y.stride) || x.stride - y.stride || x.next - y.next);
+      this.streams = all.filter((_, k) => k % ctx.parallelism === ctx.subtask).map((x) => ({ ...x }));
+    } else {
+      this.streams = [{ next: ctx.subtask, stride: ctx.parallelism }];
     }
-    this.next = r?.next ?? ctx.subtask;
     this.keyNames = Array.from({ length: this.p.keys }, (_, i) => 'k' + i);
   }
 
-  position(): unknown { return { next: this.next, parallelism: this.ctx.parallelism }; }
+  position(): unknown { return { streams: this.streams.map((x) => ({ ...x })) }; }
+
+  private get exhausted(): boolean {
+    const c = this.p.count;
+    return c !== null && this.streams.every((x) => x.next >= c);
+  }
 
   async read(max: number): Promise<SourceReadResult> {
     const { p, ctx } = this;
@@ -71,24 +93,27 @@ export class GeneratorSourceReader implements SourceReader {
     if (p.rate !== null) {
       const perSubtask = p.rate / ctx.parallelism;
       const allowed = Math.floor(((Date.now() - this.startedAt) / 1000) * perSubtask) - this.emitted;
-      if (allowed <= 0) return { rows: [], ts: [], end: false, waitMs: Math.max(1, Math.ceil(1000 / perSubtask)) };
+      if (allowed <= 0) return { rows: [], ts: [], end: this.exhausted, waitMs: Math.max(1, Math.ceil(1000 / perSubtask)) };
       n = Math.min(n, allowed);
     }
     const rows: Row[] = [];
     const ts: number[] = [];
-    let seq = this.next;
-    const step = ctx.parallelism;
+    const count = p.count ?? Infinity;
+    const streams = this.streams;
     for (let i = 0; i < n; i++) {
-      if (p.count !== null && seq >= p.count) break;
+      // The stream with the smallest next seq (one stream: no choice to make).
+      let s = streams[0];
+      for (let k = 1; k < streams.length; k++) if (streams[k].next < s.next) s = streams[k];
+      if (s === undefined || s.next >= count) break;
+      const seq = s.next;
       const jitter = p.outOfOrderness > 0 ? mix(p.seed, seq, 3) % (p.outOfOrderness + 1) : 0;
       const t = p.startTime + seq * p.step - jitter;
       rows.push({ seq, key: this.keyNames[mix(p.seed, seq, 1) % p.keys], value: mix(p.seed, seq, 2) % 1000, ts: t });
       ts.push(t);
-      seq += step;
+      s.next = seq + s.stride;
     }
-    this.next = seq;
     this.emitted += rows.length;
-    return { rows, ts, end: p.count !== null && seq >= p.count };
+    return { rows, ts, end: this.exhausted };
   }
 
   async close(): Promise<void> {}

@@ -15,7 +15,7 @@ import { InputGate, type Channel } from './channel.ts';
 import { ChainLink, OperatorChain } from './task-chain.ts';
 import { TaskOutput, type RoutedEdge } from './task-output.ts';
 import { TaskSubtask, decodeWatermark, type SourceRuntime, type SubtaskEnv } from './task-subtask.ts';
-import { assignState } from './restore.ts';
+import { assignState, type WrappedOperatorState } from './restore.ts';
 import { createOperator, needsKeyedState } from './operators/registry.ts';
 import type { OperatorServices } from './operators/services.ts';
 import { createStateBackend } from './state-factory.ts';
@@ -166,10 +166,22 @@ export class TaskProcessRuntime {
 
   private buildSource(node: JobNode, job: NormalizedJob, s: number, p: number, states: SubtaskStateSnapshot[] | null): SourceRuntime {
     const baseDir = job.baseDir ?? process.cwd();
-    const isFile = node.type === 'source.file';
-    const range = keyGroupRangeFor(job.settings.maxParallelism, p, s);
-    const assigned = states ? assignState(states, node.id, s, p, range, isFile) : null;
-    const restored = (assigned?.operator ?? []) as Array<{ position?: unknown; maxTimestamp?: number | null } | undefined>;
+    // Every subtask sees the positions of all old subtasks (a union) and takes its share of splits;
+    // its max timestamp and watermark come from its own old state, or after a rescale from the
+    // smallest inherited one, so no record of an inherited split becomes late.
+    const mine = (states ?? []).filter((x) => x.operatorId === node.id).sort((a, b) => a.subtask - b.subtask);
+    const unwrap = (x: SubtaskStateSnapshot) => x.operator as WrappedOperatorState | undefined;
+    const sameP = mine.length > 0 && mine[0].parallelism === p;
+    const timeStates = sameP ? mine.filter((x) => x.subtask === s) : mine;
+    const positions = mine.map((x) => (unwrap(x)?.state as { position?: unknown } | undefined)?.position);
+    let maxTs: number | null = null;
+    let restoredWm: number | null = null;
+    for (const x of timeStates) {
+      const st = unwrap(x)?.state as { maxTimestamp?: number | null } | undefined;
+      if (typeof st?.maxTimestamp === 'number') maxTs = maxTs === null ? st.maxTimestamp : Math.min(maxTs, st.maxTimestamp);
+      const w = unwrap(x)?.watermark;
+      if (typeof w === 'number') restoredWm = restoredWm === null ? w : Math.min(restoredWm, w);
+    }
     let badRecords = 0;
     const reader = createSourceReader(node, {
       subtask: s, parallelism: p, resolvePath: (x) => resolvePath(baseDir, x),
@@ -178,14 +190,13 @@ export class TaskProcessRuntime {
         rt.badRecords = badRecords;
         if (badRecords <= 10) this.send({ type: 'log', level: 'warn', message: `bad record at ${where}: ${message}${badRecords === 10 ? ' (further bad records are only counted)' : ''}` });
       },
-    }, restored.map((r) => r?.position));
+    }, positions);
     const wmCfg = sourceWatermarkSettings(node);
-    const maxTs = restored.reduce<number | null>((m, r) => (typeof r?.maxTimestamp === 'number' && (m === null || r.maxTimestamp > m) ? r.maxTimestamp : m), null);
     const rt: SourceRuntime = {
       nodeId: node.id, reader,
       watermarks: new BoundedOutOfOrdernessWatermarks(wmCfg.maxOutOfOrderness, maxTs),
       idleness: new IdlenessTimer(wmCfg.idleTimeout, Date.now()),
-      watermark: decodeWatermark(assigned?.watermark),
+      watermark: decodeWatermark(restoredWm),
       recordsOut: 0, badRecords: 0, exhausted: false, finalBarrierDone: false,
     };
     return rt;

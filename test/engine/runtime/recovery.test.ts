@@ -91,3 +91,20 @@ test('SIGINT stops with a savepoint and prints its path; --from continues to the
     assertOutputEqualsReference(join(dir, 'out'));
   } finally { cleanup(); }
 });
+
+test('restore with a different parallelism: savepoint at 2, continue at 3 (generator and keyed state re-split)', { timeout: 90_000 }, async () => {
+  const { dir, cleanup } = tempDir('rescale');
+  try {
+    const job = writeJob(dir, chaosJob('fs', { rate: 40_000 }));
+    const run = startWeir(['run', job], dir);
+    await sleep(2000);
+    run.child.kill('SIGINT');
+    const r = await run.result;
+    assert.equal(r.code, 0, r.stderr);
+    const m = /savepoint: (\S+)/.exec(r.stderr);
+    assert.ok(m, r.stderr);
+    const r2 = await runWeir(['run', job, '--quiet', '--from', m[1], '--parallelism', '3'], dir);
+    assert.equal(r2.code, 0, r2.stderr);
+    assertOutputEqualsReference(join(dir, 'out'));
+  } finally { cleanup(); }
+});
