@@ -5,9 +5,10 @@
  * - The merged watermark is the minimum over channels that are neither idle nor finished.
  * - It only moves forward: a channel that becomes active again with a lower watermark does not pull
  *   it back (its records may then be late, as in Flink).
- * - A finished channel counts as +Infinity; when every channel has finished the result is +Infinity.
- * - When every unfinished channel is idle the task itself is idle (propagated downstream), and the
- *   merged watermark stays where it is.
+ * - A finished channel counts as an active channel at +Infinity; when every channel has finished the
+ *   result is +Infinity, and finished + idle channels only gives +Infinity too (as in Flink).
+ * - When every unfinished channel is idle the task itself is idle (propagated downstream); with no
+ *   finished channel the merged watermark then stays where it is.
  */
 export interface ChannelWatermark { watermark: number | null; idle: boolean; finished: boolean }
 
@@ -58,18 +59,14 @@ export class WatermarkValve {
     let min = Infinity;
     let active = 0;
     for (const c of this.channels) {
-      if (c.finished) continue;
-      if (c.idle) continue;
+      // A finished channel stays active at +Infinity (Flink: it sent MAX_WATERMARK before ending).
+      if (c.idle && !c.finished) continue;
       active++;
       // A channel without any watermark yet holds everything back.
       const w = c.watermark === null ? -Infinity : c.watermark;
       if (w < min) min = w;
     }
-    if (active === 0) {
-      const allFinished = this.channels.every((c) => c.finished);
-      if (!allFinished) return null;
-      min = Infinity;
-    }
+    if (active === 0) return null;
     if (min > this.current) {
       this.current = min;
       return min;

@@ -57,3 +57,10 @@ test('valve: finished channels count as +Infinity; all finished gives +Infinity'
   assert.equal(v.onWatermark(0, 20), 20);
   assert.equal(v.onEnd(0), Infinity);
 });
+
+test('valve: a finished channel and an idle one give +Infinity (the idle one no longer holds windows back)', () => {
+  const v = new WatermarkValve(2);
+  v.onWatermark(0, 100);
+  assert.equal(v.onIdle(1, true), 100);
+  assert.equal(v.onEnd(0), Infinity);
+});
