@@ -92,6 +92,8 @@ export interface RunInfo {
   status: JobStatus;
   startedAt: number;
   restarts: number;
+  /** The state backend in effect (the job's setting or the run's override), so a UI that picks up a running job shows it. */
+  stateBackend?: StateBackendKind;
 }
 
 export interface ExportResult { text: string; warnings: JobProblem[] }

@@ -180,7 +180,9 @@ export function createLocalHost(opts: LocalHostOptions): LocalHost {
       }
       pruneFinishedRuns();
       const runId = `${job.name.replace(/[^A-Za-z0-9_-]+/g, '-').slice(0, 40)}-${Date.now().toString(36)}-${++runCounter}`;
-      const info: RunInfo = { runId, jobName: job.name, status: 'created', startedAt: Date.now(), restarts: 0 };
+      const info: RunInfo = {
+        runId, jobName: job.name, status: 'created', startedAt: Date.now(), restarts: 0, stateBackend: job.settings.stateBackend,
+      };
       const throttle = createEventThrottle((events) => events.forEach(emit), { interval: opts.eventInterval });
       const rec: RunRecord = { info, key, handle: null, throttle };
       runs.set(runId, rec);

@@ -87,6 +87,7 @@ export function isHostMethod(name: unknown): name is HostMethod {
 
 const runInfo = z.object({
   runId: z.string(), jobName: z.string(), status: jobStatus, startedAt: z.number(), restarts: z.number(),
+  stateBackend: z.enum(['memory', 'fs', 'rocksdb']).optional(),
 });
 const subtaskStats = z.object({
   operatorId: z.string(), subtask: z.number(), startDelay: z.number(), alignmentDuration: z.number(),

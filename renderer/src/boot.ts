@@ -10,6 +10,7 @@ import { isDirty } from './model/docStore.ts';
 import { applyRunEvent } from './run/runStore.ts';
 import { applyMetricsEvent } from './run/metricsStore.ts';
 import { applyLiveEvent } from './live/liveStore.ts';
+import { adoptActiveRun } from './live/recoverRun.ts';
 import { run, stop } from './run/runActions.ts';
 import { readAutosave, startAutosave } from './documents/autosave.ts';
 import { asJobDocument, newDocument, openDocument, openPath, save, saveAs } from './documents/actions.ts';
@@ -53,6 +54,8 @@ export async function boot(h: EngineHost): Promise<() => void> {
     await openPath(initial);
   }
 
+  // A reload while the job runs: pick the run up again (not awaited: the app renders meanwhile).
+  void adoptActiveRun(h);
   const unsubAutosave = startAutosave(docStore);
   let last = '';
   const unsubTitle = docStore.subscribe((s) => {

@@ -1,0 +1,29 @@
+/**
+ * After a page reload (or a second window) while the open job runs: adopt that run, so status,
+ * controls and the checkpoint history continue instead of showing "idle". Live metrics resume with
+ * the next tick; the checkpoint history comes from the host.
+ */
+import type { EngineHost } from '../../../engine/host/api.ts';
+import { docStore } from '../state.ts';
+import { ACTIVE, runStore } from '../run/runStore.ts';
+import { beginRun, liveStore, setRunId, upsertCheckpoint } from './liveStore.ts';
+import { runConfig } from './runConfig.ts';
+
+export async function adoptActiveRun(h: EngineHost): Promise<string | null> {
+  if (runStore.getState().runId) return null;
+  const { job } = docStore.getState();
+  const runs = await h.listRuns({}).catch(() => []);
+  const run = runs.filter((r) => r.jobName === job.name && ACTIVE.has(r.status)).sort((a, b) => b.startedAt - a.startedAt)[0];
+  if (!run || runStore.getState().runId) return null;
+  runStore.setState({ runId: run.runId, status: run.status, restarts: run.restarts, startedAt: run.startedAt, cause: null });
+  // The host reports the backend in effect; other overrides are not known here.
+  const jobBackend = job.settings?.stateBackend ?? 'memory';
+  beginRun(runConfig(job, run.stateBackend && run.stateBackend !== jobBackend ? run.stateBackend : null, null));
+  setRunId(run.runId);
+  const history = await h.checkpointHistory({ runId: run.runId }).catch(() => []);
+  let list = liveStore.getState().checkpoints;
+  // Events that arrived meanwhile are newer than the history: keep them over it.
+  for (const c of history) if (!list.some((x) => x.id === c.id)) list = upsertCheckpoint(list, c);
+  liveStore.setState({ checkpoints: list });
+  return run.runId;
+}

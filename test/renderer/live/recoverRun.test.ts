@@ -1,0 +1,33 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { EngineHost, RunInfo } from '../../../engine/host/api.ts';
+import type { CheckpointStats } from '../../../engine/checkpoint/types.ts';
+import { docStore } from '../../../renderer/src/state.ts';
+import { runStore } from '../../../renderer/src/run/runStore.ts';
+import { liveStore } from '../../../renderer/src/live/liveStore.ts';
+import { adoptActiveRun } from '../../../renderer/src/live/recoverRun.ts';
+
+const stats = (id: number): CheckpointStats => ({
+  id, kind: 'checkpoint', status: 'completed', triggerTime: id, duration: 1, acknowledged: 1, total: 1, checkpointedBytes: 1, fullBytes: 1, subtasks: [],
+});
+
+describe('adoptActiveRun', () => {
+  it("picks up the open job's active run with its backend and checkpoint history; ignores other jobs and ended runs", async () => {
+    docStore.getState().load({ format: 'weir.job/v1', name: 'mine', settings: { stateBackend: 'fs' }, nodes: [], edges: [] }, null);
+    const runs: RunInfo[] = [
+      { runId: 'other', jobName: 'theirs', status: 'running', startedAt: 5, restarts: 0 },
+      { runId: 'old', jobName: 'mine', status: 'stopped', startedAt: 1, restarts: 0 },
+      { runId: 'live', jobName: 'mine', status: 'running', startedAt: 3, restarts: 2, stateBackend: 'rocksdb' },
+    ];
+    const host = {
+      listRuns: async () => runs,
+      checkpointHistory: async ({ runId }: { runId: string }) => (runId === 'live' ? [stats(1), stats(2)] : []),
+    } as unknown as EngineHost;
+    assert.equal(await adoptActiveRun(host), 'live');
+    const r = runStore.getState();
+    assert.deepEqual([r.runId, r.status, r.restarts, r.startedAt], ['live', 'running', 2, 3]);
+    assert.equal(liveStore.getState().config?.settings.stateBackend, 'rocksdb');
+    assert.deepEqual(liveStore.getState().checkpoints.map((c) => c.id), [1, 2]);
+    assert.equal(await adoptActiveRun(host), null, 'a run already known is kept');
+  });
+});
