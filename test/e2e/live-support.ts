@@ -31,16 +31,23 @@ export const LIVE_JOB = {
   ],
 };
 
-export function writeLiveJob(workspace: string, file = 'live-demo.weir.json'): string {
-  writeFileSync(join(workspace, file), `${JSON.stringify(LIVE_JOB, null, 2)}\n`);
+export function writeLiveJob(workspace: string, file = 'live-demo.weir.json', job: typeof LIVE_JOB = LIVE_JOB): string {
+  writeFileSync(join(workspace, file), `${JSON.stringify(job, null, 2)}\n`);
   return file;
 }
 
-export async function openFile(page: Page, file: string): Promise<void> {
+/** The same job on the memory backend with a limit its window state exceeds, one restart allowed. */
+export const LIMIT_JOB: typeof LIVE_JOB = {
+  ...LIVE_JOB,
+  name: 'live-limit',
+  settings: { ...LIVE_JOB.settings, stateBackend: 'memory', memoryStateLimit: '600b', restart: { attempts: 1, delay: '200ms' } },
+};
+
+export async function openFile(page: Page, file: string, job: typeof LIVE_JOB = LIVE_JOB): Promise<void> {
   await page.getByTestId('doc-open').click();
   await page.getByTestId(`file-${file}`).click();
-  await page.getByTestId('job-name').filter({ hasText: LIVE_JOB.name }).waitFor({ timeout: 20_000 });
-  await page.waitForFunction((n) => document.querySelectorAll('.react-flow__node').length === n, LIVE_JOB.nodes.length, { timeout: 20_000 });
+  await page.getByTestId('job-name').filter({ hasText: job.name }).waitFor({ timeout: 20_000 });
+  await page.waitForFunction((n) => document.querySelectorAll('.react-flow__node').length === n, job.nodes.length, { timeout: 20_000 });
 }
 
 export function attr(page: Page, testId: string, name: string): Promise<string | null> {

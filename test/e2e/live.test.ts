@@ -11,7 +11,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { artifactPath, chromiumOrSkip, ensureRenderer, launchChromium, startServe, type ServeProcess } from './support/serve.ts';
-import { attr, num, openFile, renders, waitAttr, waitStatus, writeLiveJob } from './live-support.ts';
+import { LIMIT_JOB, attr, num, openFile, renders, waitAttr, waitStatus, writeLiveJob } from './live-support.ts';
 
 const skip = chromiumOrSkip();
 
@@ -157,6 +157,27 @@ describe('live panel', { skip }, () => {
       assert.ok(existsSync(join(serve.workspace, 'checkpoints')) && readdirSync(join(serve.workspace, 'checkpoints')).length > 0);
     });
   }
+
+  it('a failed job shows its cause in words; the failed checkpoint keeps its reason', async () => {
+    const file = writeLiveJob(serve.workspace, 'live-limit.weir.json', LIMIT_JOB);
+    await openFile(page, file, LIMIT_JOB);
+    await page.getByTestId('live-backend').selectOption('');
+    await page.getByTestId('run').click();
+    await waitStatus(page, 'failed', 45_000);
+    await page.getByTestId('live-tab-overview').click();
+    const cause = (await page.getByTestId('live-cause').textContent()) ?? '';
+    assert.match(cause, /^The job failed: .*operator 'win' subtask \d: snapshot of .* exceeds the memory state backend's limit of 600 bytes/);
+    assert.match(cause, /gave up after 1 restart/);
+    assert.ok(await num(page, 'cp-count-failed') >= 1);
+    assert.equal(await num(page, 'cp-count-in-progress'), 0, 'nothing stays in progress after the job ended');
+    assert.match((await page.getByTestId('latest-failed').textContent()) ?? '', /exceeds the memory state backend's limit/);
+    await page.getByTestId('live-tab-state').click();
+    await page.screenshot({ path: artifactPath('live-memory-limit.png') });
+    await page.getByTestId('live-tab-checkpoints').click();
+    await page.locator('[data-testid^="cp-row-"][data-status="failed"]').first().click();
+    assert.match((await page.getByTestId('cp-detail-failure').textContent()) ?? '', /memoryStateLimit/);
+    await page.screenshot({ path: artifactPath('live-failure.png') });
+  });
 
   it('threw no uncaught errors in the page', () => {
     assert.deepEqual(pageErrors, []);

@@ -13,8 +13,10 @@ import type { HostEvent } from '../../../engine/host/api.ts';
 import type { StateBackendKind } from '../../../engine/graph/types.ts';
 import type { CheckpointStats } from '../../../engine/checkpoint/types.ts';
 import type { RunConfig } from './runConfig.ts';
+import { metricsStore } from '../run/metricsStore.ts';
 
 export const PREVIEW_CAP = 50;
+const TERMINAL: ReadonlySet<string> = new Set(['finished', 'stopped', 'failed', 'canceled']);
 
 export interface RestoreEntry {
   /** Checkpoint id restored (null: the run started from a path whose id is not known yet). */
@@ -97,6 +99,16 @@ export function applyLiveEvent(ev: HostEvent): void {
       ? [{ ...s.restores[0], id: ev.stats.id - 1 }, ...s.restores.slice(1)]
       : s.restores;
     liveStore.setState({ checkpoints: upsertCheckpoint(s.checkpoints, ev.stats), restores: restored });
+  } else if (ev.type === 'job.status' && TERMINAL.has(ev.status)) {
+    settleMetrics();
+    // A checkpoint still pending when the run ends will never complete (Flink fails them on suspend).
+    if (s.checkpoints.some((c) => c.status === 'in_progress')) {
+      liveStore.setState({
+        checkpoints: s.checkpoints.map((c) => (c.status === 'in_progress'
+          ? { ...c, status: 'failed' as const, failureReason: c.failureReason ?? `abandoned: the job ${ev.status} before it completed` }
+          : c)),
+      });
+    }
   } else if (ev.type === 'job.restart') {
     liveStore.setState({
       restores: [...s.restores, {
@@ -112,6 +124,21 @@ export function applyLiveEvent(ev: HostEvent): void {
     previews.set(node, merged.length > PREVIEW_CAP ? merged.slice(merged.length - PREVIEW_CAP) : merged);
     liveStore.setState({ previews });
   }
+}
+
+/**
+ * After the run ended nothing flows and nothing waits for a commit (committed on a final
+ * checkpoint or savepoint, aborted on failure): zero rates, back-pressure and pending records,
+ * keep watermarks and counts. Scheduled like the metrics flush, so it lands after a pending tick.
+ */
+function settleMetrics(): void {
+  const settle = () => metricsStore.setState((m) => ({
+    byNode: new Map([...m.byNode].map(([id, subs]) => [id, subs.map((x) => ({
+      ...x, rateIn: 0, rateOut: 0, backPressure: 0,
+      ...(x.pendingRecords !== undefined ? { pendingRecords: 0, pendingFiles: 0 } : {}),
+    }))])),
+  }));
+  if (typeof requestAnimationFrame === 'function') requestAnimationFrame(settle); else setTimeout(settle, 20);
 }
 
 export function openCheckpoint(id: number | null): void {

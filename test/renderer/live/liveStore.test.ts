@@ -51,6 +51,14 @@ describe('liveStore', () => {
     assert.equal(liveStore.getState().config?.backendSource, 'override');
   });
 
+  it('fails checkpoints still pending when the run ends', () => {
+    applyLiveEvent({ type: 'checkpoint', runId: 'r', stats: cp(1, 'completed') });
+    applyLiveEvent({ type: 'checkpoint', runId: 'r', stats: cp(2, 'in_progress') });
+    applyLiveEvent({ type: 'job.status', runId: 'r', status: 'failed', restarts: 0, startedAt: 0, cause: 'x' });
+    assert.deepEqual(liveStore.getState().checkpoints.map((c) => [c.id, c.status, c.failureReason]),
+      [[1, 'completed', undefined], [2, 'failed', 'abandoned: the job failed before it completed']]);
+  });
+
   it('merges preview samples per node across subtasks, capped', () => {
     applyLiveEvent({ type: 'preview', runId: 'r', target: 'p#0', records: Array.from({ length: 40 }, (_, i) => ({ i })) });
     applyLiveEvent({ type: 'preview', runId: 'r', target: 'p#1', records: Array.from({ length: 40 }, (_, i) => ({ i: 100 + i })) });
