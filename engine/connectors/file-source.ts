@@ -44,7 +44,7 @@ export class FileSourceReader implements SourceReader {
     // Positions are a union over all restored subtasks, so a restore may change parallelism.
     for (const r of restored ?? []) {
       const files = (r as { files?: Record<string, FilePos> } | undefined)?.files ?? {};
-      for (const [f, p] of Object.entries(files)) this.positions[f] = p;
+      for (const [f, p] of Object.entries(files)) this.positions[f] = { offset: p.offset, line: p.line };
     }
     this.refreshFiles();
   }
@@ -57,7 +57,8 @@ export class FileSourceReader implements SourceReader {
 
   position(): unknown {
     const files: Record<string, FilePos> = {};
-    for (const f of this.files) files[f] = this.positions[f] ?? { offset: 0, line: 0 };
+    // A copy: the checkpoint must keep Sn while the reader moves on.
+    for (const f of this.files) { const p = this.positions[f]; files[f] = p ? { offset: p.offset, line: p.line } : { offset: 0, line: 0 }; }
     return { files };
   }
 

@@ -244,7 +244,7 @@ export class TaskSubtask {
     const s = this.source;
     if (!s) return null;
     const state = {
-      position: s.reader.position(),
+      position: structuredClone(s.reader.position()),
       maxTimestamp: s.watermarks.maxTimestamp === -Infinity ? null : s.watermarks.maxTimestamp,
     };
     return { nodeId: s.nodeId, state, watermark: s.watermark };
@@ -268,7 +268,10 @@ export class TaskSubtask {
     const snaps: OperatorSnapshot[] = [];
     const links = this.chain.links;
     for (let i = 0; i < links.length; i++) {
-      snaps.push(await links[i].op.snapshotState(b.id));
+      const snap = await links[i].op.snapshotState(b.id);
+      // Operator state is captured now: a later change by the operator must not leak into snapshot n.
+      if (snap.operator !== undefined) snap.operator = structuredClone(snap.operator);
+      snaps.push(snap);
       if (links[i].events.length) await this.chain.drain(i);
     }
     if (!this.finished) this.output.broadcast({ kind: 'barrier', barrier: b });

@@ -5,6 +5,25 @@ import assert from 'node:assert/strict';
 import { canonical, childPids, diffMultisets, readCommitted, rng, sleep, startWeir, type RunResult } from '../engine/runtime/run-helpers.ts';
 import { chaosReference } from './chaos-job.ts';
 
+/** Highest completed checkpoint id under a checkpoint root (0 if none). */
+export function latestCheckpointId(root: string): number {
+  let best = 0;
+  if (!existsSync(root)) return 0;
+  for (const job of readdirSync(root)) {
+    for (const d of readdirSync(join(root, job))) {
+      const m = /^chk-(\d+)$/.exec(d);
+      if (m && existsSync(join(root, job, d, '_metadata'))) best = Math.max(best, Number(m[1]));
+    }
+  }
+  return best;
+}
+
+/** Resolves once a checkpoint newer than `after` completed (the job is really processing), or on timeout. */
+async function newCheckpoint(root: string, after: number, timeoutMs: number): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (Date.now() < end && latestCheckpointId(root) <= after) await sleep(5);
+}
+
 export function hasCompletedCheckpoint(root: string): boolean {
   if (!existsSync(root)) return false;
   for (const job of readdirSync(root)) {
@@ -16,13 +35,20 @@ export function hasCompletedCheckpoint(root: string): boolean {
 }
 
 /** SIGKILL the whole `weir run` at random moments, then `--resume`; finally run to completion. */
-export async function killWholeProcessLoop(dir: string, jobFile: string, kills: number, seed: number): Promise<{ kills: number; final: RunResult }> {
+export async function killWholeProcessLoop(
+  dir: string, jobFile: string, kills: number, seed: number,
+  timing: { minMs: number; spanMs: number; afterCheckpoint?: boolean } = { minMs: 700, spanMs: 1300 },
+): Promise<{ kills: number; final: RunResult }> {
   const random = rng(seed);
   let done = 0;
   for (let guard = 0; done < kills && guard < kills * 4; guard++) {
     const resume = hasCompletedCheckpoint(join(dir, 'checkpoints'));
     const run = startWeir(['run', jobFile, '--quiet', ...(resume ? ['--resume'] : [])], dir);
-    const exited = await Promise.race([run.result.then(() => true), sleep(700 + random() * 1300).then(() => false)]);
+    const wait = timing.afterCheckpoint
+      // Kill a random moment after the next checkpoint completed: mid-processing, never during start-up.
+      ? newCheckpoint(join(dir, 'checkpoints'), latestCheckpointId(join(dir, 'checkpoints')), 20_000).then(() => sleep(random() * timing.spanMs))
+      : sleep(timing.minMs + random() * timing.spanMs);
+    const exited = await Promise.race([run.result.then(() => true), wait.then(() => false)]);
     if (exited) {
       const r = await run.result;
       assert.equal(r.code, 0, `weir run ended early: ${r.stderr}`);
