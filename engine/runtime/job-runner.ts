@@ -20,8 +20,8 @@ import { createCheckpointStorage, storageRootOf } from '../checkpoint/storage-fa
 import type { JobStatus } from '../host/api.ts';
 import type { JobHandle, JobResult, RunEvent, StartJobOptions, TaskProcessHandle } from './api.ts';
 import { planJob, operatorSubtaskCount } from './plan.ts';
-// The checkpoint helper's CheckpointCoordinator, behind the surface of ./checkpoint-driver.ts (the
-// runtime's first minimal driver, kept as the reference for that surface).
+// The checkpoint helper's CheckpointCoordinator behind the small driver surface the runner needs
+// (trigger, acks, final checkpoint, savepoints, history).
 import { CoordinatorCheckpointDriver as CheckpointDriver } from '../checkpoint/runtime-driver.ts';
 import { forkLauncher } from './launcher.ts';
 import { recoverSinkFolder, type PendingTransaction } from '../connectors/file-sink-txn.ts';

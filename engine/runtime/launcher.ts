@@ -6,7 +6,8 @@ import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { TaskLauncher, TaskProcessHandle } from './api.ts';
 
-const TASK_MAIN = fileURLToPath(new URL('./task-main.ts', import.meta.url));
+/** The task process entry; an Electron utilityProcess launcher forks the same file. */
+export const TASK_MAIN = fileURLToPath(new URL('./task-main.ts', import.meta.url));
 // Resolved here, not in the child: `--import tsx` would resolve against the job's working folder.
 const TSX = import.meta.resolve('tsx');
 
