@@ -128,6 +128,7 @@ describe('live panel', { skip }, () => {
     await page.getByTestId('restore-list').waitFor();
     const item = page.locator('[data-testid^="restore-item-savepoint-"]').first();
     await item.waitFor({ timeout: 10_000 });
+    await page.screenshot({ path: artifactPath('live-restore-list.png') });
     const spId = Number((await item.getAttribute('data-testid'))!.split('-').pop());
     await item.click();
     await waitStatus(page, 'running');
@@ -149,6 +150,10 @@ describe('live panel', { skip }, () => {
       assert.match((await page.getByTestId('config-backend').textContent()) ?? '', new RegExp(`^${backend}`));
       await page.getByTestId('live-tab-state').click();
       assert.equal(await attr(page, 'state-backend', 'data-backend'), backend);
+      if (backend === 'rocksdb') {
+        // RocksDB reports its live data and files: both columns hold real numbers for the window.
+        await page.waitForFunction(() => /\d+(\.\d)? (B|KB|MB)/.test(document.querySelector('[data-testid="state-win-0"] td:nth-child(3)')?.textContent ?? ''), null, { timeout: 15_000 });
+      }
       assert.equal((await page.getByTestId('snapshot-kind').textContent())?.trim(), backend === 'rocksdb' ? 'INCREMENTAL checkpoints' : 'FULL checkpoints');
       await page.waitForFunction(() => Number(document.querySelector('[data-testid="state-win-0"]')?.getAttribute('data-bytes')) > 0, null, { timeout: 15_000 });
       await page.screenshot({ path: artifactPath(`live-${backend}.png`) });

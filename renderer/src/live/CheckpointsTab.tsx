@@ -11,6 +11,7 @@ const HISTORY_ROWS = 60;
 export function CheckpointsTab() {
   const list = useLive((s) => s.checkpoints);
   const detailId = useLive((s) => s.detailId);
+  const incremental = useLive((s) => s.config?.settings.stateBackend === 'rocksdb' && s.config.settings.checkpointing.incremental);
   const points = useMemo(() => chartPoints(list), [list]);
   const detail = detailId === null ? null : list.find((c) => c.id === detailId) ?? null;
   if (detail) return <CheckpointDetail stats={detail} />;
@@ -22,8 +23,8 @@ export function CheckpointsTab() {
         <table className="live-table" data-testid="cp-history">
           <thead>
             <tr><th>id</th><th>status</th><th>type</th><th>acked</th><th>triggered</th><th>end to end</th>
-              <th title="Bytes written by this checkpoint (incremental: only what changed)">checkpointed</th>
-              <th title="All state the checkpoint refers to (incremental: including files shared with earlier ones)">full size</th><th>failure reason</th></tr>
+              <th title="Bytes written by this checkpoint (incremental: only what changed)">{incremental ? 'checkpointed (INCREMENTAL, written)' : 'checkpointed'}</th>
+              <th title="All state the checkpoint refers to (incremental: including files shared with earlier ones)">{incremental ? 'FULL size (incl. shared)' : 'full size'}</th><th>failure reason</th></tr>
           </thead>
           <tbody>
             {rows.length === 0 && <tr><td colSpan={9} className="live-table__empty">No checkpoint yet{'.'}</td></tr>}

@@ -3,7 +3,7 @@
  * and tabs; the body shows one tab. Opens when a run starts; selecting an edge or a preview node
  * while a run is active switches to the data tab.
  */
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, type PointerEvent as ReactPointerEvent } from 'react';
 import './live.css';
 import { useDoc } from '../state.ts';
 import { useRun } from '../run/runStore.ts';
@@ -43,14 +43,34 @@ function useFitOnResize(open: boolean) {
   }, [open]);
 }
 
+/** Drag the drawer's top edge to resize it; the graph is fitted again when the drag ends. */
+function startResize(e: ReactPointerEvent<HTMLDivElement>) {
+  e.preventDefault();
+  const startY = e.clientY;
+  const startH = liveStore.getState().height;
+  const move = (ev: PointerEvent) => {
+    const max = Math.max(160, window.innerHeight - 220);
+    liveStore.setState({ height: Math.round(Math.min(max, Math.max(140, startH + startY - ev.clientY))) });
+  };
+  const up = () => {
+    window.removeEventListener('pointermove', move);
+    window.removeEventListener('pointerup', up);
+    uiStore.setState((s) => ({ fitRequest: s.fitRequest + 1 }));
+  };
+  window.addEventListener('pointermove', move);
+  window.addEventListener('pointerup', up);
+}
+
 export function LivePanel() {
   const open = useLive((s) => s.open);
   const tab = useLive((s) => s.tab);
+  const height = useLive((s) => s.height);
   const completed = useLive((s) => s.checkpoints.filter((c) => c.status === 'completed').length);
   useDataTabOnSelection();
   useFitOnResize(open);
   return (
-    <section className={`live${open ? ' is-open' : ''}`} data-testid="live-panel" data-open={open ? 'true' : 'false'}>
+    <section className={`live${open ? ' is-open' : ''}`} data-testid="live-panel" data-open={open ? 'true' : 'false'} style={open ? { height } : undefined}>
+      {open && <div className="live__resize" data-testid="live-resize" title="Drag to resize" onPointerDown={startResize} />}
       <div className="live__bar">
         <button type="button" className="btn btn--ghost live__toggle" data-testid="live-toggle" title={open ? 'Hide the live panel' : 'Show the live panel'}
           onClick={() => setOpen(!liveStore.getState().open)}>{open ? '▾' : '▸'} Live</button>

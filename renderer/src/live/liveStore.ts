@@ -39,12 +39,14 @@ export interface LiveState {
   open: boolean;
   tab: LiveTab;
   detailId: number | null;
+  /** Drawer height in px (dragged by its top edge). */
+  height: number;
   /** Backend for the next runs, chosen in the panel; null = the job's own `settings.stateBackend`. */
   backend: StateBackendKind | null;
 }
 
 const initial = (): LiveState => ({
-  runId: null, config: null, checkpoints: [], restores: [], previews: new Map(), open: false, tab: 'overview', detailId: null, backend: null,
+  runId: null, config: null, checkpoints: [], restores: [], previews: new Map(), open: false, tab: 'overview', detailId: null, backend: null, height: 320,
 });
 
 export const liveStore = createStore<LiveState>()(() => initial());
@@ -56,7 +58,7 @@ export function useLive<T>(selector: (s: LiveState) => T): T {
 /** A new run starts: forget the previous run's numbers, keep the panel's layout. */
 export function beginRun(config: RunConfig): void {
   liveStore.setState((s) => ({
-    ...initial(), open: true, tab: s.tab, backend: s.backend, config,
+    ...initial(), open: true, tab: s.tab, backend: s.backend, height: s.height, config,
     restores: config.restoreFrom
       ? [{ id: null, source: config.restoreFrom === 'latest' ? 'latest retained checkpoint' : config.restoreFrom, time: Date.now(), cause: null }]
       : [],
