@@ -30,6 +30,8 @@ export class ProgressPrinter {
   private checkpoints = 0;
   private lastCheckpoint: number | null = null;
   private restarts = 0;
+  private readonly startedAt = Date.now();
+  private totals = { read: 0, written: 0, late: 0, bad: 0 };
 
   constructor(job: NormalizedJob, private readonly io: CliIO, private readonly opts: { quiet: boolean; tty: boolean }) {
     this.sources = new Set(job.nodes.filter((n) => n.type.startsWith('source.')).map((n) => n.id));
@@ -56,6 +58,7 @@ export class ProgressPrinter {
           }
           late += m.lateRecords;
         }
+        this.totals = { read, written, late, bad };
         const line = `in ${fmtRate(inRate)}/s (${read}) | out ${fmtRate(outRate)}/s (${written}) | watermark ${fmtWatermark(wm)}`
           + ` | checkpoints ${this.checkpoints}${this.lastCheckpoint !== null ? ` (last #${this.lastCheckpoint})` : ''}`
           + (late ? ` | late ${late}` : '') + (bad ? ` | bad ${bad}` : '') + (this.restarts ? ` | restarts ${this.restarts}` : '');
@@ -93,5 +96,14 @@ export class ProgressPrinter {
     if (this.lineShown) { process.stderr.write('\r\x1b[2K'); this.lineShown = false; }
   }
 
-  end(): void { this.clear(); }
+  /** One closing line with totals and average rates (a short job never shows a second sample). */
+  end(): void {
+    this.clear();
+    if (this.opts.quiet) return;
+    const secs = Math.max(0.001, (Date.now() - this.startedAt) / 1000);
+    const t = this.totals;
+    this.io.err(`read ${t.read} records (${fmtRate(t.read / secs)}/s), wrote ${t.written}, ${this.checkpoints} checkpoints`
+      + (t.late ? `, ${t.late} late` : '') + (t.bad ? `, ${t.bad} bad` : '') + (this.restarts ? `, ${this.restarts} restarts` : '')
+      + ` in ${secs.toFixed(1)} s`);
+  }
 }
