@@ -297,8 +297,9 @@ export class TaskSubtask {
         const fullBytes = (k?.fullBytes ?? 0) + opBytes;
         const limit = this.env.memoryStateLimit;
         if (limit !== null && fullBytes > limit) {
-          throw new Error(`operator '${operatorId}' subtask ${this.subtask}: snapshot of ${fmtBytes(fullBytes)} exceeds the memory `
-            + `state backend's limit of ${fmtBytes(limit)} (memoryStateLimit); use the 'fs' or 'rocksdb' state backend for larger state`);
+          throw new Error(`operator '${operatorId}' subtask ${this.subtask}: snapshot of ${fullBytes} bytes (${fmtBytes(fullBytes)}) exceeds `
+            + `the memory state backend's limit of ${limit} bytes (${fmtBytes(limit)}, memoryStateLimit); use the 'fs' or 'rocksdb' `
+            + `state backend for larger state`);
         }
         const st: SubtaskStateSnapshot = { operatorId, subtask: this.subtask, parallelism: this.parallelism, operator: op };
         if (k) st.keyed = k;

@@ -108,3 +108,16 @@ test('restore with a different parallelism: savepoint at 2, continue at 3 (gener
     assertOutputEqualsReference(join(dir, 'out'));
   } finally { cleanup(); }
 });
+
+test('memory backend: a snapshot over memoryStateLimit fails the checkpoint naming operator, size and limit', { timeout: 60_000 }, async () => {
+  const { dir, cleanup } = tempDir('memory-limit');
+  try {
+    const doc = chaosJob('memory', { rate: 100_000, attempts: 0 }) as ReturnType<typeof chaosJob> & { settings: Record<string, unknown> };
+    doc.settings.memoryStateLimit = '16kb';
+    (doc.nodes[0].config as Record<string, unknown>).keys = 5000; // ~1000 keys per open 10 s window: far over 16 KB
+    const r = await runWeir(['run', writeJob(dir, doc)], dir);
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /checkpoint \d+ failed: .*'win'.*\d+ bytes.*memoryStateLimit.*'fs' or 'rocksdb'/);
+    assert.doesNotMatch(r.stderr, /\n\s+at /);
+  } finally { cleanup(); }
+});
