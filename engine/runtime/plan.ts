@@ -4,7 +4,8 @@
  * Rules (Flink's StreamingJobGraphGenerator, simplified):
  * - A node with parallelism p has p subtasks; a chain of nodes runs as one task per subtask.
  * - An edge is chained (no queue) when it is the only output of its source node, the only input of
- *   its target node, both have the same parallelism and the target is not behind a keyBy.
+ *   its target node, both have the same parallelism and the target is not behind a keyBy (except at
+ *   parallelism 1, where a keyBy has only one place to send a record).
  * - Edges into a window with `keyBy` hash-partition by key group; edges into a window without keyBy
  *   go to subtask 0 (a global window needs every record in one place); equal-parallelism edges are
  *   point-to-point (`forward`), all others rebalance batches round-robin.
@@ -80,8 +81,9 @@ export function planJob(job: NormalizedJob, parallelismOverride?: number): Physi
 
   const chainable = (e: (typeof job.edges)[number]): boolean => {
     const target = byId.get(e.to)!;
+    // Into a window only at parallelism 1: then its keyBy/global routing has one possible target.
     return outs.get(e.from)!.length === 1 && ins.get(e.to)!.length === 1 && par(e.from) === par(e.to)
-      && !(target.type === 'window') && e.fromPort === 'out';
+      && (target.type !== 'window' || par(e.to) === 1) && e.fromPort === 'out';
   };
 
   // Walk nodes in job order; a node starts a new chain unless its single input edge is chainable.
