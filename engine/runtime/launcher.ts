@@ -1,21 +1,26 @@
 /**
  * The default TaskLauncher: `child_process.fork` of task-main.ts through tsx, with advanced
  * serialization. Electron passes its own launcher (utilityProcess) with the same interface.
+ * Paths are resolved when a process is launched, not at import, so bundling this module (where
+ * `import.meta` may be empty) never breaks a host that brings its own launcher.
  */
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { TaskLauncher, TaskProcessHandle } from './api.ts';
 
 /** The task process entry; an Electron utilityProcess launcher forks the same file. */
-export const TASK_MAIN = fileURLToPath(new URL('./task-main.ts', import.meta.url));
-// Resolved here, not in the child: `--import tsx` would resolve against the job's working folder.
-const TSX = import.meta.resolve('tsx');
+export function taskMainPath(): string {
+  return fileURLToPath(new URL('./task-main.ts', import.meta.url));
+}
 
 export function forkLauncher(): TaskLauncher {
   return {
     launch(): TaskProcessHandle {
-      const child = fork(TASK_MAIN, [], {
-        execArgv: ['--import', TSX, ...(process.env.WEIR_TASK_NODE_ARGS ? process.env.WEIR_TASK_NODE_ARGS.split(' ') : [])],
+      // Resolved here, not in the child: `--import tsx` would resolve against the job's working folder.
+      const tsx = import.meta.resolve('tsx');
+      const extra = process.env.WEIR_TASK_NODE_ARGS ? process.env.WEIR_TASK_NODE_ARGS.split(' ') : [];
+      const child = fork(taskMainPath(), [], {
+        execArgv: ['--import', tsx, ...extra],
         serialization: 'advanced',
         stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       });
