@@ -120,7 +120,8 @@ export async function startJob(opts: StartJobOptions): Promise<JobHandle> {
     },
     stats: (stats: CheckpointStats) => {
       emit({ type: 'checkpoint', stats });
-      if (stats.status === 'failed' && tasksFinished) setTimeout(maybeFinish, 10);
+      // The checkpoint in flight when the sources ran dry is not the final one: trigger that next.
+      if (stats.status !== 'in_progress') setTimeout(() => { ensureFinalCheckpoint(); if (tasksFinished) maybeFinish(); }, 0);
     },
     tooManyFailures: (reason) => failure(reason),
   }, restored, firstId);
@@ -134,6 +135,13 @@ export async function startJob(opts: StartJobOptions): Promise<JobHandle> {
     setStatus(r.status, r.cause);
     resolveDone(r);
   };
+
+  /** After every source is exhausted, a checkpoint triggered later commits the last transactions. */
+  function ensureFinalCheckpoint(): void {
+    if (ended || closing || !driver.enabled || exhaustedAfter === null) return;
+    if (driver.lastTriggeredId > exhaustedAfter || driver.inFlight) return;
+    driver.triggerNow('checkpoint');
+  }
 
   function maybeFinish(): void {
     if (!tasksFinished || closing || ended) return;
@@ -178,7 +186,7 @@ export async function startJob(opts: StartJobOptions): Promise<JobHandle> {
       case 'decline': driver.onDecline(m.checkpointId, m.reason); break;
       case 'exhausted':
         exhaustedAfter = driver.lastTriggeredId;
-        if (driver.enabled && !driver.inFlight) driver.triggerNow('checkpoint');
+        ensureFinalCheckpoint();
         break;
       case 'finished': tasksFinished = true; maybeFinish(); break;
       case 'notified':
