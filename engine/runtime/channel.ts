@@ -42,6 +42,13 @@ export class Channel {
   get fill(): number { return Math.min(1, this.batches / this.capacity); }
   get size(): number { return this.items.length - this.head; }
 
+  /** Wake every producer waiting for space (cancellation: they re-check and leave). */
+  releaseWaiters(): void {
+    const ws = this.spaceWaiters;
+    this.spaceWaiters = [];
+    for (const w of ws) w();
+  }
+
   waitSpace(): Promise<void> {
     return new Promise((resolve) => this.spaceWaiters.push(resolve));
   }
@@ -126,8 +133,15 @@ export class OutputSet {
 
   async waitWritable(): Promise<void> {
     for (const ch of this.channels) {
-      while (!ch.writable) await ch.waitSpace();
+      while (!ch.writable && !this.released) await ch.waitSpace();
     }
+  }
+
+  private released = false;
+  /** Cancellation: no producer of this set waits for space any more. */
+  releaseWaiters(): void {
+    this.released = true;
+    for (const ch of this.channels) ch.releaseWaiters();
   }
 
   broadcast(item: ChannelItem): void {

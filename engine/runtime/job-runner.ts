@@ -219,14 +219,14 @@ export async function startJob(opts: StartJobOptions): Promise<JobHandle> {
     p.onMessage((m) => onMessage(p, m));
     p.onExit((info) => {
       if (p !== proc) return;
-      if (closing && info.code === 0) {
+      const how = info.signal ? `killed by ${info.signal}` : `exited with code ${info.code}`;
+      if (stopping) { proc = null; finish({ status: 'stopped', restarts, ...stopping }); return; }
+      if (closing) {
         proc = null;
-        finish(stopping ? { status: 'stopped', restarts, ...stopping } : { status: 'finished', restarts });
+        // Every record was processed and committed before `close`; only the goodbye went wrong.
+        finish(info.code === 0 ? { status: 'finished', restarts } : { status: 'finished', restarts, cause: `the task process ${how} while closing` });
         return;
       }
-      if (stopping && !closing) { proc = null; finish({ status: 'stopped', restarts, ...stopping }); return; }
-      const how = info.signal ? `killed by ${info.signal}` : `exited with code ${info.code}`;
-      closing = false;
       failure(`the task process ${how}`);
     });
     send({

@@ -36,6 +36,7 @@ export class TaskProcessRuntime {
   private start!: TaskStartMessage;
   private failed = false;
   private currentBarrier: CheckpointBarrier | null = null;
+  private running: Promise<void> = Promise.resolve();
 
   constructor(private readonly send: (m: TaskToHost) => void, private readonly exit: (code: number) => void) {}
 
@@ -159,7 +160,8 @@ export class TaskProcessRuntime {
     this.send({ type: 'ready' });
     this.metricsTimer = setInterval(() => void this.reportMetrics(), m.metricsInterval);
     this.metricsTimer.unref();
-    await Promise.all(this.subtasks.map((t) => t.run()));
+    this.running = Promise.all(this.subtasks.map((t) => t.run())).then(() => undefined);
+    await this.running;
   }
 
   private sourceCount(): number { return this.subtasks.filter((t) => t.source).length; }
@@ -228,8 +230,11 @@ export class TaskProcessRuntime {
     this.metricsTimer = null;
   }
 
+  /** After `finished`, or to stop a running job (stop/cancel): loops leave, then operators close. */
   private async close(): Promise<void> {
     this.stopMetrics();
+    for (const t of this.subtasks) t.cancel();
+    await this.running.catch(() => undefined);
     await this.reportMetrics();
     for (const t of this.subtasks) {
       for (const l of t.chain.links) await l.op.close();

@@ -20,6 +20,20 @@ import { BarrierAligner } from './barrier-aligner.ts';
 
 export const SOURCE_BATCH = 1024;
 
+/**
+ * Everything in the task process runs on one event loop, and a busy pipeline resolves promise after
+ * promise without ever reaching the I/O phase, which would starve host messages (barrier triggers,
+ * notify, close) and timers (metrics). So the loops give the event loop a turn every YIELD_MS.
+ */
+const YIELD_MS = 10;
+let lastYield = Date.now();
+function yieldDue(): boolean {
+  return Date.now() - lastYield >= YIELD_MS;
+}
+function yieldToEventLoop(): Promise<void> {
+  return new Promise<void>((resolve) => setImmediate(() => { lastYield = Date.now(); resolve(); }));
+}
+
 export interface SubtaskEnv {
   exactlyOnce: boolean;
   checkpointing: boolean;
@@ -57,6 +71,8 @@ export function decodeWatermark(w: number | null | undefined): number {
 export class TaskSubtask {
   readonly name: string;
   finished = false;
+  /** Set by `cancel()`: the loop leaves at its next step (stop without finishing the input). */
+  private canceled = false;
   /** Id of the last checkpoint this subtask snapshotted (each is acknowledged exactly once). */
   private lastSnapshotId = 0;
   private mail: Array<() => Promise<void>> = [];
@@ -115,6 +131,16 @@ export class TaskSubtask {
     });
   }
 
+  /** Stop the loop (job stopped or canceled); the runtime closes the operators afterwards. */
+  cancel(): void {
+    this.canceled = true;
+    this.gate?.wake();
+    const w = this.wakeSleeper;
+    if (w) { this.wakeSleeper = null; w(); }
+    // A producer waiting for space would never be woken: release it through its channels.
+    this.output.set.releaseWaiters();
+  }
+
   run(): Promise<void> {
     return this.source ? this.runSource() : this.runNetwork();
   }
@@ -123,6 +149,7 @@ export class TaskSubtask {
     const s = this.source!;
     const { chain, output } = this;
     for (;;) {
+      if (this.canceled) return;
       if (this.mail.length) await this.runMail();
       if (s.exhausted) {
         if (!this.env.checkpointing || s.finalBarrierDone) break;
@@ -144,6 +171,7 @@ export class TaskSubtask {
           await chain.pushWatermark(0, w);
         }
         if (!output.writable()) await output.waitWritable();
+        if (yieldDue()) await yieldToEventLoop();
       }
       if (r.end) {
         s.exhausted = true;
@@ -166,6 +194,7 @@ export class TaskSubtask {
     const aligner = this.aligner!;
     const { chain, output } = this;
     for (;;) {
+      if (this.canceled) return;
       if (this.mail.length) await this.runMail();
       const r = gate.poll();
       if (r === null) { await gate.waitForData(); continue; }
@@ -174,6 +203,7 @@ export class TaskSubtask {
         case 'batch':
           await chain.pushBatch(0, item.batch, this.inputOfChannel[r.channel]);
           if (!output.writable()) await output.waitWritable();
+          if (yieldDue()) await yieldToEventLoop();
           break;
         case 'watermark': {
           const m = valve.onWatermark(r.channel, item.watermark);

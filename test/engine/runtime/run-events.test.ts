@@ -45,3 +45,26 @@ test('a bounded run reports statuses, per-subtask metrics with channel watermark
     assert.equal(handle.checkpointHistory().filter((c) => c.status === 'completed').length, checkpoints.length);
   } finally { cleanup(); }
 });
+
+test('stop() of a running unbounded job (without savepoint) ends it as stopped, promptly', { timeout: 30_000 }, async () => {
+  const { dir, cleanup } = tempDir('stop');
+  try {
+    const v = validateJob({
+      format: 'weir.job/v1', name: 'forever', settings: { parallelism: 2, checkpointing: { interval: '100ms' } },
+      nodes: [
+        { id: 'gen', type: 'source.generator', config: { keys: 1000, eventTime: { field: 'ts' } } },
+        { id: 'w', type: 'window', config: { keyBy: 'key', window: { kind: 'tumbling', size: '1s' }, aggregates: 'COUNT(*) AS n' } },
+        { id: 'out', type: 'sink.file', config: { path: 'out', format: 'jsonl' } },
+      ],
+      edges: [{ from: 'gen', to: 'w' }, { from: 'w', to: 'out' }],
+    }, { baseDir: dir });
+    assert.ok(v.ok);
+    const handle = await startJob({ job: v.job });
+    await new Promise((r) => setTimeout(r, 1500));
+    const t0 = Date.now();
+    assert.deepEqual(await handle.stop(), {});
+    const r = await handle.done;
+    assert.equal(r.status, 'stopped');
+    assert.ok(Date.now() - t0 < 3000, 'stopped without waiting for the kill timeout');
+  } finally { cleanup(); }
+});
