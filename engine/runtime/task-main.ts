@@ -1,28 +1,19 @@
 /**
- * Entry point of the task process. Two transports, one runtime:
- * - `child_process.fork` (CLI, `weir serve`): process.send / process.on('message');
- * - Electron `utilityProcess`: process.parentPort.postMessage / parentPort.on('message', e => e.data).
+ * Entry point of the task process (forked by the host with `--import tsx`). Wires process IPC to
+ * the TaskProcessRuntime. Inside Electron, electron/task-entry.ts bridges a utilityProcess's
+ * `process.parentPort` onto `process.send` / 'message' before loading this file.
  * If the host goes away, the task process exits too: it never outlives it.
  */
 import { TaskProcessRuntime } from './task-process.ts';
 import type { HostToTask, TaskToHost } from './task-protocol.ts';
 
-interface ParentPort {
-  postMessage(message: unknown): void;
-  on(event: 'message', listener: (e: { data: unknown }) => void): void;
-}
-const parentPort = (process as unknown as { parentPort?: ParentPort }).parentPort;
-
-if (!process.send && !parentPort) {
+if (!process.send) {
   process.stderr.write('weir task process: must be started by the host with an IPC channel\n');
   process.exit(2);
 }
 
 const send = (m: TaskToHost): void => {
-  try {
-    if (parentPort) parentPort.postMessage(m);
-    else process.send!(m);
-  } catch { /* host gone: the disconnect handler exits */ }
+  try { process.send!(m); } catch { /* host gone: the disconnect handler exits */ }
 };
 
 let exiting = false;
@@ -34,11 +25,8 @@ const exit = (code: number): void => {
 };
 
 const runtime = new TaskProcessRuntime(send, exit);
-if (parentPort) parentPort.on('message', (e) => runtime.handle(e.data as HostToTask));
-else {
-  process.on('message', (m) => runtime.handle(m as HostToTask));
-  process.on('disconnect', () => process.exit(0));
-}
+process.on('message', (m) => runtime.handle(m as HostToTask));
+process.on('disconnect', () => process.exit(0));
 // Ctrl-C on a terminal signals the whole process group: the host decides (savepoint, then close).
 process.on('SIGINT', () => undefined);
 process.on('SIGTERM', () => undefined);
