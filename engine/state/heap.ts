@@ -25,8 +25,17 @@ export interface HeapStateBackendOptions {
 }
 
 
+/**
+ * One table: a Map for point access plus a lazily maintained sorted key index for `scan`.
+ * New keys collect in `added` and are merged into `sorted` on the next scan (one sort of the new
+ * keys and one linear merge), so repeated scans between writes cost O(log n + k), not a full sort.
+ * Deleted keys stay in `sorted` until the next merge and are skipped while iterating.
+ */
 class HeapTable<V> implements StateTable<V> {
   readonly map = new Map<string, V>();
+  private sorted: string[] = [];
+  private added: string[] = [];
+  private deletions = 0;
   constructor(readonly name: string) {}
 
   async getMany(keys: readonly string[]): Promise<Array<V | undefined>> {
@@ -36,20 +45,57 @@ class HeapTable<V> implements StateTable<V> {
   }
 
   async writeMany(entries: ReadonlyArray<readonly [string, V | undefined]>): Promise<void> {
-    for (let i = 0; i < entries.length; i++) {
-      const [k, v] = entries[i];
-      if (v === undefined) this.map.delete(k);
-      else this.map.set(k, v);
+    for (let i = 0; i < entries.length; i++) this.put(entries[i][0], entries[i][1]);
+  }
+
+  put(k: string, v: V | undefined): void {
+    if (v === undefined) {
+      if (this.map.delete(k)) this.deletions++;
+    } else {
+      if (!this.map.has(k)) this.added.push(k);
+      this.map.set(k, v);
     }
   }
 
+  clear(): void {
+    this.map.clear();
+    this.sorted = [];
+    this.added = [];
+    this.deletions = 0;
+  }
+
+  private index(): string[] {
+    if (this.added.length === 0 && this.deletions * 2 <= this.sorted.length) return this.sorted;
+    const add = this.added.sort();
+    const old = this.sorted;
+    const out: string[] = [];
+    let i = 0, j = 0;
+    let last: string | undefined;
+    // Merge, dropping deleted keys and the duplicates a delete + re-add leaves behind.
+    while (i < old.length || j < add.length) {
+      const k = j >= add.length || (i < old.length && old[i] < add[j]) ? old[i++] : add[j++];
+      if (k !== last && this.map.has(k)) { out.push(k); last = k; }
+    }
+    this.sorted = out;
+    this.added = [];
+    this.deletions = 0;
+    return out;
+  }
+
   async *scan(range?: { gte?: string; lt?: string }): AsyncIterable<[string, V]> {
-    const keys = [...this.map.keys()].filter((k) =>
-      (range?.gte === undefined || k >= range.gte) && (range?.lt === undefined || k < range.lt));
-    keys.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-    for (const k of keys) {
+    const keys = this.index();
+    let lo = 0, hi = keys.length;
+    if (range?.gte !== undefined) {
+      const gte = range.gte;
+      while (lo < hi) { const mid = (lo + hi) >>> 1; if (keys[mid] < gte) lo = mid + 1; else hi = mid; }
+    }
+    const lt = range?.lt;
+    for (let i = lo; i < keys.length; i++) {
+      const k = keys[i];
+      if (lt !== undefined && k >= lt) return;
       // A key deleted while the scan runs is skipped, never returned stale.
-      if (this.map.has(k)) yield [k, this.map.get(k)!];
+      const v = this.map.get(k);
+      if (v !== undefined || this.map.has(k)) yield [k, v as V];
     }
   }
 }
@@ -116,7 +162,7 @@ export class HeapStateBackend implements KeyedStateBackend {
 
   async restore(snapshots: KeyedStateSnapshot[], range: KeyGroupRange): Promise<void> {
     this.range = range;
-    this.tables.clear();
+    for (const t of this.tables.values()) t.clear();
     // Keys without a key-group prefix belong to the subtask whose range starts at group 0.
     const owns = (k: string): boolean => {
       const g = keyGroupOfStateKey(k);
@@ -132,8 +178,7 @@ export class HeapStateBackend implements KeyedStateBackend {
               const t = this.table(r.table) as unknown as HeapTable<unknown>;
               const k = decodeKey(r.key);
               if (!owns(k)) continue;
-              if (r.value === null) t.map.delete(k);
-              else t.map.set(k, JSON.parse(r.value.toString('utf8')));
+              t.put(k, r.value === null ? undefined : JSON.parse(r.value.toString('utf8')));
             }
           });
         }
@@ -141,7 +186,7 @@ export class HeapStateBackend implements KeyedStateBackend {
         if (!isInlineState(s.inline)) throw new Error(`cannot restore an inline '${s.backend}' snapshot: unknown inline format`);
         for (const [name, entries] of Object.entries(s.inline.tables)) {
           const t = this.table(name) as unknown as HeapTable<unknown>;
-          for (const [k, v] of entries) if (owns(k)) t.map.set(k, structuredClone(v));
+          for (const [k, v] of entries) if (owns(k)) t.put(k, structuredClone(v));
         }
       }
     }
