@@ -6,20 +6,24 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
+import type { GeneratorSourceConfig, JobDocument, JobSettingsInput } from '../../engine/graph/types.ts';
 
-export const LIVE_JOB = {
+type Doc = JobDocument & { settings: JobSettingsInput };
+
+function liveJob(name: string, settings: Partial<JobSettingsInput>, gen: GeneratorSourceConfig): Doc {
+  return {
   format: 'weir.job/v1',
-  name: 'live-demo',
+  name,
   settings: {
     stateBackend: 'fs',
     checkpointing: { interval: '500ms', dir: 'checkpoints', retained: 3, incremental: true },
     memoryStateLimit: '5mb',
     parallelism: 2,
     restart: { attempts: 5, delay: '200ms' },
+    ...settings,
   },
   nodes: [
-    { id: 'gen', type: 'source.generator', name: 'Readings', position: { x: 0, y: 40 },
-      config: { seed: 7, rate: 300, keys: 40, step: 20, outOfOrderness: '300ms', eventTime: { field: 'ts', maxOutOfOrderness: '500ms' } } },
+    { id: 'gen', type: 'source.generator', name: 'Readings', position: { x: 0, y: 40 }, config: gen },
     { id: 'pos', type: 'filter', name: 'Positive', position: { x: 280, y: 40 }, config: { where: 'value > 0.05' } },
     { id: 'win', type: 'window', name: 'Per key, 1s', position: { x: 560, y: 40 },
       config: { keyBy: 'key', window: { kind: 'tumbling', size: '1s' }, aggregates: 'COUNT(*) AS n, AVG(value) AS avg_v' } },
@@ -29,21 +33,25 @@ export const LIVE_JOB = {
   edges: [
     { from: 'gen', to: 'pos' }, { from: 'pos', to: 'win' }, { from: 'win', to: 'out' }, { from: 'win', to: 'peek' },
   ],
-};
+  };
+}
 
-export function writeLiveJob(workspace: string, file = 'live-demo.weir.json', job: typeof LIVE_JOB = LIVE_JOB): string {
+const GEN: GeneratorSourceConfig = { seed: 7, rate: 300, keys: 40, step: 20, outOfOrderness: '300ms', eventTime: { field: 'ts', maxOutOfOrderness: '500ms' } };
+
+export const LIVE_JOB = liveJob('live-demo', {}, GEN);
+
+export function writeLiveJob(workspace: string, file = 'live-demo.weir.json', job: Doc = LIVE_JOB): string {
   writeFileSync(join(workspace, file), `${JSON.stringify(job, null, 2)}\n`);
   return file;
 }
 
 /** The same job on the memory backend with a limit its window state exceeds, one restart allowed. */
-export const LIMIT_JOB: typeof LIVE_JOB = {
-  ...LIVE_JOB,
-  name: 'live-limit',
-  settings: { ...LIVE_JOB.settings, stateBackend: 'memory', memoryStateLimit: '600b', restart: { attempts: 1, delay: '200ms' } },
-};
+export const LIMIT_JOB = liveJob('live-limit', { stateBackend: 'memory', memoryStateLimit: '600b', restart: { attempts: 1, delay: '200ms' } }, GEN);
 
-export async function openFile(page: Page, file: string, job: typeof LIVE_JOB = LIVE_JOB): Promise<void> {
+/** An unthrottled generator: the window cannot keep up, so an output channel fills (back-pressure). */
+export const FAST_JOB = liveJob('live-fast', {}, { ...GEN, rate: undefined, count: 5_000_000, keys: 5000 });
+
+export async function openFile(page: Page, file: string, job: Doc = LIVE_JOB): Promise<void> {
   await page.getByTestId('doc-open').click();
   await page.getByTestId(`file-${file}`).click();
   await page.getByTestId('job-name').filter({ hasText: job.name }).waitFor({ timeout: 20_000 });

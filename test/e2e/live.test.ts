@@ -11,7 +11,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { artifactPath, chromiumOrSkip, ensureRenderer, launchChromium, startServe, type ServeProcess } from './support/serve.ts';
-import { LIMIT_JOB, attr, num, openFile, renders, waitAttr, waitStatus, writeLiveJob } from './live-support.ts';
+import { FAST_JOB, LIMIT_JOB, attr, num, openFile, renders, waitAttr, waitStatus, writeLiveJob } from './live-support.ts';
 
 const skip = chromiumOrSkip();
 
@@ -182,6 +182,17 @@ describe('live panel', { skip }, () => {
     await page.locator('[data-testid^="cp-row-"][data-status="failed"]').first().click();
     assert.match((await page.getByTestId('cp-detail-failure').textContent()) ?? '', /memoryStateLimit/);
     await page.screenshot({ path: artifactPath('live-failure.png') });
+  });
+
+  it('marks back-pressure on the edge whose sender waits for a full channel', async () => {
+    const file = writeLiveJob(serve.workspace, 'live-fast.weir.json', FAST_JOB);
+    await openFile(page, file, FAST_JOB);
+    await page.getByTestId('run').click();
+    await waitStatus(page, 'running');
+    await page.locator('.wedge-label.is-full').first().waitFor({ timeout: 20_000 });
+    assert.match((await page.locator('.wedge-label.is-full').first().textContent()) ?? '', /back-pressure/);
+    await page.screenshot({ path: artifactPath('live-backpressure.png') });
+    await stopRun();
   });
 
   it('threw no uncaught errors in the page', () => {
