@@ -25,7 +25,8 @@ test('SIGKILL of the task process without restarts: weir run fails with a clear 
     const job = writeJob(dir, chaosJob('memory', { rate: 20_000, attempts: 0 }));
     const run = startWeir(['run', job, '--quiet'], dir);
     await sleep(1500);
-    const kids = childPids(run.child.pid!);
+    let kids = childPids(run.child.pid!);
+    for (let i = 0; i < 100 && kids.length === 0; i++) { await sleep(100); kids = childPids(run.child.pid!); }
     assert.equal(kids.length, 1, 'one task process');
     process.kill(kids[0], 'SIGKILL');
     const r = await run.result;
