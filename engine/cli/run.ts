@@ -97,7 +97,10 @@ export async function runCommand(argv: string[], io: CliIO = processIO): Promise
       return EXIT_OK;
     }
     if (r.status === 'stopped') {
-      if (r.savepoint) io.err(`weir run: stopped; savepoint: ${r.savepoint}`);
+      if (r.savepoint) {
+        io.err(`weir run: stopped; savepoint: ${r.savepoint}`);
+        io.out(r.savepoint); // the result, for scripts: weir run JOB --from "$(...)"
+      }
       else io.err('weir run: stopped');
       return EXIT_OK;
     }
