@@ -51,6 +51,24 @@ export const LIMIT_JOB = liveJob('live-limit', { stateBackend: 'memory', memoryS
 /** An unthrottled generator: the window cannot keep up, so an output channel fills (back-pressure). */
 export const FAST_JOB = liveJob('live-fast', {}, { ...GEN, rate: undefined, count: 5_000_000, keys: 5000 });
 
+/** Two sources into a union: one busy, one nearly silent, so it turns idle after its idle timeout. */
+export const IDLE_JOB: Doc = {
+  format: 'weir.job/v1',
+  name: 'live-idle',
+  settings: { stateBackend: 'memory', checkpointing: { interval: '500ms' }, parallelism: 1 },
+  nodes: [
+    { id: 'busy', type: 'source.generator', name: 'Busy', position: { x: 0, y: 0 },
+      config: { seed: 1, rate: 200, keys: 5, eventTime: { field: 'ts', maxOutOfOrderness: '100ms', idleTimeout: '1s' } } },
+    { id: 'quiet', type: 'source.generator', name: 'Quiet', position: { x: 0, y: 160 },
+      config: { seed: 2, rate: 0.1, keys: 5, eventTime: { field: 'ts', maxOutOfOrderness: '100ms', idleTimeout: '1s' } } },
+    { id: 'both', type: 'union', name: 'Both', position: { x: 280, y: 80 }, config: {} },
+    { id: 'win', type: 'window', name: 'Per key, 1s', position: { x: 560, y: 80 },
+      config: { keyBy: 'key', window: { kind: 'tumbling', size: '1s' }, aggregates: 'COUNT(*) AS n' } },
+    { id: 'peek', type: 'sink.preview', name: 'Preview', position: { x: 840, y: 80 }, config: {} },
+  ],
+  edges: [{ from: 'busy', to: 'both' }, { from: 'quiet', to: 'both' }, { from: 'both', to: 'win' }, { from: 'win', to: 'peek' }],
+};
+
 export async function openFile(page: Page, file: string, job: Doc = LIVE_JOB): Promise<void> {
   await page.getByTestId('doc-open').click();
   await page.getByTestId(`file-${file}`).click();

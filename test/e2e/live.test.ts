@@ -11,7 +11,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { artifactPath, chromiumOrSkip, ensureRenderer, launchChromium, startServe, type ServeProcess } from './support/serve.ts';
-import { FAST_JOB, LIMIT_JOB, attr, num, openFile, renders, waitAttr, waitStatus, writeLiveJob } from './live-support.ts';
+import { FAST_JOB, IDLE_JOB, LIMIT_JOB, attr, num, openFile, renders, waitAttr, waitStatus, writeLiveJob } from './live-support.ts';
 
 const skip = chromiumOrSkip();
 
@@ -192,6 +192,23 @@ describe('live panel', { skip }, () => {
     await page.locator('.wedge-label.is-full').first().waitFor({ timeout: 20_000 });
     assert.match((await page.locator('.wedge-label.is-full').first().textContent()) ?? '', /back-pressure/);
     await page.screenshot({ path: artifactPath('live-backpressure.png') });
+    await stopRun();
+  });
+
+  it('marks an idle source and the input it leaves idle; the window still advances', async () => {
+    const file = writeLiveJob(serve.workspace, 'live-idle.weir.json', IDLE_JOB);
+    await openFile(page, file, IDLE_JOB);
+    await page.getByTestId('run').click();
+    await waitStatus(page, 'running');
+    await page.getByTestId('idle-both').waitFor({ timeout: 20_000 });
+    assert.match((await page.getByTestId('idle-both').textContent()) ?? '', /idle input ×1/);
+    await page.getByTestId('idle-quiet').waitFor();
+    assert.equal(await attr(page, 'live-busy', 'data-idle'), 'false');
+    const w = Number(await attr(page, 'live-win', 'data-watermark'));
+    await page.waitForFunction((x) => Number(document.querySelector('[data-testid="live-win"]')?.getAttribute('data-watermark')) > x, w, { timeout: 15_000 });
+    await page.getByTestId('live-tab-watermarks').click();
+    assert.equal(await attr(page, 'wm-ch-both-0-1', 'data-idle'), 'true');
+    await page.screenshot({ path: artifactPath('live-idle.png') });
     await stopRun();
   });
 

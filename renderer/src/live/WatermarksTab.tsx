@@ -46,15 +46,17 @@ export function WatermarksTab() {
                     const h = holder >= 0 ? m.inputWatermarks[holder].watermark : undefined;
                     if (holder < 0 || (c.watermark ?? -Infinity) < (h ?? -Infinity)) holder = i;
                   });
+                  // Holding back only means something when another active channel is further ahead.
+                  if (m.inputWatermarks.filter((c) => !c.idle).length < 2) holder = -1;
                   const rows = m.inputWatermarks.length ? m.inputWatermarks : [null];
                   return rows.map((c, i) => (
-                    <tr key={`${m.subtask}-${i}`} className={`live-table__sub${c?.idle ? ' is-idle' : ''}${i === holder && m.inputWatermarks.length > 1 ? ' is-holding' : ''}`}
+                    <tr key={`${m.subtask}-${i}`} className={`live-table__sub${c?.idle ? ' is-idle' : ''}${i === holder ? ' is-holding' : ''}`}
                       data-testid={`wm-ch-${n.id}-${m.subtask}-${i}`} data-idle={c?.idle ? 'true' : 'false'}>
                       <td>{i === 0 ? `subtask ${m.subtask} → ${watermark(m.watermark)}` : ''}</td>
                       <td>{c ? c.channel : <span className="dim">(source: max event time {watermark(m.maxEventTime)})</span>}</td>
                       <td>{c ? watermark(c.watermark) : watermark(m.watermark)}</td>
                       <td>{c?.watermark != null && idx.newestEventTime !== null ? duration(Math.max(0, idx.newestEventTime - c.watermark)) : ''}</td>
-                      <td>{c?.idle ? <span className="tag tag--idle">idle</span> : i === holder && m.inputWatermarks.length > 1 ? <span className="tag tag--hold" title="The smallest watermark among active channels: this one holds the subtask's watermark">holding</span> : ''}</td>
+                      <td>{c?.idle ? <span className="tag tag--idle">idle</span> : i === holder ? <span className="tag tag--hold" title="The smallest watermark among active channels: this one holds the subtask's watermark">holding</span> : ''}</td>
                     </tr>
                   ));
                 })}

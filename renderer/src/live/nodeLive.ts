@@ -16,6 +16,8 @@ export interface NodeLive {
   lag: number | null;
   idleInputs: number;
   inputs: number;
+  /** Subtasks whose output a downstream channel reports idle (a source with nothing to read). */
+  idleOutputs: number;
   rateIn: number;
   rateOut: number;
   recordsIn: number;
@@ -54,7 +56,7 @@ export function nodeLive(subtasks: readonly OperatorMetrics[], newestEventTime: 
   const lag = watermark !== null && newestEventTime !== null && Math.abs(watermark) < 8.64e15
     ? Math.max(0, newestEventTime - watermark) : null;
   return {
-    watermark, lag, idleInputs, inputs, rateIn, rateOut, recordsIn, recordsOut, lateRecords: late,
+    watermark, lag, idleInputs, inputs, idleOutputs: 0, rateIn, rateOut, recordsIn, recordsOut, lateRecords: late,
     stateBytes, stateDiskBytes: disk, backPressure: bp, pendingRecords, pendingFiles, subtasks: subtasks.length,
   };
 }
@@ -65,7 +67,25 @@ export function buildIndex(byNode: ReadonlyMap<string, readonly OperatorMetrics[
     for (const m of subs) if (m.maxEventTime !== null && (newest === null || m.maxEventTime > newest)) newest = m.maxEventTime;
   }
   const nodes = new Map<string, NodeLive>();
-  for (const [id, subs] of byNode) nodes.set(id, nodeLive(subs, newest));
+  // Channels are named by their sender: `node#subtask`, or `node` alone for a one-to-one edge.
+  const idleSenders = new Map<string, Set<string>>();
+  for (const subs of byNode.values()) {
+    for (const m of subs) {
+      for (const c of m.inputWatermarks) {
+        if (!c.idle) continue;
+        const hash = c.channel.lastIndexOf('#');
+        const sender = hash > 0 ? c.channel.slice(0, hash) : c.channel;
+        let set = idleSenders.get(sender);
+        if (!set) idleSenders.set(sender, (set = new Set()));
+        set.add(hash > 0 ? c.channel.slice(hash + 1) : String(m.subtask));
+      }
+    }
+  }
+  for (const [id, subs] of byNode) {
+    const n = nodeLive(subs, newest);
+    n.idleOutputs = idleSenders.get(id)?.size ?? 0;
+    nodes.set(id, n);
+  }
   return { nodes, newestEventTime: newest };
 }
 

@@ -5,7 +5,7 @@ import { metricsStore } from '../run/metricsStore.ts';
 import { edgeLive, liveIndex, type EdgeLive, type NodeLive } from './nodeLive.ts';
 
 /** The fields a canvas badge shows, rounded so a tick that changes nothing visible does not render. */
-export interface NodeBadge { watermark: number | null; lag: number | null; idleInputs: number; late: number; pending: number | null; active: boolean }
+export interface NodeBadge { watermark: number | null; lag: number | null; idleInputs: number; idleOutputs: number; late: number; pending: number | null; active: boolean }
 
 export function useNodeBadge(nodeId: string): NodeBadge {
   return useStore(metricsStore, useShallow((s) => {
@@ -15,6 +15,7 @@ export function useNodeBadge(nodeId: string): NodeBadge {
       watermark: n?.watermark ?? null,
       lag: n?.lag == null ? null : Math.round(n.lag / 100) * 100,
       idleInputs: n?.idleInputs ?? 0,
+      idleOutputs: n?.idleOutputs ?? 0,
       late: n?.lateRecords ?? 0,
       pending: n?.pendingRecords ?? null,
     };

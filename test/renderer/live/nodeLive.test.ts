@@ -46,6 +46,17 @@ describe('nodeLive', () => {
     assert.equal(idx.nodes.get('done')!.lag, null);
   });
 
+  it('marks a sender idle when a downstream channel from it is idle', () => {
+    const idx = buildIndex(new Map([
+      ['b', [m('b', 0, { watermark: null })]],
+      ['u', [m('u', 0, { inputWatermarks: [{ channel: 'a#0', watermark: 5, idle: false }, { channel: 'b#0', watermark: null, idle: true }] })]],
+      ['x', [m('x', 1, { inputWatermarks: [{ channel: 'u', watermark: 5, idle: true }] })]],
+    ]));
+    assert.equal(idx.nodes.get('b')!.idleOutputs, 1);
+    assert.equal(idx.nodes.get('u')!.idleInputs, 1);
+    assert.equal(idx.nodes.get('u')!.idleOutputs, 1, 'a one-to-one channel names its sender without a subtask');
+  });
+
   it('builds a tick index once per tick, whatever the number of readers', () => {
     const s = { runId: 'r', time: 1, byNode: new Map([['a', [m('a', 0)]]]) };
     assert.equal(liveIndex(s), liveIndex({ ...s }));
