@@ -64,7 +64,10 @@ export class GeneratorSourceReader implements SourceReader {
   private readonly keyNames: string[];
 
   /** `restored`: positions of every old subtask (a union); this subtask takes its share. */
-  constructor(private readonly p: GeneratorParams, private readonly ctx: SourceContext, restored?: unknown[]) {
+  private readonly timeField: string | null;
+
+  constructor(private readonly p: GeneratorParams, private readonly ctx: SourceContext, restored?: unknown[], eventTimeField?: string) {
+    this.timeField = eventTimeField && eventTimeField !== 'ts' ? eventTimeField : null;
     if (restored && restored.length) {
       const all: SeqStream[] = [];
       for (const r of restored) {
@@ -108,8 +111,10 @@ export class GeneratorSourceReader implements SourceReader {
       const seq = s.next;
       const jitter = p.outOfOrderness > 0 ? mix(p.seed, seq, 3) % (p.outOfOrderness + 1) : 0;
       const t = p.startTime + seq * p.step - jitter;
-      rows.push({ seq, key: this.keyNames[mix(p.seed, seq, 1) % p.keys], value: mix(p.seed, seq, 2) % 1000, ts: t });
-      ts.push(t);
+      const row = { seq, key: this.keyNames[mix(p.seed, seq, 1) % p.keys], value: mix(p.seed, seq, 2) % 1000, ts: t };
+      rows.push(row);
+      // Event time is `ts` unless eventTime.field names another (numeric) field.
+      ts.push(this.timeField === null ? t : Number(row[this.timeField as keyof typeof row]));
       s.next = seq + s.stride;
     }
     this.emitted += rows.length;

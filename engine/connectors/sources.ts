@@ -7,7 +7,7 @@ import { GeneratorSourceReader, generatorParams } from './generator-source.ts';
 
 export function createSourceReader(node: JobNode, ctx: SourceContext, restored: unknown[]): SourceReader {
   if (node.type === 'source.file') return new FileSourceReader(node.config, ctx, restored.filter((r) => r !== undefined));
-  if (node.type === 'source.generator') return new GeneratorSourceReader(generatorParams(node.config), ctx, restored.filter((r) => r !== undefined));
+  if (node.type === 'source.generator') return new GeneratorSourceReader(generatorParams(node.config), ctx, restored.filter((r) => r !== undefined), node.config.eventTime?.field);
   throw new Error(`node '${node.id}' is not a source`);
 }
 
