@@ -122,3 +122,30 @@ test('memory backend: a snapshot over memoryStateLimit fails the checkpoint nami
     assert.doesNotMatch(r.stderr, /\n\s+at /);
   } finally { cleanup(); }
 });
+
+test('a busy task process exits as soon as its host dies (no orphan keeps running)', { timeout: 60_000 }, async () => {
+  const { dir, cleanup } = tempDir('orphan');
+  try {
+    const job = writeJob(dir, {
+      format: 'weir.job/v1', name: 'busy',
+      nodes: [
+        { id: 'gen', type: 'source.generator', config: { keys: 100, eventTime: { field: 'ts' } } },
+        { id: 'w', type: 'window', config: { keyBy: 'key', window: { kind: 'tumbling', size: '1s' }, aggregates: 'COUNT(*) AS n' } },
+        { id: 'out', type: 'sink.file', config: { path: 'out', format: 'jsonl' } },
+      ],
+      edges: [{ from: 'gen', to: 'w' }, { from: 'w', to: 'out' }],
+    });
+    const run = startWeir(['run', job, '--quiet'], dir);
+    let kids: number[] = [];
+    for (let i = 0; i < 100 && kids.length === 0; i++) { await sleep(100); kids = childPids(run.child.pid!); }
+    assert.equal(kids.length, 1);
+    await sleep(1000); // unthrottled and busy
+    run.child.kill('SIGKILL');
+    await run.result;
+    const alive = () => { try { process.kill(kids[0], 0); return true; } catch { return false; } };
+    for (let i = 0; i < 50 && alive(); i++) await sleep(100);
+    const stillAlive = alive();
+    if (stillAlive) process.kill(kids[0], 'SIGKILL');
+    assert.equal(stillAlive, false, 'the orphaned task process exited by itself');
+  } finally { cleanup(); }
+});
