@@ -37,7 +37,7 @@ export function hasCompletedCheckpoint(root: string): boolean {
 /** SIGKILL the whole `weir run` at random moments, then `--resume`; finally run to completion. */
 export async function killWholeProcessLoop(
   dir: string, jobFile: string, kills: number, seed: number,
-  timing: { minMs: number; spanMs: number; afterCheckpoint?: boolean } = { minMs: 700, spanMs: 1300 },
+  timing: { minMs: number; spanMs: number; afterCheckpoint?: boolean; noFinal?: boolean } = { minMs: 700, spanMs: 1300 },
 ): Promise<{ kills: number; final: RunResult }> {
   const random = rng(seed);
   let done = 0;
@@ -58,6 +58,7 @@ export async function killWholeProcessLoop(
     await run.result;
     done++;
   }
+  if (timing.noFinal) return { kills: done, final: { code: null, signal: 'SIGKILL', stderr: '', stdout: '' } };
   const resume = hasCompletedCheckpoint(join(dir, 'checkpoints'));
   const final = startWeir(['run', jobFile, '--quiet', ...(resume ? ['--resume'] : [])], dir);
   const t = setTimeout(() => final.child.kill('SIGKILL'), 90_000);
