@@ -4,6 +4,7 @@ import { ExpressionError } from './errors.ts';
 import { parseSelectList } from './parse.ts';
 import type { Row } from './types.ts';
 import { compare, toNumber } from './values.ts';
+import { exactSumAdd, exactSumMerge, exactSumValue, type ExactSum } from './exact-sum.ts';
 
 export type AggregateFn = 'COUNT' | 'SUM' | 'MIN' | 'MAX' | 'AVG';
 const AGGREGATE_FNS: readonly AggregateFn[] = ['COUNT', 'SUM', 'MIN', 'MAX', 'AVG'];
@@ -63,7 +64,8 @@ export function compileAggregates(text: string): AggregateCall[] {
 /**
  * Incremental accumulator of one aggregate function. Accumulators are plain JSON values (they are
  * kept in keyed state, checkpointed, and merged when session windows merge):
- * COUNT -> number, SUM/MIN/MAX -> value or null, AVG -> [sum, count].
+ * COUNT -> number, SUM -> exact sum (number | number[]) or null, MIN/MAX -> value or null,
+ * AVG -> [exact sum, count].
  * `add` and `merge` may update their first argument in place and return it: callers must keep the
  * returned value and drop the old reference; `merge` leaves its second argument unchanged.
  * SQL rules: NULL inputs are ignored; SUM/MIN/MAX/AVG of no (non-NULL) input are NULL; COUNT of no
@@ -84,16 +86,23 @@ const count: Accumulator = {
   result: (acc) => acc,
 };
 
+// SUM and AVG add exactly (engine/sql/exact-sum.ts): the result does not depend on the order in
+// which parallel channels or a replay after recovery deliver the values.
 const sum: Accumulator = {
   create: () => null,
   add: (acc, v) => {
     const n = typeof v === 'number' ? v : toNumber(v);
     if (n === null) return acc;
-    return acc === null ? n : (acc as number) + n;
+    return exactSumAdd(acc === null ? 0 : (acc as ExactSum), n);
   },
-  merge: (a, b) => (a === null ? b : b === null ? a : (a as number) + (b as number)),
-  result: (acc) => acc,
+  merge: (a, b) => (a === null ? copySum(b as ExactSum | null) : b === null ? a : exactSumMerge(a as ExactSum, b as ExactSum)),
+  result: (acc) => (acc === null ? null : exactSumValue(acc as ExactSum)),
 };
+
+/** `merge` may not alias its second argument, which may still be live elsewhere. */
+function copySum(s: ExactSum | null): ExactSum | null {
+  return Array.isArray(s) ? s.slice() : s;
+}
 
 function extreme(sign: 1 | -1): Accumulator {
   const better = (a: unknown, b: unknown): unknown => {
@@ -110,20 +119,20 @@ const avg: Accumulator = {
   add: (acc, v) => {
     const n = typeof v === 'number' ? v : toNumber(v);
     if (n === null) return acc;
-    const a = acc as [number, number];
-    a[0] += n;
+    const a = acc as [ExactSum, number];
+    a[0] = exactSumAdd(a[0], n);
     a[1] += 1;
     return a;
   },
   merge: (a, b) => {
-    const x = a as [number, number], y = b as [number, number];
-    x[0] += y[0];
+    const x = a as [ExactSum, number], y = b as [ExactSum, number];
+    x[0] = exactSumMerge(x[0], y[0]);
     x[1] += y[1];
     return x;
   },
   result: (acc) => {
-    const a = acc as [number, number];
-    return a[1] === 0 ? null : a[0] / a[1];
+    const a = acc as [ExactSum, number];
+    return a[1] === 0 ? null : exactSumValue(a[0]) / a[1];
   },
 };
 
