@@ -113,3 +113,30 @@ test('weir run: bad lines are skipped and reported with file:line; onBadRecord f
     assert.doesNotMatch(r.stderr, /\n\s+at /, 'no stack trace');
   } finally { cleanup(); }
 });
+
+test('weir run: decimal SUM/AVG are identical at parallelism 1 and 4 (exact, order-independent sums)', { timeout: 90_000 }, async () => {
+  const { dir, cleanup } = tempDir('e2e-decimals');
+  try {
+    // At parallelism 4 a key's values reach its window from 4 generator subtasks, interleaved
+    // differently than the single subtask's order at parallelism 1.
+    const outputs: string[][] = [];
+    for (const p of ['1', '4']) {
+      const j = {
+        format: 'weir.job/v1', name: 'decimals', settings: { parallelism: Number(p) },
+        nodes: [
+          { id: 'gen', type: 'source.generator', config: { seed: 5, count: 60_000, keys: 5, outOfOrderness: '200ms', eventTime: { field: 'ts', maxOutOfOrderness: '200ms' } } },
+          { id: 'dec', type: 'map', config: { select: 'key, value / 7.0 + 0.01 AS amount, ts' } },
+          { id: 'w', type: 'window', config: { keyBy: 'key', window: { kind: 'tumbling', size: '10s' }, aggregates: 'SUM(amount) AS total, AVG(amount) AS mean' } },
+          { id: 'out', type: 'sink.file', config: { path: `out-${p}`, format: 'jsonl' } },
+        ],
+        edges: [{ from: 'gen', to: 'dec' }, { from: 'dec', to: 'w' }, { from: 'w', to: 'out' }],
+      };
+      const r = await runWeir(['run', writeJob(dir, j), '--quiet'], dir);
+      assert.equal(r.code, 0, r.stderr);
+      outputs.push(readCommitted(join(dir, `out-${p}`)).map((l) => canonical(l)).sort());
+    }
+    assert.ok(outputs[0].length > 10);
+    assert.ok(outputs[0].some((l) => /\["total",\d+\.\d/.test(l)), 'the sums really are decimals');
+    assert.deepEqual(outputs[1], outputs[0]);
+  } finally { cleanup(); }
+});
