@@ -105,7 +105,7 @@ export function OverviewTab() {
           {st && cp ? (
             <dl className="ov-config">
               <dt>state backend</dt><dd data-testid="config-backend">{st.stateBackend}{config.backendSource === 'override' ? ' (chosen for this run)' : ''}</dd>
-              <dt>interval</dt><dd>{cp.interval === null ? 'off (sinks never commit)' : duration(cp.interval)}</dd>
+              <dt>interval</dt><dd>{cp.interval === null ? 'off (sinks commit at end of input)' : duration(cp.interval)}</dd>
               <dt>mode</dt><dd>{cp.mode}</dd>
               <dt>incremental</dt><dd>{st.stateBackend === 'rocksdb' ? (cp.incremental ? 'yes' : 'no (full)') : 'n/a (full snapshots)'}</dd>
               <dt>timeout / min pause</dt><dd>{duration(cp.timeout)} / {duration(cp.minPause)}</dd>

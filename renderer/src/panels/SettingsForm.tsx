@@ -48,7 +48,7 @@ export function SettingsForm() {
       <fieldset className="group">
         <legend>Checkpoints</legend>
         <DurationField label="Interval" value={cp.interval} testId="s-interval" placeholder="off" error={err('checkpointing.interval')}
-          hint="Empty = no checkpoints (and file sinks never commit)" onChange={(v) => editSettings(['checkpointing', 'interval'], v)} />
+          hint="Empty = no checkpoints: file sinks commit only when the input ends, and a failure restarts from the beginning" onChange={(v) => editSettings(['checkpointing', 'interval'], v)} />
         <SelectField label="Mode" value={cp.mode} allowUnset="exactly-once (default)" testId="s-mode" error={err('checkpointing.mode')}
           options={[{ value: 'exactly-once', label: 'exactly-once (aligned barriers)' }, { value: 'at-least-once', label: 'at-least-once (no alignment)' }]}
           onChange={(v) => editSettings(['checkpointing', 'mode'], v)} />
