@@ -12,7 +12,7 @@
  * restores (next id = max(restored id, newest stored id) + 1); `notifyCheckpointComplete(n)` is sent
  * only after n's metadata is durable, and never for a failed checkpoint.
  */
-import type { CheckpointAck, CheckpointBarrier, CheckpointStats, CheckpointStatsSummary } from './types.ts';
+import type { CheckpointAck, CheckpointBarrier, CheckpointStats, CheckpointStatsSummary, SubtaskCheckpointStats } from './types.ts';
 import { CheckpointFailureManager } from './failure-manager.ts';
 import { CompletedCheckpointStore } from './completed-store.ts';
 import { PendingCheckpoint, type SubtaskId } from './pending-checkpoint.ts';
@@ -211,9 +211,11 @@ export class CheckpointCoordinator {
   }
 
   /** A task could not take its part of checkpoint n (snapshot error, ...): n fails. */
-  declineCheckpoint(checkpointId: number, reason: string): void {
+  declineCheckpoint(checkpointId: number, reason: string, stats?: readonly SubtaskCheckpointStats[]): void {
     const p = this.pending;
     if (!p || p.id !== checkpointId || this.completing) return;
+    // The refused snapshot's size (memoryStateLimit) belongs in the failed checkpoint's statistics.
+    if (stats?.length) this.stats.reportDeclined(p.id, stats);
     this.fail(p, `${p.kind} ${p.id} was declined by a task: ${reason}`, true);
   }
 

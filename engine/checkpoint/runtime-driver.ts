@@ -10,7 +10,7 @@
  * stored checkpoint.
  */
 import type { JobSettings } from '../graph/types.ts';
-import type { CheckpointAck, CheckpointBarrier, CheckpointStats, CheckpointStatsSummary } from './types.ts';
+import type { CheckpointAck, CheckpointBarrier, CheckpointStats, CheckpointStatsSummary, SubtaskCheckpointStats } from './types.ts';
 import type { CheckpointStorage, CompletedCheckpoint } from './storage.ts';
 import { CheckpointCoordinator } from './coordinator.ts';
 import type { CheckpointTimers } from './timers.ts';
@@ -102,8 +102,8 @@ export class CoordinatorCheckpointDriver {
     await this.coordinator.settled();
   }
 
-  onDecline(checkpointId: number, reason: string): void {
-    this.coordinator.declineCheckpoint(checkpointId, reason);
+  onDecline(checkpointId: number, reason: string, stats?: readonly SubtaskCheckpointStats[]): void {
+    this.coordinator.declineCheckpoint(checkpointId, reason, stats);
   }
 
   /** Fail the pending checkpoint (decline, timeout, task process gone). */

@@ -53,6 +53,17 @@ export class CheckpointStatsTracker {
     this.emit(s);
   }
 
+  /** Sizes of snapshots a task refused to hand over (they fail the checkpoint right after). */
+  reportDeclined(id: number, subtasks: readonly SubtaskCheckpointStats[]): void {
+    const s = this.byId.get(id);
+    if (!s || s.status !== 'in_progress') return;
+    for (const t of subtasks) {
+      s.subtasks.push({ ...t });
+      s.checkpointedBytes += t.checkpointedBytes;
+      s.fullBytes += t.fullBytes;
+    }
+  }
+
   reportCompleted(id: number, endTime: number, location: string): void {
     const s = this.byId.get(id);
     if (!s || s.status !== 'in_progress') return;

@@ -46,6 +46,11 @@ export interface SubtaskCheckpointStats {
   asyncDuration: number;
   checkpointedBytes: number;
   fullBytes: number;
+  /**
+   * Memory backend: set on a subtask whose snapshot was refused for exceeding `memoryStateLimit`
+   * (its bytes are then the refused snapshot's size, reported in the failed checkpoint's stats).
+   */
+  limitBytes?: number;
 }
 
 export interface CheckpointAck {

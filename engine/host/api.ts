@@ -52,6 +52,11 @@ export interface OperatorMetrics {
   /** sinks: records and files waiting for the next commit */
   pendingRecords?: number;
   pendingFiles?: number;
+  /**
+   * Sources only: true while the subtask has had nothing to read for its `idleTimeout` (it told
+   * downstream it is idle, so it holds no watermark back); false when reading or finished.
+   */
+  idle?: boolean;
 }
 
 export type HostEvent =
@@ -94,6 +99,8 @@ export interface RunInfo {
   restarts: number;
   /** The state backend in effect (the job's setting or the run's override), so a UI that picks up a running job shows it. */
   stateBackend?: StateBackendKind;
+  /** Memory backend: the largest operator-subtask snapshot allowed in this run (bytes). */
+  memoryStateLimit?: number;
 }
 
 export interface ExportResult { text: string; warnings: JobProblem[] }
@@ -107,6 +114,14 @@ export interface EngineHost {
   triggerSavepoint(req: { runId: string }): Promise<{ path: string; id: number }>;
   /** Fault injection: SIGKILL the run's task process; the run recovers per its restart policy. */
   killTaskProcess(req: { runId: string }): Promise<void>;
+  /**
+   * Live samples of the records on an edge: on, every subtask of `from` reports the newest records
+   * (at most 20, a few times a second) it emits on `fromPort` (default 'out') as `preview` events
+   * whose target is `edge:<from>.<fromPort>#<subtask>` (the returned `target` without the subtask).
+   * Every edge leaving that port carries the same records; `to`, when given, must be one of them.
+   * Off by default and cheap when off; stays on across restarts of the run.
+   */
+  sampleEdge(req: { runId: string; from: string; fromPort?: 'out' | 'late'; to?: string; on: boolean }): Promise<{ target: string }>;
   listRuns(req: Record<string, never>): Promise<RunInfo[]>;
   listCheckpoints(req: { job: JobDocument; path?: string }): Promise<RetainedCheckpoint[]>;
   checkpointHistory(req: { runId: string }): Promise<CheckpointStats[]>;

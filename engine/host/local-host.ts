@@ -59,6 +59,8 @@ export interface LocalHost extends EngineHost {
 
 interface RunRecord {
   info: RunInfo;
+  /** The job as it runs (overrides applied): what `sampleEdge` checks names against. */
+  job: NormalizedJob;
   key: string;
   handle: JobHandle | null;
   throttle: EventThrottle;
@@ -182,9 +184,10 @@ export function createLocalHost(opts: LocalHostOptions): LocalHost {
       const runId = `${job.name.replace(/[^A-Za-z0-9_-]+/g, '-').slice(0, 40)}-${Date.now().toString(36)}-${++runCounter}`;
       const info: RunInfo = {
         runId, jobName: job.name, status: 'created', startedAt: Date.now(), restarts: 0, stateBackend: job.settings.stateBackend,
+        ...(job.settings.stateBackend === 'memory' ? { memoryStateLimit: job.settings.memoryStateLimit } : {}),
       };
       const throttle = createEventThrottle((events) => events.forEach(emit), { interval: opts.eventInterval });
-      const rec: RunRecord = { info, key, handle: null, throttle };
+      const rec: RunRecord = { info, key, job, handle: null, throttle };
       runs.set(runId, rec);
       let lastStatus: JobStatus | null = null;
       const push = (event: HostEvent) => {
@@ -223,6 +226,21 @@ export function createLocalHost(opts: LocalHostOptions): LocalHost {
     stop: ({ runId, savepoint }) => guard(() => active(runId).stop({ savepoint })),
     triggerSavepoint: ({ runId }) => guard(() => active(runId).triggerSavepoint()),
     killTaskProcess: ({ runId }) => guard(async () => { active(runId).killTaskProcess(); }),
+    sampleEdge: ({ runId, from, fromPort, to, on }) => guard(async () => {
+      const r = record(runId);
+      const port = fromPort ?? 'out';
+      if (to !== undefined && !r.job.edges.some((e) => e.from === from && e.to === to && (e.fromPort ?? 'out') === port)) {
+        throw new HostError('invalid_request', `to: job '${r.job.name}' has no edge ${from}${port === 'out' ? '' : `.${port}`} -> ${to}`);
+      }
+      const handle = on ? active(runId) : r.handle;
+      try {
+        handle?.sampleEdge({ nodeId: from, port, on });
+      } catch (err) {
+        if ((err as Error).name === 'SampleEdgeError') throw new HostError('invalid_request', `from: ${(err as Error).message}`);
+        throw err;
+      }
+      return { target: `edge:${from}.${port}` };
+    }),
     listRuns: () => guard(async () => [...runs.values()].map((r) => ({ ...r.info }))),
     checkpointHistory: ({ runId }) => guard(async () => record(runId).handle?.checkpointHistory() ?? []),
 

@@ -60,6 +60,10 @@ export const requestSchemas = {
   stop: z.strictObject({ runId, savepoint: z.boolean().optional() }),
   triggerSavepoint: z.strictObject({ runId }),
   killTaskProcess: z.strictObject({ runId }),
+  sampleEdge: z.strictObject({
+    runId, from: z.string().min(1).max(200), fromPort: z.enum(['out', 'late']).optional(),
+    to: z.string().min(1).max(200).optional(), on: z.boolean(),
+  }),
   listRuns: empty,
   listCheckpoints: z.strictObject({ job: jobObject, path: path.optional() }),
   checkpointHistory: z.strictObject({ runId }),
@@ -88,10 +92,12 @@ export function isHostMethod(name: unknown): name is HostMethod {
 const runInfo = z.object({
   runId: z.string(), jobName: z.string(), status: jobStatus, startedAt: z.number(), restarts: z.number(),
   stateBackend: z.enum(['memory', 'fs', 'rocksdb']).optional(),
+  memoryStateLimit: z.number().optional(),
 });
 const subtaskStats = z.object({
   operatorId: z.string(), subtask: z.number(), startDelay: z.number(), alignmentDuration: z.number(),
   syncDuration: z.number(), asyncDuration: z.number(), checkpointedBytes: z.number(), fullBytes: z.number(),
+  limitBytes: z.number().optional(),
 });
 export const checkpointStatsSchema = z.object({
   id: z.number(), kind: z.enum(['checkpoint', 'savepoint']),
@@ -111,6 +117,7 @@ export const resultSchemas = {
   stop: z.object({ savepoint: z.string().optional() }),
   triggerSavepoint: z.object({ path: z.string(), id: z.number() }),
   killTaskProcess: voidResult,
+  sampleEdge: z.object({ target: z.string() }),
   listRuns: z.array(runInfo),
   listCheckpoints: z.array(retained),
   checkpointHistory: z.array(checkpointStatsSchema),
@@ -137,7 +144,7 @@ const operatorMetrics = z.object({
   inputWatermarks: z.array(z.object({ channel: z.string(), watermark: z.number().nullable(), idle: z.boolean() })),
   maxEventTime: z.number().nullable(), lateRecords: z.number(), badRecords: z.number(),
   stateBytes: z.number(), stateDiskBytes: z.number(), backPressure: z.number(),
-  pendingRecords: z.number().optional(), pendingFiles: z.number().optional(),
+  pendingRecords: z.number().optional(), pendingFiles: z.number().optional(), idle: z.boolean().optional(),
 });
 
 export const hostEventSchema = z.discriminatedUnion('type', [

@@ -7,6 +7,7 @@
 import type { NormalizedJob } from '../graph/types.ts';
 import type { CheckpointStats, RetainedCheckpoint } from '../checkpoint/types.ts';
 import type { HostEvent, JobStatus } from '../host/api.ts';
+import type { OutputPort } from './operator.ts';
 
 /** Host events without the run id (the host adds it). */
 export type RunEvent = HostEvent extends infer E ? (E extends { runId: string } ? Omit<E, 'runId'> : never) : never;
@@ -54,6 +55,12 @@ export interface JobHandle {
   /** SIGKILL the task process (fault injection); the job restarts per its restart policy. */
   killTaskProcess(): void;
   checkpointHistory(): CheckpointStats[];
+  /**
+   * Edge samples on or off for one output port of one node: its subtasks then report the newest
+   * records they emit there as `preview` events targeted `edge:<nodeId>.<port>#<subtask>`. Kept
+   * across restarts. Throws (name 'SampleEdgeError') when the node has no such output.
+   */
+  sampleEdge(req: { nodeId: string; port: OutputPort; on: boolean }): void;
 }
 
 export type { RetainedCheckpoint };

@@ -27,6 +27,8 @@ import { forkLauncher } from './launcher.ts';
 import { recoverSinkFolder, type PendingTransaction } from '../connectors/file-sink-txn.ts';
 import type { HostToTask, TaskToHost } from './task-protocol.ts';
 import type { WrappedOperatorState } from './restore.ts';
+import type { OutputPort } from './operator.ts';
+import { outputPorts } from '../graph/ports.ts';
 
 const TRACE = !!process.env.WEIR_TRACE;
 /**
@@ -37,6 +39,11 @@ const KILL_HOST_BEFORE_NOTIFY = Number(process.env.WEIR_FAULT_KILL_HOST_BEFORE_N
 
 export class JobStartError extends Error {
   override name = 'JobStartError';
+}
+
+/** `sampleEdge` named a node or port the job does not have. */
+export class SampleEdgeError extends Error {
+  override name = 'SampleEdgeError';
 }
 
 export async function listRetainedCheckpoints(job: NormalizedJob): Promise<RetainedCheckpoint[]> {
@@ -102,6 +109,8 @@ export async function startJob(opts: StartJobOptions): Promise<JobHandle> {
   let closing = false;
   let stopping: { savepoint?: string } | null = null;
   const notifiedWaiters: Array<{ id: number; resolve: () => void }> = [];
+  /** Edge samples switched on (`node\0port`): sent again to every new task process. */
+  const samples = new Set<string>();
 
   const setStatus = (s: JobStatus, cause?: string) => {
     status = s;
@@ -156,9 +165,10 @@ export async function startJob(opts: StartJobOptions): Promise<JobHandle> {
     send({ type: 'close' });
   }
 
-  function failure(cause: string): void {
+  /** `checkpointCause`: why a checkpoint in flight failed with the tasks (its stats keep it). */
+  function failure(cause: string, checkpointCause = `task failure: ${cause}`): void {
     if (ended || closing) return;
-    driver.fail(`task failure: ${cause}`, false);
+    driver.fail(checkpointCause, false);
     driver.stop();
     const p = proc;
     proc = null;
@@ -183,7 +193,7 @@ export async function startJob(opts: StartJobOptions): Promise<JobHandle> {
     switch (m.type) {
       case 'ready': setStatus('running'); driver.start(); break;
       case 'ack': void driver.onAck(m.ack); break;
-      case 'decline': driver.onDecline(m.checkpointId, m.reason); break;
+      case 'decline': driver.onDecline(m.checkpointId, m.reason, m.stats); break;
       case 'exhausted':
         exhaustedAfter = driver.lastTriggeredId;
         ensureFinalCheckpoint();
@@ -227,7 +237,7 @@ export async function startJob(opts: StartJobOptions): Promise<JobHandle> {
         finish(info.code === 0 ? { status: 'finished', restarts } : { status: 'finished', restarts, cause: `the task process ${how} while closing` });
         return;
       }
-      failure(`the task process ${how}`);
+      failure(`the task process ${how}`, `task process died: ${how}`);
     });
     send({
       type: 'start', job, plan, attempt, lineage,
@@ -235,6 +245,10 @@ export async function startJob(opts: StartJobOptions): Promise<JobHandle> {
       checkpointDir: settings.stateBackend === 'memory' ? '' : storageRootOf({ jobName: job.name, settings, baseDir: job.baseDir }),
       metricsInterval: opts.metricsInterval ?? 250,
     });
+    for (const k of samples) {
+      const [nodeId, port] = k.split('\0');
+      send({ type: 'sample', nodeId, port: port as OutputPort, on: true });
+    }
   }
 
   const waitNotified = (id: number) => new Promise<void>((resolve) => {
@@ -265,6 +279,17 @@ export async function startJob(opts: StartJobOptions): Promise<JobHandle> {
     },
     killTaskProcess() { proc?.kill('SIGKILL'); },
     checkpointHistory() { return driver.checkpointHistory(); },
+    sampleEdge({ nodeId, port, on }) {
+      const node = job.nodes.find((n) => n.id === nodeId);
+      if (!node) throw new SampleEdgeError(`no node '${nodeId}' in job '${job.name}'`);
+      const ports = outputPorts(node.type);
+      if (!ports.includes(port)) {
+        throw new SampleEdgeError(`node '${nodeId}' (${node.type}) has ${ports.length ? `outputs ${ports.map((x) => `'${x}'`).join(', ')}` : 'no outputs'}, not '${port}'`);
+      }
+      const k = `${nodeId}\0${port}`;
+      if (on) samples.add(k); else samples.delete(k);
+      if (!ended) send({ type: 'sample', nodeId, port, on });
+    },
   };
 
   setStatus('created');

@@ -7,6 +7,7 @@
 import type { OperatorOutput, OutputPort as OperatorPort, RecordBatch, StreamOperator } from './operator.ts';
 import type { TaskOutput } from './task-output.ts';
 import type { KeyedStateBackend } from '../state/api.ts';
+import type { EdgeTap } from './edge-sampler.ts';
 
 type Event = { batch: RecordBatch; port: OperatorPort } | { watermark: number };
 
@@ -22,11 +23,17 @@ export class ChainLink implements OperatorOutput {
   badRecords = 0;
   ended = false;
   state: KeyedStateBackend | null = null;
+  /** Edge-sample taps of this operator's output ports (null = off: one check per batch). */
+  tapOut: EdgeTap | null = null;
+  tapLate: EdgeTap | null = null;
   constructor(readonly nodeId: string, readonly op: StreamOperator) {}
 
   emit(batch: RecordBatch, port: OperatorPort = 'out'): void {
     if (batch.rows.length === 0) return;
-    if (port === 'out') this.recordsOut += batch.rows.length;
+    if (port === 'out') {
+      this.recordsOut += batch.rows.length;
+      if (this.tapOut !== null) this.tapOut.offer(batch);
+    } else if (this.tapLate !== null) this.tapLate.offer(batch);
     this.events.push({ batch, port });
   }
 

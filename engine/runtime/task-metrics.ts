@@ -32,6 +32,8 @@ export async function collectMetrics(subtasks: readonly TaskSubtask[]): Promise<
         maxEventTime: s.watermarks.maxTimestamp === -Infinity ? null : s.watermarks.maxTimestamp,
         lateRecords: 0, badRecords: s.badRecords, stateBytes: 0, stateDiskBytes: 0,
         backPressure: t.chain.links.length ? 0 : bp,
+        // Idle: nothing to read for its idle timeout (downstream stops waiting for its watermark).
+        idle: !s.exhausted && s.idleness.idle,
       });
     }
     const links = t.chain.links;

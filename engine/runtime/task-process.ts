@@ -23,6 +23,8 @@ import { createSourceReader, sourceWatermarkSettings } from '../connectors/sourc
 import { BoundedOutOfOrdernessWatermarks, IdlenessTimer } from '../time/watermark-generator.ts';
 import type { HostToTask, TaskStartMessage, TaskToHost } from './task-protocol.ts';
 import { collectMetrics } from './task-metrics.ts';
+import { EdgeTap, edgeTarget } from './edge-sampler.ts';
+import type { OutputPort } from './operator.ts';
 
 const CHANNEL_CAPACITY = 8;
 
@@ -37,6 +39,8 @@ export class TaskProcessRuntime {
   private failed = false;
   private currentBarrier: CheckpointBarrier | null = null;
   private running: Promise<void> = Promise.resolve();
+  /** Output ports whose records are sampled (`node\0port`), kept for subtasks built later. */
+  private readonly sampled = new Set<string>();
 
   constructor(private readonly send: (m: TaskToHost) => void, private readonly exit: (code: number) => void) {}
 
@@ -46,6 +50,7 @@ export class TaskProcessRuntime {
       case 'trigger': this.trigger(m.barrier); break;
       case 'notify': void this.notify(m.checkpointId).catch((e) => this.fail(e)); break;
       case 'abort-checkpoint': break;
+      case 'sample': this.setSample(m.nodeId, m.port, m.on); break;
       case 'close': void this.close().catch((e) => this.fail(e)); break;
     }
   }
@@ -78,7 +83,7 @@ export class TaskProcessRuntime {
       checkpointing,
       memoryStateLimit: job.settings.stateBackend === 'memory' ? job.settings.memoryStateLimit : null,
       ack: (ack) => this.send({ type: 'ack', ack }),
-      decline: (checkpointId, reason) => this.send({ type: 'decline', checkpointId, reason }),
+      decline: (checkpointId, reason, stats) => this.send({ type: 'decline', checkpointId, reason, ...(stats ? { stats } : {}) }),
       exhausted: () => {
         if (++this.exhaustedCount === this.sourceCount()) this.send({ type: 'exhausted' });
       },
@@ -157,6 +162,7 @@ export class TaskProcessRuntime {
         ));
       }
     }
+    for (const k of this.sampled) { const [n, p] = k.split('\0'); this.setSample(n, p as OutputPort, true); }
     this.send({ type: 'ready' });
     this.metricsTimer = setInterval(() => void this.reportMetrics(), m.metricsInterval);
     this.metricsTimer.unref();
@@ -199,7 +205,7 @@ export class TaskProcessRuntime {
       watermarks: new BoundedOutOfOrdernessWatermarks(wmCfg.maxOutOfOrderness, maxTs),
       idleness: new IdlenessTimer(wmCfg.idleTimeout, Date.now()),
       watermark: decodeWatermark(restoredWm),
-      recordsOut: 0, badRecords: 0, exhausted: false, finalBarrierDone: false,
+      recordsOut: 0, badRecords: 0, exhausted: false, finalBarrierDone: false, tap: null,
     };
     return rt;
   }
@@ -218,8 +224,38 @@ export class TaskProcessRuntime {
     this.send({ type: 'notified', checkpointId: id });
   }
 
+  /** Switch the tap of every subtask of `nodeId` on `port` (idempotent; taps keep their samples). */
+  private setSample(nodeId: string, port: OutputPort, on: boolean): void {
+    const k = `${nodeId}\0${port}`;
+    if (on) this.sampled.add(k); else this.sampled.delete(k);
+    for (const t of this.subtasks) {
+      if (t.source?.nodeId === nodeId && port === 'out') t.source.tap = on ? (t.source.tap ?? new EdgeTap()) : null;
+      for (const l of t.chain.links) {
+        if (l.nodeId !== nodeId) continue;
+        if (port === 'out') l.tapOut = on ? (l.tapOut ?? new EdgeTap()) : null;
+        else l.tapLate = on ? (l.tapLate ?? new EdgeTap()) : null;
+      }
+    }
+  }
+
+  /** What the taps sampled since the last report, one preview message per subtask and port. */
+  private flushSamples(): void {
+    if (this.sampled.size === 0) return;
+    for (const t of this.subtasks) {
+      const records = t.source?.tap?.take();
+      if (records) this.send({ type: 'preview', target: `${edgeTarget(t.source!.nodeId, 'out')}#${t.subtask}`, records });
+      for (const l of t.chain.links) {
+        const out = l.tapOut?.take();
+        if (out) this.send({ type: 'preview', target: `${edgeTarget(l.nodeId, 'out')}#${t.subtask}`, records: out });
+        const late = l.tapLate?.take();
+        if (late) this.send({ type: 'preview', target: `${edgeTarget(l.nodeId, 'late')}#${t.subtask}`, records: late });
+      }
+    }
+  }
+
   private async reportMetrics(): Promise<void> {
     if (this.failed) return;
+    this.flushSamples();
     try {
       this.send({ type: 'metrics', time: Date.now(), operators: await collectMetrics(this.subtasks) });
     } catch { /* metrics are best effort */ }

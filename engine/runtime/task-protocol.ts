@@ -4,15 +4,19 @@
  *
  * Order rules:
  * - host -> task: `start` first, exactly once; `trigger` ids strictly increase; `notify` n is sent
- *   only after every subtask acknowledged n; `close` only after `finished`.
+ *   only after every subtask acknowledged n; `close` only after `finished`. `sample` may come at any
+ *   time after `start` (also before `ready`: it applies once the subtasks exist) and is idempotent.
  * - task -> host: `ready` after every operator opened; `ack` n after the snapshot's async part is
  *   written; `exhausted` once when every source subtask has read all of its bounded input;
  *   `finished` once when every subtask processed end of input; `failed` is the last message.
+ *   `decline` carries the stats of the snapshot that could not be taken when its size is known
+ *   (memoryStateLimit), so the failed checkpoint shows how far over the limit it was.
  */
 import type { NormalizedJob } from '../graph/types.ts';
-import type { CheckpointAck, CheckpointBarrier, SubtaskStateSnapshot } from '../checkpoint/types.ts';
+import type { CheckpointAck, CheckpointBarrier, SubtaskCheckpointStats, SubtaskStateSnapshot } from '../checkpoint/types.ts';
 import type { OperatorMetrics } from '../host/api.ts';
 import type { PhysicalPlan } from './plan.ts';
+import type { OutputPort } from './operator.ts';
 
 export interface RestoreInfo {
   checkpointId: number;
@@ -36,12 +40,14 @@ export type HostToTask =
   | { type: 'trigger'; barrier: CheckpointBarrier }
   | { type: 'notify'; checkpointId: number }
   | { type: 'abort-checkpoint'; checkpointId: number }
+  /** Edge samples of one node's output port on or off (engine/runtime/edge-sampler.ts). */
+  | { type: 'sample'; nodeId: string; port: OutputPort; on: boolean }
   | { type: 'close' };
 
 export type TaskToHost =
   | { type: 'ready' }
   | { type: 'ack'; ack: CheckpointAck }
-  | { type: 'decline'; checkpointId: number; reason: string }
+  | { type: 'decline'; checkpointId: number; reason: string; stats?: SubtaskCheckpointStats[] }
   | { type: 'exhausted' }
   | { type: 'finished' }
   | { type: 'notified'; checkpointId: number }

@@ -17,6 +17,7 @@ import type { WrappedOperatorState } from './restore.ts';
 import { WatermarkValve } from '../time/watermark-valve.ts';
 import { BoundedOutOfOrdernessWatermarks, IdlenessTimer } from '../time/watermark-generator.ts';
 import { BarrierAligner } from './barrier-aligner.ts';
+import type { EdgeTap } from './edge-sampler.ts';
 
 export const SOURCE_BATCH = 1024;
 
@@ -40,7 +41,8 @@ export interface SubtaskEnv {
   /** Memory backend: the largest operator-subtask snapshot allowed (bytes), else null. */
   memoryStateLimit: number | null;
   ack(ack: CheckpointAck): void;
-  decline(checkpointId: number, reason: string): void;
+  /** `stats`: the sizes of what could not be taken (memoryStateLimit), for the failed checkpoint's stats. */
+  decline(checkpointId: number, reason: string, stats?: SubtaskCheckpointStats[]): void;
   exhausted(task: TaskSubtask): void;
   finished(task: TaskSubtask): void;
   /** The newest barrier the host triggered (finished subtasks acknowledge it without a barrier). */
@@ -58,6 +60,8 @@ export interface SourceRuntime {
   badRecords: number;
   exhausted: boolean;
   finalBarrierDone: boolean;
+  /** Edge-sample tap of the source's output (null = off). */
+  tap: EdgeTap | null;
 }
 
 /** JSON has no infinities: watermarks are stored as finite numbers or null (= -Infinity). */
@@ -163,7 +167,9 @@ export class TaskSubtask {
         if (s.idleness.activity(now)) { output.broadcast({ kind: 'idle', idle: false }); }
         s.watermarks.observe(r.ts);
         s.recordsOut += n;
-        await chain.pushBatch(0, { rows: r.rows, ts: r.ts }, 0);
+        const batch = { rows: r.rows, ts: r.ts };
+        if (s.tap !== null) s.tap.offer(batch);
+        await chain.pushBatch(0, batch, 0);
         // Bounded out-of-orderness: one watermark after each batch (deterministic for bounded input).
         const w = s.watermarks.current();
         if (w !== null && w > s.watermark) {
@@ -326,26 +332,33 @@ export class TaskSubtask {
         const checkpointedBytes = (k?.checkpointedBytes ?? 0) + opBytes;
         const fullBytes = (k?.fullBytes ?? 0) + opBytes;
         const limit = this.env.memoryStateLimit;
+        const stat: SubtaskCheckpointStats = {
+          operatorId, subtask: this.subtask, startDelay: t.startDelay, alignmentDuration: t.alignment,
+          syncDuration: t.syncDuration, asyncDuration, checkpointedBytes, fullBytes,
+        };
         if (limit !== null && fullBytes > limit) {
-          throw new Error(`operator '${operatorId}' subtask ${this.subtask}: snapshot of ${fullBytes} bytes (${fmtBytes(fullBytes)}) exceeds `
+          stats.push({ ...stat, limitBytes: limit });
+          throw new SnapshotDeclined(`operator '${operatorId}' subtask ${this.subtask}: snapshot of ${fullBytes} bytes (${fmtBytes(fullBytes)}) exceeds `
             + `the memory state backend's limit of ${limit} bytes (${fmtBytes(limit)}, memoryStateLimit); use the 'fs' or 'rocksdb' `
-            + `state backend for larger state`);
+            + `state backend for larger state`, stats);
         }
         const st: SubtaskStateSnapshot = { operatorId, subtask: this.subtask, parallelism: this.parallelism, operator: op };
         if (k) st.keyed = k;
         states.push(st);
-        stats.push({
-          operatorId, subtask: this.subtask, startDelay: t.startDelay, alignmentDuration: t.alignment,
-          syncDuration: t.syncDuration, asyncDuration, checkpointedBytes, fullBytes,
-        });
+        stats.push(stat);
       };
       if (source) add(source.nodeId, { state: source.state, watermark: encodeWatermark(source.watermark) }, undefined);
       this.chain.links.forEach((l, i) => add(l.nodeId, { state: snaps[i].operator, watermark: encodeWatermark(wms[i]) }, keyed[i]));
       this.env.ack({ checkpointId: b.id, states, stats });
     } catch (e) {
-      this.env.decline(b.id, (e as Error).message);
+      this.env.decline(b.id, (e as Error).message, e instanceof SnapshotDeclined ? e.stats : undefined);
     }
   }
+}
+
+/** A snapshot refused for its size: carries the sizes measured so far (the refused one last). */
+class SnapshotDeclined extends Error {
+  constructor(message: string, readonly stats: SubtaskCheckpointStats[]) { super(message); }
 }
 
 function fmtBytes(n: number): string {
