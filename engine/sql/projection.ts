@@ -78,11 +78,16 @@ export interface KeyBy {
   keyOf: (row: Row) => string;
   /** Key values in column order, missing columns as null. */
   valuesOf: (row: Row) => unknown[];
+  /**
+   * With exactly one key column: its value (missing as null). Lets hot paths cache by the raw
+   * value instead of building the key string per record; the key itself is still `keyOf`.
+   */
+  single: ((row: Row) => unknown) | null;
 }
 
 /** Parses a `window.keyBy` column list. Empty text means no key (one global group, key '[]'). */
 export function parseKeyBy(text: string): KeyBy {
-  if (typeof text === 'string' && text.trim() === '') return { columns: [], keyOf: () => '[]', valuesOf: () => [] };
+  if (typeof text === 'string' && text.trim() === '') return { columns: [], keyOf: () => '[]', valuesOf: () => [], single: null };
   const { items } = parseSelectList(text);
   const columns: string[] = [];
   for (const item of items) {
@@ -115,5 +120,5 @@ export function parseKeyBy(text: string): KeyBy {
     for (let i = 0; i < n; i++) out[i] = readers[i](row);
     return out;
   };
-  return { columns, keyOf, valuesOf };
+  return { columns, keyOf, valuesOf, single: n === 1 ? readers[0] : null };
 }

@@ -13,6 +13,7 @@ import type { AlignedWindowAssigner } from '../../../time/windows/index.ts';
 import { alignedWindowKey } from './state-keys.ts';
 import type { StateWrite, Timer } from './timers.ts';
 import { ResultBuffer, type WindowEnv, type WindowProcessor } from './window-env.ts';
+import { KeyIndex } from './key-index.ts';
 
 export interface AlignedWindowState {
   /** Key values in keyBy order. */
@@ -24,44 +25,65 @@ export interface AlignedWindowState {
 }
 
 /**
- * What the operator remembers about a record key across batches (a cache: derived from the key
- * alone, so it needs no rebuilding after a restore), plus the windows its records fall into in the
- * current batch (valid while `batch` is the current batch number).
+ * What the operator remembers about a record key across batches: derived from the key alone
+ * (key group, key values), plus a small cache of the key's recent windows.
  */
-interface BatchKey {
+interface KeyEntry {
   key: string;
   keyGroup: number;
   /** Key values in keyBy order, shared by all windows of the key (never mutated). */
   keyValues: unknown[];
+  /** The window the key's last record went to (most records of a key share one). */
+  last: KeyWindow | null;
+  /** Every cached window of the key, `last` included. */
+  windows: KeyWindow[];
+}
+
+/**
+ * One (key, window), cached across batches so that a window living through many batches builds
+ * its state key once and, while the cache is valid, is not read back from state each batch. Only
+ * this operator writes its table: between two batches a window entry changes only in `onTimers`,
+ * which invalidates the windows it touches. Nothing here must survive a restore (a new operator
+ * starts with an empty cache and reads state).
+ */
+interface KeyWindow {
+  owner: KeyEntry;
+  end: number;
+  /** The state key, `alignedWindowKey(...)`. */
+  id: string;
+  /** The write of this window, reused every batch: [id, current state]. */
+  write: StateWrite;
+  /** The state as last read or created; valid while `valid` is true. */
+  state: AlignedWindowState | null;
+  valid: boolean;
+  /** Last batch that touched the window, and its index in that batch's `touched` list. */
   batch: number;
-  /** The key's last window in this batch (most records of a key share one), as an index in `windows`. */
-  lastEnd: number;
-  lastGroup: number;
-  /** Every window of the key in this batch, once it has more than one: ends and indexes. */
-  more: number[] | null;
+  slot: number;
+  /** Already fired (end - 1 <= watermark) in the current batch: every record fires it again. */
+  refire: boolean;
 }
 
 /** Bound on remembered keys: past it the cache starts over (it only saves recomputation). */
 const KEY_CACHE_LIMIT = 200_000;
-
-interface BatchWindow {
-  owner: BatchKey;
-  end: number;
-  state: AlignedWindowState | null;
-  /** Already fired (end - 1 <= watermark): every record fires it again. */
-  refire: boolean;
-}
 
 export class AlignedWindows implements WindowProcessor {
   private readonly ends: Float64Array;
   // (record, window) pairs of the current batch; reused between batches.
   private pairRecord = new Int32Array(1024);
   private pairWindow = new Int32Array(1024);
-  private readonly keys = new Map<string, BatchKey>();
+  /** Windows of the current batch, in first-touch order; reused between batches. */
+  private readonly touched: KeyWindow[] = [];
+  private readonly keys: KeyIndex<KeyEntry>;
+  /** Cached windows per key beyond which windows untouched in the current batch are forgotten. */
+  private readonly windowsPerKey: number;
   private batchNo = 0;
 
   constructor(private readonly env: WindowEnv, private readonly assigner: AlignedWindowAssigner) {
     this.ends = new Float64Array(assigner.windowsPerRecord + 1);
+    this.windowsPerKey = assigner.windowsPerRecord + 2;
+    this.keys = new KeyIndex<KeyEntry>(env.plan.key, (key, row) => ({
+      key, keyGroup: env.keyGroupOf(key), keyValues: env.keyValues(row), last: null, windows: [],
+    }));
   }
 
   async processBatch(batch: RecordBatch): Promise<void> {
@@ -77,96 +99,113 @@ export class AlignedWindows implements WindowProcessor {
     const pairWindow = this.pairWindow;
     const ends = this.ends;
     const assigner = this.assigner;
-    const lateLimit = env.watermark - env.plan.allowedLateness;
+    const watermark = env.watermark;
+    const lateLimit = watermark - env.plan.allowedLateness;
     const keys = this.keys;
     if (keys.size > KEY_CACHE_LIMIT) keys.clear();
     const batchNo = ++this.batchNo;
-    const windows: BatchWindow[] = [];
+    const touched = this.touched;
+    touched.length = 0;
     let pairs = 0;
 
     for (let i = 0; i < n; i++) {
       const t = ts[i];
       if (t !== t) throw env.noEventTime();
       const row = rows[i];
-      const key = env.keyOf(row);
-      let bk = keys.get(key);
-      if (bk === undefined) {
-        bk = { key, keyGroup: env.keyGroupOf(key), keyValues: env.keyValues(row), batch: batchNo, lastEnd: NaN, lastGroup: -1, more: null };
-        keys.set(key, bk);
-      } else if (bk.batch !== batchNo) {
-        bk.batch = batchNo;
-        bk.lastEnd = NaN;
-        bk.lastGroup = -1;
-        bk.more = null;
-      }
+      const entry = keys.entryOf(row);
       const count = assigner.assignEnds(Math.floor(t), ends);
       let placed = false;
       for (let w = 0; w < count; w++) {
         const end = ends[w];
         if (end - 1 <= lateLimit) continue; // isWindowLate
-        let g = -1;
-        if (bk.lastEnd === end) {
-          g = bk.lastGroup;
-        } else if (bk.more !== null) {
-          const more = bk.more;
-          for (let k = 0; k < more.length; k += 2) if (more[k] === end) { g = more[k + 1]; break; }
+        let kw = entry.last;
+        if (kw === null || kw.end !== end) kw = this.windowOf(entry, end, batchNo);
+        if (kw.batch !== batchNo) {
+          kw.batch = batchNo;
+          kw.slot = touched.length;
+          kw.refire = end - 1 <= watermark;
+          touched.push(kw);
         }
-        if (g < 0) {
-          g = windows.length;
-          windows.push({ owner: bk, end, state: null, refire: end - 1 <= env.watermark });
-          if (bk.lastGroup >= 0) {
-            if (bk.more === null) bk.more = [bk.lastEnd, bk.lastGroup];
-            bk.more.push(end, g);
-          }
-        }
-        bk.lastEnd = end;
-        bk.lastGroup = g;
         pairRecord[pairs] = i;
-        pairWindow[pairs] = g;
+        pairWindow[pairs] = kw.slot;
         pairs++;
         placed = true;
       }
       if (!placed) env.late(row, t);
     }
 
-    if (windows.length > 0) await this.update(rows, windows, pairs);
+    if (touched.length > 0) await this.update(rows, pairs);
     env.flushLate();
   }
 
-  private async update(rows: Row[], windows: BatchWindow[], pairs: number): Promise<void> {
+  /** The key's window ending at `end`, from its cache or new (and then cached, as `last`). */
+  private windowOf(entry: KeyEntry, end: number, batchNo: number): KeyWindow {
+    const windows = entry.windows;
+    for (let i = 0; i < windows.length; i++) {
+      if (windows[i].end === end) return (entry.last = windows[i]);
+    }
+    if (windows.length >= this.windowsPerKey) {
+      // Forget the windows this batch has not touched (typically fired and cleared ones).
+      let j = 0;
+      for (let i = 0; i < windows.length; i++) if (windows[i].batch === batchNo) windows[j++] = windows[i];
+      windows.length = j;
+    }
+    const id = alignedWindowKey(entry.keyGroup, end, entry.key);
+    const kw: KeyWindow = {
+      owner: entry, end, id, write: [id, undefined], state: null, valid: false, batch: 0, slot: -1, refire: false,
+    };
+    windows.push(kw);
+    return (entry.last = kw);
+  }
+
+  private async update(rows: Row[], pairs: number): Promise<void> {
     const env = this.env;
     const aggs = env.plan.aggregates;
-    const count = windows.length;
-    const stateKeys = new Array<string>(count);
-    for (let g = 0; g < count; g++) {
-      const w = windows[g];
-      stateKeys[g] = alignedWindowKey(w.owner.keyGroup, w.end, w.owner.key);
-    }
-    const stored = (await env.table.getMany(stateKeys)) as Array<AlignedWindowState | undefined>;
-    const writes = new Array<StateWrite>(count);
-    for (let g = 0; g < count; g++) {
-      const w = windows[g];
-      // Objects read from state may be updated in place: every backend's snapshot is a copy taken
-      // in its synchronous part (heap: deep copy; RocksDB: bytes), never a live reference.
-      let state = stored[g];
-      if (state === undefined) {
-        state = { k: w.owner.keyValues, a: aggs.create(), t: env.firstTimerTime(w.end) };
-        env.timers.register(writes, { id: stateKeys[g], keyGroup: w.owner.keyGroup, time: state.t, end: w.end, key: w.owner.key });
+    const touched = this.touched;
+    const count = touched.length;
+    let missing: KeyWindow[] | null = null;
+    for (let g = 0; g < count; g++) if (!touched[g].valid) (missing ??= []).push(touched[g]);
+    const timerWrites: StateWrite[] = [];
+    if (missing !== null) {
+      const stored = (await env.table.getMany(missing.map((kw) => kw.id))) as Array<AlignedWindowState | undefined>;
+      for (let j = 0; j < missing.length; j++) {
+        const kw = missing[j];
+        // Objects read from state may be updated in place: every backend's snapshot is a copy
+        // taken in its synchronous part (heap: deep copy; RocksDB: bytes), never a live reference.
+        let state = stored[j];
+        if (state === undefined) {
+          const e = kw.owner;
+          state = { k: e.keyValues, a: aggs.create(), t: env.firstTimerTime(kw.end) };
+          env.timers.register(timerWrites, { id: kw.id, keyGroup: e.keyGroup, time: state.t, end: kw.end, key: e.key });
+        }
+        kw.state = state;
+        kw.write[1] = state;
+        kw.valid = true;
       }
-      w.state = state;
-      writes[g] = [stateKeys[g], state];
     }
 
     const refired = new ResultBuffer();
     const size = this.assigner.size;
+    const pairRecord = this.pairRecord;
+    const pairWindow = this.pairWindow;
     for (let p = 0; p < pairs; p++) {
-      const w = windows[this.pairWindow[p]];
-      const state = w.state!;
-      aggs.add(state.a, rows[this.pairRecord[p]]);
-      if (w.refire) refired.add(w.end, w.owner.key, env.resultRow(w.end - size, w.end, state.k, state.a));
+      const kw = touched[pairWindow[p]];
+      const state = kw.state!;
+      aggs.add(state.a, rows[pairRecord[p]]);
+      if (kw.refire) refired.add(kw.end, kw.owner.key, env.resultRow(kw.end - size, kw.end, state.k, state.a));
     }
+    const writes = new Array<StateWrite>(count);
+    for (let g = 0; g < count; g++) writes[g] = touched[g].write;
+    for (const w of timerWrites) writes.push(w);
     await env.table.writeMany(writes);
     refired.flush(env.out, false);
+  }
+
+  /** A window entry `onTimers` rewrote or deleted: its cached state must be read again. */
+  private invalidate(key: string, end: number): void {
+    const entry = this.keys.peek(key);
+    if (entry === undefined) return;
+    for (const kw of entry.windows) if (kw.end === end) kw.valid = false;
   }
 
   async onTimers(timers: Timer[]): Promise<void> {
@@ -183,6 +222,7 @@ export class AlignedWindows implements WindowProcessor {
       if (s === undefined || s.t !== tm.time) continue;
       if (tm.time === tm.end - 1) fired.add(tm.end, tm.key, env.resultRow(tm.end - size, tm.end, s.k, s.a));
       const cleanup = env.cleanupTime(tm.end);
+      this.invalidate(tm.key, tm.end);
       if (cleanup <= env.watermark) {
         writes.push([tm.id, undefined]);
       } else {

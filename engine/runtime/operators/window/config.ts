@@ -19,6 +19,8 @@ export interface WindowKeySelector {
   keyOf(row: Row): string;
   /** The original key values, in `columns` order. */
   valuesOf(row: Row): unknown[];
+  /** With one key column: its raw value (see KeyIndex); null otherwise. */
+  readonly single: ((row: Row) => unknown) | null;
 }
 
 export interface WindowPlan {
