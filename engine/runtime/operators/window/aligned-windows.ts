@@ -1,7 +1,14 @@
 /**
  * Tumbling and sliding windows (Flink's WindowOperator with a non-merging assigner and the default
  * EventTimeTrigger). The hot path of the engine: a batch is first grouped by (key, window) on the
- * heap, then costs one `getMany` and one `writeMany`, whatever its size.
+ * heap, then costs at most one `getMany` and one `writeMany`, whatever its size.
+ *
+ * Windows live through many batches, so (key, window) entries are cached across batches (state
+ * key, state object). A window is read from state once (again only after `onTimers` rewrote it) and
+ * written at once when it is new; later updates of a cached window are held back ("dirty") and
+ * written together by `flush`, which the operator calls before firing windows and before a
+ * snapshot. Timer times never change by an update (only `onTimers` moves them), so the timer
+ * index may scan state with held-back updates pending.
  *
  * Per window the state entry holds the key's values, one accumulator per aggregate and the time
  * of the window's single pending timer: its firing time (end - 1) until it fired, then its cleanup
@@ -56,6 +63,10 @@ interface KeyWindow {
   /** The state as last read or created; valid while `valid` is true. */
   state: AlignedWindowState | null;
   valid: boolean;
+  /** Updated since last written: in `dirty`, written by the next `flush`. */
+  dirty: boolean;
+  /** Batch in which the window was created (and written with its first records). */
+  createdIn: number;
   /** Last batch that touched the window, and its index in that batch's `touched` list. */
   batch: number;
   slot: number;
@@ -77,6 +88,10 @@ export class AlignedWindows implements WindowProcessor {
   /** Cached windows per key beyond which windows untouched in the current batch are forgotten. */
   private readonly windowsPerKey: number;
   private batchNo = 0;
+  /** Cached windows with held-back updates. */
+  private dirty: KeyWindow[] = [];
+  /** A dirty window left the cache: flush before reading state (it could be read back stale). */
+  private dirtyEvicted = false;
 
   constructor(private readonly env: WindowEnv, private readonly assigner: AlignedWindowAssigner) {
     this.ends = new Float64Array(assigner.windowsPerRecord + 1);
@@ -102,7 +117,10 @@ export class AlignedWindows implements WindowProcessor {
     const watermark = env.watermark;
     const lateLimit = watermark - env.plan.allowedLateness;
     const keys = this.keys;
-    if (keys.size > KEY_CACHE_LIMIT) keys.clear();
+    if (keys.size > KEY_CACHE_LIMIT) {
+      await this.flush();
+      keys.clear();
+    }
     const batchNo = ++this.batchNo;
     const touched = this.touched;
     touched.length = 0;
@@ -147,12 +165,16 @@ export class AlignedWindows implements WindowProcessor {
     if (windows.length >= this.windowsPerKey) {
       // Forget the windows this batch has not touched (typically fired and cleared ones).
       let j = 0;
-      for (let i = 0; i < windows.length; i++) if (windows[i].batch === batchNo) windows[j++] = windows[i];
+      for (let i = 0; i < windows.length; i++) {
+        const kw = windows[i];
+        if (kw.batch === batchNo) windows[j++] = kw;
+        else if (kw.dirty) this.dirtyEvicted = true;
+      }
       windows.length = j;
     }
     const id = alignedWindowKey(entry.keyGroup, end, entry.key);
     const kw: KeyWindow = {
-      owner: entry, end, id, write: [id, undefined], state: null, valid: false, batch: 0, slot: -1, refire: false,
+      owner: entry, end, id, write: [id, undefined], state: null, valid: false, dirty: false, createdIn: 0, batch: 0, slot: -1, refire: false,
     };
     windows.push(kw);
     return (entry.last = kw);
@@ -165,8 +187,10 @@ export class AlignedWindows implements WindowProcessor {
     const count = touched.length;
     let missing: KeyWindow[] | null = null;
     for (let g = 0; g < count; g++) if (!touched[g].valid) (missing ??= []).push(touched[g]);
-    const timerWrites: StateWrite[] = [];
+    // Windows written this batch: new ones (and, with timer entries, their timers).
+    const writes: StateWrite[] = [];
     if (missing !== null) {
+      if (this.dirtyEvicted) await this.flush();
       const stored = (await env.table.getMany(missing.map((kw) => kw.id))) as Array<AlignedWindowState | undefined>;
       for (let j = 0; j < missing.length; j++) {
         const kw = missing[j];
@@ -176,7 +200,9 @@ export class AlignedWindows implements WindowProcessor {
         if (state === undefined) {
           const e = kw.owner;
           state = { k: e.keyValues, a: aggs.create(), t: env.firstTimerTime(kw.end) };
-          env.timers.register(timerWrites, { id: kw.id, keyGroup: e.keyGroup, time: state.t, end: kw.end, key: e.key });
+          env.timers.register(writes, { id: kw.id, keyGroup: e.keyGroup, time: state.t, end: kw.end, key: e.key });
+          writes.push(kw.write);
+          kw.createdIn = this.batchNo;
         }
         kw.state = state;
         kw.write[1] = state;
@@ -194,11 +220,31 @@ export class AlignedWindows implements WindowProcessor {
       aggs.add(state.a, rows[pairRecord[p]]);
       if (kw.refire) refired.add(kw.end, kw.owner.key, env.resultRow(kw.end - size, kw.end, state.k, state.a));
     }
-    const writes = new Array<StateWrite>(count);
-    for (let g = 0; g < count; g++) writes[g] = touched[g].write;
-    for (const w of timerWrites) writes.push(w);
-    await env.table.writeMany(writes);
+    // Windows already in state are written later (flush); new ones now, so that state holds every
+    // window with a pending timer.
+    const dirty = this.dirty;
+    for (let g = 0; g < count; g++) {
+      const kw = touched[g];
+      if (!kw.dirty && kw.createdIn !== this.batchNo) {
+        kw.dirty = true;
+        dirty.push(kw);
+      }
+    }
+    if (writes.length > 0) await env.table.writeMany(writes);
     refired.flush(env.out, false);
+  }
+
+  async flush(): Promise<void> {
+    this.dirtyEvicted = false;
+    const dirty = this.dirty;
+    if (dirty.length === 0) return;
+    this.dirty = [];
+    const writes = new Array<StateWrite>(dirty.length);
+    for (let i = 0; i < dirty.length; i++) {
+      dirty[i].dirty = false;
+      writes[i] = dirty[i].write;
+    }
+    await this.env.table.writeMany(writes);
   }
 
   /** A window entry `onTimers` rewrote or deleted: its cached state must be read again. */

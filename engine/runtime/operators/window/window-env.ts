@@ -14,6 +14,11 @@ export interface WindowProcessor {
   processBatch(batch: RecordBatch): Promise<void>;
   /** Handles due timers (sorted by `compareTimers`): fires and/or clears their windows. */
   onTimers(timers: Timer[]): Promise<void>;
+  /**
+   * Writes state updates the processor holds back (see AlignedWindows). Called before due
+   * timers are handled and before a snapshot: after it, the table holds every window's state.
+   */
+  flush?(): Promise<void>;
 }
 
 export class WindowEnv {

@@ -4,10 +4,13 @@
  * and their timers. The operator state is only the current watermark.
  *
  * Protocol:
- * - `processBatch` assigns records to windows and updates them (one getMany + one writeMany).
+ * - `processBatch` assigns records to windows and updates them (at most one getMany + one
+ *   writeMany). New windows are written at once; updates of windows already in state may be held
+ *   back by the processor until its `flush`.
  * - `processWatermark(w)` fires every window whose end - 1 <= w, in window-end then key order,
- *   clears windows whose end - 1 + allowedLateness <= w, then forwards w.
- * - `snapshotState` needs no flush: every batch's writes are done before the call returns.
+ *   clears windows whose end - 1 + allowedLateness <= w, then forwards w. Held-back updates are
+ *   flushed before due windows are read.
+ * - `snapshotState` flushes held-back updates, then captures the keyed state.
  * - On restore with several old subtasks' operator states (rescale), the watermark is the smallest
  *   of theirs: no window that any of them still held can be treated as late by mistake.
  */
@@ -61,6 +64,9 @@ export class WindowOperator implements StreamOperator {
     env.watermark = watermark;
     const due = await env.timers.due(watermark);
     if (due.length > 0) {
+      // Finding due timers reads only window ends and timer times, which held-back updates never
+      // change; firing reads accumulators, so they must be in state first.
+      await this.processor!.flush?.();
       due.sort(compareTimers);
       await this.processor!.onTimers(due);
     }
@@ -69,6 +75,7 @@ export class WindowOperator implements StreamOperator {
 
   async snapshotState(checkpointId: number): Promise<OperatorSnapshot> {
     const env = this.env!;
+    await this.processor!.flush?.();
     const w = env.watermark;
     const operator: WindowOperatorState = { watermark: Number.isFinite(w) ? w : w > 0 ? Number.MAX_VALUE : null };
     return { operator, keyed: env.ctx.state!.snapshot(checkpointId) };
