@@ -16,10 +16,19 @@ export type Row = Record<string, unknown>;
  * Records move in batches. `ts[i]` is the event time of `rows[i]` in epoch ms (NaN when the stream
  * has no event time), carried beside the row as Flink's StreamRecord carries its timestamp, so a
  * `map` that drops the time column does not lose it.
+ *
+ * `sourceWatermarks[i]` (when present) is the watermark that `rows[i]`'s source subtask had just
+ * before reading it: the maximum event time it had read before, minus the out-of-orderness bound,
+ * minus 1. Windows judge lateness against max(their watermark, this value). It depends only on the
+ * order of the source's split, never on batch boundaries, rate limits or how channels interleave
+ * downstream, so the same records are late in every run, with or without failures and restores.
+ * (The operator's own watermark can never exceed it for an active channel: watermarks travel behind
+ * the records they follow.) Operators that pass rows through keep it aligned with `rows`.
  */
 export interface RecordBatch {
   rows: Row[];
   ts: number[];
+  sourceWatermarks?: number[];
 }
 
 export type OutputPort = 'out' | 'late';

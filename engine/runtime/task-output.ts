@@ -69,7 +69,9 @@ function makeRoute(r: RoutedEdge, subtask: number, maxParallelism: number): (b: 
         if (targetParallelism === 1) { channels[0].push({ kind: 'batch', batch: b }); return; }
         const rows: Row[][] = [];
         const ts: number[][] = [];
-        for (let j = 0; j < targetParallelism; j++) { rows.push([]); ts.push([]); }
+        const sw = b.sourceWatermarks;
+        const sws: number[][] | null = sw ? [] : null;
+        for (let j = 0; j < targetParallelism; j++) { rows.push([]); ts.push([]); sws?.push([]); }
         for (let i = 0; i < b.rows.length; i++) {
           const key = keyOf(b.rows[i]);
           let t = cache.get(key);
@@ -80,9 +82,12 @@ function makeRoute(r: RoutedEdge, subtask: number, maxParallelism: number): (b: 
           }
           rows[t].push(b.rows[i]);
           ts[t].push(b.ts[i]);
+          if (sws !== null) sws[t].push(sw![i]);
         }
         for (let j = 0; j < targetParallelism; j++) {
-          if (rows[j].length) channels[j].push({ kind: 'batch', batch: { rows: rows[j], ts: ts[j] } });
+          if (rows[j].length) {
+            channels[j].push({ kind: 'batch', batch: sws === null ? { rows: rows[j], ts: ts[j] } : { rows: rows[j], ts: ts[j], sourceWatermarks: sws[j] } });
+          }
         }
       };
     }

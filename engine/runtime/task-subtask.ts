@@ -165,9 +165,9 @@ export class TaskSubtask {
       const n = r.rows.length;
       if (n > 0) {
         if (s.idleness.activity(now)) { output.broadcast({ kind: 'idle', idle: false }); }
-        s.watermarks.observe(r.ts);
+        const sourceWatermarks = s.watermarks.observeEach(r.ts);
         s.recordsOut += n;
-        const batch = { rows: r.rows, ts: r.ts };
+        const batch = { rows: r.rows, ts: r.ts, sourceWatermarks };
         if (s.tap !== null) s.tap.offer(batch);
         await chain.pushBatch(0, batch, 0);
         // Bounded out-of-orderness: one watermark after each batch (deterministic for bounded input).

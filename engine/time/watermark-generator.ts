@@ -18,6 +18,22 @@ export class BoundedOutOfOrdernessWatermarks {
     this.maxTimestamp = m;
   }
 
+  /**
+   * Like `observe`, and also returns, per record, the watermark as it stood just before that record
+   * (`RecordBatch.sourceWatermarks`): -Infinity until the first timestamp.
+   */
+  observeEach(ts: readonly number[]): number[] {
+    const before = new Array<number>(ts.length);
+    const bound = this.maxOutOfOrderness + 1;
+    let m = this.maxTimestamp;
+    for (let i = 0; i < ts.length; i++) {
+      before[i] = m - bound;
+      if (ts[i] > m) m = ts[i];
+    }
+    this.maxTimestamp = m;
+    return before;
+  }
+
   /** Current watermark, or null before the first timestamp. */
   current(): number | null {
     return this.maxTimestamp === -Infinity ? null : this.maxTimestamp - this.maxOutOfOrderness - 1;

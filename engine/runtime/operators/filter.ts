@@ -10,14 +10,21 @@ export class FilterOperator implements StreamOperator {
   async open(_ctx: OperatorContext, out: OperatorOutput): Promise<void> { this.out = out; }
 
   processBatch(batch: RecordBatch): Promise<void> {
-    const { rows, ts } = batch;
+    const { rows, ts, sourceWatermarks: sw } = batch;
     const test = this.test;
     const keptRows: Row[] = [];
     const keptTs: number[] = [];
+    const keptSw: number[] | null = sw ? [] : null;
     for (let i = 0; i < rows.length; i++) {
-      if (test(rows[i])) { keptRows.push(rows[i]); keptTs.push(ts[i]); }
+      if (test(rows[i])) {
+        keptRows.push(rows[i]);
+        keptTs.push(ts[i]);
+        if (keptSw !== null) keptSw.push(sw![i]);
+      }
     }
-    if (keptRows.length) this.out.emit({ rows: keptRows, ts: keptTs });
+    if (keptRows.length) {
+      this.out.emit(keptSw === null ? { rows: keptRows, ts: keptTs } : { rows: keptRows, ts: keptTs, sourceWatermarks: keptSw });
+    }
     return Promise.resolve();
   }
 

@@ -14,7 +14,7 @@ export class MapOperator implements StreamOperator {
     const p = this.project;
     const outRows = new Array<Row>(rows.length);
     for (let i = 0; i < rows.length; i++) outRows[i] = p(rows[i]);
-    if (outRows.length) this.out.emit({ rows: outRows, ts: batch.ts });
+    if (outRows.length) this.out.emit({ rows: outRows, ts: batch.ts, sourceWatermarks: batch.sourceWatermarks });
     return Promise.resolve();
   }
 
