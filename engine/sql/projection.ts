@@ -103,11 +103,7 @@ export function parseKeyBy(text: string): KeyBy {
   const json = (v: unknown): string => JSON.stringify(v) ?? 'null';
   let keyOf: (row: Row) => string;
   if (n === 1) {
-    const r = readers[0];
-    keyOf = (row) => {
-      const v = r(row);
-      return typeof v === 'number' && Number.isFinite(v) ? `[${v}]` : `[${json(v)}]`;
-    };
+    keyOf = singleColumnKeyOf(readers[0], json);
   } else {
     keyOf = (row) => {
       let s = '[';
@@ -121,4 +117,36 @@ export function parseKeyBy(text: string): KeyBy {
     return out;
   };
   return { columns, keyOf, valuesOf, single: n === 1 ? readers[0] : null };
+}
+
+/** Distinct values a single-column keyOf remembers before it checks whether remembering pays. */
+const KEY_MEMO_LIMIT = 50_000;
+
+/**
+ * keyOf for one key column. Keys repeat, and the same text for the same value lets callers hash a
+ * flat string they have seen before instead of a fresh concatenation per record, so string and
+ * number values are memoized. When the memo fills without each entry having been used a few times
+ * on average (near-unique keys), memoizing only costs, and it stops for good.
+ */
+function singleColumnKeyOf(read: (row: Row) => unknown, json: (v: unknown) => string): (row: Row) => string {
+  const encode = (v: unknown): string => (typeof v === 'number' && Number.isFinite(v) ? `[${v}]` : `[${json(v)}]`);
+  let memo: Map<string | number, string> | null = new Map();
+  let hits = 0;
+  return (row) => {
+    const v = read(row);
+    if (memo === null || (typeof v !== 'string' && typeof v !== 'number')) return encode(v);
+    // Map keys compare by SameValueZero: 0 and -0 share an entry, as they share the text `[0]`.
+    const known = memo.get(v);
+    if (known !== undefined) {
+      hits++;
+      return known;
+    }
+    if (memo.size >= KEY_MEMO_LIMIT) {
+      memo = hits >= 4 * KEY_MEMO_LIMIT ? new Map() : null;
+      hits = 0;
+    }
+    const k = encode(v);
+    memo?.set(v, k);
+    return k;
+  };
 }

@@ -63,6 +63,21 @@ describe('parseKeyBy (window.keyBy)', () => {
     for (const r of [{ a: 1, b: 'x' }, { a: null }, { b: 2 }]) assert.equal(two.keyOf(r), JSON.stringify(two.valuesOf(r)));
     assert.notEqual(two.keyOf({ a: 'x,y', b: 'z' }), two.keyOf({ a: 'x', b: 'y,z' }));
   });
+  it('keyOf stays JSON.stringify(valuesOf) while it memoizes and after it stops (near-unique keys)', () => {
+    const repeated = parseKeyBy('k');
+    const unique = parseKeyBy('k');
+    const odd = [null, NaN, Infinity, -0, 0, true, 'a"b', '\u2028', 1e21, { x: 1 }];
+    for (let i = 0; i < 130_000; i++) {
+      const r = { k: i % 7 === 0 ? odd[i % odd.length] : i % 3 === 0 ? i % 50 : `k${i % 40}` };
+      assert.equal(repeated.keyOf(r), JSON.stringify(repeated.valuesOf(r)));
+      const u = { k: i % 2 === 0 ? `u${i}` : i + 0.5 };
+      assert.equal(unique.keyOf(u), JSON.stringify(unique.valuesOf(u)));
+    }
+    assert.equal(unique.keyOf({ k: 'u0' }), '["u0"]');
+    assert.equal(repeated.keyOf({ k: -0 }), '[0]');
+    assert.equal(repeated.single?.({ k: 5 }), 5, 'single: the one key column');
+    assert.equal(parseKeyBy('a, b').single, null);
+  });
   it('accepts reserved words as key columns', () => {
     assert.deepEqual(parseKeyBy('key').columns, ['key']);
     assert.deepEqual(parseKeyBy('user').columns, ['user']);
