@@ -2,7 +2,8 @@
  * The live panel against a real `weir serve` in Debian's Chromium: checkpoints every 500 ms with
  * the completed count rising, a checkpoint's detail, watermarks advancing on the nodes, metrics
  * ticks that re-render badges but no graph node, Kill task process with the restart counter rising
- * and the job continuing, stop with savepoint and restore from it, and a run on each of the three
+ * and the job continuing, a live sample of any edge (not only into a preview sink), stop with
+ * savepoint and restore from it, and a run on each of the three
  * backends visibly in use (screenshots under test/artifacts/live-<backend>.png).
  */
 import { describe, it, before, after } from 'node:test';
@@ -102,6 +103,28 @@ describe('live panel', { skip }, () => {
     await page.getByTestId('node-peek').click();
     await waitAttr(page, 'data-sample', 'data-count', 1);
     await page.screenshot({ path: artifactPath('live-data.png') });
+
+    // Any edge, not only one into a preview sink: the runtime samples it while the tab shows it.
+    // First the source's edge, by its rate label (which covers the edge's middle)...
+    await page.getByTestId('edge-rate-gen.out->pos').click();
+    await page.waitForFunction(() => {
+      const el = document.querySelector('[data-testid="data-sample"]');
+      return el?.getAttribute('data-target') === 'edge:gen.out' && Number(el.getAttribute('data-count')) >= 1;
+    }, null, { timeout: 20_000 });
+    // ...then the filter's output edge, clicked on its line near the start.
+    await page.locator('.react-flow__edge[data-id="pos.out->win"] .react-flow__edge-interaction').click({ position: { x: 24, y: 10 } });
+    await page.waitForFunction(() => {
+      const el = document.querySelector('[data-testid="data-sample"]');
+      return el?.getAttribute('data-kind') === 'edge' && el.getAttribute('data-target') === 'edge:pos.out' && Number(el.getAttribute('data-count')) >= 5;
+    }, null, { timeout: 20_000 });
+    const heads = await page.locator('[data-testid="data-sample"] thead th').allTextContents();
+    assert.deepEqual([...heads].sort(), ['key', 'seq', 'ts', 'value']);
+    // The filter's output (chained with the source): every sampled record passed `value > 0.05`.
+    const col = heads.indexOf('value') + 1;
+    const values = (await page.locator(`[data-testid="data-sample"] tbody td:nth-child(${col})`).allTextContents()).map(Number);
+    assert.ok(values.length >= 5 && values.every((v) => v > 0.05), `sampled values ${values.join(', ')}`);
+    assert.match((await page.getByTestId('data-sample').textContent()) ?? '', /Positive → Per key, 1s/);
+    await page.screenshot({ path: artifactPath('live-edge-sample.png') });
     await page.getByTestId('live-tab-overview').click();
     await page.screenshot({ path: artifactPath('live-memory.png') });
   });

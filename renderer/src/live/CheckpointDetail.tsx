@@ -47,7 +47,8 @@ export function CheckpointDetail({ stats }: { stats: CheckpointStats }) {
                   <td>subtask {s.subtask}</td>
                   <td>{duration(s.startDelay)}</td><td>{duration(s.alignmentDuration)}</td>
                   <td>{duration(s.syncDuration)}</td><td>{duration(s.asyncDuration)}</td>
-                  <td>{bytes(s.checkpointedBytes)}</td><td>{bytes(s.fullBytes)}</td>
+                  <td>{bytes(s.checkpointedBytes)}</td>
+                  <td>{bytes(s.fullBytes)}{s.limitBytes !== undefined && <b className="cp-refused" data-testid={`cp-refused-${o.operatorId}-${s.subtask}`} title="This snapshot was refused: the memory backend keeps at most memoryStateLimit per operator subtask"> over the {bytes(s.limitBytes)} limit</b>}</td>
                 </tr>
               ))}
             </Fragment>

@@ -1,12 +1,12 @@
 /**
- * A live sample of the records flowing at the selected `sink.preview` node, or on the selected
- * edge when it leads into one. The runtime samples records only at preview sinks (host `preview`
- * events); for other edges the tab says how to see their data.
+ * A live sample of the records at the selection: a `sink.preview` node's own sample, or for any
+ * other edge (or node output) the runtime's edge sampler, switched on while this tab shows it.
  */
 import { useMemo } from 'react';
 import { useDoc } from '../state.ts';
 import { previewTarget } from './previewTarget.ts';
 import { useLive } from './liveStore.ts';
+import { useEdgeSample } from './useEdgeSample.ts';
 
 export function DataTab() {
   const nodes = useDoc((s) => s.job.nodes);
@@ -14,28 +14,32 @@ export function DataTab() {
   const selNodes = useDoc((s) => s.selectedNodes);
   const selEdges = useDoc((s) => s.selectedEdges);
   const target = useMemo(() => previewTarget(nodes, edges, selNodes, selEdges), [nodes, edges, selNodes, selEdges]);
-  const records = useLive((s) => (target.nodeId ? s.previews.get(target.nodeId) ?? null : null));
+  const error = useEdgeSample(target.edge);
+  const records = useLive((s) => (target.key ? s.previews.get(target.key) ?? null : null));
   const columns = useMemo(() => {
     const cols = new Set<string>();
     for (const r of records ?? []) if (r && typeof r === 'object') for (const k of Object.keys(r)) cols.add(k);
     return [...cols];
   }, [records]);
-  if (!target.nodeId) {
+  if (!target.key) {
     return (
       <div className="data-tab data-tab--empty" data-testid="data-sample" data-count={0}>
-        {target.label ? <>No sample for <b>{target.label}</b>: records are sampled at <code>sink.preview</code> nodes. Connect a Preview sink to this output to watch it.</>
-          : <>Select a <code>sink.preview</code> node or an edge into one to watch its records.</>}
+        {target.label ? <>No records pass <b>{target.label}</b>: it has no input.</>
+          : <>Select an edge or a node to watch the records flowing there.</>}
       </div>
     );
   }
   const shown = (records ?? []).slice(-30).reverse();
+  const how = target.edge ? 'sampled on the edge: newest records a few times a second' : 'newest first';
   return (
-    <div className="data-tab" data-testid="data-sample" data-count={records?.length ?? 0} data-node={target.nodeId}>
-      <div className="data-tab__head">Live sample at <b>{target.label}</b> <span className="dim">(newest first, {records?.length ?? 0} kept)</span></div>
+    <div className="data-tab" data-testid="data-sample" data-count={records?.length ?? 0} data-target={target.key}
+      data-kind={target.edge ? 'edge' : 'preview'} {...(target.nodeId ? { 'data-node': target.nodeId } : {})}>
+      <div className="data-tab__head">Live sample at <b>{target.label}</b> <span className="dim">({how}, {records?.length ?? 0} kept)</span></div>
+      {error && <div className="data-tab__error" data-testid="data-sample-error">Cannot sample this edge: {error}</div>}
       <table className="live-table live-table--data">
         <thead><tr>{columns.map((c) => <th key={c}>{c}</th>)}</tr></thead>
         <tbody>
-          {shown.length === 0 && <tr><td className="live-table__empty">No records yet.</td></tr>}
+          {shown.length === 0 && <tr><td className="live-table__empty">{target.edge ? 'Waiting for records on this edge…' : 'No records yet.'}</td></tr>}
           {shown.map((r, i) => (
             <tr key={i}>{columns.map((c) => <td key={c}>{fmt((r as Record<string, unknown>)?.[c])}</td>)}</tr>
           ))}

@@ -9,6 +9,7 @@ import { useEdgeLive } from './useNodeLive.ts';
 import { BACKPRESSURE_FULL, edgeWidth } from './nodeLive.ts';
 import { count, rate } from './format.ts';
 import { countRender } from './renderCount.ts';
+import { docStore } from '../state.ts';
 
 function LiveEdgeImpl(p: EdgeProps) {
   countRender('LiveEdge');
@@ -24,7 +25,9 @@ function LiveEdgeImpl(p: EdgeProps) {
       <BaseEdge id={p.id} path={path} style={style} interactionWidth={20} markerEnd={p.markerEnd} />
       {live && (
         <EdgeLabelRenderer>
-          <div className={`wedge-label${full ? ' is-full' : ''}`} data-testid={`edge-rate-${p.id}`}
+          <div className={`wedge-label nopan${full ? ' is-full' : ''}`} data-testid={`edge-rate-${p.id}`}
+            // The label covers the edge's middle: clicking it selects the edge (its live sample opens).
+            onClick={() => docStore.getState().select([], [p.id])}
             data-rate={live.rate} data-backpressure={live.backPressure}
             style={{ transform: `translate(-50%, -50%) translate(${labelX}px, ${labelY}px)` }}
             title={full ? 'Back-pressure: the output channel is full, the sender waits' : 'Records per second on this connection'}>

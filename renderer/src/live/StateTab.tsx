@@ -8,7 +8,7 @@ import { Fragment } from 'react';
 import { useMetrics } from '../run/metricsStore.ts';
 import { useDoc } from '../state.ts';
 import { useLive } from './liveStore.ts';
-import { lastSubtaskSnapshot } from './checkpointSummary.ts';
+import { lastSubtaskSnapshot, limitSnapshot } from './checkpointSummary.ts';
 import { bytes } from './format.ts';
 
 export function StateTab() {
@@ -46,7 +46,9 @@ export function StateTab() {
               <Fragment key={n.id}>
                 {subs.map((m, i) => {
                   const snap = lastSubtaskSnapshot(list, n.id, m.subtask);
-                  const frac = limit > 0 && snap ? snap.checkpointedBytes / limit : 0;
+                  // The limit applies to a snapshot's full size; a refused one shows how far over it was.
+                  const lim = backend === 'memory' ? limitSnapshot(list, n.id, m.subtask) : null;
+                  const frac = limit > 0 && lim ? lim.stats.fullBytes / limit : 0;
                   return (
                     <tr key={m.subtask} className={i === 0 ? 'live-table__first' : ''} data-testid={`state-${n.id}-${m.subtask}`} data-bytes={m.stateBytes}>
                       <td>{i === 0 ? <b>{n.name || n.id}</b> : ''} <span className="dim">#{m.subtask}</span></td>
@@ -55,10 +57,12 @@ export function StateTab() {
                       <td>{snap ? bytes(snap.checkpointedBytes) : '—'}</td>
                       {incremental && <td>{snap ? bytes(snap.fullBytes) : '—'}</td>}
                       {backend === 'memory' && (
-                        <td>
-                          <span className={`limit-bar${frac >= 0.8 ? ' is-near' : ''}`} title={`${bytes(snap?.checkpointedBytes)} of ${bytes(limit)}`}>
+                        <td data-testid={`limit-${n.id}-${m.subtask}`} data-refused={lim?.refused ? 'true' : 'false'} data-bytes={lim?.stats.fullBytes ?? ''}>
+                          <span className={`limit-bar${lim?.refused ? ' is-over' : frac >= 0.8 ? ' is-near' : ''}`}
+                            title={lim?.refused ? `refused: a snapshot of ${bytes(lim.stats.fullBytes)} is over the limit of ${bytes(limit)}` : `${bytes(lim?.stats.fullBytes)} of ${bytes(limit)}`}>
                             <span style={{ width: `${Math.min(100, frac * 100)}%` }} />
-                          </span> {snap ? `${(frac * 100).toFixed(frac < 0.01 ? 3 : 1)}%` : '—'}
+                          </span> {lim ? `${(frac * 100).toFixed(frac < 0.01 ? 3 : 1)}%` : '—'}
+                          {lim?.refused && <b className="limit-refused"> refused ({bytes(lim.stats.fullBytes)})</b>}
                         </td>
                       )}
                     </tr>

@@ -85,3 +85,19 @@ export function lastSubtaskSnapshot(list: readonly CheckpointStats[], operatorId
   }
   return null;
 }
+
+/**
+ * The newest snapshot of one operator subtask that counts against the memory limit: the last
+ * completed checkpoint's, unless a later checkpoint was refused for this subtask's size
+ * (`limitBytes` set), in which case that refused attempt (its size is what the user must see).
+ */
+export function limitSnapshot(list: readonly CheckpointStats[], operatorId: string, subtask: number): { stats: SubtaskCheckpointStats; refused: boolean } | null {
+  for (let i = list.length - 1; i >= 0; i--) {
+    const c = list[i];
+    if (c.status === 'in_progress') continue;
+    const s = c.subtasks.find((x) => x.operatorId === operatorId && x.subtask === subtask);
+    if (c.status === 'completed') return s ? { stats: s, refused: false } : null;
+    if (s?.limitBytes !== undefined) return { stats: s, refused: true };
+  }
+  return null;
+}

@@ -16,7 +16,10 @@ export interface NodeLive {
   lag: number | null;
   idleInputs: number;
   inputs: number;
-  /** Subtasks whose output a downstream channel reports idle (a source with nothing to read). */
+  /**
+   * Idle subtasks: for sources their own `idle` flag (nothing to read for the idle timeout); for
+   * other operators, subtasks whose output a downstream channel reports idle (all inputs idle).
+   */
   idleOutputs: number;
   rateIn: number;
   rateOut: number;
@@ -83,7 +86,9 @@ export function buildIndex(byNode: ReadonlyMap<string, readonly OperatorMetrics[
   }
   for (const [id, subs] of byNode) {
     const n = nodeLive(subs, newest);
-    n.idleOutputs = idleSenders.get(id)?.size ?? 0;
+    // Sources say so themselves; a downstream channel would also call a finished source idle.
+    const flagged = subs.some((m) => m.idle !== undefined);
+    n.idleOutputs = flagged ? subs.filter((m) => m.idle === true).length : idleSenders.get(id)?.size ?? 0;
     nodes.set(id, n);
   }
   return { nodes, newestEventTime: newest };

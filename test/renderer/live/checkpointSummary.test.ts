@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CheckpointStats, SubtaskCheckpointStats } from '../../../engine/checkpoint/types.ts';
-import { chartPoints, lastSubtaskSnapshot, operatorDetails, summarizeCheckpoints } from '../../../renderer/src/live/checkpointSummary.ts';
+import { chartPoints, lastSubtaskSnapshot, limitSnapshot, operatorDetails, summarizeCheckpoints } from '../../../renderer/src/live/checkpointSummary.ts';
 
 function sub(operatorId: string, subtask: number, o: Partial<SubtaskCheckpointStats> = {}): SubtaskCheckpointStats {
   return { operatorId, subtask, startDelay: 0, alignmentDuration: 0, syncDuration: 0, asyncDuration: 0, checkpointedBytes: 10, fullBytes: 20, ...o };
@@ -62,5 +62,17 @@ describe('chartPoints and details', () => {
     const list = [cp(1, 'completed', { subtasks: [sub('w', 0, { checkpointedBytes: 1 })] }), cp(2, 'failed', { subtasks: [sub('w', 0, { checkpointedBytes: 2 })] }), cp(3, 'in_progress')];
     assert.equal(lastSubtaskSnapshot(list, 'w', 0)?.checkpointedBytes, 1);
     assert.equal(lastSubtaskSnapshot(list, 'w', 1), null);
+  });
+});
+
+describe('limitSnapshot', () => {
+  it('the last completed snapshot, unless a later checkpoint refused this subtask for its size', () => {
+    const ok = cp(1, 'completed', { subtasks: [sub('w', 0, { fullBytes: 900 }), sub('w', 1, { fullBytes: 800 })] });
+    const refused = cp(2, 'failed', { subtasks: [sub('w', 1, { fullBytes: 20_000, limitBytes: 16_384 })] });
+    const timeout = cp(3, 'failed', { subtasks: [sub('w', 0, { fullBytes: 1 })] });
+    const list = [ok, refused, timeout, cp(4, 'in_progress')];
+    assert.deepEqual(limitSnapshot(list, 'w', 0), { stats: ok.subtasks[0], refused: false });
+    assert.deepEqual(limitSnapshot(list, 'w', 1), { stats: refused.subtasks[0], refused: true });
+    assert.equal(limitSnapshot([cp(1, 'failed')], 'w', 0), null);
   });
 });

@@ -99,4 +99,13 @@ describe('previewTarget', () => {
     assert.equal(t.nodeId, null);
     assert.match(t.label, /g → w/);
   });
+  it('any other edge or node output is an edge sample to switch on', () => {
+    const t = previewTarget(job.nodes, job.edges, none, new Set(['g.out->w']));
+    assert.equal(t.key, 'edge:g.out');
+    assert.deepEqual(t.edge, { from: 'g', fromPort: 'out', to: 'w' });
+    const n = previewTarget(job.nodes, job.edges, new Set(['g']), none);
+    assert.equal(n.key, 'edge:g.out');
+    assert.deepEqual(n.edge, { from: 'g', fromPort: 'out' });
+    assert.equal(previewTarget(job.nodes, job.edges, new Set(['p']), none).edge, null);
+  });
 });

@@ -57,6 +57,16 @@ describe('nodeLive', () => {
     assert.equal(idx.nodes.get('u')!.idleOutputs, 1, 'a one-to-one channel names its sender without a subtask');
   });
 
+  it("takes a source's own idle flag over what its downstream channels say", () => {
+    const idx = buildIndex(new Map([
+      ['s', [m('s', 0, { idle: true }), m('s', 1, { idle: false })]],
+      ['done', [m('done', 0, { idle: false })]],
+      ['u', [m('u', 0, { inputWatermarks: [{ channel: 's#1', watermark: 5, idle: false }, { channel: 'done#0', watermark: null, idle: true }] })]],
+    ]));
+    assert.equal(idx.nodes.get('s')!.idleOutputs, 1, 'subtask 0 says it is idle, no channel needed');
+    assert.equal(idx.nodes.get('done')!.idleOutputs, 0, 'a source that says it is not idle is not');
+  });
+
   it('builds a tick index once per tick, whatever the number of readers', () => {
     const s = { runId: 'r', time: 1, byNode: new Map([['a', [m('a', 0)]]]) };
     assert.equal(liveIndex(s), liveIndex({ ...s }));
