@@ -18,7 +18,10 @@ export async function adoptActiveRun(h: EngineHost): Promise<string | null> {
   runStore.setState({ runId: run.runId, status: run.status, restarts: run.restarts, startedAt: run.startedAt, cause: null });
   // The host reports the backend in effect; other overrides are not known here.
   const jobBackend = job.settings?.stateBackend ?? 'memory';
-  beginRun(runConfig(job, run.stateBackend && run.stateBackend !== jobBackend ? run.stateBackend : null, null));
+  const config = runConfig(job, run.stateBackend && run.stateBackend !== jobBackend ? run.stateBackend : null, null);
+  // The limit in effect is the run's, not the document's (edited since, or never parsed here).
+  if (run.memoryStateLimit !== undefined) config.settings = { ...config.settings, memoryStateLimit: run.memoryStateLimit };
+  beginRun(config);
   setRunId(run.runId);
   const history = await h.checkpointHistory({ runId: run.runId }).catch(() => []);
   let list = liveStore.getState().checkpoints;

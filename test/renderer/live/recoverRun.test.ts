@@ -17,7 +17,7 @@ describe('adoptActiveRun', () => {
     const runs: RunInfo[] = [
       { runId: 'other', jobName: 'theirs', status: 'running', startedAt: 5, restarts: 0 },
       { runId: 'old', jobName: 'mine', status: 'stopped', startedAt: 1, restarts: 0 },
-      { runId: 'live', jobName: 'mine', status: 'running', startedAt: 3, restarts: 2, stateBackend: 'rocksdb' },
+      { runId: 'live', jobName: 'mine', status: 'running', startedAt: 3, restarts: 2, stateBackend: 'rocksdb', memoryStateLimit: 4096 },
     ];
     const host = {
       listRuns: async () => runs,
@@ -27,6 +27,7 @@ describe('adoptActiveRun', () => {
     const r = runStore.getState();
     assert.deepEqual([r.runId, r.status, r.restarts, r.startedAt], ['live', 'running', 2, 3]);
     assert.equal(liveStore.getState().config?.settings.stateBackend, 'rocksdb');
+    assert.equal(liveStore.getState().config?.settings.memoryStateLimit, 4096, "the run's limit, not the document's");
     assert.deepEqual(liveStore.getState().checkpoints.map((c) => c.id), [1, 2]);
     assert.equal(await adoptActiveRun(host), null, 'a run already known is kept');
   });
