@@ -45,6 +45,30 @@ describe('CheckpointCoordinator failure handling', () => {
     coordinator.stop();
   });
 
+  it('a decline with the refused snapshot size keeps it in the failed stats, reported before the job fails', async () => {
+    const seen: Array<{ status: string; subtasks: number; failures: number }> = [];
+    const timers = new ManualTimers();
+    const jobFailures: string[] = [];
+    const coordinator = new CheckpointCoordinator({
+      settings: { interval: 100, timeout: 5000, minPause: 0, retained: 1, tolerableFailures: 0 },
+      storage: new MemoryCheckpointStorage('job', 1000), gateway: new RecordingGateway(), timers,
+      expectedSubtasks: () => SUBTASKS,
+      onJobFailure: (r) => jobFailures.push(r),
+      onStats: (st) => seen.push({ status: st.status, subtasks: st.subtasks.length, failures: jobFailures.length }),
+    });
+    coordinator.start();
+    await timers.advance(100);
+    const refused = { ...ackFor(1, 'win', 1).stats[0], checkpointedBytes: 9000, fullBytes: 9000, limitBytes: 4096 };
+    coordinator.declineCheckpoint(1, 'over the limit', [refused]);
+    const stats = coordinator.history()[0];
+    assert.equal(stats.status, 'failed');
+    assert.deepEqual(stats.subtasks, [refused]);
+    assert.equal(stats.fullBytes, 9000);
+    assert.deepEqual(seen.at(-1), { status: 'failed', subtasks: 1, failures: 0 }, 'the failed stats go out before the job is failed');
+    assert.equal(jobFailures.length, 1);
+    coordinator.stop();
+  });
+
   it('fails the job on the first failure with the default tolerableFailures = 0', async () => {
     const { timers, coordinator, jobFailures } = setup();
     coordinator.start();
