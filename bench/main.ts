@@ -9,7 +9,7 @@
  *   --all               everything
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { generatorParams } from '../engine/connectors/generator-source.ts';
@@ -29,21 +29,26 @@ const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
 try {
   // Alternate the two, several rounds, and keep each one's best: a shared machine's noise then
-  // hurts neither side more than the other.
-  let handMs = Infinity, engineMs = Infinity, handRows = 0;
+  // hurts neither side more than the other. The medians and the load show how noisy it was.
+  const handTimes: number[] = [], engineTimes: number[] = [];
+  let handRows = 0;
+  const load0 = loadavg()[0];
   for (let round = 0; round < ROUNDS; round++) {
     const hand = handLoop(generatorParams({ ...GENERATOR, keys, count }), count, windowMs, join(dir, 'hand.jsonl'));
-    handMs = Math.min(handMs, hand.ms);
+    handTimes.push(hand.ms);
     handRows = hand.rows;
     const engine = await runEngine(benchJob({ count, keys, windowMs, outDir: `out-heap-${round}`, baseDir: dir, backend: 'memory', checkpointInterval: null }));
-    engineMs = Math.min(engineMs, engine.ms);
+    engineTimes.push(engine.ms);
   }
+  const handMs = Math.min(...handTimes), engineMs = Math.min(...engineTimes);
   const handRate = count / (handMs / 1000);
   const engineRate = count / (engineMs / 1000);
+  const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
   console.log(`keyed tumbling window (${keys} keys, 10 s windows) over ${fmt(count)} generated events, heap backend, parallelism 1`);
-  console.log(`  engine:       ${fmt(engineRate)} events/s (best of ${ROUNDS}: ${(engineMs / 1000).toFixed(2)} s)`);
-  console.log(`  hand loop:    ${fmt(handRate)} events/s (best of ${ROUNDS}: ${(handMs / 1000).toFixed(2)} s, ${fmt(handRows)} result rows)`);
-  console.log(`  ratio:        ${(engineRate / handRate).toFixed(2)} (engine / hand-written loop; aim >= 0.5)`);
+  console.log(`  engine:       ${fmt(engineRate)} events/s (best of ${ROUNDS}: ${s(engineMs)}; median ${s(median(engineTimes))})`);
+  console.log(`  hand loop:    ${fmt(handRate)} events/s (best of ${ROUNDS}: ${s(handMs)}; median ${s(median(handTimes))}; ${fmt(handRows)} result rows)`);
+  console.log(`  ratio:        ${(engineRate / handRate).toFixed(2)} (engine / hand-written loop, best vs best; medians ${(median(handTimes) / median(engineTimes)).toFixed(2)}; aim >= 0.5)`);
+  console.log(`  machine:      ${cpus().length} cores, load average ${load0.toFixed(1)} -> ${loadavg()[0].toFixed(1)} (other processes make both sides noisy)`);
 
   if (values.checkpoints || values.all) {
     console.log('\ncheckpoint overhead (a checkpoint every second vs none):');
@@ -67,4 +72,10 @@ try {
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });
+}
+
+function median(xs: number[]): number {
+  const a = [...xs].sort((x, y) => x - y);
+  const m = a.length >> 1;
+  return a.length % 2 ? a[m] : (a[m - 1] + a[m]) / 2;
 }
