@@ -50,8 +50,10 @@ interface KeyEntry {
  * One (key, window), cached across batches so that a window living through many batches builds
  * its state key once and, while the cache is valid, is not read back from state each batch. Only
  * this operator writes its table: between two batches a window entry changes only in `onTimers`,
- * which invalidates the windows it touches. Nothing here must survive a restore (a new operator
- * starts with an empty cache and reads state).
+ * which handles exactly the windows whose pending timer time is <= the watermark it ran at
+ * (`firedUpTo`), rewriting or deleting them. So a cached state whose `t` is <= `firedUpTo` is
+ * stale, any other is current. Nothing here must survive a restore (a new operator starts with an
+ * empty cache and reads state).
  */
 interface KeyWindow {
   owner: KeyEntry;
@@ -60,7 +62,7 @@ interface KeyWindow {
   id: string;
   /** The write of this window, reused every batch: [id, current state]. */
   write: StateWrite;
-  /** The state as last read or created; valid while `valid` is true. */
+  /** The state as last read or created; current while `valid` and `state.t > firedUpTo`. */
   state: AlignedWindowState | null;
   valid: boolean;
   /** Updated since last written: in `dirty`, written by the next `flush`. */
@@ -92,6 +94,8 @@ export class AlignedWindows implements WindowProcessor {
   private dirty: KeyWindow[] = [];
   /** A dirty window left the cache: flush before reading state (it could be read back stale). */
   private dirtyEvicted = false;
+  /** The watermark at which `onTimers` last handled due timers (see KeyWindow). */
+  private firedUpTo = -Infinity;
 
   constructor(private readonly env: WindowEnv, private readonly assigner: AlignedWindowAssigner) {
     this.ends = new Float64Array(assigner.windowsPerRecord + 1);
@@ -151,6 +155,7 @@ export class AlignedWindows implements WindowProcessor {
         let kw = entry.last;
         if (kw === null || kw.end !== end) kw = this.windowOf(entry, end, batchNo);
         if (kw.batch !== batchNo) {
+          if (kw.valid && kw.state!.t <= this.firedUpTo) kw.valid = false;
           kw.batch = batchNo;
           kw.slot = touched.length;
           kw.refire = end - 1 <= watermark;
@@ -259,15 +264,10 @@ export class AlignedWindows implements WindowProcessor {
     await this.env.table.writeMany(writes);
   }
 
-  /** A window entry `onTimers` rewrote or deleted: its cached state must be read again. */
-  private invalidate(key: string, end: number): void {
-    const entry = this.keys.peek(key);
-    if (entry === undefined) return;
-    for (const kw of entry.windows) if (kw.end === end) kw.valid = false;
-  }
-
   async onTimers(timers: Timer[]): Promise<void> {
     const env = this.env;
+    // Every timer <= the watermark is in `timers`: cached windows with such a timer go stale here.
+    this.firedUpTo = env.watermark;
     const stateKeys = timers.map((t) => t.id);
     const stored = (await env.table.getMany(stateKeys)) as Array<AlignedWindowState | undefined>;
     const writes: StateWrite[] = [];
@@ -280,7 +280,6 @@ export class AlignedWindows implements WindowProcessor {
       if (s === undefined || s.t !== tm.time) continue;
       if (tm.time === tm.end - 1) fired.add(tm.end, tm.key, env.resultRow(tm.end - size, tm.end, s.k, s.a));
       const cleanup = env.cleanupTime(tm.end);
-      this.invalidate(tm.key, tm.end);
       if (cleanup <= env.watermark) {
         writes.push([tm.id, undefined]);
       } else {

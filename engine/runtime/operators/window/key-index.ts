@@ -29,11 +29,6 @@ export class KeyIndex<E> {
     this.byValue.clear();
   }
 
-  /** The entry of a key string, if cached. */
-  peek(key: string): E | undefined {
-    return this.byKey.get(key);
-  }
-
   entryOf(row: Row): E {
     const single = this.single;
     if (single !== null) {
