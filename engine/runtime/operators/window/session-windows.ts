@@ -35,11 +35,14 @@ interface BatchKey {
 }
 
 export class SessionWindows implements WindowProcessor {
+  /** The current batch's per-record source watermarks (lateness verdicts), if it has them. */
+  private sourceWatermarks: number[] | undefined;
   constructor(private readonly env: WindowEnv, private readonly assigner: SessionWindowAssigner) {}
 
   async processBatch(batch: RecordBatch): Promise<void> {
     const env = this.env;
     const { rows, ts } = batch;
+    this.sourceWatermarks = batch.sourceWatermarks;
     const byKey = new Map<string, BatchKey>();
     for (let i = 0; i < rows.length; i++) {
       if (ts[i] !== ts[i]) throw env.noEventTime();
@@ -71,6 +74,7 @@ export class SessionWindows implements WindowProcessor {
     writes: StateWrite[], refired: ResultBuffer,
   ): SessionKeyState | undefined {
     const env = this.env;
+    const sw = this.sourceWatermarks;
     const aggs = env.plan.aggregates;
     const gap = this.assigner.gap;
     // Copies: the old sessions stay intact, the timers are diffed against them below.
@@ -81,7 +85,7 @@ export class SessionWindows implements WindowProcessor {
     for (const i of bk.records) {
       const start = Math.floor(ts[i]);
       const m = findMerge(sessions, start, start + gap);
-      if (m.count === 0 && env.isWindowLate(m.end)) {
+      if (m.count === 0 && env.isWindowLate(m.end, sw === undefined ? -Infinity : sw[i])) {
         env.late(rows[i], ts[i]);
         continue;
       }

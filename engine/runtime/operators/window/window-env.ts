@@ -56,9 +56,14 @@ export class WindowEnv {
     return this.plan.key === null ? [] : this.plan.key.valuesOf(row);
   }
 
-  /** Flink's `isWindowLate`: the window's state is (or would already be) cleared. */
-  isWindowLate(end: number): boolean {
-    return end - 1 + this.plan.allowedLateness <= this.watermark;
+  /**
+   * Flink's `isWindowLate`: the window's state is (or would already be) cleared. `sourceWatermark`
+   * is the record's `RecordBatch.sourceWatermarks` entry: judging against it too makes the verdict
+   * independent of how input channels interleave (see engine/runtime/operator.ts).
+   */
+  isWindowLate(end: number, sourceWatermark = -Infinity): boolean {
+    const w = sourceWatermark > this.watermark ? sourceWatermark : this.watermark;
+    return end - 1 + this.plan.allowedLateness <= w;
   }
 
   /** The first timer of a new window: its firing time, or its cleanup time if it fires at once. */
