@@ -86,13 +86,28 @@ export async function startJob(opts: StartJobOptions): Promise<JobHandle> {
   const storage = createCheckpointStorage({ jobName: job.name, settings, baseDir: job.baseDir });
   await storage.open();
   let restored: CompletedCheckpoint | null = null;
+  let resumeNotice: string | null = null;
   if (opts.from) restored = await storage.load(opts.from);
-  else if (opts.resume) restored = await storage.resumeLatest();
+  else if (opts.resume) {
+    restored = await storage.latest();
+    // Killed before its first checkpoint completed: a sink commits only when a checkpoint completes
+    // (a bounded job ends with a final one, and completed checkpoints are retained), so nothing of
+    // that run was committed and starting over is exactly-once; its temp files are aborted at launch.
+    if (restored === null) {
+      if (settings.checkpointing.interval === null) {
+        throw new JobStartError(`cannot --resume job '${job.name}': checkpointing is off, so there is no checkpoint to `
+          + `resume from. Nothing was changed. Set settings.checkpointing.interval, or run without --resume.`);
+      }
+      resumeNotice = `nothing to resume yet: job '${job.name}' has no completed checkpoint, so none of its output was `
+        + `committed; starting from the beginning`;
+    }
+  }
   const newest = await storage.latest().catch(() => null);
   const firstId = Math.max(restored?.id ?? 0, newest?.id ?? 0) + 1;
   const lineage = lineageOf(restored?.states) ?? randomBytes(4).toString('hex');
   const launcher = opts.launcher ?? forkLauncher();
   const emit = (e: RunEvent) => { try { opts.onEvent?.(e); } catch { /* a listener must not break the run */ } };
+  if (resumeNotice !== null) emit({ type: 'log', level: 'warn', message: resumeNotice });
 
   const startedAt = Date.now();
   let status: JobStatus = 'created';
