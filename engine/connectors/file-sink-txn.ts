@@ -3,10 +3,14 @@
  * by the sink operator and by the host's recovery step.
  *
  * Layout under the sink folder:
- *   .pending-<lineage>-<subtask>-<seq>/part   an open or pre-committed transaction (hidden)
+ *   .pending-<lineage>-<subtask>-<instance>-<seq>/part   an open or pre-committed transaction (hidden)
  *   part-<lineage>-<subtask>-<checkpoint>.<ext>   a committed file (visible)
  * The final name depends only on the run lineage, subtask and checkpoint id, so committing the same
- * transaction twice is harmless: the second commit finds the temp file gone and the final file there.
+ * transaction twice is harmless: a final file that exists is never replaced (the transaction was
+ * committed already), the temp folder is just removed.
+ * Transaction folders carry a random per-process instance token: a restored checkpoint lists its
+ * pending folders by name, and a later process reusing such a name for a new open transaction would
+ * otherwise have that half-written file committed over the real one by the next recovery.
  */
 import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, existsSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
@@ -67,7 +71,7 @@ export class FileTransaction {
 export function commitTransaction(sinkDir: string, t: PendingTransaction): void {
   const from = join(sinkDir, t.dir, DATA_FILE);
   const to = join(sinkDir, t.final);
-  if (existsSync(from)) {
+  if (existsSync(from) && !existsSync(to)) {
     renameSync(from, to);
     fsyncDir(sinkDir);
   }

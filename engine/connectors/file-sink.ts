@@ -13,6 +13,7 @@ import type { OperatorContext, OperatorOutput, OperatorSnapshot, RecordBatch, St
 import type { OperatorServices, PendingOutputReporter } from '../runtime/operators/services.ts';
 import { FileTransaction, commitTransaction, finalName, PENDING_PREFIX, type PendingTransaction } from './file-sink-txn.ts';
 import { csvField } from './csv.ts';
+import { randomBytes } from 'node:crypto';
 
 export interface FileSinkState { pending: PendingTransaction[]; lineage: string }
 
@@ -24,6 +25,8 @@ export class FileSinkOperator implements StreamOperator, PendingOutputReporter {
   private pending: PendingTransaction[] = [];
   private csvHeader: string[] | null = null;
   private readonly ext: string;
+  /** Unique per operator instance, so no two processes ever name a transaction alike (see file-sink-txn.ts). */
+  private readonly instance = randomBytes(4).toString('hex');
 
   constructor(private readonly cfg: FileSinkConfig, private readonly services: OperatorServices) {
     this.ext = cfg.format === 'csv' ? 'csv' : 'jsonl';
@@ -40,7 +43,7 @@ export class FileSinkOperator implements StreamOperator, PendingOutputReporter {
   }
 
   private begin(): void {
-    const dir = `${PENDING_PREFIX}${this.services.lineage}-${this.subtask}-${this.services.attempt}-${this.txnSeq++}`;
+    const dir = `${PENDING_PREFIX}${this.services.lineage}-${this.subtask}-${this.instance}-${this.txnSeq++}`;
     this.txn = new FileTransaction(this.dir, dir);
     this.csvHeader = null;
   }
