@@ -1,12 +1,14 @@
 /**
  * `npm run bench`: engine throughput on a keyed tumbling window over generated events, next to a
- * hand-written single loop doing the same aggregation in this same process, as a ratio.
+ * hand-written single loop doing the same aggregation in this same process, as a ratio; then the
+ * checkpoint overhead per backend, RocksDB full vs incremental checkpoints, and the designer's
+ * drag-to-repaint time. Naming some of the parts runs only those (after the ratio):
  *   --events N          events (default 5,000,000)
  *   --rounds N          alternating rounds of engine and hand loop, best of each (default 3)
- *   --checkpoints       also: throughput with a checkpoint every second vs none, per state backend
- *   --rocksdb           also: RocksDB full vs incremental checkpoint bytes/durations, restore time
- *   --designer          also: canvas drag responsiveness in Chromium (bench/designer.ts)
- *   --all               everything
+ *   --checkpoints       throughput with a checkpoint every second vs none, per state backend
+ *   --rocksdb           RocksDB full vs incremental checkpoint bytes/durations, restore time
+ *   --designer          canvas drag responsiveness in Chromium (bench/designer.ts)
+ *   --quick             only the ratio
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -18,8 +20,9 @@ import { handLoop } from './hand-loop.ts';
 import type { StateBackendKind } from '../engine/graph/types.ts';
 
 const { values } = parseArgs({ options: {
-  events: { type: 'string' }, rounds: { type: 'string' }, checkpoints: { type: 'boolean' }, rocksdb: { type: 'boolean' }, designer: { type: 'boolean' }, all: { type: 'boolean' },
+  events: { type: 'string' }, rounds: { type: 'string' }, checkpoints: { type: 'boolean' }, rocksdb: { type: 'boolean' }, designer: { type: 'boolean' }, quick: { type: 'boolean' },
 } });
+const all = !values.quick && !values.checkpoints && !values.rocksdb && !values.designer;
 const count = Number(values.events ?? 5_000_000);
 const keys = 100;
 const windowMs = 10_000;
@@ -50,21 +53,23 @@ try {
   console.log(`  ratio:        ${(engineRate / handRate).toFixed(2)} (engine / hand-written loop, best vs best; medians ${(median(handTimes) / median(engineTimes)).toFixed(2)}; aim >= 0.5)`);
   console.log(`  machine:      ${cpus().length} cores, load average ${load0.toFixed(1)} -> ${loadavg()[0].toFixed(1)} (other processes make both sides noisy)`);
 
-  if (values.checkpoints || values.all) {
+  if (values.checkpoints || all) {
     console.log('\ncheckpoint overhead (a checkpoint every second vs none):');
     for (const backend of ['memory', 'fs', 'rocksdb'] as StateBackendKind[]) {
-      const off = await runEngine(benchJob({ count, keys, windowMs, outDir: `out-${backend}-off`, baseDir: dir, backend, checkpointInterval: null }));
-      const on = await runEngine(benchJob({ count, keys, windowMs, outDir: `out-${backend}-on`, baseDir: dir, backend, checkpointInterval: 1000 }));
-      const rOff = count / (off.ms / 1000);
-      const rOn = count / (on.ms / 1000);
+      // Long enough for several checkpoints at each backend's speed (~8 s per run).
+      const n = backend === 'rocksdb' ? count * 2 : count * 10;
+      const off = await runEngine(benchJob({ count: n, keys, windowMs, outDir: `out-${backend}-off`, baseDir: dir, backend, checkpointInterval: null }));
+      const on = await runEngine(benchJob({ count: n, keys, windowMs, outDir: `out-${backend}-on`, baseDir: dir, backend, checkpointInterval: 1000 }));
+      const rOff = n / (off.ms / 1000);
+      const rOn = n / (on.ms / 1000);
       console.log(`  ${backend.padEnd(8)} off ${fmt(rOff)} events/s | on ${fmt(rOn)} events/s (${on.checkpoints} checkpoints) | overhead ${((1 - rOn / rOff) * 100).toFixed(1)}%`);
     }
   }
-  if (values.rocksdb || values.all) {
+  if (values.rocksdb || all) {
     const { runCheckpointRocksDBBench, formatCheckpointRocksDBBench } = await import('./checkpoint-rocksdb.ts');
     console.log('\n' + formatCheckpointRocksDBBench(await runCheckpointRocksDBBench()));
   }
-  if (values.designer || values.all) {
+  if (values.designer || all) {
     const { measureDesignerDrag } = await import('./designer.ts');
     const r = await measureDesignerDrag();
     console.log(r ? `\ndesigner drag (${r.nodes} nodes, ${r.edges} edges): median ${r.medianMs.toFixed(1)} ms, p95 ${r.p95Ms.toFixed(1)} ms`
