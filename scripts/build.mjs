@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run build`: the renderer (Vite, renderer/vite.config.ts -> dist/renderer) and the Electron
+// `npm run build`: the renderer (Vite, scripts/renderer.vite.config.ts -> dist/renderer) and the Electron
 // bundles (esbuild: electron/main.ts, preload.ts and the task process entry -> dist/electron/*.cjs).
 // Flags: --renderer, --electron (default: both). rocksdb stays external: its native module is
 // loaded from node_modules (unpacked from the asar in packaged builds).
@@ -25,7 +25,7 @@ const importMetaBanner = [
 
 async function buildRenderer() {
   const t = Date.now();
-  await viteBuild({ configFile: join(ROOT, 'renderer', 'vite.config.ts'), logLevel: 'warn' });
+  await viteBuild({ configFile: join(ROOT, 'scripts', 'renderer.vite.config.ts'), logLevel: 'warn' });
   console.error(`build: renderer -> dist/renderer (${Date.now() - t} ms)`);
 }
 

@@ -33,7 +33,7 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 function ensureRenderer(rendererDir: string, io: CliIO): boolean {
   if (existsSync(join(rendererDir, 'index.html'))) return true;
   const build = join(ROOT, 'scripts', 'build.mjs');
-  if (!existsSync(join(ROOT, 'renderer', 'vite.config.ts')) || !existsSync(build)) return false;
+  if (!existsSync(join(ROOT, 'scripts', 'renderer.vite.config.ts')) || !existsSync(build)) return false;
   io.err('weir serve: building the renderer (dist/renderer is missing)...');
   // stdout stays reserved for the address line.
   const r = spawnSync(process.execPath, [build, '--renderer'], { cwd: ROOT, stdio: ['ignore', 2, 2] });
