@@ -25,7 +25,9 @@ export function ExportDialog() {
     if (!open) return;
     setResult(null);
     setError(null);
-    host().exportJob({ job: docStore.getState().job, format })
+    // The path lets the exporter sample the job's data files (relative to it) for column types.
+    const { job, path } = docStore.getState();
+    host().exportJob({ job, format, ...(path ? { path } : {}) })
       .then(setResult, (e) => setError(String(e?.message ?? e)));
   }, [open, format]);
   if (!open) return null;
