@@ -31,11 +31,26 @@ test('a window needs event time on every source it reads from, even through a un
     { from: 'orders', to: 'u' }, { from: 'gen', to: 'g2' }, { from: 'g2', to: 'u' }, { from: 'u', to: 'big' },
     { from: 'big', to: 'per_user' }, { from: 'per_user', to: 'out' },
   ];
-  assert.deepEqual(errorLines(two), [
-    "nodes[2].config.window: window 'per_user' needs event time, but source 'gen' has none: set nodes[4].config.eventTime",
-  ]);
-  (node(two, 'gen').config as { eventTime?: unknown }).eventTime = { field: 'ts' };
+  // A generator always has event time (its `ts`); the file source without eventTime is the problem.
   assert.equal(validateJob(two).ok, true, JSON.stringify(validateJob(two).problems));
+  delete (node(two, 'orders').config as { eventTime?: unknown }).eventTime;
+  assert.deepEqual(errorLines(two), [
+    "nodes[2].config.window: window 'per_user' needs event time, but source 'orders' has none: set nodes[0].config.eventTime",
+  ]);
+});
+
+test('a generator without eventTime feeds a window on its ts column and runs', () => {
+  const doc = {
+    format: 'weir.job/v1', name: 'gen-window',
+    nodes: [
+      { id: 'g', type: 'source.generator', config: { count: 100, outOfOrderness: '1s' } },
+      { id: 'w', type: 'window', config: { keyBy: 'key', window: { kind: 'tumbling', size: '1s' }, aggregates: 'COUNT(*) AS n' } },
+      { id: 'o', type: 'sink.file', config: { path: 'out', format: 'jsonl' } },
+    ],
+    edges: [{ from: 'g', to: 'w' }, { from: 'w', to: 'o' }],
+  };
+  const r = validateJob(doc);
+  assert.equal(r.ok, true, JSON.stringify(r.problems));
 });
 
 test('expression syntax errors carry the field path and the column', () => {
