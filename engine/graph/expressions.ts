@@ -47,7 +47,7 @@ export function splitTopLevel(text: string): string[] {
     }
     if (ch === "'" || ch === '"' || ch === '`') quote = ch;
     else if (ch === '(') depth++;
-    else if (ch === ')') depth--;
+    else if (ch === ')') depth = Math.max(0, depth - 1); // half-typed text: a stray ')' must not hide later commas
     else if (ch === ',' && depth === 0) {
       parts.push(text.slice(start, i).trim());
       start = i + 1;

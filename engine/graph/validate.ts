@@ -25,7 +25,8 @@ export interface ValidateOptions {
   expressions?: ExpressionChecker;
 }
 
-const sqlChecker: ExpressionChecker = {
+/** The real expression compiler as an ExpressionChecker (the designer wraps it in a cache). */
+export const sqlExpressionChecker: Required<ExpressionChecker> = {
   checkExpression: (kind, text) => checkExpression(kind, text),
   referencedColumns: (kind, text) => referencedColumns(kind, text),
   outputColumns: (kind, text, input) => {
@@ -65,7 +66,7 @@ export function validateJob(input: unknown, options: ValidateOptions = {}): Vali
   const problems: JobProblem[] = [];
   checkPositiveDurations(doc, problems);
   const idx = checkGraph(doc, problems);
-  checkColumns(doc, idx, options.expressions ?? sqlChecker, problems);
+  checkColumns(doc, idx, options.expressions ?? sqlExpressionChecker, problems);
   if (problems.some((p) => p.severity !== 'warning')) return { ok: false, problems };
   return { ok: true, job: normalizeJob(doc, options.baseDir), problems };
 }
@@ -75,7 +76,7 @@ export function validateJob(input: unknown, options: ValidateOptions = {}): Vali
  * the designer and for exporters). Nodes on a cycle are absent; unknown columns are null.
  * Expects a schema-valid document.
  */
-export function nodeColumns(doc: JobDocument, expressions: ExpressionChecker = sqlChecker): NodeColumns {
+export function nodeColumns(doc: JobDocument, expressions: ExpressionChecker = sqlExpressionChecker): NodeColumns {
   const scratch: JobProblem[] = [];
   return checkColumns(doc, checkGraph(doc, scratch), expressions, scratch);
 }

@@ -4,7 +4,7 @@
  * columns, map aliases, window keys and aggregate aliases. Unknown stays unknown (an empty list).
  */
 import type { JobDocument, JobNode } from '../../../engine/graph/types.ts';
-import { splitTopLevel } from './summary.ts';
+import { splitTopLevel } from '../../../engine/graph/expressions.ts';
 import { cachedExpressions } from './expressionCache.ts';
 
 /** Columns the generator source emits (see engine/connectors generator). */

@@ -5,9 +5,9 @@
  * expression, not 200.
  */
 import type { ExpressionChecker } from '../../../engine/graph/expressions.ts';
-import {
-  checkExpression, compileAggregates, compileProjectionDetailed, parseKeyBy, referencedColumns,
-} from '../../../engine/sql/index.ts';
+import { sqlExpressionChecker } from '../../../engine/graph/validate.ts';
+
+const { checkExpression, referencedColumns, outputColumns } = sqlExpressionChecker;
 
 const MAX_ENTRIES = 5000;
 
@@ -24,16 +24,6 @@ function memo<A extends unknown[], R>(fn: (...args: A) => R, key: (...args: A) =
     if (!hit.ok) throw hit.e;
     return hit.v;
   };
-}
-
-// Output columns: the same rules as the engine's default checker in engine/graph/validate.ts.
-function outputColumns(kind: 'select' | 'aggregates' | 'keyBy', text: string, input: readonly string[] | null): readonly string[] | null {
-  if (kind === 'keyBy') return parseKeyBy(text).columns;
-  if (kind === 'aggregates') return compileAggregates(text).map((a) => a.alias);
-  const p = compileProjectionDetailed(text);
-  if (p.columns) return p.columns.map((c) => c.name);
-  if (!input) return null;
-  return [...input, ...p.extra.map((c) => c.name).filter((n) => !input.includes(n))];
 }
 
 export const cachedExpressions: ExpressionChecker = {

@@ -3,6 +3,7 @@
  * Pure and total: any config, even half-filled or wrong, gives a string and never throws.
  */
 import type { JobNode, WindowSpec } from '../../../engine/graph/types.ts';
+import { splitTopLevel } from '../../../engine/graph/expressions.ts';
 
 const MAX = 48;
 
@@ -31,24 +32,6 @@ export function aggregatesShort(aggregates: string): string {
     .map((part) => part.replace(/\s+as\s+[`"]?[\w]+[`"]?\s*$/i, '').trim())
     .filter(Boolean)
     .join(', ');
-}
-
-/** Split on commas that are not inside parentheses or quotes. */
-export function splitTopLevel(text: string): string[] {
-  const parts: string[] = [];
-  let depth = 0;
-  let quote: string | null = null;
-  let start = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quote) { if (c === quote) quote = null; continue; }
-    if (c === '\'' || c === '"' || c === '`') quote = c;
-    else if (c === '(') depth++;
-    else if (c === ')') depth = Math.max(0, depth - 1);
-    else if (c === ',' && depth === 0) { parts.push(text.slice(start, i)); start = i + 1; }
-  }
-  parts.push(text.slice(start));
-  return parts.map((p) => p.trim()).filter((p) => p !== '');
 }
 
 export function summarize(node: JobNode): string {

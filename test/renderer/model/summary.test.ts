@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { summarize, splitTopLevel } from '../../../renderer/src/model/summary.ts';
+import { summarize } from '../../../renderer/src/model/summary.ts';
+import { splitTopLevel } from '../../../engine/graph/expressions.ts';
 import type { JobNode } from '../../../engine/graph/types.ts';
 
 test('window summary reads like the issue example', () => {
