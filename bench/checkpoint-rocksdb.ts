@@ -13,7 +13,7 @@ import { performance } from 'node:perf_hooks';
 import { FsCheckpointWorkerStorage } from '../engine/checkpoint/fs-worker-storage.ts';
 import { createRocksDBStateBackend } from '../engine/state/rocksdb-backend.ts';
 import { keyGroupOf, stateKey } from '../engine/state/keygroups.ts';
-import type { KeyedStateSnapshot } from '../engine/state/api.ts';
+import type { KeyedStateSnapshot } from '../engine/contracts/keyed-state.ts';
 
 export interface CheckpointRocksDBBenchResult {
   keys: number;

@@ -5,7 +5,7 @@
  */
 import type { NormalizedJob, StateBackendKind } from '../engine/graph/types.ts';
 import { validateJob } from '../engine/graph/validate.ts';
-import { startJob } from '../engine/runtime/job-runner.ts';
+import { startJob } from '../engine/runtime/job/job-runner.ts';
 
 export interface BenchJobOptions {
   count: number; keys: number; windowMs: number; outDir: string; baseDir: string;

@@ -4,7 +4,7 @@
  * closes once it reports the document clean; "Cancel" keeps the window.
  */
 import { dialog, type BrowserWindow } from 'electron';
-import type { AppCommand } from '../engine/host/api.ts';
+import type { AppCommand } from '../engine/host/common/api.ts';
 
 export interface DocumentState { title: string; dirty: boolean; path?: string | null }
 

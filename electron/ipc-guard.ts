@@ -8,10 +8,10 @@
  * Uses structural types only, so tests drive it with a stubbed ipcMain (no Electron binary).
  */
 import type { IpcMainInvokeEvent } from 'electron';
-import type { EngineHost, HostEvent } from '../engine/host/api.ts';
-import { errorShape } from '../engine/host/errors.ts';
-import { IPC_CALL_CHANNEL, IPC_EVENT_CHANNEL, type IpcReply } from '../engine/host/methods.ts';
-import { isHostMethod, parseParams } from '../engine/host/protocol.ts';
+import type { EngineHost, HostEvent } from '../engine/host/common/api.ts';
+import { errorShape } from '../engine/host/common/errors.ts';
+import { IPC_CALL_CHANNEL, IPC_EVENT_CHANNEL, type IpcReply } from '../engine/host/common/methods.ts';
+import { isHostMethod, parseParams } from '../engine/host/common/protocol.ts';
 
 export const APP_ORIGIN = 'app://weir';
 

@@ -9,9 +9,9 @@
 import { app, BrowserWindow, Menu, dialog, ipcMain, session } from 'electron';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { AppCommand } from '../engine/host/api.ts';
-import { createLocalHost, type LocalHost } from '../engine/host/local-host.ts';
-import { materializeExample } from '../engine/host/examples.ts';
+import type { AppCommand } from '../engine/host/common/api.ts';
+import { createLocalHost, type LocalHost } from '../engine/host/node/local-host.ts';
+import { materializeExample } from '../engine/host/node/examples.ts';
 import { APP_URL, registerAppScheme, serveRenderer } from './app-protocol.ts';
 import { attachDocumentState, type DocumentWindow } from './document-window.ts';
 import { forwardEvents, registerHostIpc } from './ipc-guard.ts';

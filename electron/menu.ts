@@ -4,7 +4,7 @@
  * Cut/copy/paste keep Electron's roles so text fields behave natively.
  */
 import type { MenuItemConstructorOptions } from 'electron';
-import type { AppCommand } from '../engine/host/api.ts';
+import type { AppCommand } from '../engine/host/common/api.ts';
 
 export interface MenuActions {
   command(command: AppCommand): void;

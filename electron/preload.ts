@@ -4,8 +4,8 @@
  * one CommonJS file whose only require is 'electron'.
  */
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
-import type { HostEvent } from '../engine/host/api.ts';
-import { HOST_METHOD_NAMES, IPC_CALL_CHANNEL, IPC_EVENT_CHANNEL, type IpcReply } from '../engine/host/methods.ts';
+import type { HostEvent } from '../engine/host/common/api.ts';
+import { HOST_METHOD_NAMES, IPC_CALL_CHANNEL, IPC_EVENT_CHANNEL, type IpcReply } from '../engine/host/common/methods.ts';
 
 const api: Record<string, unknown> = {};
 for (const method of HOST_METHOD_NAMES) {

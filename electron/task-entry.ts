@@ -21,4 +21,4 @@ if (port) {
 }
 
 // Loaded after the bridge exists: task-main checks for `process.send` when it starts.
-void import('../engine/runtime/task-main.ts');
+void import('../engine/runtime/task/task-main.ts');

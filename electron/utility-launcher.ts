@@ -5,7 +5,7 @@
  * the utility process's parentPort.
  */
 import { utilityProcess } from 'electron';
-import type { TaskLauncher, TaskProcessHandle } from '../engine/runtime/api.ts';
+import type { TaskLauncher, TaskProcessHandle } from '../engine/runtime/job/api.ts';
 
 export function createUtilityLauncher(entry: string): TaskLauncher {
   return {

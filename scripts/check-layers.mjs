@@ -4,7 +4,7 @@
 //  2. renderer/ never imports Node built-ins, rocksdb, ws or electron, and takes from engine/ only
 //     the shared, browser-safe modules listed in RENDERER_MAY_IMPORT.
 //  3. Browser-safe engine modules (those entry points, everything they import, all of engine/graph
-//     except schema-inference.ts and all of engine/sql except engine/sql/flink) import no Node
+//     except schema-inference.ts and all of engine/sql) import no Node
 //     built-ins or Node-only packages, so the renderer bundle never pulls them in.
 // Prints `file:line: reason` per violation and exits 1 when there is any.
 // Usage: node scripts/check-layers.mjs [--root DIR]
@@ -21,19 +21,15 @@ const BUILTINS = new Set(builtinModules.filter((m) => !m.startsWith('_')));
 export const RENDERER_MAY_IMPORT = [
   'engine/graph/**',
   'engine/sql/**',
-  'engine/host/api.ts',
-  'engine/host/ws-client.ts',
-  'engine/host/protocol.ts',
-  // The browser side of the host transport, written for the renderer by the host module.
-  'engine/host/page-host.ts',
-  'engine/host/window-api.ts',
-  'engine/host/rpc-client.ts',
-  'engine/host/errors.ts',
-  'engine/checkpoint/types.ts',
-  'engine/state/api.ts',
+  // The host API and its browser-side transports (VS Code's common/ and browser/).
+  'engine/host/common/**',
+  'engine/host/browser/**',
+  'engine/contracts/checkpoint.ts',
+  'engine/contracts/keyed-state.ts',
+  'engine/contracts/run-events.ts',
 ];
 /** Exceptions inside the globs above: Node-only by design. */
-export const NODE_ONLY_ENGINE = ['engine/graph/schema-inference.ts', 'engine/sql/flink/**'];
+export const NODE_ONLY_ENGINE = ['engine/graph/schema-inference.ts'];
 /** Always browser-safe, whether or not the renderer imports them yet. */
 const BROWSER_SAFE_ROOTS = ['engine/graph/**', 'engine/sql/**'];
 

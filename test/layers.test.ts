@@ -33,10 +33,10 @@ test('each kind of violation is reported as file:line: reason, exit 1', (t) => {
     'engine/graph/bad.ts': "import { join } from 'node:path';\nimport { x } from '../runtime/task.ts';\nexport const j = [join, x];\n",
     'engine/graph/schema-inference.ts': "import { readFileSync } from 'node:fs';\nexport const r = readFileSync;\n",
     'engine/graph/uses-inference.ts': "import { r } from './schema-inference.ts';\nexport const q = r;\n",
-    'engine/sql/flink/index.ts': "import { writeFileSync } from 'fs';\nexport const w = writeFileSync;\n",
+    'engine/export/flink-sql/index.ts': "import { writeFileSync } from 'fs';\nexport const w = writeFileSync;\n",
     'engine/sql/index.ts': "import { Buffer } from 'buffer';\nexport const b = Buffer;\n",
-    'engine/host/api.ts': "import { helper } from './helper.ts';\nexport const h = helper;\n",
-    'engine/host/helper.ts': "import { createServer } from 'node:net';\nexport const helper = createServer;\n",
+    'engine/host/common/api.ts': "import { helper } from './helper.ts';\nexport const h = helper;\n",
+    'engine/host/common/helper.ts': "import { createServer } from 'node:net';\nexport const helper = createServer;\n",
     'renderer/src/App.tsx': [
       "import { useState } from 'react';",
       "import { readFileSync } from 'fs';",
@@ -45,10 +45,10 @@ test('each kind of violation is reported as file:line: reason, exit 1', (t) => {
       "import rocks from 'rocksdb';",
       "import { startJob } from '../../engine/runtime/task.ts';",
       "import { infer } from '../../engine/graph/schema-inference.ts';",
-      "import { exportFlinkSql } from '../../engine/sql/flink/index.ts';",
+      "import { exportFlinkSql } from '../../engine/export/flink-sql/index.ts';",
       "import type { JobDocument } from '../../engine/graph/types.ts';",
       "import { validateJob } from '../../engine/graph/ok.ts';",
-      "import { connect } from '../../engine/host/ws-client.ts';",
+      "import { connect } from '../../engine/host/browser/ws-client.ts';",
       "const s = 'import x from \"fs\"'; // a string, not an import",
       '',
     ].join('\n'),
@@ -69,14 +69,14 @@ test('each kind of violation is reported as file:line: reason, exit 1', (t) => {
   has(/^engine\/runtime\/task\.ts:1: browser-safe module must not import the Node built-in 'node:fs\/promises' \(browser-safe because engine\/graph\/bad\.ts imports it\)/);
   has(/^engine\/graph\/uses-inference\.ts:1: browser-safe module must not import the Node-only module 'engine\/graph\/schema-inference\.ts'/);
   has(/^engine\/sql\/index\.ts:1: browser-safe module must not import the Node built-in 'buffer'/);
-  has(/^engine\/host\/helper\.ts:1: browser-safe module must not import the Node built-in 'node:net'/);
+  has(/^engine\/host\/common\/helper\.ts:1: browser-safe module must not import the Node built-in 'node:net'/);
   has(/^renderer\/src\/App\.tsx:2: renderer must not import the Node built-in 'fs'/);
   has(/^renderer\/src\/App\.tsx:3: renderer must not import the Node built-in 'node:path'/);
   has(/^renderer\/src\/App\.tsx:4: renderer must not import the Node built-in 'child_process'/);
   has(/^renderer\/src\/App\.tsx:5: renderer must not import the Node-only package 'rocksdb'/);
   has(/^renderer\/src\/App\.tsx:6: renderer must not import engine internals \('engine\/runtime\/task\.ts'\)/);
   has(/^renderer\/src\/App\.tsx:7: renderer must not import engine internals \('engine\/graph\/schema-inference\.ts'\)/);
-  has(/^renderer\/src\/App\.tsx:8: renderer must not import engine internals \('engine\/sql\/flink\/index\.ts'\)/);
+  has(/^renderer\/src\/App\.tsx:8: renderer must not import engine internals \('engine\/export\/flink-sql\/index\.ts'\)/);
   // Allowed: type imports of Node built-ins, zod, schema-inference's own Node use, flink's Node
   // use, the shared modules, a string that only looks like an import, commented-out imports.
   for (const ok of [/ok\.ts/, /schema-inference\.ts:1/, /flink\/index\.ts:1/, /App\.tsx:(1|9|10|11|12):/, /flow\.ts:1:/]) {

@@ -6,8 +6,8 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
-import type { SubtaskStateSnapshot } from './types.ts';
-import { CheckpointRestoreError, type CheckpointKind, type StateFileRef } from './storage.ts';
+import type { SubtaskStateSnapshot } from '../contracts/checkpoint.ts';
+import { CheckpointRestoreError, type CheckpointKind, type StateFileRef } from '../contracts/checkpoint-storage.ts';
 
 export const METADATA_FORMAT = 'weir.checkpoint/v1';
 

@@ -3,7 +3,7 @@
  * checkpoints are kept; adding one more disposes the oldest through the storage (subsumption).
  * Savepoints are tracked but never disposed automatically: they belong to the user.
  */
-import type { CheckpointStorage, CompletedCheckpoint } from './storage.ts';
+import type { CheckpointStorage, CompletedCheckpoint } from '../contracts/checkpoint-storage.ts';
 
 export class CompletedCheckpointStore {
   private readonly checkpoints: CompletedCheckpoint[] = []; // oldest first

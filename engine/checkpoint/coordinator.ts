@@ -12,12 +12,12 @@
  * restores (next id = max(restored id, newest stored id) + 1); `notifyCheckpointComplete(n)` is sent
  * only after n's metadata is durable, and never for a failed checkpoint.
  */
-import type { CheckpointAck, CheckpointBarrier, CheckpointStats, CheckpointStatsSummary, SubtaskCheckpointStats } from './types.ts';
+import type { CheckpointAck, CheckpointBarrier, CheckpointStats, CheckpointStatsSummary, SubtaskCheckpointStats } from '../contracts/checkpoint.ts';
 import { CheckpointFailureManager } from './failure-manager.ts';
 import { CompletedCheckpointStore } from './completed-store.ts';
 import { PendingCheckpoint, type SubtaskId } from './pending-checkpoint.ts';
 import { CheckpointStatsTracker, type CheckpointStatsListener } from './stats-tracker.ts';
-import { CheckpointDeclinedError, type CheckpointKind, type CheckpointStorage, type CompletedCheckpoint } from './storage.ts';
+import { CheckpointDeclinedError, type CheckpointKind, type CheckpointStorage, type CompletedCheckpoint } from '../contracts/checkpoint-storage.ts';
 import { systemTimers, type CheckpointTimers, type TimerHandle } from './timers.ts';
 import { TriggerScheduler } from './trigger-scheduler.ts';
 

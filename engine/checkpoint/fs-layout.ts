@@ -10,7 +10,7 @@
  * it) and is ignored, then removed when the storage opens.
  */
 import { isAbsolute, join, resolve } from 'node:path';
-import type { CheckpointKind } from './storage.ts';
+import type { CheckpointKind } from '../contracts/checkpoint-storage.ts';
 
 export const METADATA_FILE = '_metadata';
 export const SHARED_DIR = 'shared';

@@ -15,8 +15,8 @@ import {
 import { SharedStateRegistry } from './shared-registry.ts';
 import {
   CheckpointRestoreError, type CheckpointStorage, type CompletedCheckpoint, type PendingCheckpointData,
-} from './storage.ts';
-import type { RetainedCheckpoint, SubtaskStateSnapshot } from './types.ts';
+} from '../contracts/checkpoint-storage.ts';
+import type { RetainedCheckpoint, SubtaskStateSnapshot } from '../contracts/checkpoint.ts';
 
 interface FolderEntry { id: number; kind: 'checkpoint' | 'savepoint'; folder: string /* relative */ }
 

@@ -6,8 +6,8 @@
 import { createReadStream } from 'node:fs';
 import { AtomicFileWriter } from './atomic-file.ts';
 import { SHARED_DIR, checkpointFolder, resolveIn } from './fs-layout.ts';
-import type { CheckpointBarrier } from './types.ts';
-import type { CheckpointKind, CheckpointWorkerStorage, StateFileRef, StateFileSink } from './storage.ts';
+import type { CheckpointBarrier } from '../contracts/checkpoint.ts';
+import type { CheckpointKind, CheckpointWorkerStorage, StateFileRef, StateFileSink } from '../contracts/checkpoint-storage.ts';
 
 const SAFE_NAME = /^[A-Za-z0-9._-]+$/;
 

@@ -15,8 +15,8 @@ import { FsCheckpointStorage, loadCheckpoint } from './fs-storage.ts';
 import {
   CheckpointDeclinedError, CheckpointRestoreError, type CheckpointStorage, type CompletedCheckpoint,
   type PendingCheckpointData,
-} from './storage.ts';
-import type { RetainedCheckpoint, SubtaskStateSnapshot } from './types.ts';
+} from '../contracts/checkpoint-storage.ts';
+import type { RetainedCheckpoint, SubtaskStateSnapshot } from '../contracts/checkpoint.ts';
 
 export const DEFAULT_MEMORY_STATE_LIMIT = 5 * 1024 * 1024;
 

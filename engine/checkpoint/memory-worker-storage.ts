@@ -2,8 +2,8 @@
  * Task side of the memory storage: there are no files; heap snapshots travel inline in the
  * acknowledgement (`KeyedStateSnapshot.inline`). Writing a file here is a programming error.
  */
-import type { CheckpointBarrier } from './types.ts';
-import type { CheckpointKind, CheckpointWorkerStorage, StateFileRef, StateFileSink } from './storage.ts';
+import type { CheckpointBarrier } from '../contracts/checkpoint.ts';
+import type { CheckpointKind, CheckpointWorkerStorage, StateFileRef, StateFileSink } from '../contracts/checkpoint-storage.ts';
 
 export class MemoryCheckpointWorkerStorage implements CheckpointWorkerStorage {
   readonly kind = 'memory' as const;

@@ -3,8 +3,8 @@
  * acknowledged, and the state they sent. A subtask counts as acknowledged when it appears in an
  * ack's `stats` or `states`; each subtask counts once, whatever path its acknowledgement took.
  */
-import type { CheckpointAck, CheckpointBarrier, SubtaskCheckpointStats, SubtaskStateSnapshot } from './types.ts';
-import type { PendingCheckpointData } from './storage.ts';
+import type { CheckpointAck, CheckpointBarrier, SubtaskCheckpointStats, SubtaskStateSnapshot } from '../contracts/checkpoint.ts';
+import type { PendingCheckpointData } from '../contracts/checkpoint-storage.ts';
 
 export interface SubtaskId { operatorId: string; subtask: number }
 

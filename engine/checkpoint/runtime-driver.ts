@@ -10,8 +10,8 @@
  * stored checkpoint.
  */
 import type { JobSettings } from '../graph/types.ts';
-import type { CheckpointAck, CheckpointBarrier, CheckpointStats, CheckpointStatsSummary, SubtaskCheckpointStats } from './types.ts';
-import type { CheckpointStorage, CompletedCheckpoint } from './storage.ts';
+import type { CheckpointAck, CheckpointBarrier, CheckpointStats, CheckpointStatsSummary, SubtaskCheckpointStats } from '../contracts/checkpoint.ts';
+import type { CheckpointStorage, CompletedCheckpoint } from '../contracts/checkpoint-storage.ts';
 import { CheckpointCoordinator } from './coordinator.ts';
 import type { CheckpointTimers } from './timers.ts';
 

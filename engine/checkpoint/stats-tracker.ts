@@ -5,7 +5,7 @@
  */
 import type {
   CheckpointStats, CheckpointStatsSummary, SubtaskCheckpointStats, CheckpointCounts,
-} from './types.ts';
+} from '../contracts/checkpoint.ts';
 
 export type CheckpointStatsListener = (stats: CheckpointStats, summary: CheckpointStatsSummary) => void;
 

@@ -9,7 +9,7 @@ import { FsCheckpointStorage } from './fs-storage.ts';
 import { FsCheckpointWorkerStorage } from './fs-worker-storage.ts';
 import { MemoryCheckpointStorage } from './memory-storage.ts';
 import { MemoryCheckpointWorkerStorage } from './memory-worker-storage.ts';
-import type { CheckpointStorage, CheckpointWorkerStorage } from './storage.ts';
+import type { CheckpointStorage, CheckpointWorkerStorage } from '../contracts/checkpoint-storage.ts';
 
 export interface StorageTarget {
   jobName: string;

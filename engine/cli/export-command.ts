@@ -22,7 +22,7 @@ type FlinkExporter = (job: NormalizedJob) => { text: string; warnings: JobProble
 async function loadFlinkExporter(): Promise<FlinkExporter | string> {
   try {
     // Computed specifier: the exporter is another module's, loaded only for this format.
-    const mod = (await import(new URL('../sql/flink/index.ts', import.meta.url).href)) as { exportFlinkSql?: FlinkExporter };
+    const mod = (await import(new URL('../export/flink-sql/index.ts', import.meta.url).href)) as { exportFlinkSql?: FlinkExporter };
     if (typeof mod.exportFlinkSql !== 'function') return 'engine/sql/flink/index.ts does not export exportFlinkSql';
     return mod.exportFlinkSql;
   } catch (e) {

@@ -4,7 +4,7 @@
  * `PLAIN_INTERVAL_MS` plus one line per event that matters (checkpoint failure, restart).
  */
 import type { NormalizedJob } from '../graph/types.ts';
-import type { RunEvent } from '../runtime/api.ts';
+import type { RunEvent } from '../runtime/job/api.ts';
 import type { CliIO } from './output.ts';
 
 const PLAIN_INTERVAL_MS = 1000;

@@ -7,8 +7,8 @@
 import { parseArgs } from 'node:util';
 import { loadJob } from './load-job.ts';
 import { EXIT_FAILURE, EXIT_INVALID, EXIT_OK, printProblems, processIO, type CliIO } from './output.ts';
-import { startJob } from '../runtime/job-runner.ts';
-import type { JobHandle, RunEvent } from '../runtime/api.ts';
+import { startJob } from '../runtime/job/job-runner.ts';
+import type { JobHandle, RunEvent } from '../runtime/job/api.ts';
 import { ProgressPrinter } from './run-progress.ts';
 
 export const RUN_USAGE = `Usage: weir run JOB.json [options]

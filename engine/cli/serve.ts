@@ -10,10 +10,10 @@ import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createLocalHost } from '../host/local-host.ts';
-import { materializeExample } from '../host/examples.ts';
-import { startWebServer } from '../host/web-server.ts';
-import { HostError } from '../host/errors.ts';
+import { createLocalHost } from '../host/node/local-host.ts';
+import { materializeExample } from '../host/node/examples.ts';
+import { startWebServer } from '../host/node/web-server.ts';
+import { HostError } from '../host/common/errors.ts';
 import { EXIT_FAILURE, EXIT_INVALID, EXIT_OK, processIO, type CliIO } from './output.ts';
 
 export const SERVE_USAGE = `Usage: weir serve [--port N] [--workspace DIR] [--open] [--example NAME]

@@ -9,8 +9,8 @@
  * Without checkpointing the only transaction is committed at end of input.
  */
 import type { FileSinkConfig } from '../graph/types.ts';
-import type { OperatorContext, OperatorOutput, OperatorSnapshot, RecordBatch, StreamOperator } from '../runtime/operator.ts';
-import type { OperatorServices, PendingOutputReporter } from '../runtime/operators/services.ts';
+import type { OperatorContext, OperatorOutput, OperatorSnapshot, RecordBatch, StreamOperator } from '../contracts/operator.ts';
+import type { OperatorServices, PendingOutputReporter } from '../contracts/operator-services.ts';
 import { FileTransaction, commitTransaction, finalName, PENDING_PREFIX, type PendingTransaction } from './file-sink-txn.ts';
 import { csvField } from './csv.ts';
 import { randomBytes } from 'node:crypto';

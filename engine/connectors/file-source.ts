@@ -7,8 +7,8 @@
 import { openSync, readSync, closeSync, statSync, readdirSync, fstatSync } from 'node:fs';
 import { join, basename } from 'node:path';
 import type { FileSourceConfig } from '../graph/types.ts';
-import type { Row } from '../runtime/operator.ts';
-import { BadRecordError, type SourceContext, type SourceReader, type SourceReadResult } from './source.ts';
+import type { Row } from '../contracts/operator.ts';
+import { BadRecordError, type SourceContext, type SourceReader, type SourceReadResult } from '../contracts/source.ts';
 import { parseEventTime } from './event-time.ts';
 import { parseCsvLine, csvValue } from './csv.ts';
 

@@ -7,8 +7,8 @@
  */
 import type { GeneratorSourceConfig } from '../graph/types.ts';
 import { parseDuration } from '../graph/units.ts';
-import type { Row } from '../runtime/operator.ts';
-import type { SourceContext, SourceReader, SourceReadResult } from './source.ts';
+import type { Row } from '../contracts/operator.ts';
+import type { SourceContext, SourceReader, SourceReadResult } from '../contracts/source.ts';
 
 export const GENERATOR_DEFAULT_START = 1_700_000_000_000;
 

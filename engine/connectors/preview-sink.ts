@@ -3,8 +3,8 @@
  * events, at most every `PREVIEW_INTERVAL_MS` (the UI needs a glimpse, not the stream).
  */
 import type { PreviewSinkConfig } from '../graph/types.ts';
-import type { OperatorContext, OperatorOutput, OperatorSnapshot, RecordBatch, Row, StreamOperator } from '../runtime/operator.ts';
-import type { OperatorServices } from '../runtime/operators/services.ts';
+import type { OperatorContext, OperatorOutput, OperatorSnapshot, RecordBatch, Row, StreamOperator } from '../contracts/operator.ts';
+import type { OperatorServices } from '../contracts/operator-services.ts';
 
 const PREVIEW_INTERVAL_MS = 250;
 

@@ -1,7 +1,7 @@
 /** Source node -> reader, and its event-time settings (defaults: generator's `ts`, no idleness). */
 import type { JobNode } from '../graph/types.ts';
 import { parseDuration } from '../graph/units.ts';
-import type { SourceContext, SourceReader } from './source.ts';
+import type { SourceContext, SourceReader } from '../contracts/source.ts';
 import { FileSourceReader } from './file-source.ts';
 import { GeneratorSourceReader, generatorParams } from './generator-source.ts';
 

@@ -8,8 +8,8 @@
  * objects they read), the asynchronous part serializes/writes the copy while processing continues.
  */
 import type { StateBackendKind } from '../graph/types.ts';
-import type { KeyedStateBackend, KeyedStateSnapshot, KeyGroupRange, StateSize, StateTable } from './api.ts';
-import type { CheckpointWorkerStorage } from '../checkpoint/storage.ts';
+import type { KeyedStateBackend, KeyedStateSnapshot, KeyGroupRange, StateSize, StateTable } from '../contracts/keyed-state.ts';
+import type { CheckpointWorkerStorage } from '../contracts/checkpoint-storage.ts';
 import { keyGroupOfStateKey } from './keygroups.ts';
 import { INLINE_STATE_FORMAT, isInlineState, type InlineState } from './inline-state.ts';
 import { StateFileEncoder, decodeStateFile } from './state-file.ts';

@@ -3,7 +3,7 @@
  * a contiguous range of groups. State is stored per key group, so a job restored with a different
  * parallelism re-splits groups between subtasks without rehashing a single key.
  */
-import type { KeyGroupRange } from './api.ts';
+import type { KeyGroupRange } from '../contracts/keyed-state.ts';
 
 /** murmur3 finalizer over a 32-bit FNV-1a of the key's UTF-16 code units: stable across runs. */
 export function hashKey(key: string): number {

@@ -4,8 +4,8 @@
  * batch per file chunk, keeping only keys of the subtask's key-group range. Keys without a
  * key-group prefix (operator-wide entries) are kept by every subtask, as the heap backend does.
  */
-import type { KeyGroupRange, KeyedStateSnapshot } from './api.ts';
-import type { CheckpointWorkerStorage } from '../checkpoint/storage.ts';
+import type { KeyGroupRange, KeyedStateSnapshot } from '../contracts/keyed-state.ts';
+import type { CheckpointWorkerStorage } from '../contracts/checkpoint-storage.ts';
 import { decodeStateFile } from './state-file.ts';
 import { dbKey, keyGroupOfEncodedKey, tablePrefix } from './rocksdb-keys.ts';
 import { isInlineState } from './inline-state.ts';

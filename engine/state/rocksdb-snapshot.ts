@@ -22,8 +22,8 @@
  * Snapshots are written one after another (each waits for the previous write) so a delta is always
  * written after the file it builds on.
  */
-import type { KeyGroupRange, KeyedStateSnapshot } from './api.ts';
-import type { CheckpointWorkerStorage, StateFileRef } from '../checkpoint/storage.ts';
+import type { KeyGroupRange, KeyedStateSnapshot } from '../contracts/keyed-state.ts';
+import type { CheckpointWorkerStorage, StateFileRef } from '../contracts/checkpoint-storage.ts';
 import { StateFileEncoder } from './state-file.ts';
 import { tableNameEnd, tableNameOf } from './rocksdb-keys.ts';
 import type { NativeDb, NativeIterator } from './rocksdb-native.ts';

@@ -3,7 +3,7 @@
  * (recovered unsaved work first, then the host's initial path, else an empty pipeline) and keep
  * the host told about the document's title and dirty flag. Returns a disposer.
  */
-import type { AppCommand, EngineHost, HostEvent } from '../../engine/host/api.ts';
+import type { AppCommand, EngineHost, HostEvent } from '../../engine/host/common/api.ts';
 import { docStore } from './state.ts';
 import { hostInfo } from './host.ts';
 import { isDirty } from './model/docStore.ts';
@@ -15,7 +15,7 @@ import { run, stop } from './run/runActions.ts';
 import { readAutosave, startAutosave } from './documents/autosave.ts';
 import { asJobDocument, newDocument, openDocument, openPath, save, saveAs } from './documents/actions.ts';
 import { notify, openDialog, uiStore } from './ui/uiStore.ts';
-import type { HostConnection } from '../../engine/host/ws-client.ts';
+import type { HostConnection } from '../../engine/host/browser/ws-client.ts';
 
 function runCommand(c: AppCommand): void {
   const s = docStore.getState();

@@ -3,8 +3,8 @@
  * otherwise the WebSocket of the `weir serve` process that served this page (token from the URL).
  * Everything else in the renderer receives the `EngineHost` from here.
  */
-import type { EngineHost, HostInfo } from '../../engine/host/api.ts';
-import { connectPageHost } from '../../engine/host/page-host.ts';
+import type { EngineHost, HostInfo } from '../../engine/host/common/api.ts';
+import { connectPageHost } from '../../engine/host/browser/page-host.ts';
 
 let hostPromise: Promise<EngineHost> | null = null;
 let current: EngineHost | null = null;

@@ -9,8 +9,8 @@ import { fork, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, cpSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { TaskLauncher, TaskProcessHandle } from '../../engine/runtime/api.ts';
-import { startJob } from '../../engine/runtime/job-runner.ts';
+import type { TaskLauncher, TaskProcessHandle } from '../../engine/runtime/job/api.ts';
+import { startJob } from '../../engine/runtime/job/job-runner.ts';
 import { validateJob } from '../../engine/graph/validate.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');

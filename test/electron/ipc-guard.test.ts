@@ -7,9 +7,9 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { EngineHost, HostEvent } from '../../engine/host/api.ts';
-import { IPC_CALL_CHANNEL, IPC_EVENT_CHANNEL, type IpcReply } from '../../engine/host/methods.ts';
-import { createLocalHost, type LocalHost } from '../../engine/host/local-host.ts';
+import type { EngineHost, HostEvent } from '../../engine/host/common/api.ts';
+import { IPC_CALL_CHANNEL, IPC_EVENT_CHANNEL, type IpcReply } from '../../engine/host/common/methods.ts';
+import { createLocalHost, type LocalHost } from '../../engine/host/node/local-host.ts';
 import { forwardEvents, registerHostIpc, type InvokeEvent, type IpcMainLike } from '../../electron/ipc-guard.ts';
 import { secureWebPreferences } from '../../electron/window-options.ts';
 

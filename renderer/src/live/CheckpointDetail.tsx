@@ -1,7 +1,7 @@
 /** One checkpoint in detail: per operator (worst subtask) and per subtask the sync, async and
  * alignment durations, start delay and sizes, as Flink's checkpoint details show them. */
 import { Fragment, useState } from 'react';
-import type { CheckpointStats } from '../../../engine/checkpoint/types.ts';
+import type { CheckpointStats } from '../../../engine/contracts/checkpoint.ts';
 import { useDoc } from '../state.ts';
 import { operatorDetails } from './checkpointSummary.ts';
 import { bytes, duration, timeOfDay } from './format.ts';

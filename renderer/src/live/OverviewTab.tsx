@@ -3,7 +3,7 @@
  * configuration in effect, and pending sink transactions (output waiting for the next commit).
  */
 import { useMemo } from 'react';
-import type { CheckpointStats } from '../../../engine/checkpoint/types.ts';
+import type { CheckpointStats } from '../../../engine/contracts/checkpoint.ts';
 import { useRun } from '../run/runStore.ts';
 import { useMetrics } from '../run/metricsStore.ts';
 import { useDoc } from '../state.ts';

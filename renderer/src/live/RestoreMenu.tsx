@@ -3,7 +3,7 @@
  * (id, kind, time, size); picking one starts a run from it.
  */
 import { useEffect, useState } from 'react';
-import type { RetainedCheckpoint } from '../../../engine/checkpoint/types.ts';
+import type { RetainedCheckpoint } from '../../../engine/contracts/checkpoint.ts';
 import { listRetained, restoreFrom } from './liveActions.ts';
 import { bytes } from './format.ts';
 

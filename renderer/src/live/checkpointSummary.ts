@@ -2,7 +2,7 @@
  * Checkpoint overview as Flink's web UI shows it (counts and latest entries), derived from the
  * run's checkpoint stats and restores. Plain TS, unit-tested in test/renderer/live/.
  */
-import type { CheckpointStats, CheckpointStatsSummary, SubtaskCheckpointStats } from '../../../engine/checkpoint/types.ts';
+import type { CheckpointStats, CheckpointStatsSummary, SubtaskCheckpointStats } from '../../../engine/contracts/checkpoint.ts';
 import type { RestoreEntry } from './liveStore.ts';
 
 export function summarizeCheckpoints(list: readonly CheckpointStats[], restores: readonly RestoreEntry[]): CheckpointStatsSummary {

@@ -1,5 +1,5 @@
 /** Run controls beyond Run/Stop: savepoints, fault injection, resume and restore. */
-import type { RetainedCheckpoint } from '../../../engine/checkpoint/types.ts';
+import type { RetainedCheckpoint } from '../../../engine/contracts/checkpoint.ts';
 import { host } from '../host.ts';
 import { docStore } from '../state.ts';
 import { notify } from '../ui/uiStore.ts';

@@ -9,9 +9,9 @@
  * - Preview samples are capped per node (PREVIEW_CAP), newest last.
  */
 import { createStore, useStore } from 'zustand';
-import type { HostEvent } from '../../../engine/host/api.ts';
+import type { HostEvent } from '../../../engine/host/common/api.ts';
 import type { StateBackendKind } from '../../../engine/graph/types.ts';
-import type { CheckpointStats } from '../../../engine/checkpoint/types.ts';
+import type { CheckpointStats } from '../../../engine/contracts/checkpoint.ts';
 import type { RunConfig } from './runConfig.ts';
 import { metricsStore } from '../run/metricsStore.ts';
 

@@ -3,7 +3,7 @@
  * (memoized on the tick's `byNode` map) so that each canvas node and edge can select its own
  * primitive values: a tick re-renders only the badges whose numbers changed, never the graph.
  */
-import type { OperatorMetrics } from '../../../engine/host/api.ts';
+import type { OperatorMetrics } from '../../../engine/host/common/api.ts';
 import type { MetricsState } from '../run/metricsStore.ts';
 
 /** An output channel at least this full counts as back-pressured (the runtime reports 0..1). */

@@ -3,7 +3,7 @@
  * controls and the checkpoint history continue instead of showing "idle". Live metrics resume with
  * the next tick; the checkpoint history comes from the host.
  */
-import type { EngineHost } from '../../../engine/host/api.ts';
+import type { EngineHost } from '../../../engine/host/common/api.ts';
 import { docStore } from '../state.ts';
 import { ACTIVE, runStore } from '../run/runStore.ts';
 import { beginRun, liveStore, setRunId, upsertCheckpoint } from './liveStore.ts';

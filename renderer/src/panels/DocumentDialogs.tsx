@@ -1,6 +1,6 @@
 /** Served-mode document dialogs: open from the workspace (with recent files) and save as. */
 import { useEffect, useState } from 'react';
-import type { FileEntry } from '../../../engine/host/api.ts';
+import type { FileEntry } from '../../../engine/host/common/api.ts';
 import { host, hostInfo } from '../host.ts';
 import { docStore } from '../state.ts';
 import { openDialog, useUi } from '../ui/uiStore.ts';

@@ -1,6 +1,6 @@
 /** Export the open job as weir.job/v1 JSON or as a Flink SQL script (through host.exportJob). */
 import { useEffect, useState } from 'react';
-import type { ExportResult } from '../../../engine/host/api.ts';
+import type { ExportResult } from '../../../engine/host/common/api.ts';
 import { host } from '../host.ts';
 import { docStore } from '../state.ts';
 import { useUi, notify } from '../ui/uiStore.ts';

@@ -4,7 +4,7 @@
  * animation frame; canvas badges subscribe per node with a selector (issue 7 builds on this).
  */
 import { createStore, useStore } from 'zustand';
-import type { HostEvent, OperatorMetrics } from '../../../engine/host/api.ts';
+import type { HostEvent, OperatorMetrics } from '../../../engine/host/common/api.ts';
 
 export interface MetricsState {
   runId: string | null;

@@ -3,7 +3,7 @@ import { docStore } from '../state.ts';
 import { host } from '../host.ts';
 import { notify } from '../ui/uiStore.ts';
 import { ACTIVE, runStore } from './runStore.ts';
-import type { RunOptions } from '../../../engine/host/api.ts';
+import type { RunOptions } from '../../../engine/host/common/api.ts';
 import { beginRun, liveStore, setRunId } from '../live/liveStore.ts';
 import { runConfig } from '../live/runConfig.ts';
 

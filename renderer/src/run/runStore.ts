@@ -3,7 +3,7 @@
  * pill read it; the live panel (issue 7) extends it.
  */
 import { createStore, useStore } from 'zustand';
-import type { HostEvent, JobStatus } from '../../../engine/host/api.ts';
+import type { HostEvent, JobStatus } from '../../../engine/host/common/api.ts';
 
 export interface RunState {
   runId: string | null;

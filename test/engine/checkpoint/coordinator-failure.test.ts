@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { CheckpointCoordinator, type CheckpointCoordinatorSettings } from '../../../engine/checkpoint/coordinator.ts';
 import { MemoryCheckpointStorage } from '../../../engine/checkpoint/memory-storage.ts';
-import type { CheckpointStorage } from '../../../engine/checkpoint/storage.ts';
+import type { CheckpointStorage } from '../../../engine/contracts/checkpoint-storage.ts';
 import { ManualTimers, RecordingGateway, SUBTASKS, ackAll, ackFor, settle } from './coordinator-harness.ts';
 
 function setup(settings: Partial<CheckpointCoordinatorSettings> = {}, storage?: CheckpointStorage) {

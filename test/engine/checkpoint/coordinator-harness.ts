@@ -1,7 +1,7 @@
 /** Test collaborators of the coordinator: a manual clock and a recording gateway. */
 import type { CheckpointTimers, TimerHandle } from '../../../engine/checkpoint/timers.ts';
 import type { CheckpointGateway } from '../../../engine/checkpoint/coordinator.ts';
-import type { CheckpointAck, CheckpointBarrier, SubtaskStateSnapshot } from '../../../engine/checkpoint/types.ts';
+import type { CheckpointAck, CheckpointBarrier, SubtaskStateSnapshot } from '../../../engine/contracts/checkpoint.ts';
 
 interface Timer extends TimerHandle { at: number; fn: () => void; seq: number }
 

@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { CheckpointCoordinator } from '../../../engine/checkpoint/coordinator.ts';
 import { MemoryCheckpointStorage } from '../../../engine/checkpoint/memory-storage.ts';
-import type { CheckpointStats, CheckpointStatsSummary } from '../../../engine/checkpoint/types.ts';
+import type { CheckpointStats, CheckpointStatsSummary } from '../../../engine/contracts/checkpoint.ts';
 import { ManualTimers, RecordingGateway, SUBTASKS, ackFor, settle } from './coordinator-harness.ts';
 
 describe('CheckpointCoordinator statistics', () => {

@@ -7,8 +7,8 @@ import { FsCheckpointStorage, loadCheckpoint } from '../../../engine/checkpoint/
 import { FsCheckpointWorkerStorage } from '../../../engine/checkpoint/fs-worker-storage.ts';
 import { AtomicFileWriter } from '../../../engine/checkpoint/atomic-file.ts';
 import { jobRoot } from '../../../engine/checkpoint/fs-layout.ts';
-import type { SubtaskStateSnapshot } from '../../../engine/checkpoint/types.ts';
-import type { CheckpointKind, PendingCheckpointData, StateFileRef } from '../../../engine/checkpoint/storage.ts';
+import type { SubtaskStateSnapshot } from '../../../engine/contracts/checkpoint.ts';
+import type { CheckpointKind, PendingCheckpointData, StateFileRef } from '../../../engine/contracts/checkpoint-storage.ts';
 
 let dir: string;
 let root: string;

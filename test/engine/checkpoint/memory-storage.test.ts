@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { MemoryCheckpointStorage, DEFAULT_MEMORY_STATE_LIMIT } from '../../../engine/checkpoint/memory-storage.ts';
-import { CheckpointDeclinedError } from '../../../engine/checkpoint/storage.ts';
+import { CheckpointDeclinedError } from '../../../engine/contracts/checkpoint-storage.ts';
 import { createCheckpointStorage, createWorkerStorage } from '../../../engine/checkpoint/storage-factory.ts';
 import { DEFAULT_SETTINGS } from '../../../engine/graph/types.ts';
 import { mkdtemp, rm } from 'node:fs/promises';

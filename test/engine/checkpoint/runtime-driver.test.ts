@@ -2,8 +2,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { CoordinatorCheckpointDriver } from '../../../engine/checkpoint/runtime-driver.ts';
 import { MemoryCheckpointStorage } from '../../../engine/checkpoint/memory-storage.ts';
-import type { CheckpointAck, CheckpointBarrier, CheckpointStats } from '../../../engine/checkpoint/types.ts';
-import type { CompletedCheckpoint } from '../../../engine/checkpoint/storage.ts';
+import type { CheckpointAck, CheckpointBarrier, CheckpointStats } from '../../../engine/contracts/checkpoint.ts';
+import type { CompletedCheckpoint } from '../../../engine/contracts/checkpoint-storage.ts';
 import { DEFAULT_SETTINGS } from '../../../engine/graph/types.ts';
 import { ManualTimers } from './coordinator-harness.ts';
 

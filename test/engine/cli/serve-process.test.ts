@@ -6,8 +6,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import WebSocket from 'ws';
-import { connectHost, type WebSocketConstructor } from '../../../engine/host/ws-client.ts';
-import type { HostEvent } from '../../../engine/host/api.ts';
+import { connectHost, type WebSocketConstructor } from '../../../engine/host/browser/ws-client.ts';
+import type { HostEvent } from '../../../engine/host/common/api.ts';
 import { startServe } from '../../e2e/support/serve.ts';
 
 function childrenOf(pid: number): number[] {

@@ -5,8 +5,8 @@ import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { FileSinkOperator, type FileSinkState } from '../../../engine/connectors/file-sink.ts';
 import { commitTransaction, recoverSinkFolder } from '../../../engine/connectors/file-sink-txn.ts';
-import type { OperatorContext } from '../../../engine/runtime/operator.ts';
-import type { OperatorServices } from '../../../engine/runtime/operators/services.ts';
+import type { OperatorContext } from '../../../engine/contracts/operator.ts';
+import type { OperatorServices } from '../../../engine/contracts/operator-services.ts';
 import { tempDir } from '../runtime/run-helpers.ts';
 
 const services = (checkpointing: boolean): OperatorServices => ({

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FileSourceReader } from '../../../engine/connectors/file-source.ts';
-import type { SourceContext } from '../../../engine/connectors/source.ts';
+import type { SourceContext } from '../../../engine/contracts/source.ts';
 import type { FileSourceConfig } from '../../../engine/graph/types.ts';
 import { tempDir } from '../runtime/run-helpers.ts';
 

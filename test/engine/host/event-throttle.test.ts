@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { HostEvent, OperatorMetrics } from '../../../engine/host/api.ts';
-import { createEventThrottle } from '../../../engine/host/event-throttle.ts';
+import type { HostEvent, OperatorMetrics } from '../../../engine/host/common/api.ts';
+import { createEventThrottle } from '../../../engine/host/node/event-throttle.ts';
 
 const metrics = (n: number): HostEvent => ({
   type: 'metrics', runId: 'r', time: n,

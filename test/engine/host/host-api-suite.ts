@@ -8,9 +8,9 @@ import { promises as fs } from 'node:fs';
 import { mkdtempSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { EngineHost, HostEvent } from '../../../engine/host/api.ts';
-import { HostError } from '../../../engine/host/errors.ts';
-import { createLocalHost, type LocalHost } from '../../../engine/host/local-host.ts';
+import type { EngineHost, HostEvent } from '../../../engine/host/common/api.ts';
+import { HostError } from '../../../engine/host/common/errors.ts';
+import { createLocalHost, type LocalHost } from '../../../engine/host/node/local-host.ts';
 
 export const EXAMPLES_DIR = resolve(import.meta.dirname, '../../../examples');
 

@@ -10,9 +10,9 @@ import { promises as fs } from 'node:fs';
 import { mkdtempSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { EngineHost, HostEvent, OperatorMetrics } from '../../../engine/host/api.ts';
-import { HostError } from '../../../engine/host/errors.ts';
-import { createLocalHost, type LocalHost } from '../../../engine/host/local-host.ts';
+import type { EngineHost, HostEvent, OperatorMetrics } from '../../../engine/host/common/api.ts';
+import { HostError } from '../../../engine/host/common/errors.ts';
+import { createLocalHost, type LocalHost } from '../../../engine/host/node/local-host.ts';
 import { EXAMPLES_DIR, waitFor, type Connect, type Connected } from './host-api-suite.ts';
 
 async function rejectsWith(p: Promise<unknown>, code: string, message: RegExp): Promise<void> {

@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createLocalHost } from '../../../engine/host/local-host.ts';
-import { HostError } from '../../../engine/host/errors.ts';
+import { createLocalHost } from '../../../engine/host/node/local-host.ts';
+import { HostError } from '../../../engine/host/common/errors.ts';
 import { EXAMPLES_DIR } from './host-api-suite.ts';
 
 describe('local host with a desktop shell', () => {

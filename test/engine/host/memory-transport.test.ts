@@ -1,4 +1,4 @@
-import { createMemoryTransport } from '../../../engine/host/memory-transport.ts';
+import { createMemoryTransport } from '../../../engine/host/common/memory-transport.ts';
 import { defineHostApiSuite } from './host-api-suite.ts';
 import { defineHostLiveSuite } from './host-live-suite.ts';
 

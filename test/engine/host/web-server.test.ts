@@ -9,8 +9,8 @@ import { promises as fs, mkdtempSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
-import { createLocalHost, type LocalHost } from '../../../engine/host/local-host.ts';
-import { startWebServer, type WebServer } from '../../../engine/host/web-server.ts';
+import { createLocalHost, type LocalHost } from '../../../engine/host/node/local-host.ts';
+import { startWebServer, type WebServer } from '../../../engine/host/node/web-server.ts';
 import { EXAMPLES_DIR } from './host-api-suite.ts';
 
 interface Reply { status: number; headers: Record<string, string | string[] | undefined>; body: string }

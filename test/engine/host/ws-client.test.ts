@@ -4,11 +4,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
-import { connectHost, type ConnectionState, type WebSocketConstructor } from '../../../engine/host/ws-client.ts';
-import { HostError } from '../../../engine/host/errors.ts';
-import { createLocalHost } from '../../../engine/host/local-host.ts';
-import { createServeAuth } from '../../../engine/host/serve-auth.ts';
-import { startWebServer } from '../../../engine/host/web-server.ts';
+import { connectHost, type ConnectionState, type WebSocketConstructor } from '../../../engine/host/browser/ws-client.ts';
+import { HostError } from '../../../engine/host/common/errors.ts';
+import { createLocalHost } from '../../../engine/host/node/local-host.ts';
+import { createServeAuth } from '../../../engine/host/node/serve-auth.ts';
+import { startWebServer } from '../../../engine/host/node/web-server.ts';
 import { EXAMPLES_DIR } from './host-api-suite.ts';
 
 const WS = WebSocket as unknown as WebSocketConstructor;

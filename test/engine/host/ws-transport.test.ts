@@ -1,6 +1,6 @@
 import WebSocket from 'ws';
-import { connectHost, type WebSocketConstructor } from '../../../engine/host/ws-client.ts';
-import { startWebServer } from '../../../engine/host/web-server.ts';
+import { connectHost, type WebSocketConstructor } from '../../../engine/host/browser/ws-client.ts';
+import { startWebServer } from '../../../engine/host/node/web-server.ts';
 import { defineHostApiSuite } from './host-api-suite.ts';
 import { defineHostLiveSuite } from './host-live-suite.ts';
 

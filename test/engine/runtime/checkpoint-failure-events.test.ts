@@ -6,8 +6,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { validateJob } from '../../../engine/graph/validate.ts';
-import { startJob } from '../../../engine/runtime/job-runner.ts';
-import type { JobHandle, RunEvent } from '../../../engine/runtime/api.ts';
+import { startJob } from '../../../engine/runtime/job/job-runner.ts';
+import type { JobHandle, RunEvent } from '../../../engine/runtime/job/api.ts';
 import { tempDir } from './run-helpers.ts';
 
 type CheckpointEvent = Extract<RunEvent, { type: 'checkpoint' }>;

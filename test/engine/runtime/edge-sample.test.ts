@@ -6,9 +6,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { validateJob } from '../../../engine/graph/validate.ts';
-import { startJob } from '../../../engine/runtime/job-runner.ts';
-import type { JobHandle, RunEvent } from '../../../engine/runtime/api.ts';
-import { SAMPLE_SIZE } from '../../../engine/runtime/edge-sampler.ts';
+import { startJob } from '../../../engine/runtime/job/job-runner.ts';
+import type { JobHandle, RunEvent } from '../../../engine/runtime/job/api.ts';
+import { SAMPLE_SIZE } from '../../../engine/runtime/task/edge-sampler.ts';
 import { sleep, tempDir } from './run-helpers.ts';
 
 type Preview = Extract<RunEvent, { type: 'preview' }>;

@@ -2,9 +2,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { validateJob } from '../../../engine/graph/validate.ts';
-import { startJob } from '../../../engine/runtime/job-runner.ts';
-import type { RunEvent } from '../../../engine/runtime/api.ts';
-import type { OperatorMetrics } from '../../../engine/host/api.ts';
+import { startJob } from '../../../engine/runtime/job/job-runner.ts';
+import type { RunEvent } from '../../../engine/runtime/job/api.ts';
+import type { OperatorMetrics } from '../../../engine/host/common/api.ts';
 import { tempDir } from './run-helpers.ts';
 
 test('a bounded run reports statuses, per-subtask metrics with channel watermarks and state, and previews', { timeout: 60_000 }, async () => {

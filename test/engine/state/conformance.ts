@@ -8,7 +8,7 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { KeyedStateBackend, KeyedStateSnapshot, KeyGroupRange } from '../../../engine/state/api.ts';
+import type { KeyedStateBackend, KeyedStateSnapshot, KeyGroupRange } from '../../../engine/contracts/keyed-state.ts';
 import { keyGroupOf, keyGroupRangeFor, stateKey } from '../../../engine/state/keygroups.ts';
 
 export const MAX_PARALLELISM = 128;

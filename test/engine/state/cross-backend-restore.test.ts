@@ -5,7 +5,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { HeapStateBackend } from '../../../engine/state/heap.ts';
-import type { KeyedStateBackend } from '../../../engine/state/api.ts';
+import type { KeyedStateBackend } from '../../../engine/contracts/keyed-state.ts';
 import { dump, sk } from './conformance.ts';
 import { rocksHarness, type RocksHarness } from './rocksdb-harness.ts';
 

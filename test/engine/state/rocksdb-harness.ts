@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FsCheckpointWorkerStorage } from '../../../engine/checkpoint/fs-worker-storage.ts';
 import { createRocksDBStateBackend, type RocksDBStateBackend } from '../../../engine/state/rocksdb-backend.ts';
-import type { KeyGroupRange } from '../../../engine/state/api.ts';
+import type { KeyGroupRange } from '../../../engine/contracts/keyed-state.ts';
 import type { StateBackendHarness } from './conformance.ts';
 
 export interface RocksHarness extends StateBackendHarness {

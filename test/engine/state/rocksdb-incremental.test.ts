@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { KeyedStateSnapshot } from '../../../engine/state/api.ts';
+import type { KeyedStateSnapshot } from '../../../engine/contracts/keyed-state.ts';
 import { checkEntrySize, MAX_ENTRY_PART_BYTES, StateEntryTooLargeError } from '../../../engine/state/entry-limits.ts';
 import type { RocksDBStateBackend } from '../../../engine/state/rocksdb-backend.ts';
 import { dump, sk } from './conformance.ts';

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { CheckpointStats, SubtaskCheckpointStats } from '../../../engine/checkpoint/types.ts';
+import type { CheckpointStats, SubtaskCheckpointStats } from '../../../engine/contracts/checkpoint.ts';
 import { chartPoints, lastSubtaskSnapshot, limitSnapshot, operatorDetails, summarizeCheckpoints } from '../../../renderer/src/live/checkpointSummary.ts';
 
 function sub(operatorId: string, subtask: number, o: Partial<SubtaskCheckpointStats> = {}): SubtaskCheckpointStats {

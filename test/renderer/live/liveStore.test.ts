@@ -1,6 +1,6 @@
 import { describe, it, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
-import type { CheckpointStats } from '../../../engine/checkpoint/types.ts';
+import type { CheckpointStats } from '../../../engine/contracts/checkpoint.ts';
 import type { JobDocument } from '../../../engine/graph/types.ts';
 import { applyLiveEvent, beginRun, liveStore, PREVIEW_CAP, previewNode, setRunId, upsertCheckpoint } from '../../../renderer/src/live/liveStore.ts';
 import { effectiveSettings, runConfig } from '../../../renderer/src/live/runConfig.ts';

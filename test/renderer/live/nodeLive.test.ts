@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { OperatorMetrics } from '../../../engine/host/api.ts';
+import type { OperatorMetrics } from '../../../engine/host/common/api.ts';
 import { buildIndex, edgeLive, edgeWidth, liveIndex, nodeLive } from '../../../renderer/src/live/nodeLive.ts';
 
 function m(nodeId: string, subtask: number, o: Partial<OperatorMetrics> = {}): OperatorMetrics {

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { EngineHost, RunInfo } from '../../../engine/host/api.ts';
-import type { CheckpointStats } from '../../../engine/checkpoint/types.ts';
+import type { EngineHost, RunInfo } from '../../../engine/host/common/api.ts';
+import type { CheckpointStats } from '../../../engine/contracts/checkpoint.ts';
 import { docStore } from '../../../renderer/src/state.ts';
 import { runStore } from '../../../renderer/src/run/runStore.ts';
 import { liveStore } from '../../../renderer/src/live/liveStore.ts';

@@ -1,0 +1,47 @@
+/**
+ * What a running job tells the world: its status, restarts, checkpoints, metrics, samples and log
+ * lines. The runtime emits these; hosts tag them with a run id (`HostEvent` in host/common/api.ts)
+ * and carry them to the UI. Browser-safe: plain JSON types only.
+ */
+import type { CheckpointStats } from './checkpoint.ts';
+
+export type JobStatus =
+  | 'created' | 'running' | 'restarting' | 'finishing' | 'finished' | 'stopped' | 'failed' | 'canceled';
+
+export interface OperatorMetrics {
+  nodeId: string;
+  subtask: number;
+  recordsIn: number;
+  recordsOut: number;
+  /** records/s over the last interval */
+  rateIn: number;
+  rateOut: number;
+  /** current output watermark (epoch ms) or null before the first */
+  watermark: number | null;
+  /** per input channel watermark, null = none yet; idle channels are flagged */
+  inputWatermarks: Array<{ channel: string; watermark: number | null; idle: boolean }>;
+  /** largest event time seen (sources) */
+  maxEventTime: number | null;
+  lateRecords: number;
+  badRecords: number;
+  stateBytes: number;
+  stateDiskBytes: number;
+  /** 0..1 fill of the output channel; 1 = back-pressured */
+  backPressure: number;
+  /** sinks: records and files waiting for the next commit */
+  pendingRecords?: number;
+  pendingFiles?: number;
+  /**
+   * Sources only: true while the subtask has had nothing to read for its `idleTimeout` (it told
+   * downstream it is idle, so it holds no watermark back); false when reading or finished.
+   */
+  idle?: boolean;
+}
+
+export type RunEvent =
+  | { type: 'job.status'; status: JobStatus; cause?: string; restarts: number; startedAt: number }
+  | { type: 'job.restart'; restarts: number; cause: string; restoredCheckpoint: number | null }
+  | { type: 'checkpoint'; stats: CheckpointStats }
+  | { type: 'metrics'; time: number; operators: OperatorMetrics[] }
+  | { type: 'preview'; target: string; records: unknown[] }
+  | { type: 'log'; level: 'info' | 'warn' | 'error'; message: string };

@@ -1,0 +1,37 @@
+/**
+ * The source side of the runtime. A source subtask owns a reader; the source task loop calls
+ * `read` between barrier injections, so the reader's `position()` at any call boundary is the Sn
+ * that barrier n records (seed section 4).
+ *
+ * Rules: `read` returns at most `max` records and never splits a record; the same position always
+ * yields the same next batch (bounded inputs replay identically after a restore).
+ */
+import type { Row } from './operator.ts';
+
+export interface SourceReadResult {
+  rows: Row[];
+  ts: number[];
+  /** The bounded input is exhausted (never set for unbounded/follow sources). */
+  end: boolean;
+  /** Nothing available now: retry after this many ms (rate limit, follow mode). */
+  waitMs?: number;
+}
+
+export interface SourceReader {
+  read(max: number): Promise<SourceReadResult>;
+  /** JSON position: byte offsets per file, or the generator's next sequence number. */
+  position(): unknown;
+  close(): Promise<void>;
+}
+
+export interface SourceContext {
+  subtask: number;
+  parallelism: number;
+  resolvePath(p: string): string;
+  /** A record that does not parse (`onBadRecord: skip`): counted and reported with file:line. */
+  badRecord(where: string, message: string): void;
+}
+
+export class BadRecordError extends Error {
+  override name = 'BadRecordError';
+}

@@ -1,0 +1,65 @@
+/**
+ * How a host (the CLI, the Electron main process, `weir serve`) starts and controls one job run.
+ * The host side plans the job, runs the checkpoint coordinator and launches the task process;
+ * records never cross into the host, only control messages, metrics and snapshots.
+ * Implemented by `runtime/job-runner.ts` (`startJob`).
+ */
+import type { NormalizedJob } from '../../graph/types.ts';
+import type { CheckpointStats, RetainedCheckpoint } from '../../contracts/checkpoint.ts';
+import type { JobStatus, RunEvent } from '../../contracts/run-events.ts';
+import type { OutputPort } from '../../contracts/operator.ts';
+
+export type { RunEvent };
+
+/** A child process running tasks: `child_process.fork` in the CLI, `utilityProcess` in Electron. */
+export interface TaskProcessHandle {
+  send(message: unknown): void;
+  onMessage(listener: (message: unknown) => void): void;
+  /** Called once when the process is gone, with its exit code or signal. */
+  onExit(listener: (info: { code: number | null; signal: string | null }) => void): void;
+  kill(signal?: 'SIGKILL' | 'SIGTERM'): void;
+  readonly pid: number | undefined;
+}
+
+export interface TaskLauncher {
+  launch(): TaskProcessHandle;
+}
+
+export interface StartJobOptions {
+  job: NormalizedJob;
+  /** Continue from the latest retained checkpoint (fs/rocksdb; memory refuses, see issue 4). */
+  resume?: boolean;
+  /** Restore a chosen checkpoint or savepoint folder. */
+  from?: string;
+  /** Defaults to a `child_process.fork` launcher. */
+  launcher?: TaskLauncher;
+  onEvent?: (event: RunEvent) => void;
+  /** Metrics cadence in ms (default 250). */
+  metricsInterval?: number;
+}
+
+export interface JobResult {
+  status: Extract<JobStatus, 'finished' | 'stopped' | 'failed' | 'canceled'>;
+  cause?: string;
+  savepoint?: string;
+  restarts: number;
+}
+
+export interface JobHandle {
+  readonly status: JobStatus;
+  readonly done: Promise<JobResult>;
+  /** Stop; with `savepoint` take one first and return its path. */
+  stop(opts?: { savepoint?: boolean }): Promise<{ savepoint?: string }>;
+  triggerSavepoint(): Promise<{ path: string; id: number }>;
+  /** SIGKILL the task process (fault injection); the job restarts per its restart policy. */
+  killTaskProcess(): void;
+  checkpointHistory(): CheckpointStats[];
+  /**
+   * Edge samples on or off for one output port of one node: its subtasks then report the newest
+   * records they emit there as `preview` events targeted `edge:<nodeId>.<port>#<subtask>`. Kept
+   * across restarts. Throws (name 'SampleEdgeError') when the node has no such output.
+   */
+  sampleEdge(req: { nodeId: string; port: OutputPort; on: boolean }): void;
+}
+
+export type { RetainedCheckpoint };

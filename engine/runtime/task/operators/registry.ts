@@ -1,0 +1,42 @@
+/**
+ * Node type -> StreamOperator for every non-source node. Config errors are reported with the
+ * node's JSON path (`nodes[2].config.where: ...`), never as a stack trace.
+ */
+import type { JobNode, NormalizedJob } from '../../../graph/types.ts';
+import type { StreamOperator } from '../../../contracts/operator.ts';
+import type { OperatorServices } from '../../../contracts/operator-services.ts';
+import { FilterOperator } from './filter.ts';
+import { MapOperator } from './map.ts';
+import { UnionOperator } from './union.ts';
+import { createWindowOperator } from './window/index.ts';
+import { FileSinkOperator } from '../../../connectors/file-sink.ts';
+import { PreviewSinkOperator } from '../../../connectors/preview-sink.ts';
+
+export class OperatorConfigError extends Error {
+  override name = 'OperatorConfigError';
+}
+
+export function createOperator(node: JobNode, job: NormalizedJob, services: OperatorServices): StreamOperator {
+  const index = job.nodes.findIndex((n) => n.id === node.id);
+  const at = (field: string) => `nodes[${index}].config.${field}`;
+  const wrap = <T>(field: string, f: () => T): T => {
+    try { return f(); } catch (e) {
+      const msg = (e as Error).message;
+      throw new OperatorConfigError(msg.startsWith('nodes[') ? msg : `${at(field)}: ${msg}`);
+    }
+  };
+  switch (node.type) {
+    case 'filter': return wrap('where', () => new FilterOperator(node.config.where));
+    case 'map': return wrap('select', () => new MapOperator(node.config.select));
+    case 'union': return new UnionOperator();
+    case 'window': return wrap('window', () => createWindowOperator(node, job));
+    case 'sink.file': return new FileSinkOperator(node.config, services);
+    case 'sink.preview': return new PreviewSinkOperator(node.config, services);
+    default: throw new OperatorConfigError(`nodes[${index}]: '${node.type}' is not an operator`);
+  }
+}
+
+/** Operators that keep keyed state (and therefore get a state backend). */
+export function needsKeyedState(node: JobNode): boolean {
+  return node.type === 'window';
+}

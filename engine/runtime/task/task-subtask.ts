@@ -1,0 +1,368 @@
+/**
+ * One task subtask: a chain of operators fed either by a source reader or by an input gate.
+ *
+ * Scheduling: every subtask runs its own async loop on the task process's single event loop; the
+ * only awaits are per batch (operator calls, back-pressure), never per record. Requests from the
+ * host (inject barrier n, notify checkpoint complete) are posted as mail and run by the loop between
+ * two batches, so no operator method is ever called concurrently with another.
+ */
+import type { CheckpointAck, CheckpointBarrier, SubtaskCheckpointStats, SubtaskStateSnapshot } from '../../contracts/checkpoint.ts';
+import type { KeyedStateSnapshot } from '../../contracts/keyed-state.ts';
+import type { OperatorSnapshot } from '../../contracts/operator.ts';
+import type { InputGate } from './channel.ts';
+import type { OperatorChain } from './task-chain.ts';
+import type { TaskOutput } from './task-output.ts';
+import type { SourceReader } from '../../contracts/source.ts';
+import type { WrappedOperatorState } from '../common/state-assignment.ts';
+import { WatermarkValve } from '../../time/watermark-valve.ts';
+import { BoundedOutOfOrdernessWatermarks, IdlenessTimer } from '../../time/watermark-generator.ts';
+import { BarrierAligner } from './barrier-aligner.ts';
+import type { EdgeTap } from './edge-sampler.ts';
+
+export const SOURCE_BATCH = 1024;
+
+/**
+ * Everything in the task process runs on one event loop, and a busy pipeline resolves promise after
+ * promise without ever reaching the I/O phase, which would starve host messages (barrier triggers,
+ * notify, close) and timers (metrics). So the loops give the event loop a turn every YIELD_MS.
+ */
+const YIELD_MS = 10;
+let lastYield = Date.now();
+function yieldDue(): boolean {
+  return Date.now() - lastYield >= YIELD_MS;
+}
+function yieldToEventLoop(): Promise<void> {
+  return new Promise<void>((resolve) => setImmediate(() => { lastYield = Date.now(); resolve(); }));
+}
+
+export interface SubtaskEnv {
+  exactlyOnce: boolean;
+  checkpointing: boolean;
+  /** Memory backend: the largest operator-subtask snapshot allowed (bytes), else null. */
+  memoryStateLimit: number | null;
+  ack(ack: CheckpointAck): void;
+  /** `stats`: the sizes of what could not be taken (memoryStateLimit), for the failed checkpoint's stats. */
+  decline(checkpointId: number, reason: string, stats?: SubtaskCheckpointStats[]): void;
+  exhausted(task: TaskSubtask): void;
+  finished(task: TaskSubtask): void;
+  /** The newest barrier the host triggered (finished subtasks acknowledge it without a barrier). */
+  currentBarrier(): CheckpointBarrier | null;
+}
+
+export interface SourceRuntime {
+  nodeId: string;
+  reader: SourceReader;
+  watermarks: BoundedOutOfOrdernessWatermarks;
+  idleness: IdlenessTimer;
+  /** Last watermark emitted by the source. */
+  watermark: number;
+  recordsOut: number;
+  badRecords: number;
+  exhausted: boolean;
+  finalBarrierDone: boolean;
+  /** Edge-sample tap of the source's output (null = off). */
+  tap: EdgeTap | null;
+}
+
+/** JSON has no infinities: watermarks are stored as finite numbers or null (= -Infinity). */
+export function encodeWatermark(w: number): number | null {
+  return w === -Infinity ? null : w === Infinity ? Number.MAX_VALUE : w;
+}
+export function decodeWatermark(w: number | null | undefined): number {
+  return w === null || w === undefined ? -Infinity : w === Number.MAX_VALUE ? Infinity : w;
+}
+
+export class TaskSubtask {
+  readonly name: string;
+  finished = false;
+  /** Set by `cancel()`: the loop leaves at its next step (stop without finishing the input). */
+  private canceled = false;
+  /** Id of the last checkpoint this subtask snapshotted (each is acknowledged exactly once). */
+  private lastSnapshotId = 0;
+  private mail: Array<() => Promise<void>> = [];
+  private wakeSleeper: (() => void) | null = null;
+  private afterFinish: Promise<void> = Promise.resolve();
+  readonly valve: WatermarkValve | null;
+  private readonly aligner: BarrierAligner | null;
+  private readonly finishedChannels: boolean[];
+  private idleOut = false;
+
+  constructor(
+    readonly chainIndex: number,
+    readonly subtask: number,
+    readonly parallelism: number,
+    readonly chain: OperatorChain,
+    readonly output: TaskOutput,
+    private readonly env: SubtaskEnv,
+    readonly gate: InputGate | null,
+    /** Logical input index (at the chain head) of each gate channel. */
+    private readonly inputOfChannel: number[],
+    readonly source: SourceRuntime | null,
+    restoredWatermark: number,
+    lastCheckpointId: number,
+  ) {
+    this.lastSnapshotId = lastCheckpointId;
+    this.name = `${chain.links[0]?.nodeId ?? source?.nodeId}#${subtask}`;
+    this.finishedChannels = gate ? gate.channels.map(() => false) : [];
+    this.valve = gate ? new WatermarkValve(gate.channels.length, restoredWatermark) : null;
+    this.aligner = gate ? new BarrierAligner(gate, this.finishedChannels, env.exactlyOnce) : null;
+    this.aligner?.setLastId(lastCheckpointId);
+  }
+
+  /** Run `fn` inside the loop between two batches; resolves when it ran. */
+  post(fn: () => Promise<void>): Promise<void> {
+    if (this.finished) {
+      const p = this.afterFinish.then(fn);
+      this.afterFinish = p.catch(() => undefined);
+      return p;
+    }
+    return new Promise<void>((resolve, reject) => {
+      this.mail.push(() => fn().then(resolve, (e) => { reject(e); throw e; }));
+      this.gate?.wake();
+      const w = this.wakeSleeper;
+      if (w) { this.wakeSleeper = null; w(); }
+    });
+  }
+
+  private async runMail(): Promise<void> {
+    while (this.mail.length) await this.mail.shift()!();
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const t = ms === Infinity ? null : setTimeout(() => { this.wakeSleeper = null; resolve(); }, ms);
+      this.wakeSleeper = () => { if (t) clearTimeout(t); resolve(); };
+    });
+  }
+
+  /** Stop the loop (job stopped or canceled); the runtime closes the operators afterwards. */
+  cancel(): void {
+    this.canceled = true;
+    this.gate?.wake();
+    const w = this.wakeSleeper;
+    if (w) { this.wakeSleeper = null; w(); }
+    // A producer waiting for space would never be woken: release it through its channels.
+    this.output.set.releaseWaiters();
+  }
+
+  run(): Promise<void> {
+    return this.source ? this.runSource() : this.runNetwork();
+  }
+
+  private async runSource(): Promise<void> {
+    const s = this.source!;
+    const { chain, output } = this;
+    for (;;) {
+      if (this.canceled) return;
+      if (this.mail.length) await this.runMail();
+      if (s.exhausted) {
+        if (!this.env.checkpointing || s.finalBarrierDone) break;
+        await this.sleep(Infinity);
+        continue;
+      }
+      const r = await s.reader.read(SOURCE_BATCH);
+      const now = Date.now();
+      const n = r.rows.length;
+      if (n > 0) {
+        if (s.idleness.activity(now)) { output.broadcast({ kind: 'idle', idle: false }); }
+        const sourceWatermarks = s.watermarks.observeEach(r.ts);
+        s.recordsOut += n;
+        const batch = { rows: r.rows, ts: r.ts, sourceWatermarks };
+        if (s.tap !== null) s.tap.offer(batch);
+        await chain.pushBatch(0, batch, 0);
+        // Bounded out-of-orderness: one watermark after each batch (deterministic for bounded input).
+        const w = s.watermarks.current();
+        if (w !== null && w > s.watermark) {
+          s.watermark = w;
+          await chain.pushWatermark(0, w);
+        }
+        if (!output.writable()) await output.waitWritable();
+        if (yieldDue()) await yieldToEventLoop();
+      }
+      if (r.end) {
+        s.exhausted = true;
+        s.watermark = Infinity;
+        await chain.pushWatermark(0, Infinity);
+        this.env.exhausted(this);
+        continue;
+      }
+      if (n === 0) {
+        if (s.idleness.check(now)) output.broadcast({ kind: 'idle', idle: true });
+        await this.sleep(r.waitMs ?? 5);
+      }
+    }
+    await this.finish();
+  }
+
+  private async runNetwork(): Promise<void> {
+    const gate = this.gate!;
+    const valve = this.valve!;
+    const aligner = this.aligner!;
+    const { chain, output } = this;
+    for (;;) {
+      if (this.canceled) return;
+      if (this.mail.length) await this.runMail();
+      const r = gate.poll();
+      if (r === null) { await gate.waitForData(); continue; }
+      const item = r.item;
+      switch (item.kind) {
+        case 'batch':
+          await chain.pushBatch(0, item.batch, this.inputOfChannel[r.channel]);
+          if (!output.writable()) await output.waitWritable();
+          if (yieldDue()) await yieldToEventLoop();
+          break;
+        case 'watermark': {
+          const m = valve.onWatermark(r.channel, item.watermark);
+          this.updateIdle();
+          if (m !== null) await chain.pushWatermark(0, m);
+          break;
+        }
+        case 'idle': {
+          const m = valve.onIdle(r.channel, item.idle);
+          this.updateIdle();
+          if (m !== null) await chain.pushWatermark(0, m);
+          break;
+        }
+        case 'barrier': {
+          const b = aligner.onBarrier(r.channel, item.barrier);
+          if (b) await this.checkpoint(b, aligner.firstBarrierAt, null);
+          break;
+        }
+        case 'end': {
+          this.finishedChannels[r.channel] = true;
+          const m = valve.onEnd(r.channel);
+          if (m !== null) await chain.pushWatermark(0, m);
+          const b = aligner.onEnd();
+          if (b) await this.checkpoint(b, aligner.firstBarrierAt, null);
+          if (this.finishedChannels.every(Boolean)) { await this.finish(); return; }
+          break;
+        }
+      }
+    }
+  }
+
+  /** Propagate the idle status: a task whose every active input is idle is idle itself. */
+  private updateIdle(): void {
+    const idle = this.valve!.allIdle;
+    if (idle !== this.idleOut) {
+      this.idleOut = idle;
+      this.output.broadcast({ kind: 'idle', idle });
+    }
+  }
+
+  private async finish(): Promise<void> {
+    if (this.mail.length) await this.runMail();
+    await this.chain.endInput();
+    this.output.broadcast({ kind: 'end' });
+    this.finished = true;
+    // A checkpoint triggered while our inputs were ending will never reach us in-band: ack it now.
+    const b = this.env.currentBarrier();
+    if (b && b.id > this.lastSnapshotId) await this.checkpoint(b, 0, this.sourceState());
+    // Mail posted while end of input was processed runs now (later mail goes through afterFinish).
+    await this.runMail();
+    this.env.finished(this);
+  }
+
+  /** Host request: inject barrier n (sources), or snapshot a finished subtask right away. */
+  triggerCheckpoint(barrier: CheckpointBarrier): Promise<void> {
+    return this.post(async () => {
+      if (barrier.id <= this.lastSnapshotId) return;
+      if (this.finished) { await this.checkpoint(barrier, 0, this.sourceState()); return; }
+      const s = this.source;
+      if (!s) return; // network tasks receive barriers in-band
+      await this.checkpoint(barrier, 0, this.sourceState());
+      if (s.exhausted) s.finalBarrierDone = true;
+    });
+  }
+
+  /** A source's checkpointed state: its position Sn and the largest timestamp seen. */
+  private sourceState(): { nodeId: string; state: unknown; watermark: number } | null {
+    const s = this.source;
+    if (!s) return null;
+    const state = {
+      position: structuredClone(s.reader.position()),
+      maxTimestamp: s.watermarks.maxTimestamp === -Infinity ? null : s.watermarks.maxTimestamp,
+    };
+    return { nodeId: s.nodeId, state, watermark: s.watermark };
+  }
+
+  notifyCheckpointComplete(id: number): Promise<void> {
+    return this.post(() => this.chain.notifyCheckpointComplete(id));
+  }
+
+  /**
+   * Barrier n is aligned here: the synchronous part snapshots every operator of the chain (before
+   * any later record), the barrier goes downstream, and the asynchronous part writes and acks.
+   */
+  private async checkpoint(
+    b: CheckpointBarrier, firstBarrierAt: number, source: { nodeId: string; state: unknown; watermark: number } | null,
+  ): Promise<void> {
+    this.lastSnapshotId = b.id;
+    const t0 = Date.now();
+    const startDelay = Math.max(0, (firstBarrierAt || t0) - b.timestamp);
+    const alignment = firstBarrierAt ? t0 - firstBarrierAt : 0;
+    const snaps: OperatorSnapshot[] = [];
+    const links = this.chain.links;
+    for (let i = 0; i < links.length; i++) {
+      const snap = await links[i].op.snapshotState(b.id);
+      // Operator state is captured now: a later change by the operator must not leak into snapshot n.
+      if (snap.operator !== undefined) snap.operator = structuredClone(snap.operator);
+      snaps.push(snap);
+      if (links[i].events.length) await this.chain.drain(i);
+    }
+    if (!this.finished) this.output.broadcast({ kind: 'barrier', barrier: b });
+    const syncDuration = Date.now() - t0;
+    const wms = links.map((l) => l.inputWatermark);
+    void this.completeAsync(b, snaps, wms, source, { startDelay, alignment, syncDuration });
+  }
+
+  private async completeAsync(
+    b: CheckpointBarrier, snaps: OperatorSnapshot[], wms: number[],
+    source: { nodeId: string; state: unknown; watermark: number } | null,
+    t: { startDelay: number; alignment: number; syncDuration: number },
+  ): Promise<void> {
+    const ta = Date.now();
+    try {
+      const keyed: Array<KeyedStateSnapshot | undefined> = await Promise.all(snaps.map((s) => (s.keyed ? s.keyed() : undefined)));
+      const asyncDuration = Date.now() - ta;
+      const states: SubtaskStateSnapshot[] = [];
+      const stats: SubtaskCheckpointStats[] = [];
+      const add = (operatorId: string, op: WrappedOperatorState, k: KeyedStateSnapshot | undefined) => {
+        const opBytes = Buffer.byteLength(JSON.stringify(op) ?? '');
+        const checkpointedBytes = (k?.checkpointedBytes ?? 0) + opBytes;
+        const fullBytes = (k?.fullBytes ?? 0) + opBytes;
+        const limit = this.env.memoryStateLimit;
+        const stat: SubtaskCheckpointStats = {
+          operatorId, subtask: this.subtask, startDelay: t.startDelay, alignmentDuration: t.alignment,
+          syncDuration: t.syncDuration, asyncDuration, checkpointedBytes, fullBytes,
+        };
+        if (limit !== null && fullBytes > limit) {
+          stats.push({ ...stat, limitBytes: limit });
+          throw new SnapshotDeclined(`operator '${operatorId}' subtask ${this.subtask}: snapshot of ${fullBytes} bytes (${fmtBytes(fullBytes)}) exceeds `
+            + `the memory state backend's limit of ${limit} bytes (${fmtBytes(limit)}, memoryStateLimit); use the 'fs' or 'rocksdb' `
+            + `state backend for larger state`, stats);
+        }
+        const st: SubtaskStateSnapshot = { operatorId, subtask: this.subtask, parallelism: this.parallelism, operator: op };
+        if (k) st.keyed = k;
+        states.push(st);
+        stats.push(stat);
+      };
+      if (source) add(source.nodeId, { state: source.state, watermark: encodeWatermark(source.watermark) }, undefined);
+      this.chain.links.forEach((l, i) => add(l.nodeId, { state: snaps[i].operator, watermark: encodeWatermark(wms[i]) }, keyed[i]));
+      this.env.ack({ checkpointId: b.id, states, stats });
+    } catch (e) {
+      this.env.decline(b.id, (e as Error).message, e instanceof SnapshotDeclined ? e.stats : undefined);
+    }
+  }
+}
+
+/** A snapshot refused for its size: carries the sizes measured so far (the refused one last). */
+class SnapshotDeclined extends Error {
+  constructor(message: string, readonly stats: SubtaskCheckpointStats[]) { super(message); }
+}
+
+function fmtBytes(n: number): string {
+  if (n >= 1024 * 1024) return `${(n / (1024 * 1024)).toFixed(1)} MB`;
+  if (n >= 1024) return `${(n / 1024).toFixed(1)} KB`;
+  return `${n} bytes`;
+}
