@@ -1,0 +1,291 @@
+/**
+ * `JobMaster`: the host side of one run (Flink's JobMaster). Launches the task process, drives
+ * checkpoints through the CheckpointCoordinator, restarts after failures and reports RunEvents.
+ * Its lifecycle is the explicit state machine of job-state.ts; what belongs to one attempt (its
+ * task process, whether its sources ran dry) lives in an `Attempt`, dropped when the attempt ends.
+ *
+ * Lifecycle rules:
+ * - Before any task process starts, every sink recovers from the checkpoint being restored through
+ *   the hook its connector registered (recover-sinks.ts): pending transactions are committed, every
+ *   other temp transaction is deleted.
+ * - A bounded job finishes only after a checkpoint triggered after all sources were exhausted has
+ *   completed and been notified (so the last transactions are committed), then tasks close.
+ * - Task process death or an operator failure restarts from the latest completed checkpoint while
+ *   `settings.restart.attempts` allow; after that the job fails with the cause.
+ */
+import type { CheckpointCoordinator } from '../../checkpoint/coordinator.ts';
+import type { CompletedCheckpoint } from '../../contracts/checkpoint-storage.ts';
+import { storageRootOf } from '../../checkpoint/storage-factory.ts';
+import type { JobHandle, JobResult, RunEvent, TaskLauncher, TaskProcessHandle } from './api.ts';
+import { operatorSubtaskCount } from '../common/plan.ts';
+import type { HostToTask, TaskToHost } from '../common/task-protocol.ts';
+import { createJobCoordinator } from './job-checkpoints.ts';
+import { EdgeSamples } from './edge-samples.ts';
+import { JobStateMachine } from './job-state.ts';
+import { NotifiedCheckpoints } from './notified-checkpoints.ts';
+import type { PreparedRun } from './prepare-run.ts';
+import { recoverSinks } from './recover-sinks.ts';
+
+const TRACE = !!process.env.WEIR_TRACE;
+/**
+ * Fault injection for tests: the host kills itself (SIGKILL) right after checkpoint N is stored and
+ * before notify(N) is sent, i.e. between the sinks' preCommit and commit.
+ */
+const KILL_HOST_BEFORE_NOTIFY = Number(process.env.WEIR_FAULT_KILL_HOST_BEFORE_NOTIFY ?? NaN);
+/** How long closing tasks may take after a stop before their process is killed. */
+const STOP_KILL_AFTER_MS = 5000;
+
+export interface JobMasterOptions {
+  launcher: TaskLauncher;
+  onEvent?: (event: RunEvent) => void;
+  /** Metrics cadence in ms. */
+  metricsInterval: number;
+}
+
+/** One task process and what it reported. */
+class Attempt {
+  /** Set when every source is exhausted: the last checkpoint id triggered before that. */
+  exhaustedAfter: number | null = null;
+  tasksFinished = false;
+  constructor(readonly number: number, readonly proc: TaskProcessHandle) {}
+}
+
+export class JobMaster {
+  readonly done: Promise<JobResult>;
+  private readonly state: JobStateMachine;
+  private readonly coordinator: CheckpointCoordinator;
+  private readonly samples: EdgeSamples;
+  private readonly notified = new NotifiedCheckpoints();
+  private readonly startedAt = Date.now();
+  private restarts = 0;
+  private attempts = 0;
+  private current: Attempt | null = null;
+  /** Set by `stop`: the run ends as stopped (with this savepoint) whatever the tasks do next. */
+  private stopRequest: { savepoint?: string } | null = null;
+  private result: JobResult | null = null;
+  private resolveDone!: (r: JobResult) => void;
+
+  constructor(private readonly run: PreparedRun, private readonly opts: JobMasterOptions) {
+    this.done = new Promise<JobResult>((r) => { this.resolveDone = r; });
+    this.samples = new EdgeSamples(run.job);
+    this.state = new JobStateMachine((status, cause) => {
+      this.emit({ type: 'job.status', status, restarts: this.restarts, startedAt: this.startedAt, ...(cause ? { cause } : {}) });
+    });
+    this.coordinator = createJobCoordinator({
+      settings: run.job.settings.checkpointing,
+      storage: run.storage,
+      subtasks: operatorSubtaskCount(run.plan),
+      restored: run.restored,
+      firstId: run.firstId,
+      events: {
+        trigger: (barrier) => this.send({ type: 'trigger', barrier }),
+        completed: (cp) => {
+          if (cp.id === KILL_HOST_BEFORE_NOTIFY) process.kill(process.pid, 'SIGKILL');
+          this.send({ type: 'notify', checkpointId: cp.id });
+        },
+        stats: (stats) => {
+          this.emit({ type: 'checkpoint', stats });
+          // The checkpoint in flight when the sources ran dry is not the final one: trigger that next.
+          if (stats.status !== 'in_progress') setTimeout(() => { this.ensureFinalCheckpoint(); this.maybeFinish(); }, 0);
+        },
+        tooManyFailures: (reason) => this.failure(reason),
+      },
+    });
+  }
+
+  /** Reports `created`, launches the first attempt and hands out the run's control surface. */
+  start(): JobHandle {
+    if (this.run.notice !== null) this.emit({ type: 'log', level: 'warn', message: this.run.notice });
+    this.state.announce();
+    this.launch();
+    const state = this.state;
+    return {
+      get status() { return state.status; },
+      done: this.done,
+      stop: (o) => this.stop(o),
+      triggerSavepoint: () => this.triggerSavepoint(),
+      killTaskProcess: () => this.current?.proc.kill('SIGKILL'),
+      checkpointHistory: () => this.coordinator.history(),
+      sampleEdge: (req) => this.sampleEdge(req),
+    };
+  }
+
+  async stop(o: { savepoint?: boolean } = {}): Promise<{ savepoint?: string }> {
+    if (this.state.terminal) return {};
+    let savepoint: string | undefined;
+    if (o.savepoint) {
+      const cp = await this.coordinator.triggerSavepoint();
+      await this.notified.wait(cp.id);
+      savepoint = cp.location;
+    }
+    this.stopRequest = savepoint ? { savepoint } : {};
+    this.coordinator.pausePeriodic();
+    const attempt = this.current;
+    if (attempt && !this.state.terminal) {
+      if (this.state.status !== 'finishing') this.state.to('finishing');
+      this.send({ type: 'close' });
+      setTimeout(() => attempt.proc.kill('SIGKILL'), STOP_KILL_AFTER_MS).unref();
+    } else {
+      this.finish({ status: 'stopped', restarts: this.restarts, ...this.stopRequest });
+    }
+    await this.done;
+    return savepoint ? { savepoint } : {};
+  }
+
+  async triggerSavepoint(): Promise<{ path: string; id: number }> {
+    const cp = await this.coordinator.triggerSavepoint();
+    return { path: cp.location, id: cp.id };
+  }
+
+  sampleEdge(req: Parameters<JobHandle['sampleEdge']>[0]): void {
+    this.samples.set(req, req.on);
+    if (!this.state.terminal) this.send({ type: 'sample', nodeId: req.nodeId, port: req.port, on: req.on });
+  }
+
+  private emit(e: RunEvent): void {
+    try { this.opts.onEvent?.(e); } catch { /* a listener must not break the run */ }
+  }
+
+  private send(m: HostToTask): void {
+    if (TRACE) {
+      const id = m.type === 'trigger' ? m.barrier.id : m.type === 'notify' ? m.checkpointId : '';
+      process.stderr.write(`[weir trace] host -> task ${m.type} ${id}\n`);
+    }
+    this.current?.proc.send(m);
+  }
+
+  /** The checkpoint a new attempt restores: the latest completed, else the one this run started from. */
+  private latestCheckpoint(): CompletedCheckpoint | null {
+    return this.coordinator.latestCompleted() ?? this.run.restored;
+  }
+
+  private get checkpointing(): boolean {
+    return this.run.job.settings.checkpointing.interval !== null;
+  }
+
+  private triggerNow(): void {
+    if (this.coordinator.inFlight) return;
+    this.coordinator.triggerCheckpoint().catch(() => undefined); // the outcome arrives as stats
+  }
+
+  private finish(r: JobResult): void {
+    if (this.result) return;
+    this.result = r;
+    this.coordinator.stop('job ended');
+    this.coordinator.cancelQueued(`job ${r.status}`);
+    this.state.to(r.status, r.cause);
+    this.resolveDone(r);
+  }
+
+  /** After every source is exhausted, a checkpoint triggered later commits the last transactions. */
+  private ensureFinalCheckpoint(): void {
+    const a = this.current;
+    if (!a || a.exhaustedAfter === null || this.state.terminal || this.state.status === 'finishing' || !this.checkpointing) return;
+    if (this.coordinator.lastTriggeredId > a.exhaustedAfter || this.coordinator.inFlight) return;
+    this.triggerNow();
+  }
+
+  private maybeFinish(): void {
+    const a = this.current;
+    if (!a || !a.tasksFinished || this.state.terminal || this.state.status === 'finishing') return;
+    if (this.checkpointing && (a.exhaustedAfter === null || this.notified.last <= a.exhaustedAfter)) {
+      // The final checkpoint: every task has finished, so each acknowledges right away.
+      this.triggerNow();
+      return;
+    }
+    this.coordinator.pausePeriodic();
+    this.state.to('finishing');
+    this.send({ type: 'close' });
+  }
+
+  /** `checkpointCause`: why a checkpoint in flight failed with the tasks (its stats keep it). */
+  private failure(cause: string, checkpointCause = `task failure: ${cause}`): void {
+    if (this.state.terminal || this.state.status === 'finishing') return;
+    this.coordinator.failPending(checkpointCause, false);
+    this.coordinator.pausePeriodic();
+    const dead = this.current;
+    this.current = null;
+    dead?.proc.kill('SIGKILL');
+    if (this.stopRequest) { this.finish({ status: 'stopped', restarts: this.restarts, ...this.stopRequest }); return; }
+    const allowed = this.run.job.settings.restart.attempts;
+    if (this.restarts >= allowed) {
+      const tried = allowed === 0 ? 'restarts are disabled (settings.restart.attempts = 0)'
+        : `gave up after ${this.restarts} restart${this.restarts === 1 ? '' : 's'} (settings.restart.attempts = ${allowed})`;
+      this.finish({ status: 'failed', cause: `${cause}; ${tried}`, restarts: this.restarts });
+      return;
+    }
+    this.restarts++;
+    this.state.to('restarting', cause);
+    this.emit({ type: 'job.restart', restarts: this.restarts, cause, restoredCheckpoint: this.latestCheckpoint()?.id ?? null });
+    setTimeout(() => { if (!this.state.terminal) this.launch(); }, this.run.job.settings.restart.delay);
+  }
+
+  private onMessage(from: Attempt, raw: unknown): void {
+    if (from !== this.current) return; // a previous attempt's last words
+    const m = raw as TaskToHost;
+    if (TRACE && m.type !== 'metrics') {
+      const id = 'ack' in m ? m.ack.checkpointId : 'checkpointId' in m ? m.checkpointId : '';
+      process.stderr.write(`[weir trace] task -> host ${m.type} ${id}\n`);
+    }
+    switch (m.type) {
+      case 'ready':
+        // A stop may already have told this attempt to close: then it never starts checkpointing.
+        if (this.state.status !== 'created' && this.state.status !== 'restarting') break;
+        this.state.to('running');
+        if (this.checkpointing) this.coordinator.start();
+        break;
+      case 'ack': this.coordinator.receiveAck(m.ack); break;
+      case 'decline': this.coordinator.declineCheckpoint(m.checkpointId, m.reason, m.stats); break;
+      case 'exhausted':
+        from.exhaustedAfter = this.coordinator.lastTriggeredId;
+        this.ensureFinalCheckpoint();
+        break;
+      case 'finished': from.tasksFinished = true; this.maybeFinish(); break;
+      case 'notified': this.notified.reached(m.checkpointId); this.maybeFinish(); break;
+      case 'metrics': this.emit({ type: 'metrics', time: m.time, operators: m.operators }); break;
+      case 'preview': this.emit({ type: 'preview', target: m.target, records: m.records }); break;
+      case 'log': this.emit({ type: 'log', level: m.level, message: m.message }); break;
+      case 'failed': this.failure(m.message); break;
+      case 'closed': break;
+    }
+  }
+
+  private onExit(from: Attempt, info: { code: number | null; signal: string | null }): void {
+    if (from !== this.current) return;
+    const how = info.signal ? `killed by ${info.signal}` : `exited with code ${info.code}`;
+    if (this.stopRequest) {
+      this.current = null;
+      this.finish({ status: 'stopped', restarts: this.restarts, ...this.stopRequest });
+    } else if (this.state.status === 'finishing') {
+      this.current = null;
+      // Every record was processed and committed before `close`; only the goodbye went wrong.
+      this.finish(info.code === 0 ? { status: 'finished', restarts: this.restarts }
+        : { status: 'finished', restarts: this.restarts, cause: `the task process ${how} while closing` });
+    } else {
+      this.failure(`the task process ${how}`, `task process died: ${how}`);
+    }
+  }
+
+  private launch(): void {
+    const cp = this.latestCheckpoint();
+    try {
+      recoverSinks(this.run.job, cp?.states ?? []);
+    } catch (e) {
+      this.finish({ status: 'failed', cause: `recovering sink folders failed: ${(e as Error).message}`, restarts: this.restarts });
+      return;
+    }
+    const attempt = new Attempt(++this.attempts, this.opts.launcher.launch());
+    this.current = attempt;
+    attempt.proc.onMessage((m) => this.onMessage(attempt, m));
+    attempt.proc.onExit((info) => this.onExit(attempt, info));
+    const { job, plan, lineage } = this.run;
+    const settings = job.settings;
+    this.send({
+      type: 'start', job, plan, attempt: attempt.number, lineage,
+      restore: cp ? { checkpointId: cp.id, states: cp.states } : null,
+      checkpointDir: settings.stateBackend === 'memory' ? '' : storageRootOf({ jobName: job.name, settings, baseDir: job.baseDir }),
+      metricsInterval: this.opts.metricsInterval,
+    });
+    for (const s of this.samples.active()) this.send({ type: 'sample', nodeId: s.nodeId, port: s.port, on: true });
+  }
+}
