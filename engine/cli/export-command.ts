@@ -1,13 +1,13 @@
 /**
  * `weir export JOB.json --format json|flink-sql [-o FILE]`.
  * json: the normalized job as a complete weir.job/v1 document (it validates again to the same job).
- * flink-sql: the Flink SQL exporter in engine/sql/flink, loaded only when asked for.
+ * flink-sql: the Flink SQL exporter (engine/export/flink-sql).
  */
 
 import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import type { JobProblem, NormalizedJob } from '../graph/types.ts';
-import { toJobDocument } from '../graph/normalize.ts';
+import { exportFlinkSql } from '../export/flink-sql/index.ts';
+import { exportJobJson } from '../export/json/index.ts';
 import { loadJob } from './load-job.ts';
 import { EXIT_FAILURE, EXIT_INVALID, EXIT_OK, printProblems, type CliIO } from './output.ts';
 
@@ -16,24 +16,6 @@ export const EXPORT_USAGE = `Usage: weir export JOB.json [--format json|flink-sq
   -f, --format   json (default): the job with every default filled in, as weir.job/v1
                  flink-sql: a Flink SQL script (CREATE TABLE ... / INSERT INTO ...)
   -o, --output   write to FILE instead of stdout`;
-
-type FlinkExporter = (job: NormalizedJob) => { text: string; warnings: JobProblem[] };
-
-async function loadFlinkExporter(): Promise<FlinkExporter | string> {
-  try {
-    // Computed specifier: the exporter is another module's, loaded only for this format.
-    const mod = (await import(new URL('../export/flink-sql/index.ts', import.meta.url).href)) as { exportFlinkSql?: FlinkExporter };
-    if (typeof mod.exportFlinkSql !== 'function') return 'engine/sql/flink/index.ts does not export exportFlinkSql';
-    return mod.exportFlinkSql;
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    const message = e instanceof Error ? e.message : String(e);
-    if (code === 'ERR_MODULE_NOT_FOUND' && /module '[^']*sql[\\/]flink[\\/]index\.ts'/.test(message)) {
-      return 'the Flink SQL exporter is not available (engine/sql/flink/index.ts not found)';
-    }
-    return `the Flink SQL exporter failed to load: ${message}`;
-  }
-}
 
 export async function exportCommand(argv: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -62,11 +44,9 @@ export async function exportCommand(argv: string[], io: CliIO): Promise<number> 
 
   let text: string;
   if (format === 'json') {
-    text = `${JSON.stringify(toJobDocument(loaded.job), null, 2)}\n`;
+    text = exportJobJson(loaded.job);
   } else {
-    const exporter = await loadFlinkExporter();
-    if (typeof exporter === 'string') { io.err(`weir export: ${exporter}`); return EXIT_FAILURE; }
-    const result = exporter(loaded.job);
+    const result = exportFlinkSql(loaded.job);
     printProblems(io, result.warnings.map((w) => ({ ...w, severity: w.severity ?? 'warning' })));
     text = result.text.endsWith('\n') ? result.text : `${result.text}\n`;
   }

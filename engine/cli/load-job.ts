@@ -9,6 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { JobProblem, NormalizedJob } from '../graph/types.ts';
 import { validateJob } from '../graph/validate.ts';
+import { applyRunOverrides, type RunOverrides } from '../graph/run-overrides.ts';
 
 export type LoadJobResult =
   | { ok: true; file: string; baseDir: string; document: unknown; job: NormalizedJob; problems: JobProblem[] }
@@ -68,11 +69,12 @@ export async function readJobFile(file: string): Promise<{ ok: true; document: u
   }
 }
 
-export async function loadJob(file: string): Promise<LoadJobResult> {
+/** `overrides` (weir run's) are applied before validation, so they are checked like the file. */
+export async function loadJob(file: string, overrides: RunOverrides = {}): Promise<LoadJobResult> {
   const read = await readJobFile(file);
   if (!read.ok) return { ok: false, file, stage: read.stage, problems: [read.problem] };
   const baseDir = dirname(resolve(file));
-  const result = validateJob(read.document, { baseDir });
+  const result = validateJob(applyRunOverrides(read.document, overrides), { baseDir });
   if (!result.ok) return { ok: false, file, stage: 'validate', problems: result.problems };
   return { ok: true, file, baseDir, document: read.document, job: result.job, problems: result.problems };
 }

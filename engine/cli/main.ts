@@ -1,7 +1,6 @@
 /**
- * The `weir` command line (bin/weir.mjs calls `main`). Subcommands live in their own modules;
- * `run` and `serve` are loaded only when used, so `weir validate` starts fast and does not load
- * the runtime. Bad input never produces a stack trace: usage mistakes exit 2 with a message,
+ * The `weir` command line (bin/weir.mjs calls `main`). Subcommands live in their own modules.
+ * Bad input never produces a stack trace: usage mistakes exit 2 with a message,
  * unexpected failures exit 1 with one line (set WEIR_DEBUG=1 for the stack).
  */
 
@@ -9,6 +8,8 @@ import { readFileSync } from 'node:fs';
 import { EXIT_FAILURE, EXIT_INVALID, EXIT_OK, processIO, type CliIO } from './output.ts';
 import { validateCommand } from './validate-command.ts';
 import { exportCommand } from './export-command.ts';
+import { runCommand } from './run.ts';
+import { serveCommand } from './serve.ts';
 
 export const USAGE = `Usage: weir <command> [options]
 
@@ -34,32 +35,6 @@ export function version(): string {
   }
 }
 
-type Command = (argv: string[], io: CliIO) => Promise<number>;
-
-// A computed specifier: run.ts and serve.ts belong to other modules and load only when used, so
-// the CLI's type-check and start-up do not depend on them.
-function importSibling(rel: string): Promise<Record<string, unknown>> {
-  return import(new URL(rel, import.meta.url).href) as Promise<Record<string, unknown>>;
-}
-
-/** Loads `run`/`serve` on demand; a missing module is reported, not thrown. */
-async function lazyCommand(io: CliIO, name: string, load: () => Promise<Record<string, unknown>>, exportName: string): Promise<Command | null> {
-  try {
-    const mod = await load();
-    const fn = mod[exportName];
-    if (typeof fn === 'function') return fn as Command;
-    io.err(`weir ${name}: this build has no '${name}' command (${exportName} missing)`);
-  } catch (e) {
-    const err = e as NodeJS.ErrnoException;
-    if (err.code === 'ERR_MODULE_NOT_FOUND' && new RegExp(`module '[^']*cli[\\\\/]${name}\\.ts'`).test(err.message)) {
-      io.err(`weir ${name}: this build has no '${name}' command (engine/cli/${name}.ts not found)`);
-    } else {
-      throw e;
-    }
-  }
-  return null;
-}
-
 function isParseArgsError(e: unknown): e is Error {
   const code = (e as NodeJS.ErrnoException | null)?.code;
   return typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS_');
@@ -82,14 +57,10 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
         return await validateCommand(rest, io);
       case 'export':
         return await exportCommand(rest, io);
-      case 'run': {
-        const run = await lazyCommand(io, 'run', () => importSibling('./run.ts'), 'runCommand');
-        return run ? await run(rest, io) : EXIT_FAILURE;
-      }
-      case 'serve': {
-        const serve = await lazyCommand(io, 'serve', () => importSibling('./serve.ts'), 'serveCommand');
-        return serve ? await serve(rest, io) : EXIT_FAILURE;
-      }
+      case 'run':
+        return await runCommand(rest, io);
+      case 'serve':
+        return await serveCommand(rest, io);
       default:
         io.err(`weir: unknown command '${command}'`);
         io.err(USAGE);

@@ -16,7 +16,7 @@ export const RUN_USAGE = `Usage: weir run JOB.json [options]
 Options:
   --resume          continue from the latest retained checkpoint (fs and rocksdb state backends)
   --from PATH       restore a checkpoint or savepoint folder
-  --parallelism N   run every node with N subtasks
+  --parallelism N   the job's default parallelism for this run (nodes with their own keep it)
   --quiet           no progress output
   -h, --help        show this help
 
@@ -47,17 +47,9 @@ export async function runCommand(argv: string[], io: CliIO = processIO): Promise
       return EXIT_INVALID;
     }
   }
-  const loaded = await loadJob(args.positionals[0]);
+  const loaded = await loadJob(args.positionals[0], { parallelism });
   if (!loaded.ok) { printProblems(io, loaded.problems); return EXIT_INVALID; }
   const job = loaded.job;
-  if (parallelism !== undefined) {
-    if (parallelism > job.settings.maxParallelism) {
-      io.err(`weir run: --parallelism ${parallelism} is above settings.maxParallelism (${job.settings.maxParallelism})`);
-      return EXIT_INVALID;
-    }
-    job.settings.parallelism = parallelism;
-    for (const n of job.nodes) n.parallelism = parallelism;
-  }
 
   const quiet = !!args.values.quiet;
   const progress = new ProgressPrinter(job, io, { quiet, tty: !!process.stderr.isTTY });

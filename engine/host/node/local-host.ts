@@ -3,27 +3,29 @@
  * job runner and exporters. Electron's main process and `weir serve` each own one; transports
  * (memory, WebSocket, IPC) only carry its calls and events.
  *
+ * It is a facade: runs live in the run registry (run-registry.ts), files in WorkspaceFiles, error
+ * mapping in host-errors.ts.
+ *
  * Rules:
  * - Every failure leaves as a `HostError` (code + message); stacks stay here.
  * - Files are confined to the workspace (plus read-only examples and files granted by dialogs).
- * - One active run per job (same name and folder): two runs would share checkpoints and sinks.
- * - Each run's events pass through its own throttle (event-throttle.ts) before reaching listeners.
+ * - A job is validated with its run overrides applied (graph/run-overrides.ts), exactly as
+ *   `weir run` does: what validation refuses never runs.
  */
 import { dirname } from 'node:path';
-import type {
-  AppCommand, EngineHost, HostEvent, HostInfo, JobStatus, RunInfo, RunOptions,
-} from '../common/api.ts';
-import type { JobDocument, NormalizedJob } from '../../graph/types.ts';
-import type { JobHandle, TaskLauncher } from '../../runtime/job/api.ts';
-import { parseDuration } from '../../graph/units.ts';
-import { HostError, toHostError } from '../common/errors.ts';
-import { createEventThrottle, type EventThrottle } from './event-throttle.ts';
+import type { AppCommand, EngineHost, HostEvent, HostInfo } from '../common/api.ts';
+import type { JobDocument, JobProblem, NormalizedJob } from '../../graph/types.ts';
+import type { TaskLauncher } from '../../runtime/job/api.ts';
+import { listRetainedCheckpoints } from '../../runtime/job/job-runner.ts';
+import { exportFlinkSql } from '../../export/flink-sql/index.ts';
+import { exportJobJson } from '../../export/json/index.ts';
+import { applyRunOverrides } from '../../graph/run-overrides.ts';
+import { validateJob, summarizeJob } from '../../graph/validate.ts';
+import { HostError } from '../common/errors.ts';
+import { guard } from './host-errors.ts';
+import { RunRegistry } from './run-registry.ts';
 import { WorkspaceFiles } from './workspace-files.ts';
 import { materializeExample, readExampleIndex } from './examples.ts';
-import { validateJob, summarizeJob } from '../../graph/validate.ts';
-import { loadExportFlinkSql, loadListRetained, loadStartJob } from './engine-modules.ts';
-
-const TERMINAL: ReadonlySet<JobStatus> = new Set(['finished', 'stopped', 'failed', 'canceled']);
 
 /** What only a desktop shell can do; served mode leaves these out. */
 export interface ShellHooks {
@@ -57,15 +59,6 @@ export interface LocalHost extends EngineHost {
   dispose(): Promise<void>;
 }
 
-interface RunRecord {
-  info: RunInfo;
-  /** The job as it runs (overrides applied): what `sampleEdge` checks names against. */
-  job: NormalizedJob;
-  key: string;
-  handle: JobHandle | null;
-  throttle: EventThrottle;
-}
-
 function summarize(problems: Array<{ path: string; message: string; severity?: string }>): string {
   const errors = problems.filter((p) => p.severity !== 'warning');
   const first = errors[0] ?? problems[0];
@@ -75,8 +68,6 @@ function summarize(problems: Array<{ path: string; message: string; severity?: s
 export function createLocalHost(opts: LocalHostOptions): LocalHost {
   const files = new WorkspaceFiles(opts.workspace, [opts.examplesDir]);
   const listeners = new Set<(e: HostEvent) => void>();
-  const runs = new Map<string, RunRecord>();
-  let runCounter = 0;
   let initialPath = opts.initialPath ?? null;
 
   function emit(event: HostEvent): void {
@@ -85,74 +76,20 @@ export function createLocalHost(opts: LocalHostOptions): LocalHost {
     }
   }
 
-  function validated(input: unknown, baseDir: string): NormalizedJob {
+  const runs = new RunRegistry({ launcher: opts.launcher, eventInterval: opts.eventInterval, emit });
+
+  function validated(input: unknown, baseDir: string): { job: NormalizedJob; problems: JobProblem[] } {
     const v = validateJob(input, { baseDir });
     if (!v.ok) {
       const name = typeof (input as { name?: unknown })?.name === 'string' ? (input as { name: string }).name : 'job';
       throw new HostError('invalid_job', `${name}: ${summarize(v.problems)}`, v.problems);
     }
-    return v.job;
+    return { job: v.job, problems: v.problems };
   }
 
   /** A run writes outputs and checkpoints beside its job, so its job must sit where we may write. */
   async function baseDirFor(path: string | undefined, mode: 'read' | 'write'): Promise<string> {
     return path ? dirname(await files.resolve(path, mode)) : files.workspace;
-  }
-
-  function applyOverrides(job: NormalizedJob, req: RunOptions): NormalizedJob {
-    const settings = { ...job.settings, checkpointing: { ...job.settings.checkpointing } };
-    if (req.stateBackend) settings.stateBackend = req.stateBackend;
-    const cp = req.checkpointing;
-    if (cp) {
-      if (cp.interval !== undefined) {
-        try {
-          settings.checkpointing.interval = cp.interval === null ? null : parseDuration(cp.interval);
-        } catch (err) {
-          throw new HostError('invalid_request', `checkpointing.interval: ${(err as Error).message}`);
-        }
-      }
-      if (cp.mode) settings.checkpointing.mode = cp.mode;
-      if (cp.incremental !== undefined) settings.checkpointing.incremental = cp.incremental;
-    }
-    let nodes = job.nodes;
-    if (req.parallelism) {
-      settings.parallelism = req.parallelism;
-      const explicit = new Set(req.job.nodes?.filter((n) => n.parallelism !== undefined).map((n) => n.id));
-      nodes = nodes.map((n) => (explicit.has(n.id) ? n : { ...n, parallelism: req.parallelism! }));
-    }
-    return { ...job, settings, nodes };
-  }
-
-  /** Finished runs stay listed (with their checkpoint history) up to a bound. */
-  function pruneFinishedRuns(keep = 50): void {
-    const finished = [...runs.values()].filter((r) => TERMINAL.has(r.info.status));
-    for (const r of finished.slice(0, Math.max(0, finished.length - keep))) runs.delete(r.info.runId);
-  }
-
-  function record(runId: string): RunRecord {
-    const r = runs.get(runId);
-    if (!r) throw new HostError('not_found', `no run '${runId}'`);
-    return r;
-  }
-
-  function active(runId: string): JobHandle {
-    const r = record(runId);
-    if (!r.handle || TERMINAL.has(r.info.status)) {
-      throw new HostError('job_not_running', `run '${runId}' is ${r.info.status}`);
-    }
-    return r.handle;
-  }
-
-  async function guard<T>(work: () => Promise<T>): Promise<T> {
-    try {
-      return await work();
-    } catch (err) {
-      // The runner's refusals are about what was asked, not internal failures.
-      const name = (err as Error | null)?.name;
-      if (name === 'JobStartError') throw new HostError('invalid_request', (err as Error).message);
-      if (name === 'CheckpointRestoreError') throw new HostError('not_found', (err as Error).message);
-      throw toHostError(err);
-    }
   }
 
   const host: LocalHost = {
@@ -166,99 +103,40 @@ export function createLocalHost(opts: LocalHostOptions): LocalHost {
 
     run: (req) => guard(async () => {
       const baseDir = await baseDirFor(req.path, 'write');
-      const job = { ...applyOverrides(validated(req.job, baseDir), req), baseDir };
+      const overridden = applyRunOverrides(req.job, { parallelism: req.parallelism, stateBackend: req.stateBackend, checkpointing: req.checkpointing });
+      const job = { ...validated(overridden, baseDir).job, baseDir };
       let from: string | undefined;
       if (req.restoreFrom && req.restoreFrom !== 'latest') {
         // A job's checkpoints live under its own folder, which may be a granted one outside the workspace.
         from = await files.resolve(req.restoreFrom, 'read', { base: baseDir, extraRoot: baseDir });
       }
-      const startJob = await loadStartJob();
-      // From the check to runs.set nothing awaits: two concurrent runs of one job cannot both pass.
-      const key = `${baseDir}\0${job.name}`;
-      for (const r of runs.values()) {
-        if (r.key === key && !TERMINAL.has(r.info.status)) {
-          throw new HostError('already_running', `job '${job.name}' is already running as ${r.info.runId}`);
-        }
-      }
-      pruneFinishedRuns();
-      const runId = `${job.name.replace(/[^A-Za-z0-9_-]+/g, '-').slice(0, 40)}-${Date.now().toString(36)}-${++runCounter}`;
-      const info: RunInfo = {
-        runId, jobName: job.name, status: 'created', startedAt: Date.now(), restarts: 0, stateBackend: job.settings.stateBackend,
-        ...(job.settings.stateBackend === 'memory' ? { memoryStateLimit: job.settings.memoryStateLimit } : {}),
-      };
-      const throttle = createEventThrottle((events) => events.forEach(emit), { interval: opts.eventInterval });
-      const rec: RunRecord = { info, key, job, handle: null, throttle };
-      runs.set(runId, rec);
-      let lastStatus: JobStatus | null = null;
-      const push = (event: HostEvent) => {
-        if (event.type === 'job.status') {
-          info.status = event.status;
-          info.restarts = event.restarts;
-          lastStatus = event.status;
-        } else if (event.type === 'job.restart') info.restarts = event.restarts;
-        throttle.push(event);
-      };
-      try {
-        rec.handle = await startJob({
-          job, launcher: opts.launcher, resume: req.restoreFrom === 'latest', from,
-          onEvent: (e) => push({ ...e, runId } as HostEvent),
-        });
-      } catch (err) {
-        runs.delete(runId);
-        throttle.close();
-        throw err;
-      }
-      if (info.status === 'created') info.status = rec.handle.status;
-      void rec.handle.done.then(
-        (result) => ({ status: result.status as JobStatus, cause: result.cause, restarts: result.restarts }),
-        (err: unknown) => ({ status: 'failed' as JobStatus, cause: toHostError(err).message, restarts: info.restarts }),
-      ).then(({ status, cause, restarts }) => {
-        // The runner normally reports its final status itself; make sure listeners always see one.
-        if (lastStatus !== status) {
-          push({ type: 'job.status', runId, status, restarts, startedAt: info.startedAt, ...(cause ? { cause } : {}) });
-        }
-        info.status = status;
-        throttle.close();
-      });
-      return { ...info };
+      return runs.start({ job, resume: req.restoreFrom === 'latest', from });
     }),
 
-    stop: ({ runId, savepoint }) => guard(() => active(runId).stop({ savepoint })),
-    triggerSavepoint: ({ runId }) => guard(() => active(runId).triggerSavepoint()),
-    killTaskProcess: ({ runId }) => guard(async () => { active(runId).killTaskProcess(); }),
+    stop: ({ runId, savepoint }) => guard(() => runs.active(runId).stop({ savepoint })),
+    triggerSavepoint: ({ runId }) => guard(() => runs.active(runId).triggerSavepoint()),
+    killTaskProcess: ({ runId }) => guard(async () => { runs.active(runId).killTaskProcess(); }),
     sampleEdge: ({ runId, from, fromPort, to, on }) => guard(async () => {
-      const r = record(runId);
+      const r = runs.get(runId);
       const port = fromPort ?? 'out';
       if (to !== undefined && !r.job.edges.some((e) => e.from === from && e.to === to && (e.fromPort ?? 'out') === port)) {
         throw new HostError('invalid_request', `to: job '${r.job.name}' has no edge ${from}${port === 'out' ? '' : `.${port}`} -> ${to}`);
       }
-      const handle = on ? active(runId) : r.handle;
-      try {
-        handle?.sampleEdge({ nodeId: from, port, on });
-      } catch (err) {
-        if ((err as Error).name === 'SampleEdgeError') throw new HostError('invalid_request', `from: ${(err as Error).message}`);
-        throw err;
-      }
+      const handle = on ? runs.active(runId) : r.handle;
+      handle?.sampleEdge({ nodeId: from, port, on });
       return { target: `edge:${from}.${port}` };
     }),
-    listRuns: () => guard(async () => [...runs.values()].map((r) => ({ ...r.info }))),
-    checkpointHistory: ({ runId }) => guard(async () => record(runId).handle?.checkpointHistory() ?? []),
+    listRuns: () => guard(async () => runs.list()),
+    checkpointHistory: ({ runId }) => guard(async () => runs.get(runId).handle?.checkpointHistory() ?? []),
 
     listCheckpoints: ({ job, path }) => guard(async () => {
-      const normalized = validated(job, await baseDirFor(path, 'read'));
-      return (await loadListRetained())(normalized);
+      return listRetainedCheckpoints(validated(job, await baseDirFor(path, 'read')).job);
     }),
 
     exportJob: ({ job, format, path }) => guard(async () => {
-      const baseDir = await baseDirFor(path, 'read');
-      if (format === 'json') {
-        const v = validateJob(job, { baseDir });
-        return { text: `${JSON.stringify(job, null, 2)}\n`, warnings: v.problems };
-      }
-      const out = (await loadExportFlinkSql())(validated(job, baseDir));
-      if (typeof out === 'string') return { text: out, warnings: [] };
-      const o = out as { text?: string; sql?: string; warnings?: [] };
-      return { text: o.text ?? o.sql ?? '', warnings: o.warnings ?? [] };
+      const v = validated(job, await baseDirFor(path, 'read'));
+      if (format === 'json') return { text: exportJobJson(v.job), warnings: v.problems };
+      return exportFlinkSql(v.job);
     }),
 
     listFiles: ({ dir }) => guard(() => files.list(dir)),
@@ -303,12 +181,7 @@ export function createLocalHost(opts: LocalHostOptions): LocalHost {
     },
 
     async dispose() {
-      const live = [...runs.values()].filter((r) => r.handle && !TERMINAL.has(r.info.status));
-      await Promise.all(live.map(async (r) => {
-        await r.handle!.stop().catch(() => {});
-        await Promise.race([r.handle!.done.catch(() => {}), new Promise((res) => setTimeout(res, 5000).unref())]);
-      }));
-      for (const r of runs.values()) r.throttle.close();
+      await runs.dispose();
       listeners.clear();
     },
   };

@@ -11,6 +11,7 @@ import { join, resolve } from 'node:path';
 import type { EngineHost, HostEvent } from '../../../engine/host/common/api.ts';
 import { HostError } from '../../../engine/host/common/errors.ts';
 import { createLocalHost, type LocalHost } from '../../../engine/host/node/local-host.ts';
+import { main as weirCli } from '../../../engine/cli/main.ts';
 
 export const EXAMPLES_DIR = resolve(import.meta.dirname, '../../../examples');
 
@@ -74,6 +75,17 @@ export function defineHostApiSuite(transport: string, connect: Connect): void {
       const bad = await api.validate({ job });
       assert.equal(bad.ok, false);
       assert.ok(bad.problems.some((p) => p.path === 'nodes[1].config.where' && p.nodeId === 'big'), JSON.stringify(bad.problems));
+    });
+
+    it('validates a run with its overrides: parallelism above maxParallelism is refused, as weir validate refuses it', async () => {
+      const { path, job } = await api.openExample({ id: 'orders-per-user' });
+      const doc = job as { settings?: Record<string, unknown> };
+      doc.settings = { ...doc.settings, maxParallelism: 4 };
+      const err = await rejectsWith(api.run({ job: doc as never, path, parallelism: 8 }), 'invalid_job', /settings\.parallelism: parallelism 8 is greater than maxParallelism 4/);
+      assert.ok(err.problems?.some((p) => p.path === 'settings.parallelism'), JSON.stringify(err.problems));
+      assert.deepEqual((await api.listRuns({})).filter((r) => r.jobName === 'orders-per-user' && r.status === 'running'), [], 'nothing runs');
+      const badInterval = await rejectsWith(api.run({ job: doc as never, path, checkpointing: { interval: 'soon' } }), 'invalid_job');
+      assert.ok(badInterval.problems?.some((p) => p.path === 'settings.checkpointing.interval'), JSON.stringify(badInterval.problems));
     });
 
     it('refuses to run an invalid job with invalid_job and its problems', async () => {
@@ -142,11 +154,19 @@ export function defineHostApiSuite(transport: string, connect: Connect): void {
       await rejectsWith(api.run({ job: opened.job as never, path: orders.path }), 'forbidden_path');
     });
 
-    it('exports a job as JSON and as Flink SQL', async () => {
-      const job = await readExample('orders-per-user');
-      const out = await api.exportJob({ job: job as never, format: 'json' });
-      assert.deepEqual(JSON.parse(out.text), job);
+    it('exports a job as JSON (the very document weir export writes) and as Flink SQL', async () => {
       const opened = await api.openExample({ id: 'orders-per-user' });
+      const out = await api.exportJob({ job: opened.job as never, format: 'json', path: opened.path });
+      let cliText = '';
+      const code = await weirCli(['export', opened.path, '--format', 'json'], { out: (t) => { cliText += t; }, err: () => undefined });
+      assert.equal(code, 0);
+      assert.equal(out.text, cliText);
+      // Normalized: every default written out, which the example itself leaves out.
+      const doc = JSON.parse(out.text) as { settings: { maxParallelism?: number; restart?: unknown } };
+      assert.equal((opened.job as { settings?: { maxParallelism?: number } }).settings?.maxParallelism, undefined);
+      assert.equal(doc.settings.maxParallelism, 128);
+      assert.ok(doc.settings.restart);
+      await rejectsWith(api.exportJob({ job: { name: 'x' } as never, format: 'json' }), 'invalid_job');
       const sql = await api.exportJob({ job: opened.job as never, format: 'flink-sql', path: opened.path });
       assert.match(sql.text, /CREATE TABLE/i);
       // Relative data paths resolved against the job's own folder (the exporter sampled the file).

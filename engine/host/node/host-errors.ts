@@ -1,0 +1,23 @@
+/**
+ * Every failure of a local host call leaves as a HostError (code + message); stacks stay here.
+ * The runtime's refusals are about what was asked, not internal failures, so they map by class.
+ */
+import { CheckpointRestoreError } from '../../contracts/checkpoint-storage.ts';
+import { JobStartError, SampleEdgeError } from '../../runtime/job/errors.ts';
+import { HostError, toHostError } from '../common/errors.ts';
+
+export function hostErrorOf(err: unknown): HostError {
+  if (err instanceof JobStartError) return new HostError('invalid_request', err.message);
+  if (err instanceof SampleEdgeError) return new HostError('invalid_request', `from: ${err.message}`);
+  if (err instanceof CheckpointRestoreError) return new HostError('not_found', err.message);
+  return toHostError(err);
+}
+
+/** Runs one host call, mapping whatever it throws. */
+export async function guard<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    throw hostErrorOf(err);
+  }
+}
