@@ -7,7 +7,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { childPids, runWeir, sleep, startWeir, tempDir, writeJob, readCommitted } from './run-helpers.ts';
+import {
+  childPids, runWeir, sinkStarted, startWeir, tempDir, waitFor, waitForExit, watchTaskPids, writeJob, readCommitted,
+} from './run-helpers.ts';
 import { chaosJob } from '../../chaos/chaos-job.ts';
 import { assertOutputEqualsReference } from '../../chaos/chaos-runner.ts';
 
@@ -24,9 +26,9 @@ test('SIGKILL of the task process without restarts: weir run fails with a clear 
   try {
     const job = writeJob(dir, chaosJob('memory', { rate: 20_000, attempts: 0 }));
     const run = startWeir(['run', job, '--quiet'], dir);
-    await sleep(1500);
-    let kids = childPids(run.child.pid!);
-    for (let i = 0; i < 100 && kids.length === 0; i++) { await sleep(100); kids = childPids(run.child.pid!); }
+    // The task process is running records once the sink has opened its first transaction.
+    await waitFor(() => sinkStarted(join(dir, 'out')), 'the sink to open a transaction');
+    const kids = childPids(run.child.pid!);
     assert.equal(kids.length, 1, 'one task process');
     process.kill(kids[0], 'SIGKILL');
     const r = await run.result;
@@ -41,6 +43,7 @@ test('crash after checkpoint completion and before commit: --resume commits the 
   try {
     const job = writeJob(dir, chaosJob('fs', { rate: 50_000 }));
     const run = startWeir(['run', job, '--quiet'], dir, { WEIR_FAULT_KILL_HOST_BEFORE_NOTIFY: '4' });
+    const tasks = watchTaskPids(run);
     const crashed = await run.result;
     assert.equal(crashed.signal, 'SIGKILL', crashed.stderr);
     const out = join(dir, 'out');
@@ -49,7 +52,7 @@ test('crash after checkpoint completion and before commit: --resume commits the 
     const pending = readdirSync(out).filter((n) => n.startsWith('.pending-'));
     assert.ok(pending.length > 0, 'pre-committed transactions are waiting');
     assert.ok(!readdirSync(out).some((n) => /-000004\.jsonl$/.test(n)), 'checkpoint 4 files are not committed yet');
-    await sleep(200); // the orphaned task process notices its host is gone
+    await waitForExit(tasks); // the orphaned task process notices its host is gone
     const r = await runWeir(['run', job, '--quiet', '--resume'], dir);
     assert.equal(r.code, 0, r.stderr);
     assert.ok(readdirSync(out).some((n) => /-000004\.jsonl$/.test(n)), 'checkpoint 4 files committed on restore');
@@ -62,10 +65,11 @@ test('memory backend: --resume is refused with a clear message and touches no ou
   try {
     const job = writeJob(dir, chaosJob('memory', { rate: 50_000 }));
     const run = startWeir(['run', job, '--quiet'], dir);
-    await sleep(1800);
+    const tasks = watchTaskPids(run);
+    await waitFor(() => sinkStarted(join(dir, 'out')), 'the sink to open a transaction');
     run.child.kill('SIGKILL');
     await run.result;
-    await sleep(200);
+    await waitForExit(tasks); // nothing writes the output any more
     const before = listing(join(dir, 'out'));
     const r = await runWeir(['run', job, '--resume'], dir);
     assert.equal(r.code, 1);
@@ -79,7 +83,8 @@ test('SIGINT stops with a savepoint and prints its path; --from continues to the
   try {
     const job = writeJob(dir, chaosJob('fs', { rate: 40_000 }));
     const run = startWeir(['run', job], dir);
-    await sleep(2000);
+    // A committed file means a checkpoint completed, so the run is up and its Ctrl-C handler too.
+    await waitFor(() => readCommitted(join(dir, 'out')).length > 0, 'a committed checkpoint');
     run.child.kill('SIGINT');
     const r = await run.result;
     assert.equal(r.code, 0, r.stderr);
@@ -98,7 +103,8 @@ test('restore with a different parallelism: savepoint at 2, continue at 3 (gener
   try {
     const job = writeJob(dir, chaosJob('fs', { rate: 40_000 }));
     const run = startWeir(['run', job], dir);
-    await sleep(2000);
+    // A committed file means a checkpoint completed, so the run is up and its Ctrl-C handler too.
+    await waitFor(() => readCommitted(join(dir, 'out')).length > 0, 'a committed checkpoint');
     run.child.kill('SIGINT');
     const r = await run.result;
     assert.equal(r.code, 0, r.stderr);
@@ -136,16 +142,14 @@ test('a busy task process exits as soon as its host dies (no orphan keeps runnin
       edges: [{ from: 'gen', to: 'w' }, { from: 'w', to: 'out' }],
     });
     const run = startWeir(['run', job, '--quiet'], dir);
-    let kids: number[] = [];
-    for (let i = 0; i < 100 && kids.length === 0; i++) { await sleep(100); kids = childPids(run.child.pid!); }
+    // Busy: unthrottled, its sink already writing.
+    await waitFor(() => sinkStarted(join(dir, 'out')), 'the sink to open a transaction');
+    const kids = childPids(run.child.pid!);
     assert.equal(kids.length, 1);
-    await sleep(1000); // unthrottled and busy
     run.child.kill('SIGKILL');
     await run.result;
-    const alive = () => { try { process.kill(kids[0], 0); return true; } catch { return false; } };
-    for (let i = 0; i < 50 && alive(); i++) await sleep(100);
-    const stillAlive = alive();
-    if (stillAlive) process.kill(kids[0], 'SIGKILL');
-    assert.equal(stillAlive, false, 'the orphaned task process exited by itself');
+    const exited = await waitForExit(kids, 5000).then(() => true, () => false);
+    if (!exited) process.kill(kids[0], 'SIGKILL');
+    assert.equal(exited, true, 'the orphaned task process exited by itself');
   } finally { cleanup(); }
 });

@@ -93,6 +93,44 @@ export function childPids(pid: number): number[] {
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
+/** Polls until `cond` holds (a state, never a fixed delay); fails naming `what` after `timeoutMs`. */
+export async function waitFor(cond: () => boolean, what: string, timeoutMs = 60_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await sleep(20);
+  }
+}
+
+/** Every task process a `weir run` forks while it lives (polled from /proc until it exits). */
+export function watchTaskPids(run: RunningWeir): Set<number> {
+  const seen = new Set<number>();
+  let done = false;
+  void run.result.then(() => { done = true; });
+  const poll = () => {
+    if (done || run.child.pid === undefined) return;
+    for (const pid of childPids(run.child.pid)) seen.add(pid);
+    setTimeout(poll, 20);
+  };
+  poll();
+  return seen;
+}
+
+export function isAlive(pid: number): boolean {
+  try { process.kill(pid, 0); return true; } catch { return false; }
+}
+
+/** Resolves when every one of `pids` has exited (an orphaned task process noticed its host is gone). */
+export function waitForExit(pids: Iterable<number>, timeoutMs = 10_000): Promise<void> {
+  const list = [...pids];
+  return waitFor(() => list.every((p) => !isAlive(p)), `task processes ${list.join(', ')} to exit`, timeoutMs);
+}
+
+/** True once the sink folder holds a committed (visible) file or an open transaction. */
+export function sinkStarted(dir: string): boolean {
+  try { return readdirSync(dir).length > 0; } catch { return false; }
+}
+
 /** Deterministic PRNG for test data (mulberry32). */
 export function rng(seed: number): () => number {
   let a = seed >>> 0;
