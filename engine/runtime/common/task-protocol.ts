@@ -39,8 +39,7 @@ export type HostToTask =
   | TaskStartMessage
   | { type: 'trigger'; barrier: CheckpointBarrier }
   | { type: 'notify'; checkpointId: number }
-  | { type: 'abort-checkpoint'; checkpointId: number }
-  /** Edge samples of one node's output port on or off (engine/runtime/edge-sampler.ts). */
+  /** Edge samples of one node's output port on or off (runtime/task/edge-sampler.ts). */
   | { type: 'sample'; nodeId: string; port: OutputPort; on: boolean }
   | { type: 'close' };
 

@@ -49,7 +49,6 @@ export class TaskProcessRuntime {
       case 'start': void this.boot(m).catch((e) => this.fail(e)); break;
       case 'trigger': this.trigger(m.barrier); break;
       case 'notify': void this.notify(m.checkpointId).catch((e) => this.fail(e)); break;
-      case 'abort-checkpoint': break;
       case 'sample': this.setSample(m.nodeId, m.port, m.on); break;
       case 'close': void this.close().catch((e) => this.fail(e)); break;
     }
