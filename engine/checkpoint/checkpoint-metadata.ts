@@ -25,7 +25,7 @@ export interface CheckpointMetadata {
   states: SubtaskStateSnapshot[];
 }
 
-export function stateFilesOf(states: readonly SubtaskStateSnapshot[]): StateFileRef[] {
+function stateFilesOf(states: readonly SubtaskStateSnapshot[]): StateFileRef[] {
   const out: StateFileRef[] = [];
   for (const s of states) for (const f of s.keyed?.files ?? []) out.push(f);
   return out;
@@ -74,7 +74,7 @@ export async function readMetadata(metadataPath: string): Promise<CheckpointMeta
   return meta;
 }
 
-export async function sha256OfFile(path: string): Promise<string> {
+async function sha256OfFile(path: string): Promise<string> {
   const hash = createHash('sha256');
   for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) hash.update(chunk as Buffer);
   return hash.digest('hex');

@@ -20,7 +20,7 @@ const CHK = /^chk-(\d+)$/;
 const SP = /^sp-(\d+)-(\d+)$/;
 
 /** Job names become folder names: keep them readable but safe on every OS. */
-export function jobFolderName(jobName: string): string {
+function jobFolderName(jobName: string): string {
   const safe = jobName.trim().replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^\.+/, '_');
   return safe || 'job';
 }

@@ -24,7 +24,7 @@ function mb(bytes: number): string {
   return `${(bytes / (1024 * 1024)).toFixed(2)} MB`;
 }
 
-export function memoryLocation(jobName: string, id: number): string {
+function memoryLocation(jobName: string, id: number): string {
   return `memory://${encodeURIComponent(jobName)}/${id}`;
 }
 

@@ -8,7 +8,7 @@ import type { PendingCheckpointData } from '../contracts/checkpoint-storage.ts';
 
 export interface SubtaskId { operatorId: string; subtask: number }
 
-export function subtaskKey(s: SubtaskId): string {
+function subtaskKey(s: SubtaskId): string {
   return `${s.operatorId}#${s.subtask}`;
 }
 

@@ -40,7 +40,7 @@ function ensureRenderer(rendererDir: string, io: CliIO): boolean {
   return r.status === 0 && existsSync(join(rendererDir, 'index.html'));
 }
 
-export function openInBrowser(url: string): void {
+function openInBrowser(url: string): void {
   const [cmd, args] = process.platform === 'darwin' ? ['open', [url]]
     : process.platform === 'win32' ? ['cmd', ['/c', 'start', '""', url]]
       : ['xdg-open', [url]];

@@ -17,7 +17,7 @@ const FOLLOW_POLL_MS = 100;
 
 interface FilePos { offset: number; line: number }
 
-export function listSourceFiles(path: string): string[] {
+function listSourceFiles(path: string): string[] {
   let st;
   try { st = statSync(path); } catch { throw new Error(`source.file: '${path}' does not exist`); }
   if (!st.isDirectory()) return [path];

@@ -10,7 +10,7 @@ import { parseDuration } from '../graph/units.ts';
 import type { Row } from '../contracts/operator.ts';
 import type { SourceContext, SourceReader, SourceReadResult } from '../contracts/source.ts';
 
-export const GENERATOR_DEFAULT_START = 1_700_000_000_000;
+const GENERATOR_DEFAULT_START = 1_700_000_000_000;
 
 export interface GeneratorParams {
   seed: number; count: number | null; rate: number | null; keys: number;

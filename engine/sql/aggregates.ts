@@ -26,7 +26,7 @@ const COUNT_STAR_INPUT = (): unknown => 1;
 /** Compiles a `window.aggregates` list such as `COUNT(*) AS n, SUM(amount) AS total`. */
 export function compileAggregates(text: string): AggregateCall[] {
   const parsed = parseSelectList(text);
-  const { items, tokens } = parsed;
+  const { items } = parsed;
   const calls: AggregateCall[] = [];
   const aliases = new Set<string>();
   items.forEach((item, i) => {

@@ -41,7 +41,7 @@ export function referencedColumns(kind: ExpressionKind, text: string): string[] 
       case 'aggregates': {
         compileAggregates(text);
         const parsed = parseSelectList(text);
-  const { items, tokens } = parsed;
+  const { items } = parsed;
         const columns: string[] = [];
         for (const item of items) {
           const arg = item.ast.args?.expr;

@@ -30,7 +30,7 @@ export interface CompiledProjection {
  */
 export function compileProjectionDetailed(text: string): CompiledProjection {
   const parsed = parseSelectList(text);
-  const { items, tokens } = parsed;
+  const { items } = parsed;
   const referenced: string[] = [];
   const cols: ProjectionColumn[] = [];
   const fns: Evaluator[] = [];

@@ -6,7 +6,7 @@
 import type { KeyGroupRange } from '../contracts/keyed-state.ts';
 
 /** murmur3 finalizer over a 32-bit FNV-1a of the key's UTF-16 code units: stable across runs. */
-export function hashKey(key: string): number {
+function hashKey(key: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < key.length; i++) {
     h ^= key.charCodeAt(i);

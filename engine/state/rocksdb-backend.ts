@@ -32,7 +32,7 @@ export interface RocksDBStateBackendOptions {
   maxTrackedChanges?: number;
 }
 
-export function defaultRocksDBWorkDir(): string {
+function defaultRocksDBWorkDir(): string {
   return join(tmpdir(), 'weir-rocksdb');
 }
 

@@ -11,7 +11,7 @@ import { dbKey, keyGroupOfEncodedKey, tablePrefix } from './rocksdb-keys.ts';
 import { isInlineState } from './inline-state.ts';
 import type { BatchOp, NativeDb } from './rocksdb-native.ts';
 
-export function ownsKeyGroup(range: KeyGroupRange, group: number): boolean {
+function ownsKeyGroup(range: KeyGroupRange, group: number): boolean {
   return group < 0 || (group >= range.start && group <= range.end);
 }
 

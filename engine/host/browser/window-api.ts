@@ -18,10 +18,6 @@ declare global {
   interface Window { weir?: WeirBridge }
 }
 
-export function hasWindowHost(): boolean {
-  return typeof (globalThis as { weir?: unknown }).weir === 'object';
-}
-
 /** The Electron host, or null outside Electron. */
 export function hostFromWindow(): EngineHost | null {
   const bridge = (globalThis as { weir?: WeirBridge }).weir;

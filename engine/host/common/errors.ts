@@ -28,7 +28,7 @@ const CODES: ReadonlySet<string> = new Set<HostErrorCode>([
   'already_running', 'io_error', 'internal', 'unsupported',
 ]);
 
-export function isHostErrorShape(value: unknown): value is HostErrorShape {
+function isHostErrorShape(value: unknown): value is HostErrorShape {
   if (typeof value !== 'object' || value === null) return false;
   const v = value as Record<string, unknown>;
   return typeof v.code === 'string' && CODES.has(v.code) && typeof v.message === 'string';

@@ -6,7 +6,7 @@ import { CheckpointRestoreError } from '../../contracts/checkpoint-storage.ts';
 import { JobStartError, SampleEdgeError } from '../../runtime/job/errors.ts';
 import { HostError, toHostError } from '../common/errors.ts';
 
-export function hostErrorOf(err: unknown): HostError {
+function hostErrorOf(err: unknown): HostError {
   if (err instanceof JobStartError) return new HostError('invalid_request', err.message);
   if (err instanceof SampleEdgeError) return new HostError('invalid_request', `from: ${err.message}`);
   if (err instanceof CheckpointRestoreError) return new HostError('not_found', err.message);

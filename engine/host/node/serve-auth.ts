@@ -34,7 +34,7 @@ function cookieValue(header: string | undefined, name: string): string | null {
   return null;
 }
 
-export function allowedHosts(port: number): string[] {
+function allowedHosts(port: number): string[] {
   return [`127.0.0.1:${port}`, `localhost:${port}`];
 }
 

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import type { TaskLauncher, TaskProcessHandle } from './api.ts';
 
 /** The task process entry; an Electron utilityProcess launcher forks the same file. */
-export function taskMainPath(): string {
+function taskMainPath(): string {
   return fileURLToPath(new URL('../task/task-main.ts', import.meta.url));
 }
 

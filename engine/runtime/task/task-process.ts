@@ -35,7 +35,6 @@ export class TaskProcessRuntime {
   private exhaustedCount = 0;
   private finishedCount = 0;
   private metricsTimer: NodeJS.Timeout | null = null;
-  private start!: TaskStartMessage;
   private failed = false;
   private currentBarrier: CheckpointBarrier | null = null;
   private running: Promise<void> = Promise.resolve();
@@ -66,7 +65,6 @@ export class TaskProcessRuntime {
   }
 
   private async boot(m: TaskStartMessage): Promise<void> {
-    this.start = m;
     const { job, plan, restore } = m;
     const checkpointing = job.settings.checkpointing.interval !== null;
     this.storage = createWorkerStorage({ jobName: job.name, settings: job.settings, baseDir: job.baseDir });
