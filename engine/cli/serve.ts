@@ -45,7 +45,7 @@ function openInBrowser(url: string): void {
     : process.platform === 'win32' ? ['cmd', ['/c', 'start', '""', url]]
       : ['xdg-open', [url]];
   try {
-    const child = spawn(cmd, args as string[], { stdio: 'ignore', detached: true });
+    const child = spawn(cmd, args, { stdio: 'ignore', detached: true });
     child.on('error', () => processIO.err(`weir serve: could not open a browser; open ${url} yourself`));
     child.unref();
   } catch {

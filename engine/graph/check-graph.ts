@@ -126,7 +126,7 @@ function checkCycles(idx: Pick<GraphIndex, 'byId' | 'inputs' | 'outputs'>, probl
     path.push(cur);
     cur = idx.inputs.get(cur)!.find((e) => remaining.has(e.from))!.from;
   }
-  const cycle = path.slice(at.get(cur)!).reverse();
+  const cycle = path.slice(at.get(cur)).reverse();
   const closing = idx.inputs.get(cycle[0])!.find((e) => e.from === cycle[cycle.length - 1])!;
   problems.push(err(`edges[${closing.edge}]`, `cycle: ${[...cycle, cycle[0]].join(' -> ')}`, cycle[0]));
   return { acyclic: false, order };

@@ -133,7 +133,7 @@ function nodeIdOf(root: unknown, path: readonly PathSegment[]): string | undefin
 export function problemsFromIssues(issues: readonly z.core.$ZodIssue[], root: unknown): JobProblem[] {
   const out: JobProblem[] = [];
   for (const raw of issues) {
-    const issue = raw as Issue;
+    const issue = raw;
     const path = issue.path as PathSegment[];
     const nodeId = nodeIdOf(root, path);
     if (issue.code === 'unrecognized_keys') {

@@ -62,7 +62,7 @@ function checkPositiveDurations(doc: JobDocument, problems: JobProblem[]): void 
 export function validateJob(input: unknown, options: ValidateOptions = {}): ValidationResult {
   const parsed = jobDocumentSchema.safeParse(input, { reportInput: true });
   if (!parsed.success) return { ok: false, problems: problemsFromIssues(parsed.error.issues, input) };
-  const doc = parsed.data as JobDocument;
+  const doc = parsed.data;
   const problems: JobProblem[] = [];
   checkPositiveDurations(doc, problems);
   const idx = checkGraph(doc, problems);

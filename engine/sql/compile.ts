@@ -26,7 +26,7 @@ export interface CompileContext {
   offsetOf: (node: SqlAst) => number;
 }
 
-const EMPTY_ROW: Row = Object.freeze({}) as Row;
+const EMPTY_ROW: Row = Object.freeze({});
 
 /** Builds a Compiled, folding it to a constant when all its inputs are constant. */
 export function make(fn: Evaluator, type: SqlType, inputs: readonly Compiled[]): Compiled {

@@ -154,7 +154,7 @@ function like(negate: boolean, node: SqlAst, ctx: CompileContext): Compiled {
     const e = compileExpr(escapeNode, ctx);
     const v = e.constant ? e.fn({}) : undefined;
     if (typeof v !== 'string' || v.length !== 1) fail(ctx, 'ESCAPE expects a single character string', node, 'ESCAPE');
-    escape = v as string;
+    escape = v;
   }
   const pattern = compileExpr({ ...patternNode, escape: undefined }, ctx);
   const sf = subject.fn, pf = pattern.fn;

@@ -14,6 +14,7 @@ import { fixPrecedence } from './precedence.ts';
  */
 
 /** A node of node-sql-parser's expression AST (kept loose: the library's typings are partial). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- node-sql-parser's AST is walked generically
 export type SqlAst = { type: string; [key: string]: any };
 
 export interface ParsedItem {

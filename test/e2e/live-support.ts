@@ -87,8 +87,8 @@ export async function num(page: Page, testId: string, name = 'data-count'): Prom
 /** Wait until a numeric data attribute of a test id satisfies `pred` (checked in the page). */
 export async function waitAttr(page: Page, testId: string, name: string, min: number, timeout = 30_000): Promise<number> {
   await page.waitForFunction(([id, n, m]) => {
-    const v = document.querySelector(`[data-testid="${id}"]`)?.getAttribute(n as string);
-    return v !== null && v !== undefined && v !== '' && Number(v) >= (m as number);
+    const v = document.querySelector(`[data-testid="${id}"]`)?.getAttribute(n);
+    return v !== null && v !== undefined && v !== '' && Number(v) >= (m);
   }, [testId, name, min] as const, { timeout });
   return num(page, testId, name);
 }

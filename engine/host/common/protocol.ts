@@ -199,7 +199,7 @@ export type Parsed<T> = { ok: true; value: T } | { ok: false; message: string };
 
 export function parseParams<M extends HostMethod>(method: M, params: unknown): Parsed<MethodParams<M>> {
   const r = requestSchemas[method].safeParse(params ?? {});
-  return r.success ? { ok: true, value: r.data as MethodParams<M> } : { ok: false, message: describeIssues(r.error, 'params') };
+  return r.success ? { ok: true, value: r.data } : { ok: false, message: describeIssues(r.error, 'params') };
 }
 
 export function parseResult<M extends HostMethod>(method: M, result: unknown): Parsed<MethodResult<M>> {

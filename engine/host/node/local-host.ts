@@ -14,7 +14,7 @@
  */
 import { dirname } from 'node:path';
 import type { AppCommand, EngineHost, HostEvent, HostInfo } from '../common/api.ts';
-import type { JobDocument, JobProblem, NormalizedJob } from '../../graph/types.ts';
+import type { JobProblem, NormalizedJob } from '../../graph/types.ts';
 import type { TaskLauncher } from '../../runtime/job/api.ts';
 import { listRetainedCheckpoints } from '../../runtime/job/job-runner.ts';
 import { exportFlinkSql } from '../../export/flink-sql/index.ts';
@@ -141,7 +141,7 @@ export function createLocalHost(opts: LocalHostOptions): LocalHost {
 
     listFiles: ({ dir }) => guard(() => files.list(dir)),
     readJob: ({ path }) => guard(() => files.readJob(path)),
-    writeJob: ({ path, job }) => guard(() => files.writeJob(path, job as JobDocument)),
+    writeJob: ({ path, job }) => guard(() => files.writeJob(path, job)),
     listExamples: () => guard(() => readExampleIndex(opts.examplesDir)),
     openExample: ({ id }) => guard(async () => files.readJob(await materializeExample(opts.examplesDir, id, files.workspace))),
 

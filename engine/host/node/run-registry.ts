@@ -80,7 +80,7 @@ export class RunRegistry {
     try {
       rec.handle = await startJob({
         job, launcher: this.opts.launcher, resume: req.resume, from: req.from,
-        onEvent: (e) => push({ ...e, runId } as HostEvent),
+        onEvent: (e) => push({ ...e, runId }),
       });
     } catch (err) {
       this.runs.delete(runId);

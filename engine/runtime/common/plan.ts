@@ -70,10 +70,10 @@ function keyByOf(node: JobNode | undefined): string | undefined {
   return k ? k : undefined;
 }
 
-/** `parallelismOverride` is `weir run --parallelism N`: every node gets N. */
-export function planJob(job: NormalizedJob, parallelismOverride?: number): PhysicalPlan {
+/** Run overrides (`weir run --parallelism N`) are already in `job` (graph/run-overrides.ts). */
+export function planJob(job: NormalizedJob): PhysicalPlan {
   const byId = new Map(job.nodes.map((n) => [n.id, n]));
-  const par = (id: string): number => parallelismOverride ?? byId.get(id)!.parallelism;
+  const par = (id: string): number => byId.get(id)!.parallelism;
   const outs = new Map<string, typeof job.edges>();
   const ins = new Map<string, typeof job.edges>();
   for (const n of job.nodes) { outs.set(n.id, []); ins.set(n.id, []); }

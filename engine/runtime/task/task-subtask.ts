@@ -323,6 +323,7 @@ export class TaskSubtask {
   ): Promise<void> {
     const ta = Date.now();
     try {
+      // eslint-disable-next-line @typescript-eslint/await-thenable -- a mix of promises and undefined (stateless operators)
       const keyed: Array<KeyedStateSnapshot | undefined> = await Promise.all(snaps.map((s) => (s.keyed ? s.keyed() : undefined)));
       const asyncDuration = Date.now() - ta;
       const states: SubtaskStateSnapshot[] = [];

@@ -37,7 +37,7 @@ function useFitOnRequest() {
   }, [docVersion]);
   useEffect(() => {
     // Wait a frame so freshly loaded nodes are measured before fitting.
-    const t = requestAnimationFrame(() => rf.fitView({ padding: 0.12, maxZoom: 1.1, duration: fitRequest ? 200 : 0 }));
+    const t = requestAnimationFrame(() => { void rf.fitView({ padding: 0.12, maxZoom: 1.1, duration: fitRequest ? 200 : 0 }); });
     return () => cancelAnimationFrame(t);
   }, [rf, docVersion, fitRequest]);
 }

@@ -26,13 +26,13 @@ function JobNodeViewImpl({ data, selected }: NodeProps<JobFlowNode>) {
   const info = typeInfo(node.type);
   const summary = summarize(node);
   const hasProblem = !!problems && problems.length > 0;
-  const hasError = hasProblem && problems!.some((p) => p.severity !== 'warning');
+  const hasError = hasProblem && problems.some((p) => p.severity !== 'warning');
   // Errors first: the one message shown on the node is the one that blocks a run.
-  const first = hasProblem ? (problems!.find((p) => p.severity !== 'warning') ?? problems![0]) : null;
+  const first = hasProblem ? (problems.find((p) => p.severity !== 'warning') ?? problems[0]) : null;
   const level = hasError ? ' has-problem' : hasProblem ? ' has-warning' : '';
   const cls = `wnode wnode--${info.group.toLowerCase()}${selected ? ' is-selected' : ''}${level}`;
   return (
-    <div className={cls} data-testid={`node-${node.id}`} data-node-type={node.type} title={`${info.label}: ${hasProblem ? problems!.map((p) => p.message).join('\n') : summary}`}>
+    <div className={cls} data-testid={`node-${node.id}`} data-node-type={node.type} title={`${info.label}: ${hasProblem ? problems.map((p) => p.message).join('\n') : summary}`}>
       {info.hasInput && (
         <Handle type="target" position={Position.Left} id="in" data-testid={`handle-${node.id}-in`}
           className={`whandle whandle--in${info.multiInput ? ' whandle--multi' : ''}`}
@@ -49,7 +49,7 @@ function JobNodeViewImpl({ data, selected }: NodeProps<JobFlowNode>) {
       {hasProblem && (
         <div className={`wnode__problem${hasError ? '' : ' wnode__problem--warning'}`} data-testid={`problem-${node.id}`} data-severity={hasError ? 'error' : 'warning'}>
           <span className="wnode__problem-text">
-            <span className="wnode__bang">!</span>{first!.message}{problems!.length > 1 ? ` (+${problems!.length - 1} more)` : ''}
+            <span className="wnode__bang">!</span>{first!.message}{problems.length > 1 ? ` (+${problems.length - 1} more)` : ''}
           </span>
         </div>
       )}

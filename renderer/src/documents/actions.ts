@@ -13,7 +13,7 @@ import { clearAutosave } from './autosave.ts';
 import { displayPath } from './paths.ts';
 
 function message(e: unknown): string {
-  return e && typeof e === 'object' && 'message' in e ? String((e as { message: unknown }).message) : String(e);
+  return e && typeof e === 'object' && 'message' in e ? String(e.message) : String(e);
 }
 
 function confirmDiscard(): boolean {

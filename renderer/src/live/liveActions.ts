@@ -7,7 +7,7 @@ import { runStore } from '../run/runStore.ts';
 import { run, stop } from '../run/runActions.ts';
 
 function message(e: unknown): string {
-  return e && typeof e === 'object' && 'message' in e ? String((e as { message: unknown }).message) : String(e);
+  return e && typeof e === 'object' && 'message' in e ? String(e.message) : String(e);
 }
 
 export function stopWithSavepoint(): Promise<void> {

@@ -9,7 +9,7 @@ import { ACTIVE, useRun } from '../run/runStore.ts';
 import type { EdgeSampleRequest } from './previewTarget.ts';
 
 function message(e: unknown): string {
-  return e && typeof e === 'object' && 'message' in e ? String((e as { message: unknown }).message) : String(e);
+  return e && typeof e === 'object' && 'message' in e ? String(e.message) : String(e);
 }
 
 /** The host's refusal, if any (shown in the tab); null while sampling or idle. */

@@ -87,7 +87,7 @@ const UNKNOWN: NodeTypeInfo = {
 };
 
 export function typeInfo(type: NodeType): NodeTypeInfo {
-  return (isNodeType(type) ? CATALOG[type] : UNKNOWN) as NodeTypeInfo;
+  return isNodeType(type) ? CATALOG[type] : UNKNOWN;
 }
 
 export function isNodeType(x: unknown): x is NodeType {

@@ -64,7 +64,7 @@ export function pasteFragment(
     const p = n.position ?? { x: 0, y: 0 };
     // Keep a custom name; a name equal to the old id follows the new id.
     const name = n.name === undefined || n.name === n.id ? id : n.name;
-    return { ...structuredClone(n), id, name, position: { x: Math.round(p.x + dx), y: Math.round(p.y + dy) } } as JobNode;
+    return { ...structuredClone(n), id, name, position: { x: Math.round(p.x + dx), y: Math.round(p.y + dy) } };
   });
   const existing = new Set(job.edges.map(edgeKey));
   const edges: JobEdge[] = [];

@@ -66,7 +66,7 @@ export function moveNodes(job: JobDocument, positions: ReadonlyMap<string, Posit
     const r = roundPos(p);
     if (n.position && n.position.x === r.x && n.position.y === r.y) return n;
     changed = true;
-    return { ...n, position: r } as JobNode;
+    return { ...n, position: r };
   });
   return changed ? { ...job, nodes } : job;
 }
@@ -80,7 +80,7 @@ export function updateNode(job: JobDocument, id: string, patch: NodePatch): JobD
     changed = true;
     const next = { ...n, ...patch } as JobNode & { parallelism?: number };
     if ('parallelism' in patch && patch.parallelism === undefined) delete next.parallelism;
-    return next as JobNode;
+    return next;
   });
   return changed ? { ...job, nodes } : job;
 }
@@ -90,7 +90,7 @@ export function renameNodeId(job: JobDocument, from: string, to: string): JobDoc
   if (!to || from === to || job.nodes.some((n) => n.id === to)) return job;
   return {
     ...job,
-    nodes: job.nodes.map((n) => (n.id === from ? { ...n, id: to } as JobNode : n)),
+    nodes: job.nodes.map((n) => (n.id === from ? { ...n, id: to } : n)),
     edges: job.edges.map((e) => (e.from === from || e.to === from
       ? { ...e, from: e.from === from ? to : e.from, to: e.to === from ? to : e.to } : e)),
   };
@@ -114,7 +114,7 @@ export function setIn<T extends object>(obj: T, path: readonly string[], value: 
     if (value === undefined) delete copy[head];
     else copy[head] = value;
   } else {
-    const child = (src[head] && typeof src[head] === 'object') ? src[head] as object : {};
+    const child = (src[head] && typeof src[head] === 'object') ? src[head] : {};
     const nextChild = setIn(child, rest, value) as Record<string, unknown>;
     if (Object.keys(nextChild).length === 0) delete copy[head];
     else copy[head] = nextChild;

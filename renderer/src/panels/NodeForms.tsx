@@ -1,5 +1,5 @@
 /** The config form of each node type. Field paths mirror the job format (`config.window.size`). */
-import type { JobNode, NodeConfigByType, WindowSpec, EventTimeConfig } from '../../../engine/graph/types.ts';
+import type { JobNode, WindowSpec, EventTimeConfig } from '../../../engine/graph/types.ts';
 import { CheckField, DurationField, NumberField, SelectField, TextField } from '../fields/fields.tsx';
 import { ExprField } from '../fields/ExprField.tsx';
 import { editConfig, replaceConfig } from './edit.ts';
@@ -123,7 +123,7 @@ export function WindowForm({ node, err, columns }: FormProps<'window'>) {
       placeholder="one global window" validatorError={err('keyBy')} hint="Comma-separated columns; empty = all records together"
       onChange={(v) => editConfig(node.id, ['keyBy'], v)} />
     <SelectField label="Window" value={w.kind} options={WINDOW_KINDS} testId="f-window.kind"
-      onChange={(v) => replaceConfig(node.id, { ...c, window: windowOfKind(v ?? 'tumbling', w) } as NodeConfigByType['window'])} />
+      onChange={(v) => replaceConfig(node.id, { ...c, window: windowOfKind(v ?? 'tumbling', w) })} />
     {w.kind !== 'session' && (
       <DurationField label="Size" value={w.size} testId="f-window.size" error={err('window.size')}
         onChange={(v) => editConfig(node.id, ['window', 'size'], v ?? '')} />

@@ -1,5 +1,5 @@
 /** Inspector edits as undo steps; typing in one field coalesces into one step. */
-import type { JobDocument, JobNode, JobProblem, JobSettingsInput } from '../../../engine/graph/types.ts';
+import type { JobDocument, JobNode, JobProblem } from '../../../engine/graph/types.ts';
 import { docStore } from '../state.ts';
 import { setIn, updateNode, setSettings, setName } from '../model/ops.ts';
 
@@ -24,7 +24,7 @@ export function editNodeField(nodeId: string, field: 'name' | 'parallelism', val
 
 export function editSettings(path: readonly string[], value: unknown): void {
   docStore.getState().commit(`edit settings.${path.join('.')}`, (job) =>
-    setSettings(job, setIn((job.settings ?? {}) as JobSettingsInput, path, value)), { coalesceKey: `settings.${path.join('.')}` });
+    setSettings(job, setIn(job.settings ?? {}, path, value)), { coalesceKey: `settings.${path.join('.')}` });
 }
 
 export function editJobName(name: string): void {

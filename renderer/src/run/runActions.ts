@@ -8,7 +8,7 @@ import { beginRun, liveStore, setRunId } from '../live/liveStore.ts';
 import { runConfig } from '../live/runConfig.ts';
 
 function message(e: unknown): string {
-  const m = e && typeof e === 'object' && 'message' in e ? String((e as { message: unknown }).message) : String(e);
+  const m = e && typeof e === 'object' && 'message' in e ? String(e.message) : String(e);
   const problems = (e as { problems?: Array<{ path: string; message: string }> })?.problems;
   return problems?.length ? `${m}: ${problems.slice(0, 3).map((p) => `${p.path}: ${p.message}`).join('; ')}` : m;
 }

@@ -87,13 +87,13 @@ export async function startServe(args: string[] = []): Promise<ServeProcess> {
   const child = spawn(process.execPath, [join(ROOT, 'bin', 'weir.mjs'), 'serve', '--port', '0', '--workspace', workspace, ...args],
     { cwd: workspace, stdio: ['ignore', 'pipe', 'pipe'] });
   let err = '';
-  child.stderr!.on('data', (d) => { err += String(d); });
+  child.stderr.on('data', (d) => { err += String(d); });
   const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
   let firstLine: string;
   try {
     firstLine = await new Promise<string>((resolveLine, reject) => {
       const timer = setTimeout(() => reject(new Error(`weir serve printed nothing in 60 s:\n${err}`)), 60_000);
-      createInterface({ input: child.stdout! }).once('line', (line) => { clearTimeout(timer); resolveLine(line); });
+      createInterface({ input: child.stdout }).once('line', (line) => { clearTimeout(timer); resolveLine(line); });
       void exited.then((code) => { clearTimeout(timer); reject(new Error(`weir serve exited ${code}:\n${err}`)); });
     });
   } catch (e) {

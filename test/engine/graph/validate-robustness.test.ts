@@ -43,7 +43,7 @@ test('validateJob never throws on mutated jobs', () => {
       const slots = containers(doc);
       const { parent, key } = slots[Math.floor(r() * slots.length)];
       const choice = r();
-      if (choice < 0.3 && !Array.isArray(parent)) delete (parent as Record<string, unknown>)[key as string];
+      if (choice < 0.3 && !Array.isArray(parent)) delete (parent)[key as string];
       else if (choice < 0.4 && Array.isArray(parent)) parent.splice(key as number, 1);
       else if (choice < 0.5 && Array.isArray(parent)) parent.push(structuredClone(parent[key as number]));
       else (parent as Record<string | number, unknown>)[key] = structuredClone(WEIRD[Math.floor(r() * WEIRD.length)]);

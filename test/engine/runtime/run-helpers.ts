@@ -29,8 +29,8 @@ export function startWeir(args: string[], cwd: string, env: Record<string, strin
   const child = spawn(process.execPath, [WEIR_BIN, ...args], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   let stdout = '';
-  child.stderr!.on('data', (d) => { stderr += d; });
-  child.stdout!.on('data', (d) => { stdout += d; });
+  child.stderr.on('data', (d) => { stderr += d; });
+  child.stdout.on('data', (d) => { stdout += d; });
   const result = new Promise<RunResult>((resolve) => {
     child.on('exit', (code, signal) => resolve({ code, signal, stderr, stdout }));
   });

@@ -215,7 +215,7 @@ describe('RocksDB backend limits and size', () => {
     const h = await rocksHarness(false);
     const b = await h.create(FULL);
     try {
-      await assert.rejects(b.table('t').writeMany([[sk('f'), (() => 1) as unknown]]), /value for key .* is not JSON-serializable/);
+      await assert.rejects(b.table('t').writeMany([[sk('f'), (() => 1)]]), /value for key .* is not JSON-serializable/);
       assert.throws(() => b.table('a\u0000b'), /invalid state table name/);
     } finally {
       await b.dispose();

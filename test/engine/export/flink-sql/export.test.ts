@@ -107,7 +107,7 @@ test('settings become SET statements with current Flink keys', () => {
 test('a relative checkpoint dir without a job folder is left as written, with a warning', () => {
   const j = job(ordersPerUser);
   delete j.baseDir;
-  j.nodes[0] = { ...j.nodes[0], type: 'source.file', config: { path: 'x.jsonl', format: 'jsonl', columns: { ts: 'BIGINT' }, eventTime: { field: 'ts' } } } as typeof j.nodes[0];
+  j.nodes[0] = { ...j.nodes[0], type: 'source.file', config: { path: 'x.jsonl', format: 'jsonl', columns: { ts: 'BIGINT' }, eventTime: { field: 'ts' } } };
   const { text, warnings } = exportFlinkSql(j);
   assert.match(text, /SET 'execution\.checkpointing\.dir' = 'checkpoints';/);
   assert.ok(warnings.some((w) => w.path === 'settings.checkpointing.dir'));

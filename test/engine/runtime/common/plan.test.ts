@@ -2,12 +2,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { validateJob } from '../../../../engine/graph/validate.ts';
+import { applyRunOverrides } from '../../../../engine/graph/run-overrides.ts';
 import { planJob, operatorSubtaskCount, keyGroupRangeOf } from '../../../../engine/runtime/common/plan.ts';
 
+/** `p`: a run's parallelism override, applied as weir run and the host apply it. */
 function plan(doc: object, p?: number) {
-  const v = validateJob(doc);
+  const v = validateJob(applyRunOverrides(doc, { parallelism: p }));
   assert.ok(v.ok, JSON.stringify(!v.ok && v.problems));
-  return planJob(v.job, p);
+  return planJob(v.job);
 }
 
 const base = {
@@ -36,13 +38,13 @@ test('forward edges of equal parallelism chain; keyBy, global and fan-out edges 
   assert.equal(operatorSubtaskCount(p), 3 * 2 + 2 * 2 + 1 + 2);
 });
 
-test('different parallelism rebalances; --parallelism overrides every node', () => {
-  const doc = structuredClone(base) as typeof base;
+test('different parallelism rebalances; --parallelism is the default of every node without its own', () => {
+  const doc = structuredClone(base);
   (doc.nodes[2] as { parallelism?: number }).parallelism = 3;
   const p = plan(doc);
   assert.equal(p.edges.find((e) => e.toNode === 'm')!.partitioning, 'rebalance');
   const q = plan(base, 4);
-  assert.ok(q.nodes.every((n) => n.parallelism === 4));
+  assert.deepEqual(q.nodes.filter((n) => n.parallelism !== 4).map((n) => [n.id, n.parallelism]), [['g', 1]]);
 });
 
 test('key-group ranges are contiguous and cover every group once', () => {

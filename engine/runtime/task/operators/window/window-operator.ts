@@ -17,7 +17,6 @@
 import type {
   OperatorContext, OperatorOutput, OperatorSnapshot, RecordBatch, StreamOperator,
 } from '../../../../contracts/operator.ts';
-import type { StateTable } from '../../../../contracts/keyed-state.ts';
 import type { WindowPlan } from './config.ts';
 import { compareTimers, timerIndexFor } from './timers.ts';
 import { WindowEnv, type WindowProcessor } from './window-env.ts';
@@ -42,7 +41,7 @@ export class WindowOperator implements StreamOperator {
     if (ctx.state === null) {
       throw new Error(`window '${this.plan.nodeId}' needs keyed state, but the runtime gave it none`);
     }
-    const table = ctx.state.table<unknown>(WINDOW_TABLE) as StateTable<unknown>;
+    const table = ctx.state.table<unknown>(WINDOW_TABLE);
     const layout = this.plan.assigner.kind === 'session' ? 'timer-entries' : 'window-entries';
     const timers = timerIndexFor(ctx.state.kind, table, ctx.keyGroupRange, layout);
     await timers.rebuild();
