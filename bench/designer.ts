@@ -8,8 +8,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { largeJob } from './designer-graph.ts';
-import { startServe, launchBrowser, openDesigner, hasChromium } from '../test/e2e/designer-support.ts';
+import { largeJob } from '../test/support/fixtures/large-job.ts';
+import { startServe, launchBrowser, openDesigner, hasChromium } from '../test/support/designer-support.ts';
 
 export interface DragResult { nodes: number; edges: number; steps: number; medianMs: number; p95Ms: number; maxMs: number }
 

@@ -6,6 +6,11 @@
 //  3. Browser-safe engine modules (those entry points, everything they import, all of engine/graph
 //     except schema-inference.ts and all of engine/sql) import no Node
 //     built-ins or Node-only packages, so the renderer bundle never pulls them in.
+//  4. Every folder of the repository has a place in LAYERS and imports only folders below it
+//     (ENGINE_LAYERS inside engine/, ROOMS between the top-level folders): no arrow points up or
+//     sideways, test/ never imports bench/, electron/ never imports renderer/.
+//  5. No import cycle between any two folders (at every depth, e.g. engine/runtime/task and
+//     engine/runtime/task/operators).
 // Prints `file:line: reason` per violation and exits 1 when there is any.
 // Usage: node scripts/check-layers.mjs [--root DIR]
 import { readdirSync, readFileSync, statSync, existsSync } from 'node:fs';
@@ -32,6 +37,103 @@ export const RENDERER_MAY_IMPORT = [
 export const NODE_ONLY_ENGINE = ['engine/graph/schema-inference.ts'];
 /** Always browser-safe, whether or not the renderer imports them yet. */
 const BROWSER_SAFE_ROOTS = ['engine/graph/**', 'engine/sql/**'];
+
+/**
+ * engine/ bottom to top; a folder may import its own layer folder and any lower layer, nothing on
+ * its level or above. docs/architecture.md draws the same stack.
+ */
+export const ENGINE_LAYERS = [
+  ['engine/sql', 'engine/time'],
+  ['engine/graph'],
+  ['engine/contracts'],
+  ['engine/state', 'engine/checkpoint', 'engine/connectors'],
+  ['engine/runtime/common'],
+  ['engine/runtime/task', 'engine/runtime/job'],
+  ['engine/export'],
+  ['engine/host/common'],
+  ['engine/host/browser', 'engine/host/node'],
+  ['engine/cli'],
+];
+
+/** Top-level folders and what each may import besides itself (prefixes; engine/ is ENGINE_LAYERS). */
+export const ROOMS = {
+  engine: ['engine/'],
+  // The renderer's engine imports are narrowed further by RENDERER_MAY_IMPORT.
+  renderer: ['engine/'],
+  // Glue: the host, plus the runtime's task launcher contract and the task entry it starts.
+  electron: ['engine/host/', 'engine/runtime/job/', 'engine/runtime/task/', 'engine/contracts/', 'engine/graph/'],
+  bench: ['engine/', 'test/support/'],
+  test: ['engine/', 'renderer/', 'electron/', 'scripts/', 'schemas/', 'examples/', 'test/'],
+  schemas: ['engine/graph/'],
+  bin: ['engine/cli/'],
+  scripts: [],
+  examples: [],
+};
+const ROOTS = Object.keys(ROOMS);
+
+/**
+ * Folder cycles that exist today and are tolerated only with exactly these members, so the check
+ * still fails on any new cycle or any folder joining this one. The renderer's feature folders
+ * reach each other and renderer/src's stores; untangling them belongs to the renderer's own work
+ * (a store folder below the feature folders), not to this check.
+ */
+export const KNOWN_FOLDER_CYCLES = [
+  ['renderer/src', 'renderer/src/canvas', 'renderer/src/documents', 'renderer/src/live', 'renderer/src/panels', 'renderer/src/run'],
+];
+const isKnownCycle = (cycle) => KNOWN_FOLDER_CYCLES.some((k) => k.length === cycle.length && k.every((f) => cycle.includes(f)));
+
+const engineLayer = (file) => {
+  let best = null;
+  ENGINE_LAYERS.forEach((names, rank) => {
+    for (const folder of names) {
+      if (file.startsWith(`${folder}/`) && (!best || folder.length > best.folder.length)) best = { folder, rank };
+    }
+  });
+  return best;
+};
+
+/** Why `from` may not import `to` (both repo-relative files), or null when it may. */
+export function layerViolation(from, to) {
+  const fromRoom = from.split('/')[0];
+  const toRoom = to.split('/')[0];
+  if (!(fromRoom in ROOMS)) return `'${fromRoom}/' has no place in the layers (scripts/check-layers.mjs ROOMS)`;
+  if (!(toRoom in ROOMS)) return `'${toRoom}/' has no place in the layers (scripts/check-layers.mjs ROOMS)`;
+  if (fromRoom !== toRoom && !ROOMS[fromRoom].some((p) => to.startsWith(p))) {
+    return `${fromRoom}/ must not import ${toRoom}/ ('${to}'); it may import ${ROOMS[fromRoom].join(', ') || 'nothing else in the repo'}`;
+  }
+  if (fromRoom !== 'engine' || toRoom !== 'engine') return null;
+  const a = engineLayer(from);
+  const b = engineLayer(to);
+  if (!a) return `'${dirname(from)}' has no place in ENGINE_LAYERS (scripts/check-layers.mjs)`;
+  if (!b) return `'${dirname(to)}' has no place in ENGINE_LAYERS (scripts/check-layers.mjs)`;
+  if (a.folder === b.folder || b.rank < a.rank) return null;
+  return `${a.folder} must not import ${b.folder} ('${to}'): ${b.rank === a.rank ? 'same layer' : 'a higher layer'} (ENGINE_LAYERS)`;
+}
+
+/** Import cycles between folders: strongly connected components of the folder graph (Tarjan). */
+function folderCycles(edges) {
+  const index = new Map();
+  const low = new Map();
+  const stack = [];
+  const on = new Set();
+  const cycles = [];
+  let i = 0;
+  const visit = (v) => {
+    index.set(v, i); low.set(v, i); i++; stack.push(v); on.add(v);
+    for (const w of edges.get(v)?.keys() ?? []) {
+      if (!index.has(w)) { visit(w); low.set(v, Math.min(low.get(v), low.get(w))); }
+      else if (on.has(w)) low.set(v, Math.min(low.get(v), index.get(w)));
+    }
+    if (low.get(v) === index.get(v)) {
+      const c = [];
+      let w;
+      do { w = stack.pop(); on.delete(w); c.push(w); } while (w !== v);
+      if (c.length > 1) cycles.push(c.sort());
+    }
+  };
+  for (const v of edges.keys()) if (!index.has(v)) visit(v);
+  return cycles;
+}
 
 const matches = (file, pattern) =>
   pattern.endsWith('/**') ? file.startsWith(pattern.slice(0, -2)) : file === pattern;
@@ -113,7 +215,7 @@ const isBuiltin = (spec) => spec.startsWith('node:') || BUILTINS.has(packageOf(s
 
 export function checkLayers(root) {
   const rel = (p) => relative(root, p).split(sep).join('/');
-  const files = [...walk(join(root, 'engine')), ...walk(join(root, 'renderer'))];
+  const files = ROOTS.flatMap((room) => walk(join(root, room)));
   const imports = new Map(files.map((f) => [rel(f), importsOf(readFileSync(f, 'utf8'))]));
   const violations = [];
   const add = (file, line, reason) => violations.push({ file, line, reason });
@@ -126,6 +228,31 @@ export function checkLayers(root) {
     }
     return rel(base);
   };
+
+  // Folder graph: folder -> folder -> the first import (file, line) that draws the arrow.
+  const folderEdges = new Map();
+  for (const [file, list] of imports) {
+    for (const { spec, line } of list) {
+      const target = resolveLocal(file, spec);
+      if (!target || target.startsWith('..')) continue;
+      const why = layerViolation(file, target);
+      if (why) add(file, line, why);
+      const a = dirname(file);
+      const b = dirname(target);
+      if (a === b) continue;
+      if (!folderEdges.has(a)) folderEdges.set(a, new Map());
+      if (!folderEdges.get(a).has(b)) folderEdges.get(a).set(b, { file, line });
+    }
+  }
+  for (const cycle of folderCycles(folderEdges)) {
+    if (isKnownCycle(cycle)) continue;
+    const members = new Set(cycle);
+    for (const a of cycle) {
+      for (const [b, at] of folderEdges.get(a) ?? []) {
+        if (members.has(b)) add(at.file, at.line, `folder cycle: ${a} -> ${b} (cycle of ${cycle.join(', ')})`);
+      }
+    }
+  }
 
   for (const [file, list] of imports) {
     for (const { spec, line } of list) {

@@ -82,5 +82,50 @@ test('each kind of violation is reported as file:line: reason, exit 1', (t) => {
   for (const ok of [/ok\.ts/, /schema-inference\.ts:1/, /flink\/index\.ts:1/, /App\.tsx:(1|9|10|11|12):/, /flow\.ts:1:/]) {
     assert.ok(!lines.some((l) => ok.test(l)), `unexpected ${ok}\n${r.err}`);
   }
-  assert.match(lines[lines.length - 1], /^layers: 16 violations in 12 files$/);
+  // engine/runtime/task.ts sits in no ENGINE_LAYERS folder (only engine/runtime/{common,task,job}/ do).
+  has(/^engine\/graph\/bad\.ts:2: 'engine\/runtime' has no place in ENGINE_LAYERS/);
+  assert.match(lines[lines.length - 1], /^layers: 17 violations in 12 files$/);
+});
+
+test('arrows pointing up or sideways between folders, and folder cycles, are violations', (t) => {
+  const root = mkdtempSync(join(tmpdir(), 'weir-layers-up-'));
+  t.after(() => rmSync(root, { recursive: true, force: true }));
+  const files: Record<string, string> = {
+    'engine/runtime/job/master.ts': "export const m = 1;\n",
+    'engine/graph/up.ts': "\nimport { m } from '../runtime/job/master.ts';\nexport const u = m;\n",
+    'engine/checkpoint/store.ts': "export const c = 1;\n",
+    'engine/state/peer.ts': "import { c } from '../checkpoint/store.ts';\nexport const p = c;\n",
+    'engine/cli/main.ts': "import { m } from '../runtime/job/master.ts';\nimport { p } from '../state/peer.ts';\nexport const ok = [m, p];\n",
+    'bench/b.ts': "import { h } from '../test/support/h.ts';\nimport { s } from '../test/e2e/s.ts';\nexport const b = [h, s];\n",
+    'test/support/h.ts': "export const h = 1;\n",
+    'test/e2e/s.ts': "export const s = 1;\n",
+    'test/x.test.ts': "import { b } from '../bench/b.ts';\nexport const x = b;\n",
+    'electron/main.ts': "import { m } from '../engine/runtime/job/master.ts';\nimport App from '../renderer/src/App.tsx';\nexport const e = [m, App];\n",
+    'renderer/src/App.tsx': "export default 1;\n",
+    'test/a/one.ts': "import { two } from '../b/two.ts';\nexport const one = two;\n",
+    'test/b/two.ts': "import { three } from '../c/three.ts';\nexport const two = three;\n",
+    'test/c/three.ts': "import type { one } from '../a/one.ts';\nexport const three: typeof one | 0 = 0;\n",
+  };
+  for (const [rel, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, rel)), { recursive: true });
+    writeFileSync(join(root, rel), text);
+  }
+  const r = run(root);
+  assert.equal(r.code, 1, r.out + r.err);
+  const lines = r.err.trim().split('\n');
+  const has = (re: RegExp) => assert.ok(lines.some((l) => re.test(l)), `${re}\n${r.err}`);
+  has(/^engine\/graph\/up\.ts:2: engine\/graph must not import engine\/runtime\/job \('engine\/runtime\/job\/master\.ts'\): a higher layer/);
+  has(/^engine\/state\/peer\.ts:1: engine\/state must not import engine\/checkpoint .*: same layer/);
+  has(/^bench\/b\.ts:2: bench\/ must not import test\/ \('test\/e2e\/s\.ts'\)/);
+  has(/^test\/x\.test\.ts:1: test\/ must not import bench\/ \('bench\/b\.ts'\)/);
+  has(/^electron\/main\.ts:2: electron\/ must not import renderer\/ \('renderer\/src\/App\.tsx'\)/);
+  // A cycle through three folders, closed by a type-only import, is reported at each of its arrows.
+  has(/^test\/a\/one\.ts:1: folder cycle: test\/a -> test\/b \(cycle of test\/a, test\/b, test\/c\)/);
+  has(/^test\/b\/two\.ts:1: folder cycle: test\/b -> test\/c/);
+  has(/^test\/c\/three\.ts:1: folder cycle: test\/c -> test\/a/);
+  // Allowed: downward arrows (cli -> runtime, state), bench -> test/support, electron -> the engine's runtime.
+  for (const ok of [/^engine\/cli\//, /^bench\/b\.ts:1:/, /^electron\/main\.ts:1:/]) {
+    assert.ok(!lines.some((l) => ok.test(l)), `unexpected ${ok}\n${r.err}`);
+  }
+  assert.match(lines[lines.length - 1], /^layers: 8 violations in 14 files$/);
 });

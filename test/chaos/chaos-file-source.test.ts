@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { canonical, diffMultisets, readCommitted, rng, runWeir, tempDir, writeJob } from '../engine/runtime/run-helpers.ts';
+import { canonical, diffMultisets, readCommitted, rng, runWeir, tempDir, writeJob } from '../support/run-helpers.ts';
 import { killWholeProcessLoop } from './chaos-runner.ts';
 
 const START = Date.UTC(2024, 0, 1);

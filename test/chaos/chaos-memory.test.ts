@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { tempDir, writeJob } from '../engine/runtime/run-helpers.ts';
+import { tempDir, writeJob } from '../support/run-helpers.ts';
 import { chaosJob } from './chaos-job.ts';
 import { assertOutputEqualsReference, killTaskProcessLoop } from './chaos-runner.ts';
 

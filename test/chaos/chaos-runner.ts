@@ -2,7 +2,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import assert from 'node:assert/strict';
-import { canonical, childPids, diffMultisets, readCommitted, rng, sleep, startWeir, type RunResult } from '../engine/runtime/run-helpers.ts';
+import { canonical, childPids, diffMultisets, readCommitted, rng, sleep, startWeir, type RunResult } from '../support/run-helpers.ts';
 import { chaosReference } from './chaos-job.ts';
 
 /** Highest completed checkpoint id under a checkpoint root (0 if none). */

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import type { Browser, Page } from 'playwright-core';
-import { startServe, launchBrowser, openDesigner, artifact, chromiumSkip, pageErrors, ROOT, type Served } from './designer-support.ts';
+import { startServe, launchBrowser, openDesigner, artifact, chromiumSkip, pageErrors, ROOT, type Served } from '../support/designer-support.ts';
 import { dragFromPalette, dragPort, nodeCount, edgeCount, waitFor, clickPane, mod } from './designer-helpers.ts';
 
 const skip = chromiumSkip();

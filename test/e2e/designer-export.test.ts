@@ -5,7 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
-import { startServe, launchBrowser, openDesigner, chromiumSkip, pageErrors, artifact, type Served } from './designer-support.ts';
+import { startServe, launchBrowser, openDesigner, chromiumSkip, pageErrors, artifact, type Served } from '../support/designer-support.ts';
 import { waitFor } from './designer-helpers.ts';
 
 const skip = chromiumSkip();

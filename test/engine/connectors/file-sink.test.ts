@@ -7,7 +7,7 @@ import { FileSinkOperator, type FileSinkState } from '../../../engine/connectors
 import { commitTransaction, recoverSinkFolder } from '../../../engine/connectors/file-sink-txn.ts';
 import type { OperatorContext } from '../../../engine/contracts/operator.ts';
 import type { OperatorServices } from '../../../engine/contracts/operator-services.ts';
-import { tempDir } from '../runtime/run-helpers.ts';
+import { tempDir } from '../../support/run-helpers.ts';
 
 const services = (checkpointing: boolean): OperatorServices => ({
   lineage: 'abcd', attempt: 1, checkpointing, sendPreview: () => undefined, log: () => undefined,

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { FileSourceReader } from '../../../engine/connectors/file-source.ts';
 import type { SourceContext } from '../../../engine/contracts/source.ts';
 import type { FileSourceConfig } from '../../../engine/graph/types.ts';
-import { tempDir } from '../runtime/run-helpers.ts';
+import { tempDir } from '../../support/run-helpers.ts';
 
 function ctx(dir: string, bad: string[] = [], subtask = 0, parallelism = 1): SourceContext {
   return { subtask, parallelism, resolvePath: (p) => join(dir, p), badRecord: (w, m) => bad.push(`${w} ${m}`) };

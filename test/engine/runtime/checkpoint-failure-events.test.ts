@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { validateJob } from '../../../engine/graph/validate.ts';
 import { startJob } from '../../../engine/runtime/job/job-runner.ts';
 import type { JobHandle, RunEvent } from '../../../engine/runtime/job/api.ts';
-import { tempDir } from './run-helpers.ts';
+import { tempDir } from '../../support/run-helpers.ts';
 
 type CheckpointEvent = Extract<RunEvent, { type: 'checkpoint' }>;
 

@@ -9,7 +9,7 @@ import { validateJob } from '../../../engine/graph/validate.ts';
 import { startJob } from '../../../engine/runtime/job/job-runner.ts';
 import type { JobHandle, RunEvent } from '../../../engine/runtime/job/api.ts';
 import { SAMPLE_SIZE } from '../../../engine/runtime/task/edge-sampler.ts';
-import { sleep, tempDir } from './run-helpers.ts';
+import { sleep, tempDir } from '../../support/run-helpers.ts';
 
 type Preview = Extract<RunEvent, { type: 'preview' }>;
 

@@ -9,7 +9,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { validateJob } from '../../../engine/graph/validate.ts';
 import { startJob } from '../../../engine/runtime/job/job-runner.ts';
-import { readCommitted, sleep, tempDir } from './run-helpers.ts';
+import { readCommitted, sleep, tempDir } from '../../support/run-helpers.ts';
 
 const START = Date.UTC(2024, 0, 1);
 

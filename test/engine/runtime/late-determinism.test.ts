@@ -10,7 +10,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { readCommitted, runWeir, tempDir, writeJob } from './run-helpers.ts';
+import { readCommitted, runWeir, tempDir, writeJob } from '../../support/run-helpers.ts';
 
 function job(out: string, slow: 'a' | 'b') {
   const gen = (seed: number, id: 'a' | 'b') => ({

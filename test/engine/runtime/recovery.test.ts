@@ -9,7 +9,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   childPids, runWeir, sinkStarted, startWeir, tempDir, waitFor, waitForExit, watchTaskPids, writeJob, readCommitted,
-} from './run-helpers.ts';
+} from '../../support/run-helpers.ts';
 import { chaosJob } from '../../chaos/chaos-job.ts';
 import { assertOutputEqualsReference } from '../../chaos/chaos-runner.ts';
 

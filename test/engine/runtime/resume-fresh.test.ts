@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readCommitted, runWeir, tempDir, writeJob } from './run-helpers.ts';
+import { readCommitted, runWeir, tempDir, writeJob } from '../../support/run-helpers.ts';
 
 function job(checkpointing: boolean) {
   return {

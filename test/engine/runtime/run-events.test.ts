@@ -5,7 +5,7 @@ import { validateJob } from '../../../engine/graph/validate.ts';
 import { startJob } from '../../../engine/runtime/job/job-runner.ts';
 import type { RunEvent } from '../../../engine/runtime/job/api.ts';
 import type { OperatorMetrics } from '../../../engine/host/common/api.ts';
-import { tempDir } from './run-helpers.ts';
+import { tempDir } from '../../support/run-helpers.ts';
 
 test('a bounded run reports statuses, per-subtask metrics with channel watermarks and state, and previews', { timeout: 60_000 }, async () => {
   const { dir, cleanup } = tempDir('events');

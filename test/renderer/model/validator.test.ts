@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { validateJob } from '../../../renderer/src/model/validator.ts';
 import { validateJob as engineValidate } from '../../../engine/graph/validate.ts';
-import { largeJob } from '../../../bench/designer-graph.ts';
+import { largeJob } from '../../support/fixtures/large-job.ts';
 
 const examples = JSON.parse(readFileSync(new URL('../../../examples/index.json', import.meta.url), 'utf8')) as Array<{ path: string }>;
 

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const WEIR_BIN = fileURLToPath(new URL('../../../bin/weir.mjs', import.meta.url));
+export const WEIR_BIN = fileURLToPath(new URL('../../bin/weir.mjs', import.meta.url));
 
 export function tempDir(prefix: string): { dir: string; cleanup: () => void } {
   const dir = mkdtempSync(join(tmpdir(), `weir-${prefix}-`));

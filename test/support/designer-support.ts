@@ -8,7 +8,7 @@ import type { Browser, Page } from 'playwright-core';
 import {
   ROOT, ARTIFACTS, CHROMIUM, chromiumOrSkip, ensureRenderer, startServe as startShared, launchChromium, artifactPath,
   type ServeProcess,
-} from './support/serve.ts';
+} from '../e2e/support/serve.ts';
 
 export { ROOT, ARTIFACTS };
 export type Served = ServeProcess;
