@@ -6,7 +6,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import { startServe, launchBrowser, openDesigner, chromiumSkip, pageErrors, type Served } from '../support/designer-support.ts';
-import { dragFromPalette, nodeCount, edgeCount, waitFor, mod } from './designer-helpers.ts';
+import { dragFromPalette, nodeCount, edgeCount, waitFor, mod, viewportSettled } from './designer-helpers.ts';
 
 const skip = chromiumSkip();
 let served: Served;
@@ -72,7 +72,7 @@ test('a weir.job/v1 file dropped on the window opens as a new unsaved document',
 
 test('box selection with Shift+drag selects the nodes inside', { skip, timeout: 60_000 }, async () => {
   await page.keyboard.press('f');
-  await page.waitForTimeout(300);
+  await viewportSettled(page);
   const canvas = (await page.getByTestId('canvas').boundingBox())!;
   const boxes = await Promise.all(['gen', 'f'].map((id) => page.getByTestId(`node-${id}`).boundingBox()));
   const x0 = Math.min(...boxes.map((b) => b!.x)) - 12;

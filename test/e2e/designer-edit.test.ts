@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import { startServe, launchBrowser, openDesigner, artifact, chromiumSkip, pageErrors, type Served } from '../support/designer-support.ts';
-import { dragFromPalette, dragPort, nodeCount, edgeCount, waitFor, clickPane, mod } from './designer-helpers.ts';
+import { dragFromPalette, dragPort, nodeCount, edgeCount, waitFor, clickPane, mod, viewportSettled } from './designer-helpers.ts';
 
 const skip = chromiumSkip();
 let served: Served;
@@ -179,7 +179,7 @@ test('an example opens, lays out and shows its inspector (screenshots)', { skip,
   await waitFor(async () => (await page.getByTestId('job-name').textContent())?.includes('orders') ?? false, 'the example');
   assert.ok((await nodeCount(page)) >= 3);
   await page.keyboard.press('l');
-  await new Promise((r) => setTimeout(r, 600));
+  await viewportSettled(page);
   await page.screenshot({ path: artifact('designer-example.png') });
   const windowNode = page.locator('[data-node-type="window"]').first();
   await windowNode.click();

@@ -62,9 +62,10 @@ describe('live panel', { skip }, () => {
 
     await page.getByTestId('live-tab-checkpoints').click();
     await page.getByTestId('cp-history').waitFor();
-    const row = page.locator('[data-testid^="cp-row-"][data-status="completed"]').first();
-    const id = (await row.getAttribute('data-testid'))!.slice('cp-row-'.length);
-    await row.click();
+    const firstRow = page.locator('[data-testid^="cp-row-"][data-status="completed"]').first();
+    const id = (await firstRow.getAttribute('data-testid'))!.slice('cp-row-'.length);
+    // By its id: a checkpoint completing meanwhile would become "the first completed row".
+    await page.getByTestId(`cp-row-${id}`).click();
     const detail = page.getByTestId('cp-detail');
     await detail.waitFor();
     assert.equal(await detail.getAttribute('data-id'), id);
@@ -84,8 +85,10 @@ describe('live panel', { skip }, () => {
     const w1 = Number(await wm.getAttribute('data-watermark'));
     const before = await renders(page);
     await page.waitForFunction((w) => Number(document.querySelector('[data-testid="live-win"]')?.getAttribute('data-watermark')) > w + 1000, w1, { timeout: 20_000 });
-    // Several more metrics ticks (the host sends about four a second).
-    await page.waitForTimeout(2500);
+    // Several more metrics ticks (the host sends about four a second): wait until the badges saw five.
+    const badges = before.NodeLiveBadge ?? 0;
+    await page.waitForFunction((n) => ((window as unknown as { __weirRenders?: Record<string, number> }).__weirRenders?.NodeLiveBadge ?? 0) >= n + 5,
+      badges, { timeout: 20_000 });
     const after = await renders(page);
     assert.ok((after.NodeLiveBadge ?? 0) - (before.NodeLiveBadge ?? 0) >= 5, `badges re-rendered: ${JSON.stringify({ before, after })}`);
     assert.equal(after.JobNodeView ?? 0, before.JobNodeView ?? 0, `graph nodes must not re-render on ticks: ${JSON.stringify({ before, after })}`);

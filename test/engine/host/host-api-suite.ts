@@ -161,11 +161,12 @@ export function defineHostApiSuite(transport: string, connect: Connect): void {
       const code = await weirCli(['export', opened.path, '--format', 'json'], { out: (t) => { cliText += t; }, err: () => undefined });
       assert.equal(code, 0);
       assert.equal(out.text, cliText);
-      // Normalized: every default written out, which the example itself leaves out.
-      const doc = JSON.parse(out.text) as { settings: { maxParallelism?: number; restart?: unknown } };
-      assert.equal((opened.job as { settings?: { maxParallelism?: number } }).settings?.maxParallelism, undefined);
-      assert.equal(doc.settings.maxParallelism, 128);
-      assert.ok(doc.settings.restart);
+      // Normalized, not the document as sent: defaults written out (every edge's port), no $schema.
+      const raw = opened.job as { $schema?: string; edges: Array<{ fromPort?: string }> };
+      const doc = JSON.parse(out.text) as { $schema?: string; edges: Array<{ fromPort?: string }> };
+      assert.ok(raw.$schema && raw.edges.some((e) => e.fromPort === undefined), 'the example leaves defaults out');
+      assert.equal(doc.$schema, undefined);
+      assert.ok(doc.edges.every((e) => e.fromPort === 'out'), out.text);
       await rejectsWith(api.exportJob({ job: { name: 'x' } as never, format: 'json' }), 'invalid_job');
       const sql = await api.exportJob({ job: opened.job as never, format: 'flink-sql', path: opened.path });
       assert.match(sql.text, /CREATE TABLE/i);
@@ -276,8 +277,12 @@ export function defineHostApiSuite(transport: string, connect: Connect): void {
       host.sendAppCommand('run');
       await waitFor(() => seen.some((e) => e.type === 'app.command' && e.command === 'run'));
       off();
+      // A listener still subscribed hears 'stop': by then the unsubscribed one would have too.
+      const still: HostEvent[] = [];
+      const offStill = api.onEvent((e) => still.push(e));
       host.sendAppCommand('stop');
-      await new Promise((r) => setTimeout(r, 50));
+      await waitFor(() => still.some((e) => e.type === 'app.command' && e.command === 'stop'));
+      offStill();
       assert.ok(!seen.some((e) => e.type === 'app.command' && e.command === 'stop'), 'unsubscribed listeners get nothing');
     });
   });

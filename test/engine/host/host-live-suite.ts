@@ -84,10 +84,13 @@ export function defineHostLiveSuite(transport: string, connect: Connect): void {
         await rejectsWith(api.sampleEdge({ runId: info.runId, from: 'gen', fromPort: 'side' as never, on: true }), 'invalid_request', /params\.fromPort/);
         await rejectsWith(api.sampleEdge({ runId: 'nope', from: 'gen', on: true }), 'not_found', /nope/);
 
+        // Metrics reports of this run are the clock: one in flight may still arrive, then none.
+        const metricsSeen = () => events.filter((e) => e.type === 'metrics' && e.runId === info.runId).length;
+        const ticks = async (k: number) => { const target = metricsSeen() + k; await waitFor(() => metricsSeen() >= target, 20_000, `${k} metrics reports`); };
         await api.sampleEdge({ runId: info.runId, from: 'odd', on: false });
-        await new Promise((r) => setTimeout(r, 500));
+        await ticks(2);
         const n = events.filter((e) => e.type === 'preview').length;
-        await new Promise((r) => setTimeout(r, 700));
+        await ticks(3);
         assert.equal(events.filter((e) => e.type === 'preview').length, n, 'no samples once off');
       } finally {
         await api.stop({ runId: info.runId });

@@ -37,6 +37,12 @@ async function until(events: RunEvent[], what: string, pred: (e: RunEvent) => bo
   }
 }
 
+/** Waits for `n` more metrics reports: the task process's own clock, whatever the machine's load. */
+async function ticks(events: RunEvent[], n: number): Promise<void> {
+  const target = events.filter((e) => e.type === 'metrics').length + n;
+  await until(events, `${n} metrics reports`, () => events.filter((e) => e.type === 'metrics').length >= target);
+}
+
 const edgePreviews = (events: RunEvent[], prefix: string) =>
   events.filter((e): e is Preview => e.type === 'preview' && e.target.startsWith(prefix));
 
@@ -47,7 +53,7 @@ test('sampleEdge: off by default, then the newest records of a source, a chained
     const events: RunEvent[] = [];
     handle = await startJob({ job: job(dir), onEvent: (e) => events.push(e), metricsInterval: 100 });
     await until(events, 'running', (e) => e.type === 'job.status' && e.status === 'running');
-    await sleep(800);
+    await ticks(events, 5);
     assert.equal(events.filter((e) => e.type === 'preview').length, 0, 'no samples before anyone asked');
 
     handle.sampleEdge({ nodeId: 'gen', port: 'out', on: true });
@@ -70,9 +76,9 @@ test('sampleEdge: off by default, then the newest records of a source, a chained
 
     // Off: the samples stop (one in flight may still arrive).
     handle.sampleEdge({ nodeId: 'gen', port: 'out', on: false });
-    await sleep(400);
+    await ticks(events, 3);
     const count = edgePreviews(events, 'edge:gen.out#').length;
-    await sleep(800);
+    await ticks(events, 6);
     assert.equal(edgePreviews(events, 'edge:gen.out#').length, count, 'no more source samples once off');
     assert.ok(edgePreviews(events, 'edge:big.out#').length > 0);
 

@@ -59,8 +59,10 @@ test('stop() of a running unbounded job (without savepoint) ends it as stopped, 
       edges: [{ from: 'gen', to: 'w' }, { from: 'w', to: 'out' }],
     }, { baseDir: dir });
     assert.ok(v.ok);
-    const handle = await startJob({ job: v.job });
-    await new Promise((r) => setTimeout(r, 1500));
+    let running!: () => void;
+    const isRunning = new Promise<void>((r) => { running = r; });
+    const handle = await startJob({ job: v.job, onEvent: (e) => { if (e.type === 'job.status' && e.status === 'running') running(); } });
+    await isRunning;
     const t0 = Date.now();
     assert.deepEqual(await handle.stop(), {});
     const r = await handle.done;
