@@ -1,5 +1,5 @@
 /**
- * CheckpointCoordinator (host side, seed section 4): triggers checkpoint n by asking the gateway to
+ * CheckpointCoordinator (host side; docs/architecture.md, the checkpoint protocol): triggers checkpoint n by asking the gateway to
  * inject barrier n at every source, collects one acknowledgement per subtask, and when all are in,
  * has the storage persist the checkpoint (metadata last), then notifies every task that n is
  * complete (which commits the 2PC sinks), then disposes subsumed checkpoints.

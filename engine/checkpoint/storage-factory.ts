@@ -1,5 +1,5 @@
 /**
- * Which checkpoint storage a job uses (seed section 2): `memory` state backend -> the host's memory;
+ * Which checkpoint storage a job uses (docs/architecture.md, state backends): `memory` state backend -> the host's memory;
  * `fs` and `rocksdb` -> `<checkpointing.dir>/<jobName>/` on the file system.
  */
 import { resolve } from 'node:path';

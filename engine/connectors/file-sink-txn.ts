@@ -1,5 +1,5 @@
 /**
- * Transactions of the two-phase-commit file sink (seed section 1), as plain file operations shared
+ * Transactions of the two-phase-commit file sink (docs/architecture.md, two-phase commit), as plain file operations shared
  * by the sink operator and by the host's recovery step.
  *
  * Layout under the sink folder:

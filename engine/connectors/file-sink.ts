@@ -1,5 +1,5 @@
 /**
- * `sink.file` as the seed's two-phase-commit sink:
+ * `sink.file`, the two-phase-commit sink of docs/architecture.md:
  * - beginTransaction: a hidden folder per subtask and transaction; records are appended to it;
  * - preCommit (barrier n): flush, fsync, close; the transaction is listed as pending in snapshot n;
  *   the next transaction starts;

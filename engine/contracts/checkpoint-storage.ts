@@ -6,7 +6,7 @@
  * - `CheckpointWorkerStorage` lives in the task process: state backends write their snapshot files
  *   through it while processing continues; records never travel to the host.
  *
- * Two kinds (seed section 2): `memory` (the host keeps snapshots in its own memory; `memory` state
+ * Two kinds (docs/architecture.md, state backends): `memory` (the host keeps snapshots in its own memory; `memory` state
  * backend) and `filesystem` (`checkpointing.dir`; `fs` and `rocksdb` state backends).
  *
  * Paths in `KeyedStateSnapshot.files` are relative to the job's storage root

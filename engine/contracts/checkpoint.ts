@@ -1,9 +1,10 @@
 /**
- * Checkpoint protocol types (seed section 4: Chandy-Lamport / asynchronous barrier snapshots).
+ * Checkpoint protocol types (docs/architecture.md: Chandy-Lamport / asynchronous barrier snapshots).
  *
  * Invariants:
- * - Checkpoint ids are strictly increasing within a job, across restarts (a restored job continues
- *   from the restored id + 1). A barrier with an id lower than one already seen is stale and dropped.
+ * - Checkpoint ids are strictly increasing within a job, across restarts: a run continues after
+ *   both the restored id and the newest stored one (so restoring an older checkpoint never reuses
+ *   a folder). A barrier with an id lower than one already seen is stale and dropped.
  * - Barrier n is injected at every source subtask together with that subtask's position Sn (file
  *   byte offset / generator sequence number) and follows every record read before Sn.
  * - An operator with several input channels forwards barrier n only after barrier n has arrived on

@@ -1,6 +1,6 @@
 /**
  * The keyed-state interface that operators write through. Three backends plug in under it
- * (seed section 2): `memory` and `fs` keep working state on the task's heap (HeapStateBackend),
+ * (docs/architecture.md, state backends): `memory` and `fs` keep working state on the task's heap (HeapStateBackend),
  * `rocksdb` keeps it in RocksDB on local disk. They differ only in where working state lives and
  * where snapshots go; operators never know which one they run on, and all three give identical
  * job results.

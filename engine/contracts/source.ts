@@ -1,7 +1,7 @@
 /**
  * The source side of the runtime. A source subtask owns a reader; the source task loop calls
  * `read` between barrier injections, so the reader's `position()` at any call boundary is the Sn
- * that barrier n records (seed section 4).
+ * that barrier n records (docs/architecture.md, the checkpoint protocol).
  *
  * Rules: `read` returns at most `max` records and never splits a record; the same position always
  * yields the same next batch (bounded inputs replay identically after a restore).

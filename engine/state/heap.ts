@@ -1,6 +1,6 @@
 /**
  * HeapStateBackend: working state in JavaScript Maps on the task's heap (the `memory` and `fs`
- * backends of seed section 2). They differ only in where snapshots go:
+ * backends of docs/architecture.md). They differ only in where snapshots go:
  * - memory: the snapshot is `inline` data that travels to the host and is kept in its memory;
  * - fs: the snapshot is one file written through the checkpoint storage (`files`).
  *

@@ -1,6 +1,6 @@
 /**
  * RocksDBStateBackend: keyed working state in RocksDB (npm `rocksdb`) in a local working folder, off
- * the JavaScript heap, so state can be larger than memory (seed section 2). One RocksDB instance per
+ * the JavaScript heap, so state can be larger than memory (docs/architecture.md, state backends). One RocksDB instance per
  * operator subtask; tables are key prefixes (rocksdb-keys.ts). Snapshots: rocksdb-snapshot.ts;
  * restore: rocksdb-restore.ts.
  */

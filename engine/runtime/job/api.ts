@@ -1,8 +1,8 @@
 /**
  * How a host (the CLI, the Electron main process, `weir serve`) starts and controls one job run.
  * The host side plans the job, runs the checkpoint coordinator and launches the task process;
- * records never cross into the host, only control messages, metrics and snapshots.
- * Implemented by `runtime/job-runner.ts` (`startJob`).
+ * records reach the host only as previews (preview sinks, edge samples).
+ * Implemented by `job-runner.ts` (`startJob`, which hands the run to a `JobMaster`).
  */
 import type { NormalizedJob } from '../../graph/types.ts';
 import type { CheckpointStats, RetainedCheckpoint } from '../../contracts/checkpoint.ts';
@@ -27,7 +27,7 @@ export interface TaskLauncher {
 
 export interface StartJobOptions {
   job: NormalizedJob;
-  /** Continue from the latest retained checkpoint (fs/rocksdb; memory refuses, see issue 4). */
+  /** Continue from the latest retained checkpoint (fs/rocksdb; memory refuses: its checkpoints die with the process). */
   resume?: boolean;
   /** Restore a chosen checkpoint or savepoint folder. */
   from?: string;
@@ -57,7 +57,7 @@ export interface JobHandle {
   /**
    * Edge samples on or off for one output port of one node: its subtasks then report the newest
    * records they emit there as `preview` events targeted `edge:<nodeId>.<port>#<subtask>`. Kept
-   * across restarts. Throws (name 'SampleEdgeError') when the node has no such output.
+   * across restarts. Throws SampleEdgeError (errors.ts) when the node has no such output.
    */
   sampleEdge(req: { nodeId: string; port: OutputPort; on: boolean }): void;
 }

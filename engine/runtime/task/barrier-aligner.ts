@@ -1,5 +1,5 @@
 /**
- * Barrier alignment of one task subtask (seed section 4; Flink's SingleCheckpointBarrierHandler).
+ * Barrier alignment of one task subtask (docs/architecture.md, the checkpoint protocol; Flink's SingleCheckpointBarrierHandler).
  *
  * Rules:
  * - exactly-once: a channel that delivered barrier n is blocked until barrier n arrived on every

@@ -1,5 +1,5 @@
 /**
- * Edge samples (issue 7: "clicking an edge shows a live sample of the records flowing there").
+ * Edge samples: clicking an edge in the live panel shows a sample of the records flowing there.
  * The host switches a tap on for one output port of one node; every subtask of that node then
  * keeps the newest records it emitted on that port and the task process ships what is new as a
  * `preview` message named `edge:<node>.<port>#<subtask>`.

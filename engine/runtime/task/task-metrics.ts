@@ -1,4 +1,4 @@
-/** Per operator-subtask metrics of the task process (OperatorMetrics in engine/host/api.ts). */
+/** Per operator-subtask metrics of the task process (OperatorMetrics in engine/contracts/run-events.ts). */
 import type { OperatorMetrics } from '../../contracts/run-events.ts';
 import type { TaskSubtask } from './task-subtask.ts';
 import type { PendingOutputReporter } from '../../contracts/operator-services.ts';

@@ -6,7 +6,7 @@ import { useDoc } from '../state.ts';
 import { CheckField, DurationField, NumberField, SelectField, SizeField, TextField } from '../fields/fields.tsx';
 import { editJobName, editSettings, messageAt } from './edit.ts';
 
-/** One line each, from the seed's comparison of the three backends. */
+/** One line each, from the comparison of the three backends in docs/architecture.md. */
 export const BACKEND_EXPLANATIONS: Record<StateBackendKind, string> = {
   memory: 'State on the task heap, snapshots kept in the coordinator\'s memory (max 5 MB each by default): for development and small state; lost if the coordinator dies.',
   fs: 'State on the task heap, snapshots written to a folder: durable, for large state and long windows.',

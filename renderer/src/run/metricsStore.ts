@@ -1,7 +1,7 @@
 /**
  * Live operator metrics, apart from the document: they arrive many times a second and must never
  * enter node `data` (which is saved) nor trigger layout. Throttled to one store update per
- * animation frame; canvas badges subscribe per node with a selector (issue 7 builds on this).
+ * animation frame; canvas badges subscribe per node with a selector (the live panel builds on this).
  */
 import { createStore, useStore } from 'zustand';
 import type { HostEvent, OperatorMetrics } from '../../../engine/host/common/api.ts';

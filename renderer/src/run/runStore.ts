@@ -1,6 +1,6 @@
 /**
  * The current run as the host reports it (`job.status` events). The Run button and the status
- * pill read it; the live panel (issue 7) extends it.
+ * pill read it; the live panel extends it.
  */
 import { createStore, useStore } from 'zustand';
 import type { HostEvent, JobStatus } from '../../../engine/host/common/api.ts';
