@@ -5,7 +5,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'test/artifacts/**', 'release/**', '**/*.d.ts'] },
+  { ignores: ['dist/**', '.tsbuild/**', 'node_modules/**', 'test/artifacts/**', 'release/**', '**/*.d.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
