@@ -28,6 +28,8 @@ export interface UiState {
   layoutRequest: number;
   /** The host connection as the WebSocket client reports it (Electron is always 'open'). */
   connection: 'connecting' | 'open' | 'reconnecting' | 'closed';
+  /** The status bar's problem list is open (also opened when a run is refused for problems). */
+  problemsOpen: boolean;
 }
 
 export const uiStore = createStore<UiState>()(() => ({
@@ -40,6 +42,7 @@ export const uiStore = createStore<UiState>()(() => ({
   fitRequest: 0,
   layoutRequest: 0,
   connection: 'open',
+  problemsOpen: false,
 }));
 
 export function useUi<T>(selector: (s: UiState) => T): T {
