@@ -53,7 +53,7 @@ function JobNodeViewImpl({ data, selected }: NodeProps<JobFlowNode>) {
           </span>
         </div>
       )}
-      <NodeLiveBadge nodeId={node.id} />
+      <NodeLiveBadge nodeId={node.id} hasInput={info.hasInput} hasOutput={info.outputs.length > 0} />
       {info.outputs.map((port, i) => (
         <Handle key={port} type="source" position={Position.Right} id={port}
           className={`whandle whandle--${port}`} data-testid={`handle-${node.id}-${port}`}
