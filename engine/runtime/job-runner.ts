@@ -242,6 +242,7 @@ export async function startJob(opts: StartJobOptions): Promise<JobHandle> {
     const p = launcher.launch();
     proc = p;
     p.onMessage((m) => onMessage(p, m));
+    p.onStderr?.((line) => { if (p === proc && line.trim()) emit({ type: 'log', level: 'error', message: `stderr: ${line}` }); });
     p.onExit((info) => {
       if (p !== proc) return;
       const how = info.signal ? `killed by ${info.signal}` : `exited with code ${info.code}`;

@@ -9,7 +9,9 @@ import { hostInfo } from './host.ts';
 import { isDirty } from './model/docStore.ts';
 import { applyRunEvent } from './run/runStore.ts';
 import { applyMetricsEvent } from './run/metricsStore.ts';
+import { applyHistoryEvent } from './run/historyStore.ts';
 import { applyLiveEvent } from './live/liveStore.ts';
+import { applyLogEvent } from './live/logStore.ts';
 import { adoptActiveRun } from './live/recoverRun.ts';
 import { run, stop } from './run/runActions.ts';
 import { readAutosave, startAutosave } from './documents/autosave.ts';
@@ -35,8 +37,8 @@ function runCommand(c: AppCommand): void {
 export async function boot(h: EngineHost): Promise<() => void> {
   const unsubEvents = h.onEvent((ev: HostEvent) => {
     if (ev.type === 'app.command') runCommand(ev.command);
-    else if (ev.type === 'metrics') applyMetricsEvent(ev);
-    else { applyRunEvent(ev); applyLiveEvent(ev); }
+    else if (ev.type === 'metrics') { applyMetricsEvent(ev); applyHistoryEvent(ev); }
+    else { applyRunEvent(ev); applyLiveEvent(ev); applyLogEvent(ev); }
   });
 
   // The WebSocket client reconnects by itself; say so while it does (calls wait meanwhile).

@@ -12,6 +12,7 @@ import { JobNodeView, type JobFlowNode } from './JobNodeView.tsx';
 import { useFlowEdges, useFlowNodes } from './useFlowElements.ts';
 import { useCanvasHandlers } from './useCanvasHandlers.ts';
 import { LiveEdge } from '../live/LiveEdge.tsx';
+import { DriftBanner } from './DriftBanner.tsx';
 
 // Module scope: React Flow warns (and remounts every node) when nodeTypes changes identity.
 const nodeTypes = { job: JobNodeView };
@@ -49,6 +50,7 @@ export function Canvas() {
   const snap = useUi((s) => s.snapToGrid);
   const minimap = useUi((s) => s.showMinimap);
   const hint = useUi((s) => s.connectionHint);
+  const rf = useReactFlow();
   useFitOnRequest();
   return (
     <div className="canvas" data-testid="canvas" onDragOver={h.onDragOver} onDrop={h.onDrop} onDoubleClick={h.onDoubleClick}>
@@ -76,9 +78,11 @@ export function Canvas() {
         colorMode="dark"
       >
         <Background variant={BackgroundVariant.Dots} gap={GRID[0]} size={1.2} color="#2c3442" />
-        {minimap && nodes.length > 0 && <MiniMap<JobFlowNode> pannable zoomable style={{ width: 168, height: 110 }} nodeColor={minimapColor} nodeStrokeWidth={0} maskColor="rgba(12,15,20,0.7)" />}
+        {minimap && nodes.length > 0 && <MiniMap<JobFlowNode> pannable zoomable
+          onClick={(_e, at) => { void rf.setCenter(at.x, at.y, { zoom: rf.getZoom(), duration: 200 }); }} style={{ width: 168, height: 110 }} nodeColor={minimapColor} nodeStrokeWidth={0} maskColor="rgba(12,15,20,0.7)" />}
         <Controls showInteractive={false} />
       </ReactFlow>
+      <DriftBanner />
       {hint && <div className="connection-hint" role="status" data-testid="connection-hint">Cannot connect: {hint}</div>}
       {nodes.length === 0 && (
         <div className="canvas__empty" data-testid="canvas-empty">

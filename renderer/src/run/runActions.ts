@@ -20,7 +20,7 @@ function message(e: unknown): string {
  */
 function refused(text: string, problems: boolean): void {
   clearMetrics();
-  runStore.setState({ status: 'idle', cause: null, runId: null, restarts: 0, startedAt: null });
+  runStore.setState({ status: 'idle', cause: null, runId: null, restarts: 0, startedAt: null, job: null });
   if (problems) uiStore.setState({ problemsOpen: true });
   notify(text, 'error');
 }
@@ -36,7 +36,7 @@ export async function run(opts: Pick<RunOptions, 'restoreFrom'> = {}): Promise<v
   }
   // The live panel's backend choice (null: the job's own setting) applies to every run.
   const stateBackend = liveStore.getState().backend;
-  runStore.setState({ status: 'starting', cause: null, runId: null, restarts: 0 });
+  runStore.setState({ status: 'starting', cause: null, runId: null, restarts: 0, job });
   beginRun(runConfig(job, stateBackend, opts.restoreFrom ?? null));
   try {
     const info = await host().run({
