@@ -34,7 +34,8 @@ export function TimeChart(p: TimeChartProps) {
     if (!el) return;
     const opts: uPlot.Options = {
       width: Math.max(200, el.clientWidth), height: p.height ?? 150,
-      legend: { show: true, live: true },
+      // Labels only: live values under four charts at once would be noise (the table has the numbers).
+      legend: { show: true, live: false },
       cursor: { drag: { x: false, y: false } },
       scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] } },
       axes: [{ ...AXIS }, { ...AXIS, size: 64, values: (_u, ticks) => ticks.map((t) => formatRef.current(t)) }],

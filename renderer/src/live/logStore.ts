@@ -48,7 +48,9 @@ export function applyLogEvent(ev: HostEvent): void {
   // of any other run are an older run's stragglers.
   if (s.runId !== null && s.runId !== ev.runId) return;
   if (ev.type === 'job.status') {
-    if (ev.status === 'running' && ev.restarts === 0 && logStore.getState().entries.length === 0) add(ev.runId, 'info', 'notice', 'job started');
+    if (ev.status === 'running' && ev.restarts === 0 && !logStore.getState().entries.some((e) => e.message === 'job started')) {
+      add(ev.runId, 'info', 'notice', 'job started');
+    }
     else if (ev.status === 'failed') add(ev.runId, 'error', 'failure', `job failed: ${ev.cause ?? 'no cause reported'}`);
     else if (ev.status === 'finished' || ev.status === 'stopped' || ev.status === 'canceled') {
       add(ev.runId, ev.cause ? 'warn' : 'info', 'notice', `job ${ev.status}${ev.cause ? `: ${ev.cause}` : ''}`);
