@@ -1,6 +1,7 @@
 /**
  * Start-up: connect to the host, route its events to the stores, open the first document
- * (recovered unsaved work first, then the host's initial path, else an empty pipeline) and keep
+ * (recovered unsaved work first, then the document this window had open before a reload, then the
+ * host's initial path, else an empty pipeline) and keep
  * the host told about the document's title and dirty flag. Returns a disposer.
  */
 import type { AppCommand, EngineHost, HostEvent } from '../../engine/host/api.ts';
@@ -15,6 +16,7 @@ import { applyLogEvent } from './live/logStore.ts';
 import { adoptActiveRun } from './live/recoverRun.ts';
 import { run, stop } from './run/runActions.ts';
 import { readAutosave, startAutosave } from './documents/autosave.ts';
+import { readLastOpen, startRememberingOpen } from './documents/lastOpen.ts';
 import { asJobDocument, newDocument, openDocument, openPath, save, saveAs } from './documents/actions.ts';
 import { notify, openDialog, uiStore } from './ui/uiStore.ts';
 import type { HostConnection } from '../../engine/host/ws-client.ts';
@@ -52,9 +54,13 @@ export async function boot(h: EngineHost): Promise<() => void> {
   if (recovered) {
     docStore.getState().load(asJobDocument(recovered.job, 'recovered work'), recovered.path, { dirty: true });
     notify(`Recovered unsaved changes to ${recovered.job.name || 'untitled'} from ${new Date(recovered.time).toLocaleTimeString()}`);
-  } else if (initial) {
-    await openPath(initial);
+  } else {
+    // A reload reopens the document this window had open; a new session opens the host's choice.
+    const last = readLastOpen();
+    if (typeof last === 'string') await openPath(last);
+    else if (last === undefined && initial) await openPath(initial);
   }
+  const unsubOpen = startRememberingOpen(docStore);
 
   // A reload while the job runs: pick the run up again (not awaited: the app renders meanwhile).
   void adoptActiveRun(h);
@@ -68,5 +74,5 @@ export async function boot(h: EngineHost): Promise<() => void> {
     document.title = `${state.dirty ? '● ' : ''}${state.title} — Weir`;
     h.setDocumentState(state).catch(() => { /* the shell may not care; the title above is enough */ });
   });
-  return () => { unsubEvents(); unsubConn(); unsubAutosave(); unsubTitle(); };
+  return () => { unsubEvents(); unsubConn(); unsubAutosave(); unsubTitle(); unsubOpen(); };
 }

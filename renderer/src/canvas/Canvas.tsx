@@ -73,7 +73,6 @@ export function Canvas() {
         zoomOnDoubleClick={false}
         minZoom={0.1}
         maxZoom={2.5}
-        fitView
         proOptions={{ hideAttribution: true }}
         colorMode="dark"
       >

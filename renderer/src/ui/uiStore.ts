@@ -30,6 +30,8 @@ export interface UiState {
   connection: 'connecting' | 'open' | 'reconnecting' | 'closed';
   /** The status bar's problem list is open (also opened when a run is refused for problems). */
   problemsOpen: boolean;
+  /** Node whose output the keyboard connect picker (C) is connecting, or null. */
+  connectFrom: string | null;
 }
 
 export const uiStore = createStore<UiState>()(() => ({
@@ -43,6 +45,7 @@ export const uiStore = createStore<UiState>()(() => ({
   layoutRequest: 0,
   connection: 'open',
   problemsOpen: false,
+  connectFrom: null,
 }));
 
 export function useUi<T>(selector: (s: UiState) => T): T {
