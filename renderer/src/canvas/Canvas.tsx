@@ -37,6 +37,9 @@ function useFitOnRequest() {
     pruneMeasured(new Set(docStore.getState().job.nodes.map((n) => n.id)));
   }, [docVersion]);
   useEffect(() => {
+    // Nothing to fit on an empty canvas; and React Flow would keep the request until the first node
+    // appears, then centre that node instead of leaving it where it was dropped.
+    if (docStore.getState().job.nodes.length === 0) return;
     // Wait a frame so freshly loaded nodes are measured before fitting.
     const t = requestAnimationFrame(() => rf.fitView({ padding: 0.12, maxZoom: 1.1, duration: fitRequest ? 200 : 0 }));
     return () => cancelAnimationFrame(t);

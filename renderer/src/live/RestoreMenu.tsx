@@ -13,17 +13,22 @@ export function RestoreMenu({ onClose }: { onClose: () => void }) {
   const box = useRef<HTMLDivElement>(null);
   // A popover closes on Escape and on any press outside it (the canvas, another panel), as menus do.
   // Capture phase: React Flow's pane stops the pointerdown before it would bubble to the window.
+  // Subscribed once, calling the latest onClose through a ref: the Escape shortcut re-renders the
+  // parent during the same keydown, and a listener removed mid-dispatch would never be called.
+  const close = useRef(onClose);
+  close.current = onClose;
   useEffect(() => {
-    const onKey = (e: KeyboardEvent) => { if (e.key === 'Escape') onClose(); };
+    const onKey = (e: KeyboardEvent) => { if (e.key === 'Escape') close.current(); };
     const onDown = (e: PointerEvent) => {
-      const t = e.target as Node | null;
+      const t = e.target;
+      if (!(t instanceof Element)) return;
       // The toggle button sits next to the menu and toggles it itself.
-      if (box.current && t && !box.current.contains(t) && !(t as Element).closest?.('[data-testid="ctl-restore"]')) onClose();
+      if (box.current && !box.current.contains(t) && !t.closest('[data-testid="ctl-restore"]')) close.current();
     };
     window.addEventListener('keydown', onKey);
     window.addEventListener('pointerdown', onDown, true);
     return () => { window.removeEventListener('keydown', onKey); window.removeEventListener('pointerdown', onDown, true); };
-  }, [onClose]);
+  }, []);
   useEffect(() => {
     let live = true;
     listRetained().then((l) => { if (live) setList(l); }, (e: unknown) => { if (live) setError(String((e as Error)?.message ?? e)); });
