@@ -119,7 +119,7 @@ describe('live panel for daily work', { skip }, () => {
     await page.locator('[data-testid="log-entry"][data-kind="restart"]').first().waitFor({ timeout: 30_000 });
     assert.match(await page.locator('[data-testid="log-entry"][data-kind="restart"]').first().textContent() ?? '', /restart 1: .*killed|died/);
     await page.getByTestId('logs-filter').fill('restart');
-    await page.waitForFunction(() => [...document.querySelectorAll('[data-testid="log-entry"]')].every((e) => /restart/i.test(e.textContent ?? '')));
+    await page.waitForFunction(() => Array.from(document.querySelectorAll('[data-testid="log-entry"]')).every((e) => /restart/i.test(e.textContent ?? '')));
     await page.getByTestId('logs-filter').fill('');
     await page.getByTestId('logs-kind-stderr').uncheck();
     assert.equal(await page.locator('[data-testid="log-entry"][data-kind="stderr"]').count(), 0);
