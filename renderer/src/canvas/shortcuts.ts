@@ -7,7 +7,7 @@ import { openDialog, uiStore } from '../ui/uiStore.ts';
 import { newDocument, openDocument, save, saveAs } from '../documents/actions.ts';
 import { runOrStop } from '../run/runActions.ts';
 import {
-  autoLayout, deleteSelection, duplicateSelection, nudgeSelection, toggleMinimap, toggleSnap, zoomToFit,
+  addNoteInView, autoLayout, deleteSelection, duplicateSelection, groupSelection, nudgeSelection, toggleMinimap, toggleSnap, zoomToFit,
 } from './commands.ts';
 
 export interface Shortcut {
@@ -47,6 +47,8 @@ export const SHORTCUTS: Shortcut[] = [
       const sel = docStore.getState().selectedNodes;
       if (sel.size === 1) uiStore.setState({ connectFrom: [...sel][0] });
     } },
+  { keys: ['N'], label: 'Add a sticky note', group: 'Edit', match: (e) => !mod(e) && !e.altKey && key(e, 'n'), run: addNoteInView },
+  { keys: ['mod+G'], label: 'Group the selected nodes (a labelled frame)', group: 'Edit', match: (e) => mod(e) && key(e, 'g'), run: groupSelection },
   { keys: ['Tab', 'Enter'], label: 'Focus the next node, select it', group: 'Edit', match: () => false, run: () => {} },
   { keys: ['Shift+F', 'F'], label: 'Zoom to fit', group: 'View', match: (e) => !mod(e) && key(e, 'f'), run: zoomToFit },
   { keys: ['L'], label: 'Auto-layout', group: 'View', match: (e) => !mod(e) && key(e, 'l'), run: () => { void autoLayout(); } },

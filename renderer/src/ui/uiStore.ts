@@ -32,6 +32,8 @@ export interface UiState {
   problemsOpen: boolean;
   /** Node whose output the keyboard connect picker (C) is connecting, or null. */
   connectFrom: string | null;
+  /** The selected sticky note (notes are not job nodes, so not in the document's selection). */
+  selectedNote: string | null;
 }
 
 export const uiStore = createStore<UiState>()(() => ({
@@ -46,6 +48,7 @@ export const uiStore = createStore<UiState>()(() => ({
   connection: 'open',
   problemsOpen: false,
   connectFrom: null,
+  selectedNote: null,
 }));
 
 export function useUi<T>(selector: (s: UiState) => T): T {
