@@ -3,7 +3,7 @@
  * runtime). A part that fails to load makes only its calls fail, with a clear
  * `internal: runtime not available (...)`; everything else in the host keeps working.
  */
-import type { NormalizedJob } from '../graph/types.ts';
+import type { FileSourceConfig, NormalizedJob } from '../graph/types.ts';
 import type { JobHandle, StartJobOptions } from '../runtime/api.ts';
 import type { RetainedCheckpoint } from '../checkpoint/types.ts';
 import { HostError } from './errors.ts';
@@ -36,4 +36,9 @@ export function loadExportFlinkSql(): Promise<(job: NormalizedJob) => unknown> {
 /** Retained checkpoints and savepoints of a job (its `checkpointing.dir`), newest first. */
 export function loadListRetained(): Promise<(job: NormalizedJob) => Promise<RetainedCheckpoint[]>> {
   return load('engine/runtime/job-runner.ts (listRetainedCheckpoints)', () => import('../runtime/job-runner.ts'), (m) => m.listRetainedCheckpoints);
+}
+
+/** Columns of a file source sampled from its data (the Flink exporter's sampler). */
+export function loadInferFileColumns(): Promise<(config: FileSourceConfig) => { ok: true; columns: Array<{ name: string; type: string }> } | { ok: false; message: string }> {
+  return load('engine/sql/flink/infer-columns.ts', () => import('../sql/flink/infer-columns.ts'), (m) => m.inferFileColumns);
 }

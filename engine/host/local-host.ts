@@ -13,7 +13,7 @@ import { dirname } from 'node:path';
 import type {
   AppCommand, EngineHost, HostEvent, HostInfo, JobStatus, RunInfo, RunOptions,
 } from './api.ts';
-import type { JobDocument, NormalizedJob } from '../graph/types.ts';
+import type { FileSourceConfig, JobDocument, NormalizedJob } from '../graph/types.ts';
 import type { JobHandle, TaskLauncher } from '../runtime/api.ts';
 import { parseDuration } from '../graph/units.ts';
 import { HostError, toHostError } from './errors.ts';
@@ -21,7 +21,8 @@ import { createEventThrottle, type EventThrottle } from './event-throttle.ts';
 import { WorkspaceFiles } from './workspace-files.ts';
 import { materializeExample, readExampleIndex } from './examples.ts';
 import { validateJob, summarizeJob } from '../graph/validate.ts';
-import { loadExportFlinkSql, loadListRetained, loadStartJob } from './engine-modules.ts';
+import { loadExportFlinkSql, loadInferFileColumns, loadListRetained, loadStartJob } from './engine-modules.ts';
+import { GENERATOR_COLUMNS } from '../graph/check-columns.ts';
 
 const TERMINAL: ReadonlySet<JobStatus> = new Set(['finished', 'stopped', 'failed', 'canceled']);
 
@@ -71,6 +72,9 @@ function summarize(problems: Array<{ path: string; message: string; severity?: s
   const first = errors[0] ?? problems[0];
   return first ? `${errors.length} problem(s); first: ${first.path}: ${first.message}` : 'no problems';
 }
+
+/** The generator's columns with their types, as the Flink exporter types them (value is an integer 0..999). */
+const GENERATOR_SOURCE_COLUMNS = GENERATOR_COLUMNS.map((name) => ({ name, type: name === 'key' ? 'STRING' : 'BIGINT' }));
 
 export function createLocalHost(opts: LocalHostOptions): LocalHost {
   const files = new WorkspaceFiles(opts.workspace, [opts.examplesDir]);
@@ -259,6 +263,26 @@ export function createLocalHost(opts: LocalHostOptions): LocalHost {
       if (typeof out === 'string') return { text: out, warnings: [] };
       const o = out as { text?: string; sql?: string; warnings?: [] };
       return { text: o.text ?? o.sql ?? '', warnings: o.warnings ?? [] };
+    }),
+
+    sampleSource: ({ job, nodeId, path }) => guard(async () => {
+      const node = Array.isArray((job as JobDocument).nodes) ? (job as JobDocument).nodes.find((n) => n?.id === nodeId) : undefined;
+      if (!node) throw new HostError('not_found', `no node '${nodeId}' in the job`);
+      if (node.type === 'source.generator') return { columns: GENERATOR_SOURCE_COLUMNS.map((c) => ({ ...c })) };
+      if (node.type !== 'source.file') throw new HostError('unsupported', `'${nodeId}' is a ${String(node.type)} node: only sources have data to sample`);
+      const config = node.config as FileSourceConfig;
+      if (typeof config?.path !== 'string' || !config.path) return { columns: [], message: 'no path set' };
+      const baseDir = await baseDirFor(path, 'read');
+      // The data is read only inside the workspace (or a granted folder), like every other file.
+      let data: string;
+      try {
+        data = await files.resolve(config.path, 'read', { base: baseDir });
+      } catch (err) {
+        if (err instanceof HostError && err.code === 'forbidden_path') throw err;
+        return { columns: [], message: `cannot read ${config.path}` };
+      }
+      const r = (await loadInferFileColumns())({ ...config, path: data });
+      return r.ok ? { columns: r.columns } : { columns: [], message: r.message };
     }),
 
     listFiles: ({ dir }) => guard(() => files.list(dir)),
