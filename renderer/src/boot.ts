@@ -17,6 +17,7 @@ import { adoptActiveRun } from './live/recoverRun.ts';
 import { run, stop } from './run/runActions.ts';
 import { readAutosave, startAutosave } from './documents/autosave.ts';
 import { readLastOpen, startRememberingOpen } from './documents/lastOpen.ts';
+import { startSourceSampling } from './model/sampledColumns.ts';
 import { asJobDocument, newDocument, openDocument, openPath, save, saveAs } from './documents/actions.ts';
 import { notify, openDialog, uiStore } from './ui/uiStore.ts';
 import type { HostConnection } from '../../engine/host/ws-client.ts';
@@ -61,6 +62,7 @@ export async function boot(h: EngineHost): Promise<() => void> {
     else if (last === undefined && initial) await openPath(initial);
   }
   const unsubOpen = startRememberingOpen(docStore);
+  const unsubSampling = startSourceSampling(docStore, () => h);
 
   // A reload while the job runs: pick the run up again (not awaited: the app renders meanwhile).
   void adoptActiveRun(h);
@@ -74,5 +76,5 @@ export async function boot(h: EngineHost): Promise<() => void> {
     document.title = `${state.dirty ? '● ' : ''}${state.title} — Weir`;
     h.setDocumentState(state).catch(() => { /* the shell may not care; the title above is enough */ });
   });
-  return () => { unsubEvents(); unsubConn(); unsubAutosave(); unsubTitle(); unsubOpen(); };
+  return () => { unsubEvents(); unsubConn(); unsubAutosave(); unsubTitle(); unsubOpen(); unsubSampling(); };
 }
