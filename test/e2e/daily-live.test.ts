@@ -69,6 +69,12 @@ describe('live panel for daily work', { skip }, () => {
     await waitStatus(page, 'running');
     await page.waitForFunction(() => /out [1-9]/.test(document.querySelector('[data-testid="io-gen"]')?.textContent ?? ''), null, { timeout: 30_000 });
     assert.match(await page.getByTestId('io-pos').textContent() ?? '', /in .* → out /);
+    // Readable at the zoom that fits the job into 1280x800: the badge text is at least 9 px on screen.
+    const px = await page.getByTestId('live-pos').evaluate((el) => {
+      const m = /scale\(([\d.]+)\)/.exec((document.querySelector('.react-flow__viewport') as HTMLElement).style.transform);
+      return parseFloat(getComputedStyle(el).fontSize) * Number(m?.[1] ?? 1);
+    });
+    assert.ok(px >= 9.9, `badge text is ${px.toFixed(1)} px on screen`);
     await page.getByTestId('live-tab-metrics').click();
     await page.waitForFunction(() => Number(document.querySelector('[data-testid="metrics-row-pos"]')?.getAttribute('data-in')) > 0, null, { timeout: 30_000 });
     const row = page.getByTestId('metrics-row-pos');
@@ -79,6 +85,20 @@ describe('live panel for daily work', { skip }, () => {
     await page.waitForFunction(() => Number(document.querySelector('[data-testid="chart-throughput"]')?.getAttribute('data-points')) >= 3, null, { timeout: 30_000 });
     await page.waitForFunction(() => Number(document.querySelector('[data-testid="chart-cp-duration"]')?.getAttribute('data-points')) >= 2, null, { timeout: 30_000 });
     assert.equal(await page.locator('[data-testid="chart-lag"] canvas').count(), 1, 'drawn by uPlot on a canvas');
+    // The sample table shows averages to six significant digits, not 16.
+    await page.getByTestId('node-peek').click({ position: { x: 30, y: 12 } }).catch(() => undefined);
+    await page.getByTestId('live-tab-data').click();
+    await page.waitForFunction(() => Number(document.querySelector('[data-testid="data-sample"]')?.getAttribute('data-count')) > 0, null, { timeout: 30_000 });
+    const cells = await page.locator('[data-testid="data-sample"] td').allTextContents();
+    assert.ok(cells.some((c) => /^\d+\.\d+$/.test(c)), `some fractional average: ${cells.slice(0, 12).join(' | ')}`);
+    assert.ok(cells.every((c) => !/\.\d{6,}$/.test(c)), 'no long fractions');
+    // At 1280 px the checkpoints table fits its panel: the last column is not cut.
+    await page.getByTestId('live-tab-checkpoints').click();
+    await page.getByTestId('cp-history').waitFor();
+    const overflow = await page.locator('.cp-history').evaluate((el) => el.scrollWidth - el.clientWidth);
+    assert.ok(overflow <= 1, `checkpoints table overflows by ${overflow} px`);
+    await page.screenshot({ path: artifactPath('checkpoints-1280.png') });
+    await page.getByTestId('live-tab-metrics').click();
     await page.getByTestId('live-panel').evaluate((el) => { (el as HTMLElement).style.height = '430px'; });
     await page.screenshot({ path: artifactPath('metrics-1280.png') });
     await page.setViewportSize({ width: 1920, height: 1080 });

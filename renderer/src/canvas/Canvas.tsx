@@ -3,7 +3,7 @@
  * useCanvasHandlers, commands and shortcuts from their own modules.
  */
 import { useEffect, useMemo } from 'react';
-import { ReactFlow, Background, BackgroundVariant, MiniMap, Controls, useReactFlow, ConnectionLineType } from '@xyflow/react';
+import { ReactFlow, Background, BackgroundVariant, MiniMap, Controls, useReactFlow, useStore, ConnectionLineType } from '@xyflow/react';
 import { docStore, useDoc } from '../state.ts';
 import { pruneMeasured } from './measuredStore.ts';
 import { uiStore, useUi } from '../ui/uiStore.ts';
@@ -53,6 +53,20 @@ function useFitOnRequest() {
   }, [rf, docVersion, fitRequest]);
 }
 
+/**
+ * Live badges keep a readable size when the view is zoomed out to fit a job (at 1280x800 with the
+ * live panel open the fit zoom is ~0.67, which made 12.5 px text 8 px): below zoom 0.8 they grow
+ * by 0.8/zoom, so they never draw smaller than 10 px. A CSS variable on the canvas, set here, so a
+ * zoom re-renders this one component and no node.
+ */
+function BadgeScale() {
+  const zoom = useStore((s) => s.transform[2]);
+  useEffect(() => {
+    document.querySelector<HTMLElement>('.canvas')?.style.setProperty('--wbadge', String(Math.max(1, 0.8 / zoom)));
+  }, [zoom]);
+  return null;
+}
+
 export function Canvas() {
   const jobNodes = useFlowNodes();
   const groups = useGroupNodes();
@@ -95,6 +109,7 @@ export function Canvas() {
         {minimap && nodes.length > 0 && <MiniMap<CanvasNode> pannable zoomable
           onClick={(_e, at) => { void rf.setCenter(at.x, at.y, { zoom: rf.getZoom(), duration: 200 }); }} style={{ width: 168, height: 110 }} nodeColor={minimapColor} nodeStrokeWidth={0} maskColor="rgba(12,15,20,0.7)" />}
         <Controls showInteractive={false} />
+        <BadgeScale />
       </ReactFlow>
       <DriftBanner />
       {hint && <div className="connection-hint" role="status" data-testid="connection-hint">Cannot connect: {hint}</div>}
