@@ -49,7 +49,7 @@ export const SHORTCUTS: Shortcut[] = [
     } },
   { keys: ['N'], label: 'Add a sticky note', group: 'Edit', match: (e) => !mod(e) && !e.altKey && key(e, 'n'), run: addNoteInView },
   { keys: ['mod+G'], label: 'Group the selected nodes (a labelled frame)', group: 'Edit', match: (e) => mod(e) && key(e, 'g'), run: groupSelection },
-  { keys: ['Tab', 'Enter'], label: 'Focus the next node, select it', group: 'Edit', match: () => false, run: () => {} },
+  { keys: ['Tab', 'Enter'], label: 'Focus the next node; Enter selects it', group: 'Edit', match: () => false, run: () => {} },
   { keys: ['Shift+F', 'F'], label: 'Zoom to fit', group: 'View', match: (e) => !mod(e) && key(e, 'f'), run: zoomToFit },
   { keys: ['L'], label: 'Auto-layout', group: 'View', match: (e) => !mod(e) && key(e, 'l'), run: () => { void autoLayout(); } },
   { keys: ['G'], label: 'Toggle snap to grid', group: 'View', match: (e) => !mod(e) && key(e, 'g'), run: toggleSnap },
