@@ -10,7 +10,16 @@ import type { TaskLauncher, TaskProcessHandle } from '../engine/runtime/job/api.
 export function createUtilityLauncher(entry: string): TaskLauncher {
   return {
     launch(): TaskProcessHandle {
-      const child = utilityProcess.fork(entry, [], { serviceName: 'Weir task process', stdio: 'inherit' });
+      // stderr piped (and copied to ours) so its lines also reach the run's log in the app.
+      const child = utilityProcess.fork(entry, [], { serviceName: 'Weir task process', stdio: ['ignore', 'inherit', 'pipe'] });
+      const stderrListeners: Array<(line: string) => void> = [];
+      let partial = '';
+      child.stderr?.on('data', (d: Buffer) => {
+        process.stderr.write(d);
+        const lines = (partial + String(d)).split('\n');
+        partial = lines.pop() ?? '';
+        for (const line of lines) for (const l of stderrListeners) l(line);
+      });
       type ExitInfo = { code: number | null; signal: string | null };
       let exited: ExitInfo | null = null;
       const exitListeners: Array<(info: ExitInfo) => void> = [];
@@ -41,6 +50,7 @@ export function createUtilityLauncher(entry: string): TaskLauncher {
           child.kill();
         },
         get pid() { return child.pid; },
+        onStderr(listener) { stderrListeners.push(listener); },
       };
     },
   };

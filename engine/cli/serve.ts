@@ -5,7 +5,7 @@
  * `Weir is running at http://127.0.0.1:PORT/?token=...` (scripts and tests read it); everything
  * else goes to stderr. Runs until SIGINT/SIGTERM, then stops every run and exits 0.
  */
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { join, resolve } from 'node:path';
@@ -72,7 +72,17 @@ export async function serveCommand(argv: string[], io: CliIO = processIO): Promi
     return EXIT_INVALID;
   }
   const workspace = resolve(values.workspace ?? process.cwd());
-  if (!existsSync(workspace) || !statSync(workspace).isDirectory()) {
+  // A workspace that does not exist yet is created (like `git init DIR`); a file in its place is refused.
+  if (!existsSync(workspace)) {
+    try {
+      mkdirSync(workspace, { recursive: true });
+      io.err(`weir serve: created workspace folder ${workspace}`);
+    } catch (err) {
+      io.err(`weir serve: --workspace: cannot create ${workspace}: ${(err as Error).message}`);
+      return EXIT_INVALID;
+    }
+  }
+  if (!statSync(workspace).isDirectory()) {
     io.err(`weir serve: --workspace: ${workspace} is not a folder`);
     return EXIT_INVALID;
   }

@@ -131,6 +131,22 @@ export const jobSettingsSchema = z.strictObject({
   restart: z.strictObject({ attempts: nonNegInt.optional(), delay: duration.optional() }).optional(),
 });
 
+// Designer annotations: saved with the job so a team sees the same canvas, never read by the engine.
+export const jobGroupSchema = z.strictObject({
+  id: nonEmpty,
+  label: z.string(),
+  nodes: z.array(z.string()),
+  color: z.string().optional(),
+}).meta({ id: 'JobGroup', description: 'Designer only, ignored by the engine: a labelled frame around nodes' });
+
+export const jobNoteSchema = z.strictObject({
+  id: nonEmpty,
+  text: z.string(),
+  position,
+  width: z.number().positive().optional(),
+  height: z.number().positive().optional(),
+}).meta({ id: 'JobNote', description: 'Designer only, ignored by the engine: a sticky note on the canvas' });
+
 export const jobDocumentSchema = z.strictObject({
   $schema: z.string().optional(),
   format: z.literal(JOB_FORMAT),
@@ -138,6 +154,8 @@ export const jobDocumentSchema = z.strictObject({
   settings: jobSettingsSchema.optional(),
   nodes: z.array(jobNodeSchema),
   edges: z.array(jobEdgeSchema),
+  groups: z.array(jobGroupSchema).optional(),
+  notes: z.array(jobNoteSchema).optional(),
 }).meta({
   title: 'Weir job (weir.job/v1)',
   description: 'A stream pipeline for Weir: nodes (sources, operators, sinks), edges and settings.',

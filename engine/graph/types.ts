@@ -134,6 +134,31 @@ export interface JobDocument {
   settings?: JobSettingsInput;
   nodes: JobNode[];
   edges: JobEdge[];
+  /** Designer only (the engine ignores them): labelled frames around nodes. */
+  groups?: JobGroup[];
+  /** Designer only (the engine ignores them): sticky notes on the canvas. */
+  notes?: JobNote[];
+}
+
+/**
+ * A labelled frame around nodes on the canvas, as Node-RED and NiFi groups are. Its frame is drawn
+ * around its members wherever they are, so it has no geometry of its own. Ignored by the engine.
+ */
+export interface JobGroup {
+  id: string;
+  label: string;
+  /** Ids of the member nodes; ids no longer in the job are dropped by the designer. */
+  nodes: string[];
+  color?: string;
+}
+
+/** A sticky note (a comment) on the canvas. Ignored by the engine. */
+export interface JobNote {
+  id: string;
+  text: string;
+  position: Position;
+  width?: number;
+  height?: number;
 }
 
 /** Settings with every default applied; durations in ms, sizes in bytes. */

@@ -59,9 +59,39 @@ function checkPositiveDurations(doc: JobDocument, problems: JobProblem[]): void 
   });
 }
 
+/**
+ * Problems must not mask each other: when the schema fails on a node's config (an empty filter
+ * condition), the graph's own problems (a sink with no input) are still reported, as long as the
+ * nodes and edges are well-formed enough to index (string ids, types and edge ends). Problems at a
+ * path the schema already reported are not repeated.
+ */
+function graphProblemsDespiteSchema(input: unknown, schemaProblems: JobProblem[]): JobProblem[] {
+  const doc = input as { nodes?: unknown; edges?: unknown; settings?: unknown } | null;
+  if (!doc || typeof doc !== 'object' || !Array.isArray(doc.nodes) || !Array.isArray(doc.edges)) return [];
+  const str = (v: unknown) => typeof v === 'string';
+  const nodesOk = doc.nodes.every((n) => n && typeof n === 'object' && str(n.id) && str(n.type));
+  const edgesOk = doc.edges.every((e) => e && typeof e === 'object' && str(e.from) && str(e.to));
+  // A rejected edge or node identity would show up again as its consequences (a missing input).
+  const structural = schemaProblems.some((p) => p.path === 'nodes' || p.path === 'edges' || p.path.startsWith('edges[')
+    || /^nodes\[\d+\](\.(id|type))?$/.test(p.path));
+  if (!nodesOk || !edgesOk || structural) return [];
+  const graph: JobProblem[] = [];
+  try {
+    const settings = doc.settings && typeof doc.settings === 'object' ? doc.settings : {};
+    checkGraph({ ...(doc as JobDocument), settings: settings }, graph);
+  } catch {
+    return []; // a shape the schema rejected and the graph checks cannot read: the schema's word stands
+  }
+  const seen = new Set(schemaProblems.map((p) => p.path));
+  return graph.filter((p) => !seen.has(p.path));
+}
+
 export function validateJob(input: unknown, options: ValidateOptions = {}): ValidationResult {
   const parsed = jobDocumentSchema.safeParse(input, { reportInput: true });
-  if (!parsed.success) return { ok: false, problems: problemsFromIssues(parsed.error.issues, input) };
+  if (!parsed.success) {
+    const problems = problemsFromIssues(parsed.error.issues, input);
+    return { ok: false, problems: [...problems, ...graphProblemsDespiteSchema(input, problems)] };
+  }
   const doc = parsed.data;
   const problems: JobProblem[] = [];
   checkPositiveDurations(doc, problems);

@@ -8,6 +8,7 @@ import { Inspector } from './panels/Inspector.tsx';
 import { Toolbar } from './panels/Toolbar.tsx';
 import { StatusBar } from './panels/StatusBar.tsx';
 import { QuickAdd } from './panels/QuickAdd.tsx';
+import { ConnectPicker } from './panels/ConnectPicker.tsx';
 import { DocumentDialogs } from './panels/DocumentDialogs.tsx';
 import { ExamplesDialog } from './panels/ExamplesDialog.tsx';
 import { HelpOverlay } from './panels/HelpOverlay.tsx';
@@ -57,6 +58,7 @@ export function App() {
         <LivePanel />
         <StatusBar />
         <QuickAdd />
+        <ConnectPicker />
         <DocumentDialogs />
         <ExamplesDialog />
         <HelpOverlay />

@@ -1,6 +1,7 @@
 /**
  * Start-up: connect to the host, route its events to the stores, open the first document
- * (recovered unsaved work first, then the host's initial path, else an empty pipeline) and keep
+ * (recovered unsaved work first, then the document this window had open before a reload, then the
+ * host's initial path, else an empty pipeline) and keep
  * the host told about the document's title and dirty flag. Returns a disposer.
  */
 import type { AppCommand, EngineHost, HostEvent } from '../../engine/host/common/api.ts';
@@ -9,10 +10,14 @@ import { hostInfo } from './host.ts';
 import { isDirty } from './model/docStore.ts';
 import { applyRunEvent } from './run/runStore.ts';
 import { applyMetricsEvent } from './run/metricsStore.ts';
+import { applyHistoryEvent } from './run/historyStore.ts';
 import { applyLiveEvent } from './live/liveStore.ts';
+import { applyLogEvent } from './live/logStore.ts';
 import { adoptActiveRun } from './live/recoverRun.ts';
 import { run, stop } from './run/runActions.ts';
 import { readAutosave, startAutosave } from './documents/autosave.ts';
+import { readLastOpen, startRememberingOpen } from './documents/lastOpen.ts';
+import { startSourceSampling } from './model/sampledColumns.ts';
 import { asJobDocument, newDocument, openDocument, openPath, save, saveAs } from './documents/actions.ts';
 import { notify, openDialog, uiStore } from './ui/uiStore.ts';
 import type { HostConnection } from '../../engine/host/browser/ws-client.ts';
@@ -35,8 +40,8 @@ function runCommand(c: AppCommand): void {
 export async function boot(h: EngineHost): Promise<() => void> {
   const unsubEvents = h.onEvent((ev: HostEvent) => {
     if (ev.type === 'app.command') runCommand(ev.command);
-    else if (ev.type === 'metrics') applyMetricsEvent(ev);
-    else { applyRunEvent(ev); applyLiveEvent(ev); }
+    else if (ev.type === 'metrics') { applyMetricsEvent(ev); applyHistoryEvent(ev); }
+    else { applyRunEvent(ev); applyLiveEvent(ev); applyLogEvent(ev); }
   });
 
   // The WebSocket client reconnects by itself; say so while it does (calls wait meanwhile).
@@ -50,9 +55,14 @@ export async function boot(h: EngineHost): Promise<() => void> {
   if (recovered) {
     docStore.getState().load(asJobDocument(recovered.job, 'recovered work'), recovered.path, { dirty: true });
     notify(`Recovered unsaved changes to ${recovered.job.name || 'untitled'} from ${new Date(recovered.time).toLocaleTimeString()}`);
-  } else if (initial) {
-    await openPath(initial);
+  } else {
+    // A reload reopens the document this window had open; a new session opens the host's choice.
+    const last = readLastOpen();
+    if (typeof last === 'string') await openPath(last);
+    else if (last === undefined && initial) await openPath(initial);
   }
+  const unsubOpen = startRememberingOpen(docStore);
+  const unsubSampling = startSourceSampling(docStore, () => h);
 
   // A reload while the job runs: pick the run up again (not awaited: the app renders meanwhile).
   void adoptActiveRun(h);
@@ -66,5 +76,5 @@ export async function boot(h: EngineHost): Promise<() => void> {
     document.title = `${state.dirty ? '● ' : ''}${state.title} — Weir`;
     h.setDocumentState(state).catch(() => { /* the shell may not care; the title above is enough */ });
   });
-  return () => { unsubEvents(); unsubConn(); unsubAutosave(); unsubTitle(); };
+  return () => { unsubEvents(); unsubConn(); unsubAutosave(); unsubTitle(); unsubOpen(); unsubSampling(); };
 }

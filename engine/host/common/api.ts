@@ -71,6 +71,9 @@ export interface RunInfo {
 
 export interface ExportResult { text: string; warnings: JobProblem[] }
 
+/** A column of a source's data: its name and Flink SQL type (BIGINT, DOUBLE, BOOLEAN, STRING). */
+export interface SourceColumn { name: string; type: string }
+
 export interface FileEntry { path: string; name: string; modified: number }
 
 export interface EngineHost {
@@ -93,6 +96,13 @@ export interface EngineHost {
   checkpointHistory(req: { runId: string }): Promise<CheckpointStats[]>;
   /** `path`: the job file, so relative data paths resolve (the Flink export samples file sources). */
   exportJob(req: { job: JobDocument; format: 'json' | 'flink-sql'; path?: string }): Promise<ExportResult>;
+  /**
+   * The columns a source node emits, sampled from its data (a file source's first lines, the
+   * generator's fixed columns), with Flink SQL types, so the designer offers them in every field.
+   * `path`: the job file, so a relative data path resolves; the data must be inside the workspace.
+   * A source whose data cannot be read answers `columns: []` and a `message` saying why.
+   */
+  sampleSource(req: { job: JobDocument; nodeId: string; path?: string }): Promise<{ columns: SourceColumn[]; message?: string }>;
   /** Documents: a workspace folder in served mode; native dialogs feed paths in Electron. */
   listFiles(req: { dir?: string }): Promise<FileEntry[]>;
   readJob(req: { path: string }): Promise<{ path: string; job: unknown }>;

@@ -15,6 +15,8 @@
 import { dirname } from 'node:path';
 import type { AppCommand, EngineHost, HostEvent, HostInfo } from '../common/api.ts';
 import type { JobProblem, NormalizedJob } from '../../graph/types.ts';
+import { GENERATOR_COLUMNS } from '../../graph/check-columns.ts';
+import { inferFileColumns } from '../../export/flink-sql/infer-columns.ts';
 import type { TaskLauncher } from '../../runtime/job/api.ts';
 import { listRetainedCheckpoints } from '../../runtime/job/job-runner.ts';
 import { exportFlinkSql } from '../../export/flink-sql/index.ts';
@@ -64,6 +66,9 @@ function summarize(problems: Array<{ path: string; message: string; severity?: s
   const first = errors[0] ?? problems[0];
   return first ? `${errors.length} problem(s); first: ${first.path}: ${first.message}` : 'no problems';
 }
+
+/** The generator's columns with their types, as the Flink exporter types them (value is an integer 0..999). */
+const GENERATOR_SOURCE_COLUMNS = GENERATOR_COLUMNS.map((name) => ({ name, type: name === 'key' ? 'STRING' : 'BIGINT' }));
 
 export function createLocalHost(opts: LocalHostOptions): LocalHost {
   const files = new WorkspaceFiles(opts.workspace, [opts.examplesDir]);
@@ -137,6 +142,26 @@ export function createLocalHost(opts: LocalHostOptions): LocalHost {
       const v = validated(job, await baseDirFor(path, 'read'));
       if (format === 'json') return { text: exportJobJson(v.job), warnings: v.problems };
       return exportFlinkSql(v.job);
+    }),
+
+    sampleSource: ({ job, nodeId, path }) => guard(async () => {
+      const node = Array.isArray(job.nodes) ? job.nodes.find((n) => n?.id === nodeId) : undefined;
+      if (!node) throw new HostError('not_found', `no node '${nodeId}' in the job`);
+      if (node.type === 'source.generator') return { columns: GENERATOR_SOURCE_COLUMNS.map((c) => ({ ...c })) };
+      if (node.type !== 'source.file') throw new HostError('unsupported', `'${nodeId}' is a ${String(node.type)} node: only sources have data to sample`);
+      const config = node.config;
+      if (typeof config?.path !== 'string' || !config.path) return { columns: [], message: 'no path set' };
+      const baseDir = await baseDirFor(path, 'read');
+      // The data is read only inside the workspace (or a granted folder), like every other file.
+      let data: string;
+      try {
+        data = await files.resolve(config.path, 'read', { base: baseDir });
+      } catch (err) {
+        if (err instanceof HostError && err.code === 'forbidden_path') throw err;
+        return { columns: [], message: `cannot read ${config.path}` };
+      }
+      const r = inferFileColumns({ ...config, path: data });
+      return r.ok ? { columns: r.columns } : { columns: [], message: r.message };
     }),
 
     listFiles: ({ dir }) => guard(() => files.list(dir)),

@@ -19,6 +19,12 @@ export interface TaskProcessHandle {
   onExit(listener: (info: { code: number | null; signal: string | null }) => void): void;
   kill(signal?: 'SIGKILL' | 'SIGTERM'): void;
   readonly pid: number | undefined;
+  /**
+   * Each line the process writes to stderr (a crash's stack, a native module's warning), so the
+   * UI's log can show it. Optional: a launcher that cannot capture stderr leaves it out. The lines
+   * still reach the host's own stderr.
+   */
+  onStderr?(listener: (line: string) => void): void;
 }
 
 export interface TaskLauncher {

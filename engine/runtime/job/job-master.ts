@@ -278,6 +278,10 @@ export class JobMaster {
     this.current = attempt;
     attempt.proc.onMessage((m) => this.onMessage(attempt, m));
     attempt.proc.onExit((info) => this.onExit(attempt, info));
+    // The task process's stderr reaches the app's Logs tab; a previous attempt's last lines do not.
+    attempt.proc.onStderr?.((line) => {
+      if (attempt === this.current && line.trim()) this.emit({ type: 'log', level: 'error', message: `stderr: ${line}` });
+    });
     const { job, plan, lineage } = this.run;
     const settings = job.settings;
     this.send({

@@ -5,6 +5,7 @@
  * `import.meta` may be empty) never breaks a host that brings its own launcher.
  */
 import { fork } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { TaskLauncher, TaskProcessHandle } from './api.ts';
 
@@ -22,8 +23,12 @@ export function forkLauncher(): TaskLauncher {
       const child = fork(taskMainPath(), [], {
         execArgv: ['--import', tsx, ...extra],
         serialization: 'advanced',
-        stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+        // stderr is piped (and copied to ours) so its lines also reach the run's log.
+        stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
       });
+      const stderrListeners: Array<(line: string) => void> = [];
+      child.stderr?.on('data', (d: Buffer) => process.stderr.write(d));
+      if (child.stderr) createInterface({ input: child.stderr }).on('line', (line) => { for (const l of stderrListeners) l(line); });
       const exitListeners: Array<(info: { code: number | null; signal: string | null }) => void> = [];
       let exited: { code: number | null; signal: string | null } | null = null;
       child.on('exit', (code, signal) => {
@@ -37,6 +42,7 @@ export function forkLauncher(): TaskLauncher {
         onExit: (l) => { if (exited) l(exited); else exitListeners.push(l); },
         kill: (signal = 'SIGKILL') => { try { child.kill(signal); } catch { /* gone */ } },
         get pid() { return child.pid; },
+        onStderr: (l) => { stderrListeners.push(l); },
       };
     },
   };

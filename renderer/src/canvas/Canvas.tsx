@@ -2,19 +2,24 @@
  * The React Flow canvas. Kept small on purpose: elements come from useFlowElements, gestures from
  * useCanvasHandlers, commands and shortcuts from their own modules.
  */
-import { useEffect } from 'react';
-import { ReactFlow, Background, BackgroundVariant, MiniMap, Controls, useReactFlow, ConnectionLineType } from '@xyflow/react';
+import { useEffect, useMemo } from 'react';
+import { ReactFlow, Background, BackgroundVariant, MiniMap, Controls, useReactFlow, useStore, ConnectionLineType } from '@xyflow/react';
 import { docStore, useDoc } from '../state.ts';
 import { pruneMeasured } from './measuredStore.ts';
 import { uiStore, useUi } from '../ui/uiStore.ts';
 import { typeInfo } from '../model/catalog.ts';
-import { JobNodeView, type JobFlowNode } from './JobNodeView.tsx';
+import { JobNodeView } from './JobNodeView.tsx';
 import { useFlowEdges, useFlowNodes } from './useFlowElements.ts';
 import { useCanvasHandlers } from './useCanvasHandlers.ts';
 import { LiveEdge } from '../live/LiveEdge.tsx';
+import { DriftBanner } from './DriftBanner.tsx';
+import { bindScreenToFlow } from './commands.ts';
+import { GroupView, NoteView } from './AnnotationViews.tsx';
+import { useGroupNodes, useNoteNodes } from './useAnnotationElements.ts';
+import type { CanvasNode } from './noteChanges.ts';
 
 // Module scope: React Flow warns (and remounts every node) when nodeTypes changes identity.
-const nodeTypes = { job: JobNodeView };
+const nodeTypes = { job: JobNodeView, note: NoteView, wgroup: GroupView };
 // Edges draw their own live throughput from the metrics store (never from edge data).
 const edgeTypes = { live: LiveEdge };
 const GRID: [number, number] = [16, 16];
@@ -23,8 +28,10 @@ const MULTI_SELECT_KEYS = ['Shift', 'Meta', 'Control'];
 const GROUP_COLORS: Record<string, string> = {
   Sources: '#3fb68b', Transforms: '#5b8def', Windows: '#c58af9', Sinks: '#f0a04b',
 };
-function minimapColor(n: JobFlowNode): string {
-  return GROUP_COLORS[typeInfo(n.data.node.type).group] ?? '#888';
+function minimapColor(n: CanvasNode): string {
+  if (n.type === 'note') return '#b59a3a';
+  if (n.type === 'wgroup') return 'rgba(139,149,163,.18)';
+  return GROUP_COLORS[typeInfo((n).data.node.type).group] ?? '#888';
 }
 
 function useFitOnRequest() {
@@ -33,26 +40,50 @@ function useFitOnRequest() {
   const fitRequest = useUi((s) => s.fitRequest);
   useEffect(() => {
     uiStore.setState({ connectionHint: null });
-    pruneMeasured(new Set(docStore.getState().job.nodes.map((n) => n.id)));
+    const job = docStore.getState().job;
+    pruneMeasured(new Set([...job.nodes.map((n) => n.id), ...(job.notes ?? []).map((n) => `note:${n.id}`), ...(job.groups ?? []).map((g) => `group:${g.id}`)]));
   }, [docVersion]);
   useEffect(() => {
+    // Nothing to fit on an empty canvas; and React Flow would keep the request until the first node
+    // appears, then centre that node instead of leaving it where it was dropped.
+    if (docStore.getState().job.nodes.length === 0) return;
     // Wait a frame so freshly loaded nodes are measured before fitting.
     const t = requestAnimationFrame(() => { void rf.fitView({ padding: 0.12, maxZoom: 1.1, duration: fitRequest ? 200 : 0 }); });
     return () => cancelAnimationFrame(t);
   }, [rf, docVersion, fitRequest]);
 }
 
+/**
+ * Live badges keep a readable size when the view is zoomed out to fit a job (at 1280x800 with the
+ * live panel open the fit zoom is ~0.67, which made 12.5 px text 8 px): below zoom 0.8 they grow
+ * by 0.8/zoom, so they never draw smaller than 10 px. A CSS variable on the canvas, set here, so a
+ * zoom re-renders this one component and no node.
+ */
+function BadgeScale() {
+  const zoom = useStore((s) => s.transform[2]);
+  useEffect(() => {
+    document.querySelector<HTMLElement>('.canvas')?.style.setProperty('--wbadge', String(Math.max(1, 0.8 / zoom)));
+  }, [zoom]);
+  return null;
+}
+
 export function Canvas() {
-  const nodes = useFlowNodes();
+  const jobNodes = useFlowNodes();
+  const groups = useGroupNodes();
+  const notes = useNoteNodes();
+  // Frames behind the job nodes, notes above them (zIndex too, React Flow sorts by it).
+  const nodes = useMemo<CanvasNode[]>(() => (groups.length || notes.length ? [...groups, ...jobNodes, ...notes] : jobNodes), [groups, jobNodes, notes]);
   const edges = useFlowEdges();
   const h = useCanvasHandlers();
   const snap = useUi((s) => s.snapToGrid);
   const minimap = useUi((s) => s.showMinimap);
   const hint = useUi((s) => s.connectionHint);
+  const rf = useReactFlow();
+  useEffect(() => bindScreenToFlow(rf.screenToFlowPosition), [rf]);
   useFitOnRequest();
   return (
     <div className="canvas" data-testid="canvas" onDragOver={h.onDragOver} onDrop={h.onDrop} onDoubleClick={h.onDoubleClick}>
-      <ReactFlow<JobFlowNode>
+      <ReactFlow<CanvasNode>
         nodes={nodes}
         edges={edges}
         nodeTypes={nodeTypes}
@@ -71,16 +102,18 @@ export function Canvas() {
         zoomOnDoubleClick={false}
         minZoom={0.1}
         maxZoom={2.5}
-        fitView
         proOptions={{ hideAttribution: true }}
         colorMode="dark"
       >
         <Background variant={BackgroundVariant.Dots} gap={GRID[0]} size={1.2} color="#2c3442" />
-        {minimap && nodes.length > 0 && <MiniMap<JobFlowNode> pannable zoomable style={{ width: 168, height: 110 }} nodeColor={minimapColor} nodeStrokeWidth={0} maskColor="rgba(12,15,20,0.7)" />}
+        {minimap && nodes.length > 0 && <MiniMap<CanvasNode> pannable zoomable
+          onClick={(_e, at) => { void rf.setCenter(at.x, at.y, { zoom: rf.getZoom(), duration: 200 }); }} style={{ width: 168, height: 110 }} nodeColor={minimapColor} nodeStrokeWidth={0} maskColor="rgba(12,15,20,0.7)" />}
         <Controls showInteractive={false} />
+        <BadgeScale />
       </ReactFlow>
+      <DriftBanner />
       {hint && <div className="connection-hint" role="status" data-testid="connection-hint">Cannot connect: {hint}</div>}
-      {nodes.length === 0 && (
+      {jobNodes.length === 0 && notes.length === 0 && (
         <div className="canvas__empty" data-testid="canvas-empty">
           <div className="canvas__empty-title">Start a pipeline</div>
           <div>Drag a source from the palette, or double-click here to search.</div>

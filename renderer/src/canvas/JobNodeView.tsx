@@ -11,6 +11,7 @@ import { summarize } from '../model/summary.ts';
 import { TypeIcon } from './icons.tsx';
 import { NodeLiveBadge } from '../live/NodeLiveBadge.tsx';
 import { countRender } from '../live/renderCount.ts';
+import { useNodeDrift } from '../run/useDrift.ts';
 
 export interface JobNodeData extends Record<string, unknown> {
   /** The document's node: the single source of truth (no copies, no metrics). */
@@ -30,13 +31,18 @@ function JobNodeViewImpl({ data, selected }: NodeProps<JobFlowNode>) {
   // Errors first: the one message shown on the node is the one that blocks a run.
   const first = hasProblem ? (problems.find((p) => p.severity !== 'warning') ?? problems[0]) : null;
   const level = hasError ? ' has-problem' : hasProblem ? ' has-warning' : '';
-  const cls = `wnode wnode--${info.group.toLowerCase()}${selected ? ' is-selected' : ''}${level}`;
+  const drift = useNodeDrift(node.id);
+  const cls = `wnode wnode--${info.group.toLowerCase()}${selected ? ' is-selected' : ''}${level}${drift ? ' is-drifted' : ''}`;
   return (
     <div className={cls} data-testid={`node-${node.id}`} data-node-type={node.type} title={`${info.label}: ${hasProblem ? problems.map((p) => p.message).join('\n') : summary}`}>
       {info.hasInput && (
         <Handle type="target" position={Position.Left} id="in" data-testid={`handle-${node.id}-in`}
           className={`whandle whandle--in${info.multiInput ? ' whandle--multi' : ''}`}
           title={info.multiInput ? 'input: accepts many streams' : 'input: one stream'} />
+      )}
+      {drift && (
+        <div className="wnode__drift" data-testid={`drift-${node.id}`} data-drift={drift}
+          title="The running job does not have this edit: it applies at the next run">{drift === 'added' ? 'new · next run' : 'edited · next run'}</div>
       )}
       <div className="wnode__head">
         <span className="wnode__icon"><TypeIcon type={node.type} /></span>
@@ -53,7 +59,7 @@ function JobNodeViewImpl({ data, selected }: NodeProps<JobFlowNode>) {
           </span>
         </div>
       )}
-      <NodeLiveBadge nodeId={node.id} />
+      <NodeLiveBadge nodeId={node.id} hasInput={info.hasInput} hasOutput={info.outputs.length > 0} />
       {info.outputs.map((port, i) => (
         <Handle key={port} type="source" position={Position.Right} id={port}
           className={`whandle whandle--${port}`} data-testid={`handle-${node.id}-${port}`}

@@ -8,6 +8,7 @@ import { addNode, addEdge, moveNodes, removeItems } from '../model/ops.ts';
 import { checkConnection } from '../model/connections.ts';
 import { copyFragment, parseFragment, pasteFragment } from '../model/clipboard.ts';
 import { layoutJob } from '../model/layout.ts';
+import { addGroup, addNote, pruneGroups, removeNote } from '../model/annotations.ts';
 import { notify, uiStore } from '../ui/uiStore.ts';
 import { measuredStore } from './measuredStore.ts';
 
@@ -37,8 +38,13 @@ export function addNodeConnected(type: NodeType, position: Position, from: { nod
 
 export function deleteSelection(): void {
   const s = docStore.getState();
-  if (s.selectedNodes.size === 0 && s.selectedEdges.size === 0) return;
-  s.commit('delete', (job) => removeItems(job, s.selectedNodes, s.selectedEdges));
+  const note = uiStore.getState().selectedNote;
+  if (s.selectedNodes.size === 0 && s.selectedEdges.size === 0) {
+    if (note) { uiStore.setState({ selectedNote: null }); s.commit('delete note', (job) => removeNote(job, note)); }
+    return;
+  }
+  // Deleted nodes leave their groups (a group left empty goes with them).
+  s.commit('delete', (job) => pruneGroups(removeItems(job, s.selectedNodes, s.selectedEdges)));
 }
 
 /** The selection as clipboard text, or null when nothing is selected. */
@@ -119,4 +125,37 @@ export function toggleSnap(): void {
 
 export function toggleMinimap(): void {
   uiStore.setState((s) => ({ showMinimap: !s.showMinimap }));
+}
+
+type ScreenToFlow = (p: { x: number; y: number }) => { x: number; y: number };
+let screenToFlow: ScreenToFlow = (p) => p;
+/** The canvas hands over its coordinate mapping, so commands run from shortcuts can place things. */
+export function bindScreenToFlow(fn: ScreenToFlow): void { screenToFlow = fn; }
+
+/**
+ * A sticky note (N), its text field focused: just above the topmost node, where it covers
+ * nothing; on an empty canvas, in the middle of the view.
+ */
+export function addNoteInView(): void {
+  const nodes = docStore.getState().job.nodes.filter((n) => n.position);
+  let at: Position;
+  if (nodes.length) {
+    const top = Math.min(...nodes.map((n) => n.position!.y));
+    const left = Math.min(...nodes.filter((n) => n.position!.y === top).map((n) => n.position!.x));
+    at = { x: left, y: top - 140 };
+  } else {
+    const el = document.querySelector('.canvas')?.getBoundingClientRect();
+    at = screenToFlow({ x: (el?.left ?? 0) + (el?.width ?? 600) / 2 - 110, y: (el?.top ?? 0) + (el?.height ?? 400) / 3 });
+  }
+  let id = '';
+  docStore.getState().commit('add note', (job) => { const r = addNote(job, at); id = r.id; return r.job; });
+  if (nodes.length) zoomToFit(); // the spot above the graph may be outside the view
+  requestAnimationFrame(() => document.querySelector<HTMLTextAreaElement>(`[data-testid="note-text-${id}"]`)?.focus());
+}
+
+/** Frame the selected nodes in a new group (Ctrl+G). */
+export function groupSelection(): void {
+  const s = docStore.getState();
+  if (s.selectedNodes.size === 0) { notify('Select the nodes to group first'); return; }
+  s.commit('group', (job) => addGroup(job, s.selectedNodes).job);
 }

@@ -7,7 +7,7 @@ import { openDialog, uiStore } from '../ui/uiStore.ts';
 import { newDocument, openDocument, save, saveAs } from '../documents/actions.ts';
 import { runOrStop } from '../run/runActions.ts';
 import {
-  autoLayout, deleteSelection, duplicateSelection, nudgeSelection, toggleMinimap, toggleSnap, zoomToFit,
+  addNoteInView, autoLayout, deleteSelection, duplicateSelection, groupSelection, nudgeSelection, toggleMinimap, toggleSnap, zoomToFit,
 } from './commands.ts';
 
 export interface Shortcut {
@@ -32,7 +32,7 @@ export const SHORTCUTS: Shortcut[] = [
   { keys: ['mod+D'], label: 'Duplicate selection', group: 'Edit', match: (e) => mod(e) && key(e, 'd'), run: duplicateSelection },
   { keys: ['mod+A'], label: 'Select all', group: 'Edit', match: (e) => mod(e) && key(e, 'a'), run: () => docStore.getState().selectAll() },
   { keys: ['Escape'], label: 'Clear selection, close overlays', group: 'Edit', match: (e) => e.key === 'Escape',
-    run: () => { uiStore.setState({ dialog: null, quickAdd: null }); docStore.getState().select([]); } },
+    run: () => { uiStore.setState({ dialog: null, quickAdd: null, connectFrom: null }); docStore.getState().select([]); } },
   { keys: ['Arrows'], label: 'Nudge selection (Shift: 10x)', group: 'Edit', match: (e) => e.key.startsWith('Arrow'),
     run: () => {} },
   { keys: ['Space', 'A'], label: 'Add a node (search)', group: 'Edit', match: (e) => !mod(e) && (e.key === ' ' || key(e, 'a')),
@@ -41,6 +41,15 @@ export const SHORTCUTS: Shortcut[] = [
       const screen = { x: (el?.left ?? 0) + (el?.width ?? 600) / 2, y: (el?.top ?? 0) + (el?.height ?? 400) / 3 };
       uiStore.setState({ quickAdd: { screen, flow: { x: NaN, y: NaN } } });
     } },
+  { keys: ['C'], label: 'Connect the selected node\'s output (pick the input with arrows, Enter)', group: 'Edit',
+    match: (e) => !mod(e) && !e.altKey && key(e, 'c'),
+    run: () => {
+      const sel = docStore.getState().selectedNodes;
+      if (sel.size === 1) uiStore.setState({ connectFrom: [...sel][0] });
+    } },
+  { keys: ['N'], label: 'Add a sticky note', group: 'Edit', match: (e) => !mod(e) && !e.altKey && key(e, 'n'), run: addNoteInView },
+  { keys: ['mod+G'], label: 'Group the selected nodes (a labelled frame)', group: 'Edit', match: (e) => mod(e) && key(e, 'g'), run: groupSelection },
+  { keys: ['Tab', 'Enter'], label: 'Focus the next node; Enter selects it', group: 'Edit', match: () => false, run: () => {} },
   { keys: ['Shift+F', 'F'], label: 'Zoom to fit', group: 'View', match: (e) => !mod(e) && key(e, 'f'), run: zoomToFit },
   { keys: ['L'], label: 'Auto-layout', group: 'View', match: (e) => !mod(e) && key(e, 'l'), run: () => { void autoLayout(); } },
   { keys: ['G'], label: 'Toggle snap to grid', group: 'View', match: (e) => !mod(e) && key(e, 'g'), run: toggleSnap },

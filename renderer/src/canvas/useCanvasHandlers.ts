@@ -13,20 +13,29 @@ import { isNodeType } from '../model/catalog.ts';
 import { uiStore } from '../ui/uiStore.ts';
 import { addNodeAt } from './commands.ts';
 import { setMeasured } from './measuredStore.ts';
-import type { JobFlowNode } from './JobNodeView.tsx';
+import { GROUP_PREFIX, NOTE_PREFIX } from './AnnotationViews.tsx';
+import { noteChanges, type CanvasNode } from './noteChanges.ts';
 
 export const PALETTE_MIME = 'application/x-weir-node-type';
 
 export function useCanvasHandlers() {
   const rf = useReactFlow();
 
-  const onNodesChange = useCallback((changes: NodeChange<JobFlowNode>[]) => {
+  const onNodesChange = useCallback((changes: NodeChange<CanvasNode>[]) => {
     const moved = new Map<string, Position>();
     let dragEnded = false;
     const sizes: Array<{ id: string; size: { width: number; height: number } }> = [];
     let sel: Set<string> | null = null;
     const s = docStore.getState();
+    // Notes are not job nodes: their moves, resizes and selection go to their own handler.
+    if (noteChanges(changes.filter((c) => 'id' in c && c.id.startsWith(NOTE_PREFIX)))) {
+      changes = changes.filter((c) => !('id' in c && c.id.startsWith(NOTE_PREFIX)));
+    }
     for (const c of changes) {
+      if ('id' in c && c.id.startsWith(GROUP_PREFIX)) {
+        if (c.type === 'dimensions' && c.dimensions) sizes.push({ id: c.id, size: c.dimensions });
+        continue;
+      }
       if (c.type === 'position') {
         if (c.position) moved.set(c.id, c.position);
         if (c.dragging === false) dragEnded = true;

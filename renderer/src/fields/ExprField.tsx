@@ -7,6 +7,7 @@ import { useId, useMemo, useRef, useState } from 'react';
 import { checkExpression, type ExpressionKind } from '../../../engine/sql/index.ts';
 import { completionsFor, highlightSql, wordBefore } from '../model/highlight.ts';
 import { Field } from './fields.tsx';
+import { sampledTypes, useSampled } from '../model/sampledColumns.ts';
 
 export interface ExprFieldProps {
   label: string;
@@ -29,6 +30,9 @@ export function ExprField(p: ExprFieldProps) {
   const [caret, setCaret] = useState<number | null>(null);
   const [active, setActive] = useState(0);
   const [dismissed, setDismissed] = useState(false);
+  // Types of columns sampled from source data, shown next to completions.
+  const byNode = useSampled((s) => s.byNode);
+  const types = useMemo(() => sampledTypes(byNode), [byNode]);
 
   const error = useMemo(() => (text.trim() === '' ? null : checkExpression(p.kind, text)), [p.kind, text]);
   const tokens = useMemo(() => highlightSql(text), [text]);
@@ -80,7 +84,7 @@ export function ExprField(p: ExprFieldProps) {
             {items.map((c, i) => (
               <li key={c} role="option" aria-selected={i === active} className={i === active ? 'is-active' : ''}
                 onMouseDown={(e) => { e.preventDefault(); insert(c, word.start, caret ?? text.length); }}>
-                {c}{p.columns.includes(c) && <span className="expr__kind">column</span>}
+                {c}{p.columns.includes(c) && <span className="expr__kind">{types.get(c) ?? 'column'}</span>}
               </li>
             ))}
           </ul>
@@ -89,7 +93,7 @@ export function ExprField(p: ExprFieldProps) {
       {p.columns.length > 0 && (
         <div className="expr__cols">
           {p.columns.map((c) => (
-            <button key={c} type="button" className="chip" title={`Insert ${c}`}
+            <button key={c} type="button" className="chip" title={`Insert ${c}${types.has(c) ? ` (${types.get(c)}, sampled from the data)` : ''}`}
               onMouseDown={(e) => e.preventDefault()}
               onClick={() => { const at = area.current?.selectionStart ?? text.length; insert(c, at, area.current?.selectionEnd ?? at); }}>
               {c}

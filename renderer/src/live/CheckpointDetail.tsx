@@ -3,7 +3,7 @@
 import { Fragment, useState } from 'react';
 import type { CheckpointStats } from '../../../engine/contracts/checkpoint.ts';
 import { useDoc } from '../state.ts';
-import { operatorDetails } from './checkpointSummary.ts';
+import { operatorDetails, shownStatus } from './checkpointSummary.ts';
 import { bytes, duration, timeOfDay } from './format.ts';
 import { openCheckpoint } from './liveStore.ts';
 
@@ -13,13 +13,14 @@ export function CheckpointDetail({ stats }: { stats: CheckpointStats }) {
   const names = new Map(nodes.map((n) => [n.id, n.name || n.id]));
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
   const ops = operatorDetails(stats, order);
+  const st = shownStatus(stats);
   const toggle = (id: string) => setExpanded((s) => { const n = new Set(s); if (n.has(id)) n.delete(id); else n.add(id); return n; });
   return (
     <div className="cp-detail" data-testid="cp-detail" data-id={stats.id}>
       <div className="cp-detail__head">
         <button type="button" className="btn btn--ghost" data-testid="cp-detail-close" onClick={() => openCheckpoint(null)}>← history</button>
         <b>{stats.kind === 'savepoint' ? 'Savepoint' : 'Checkpoint'} #{stats.id}</b>
-        <span className={`cp-status cp-status--${stats.status}`}>{stats.status.replace('_', ' ')}</span>
+        <span className={`cp-status cp-status--${st}`} data-testid="cp-detail-status">{st.replace('_', ' ')}</span>
         <span>triggered {timeOfDay(stats.triggerTime)}</span>
         <span>end to end {duration(stats.duration)}</span>
         <span>acknowledged {stats.acknowledged}/{stats.total}</span>
@@ -27,7 +28,8 @@ export function CheckpointDetail({ stats }: { stats: CheckpointStats }) {
         <span title="Total state the checkpoint refers to, including files shared with earlier checkpoints">full {bytes(stats.fullBytes)}</span>
         {stats.location && <code className="cp-detail__loc" title={stats.location}>{stats.location}</code>}
       </div>
-      {stats.failureReason && <div className="cp-detail__failure" data-testid="cp-detail-failure">Failed: {stats.failureReason}</div>}
+      {stats.failureReason && st === 'failed' && <div className="cp-detail__failure" data-testid="cp-detail-failure">Failed: {stats.failureReason}</div>}
+      {st === 'discarded' && <div className="cp-detail__note" data-testid="cp-detail-discarded">Discarded: the job ended before this checkpoint completed ({stats.failureReason}). Nothing was lost: the output was committed at the end of the run.</div>}
       <table className="live-table">
         <thead>
           <tr><th>operator / subtask</th><th>start delay</th><th>alignment</th><th>sync</th><th>async</th><th>checkpointed</th><th>full</th></tr>

@@ -1,7 +1,7 @@
 /** Checkpoint history (newest first) with its chart; a row opens the checkpoint's detail. */
 import { useMemo } from 'react';
 import { useLive, openCheckpoint } from './liveStore.ts';
-import { chartPoints } from './checkpointSummary.ts';
+import { chartPoints, shownStatus } from './checkpointSummary.ts';
 import { CheckpointChart } from './CheckpointChart.tsx';
 import { CheckpointDetail } from './CheckpointDetail.tsx';
 import { bytes, duration, timeOfDay } from './format.ts';
@@ -23,24 +23,24 @@ export function CheckpointsTab() {
         <table className="live-table" data-testid="cp-history">
           <thead>
             <tr><th>id</th><th>status</th><th>type</th><th>acked</th><th>triggered</th><th>end to end</th>
-              <th title="Bytes written by this checkpoint (incremental: only what changed)">{incremental ? 'checkpointed (INCREMENTAL, written)' : 'checkpointed'}</th>
-              <th title="All state the checkpoint refers to (incremental: including files shared with earlier ones)">{incremental ? 'FULL size (incl. shared)' : 'full size'}</th><th>failure reason</th></tr>
+              <th title="Bytes written by this checkpoint (incremental: only what changed)">{incremental ? 'written (INCREMENTAL)' : 'checkpointed'}</th>
+              <th title="All state the checkpoint refers to (incremental: including files shared with earlier ones)">{incremental ? 'FULL (incl. shared)' : 'full size'}</th><th>reason</th></tr>
           </thead>
           <tbody>
             {rows.length === 0 && <tr><td colSpan={9} className="live-table__empty">No checkpoint yet{'.'}</td></tr>}
-            {rows.map((c) => (
-              <tr key={c.id} className={`cp-row cp-row--${c.status}`} data-testid={`cp-row-${c.id}`} data-status={c.status} onClick={() => openCheckpoint(c.id)}>
+            {rows.map((c) => { const st = shownStatus(c); return (
+              <tr key={c.id} className={`cp-row cp-row--${st}`} data-testid={`cp-row-${c.id}`} data-status={st} onClick={() => openCheckpoint(c.id)}>
                 <td>#{c.id}</td>
-                <td><span className={`cp-status cp-status--${c.status}`}>{c.status.replace('_', ' ')}</span></td>
+                <td><span className={`cp-status cp-status--${st}`}>{st.replace('_', ' ')}</span></td>
                 <td>{c.kind}</td>
                 <td>{c.acknowledged}/{c.total}</td>
                 <td>{timeOfDay(c.triggerTime)}</td>
                 <td>{duration(c.duration)}</td>
                 <td>{bytes(c.checkpointedBytes)}</td>
                 <td>{bytes(c.fullBytes)}</td>
-                <td className="cp-row__reason" title={c.failureReason}>{c.failureReason ?? ''}</td>
+                <td className="cp-row__reason" title={c.failureReason}>{st === 'discarded' ? 'the job ended first (nothing lost)' : c.failureReason ?? ''}</td>
               </tr>
-            ))}
+            ); })}
           </tbody>
         </table>
       </div>

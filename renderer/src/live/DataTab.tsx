@@ -41,7 +41,7 @@ export function DataTab() {
         <tbody>
           {shown.length === 0 && <tr><td className="live-table__empty">{target.edge ? 'Waiting for records on this edge…' : 'No records yet.'}</td></tr>}
           {shown.map((r, i) => (
-            <tr key={i}>{columns.map((c) => <td key={c}>{fmt((r as Record<string, unknown>)?.[c])}</td>)}</tr>
+            <tr key={i}>{columns.map((c) => <td key={c} title={String((r as Record<string, unknown>)?.[c] ?? '')}>{fmt((r as Record<string, unknown>)?.[c])}</td>)}</tr>
           ))}
         </tbody>
       </table>
@@ -52,5 +52,7 @@ export function DataTab() {
 function fmt(v: unknown): string {
   if (v === null || v === undefined) return '';
   if (typeof v === 'object') return JSON.stringify(v);
+  // An AVG of integers is 476.6666666666667: six significant digits read better; the title keeps all.
+  if (typeof v === 'number' && !Number.isInteger(v)) return String(Number(v.toPrecision(6)));
   return String(v);
 }

@@ -15,9 +15,12 @@ import { CheckpointsTab } from './CheckpointsTab.tsx';
 import { WatermarksTab } from './WatermarksTab.tsx';
 import { StateTab } from './StateTab.tsx';
 import { DataTab } from './DataTab.tsx';
+import { MetricsTab } from './MetricsTab.tsx';
+import { LogsTab } from './LogsTab.tsx';
+import { useLog } from './logStore.ts';
 
 const TABS: Array<[LiveTab, string]> = [
-  ['overview', 'Overview'], ['checkpoints', 'Checkpoints'], ['watermarks', 'Watermarks'], ['state', 'State'], ['data', 'Data'],
+  ['overview', 'Overview'], ['metrics', 'Metrics'], ['checkpoints', 'Checkpoints'], ['watermarks', 'Watermarks'], ['state', 'State'], ['data', 'Data'], ['logs', 'Logs'],
 ];
 
 function useDataTabOnSelection() {
@@ -66,6 +69,7 @@ export function LivePanel() {
   const tab = useLive((s) => s.tab);
   const height = useLive((s) => s.height);
   const completed = useLive((s) => s.checkpoints.filter((c) => c.status === 'completed').length);
+  const problems = useLog((s) => s.entries.filter((e) => e.level !== 'info').length);
   useDataTabOnSelection();
   useFitOnResize(open);
   return (
@@ -79,6 +83,7 @@ export function LivePanel() {
             <button key={id} type="button" role="tab" aria-selected={open && tab === id} data-testid={`live-tab-${id}`}
               className={`live__tab${open && tab === id ? ' is-active' : ''}`} onClick={() => setTab(id)}>
               {label}{id === 'checkpoints' && completed > 0 ? <span className="live__badge">{completed}</span> : null}
+              {id === 'logs' && problems > 0 ? <span className="live__badge live__badge--warn" data-testid="logs-badge">{problems}</span> : null}
             </button>
           ))}
         </nav>
@@ -87,10 +92,12 @@ export function LivePanel() {
       {open && (
         <div className="live__body" data-testid={`live-body-${tab}`}>
           {tab === 'overview' && <OverviewTab />}
+          {tab === 'metrics' && <MetricsTab />}
           {tab === 'checkpoints' && <CheckpointsTab />}
           {tab === 'watermarks' && <WatermarksTab />}
           {tab === 'state' && <StateTab />}
           {tab === 'data' && <DataTab />}
+          {tab === 'logs' && <LogsTab />}
         </div>
       )}
     </section>

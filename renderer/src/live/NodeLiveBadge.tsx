@@ -8,12 +8,16 @@ import { useNodeBadge } from './useNodeLive.ts';
 import { countRender } from './renderCount.ts';
 import { count, duration, watermark } from './format.ts';
 
-function NodeLiveBadgeImpl({ nodeId }: { nodeId: string }) {
+function NodeLiveBadgeImpl({ nodeId, hasInput, hasOutput }: { nodeId: string; hasInput: boolean; hasOutput: boolean }) {
   countRender('NodeLiveBadge');
   const b = useNodeBadge(nodeId);
   if (!b.active) return null;
   return (
     <div className="wnode__live" data-testid={`live-${nodeId}`} data-watermark={b.watermark ?? ''} data-idle={b.idleInputs > 0 || b.idleOutputs > 0 ? 'true' : 'false'}>
+      <span className="wnode__io" data-testid={`io-${nodeId}`} title="Records in / out since the run started, and the current rate">
+        {hasInput && <><span className="wnode__k">in</span> {b.recordsIn}</>}{hasInput && hasOutput && ' → '}
+        {hasOutput && <><span className="wnode__k">out</span> {b.recordsOut}</>} <span className="wnode__k">·</span> {b.rate}
+      </span>
       <span className="wnode__wm" title="Watermark (event time, UTC): the slowest subtask's">
         <span className="wnode__k">wm</span> <span data-testid={`wm-${nodeId}`}>{watermark(b.watermark)}</span>
       </span>

@@ -5,6 +5,21 @@
 import type { CheckpointStats, CheckpointStatsSummary, SubtaskCheckpointStats } from '../../../engine/contracts/checkpoint.ts';
 import type { RestoreEntry } from './liveStore.ts';
 
+/**
+ * A checkpoint still pending when the job ended (the coordinator stops with 'job ended'; the panel
+ * marks leftovers 'abandoned') did not fail: the job was over, its output already committed by the
+ * end of input or the savepoint. Shown as "discarded", not counted as failed (Flink's web UI does
+ * not list a finished job's leftover checkpoint as a failure either).
+ */
+export function isDiscarded(c: CheckpointStats): boolean {
+  return c.status === 'failed' && /^(job ended|abandoned)/.test(c.failureReason ?? '');
+}
+
+/** The status to show: 'discarded' for a checkpoint the end of the job made moot. */
+export function shownStatus(c: CheckpointStats): CheckpointStats['status'] | 'discarded' {
+  return isDiscarded(c) ? 'discarded' : c.status;
+}
+
 export function summarizeCheckpoints(list: readonly CheckpointStats[], restores: readonly RestoreEntry[]): CheckpointStatsSummary {
   let inProgress = 0; let completed = 0; let failed = 0;
   let latestCompleted: CheckpointStats | null = null;
@@ -16,7 +31,7 @@ export function summarizeCheckpoints(list: readonly CheckpointStats[], restores:
       completed++;
       if (c.kind === 'savepoint') latestSavepoint = c;
       latestCompleted = c;
-    } else {
+    } else if (!isDiscarded(c)) {
       failed++;
       latestFailed = c;
     }
@@ -39,7 +54,7 @@ export function chartPoints(list: readonly CheckpointStats[], max = 120): ChartP
   const done = list.filter((c) => c.status !== 'in_progress' && c.duration !== null);
   return done.slice(-max).map((c) => ({
     id: c.id, time: c.triggerTime, duration: c.duration ?? 0, checkpointed: c.checkpointedBytes, full: c.fullBytes,
-    failed: c.status === 'failed', savepoint: c.kind === 'savepoint',
+    failed: c.status === 'failed' && !isDiscarded(c), savepoint: c.kind === 'savepoint',
   }));
 }
 

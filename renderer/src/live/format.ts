@@ -57,3 +57,13 @@ export function count(n: number | null | undefined): string {
   if (n == null || !Number.isFinite(n)) return '—';
   return n.toLocaleString('en-US');
 }
+
+/** A count in at most four characters for canvas badges: 950, 12.3k, 4.1M. */
+export function compact(n: number | null | undefined): string {
+  if (n == null || !Number.isFinite(n)) return '—';
+  const a = Math.abs(n);
+  if (a < 1000) return String(Math.round(n));
+  if (a < 1e6) return `${Number((n / 1e3).toFixed(a < 1e4 ? 1 : 0))}k`;
+  if (a < 1e9) return `${Number((n / 1e6).toFixed(a < 1e7 ? 1 : 0))}M`;
+  return `${Number((n / 1e9).toFixed(1))}G`;
+}

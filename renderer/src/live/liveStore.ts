@@ -14,6 +14,7 @@ import type { StateBackendKind } from '../../../engine/graph/types.ts';
 import type { CheckpointStats } from '../../../engine/contracts/checkpoint.ts';
 import type { RunConfig } from './runConfig.ts';
 import { metricsStore } from '../run/metricsStore.ts';
+import { resetLog } from './logStore.ts';
 
 export const PREVIEW_CAP = 50;
 const TERMINAL: ReadonlySet<string> = new Set(['finished', 'stopped', 'failed', 'canceled']);
@@ -26,7 +27,7 @@ export interface RestoreEntry {
   cause: string | null;
 }
 
-export type LiveTab = 'overview' | 'checkpoints' | 'watermarks' | 'state' | 'data';
+export type LiveTab = 'overview' | 'metrics' | 'checkpoints' | 'watermarks' | 'state' | 'data' | 'logs';
 
 export interface LiveState {
   runId: string | null;
@@ -57,6 +58,7 @@ export function useLive<T>(selector: (s: LiveState) => T): T {
 
 /** A new run starts: forget the previous run's numbers, keep the panel's layout. */
 export function beginRun(config: RunConfig): void {
+  resetLog();
   liveStore.setState((s) => ({
     ...initial(), open: true, tab: s.tab, backend: s.backend, height: s.height, config,
     restores: config.restoreFrom

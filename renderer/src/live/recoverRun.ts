@@ -15,7 +15,7 @@ export async function adoptActiveRun(h: EngineHost): Promise<string | null> {
   const runs = await h.listRuns({}).catch(() => []);
   const run = runs.filter((r) => r.jobName === job.name && ACTIVE.has(r.status)).sort((a, b) => b.startedAt - a.startedAt)[0];
   if (!run || runStore.getState().runId) return null;
-  runStore.setState({ runId: run.runId, status: run.status, restarts: run.restarts, startedAt: run.startedAt, cause: null });
+  runStore.setState({ runId: run.runId, status: run.status, restarts: run.restarts, startedAt: run.startedAt, cause: null, job: null });
   // The host reports the backend in effect; other overrides are not known here.
   const jobBackend = job.settings?.stateBackend ?? 'memory';
   const config = runConfig(job, run.stateBackend && run.stateBackend !== jobBackend ? run.stateBackend : null, null);

@@ -3,9 +3,14 @@ import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
 import { metricsStore } from '../run/metricsStore.ts';
 import { edgeLive, liveIndex, type EdgeLive, type NodeLive } from './nodeLive.ts';
+import { compact, rate } from './format.ts';
 
 /** The fields a canvas badge shows, rounded so a tick that changes nothing visible does not render. */
-export interface NodeBadge { watermark: number | null; lag: number | null; idleInputs: number; idleOutputs: number; late: number; pending: number | null; active: boolean }
+export interface NodeBadge {
+  watermark: number | null; lag: number | null; idleInputs: number; idleOutputs: number; late: number; pending: number | null; active: boolean;
+  /** Records in / out so far and the busier of the two rates, already formatted (a tick that changes no digit does not render). */
+  recordsIn: string; recordsOut: string; rate: string;
+}
 
 export function useNodeBadge(nodeId: string): NodeBadge {
   return useStore(metricsStore, useShallow((s) => {
@@ -18,6 +23,9 @@ export function useNodeBadge(nodeId: string): NodeBadge {
       idleOutputs: n?.idleOutputs ?? 0,
       late: n?.lateRecords ?? 0,
       pending: n?.pendingRecords ?? null,
+      recordsIn: compact(n?.recordsIn ?? 0),
+      recordsOut: compact(n?.recordsOut ?? 0),
+      rate: rate(Math.max(n?.rateIn ?? 0, n?.rateOut ?? 0)),
     };
   }));
 }

@@ -1,11 +1,13 @@
 /**
- * Column names known at a node's input, for completions in the inspector's SQL fields. A best
- * effort from the configs alone (no data is read): declared file columns, the generator's fixed
- * columns, map aliases, window keys and aggregate aliases. Unknown stays unknown (an empty list).
+ * Column names known at a node's input, for completions in the inspector's SQL fields: declared
+ * file columns (else the columns sampled from the file's data, see sampledColumns.ts), the
+ * generator's fixed columns, map aliases, window keys and aggregate aliases. Unknown stays unknown
+ * (an empty list).
  */
 import type { JobDocument, JobNode } from '../../../engine/graph/types.ts';
 import { splitTopLevel } from '../../../engine/graph/expressions.ts';
 import { cachedExpressions } from './expressionCache.ts';
+import { sampledColumns } from './sampledColumns.ts';
 
 /** Columns the generator source emits (see engine/connectors generator). */
 export { GENERATOR_COLUMNS } from '../../../engine/graph/check-columns.ts';
@@ -26,15 +28,15 @@ function selectColumns(list: string, input: string[]): string[] {
   return out;
 }
 
-function outputColumns(job: JobDocument, node: JobNode, seen: Set<string>): string[] {
+function outputColumns(job: JobDocument, node: JobNode, seen: Set<string>, docPath: string | null): string[] {
   switch (node.type) {
     case 'source.file': {
-      const cols = Object.keys(node.config?.columns ?? {});
+      const cols = node.config?.columns ? Object.keys(node.config.columns) : sampledColumns(node, docPath)?.columns.map((c) => c.name) ?? [];
       const et = node.config?.eventTime?.field;
       return uniq(et ? [...cols, et] : cols);
     }
     case 'source.generator': return [...GENERATOR_COLUMNS];
-    case 'map': return uniq(selectColumns(node.config?.select ?? '', inputColumns(job, node.id, seen)));
+    case 'map': return uniq(selectColumns(node.config?.select ?? '', inputColumns(job, node.id, seen, docPath)));
     case 'window': {
       const keys = (node.config?.keyBy ?? '').split(',').map((s) => s.trim()).filter(Boolean);
       const aggs = selectColumns(node.config?.aggregates ?? '', []);
@@ -48,14 +50,17 @@ function outputColumns(job: JobDocument, node: JobNode, seen: Set<string>): stri
       const where = typeof node.config?.where === 'string' ? node.config.where : '';
       let named: string[] = [];
       try { named = where ? cachedExpressions.referencedColumns('where', where) : []; } catch { named = []; }
-      return uniq([...inputColumns(job, node.id, seen), ...named]);
+      return uniq([...inputColumns(job, node.id, seen, docPath), ...named]);
     }
-    default: return inputColumns(job, node.id, seen);
+    default: return inputColumns(job, node.id, seen, docPath);
   }
 }
 
-/** Columns arriving at `nodeId` (the union over its inputs' outputs). */
-export function inputColumns(job: JobDocument, nodeId: string, seen = new Set<string>()): string[] {
+/**
+ * Columns arriving at `nodeId` (the union over its inputs' outputs). `docPath`: the document's
+ * path, which sampled source columns belong to (null: an unsaved document).
+ */
+export function inputColumns(job: JobDocument, nodeId: string, seen = new Set<string>(), docPath: string | null = null): string[] {
   if (seen.has(nodeId)) return []; // a cycle is reported by validation; do not loop here
   seen.add(nodeId);
   const cols: string[] = [];
@@ -64,7 +69,7 @@ export function inputColumns(job: JobDocument, nodeId: string, seen = new Set<st
     const src = job.nodes.find((n) => n.id === e.from);
     if (!src) continue;
     // A window's `late` output carries its input records unchanged.
-    cols.push(...(e.fromPort === 'late' ? inputColumns(job, src.id, new Set(seen)) : outputColumns(job, src, new Set(seen))));
+    cols.push(...(e.fromPort === 'late' ? inputColumns(job, src.id, new Set(seen), docPath) : outputColumns(job, src, new Set(seen), docPath)));
   }
   return uniq(cols);
 }

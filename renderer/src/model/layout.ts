@@ -22,8 +22,15 @@ export async function layoutJob(
       'elk.spacing.nodeNode': '32',
       'elk.layered.nodePlacement.strategy': 'BRANDES_KOEPF',
       'elk.layered.crossingMinimization.strategy': 'LAYER_SWEEP',
+      // Nodes (and unconnected pieces) keep the order they have on screen, top to bottom, instead
+      // of ELK's arbitrary order: children are passed sorted by position and ELK is told to keep it.
+      'elk.layered.considerModelOrder.strategy': 'NODES_AND_EDGES',
+      'elk.layered.considerModelOrder.components': 'MODEL_ORDER',
+      'elk.separateConnectedComponents': 'true',
     },
-    children: job.nodes.map((n) => ({ id: n.id, ...(sizes.get(n.id) ?? DEFAULT_NODE_SIZE) })),
+    children: [...job.nodes]
+      .sort((a, b) => (a.position?.y ?? 0) - (b.position?.y ?? 0) || (a.position?.x ?? 0) - (b.position?.x ?? 0))
+      .map((n) => ({ id: n.id, ...(sizes.get(n.id) ?? DEFAULT_NODE_SIZE) })),
     edges: job.edges
       .filter((e) => job.nodes.some((n) => n.id === e.from) && job.nodes.some((n) => n.id === e.to))
       .map((e, i) => ({ id: `e${i}`, sources: [e.from], targets: [e.to] })),

@@ -7,6 +7,7 @@ import type { JobNode } from '../../../engine/graph/types.ts';
 import { useDoc, useDocShallow } from '../state.ts';
 import { isNodeType, typeInfo } from '../model/catalog.ts';
 import { inputColumns } from '../model/columns.ts';
+import { useSampled } from '../model/sampledColumns.ts';
 import { TypeIcon } from '../canvas/icons.tsx';
 import { NumberField, TextField } from '../fields/fields.tsx';
 import { SettingsForm } from './SettingsForm.tsx';
@@ -47,7 +48,9 @@ function NodeInspector({ id }: { id: string }) {
   const problems = useDoc((s) => s.problems.byNode.get(id));
   // A shallow-compared selector: moving nodes changes the job but not the columns, so dragging
   // does not re-render the form on every frame.
-  const columns = useDocShallow((s) => inputColumns(s.job, id));
+  // Re-read when a source's sampled columns arrive (they live outside the document).
+  useSampled((s) => s.byNode);
+  const columns = useDocShallow((s) => inputColumns(s.job, id, undefined, s.path));
   if (!node) return null;
   // A hand-written file may lack a config; the forms read fields of it.
   const safe = (node.config && typeof node.config === 'object' ? node : { ...node, config: {} }) as JobNode;

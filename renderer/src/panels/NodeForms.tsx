@@ -3,6 +3,8 @@ import type { JobNode, WindowSpec, EventTimeConfig } from '../../../engine/graph
 import { CheckField, DurationField, NumberField, SelectField, TextField } from '../fields/fields.tsx';
 import { ExprField } from '../fields/ExprField.tsx';
 import { editConfig, replaceConfig } from './edit.ts';
+import { useDoc } from '../state.ts';
+import { sampledColumns, useSampled, type Sampled } from '../model/sampledColumns.ts';
 
 export interface FormProps<T extends JobNode['type']> {
   node: Extract<JobNode, { type: T }>;
@@ -49,6 +51,9 @@ function parseColumns(text: string | undefined): Record<string, string> | undefi
 
 export function FileSourceForm({ node, err, columns }: FormProps<'source.file'>) {
   const c = node.config;
+  const path = useDoc((s) => s.path);
+  const sampled = useSampled(() => sampledColumns(node, path));
+  const fromData = sampled?.columns.map((x) => x.name) ?? [];
   return (<>
     <TextField label="Path" value={c.path} testId="f-path" error={err('path')} hint="Relative to the job file's folder"
       onChange={(v) => editConfig(node.id, ['path'], v ?? '')} />
@@ -59,10 +64,25 @@ export function FileSourceForm({ node, err, columns }: FormProps<'source.file'>)
       options={[{ value: 'skip', label: 'skip and count it' }, { value: 'fail', label: 'fail the job' }]}
       onChange={(v) => editConfig(node.id, ['onBadRecord'], v)} />
     <TextField label="Columns" value={columnsText(c.columns)} testId="f-columns" error={err('columns')}
-      placeholder="inferred from the data" hint="Optional: name TYPE, … (e.g. user STRING, amount DOUBLE)"
+      placeholder={sampled?.columns.length ? 'as sampled below' : 'inferred from the data'}
+      hint={c.columns ? 'Declared: these are the columns downstream fields offer'
+        : <SampledHint sampled={sampled} onDeclare={(cols) => editConfig(node.id, ['columns'], cols)} />}
       onChange={(v) => editConfig(node.id, ['columns'], parseColumns(v))} />
-    <EventTimeFields id={node.id} et={c.eventTime} err={err} columns={columns.length ? columns : Object.keys(c.columns ?? {})} />
+    <EventTimeFields id={node.id} et={c.eventTime} err={err} columns={columns.length ? columns : c.columns ? Object.keys(c.columns) : fromData} />
   </>);
+}
+
+/** What the host sampled from the file: its columns with their types, and a way to declare them. */
+function SampledHint({ sampled, onDeclare }: { sampled: Sampled | null; onDeclare: (cols: Record<string, string>) => void }) {
+  if (!sampled) return <>Optional: name TYPE, … (e.g. user STRING, amount DOUBLE)</>;
+  if (!sampled.columns.length) return <span data-testid="source-columns" data-count={0}>Could not sample the data: {sampled.message ?? 'no records'}</span>;
+  return (
+    <span data-testid="source-columns" data-count={sampled.columns.length}>
+      From the data: {sampled.columns.map((x, i) => <span key={x.name}>{i ? ', ' : ''}<code>{x.name}</code> <span className="dim">{x.type}</span></span>)}{' '}
+      <button type="button" className="linkish" data-testid="declare-columns"
+        onClick={() => onDeclare(Object.fromEntries(sampled.columns.map((x) => [x.name, x.type])))}>declare them</button>
+    </span>
+  );
 }
 
 export function GeneratorForm({ node, err }: FormProps<'source.generator'>) {

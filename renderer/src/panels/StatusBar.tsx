@@ -1,8 +1,8 @@
 /** Bottom bar: problems (from the validator), counts, snap and zoom state, run failure cause. */
-import { useState } from 'react';
-import { useDoc, docStore } from '../state.ts';
-import { useUi } from '../ui/uiStore.ts';
+import { useDoc } from '../state.ts';
+import { uiStore, useUi } from '../ui/uiStore.ts';
 import { useRun } from '../run/runStore.ts';
+import { ProblemList } from './ProblemList.tsx';
 
 export function StatusBar() {
   const problems = useDoc((s) => s.problems.all);
@@ -11,10 +11,10 @@ export function StatusBar() {
   const snap = useUi((s) => s.snapToGrid);
   const cause = useRun((s) => (s.status === 'failed' ? s.cause : null));
   const connection = useUi((s) => s.connection);
-  const [open, setOpen] = useState(false);
+  const open = useUi((s) => s.problemsOpen);
+  const setOpen = (f: (o: boolean) => boolean) => uiStore.setState((s) => ({ problemsOpen: f(s.problemsOpen) }));
   const errors = problems.filter((p) => p.severity !== 'warning').length;
   const warnings = problems.length - errors;
-  const selectProblem = (nodeId?: string) => { if (nodeId) docStore.getState().select([nodeId]); };
   return (
     <footer className="statusbar">
       <button type="button" className={`statusbar__problems${errors ? ' has-errors' : ''}`} data-testid="problems"
@@ -26,15 +26,7 @@ export function StatusBar() {
       {connection !== 'open' && <span className="statusbar__conn" data-testid="connection">{connection === 'closed' ? 'disconnected from Weir' : 'reconnecting to Weir…'}</span>}
       {cause && <span className="statusbar__cause" data-testid="run-cause">run failed: {cause}</span>}
       <span className="statusbar__right">Double-click canvas to add · Shift+drag to box-select · ? for shortcuts</span>
-      {open && problems.length > 0 && (
-        <ul className="problem-list" data-testid="problem-list">
-          {problems.map((p, i) => (
-            <li key={i} className={p.severity === 'warning' ? 'is-warning' : ''} onClick={() => selectProblem(p.nodeId)}>
-              <code>{p.path || 'job'}</code> {p.message}
-            </li>
-          ))}
-        </ul>
-      )}
+      {open && <ProblemList />}
     </footer>
   );
 }

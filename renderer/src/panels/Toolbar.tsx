@@ -4,7 +4,7 @@ import { isDirty } from '../model/docStore.ts';
 import { canRedo, canUndo, redoLabel, undoLabel } from '../model/history.ts';
 import { openDialog } from '../ui/uiStore.ts';
 import { newDocument, openDocument, save, saveAs } from '../documents/actions.ts';
-import { autoLayout, zoomToFit } from '../canvas/commands.ts';
+import { addNoteInView, autoLayout, groupSelection, zoomToFit } from '../canvas/commands.ts';
 import { docStore } from '../state.ts';
 import { RunControls } from './RunControls.tsx';
 import { displayPath } from '../documents/paths.ts';
@@ -24,6 +24,7 @@ export function Toolbar() {
   const redoable = useDoc((s) => canRedo(s.history));
   const uLabel = useDoc((s) => undoLabel(s.history));
   const rLabel = useDoc((s) => redoLabel(s.history));
+  const hasSelection = useDoc((s) => s.selectedNodes.size > 0);
   return (
     <header className="toolbar">
       <div className="toolbar__brand"><span className="logo" aria-hidden="true">≋</span>Weir</div>
@@ -40,6 +41,8 @@ export function Toolbar() {
         <Btn label="↷" title={rLabel ? `Redo ${rLabel} (Ctrl+Shift+Z)` : 'Redo (Ctrl+Shift+Z)'} testId="redo" disabled={!redoable} onClick={() => docStore.getState().redo()} />
         <Btn label="Layout" title="Auto-layout (L)" testId="auto-layout" onClick={() => { void autoLayout(); }} />
         <Btn label="Fit" title="Zoom to fit (F)" testId="zoom-fit" onClick={zoomToFit} />
+        <Btn label="Note" title="Add a sticky note (N)" testId="add-note" onClick={addNoteInView} />
+        <Btn label="Group" title="Frame the selected nodes in a labelled group (Ctrl+G)" testId="group" disabled={!hasSelection} onClick={groupSelection} />
         <Btn label="?" title="Keyboard shortcuts (?)" testId="help" onClick={() => openDialog('help')} />
       </div>
       <div className="toolbar__doc" title={path ?? 'not saved yet'}>

@@ -41,3 +41,9 @@ export function applyMetricsEvent(ev: HostEvent): void {
   };
   if (typeof requestAnimationFrame === 'function') requestAnimationFrame(flush); else setTimeout(flush, 16);
 }
+
+/** Forget every node's numbers (a run that was refused must not leave the previous run's badges). */
+export function clearMetrics(): void {
+  pending = null;
+  metricsStore.setState({ runId: null, time: 0, byNode: new Map() });
+}

@@ -1,8 +1,9 @@
 /** Run and stop the open document through the host; status arrives as `job.status` events. */
 import { docStore } from '../state.ts';
 import { host } from '../host.ts';
-import { notify } from '../ui/uiStore.ts';
+import { notify, uiStore } from '../ui/uiStore.ts';
 import { ACTIVE, runStore } from './runStore.ts';
+import { clearMetrics } from './metricsStore.ts';
 import type { RunOptions } from '../../../engine/host/common/api.ts';
 import { beginRun, liveStore, setRunId } from '../live/liveStore.ts';
 import { runConfig } from '../live/runConfig.ts';
@@ -13,12 +14,29 @@ function message(e: unknown): string {
   return problems?.length ? `${m}: ${problems.slice(0, 3).map((p) => `${p.path}: ${p.message}`).join('; ')}` : m;
 }
 
+/**
+ * A run that never started leaves nothing of the previous run behind (no stale badges, counts or
+ * status) and says why exactly once, as a notice; job problems also open the problem list.
+ */
+function refused(text: string, problems: boolean): void {
+  clearMetrics();
+  runStore.setState({ status: 'idle', cause: null, runId: null, restarts: 0, startedAt: null, job: null });
+  if (problems) uiStore.setState({ problemsOpen: true });
+  notify(text, 'error');
+}
+
 /** Run the open document; `restoreFrom` starts from a checkpoint/savepoint path or 'latest'. */
 export async function run(opts: Pick<RunOptions, 'restoreFrom'> = {}): Promise<void> {
-  const { job, path } = docStore.getState();
+  const { job, path, problems } = docStore.getState();
+  // The designer runs the same validator as the host: refuse here, before anything is reset.
+  const errors = problems.all.filter((p) => p.severity !== 'warning').length;
+  if (errors > 0) {
+    refused(`Not run: ${errors} problem${errors === 1 ? '' : 's'} to fix first (listed below)`, true);
+    return;
+  }
   // The live panel's backend choice (null: the job's own setting) applies to every run.
   const stateBackend = liveStore.getState().backend;
-  runStore.setState({ status: 'starting', cause: null, runId: null, restarts: 0 });
+  runStore.setState({ status: 'starting', cause: null, runId: null, restarts: 0, job });
   beginRun(runConfig(job, stateBackend, opts.restoreFrom ?? null));
   try {
     const info = await host().run({
@@ -31,8 +49,8 @@ export async function run(opts: Pick<RunOptions, 'restoreFrom'> = {}): Promise<v
       runStore.setState({ runId: info.runId, status: info.status, restarts: info.restarts, startedAt: info.startedAt });
     }
   } catch (e) {
-    runStore.setState({ status: 'failed', cause: message(e) });
-    notify(`Could not run: ${message(e)}`, 'error');
+    const invalid = (e as { code?: string })?.code === 'invalid_job';
+    refused(`Could not run: ${message(e)}`, invalid);
   }
 }
 

@@ -4,6 +4,7 @@
  */
 import { createStore, useStore } from 'zustand';
 import type { HostEvent, JobStatus } from '../../../engine/host/common/api.ts';
+import type { JobDocument } from '../../../engine/graph/types.ts';
 
 export interface RunState {
   runId: string | null;
@@ -11,10 +12,15 @@ export interface RunState {
   cause: string | null;
   restarts: number;
   startedAt: number | null;
+  /**
+   * The document as it was when this run started (what the engine runs), to mark where the
+   * canvas has drifted from it. null for a run adopted after a reload (its document is unknown).
+   */
+  job: JobDocument | null;
 }
 
 export const runStore = createStore<RunState>()(() => ({
-  runId: null, status: 'idle', cause: null, restarts: 0, startedAt: null,
+  runId: null, status: 'idle', cause: null, restarts: 0, startedAt: null, job: null,
 }));
 
 export function useRun<T>(selector: (s: RunState) => T): T {

@@ -28,6 +28,12 @@ export interface UiState {
   layoutRequest: number;
   /** The host connection as the WebSocket client reports it (Electron is always 'open'). */
   connection: 'connecting' | 'open' | 'reconnecting' | 'closed';
+  /** The status bar's problem list is open (also opened when a run is refused for problems). */
+  problemsOpen: boolean;
+  /** Node whose output the keyboard connect picker (C) is connecting, or null. */
+  connectFrom: string | null;
+  /** The selected sticky note (notes are not job nodes, so not in the document's selection). */
+  selectedNote: string | null;
 }
 
 export const uiStore = createStore<UiState>()(() => ({
@@ -40,6 +46,9 @@ export const uiStore = createStore<UiState>()(() => ({
   fitRequest: 0,
   layoutRequest: 0,
   connection: 'open',
+  problemsOpen: false,
+  connectFrom: null,
+  selectedNote: null,
 }));
 
 export function useUi<T>(selector: (s: UiState) => T): T {

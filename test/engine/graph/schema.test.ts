@@ -58,7 +58,7 @@ test('unknown fields are errors at their own path, with the allowed fields', () 
   const p = problemsFor(doc);
   assert.ok(p.includes("nodes[1].config.wher: unknown field 'wher' (allowed here: where)"), p.join('\n'));
   assert.ok(p.some((l) => l.startsWith("settings.checkpointing.intervall: unknown field 'intervall' (allowed here: interval, mode,")), p.join('\n'));
-  assert.ok(p.some((l) => l.startsWith("description: unknown field 'description' (allowed here: $schema, format, name, settings, nodes, edges)")), p.join('\n'));
+  assert.ok(p.some((l) => l.startsWith("description: unknown field 'description' (allowed here: $schema, format, name, settings, nodes, edges, groups, notes)")), p.join('\n'));
 });
 
 test('missing and mistyped fields, bad durations and sizes, out-of-range numbers', () => {

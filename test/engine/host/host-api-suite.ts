@@ -175,6 +175,26 @@ export function defineHostApiSuite(transport: string, connect: Connect): void {
       await rejectsWith(api.exportJob({ job: { name: 'x' } as never, format: 'flink-sql' }), 'invalid_job');
     });
 
+    it('samples a source\'s columns and types from its data, inside the workspace only', async () => {
+      const opened = await api.openExample({ id: 'orders-per-user' });
+      const job = opened.job as { nodes: Array<{ id: string; type: string; config: Record<string, unknown> }> };
+      const sampled = await api.sampleSource({ job: job as never, nodeId: 'orders', path: opened.path });
+      const types = Object.fromEntries(sampled.columns.map((c) => [c.name, c.type]));
+      assert.equal(types.user, 'STRING');
+      assert.equal(types.amount !== undefined, true, JSON.stringify(sampled));
+      assert.equal(sampled.message, undefined);
+      const gen = { ...job, nodes: [{ id: 'g', type: 'source.generator', name: 'g', position: { x: 0, y: 0 }, config: {} }] };
+      assert.deepEqual((await api.sampleSource({ job: gen as never, nodeId: 'g' })).columns.map((c) => c.name), ['seq', 'key', 'value', 'ts']);
+      const missing = structuredClone(job);
+      missing.nodes[0].config.path = 'data/none.jsonl';
+      assert.match((await api.sampleSource({ job: missing as never, nodeId: 'orders', path: opened.path })).message ?? '', /cannot read/);
+      const outside = structuredClone(job);
+      outside.nodes[0].config.path = '/etc/passwd';
+      await rejectsWith(api.sampleSource({ job: outside as never, nodeId: 'orders', path: opened.path }), 'forbidden_path');
+      await rejectsWith(api.sampleSource({ job: job as never, nodeId: 'big', path: opened.path }), 'unsupported');
+      await rejectsWith(api.sampleSource({ job: job as never, nodeId: 'nope' }), 'not_found');
+    });
+
     it('says native dialogs are unsupported without a shell', async () => {
       await rejectsWith(api.showOpenDialog({}), 'unsupported');
       await api.setDocumentState({ title: 'x', dirty: true });

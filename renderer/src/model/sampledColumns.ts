@@ -1,0 +1,71 @@
+/**
+ * Source columns sampled from the data (EngineHost.sampleSource), so a file source without declared
+ * columns still offers its real columns, with types, in every field downstream.
+ *
+ * Rules:
+ * - Only file sources without declared `columns` are sampled; declared columns always win.
+ * - A sample belongs to the node's (document path, data path, format): it is used only while
+ *   those are unchanged, and fetched again (debounced) when they change.
+ * - Sampling failures are kept as a message (shown in the source's form), never thrown.
+ */
+import { createStore, useStore } from 'zustand';
+import type { EngineHost, SourceColumn } from '../../../engine/host/common/api.ts';
+import type { JobNode } from '../../../engine/graph/types.ts';
+import type { DocStore } from './docStore.ts';
+
+export interface Sampled { key: string; columns: SourceColumn[]; message?: string }
+
+export const sampledStore = createStore<{ byNode: ReadonlyMap<string, Sampled> }>()(() => ({ byNode: new Map() }));
+
+export function useSampled<T>(selector: (s: { byNode: ReadonlyMap<string, Sampled> }) => T): T {
+  return useStore(sampledStore, selector);
+}
+
+export function sampleKey(node: JobNode, docPath: string | null): string | null {
+  if (node.type !== 'source.file' || node.config?.columns || typeof node.config?.path !== 'string' || !node.config.path) return null;
+  return `${docPath ?? ''}|${node.config.path}|${node.config.format}`;
+}
+
+/** The sampled columns of a node, when the sample matches its current config. */
+export function sampledColumns(node: JobNode, docPath: string | null): Sampled | null {
+  const key = sampleKey(node, docPath);
+  const s = key ? sampledStore.getState().byNode.get(node.id) : undefined;
+  return s && s.key === key ? s : null;
+}
+
+/** Type of each sampled column name (for completions); a name typed differently by two sources is left out. */
+export function sampledTypes(byNode: ReadonlyMap<string, Sampled>): ReadonlyMap<string, string> {
+  const out = new Map<string, string>();
+  const clash = new Set<string>();
+  for (const s of byNode.values()) for (const c of s.columns) {
+    const t = out.get(c.name);
+    if (t !== undefined && t !== c.type) clash.add(c.name);
+    out.set(c.name, c.type);
+  }
+  for (const n of clash) out.delete(n);
+  return out;
+}
+
+/** Keep samples in step with the document; returns the unsubscribe function. */
+export function startSourceSampling(store: DocStore, host: () => EngineHost, delayMs = 400): () => void {
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  const inFlight = new Set<string>();
+  const check = () => {
+    timer = null;
+    const { job, path } = store.getState();
+    for (const node of job.nodes) {
+      const key = sampleKey(node, path);
+      if (!key || inFlight.has(`${node.id}|${key}`) || sampledStore.getState().byNode.get(node.id)?.key === key) continue;
+      inFlight.add(`${node.id}|${key}`);
+      host().sampleSource({ job, nodeId: node.id, ...(path ? { path } : {}) }).then(
+        (r) => put(node.id, { key, columns: r.columns, ...(r.message ? { message: r.message } : {}) }),
+        (e: unknown) => put(node.id, { key, columns: [], message: String((e as Error)?.message ?? e) }),
+      ).finally(() => inFlight.delete(`${node.id}|${key}`));
+    }
+  };
+  const put = (id: string, s: Sampled) => sampledStore.setState((st) => ({ byNode: new Map(st.byNode).set(id, s) }));
+  const schedule = () => { if (timer) clearTimeout(timer); timer = setTimeout(check, delayMs); };
+  schedule();
+  const unsub = store.subscribe((s, prev) => { if (s.job.nodes !== prev.job.nodes || s.path !== prev.path) schedule(); });
+  return () => { unsub(); if (timer) clearTimeout(timer); };
+}
