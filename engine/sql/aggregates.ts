@@ -3,8 +3,9 @@ import { contextFor } from './context.ts';
 import { ExpressionError } from './errors.ts';
 import { parseSelectList } from './parse.ts';
 import type { Row } from './types.ts';
-import { compare, toNumber } from './values.ts';
+import { compare, roundHalfUp, toNumber } from './values.ts';
 import { exactSumAdd, exactSumMerge, exactSumValue, type ExactSum } from './exact-sum.ts';
+import { Decimal, toJsValue } from './decimal.ts';
 
 export type AggregateFn = 'COUNT' | 'SUM' | 'MIN' | 'MAX' | 'AVG';
 const AGGREGATE_FNS: readonly AggregateFn[] = ['COUNT', 'SUM', 'MIN', 'MAX', 'AVG'];
@@ -56,7 +57,14 @@ export function compileAggregates(text: string): AggregateCall[] {
     const c = compileExpr(argAst, ctx);
     const open = item.text.indexOf('(');
     const argText = item.text.slice(open + 1, item.text.lastIndexOf(')')).trim();
-    calls.push({ alias, fn, argText, arg: c.fn, input: c.fn });
+    // AVG reads the kind of each value (integer, DECIMAL, DOUBLE) for its result type; the others
+    // get plain JSON values, which is what accumulators keep in state.
+    const f = c.fn;
+    const input = fn !== 'AVG' ? (row: Row) => toJsValue(f(row))
+      // statically DOUBLE (CAST(x AS DOUBLE) of 1 is the JS number 1): AVG must not truncate it
+      : c.type === 'DOUBLE' ? (row: Row) => { const v = f(row); return typeof v === 'number' ? new DoubleValue(v) : v; }
+        : f;
+    calls.push({ alias, fn, argText, arg: f, input });
   });
   return calls;
 }
@@ -69,8 +77,8 @@ export function compileAggregates(text: string): AggregateCall[] {
  * `add` and `merge` may update their first argument in place and return it: callers must keep the
  * returned value and drop the old reference; `merge` leaves its second argument unchanged.
  * SQL rules: NULL inputs are ignored; SUM/MIN/MAX/AVG of no (non-NULL) input are NULL; COUNT of no
- * input is 0. SUM and AVG ignore values that are not numeric. AVG is a double (Flink's AVG of an
- * INT column truncates to INT: export casts the argument to DOUBLE to keep the result identical).
+ * input is 0. SUM and AVG ignore values that are not numeric. AVG's result type follows its input
+ * (see `avg` below), as Flink's.
  */
 export interface Accumulator {
   create(): unknown;
@@ -114,27 +122,51 @@ function extreme(sign: 1 | -1): Accumulator {
   return { create: () => null, add: better, merge: better, result: (acc) => acc };
 }
 
+/**
+ * AVG's result type is its argument's (Flink's LogicalTypeMerging.findAvgAggType): over integers a
+ * BIGINT, sum / count truncated toward zero (Flink's AvgAggFunction divides BIGINTs); over DECIMAL(p, s)
+ * a DECIMAL(38, max(6, s)), rounded HALF_UP; over DOUBLE a DOUBLE. Rows carry no column types, so the
+ * accumulator records the kind of the values it saw: [exact sum, count, kind] with kind 0 = only
+ * integers, -1 = a DOUBLE was seen, s + 1 = DECIMALs of scale up to s (and no DOUBLE).
+ */
 const avg: Accumulator = {
-  create: () => [0, 0],
+  create: () => [0, 0, 0],
   add: (acc, v) => {
-    const n = typeof v === 'number' ? v : toNumber(v);
+    const n = v instanceof Decimal || v instanceof DoubleValue ? v.toNumber() : typeof v === 'number' ? v : toNumber(v);
     if (n === null) return acc;
-    const a = acc as [ExactSum, number];
+    const a = acc as [ExactSum, number, number?];
     a[0] = exactSumAdd(a[0], n);
     a[1] += 1;
+    a[2] = mergeKind(a[2] ?? 0, v instanceof Decimal ? v.scale + 1 : v instanceof DoubleValue || !Number.isInteger(n) ? -1 : 0);
     return a;
   },
   merge: (a, b) => {
-    const x = a as [ExactSum, number], y = b as [ExactSum, number];
+    const x = a as [ExactSum, number, number?], y = b as [ExactSum, number, number?];
     x[0] = exactSumMerge(x[0], y[0]);
     x[1] += y[1];
+    x[2] = mergeKind(x[2] ?? 0, y[2] ?? 0);
     return x;
   },
   result: (acc) => {
-    const a = acc as [ExactSum, number];
-    return a[1] === 0 ? null : exactSumValue(a[0]) / a[1];
+    const a = acc as [ExactSum, number, number?];
+    if (a[1] === 0) return null;
+    const kind = a[2] ?? 0;
+    const mean = exactSumValue(a[0]) / a[1];
+    if (kind === 0) return Math.trunc(mean) || 0;
+    return kind > 0 ? roundHalfUp(mean, Math.max(6, kind - 1)) : mean;
   },
 };
+
+/** A number of a statically DOUBLE argument, whatever its value: AVG's result is then a DOUBLE. */
+class DoubleValue {
+  constructor(readonly value: number) {}
+  toNumber(): number { return this.value; }
+}
+
+function mergeKind(a: number, b: number): number {
+  if (a === -1 || b === -1) return -1;
+  return Math.max(a, b);
+}
 
 const ACCUMULATORS: Record<AggregateFn, Accumulator> = {
   COUNT: count, SUM: sum, MIN: extreme(-1), MAX: extreme(1), AVG: avg,

@@ -6,6 +6,7 @@ import { FUNCTIONS, UNSUPPORTED_FUNCTIONS } from './functions.ts';
 import { compileBinary } from './operators.ts';
 import type { Compiled, Evaluator, Row, SqlType } from './types.ts';
 import { compare, toBool, toNumber, toTimestamp } from './values.ts';
+import { Decimal, decimalFromLiteral, decimalNegate } from './decimal.ts';
 
 /**
  * AST -> closure compiler. Each node becomes one `(row) => value` closure, built once; constant
@@ -61,9 +62,12 @@ export function compileExpr(node: SqlAst, ctx: CompileContext): Compiled {
     case 'column_ref': return compileColumn(node, ctx);
     case 'number':
     case 'bigint': {
-      const raw = node.value;
-      const v = typeof raw === 'number' ? raw : Number(raw);
-      const isInt = Number.isInteger(v) && !/[.eE]/.test(String(raw));
+      // SQL reads `1.005` as an exact DECIMAL(4, 3) and `1e3` as a DOUBLE (Flink, as Calcite).
+      const raw = String(node.value);
+      const dec = /[eE]/.test(raw) ? null : decimalFromLiteral(raw);
+      if (dec !== null) return constant(dec, 'DECIMAL');
+      const v = Number(raw);
+      const isInt = Number.isInteger(v) && !/[.eE]/.test(raw);
       return constant(v, isInt ? 'BIGINT' : 'DOUBLE');
     }
     case 'single_quote_string':
@@ -147,9 +151,10 @@ function compileUnary(node: SqlAst, ctx: CompileContext): Compiled {
     return numeric(make((row) => {
       const v = f(row);
       if (typeof v === 'number') return v === 0 ? 0 : -v;
+      if (v instanceof Decimal) return decimalNegate(v);
       const n = toNumber(v);
       return n === null ? null : n === 0 ? 0 : -n;
-    }, arg.type === 'BIGINT' || arg.type === 'DOUBLE' ? arg.type : 'UNKNOWN', [arg]));
+    }, arg.type === 'BIGINT' || arg.type === 'DOUBLE' || arg.type === 'DECIMAL' ? arg.type : 'UNKNOWN', [arg]));
   }
   if (op === '+') {
     requireNumeric(ctx, arg, '+', node);

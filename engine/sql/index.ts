@@ -9,7 +9,7 @@ import { compileProjectionDetailed, type ProjectionColumn } from './projection.t
 import type { Row } from './types.ts';
 
 export type { Row, SqlType, ExpressionKind } from './types.ts';
-export { ExpressionError } from './errors.ts';
+export { ExpressionError, SqlRuntimeError } from './errors.ts';
 export type { ProjectionColumn, CompiledProjection, KeyBy } from './projection.ts';
 export { parseKeyBy, compileProjectionDetailed } from './projection.ts';
 export type { AggregateFn, AggregateCall, Accumulator } from './aggregates.ts';

@@ -3,6 +3,7 @@ import { contextFor } from './context.ts';
 import { ExpressionError } from './errors.ts';
 import { parseSelectList } from './parse.ts';
 import type { Evaluator, Row, SqlType } from './types.ts';
+import { toJsValue } from './decimal.ts';
 
 export interface ProjectionColumn {
   /** Output column name: the alias, the column's own name, or Flink's default `EXPR$<index>`. */
@@ -51,7 +52,9 @@ export function compileProjectionDetailed(text: string): CompiledProjection {
     const col: ProjectionColumn = { name, expr: item.text, type: c.type };
     if (source !== undefined) col.sourceColumn = source;
     cols.push(col);
-    fns.push(c.fn);
+    // A DECIMAL leaves the expression as a JS number: rows are JSON (decimal.ts).
+    const f = c.fn;
+    fns.push(bare || (c.type !== 'DECIMAL' && c.type !== 'UNKNOWN') ? f : (row) => toJsValue(f(row)));
   });
   const names = cols.map((c) => c.name);
   const n = names.length;

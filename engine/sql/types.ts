@@ -3,11 +3,12 @@ export type Row = Record<string, unknown>;
 
 /**
  * Static type of an expression as far as it is known at compile time. Columns are UNKNOWN (rows
- * are schemaless JSON/CSV); literals, CASTs and functions give a type. Flink's INT, BIGINT and
- * DECIMAL(p, 0) literals map to BIGINT; DECIMAL with a scale, FLOAT and DOUBLE map to DOUBLE;
+ * are schemaless JSON/CSV); literals, CASTs and functions give a type. Flink's INT and BIGINT map
+ * to BIGINT; a literal with a point (`1.5`) and CAST to DECIMAL(p, s) to DECIMAL, whose values are
+ * exact `Decimal`s inside an expression (decimal.ts); FLOAT, DOUBLE and `1e3` literals to DOUBLE;
  * CHAR/VARCHAR/STRING to STRING.
  */
-export type SqlType = 'BOOLEAN' | 'BIGINT' | 'DOUBLE' | 'STRING' | 'TIMESTAMP' | 'UNKNOWN';
+export type SqlType = 'BOOLEAN' | 'BIGINT' | 'DECIMAL' | 'DOUBLE' | 'STRING' | 'TIMESTAMP' | 'UNKNOWN';
 
 export type Evaluator = (row: Row) => unknown;
 
