@@ -2,7 +2,7 @@ import { compileExpr } from './compile.ts';
 import { contextFor } from './context.ts';
 import { ExpressionError } from './errors.ts';
 import { parseSelectList } from './parse.ts';
-import type { Row } from './types.ts';
+import type { ColumnType, ColumnTypes, Compiled, Row } from './types.ts';
 import { compare, roundHalfUp, toNumber } from './values.ts';
 import { exactSumAdd, exactSumMerge, exactSumValue, type ExactSum } from './exact-sum.ts';
 import { Decimal, toJsValue } from './decimal.ts';
@@ -20,12 +20,14 @@ export interface AggregateCall {
   arg: ((row: Row) => unknown) | null;
   /** The value to feed the accumulator for a row: arg(row), or 1 for COUNT(*). */
   input: (row: Row) => unknown;
+  /** Static type of the result, as Flink types it (UNKNOWN where the argument's type is unknown). */
+  resultType: ColumnType;
 }
 
 const COUNT_STAR_INPUT = (): unknown => 1;
 
 /** Compiles a `window.aggregates` list such as `COUNT(*) AS n, SUM(amount) AS total`. */
-export function compileAggregates(text: string): AggregateCall[] {
+export function compileAggregates(text: string, columnTypes?: ColumnTypes): AggregateCall[] {
   const parsed = parseSelectList(text);
   const { items, tokens } = parsed;
   const calls: AggregateCall[] = [];
@@ -50,10 +52,10 @@ export function compileAggregates(text: string): AggregateCall[] {
     aliases.add(alias);
     if (!argAst || (argAst.type === 'star')) {
       if (fn !== 'COUNT') throw new ExpressionError(`${fn}(*) is not valid: only COUNT(*) counts rows`, col);
-      calls.push({ alias, fn, argText: null, arg: null, input: COUNT_STAR_INPUT });
+      calls.push({ alias, fn, argText: null, arg: null, input: COUNT_STAR_INPUT, resultType: { type: 'BIGINT' } });
       return;
     }
-    const ctx = contextFor(text, parsed, item, 'an aggregate argument (aggregates cannot be nested)', []);
+    const ctx = contextFor(text, parsed, item, 'an aggregate argument (aggregates cannot be nested)', [], columnTypes);
     const c = compileExpr(argAst, ctx);
     const open = item.text.indexOf('(');
     const argText = item.text.slice(open + 1, item.text.lastIndexOf(')')).trim();
@@ -64,7 +66,7 @@ export function compileAggregates(text: string): AggregateCall[] {
       // statically DOUBLE (CAST(x AS DOUBLE) of 1 is the JS number 1): AVG must not truncate it
       : c.type === 'DOUBLE' ? (row: Row) => { const v = f(row); return typeof v === 'number' ? new DoubleValue(v) : v; }
         : f;
-    calls.push({ alias, fn, argText, arg: f, input });
+    calls.push({ alias, fn, argText, arg: f, input, resultType: aggregateResultType(fn, c) });
   });
   return calls;
 }
@@ -176,4 +178,13 @@ export function accumulatorFor(fn: AggregateFn): Accumulator {
   const acc = ACCUMULATORS[fn];
   if (!acc) throw new Error(`no accumulator for ${String(fn)}`);
   return acc;
+}
+
+/** Flink's result type of an aggregate (LogicalTypeMerging.findSumAggType / findAvgAggType). */
+function aggregateResultType(fn: AggregateFn, arg: Compiled): ColumnType {
+  if (fn === 'COUNT') return { type: 'BIGINT' };
+  if (arg.type !== 'DECIMAL' || arg.scale === undefined) return { type: arg.type };
+  if (fn === 'SUM') return { type: 'DECIMAL', precision: 38, scale: arg.scale };
+  if (fn === 'AVG') return { type: 'DECIMAL', precision: 38, scale: Math.max(6, arg.scale) };
+  return { type: 'DECIMAL', precision: arg.precision, scale: arg.scale };
 }

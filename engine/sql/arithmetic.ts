@@ -33,14 +33,15 @@ function divisionByZero(op: ArithmeticOp, a: Num, kind: string): never {
   throw new SqlRuntimeError(`${kind} ${op === '/' ? 'division' : 'modulo'} by zero: ${String(a)} ${op} 0 (Flink fails the job too)`);
 }
 
-export function arithmetic(op: ArithmeticOp, av: unknown, bv: unknown, asDouble: boolean): unknown {
+/** `intPrecision*`: 10 where an operand is statically an INT (a literal such as `3`), else 19 (BIGINT). */
+export function arithmetic(op: ArithmeticOp, av: unknown, bv: unknown, asDouble: boolean, intPrecisionA = 19, intPrecisionB = 19): unknown {
   const a = asNum(av), b = asNum(bv);
   if (a === null || b === null) return null;
   const aDec = a instanceof Decimal, bDec = b instanceof Decimal;
   if (!asDouble && (aDec || bDec)) {
     // DECIMAL with a DOUBLE is a DOUBLE (LogicalTypeMerging: "in case of DECIMAL we enforce DOUBLE").
     const aFrac = !aDec && !Number.isInteger(a), bFrac = !bDec && !Number.isInteger(b);
-    if (!aFrac && !bFrac) return decimalOp(op, aDec ? a : decimalFromInteger(a), bDec ? b : decimalFromInteger(b));
+    if (!aFrac && !bFrac) return decimalOp(op, aDec ? a : decimalFromInteger(a, intPrecisionA), bDec ? b : decimalFromInteger(b, intPrecisionB));
   }
   const x = aDec ? a.toNumber() : a as number;
   const y = bDec ? b.toNumber() : b as number;

@@ -14,13 +14,12 @@ import { SqlRuntimeError } from './errors.ts';
 export function compileCast(node: SqlAst, arg: Compiled, ctx: CompileContext): Compiled {
   const tryCast = String(node.keyword ?? '').toLowerCase() === 'try_cast';
   const built = castFunction(node, arg, ctx);
-  if (tryCast) {
-    const inner = built.fn;
-    return make((row) => {
-      try { return inner(row); } catch (e) { if (e instanceof SqlRuntimeError) return null; throw e; }
-    }, built.type, [arg]);
-  }
-  return make(built.fn, built.type, [arg]);
+  const inner = built.fn;
+  const out = make(tryCast ? (row) => {
+    try { return inner(row); } catch (e) { if (e instanceof SqlRuntimeError) return null; throw e; }
+  } : inner, built.type, [arg]);
+  if (built.precision !== undefined) { out.precision = built.precision; out.scale = built.scale; }
+  return out;
 }
 
 function cannotCast(v: unknown, type: string): never {
@@ -28,7 +27,8 @@ function cannotCast(v: unknown, type: string): never {
   throw new SqlRuntimeError(`CAST(${shown} AS ${type}) failed: the value is not a valid ${type} (TRY_CAST gives NULL instead)`);
 }
 
-function castFunction(node: SqlAst, arg: Compiled, ctx: CompileContext): { fn: Evaluator; type: SqlType } {
+function castFunction(node: SqlAst, arg: Compiled, ctx: CompileContext): { fn: Evaluator; type: SqlType; precision?: number; scale?: number } {
+  let decimal: { precision: number; scale: number } | undefined;
   const target = Array.isArray(node.target) ? node.target[0] : node.target;
   const dataType = String(target?.dataType ?? '').toUpperCase();
   const length: number | undefined = typeof target?.length === 'number' ? target.length : undefined;
@@ -65,6 +65,7 @@ function castFunction(node: SqlAst, arg: Compiled, ctx: CompileContext): { fn: E
       const sc = scale ?? 0;
       type = 'DECIMAL';
       const name = `DECIMAL(${p}, ${sc})`;
+      decimal = { precision: p, scale: sc };
       fn = (row) => {
         const v = f(row);
         if (v === null) return null;
@@ -125,5 +126,5 @@ function castFunction(node: SqlAst, arg: Compiled, ctx: CompileContext): { fn: E
     default:
       return fail(ctx, `unsupported CAST target type ${dataType || '(none)'}`, node, 'CAST');
   }
-  return { fn, type };
+  return { fn, type, ...decimal };
 }

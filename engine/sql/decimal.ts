@@ -52,9 +52,9 @@ export function decimalFromLiteral(text: string): Decimal | null {
   return new Decimal(unscaled, frac.length, Math.max(1, intDigits + frac.length));
 }
 
-/** An integer as DECIMAL(19, 0) (Flink's BIGINT). */
-export function decimalFromInteger(n: number | bigint): Decimal {
-  return new Decimal(typeof n === 'bigint' ? n : BigInt(n), 0, 19);
+/** An integer as DECIMAL(19, 0) (Flink's BIGINT), or DECIMAL(10, 0) for an INT. */
+export function decimalFromInteger(n: number | bigint, precision = 19): Decimal {
+  return new Decimal(typeof n === 'bigint' ? n : BigInt(n), 0, precision);
 }
 
 /**
@@ -177,4 +177,25 @@ export function decimalFloorCeil(d: Decimal, ceil: boolean): Decimal {
 /** Where a value leaves an expression: Decimals become JS numbers (rows are JSON). */
 export function toJsValue(v: unknown): unknown {
   return v instanceof Decimal ? v.toNumber() : v;
+}
+
+/** Static DECIMAL type of `a op b` (the rules above); a BIGINT operand is DECIMAL(19, 0). */
+export function decimalResultType(op: string, a: { precision: number; scale: number }, b: { precision: number; scale: number }): { precision: number; scale: number } {
+  const { precision: p1, scale: s1 } = a, { precision: p2, scale: s2 } = b;
+  let p: number, s: number;
+  switch (op) {
+    case '+': case '-': s = Math.max(s1, s2); p = Math.max(p1 - s1, p2 - s2) + s + 1; break;
+    case '*': s = s1 + s2; p = p1 + p2 + 1; break;
+    case '/': s = Math.max(6, s1 + p2 + 1); p = p1 - s1 + s2 + s; break;
+    default: s = Math.max(s1, s2); p = Math.min(p1 - s1, p2 - s2) + s;
+  }
+  const [pp, ss] = adjust(p, s);
+  return { precision: pp, scale: ss };
+}
+
+/** Static type of ROUND(DECIMAL(p, s), r): Flink's findRoundDecimalType. */
+export function decimalRoundType(p: number, s: number, r: number): { precision: number; scale: number } {
+  if (r >= s) return { precision: p, scale: s };
+  if (r < 0) return { precision: Math.min(MAX_PRECISION, 1 + p - s), scale: 0 };
+  return { precision: 1 + p - s + r, scale: r };
 }

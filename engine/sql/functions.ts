@@ -1,6 +1,6 @@
 import type { Compiled, Evaluator, SqlType } from './types.ts';
 import { roundHalfUp, substringSql, toNumber, toText } from './values.ts';
-import { Decimal, decimalAbs, decimalFloorCeil, decimalRound } from './decimal.ts';
+import { Decimal, decimalAbs, decimalFloorCeil, decimalRound, decimalRoundType } from './decimal.ts';
 import { arithmetic } from './arithmetic.ts';
 
 /**
@@ -10,7 +10,7 @@ import { arithmetic } from './arithmetic.ts';
 export interface FunctionSpec {
   min: number;
   max: number;
-  build(args: Compiled[]): { fn: Evaluator; type: SqlType };
+  build(args: Compiled[]): { fn: Evaluator; type: SqlType; precision?: number; scale?: number };
 }
 
 const num = (v: unknown): number | null => (typeof v === 'number' ? v : toNumber(v));
@@ -148,6 +148,9 @@ export const FUNCTIONS: Record<string, FunctionSpec> = {
           return x instanceof Decimal ? decimalRound(x, Math.trunc(digits)) : roundHalfUp(x, digits);
         },
         type: numericType(a.type),
+        // ROUND(DECIMAL(p, s), r) with a literal r: DECIMAL(1 + p - s + r, r) (findRoundDecimalType).
+        ...(a.type === 'DECIMAL' && a.scale !== undefined && (!d || (d.constant && typeof d.fn({}) === 'number'))
+          ? decimalRoundType(a.precision ?? 38, a.scale, d ? Math.trunc(d.fn({}) as number) : 0) : {}),
       };
     },
   },

@@ -3,6 +3,7 @@ import type { SqlAst } from './parse.ts';
 import type { Compiled, Evaluator, SqlType } from './types.ts';
 import { compare, likeToRegExp, toBool, toText } from './values.ts';
 import { arithmetic as evaluateArithmetic, type ArithmeticOp } from './arithmetic.ts';
+import { decimalResultType } from './decimal.ts';
 
 /**
  * Binary operators. Each closure checks the common case (both numbers, both booleans) inline and
@@ -65,9 +66,16 @@ function arithmetic(op: string, node: SqlAst, ctx: CompileContext): Compiled {
       return evaluateArithmetic(o, a, b, false);
     };
   } else {
-    fn = (row) => evaluateArithmetic(o, lf(row), rf(row), asDouble);
+    const pl = intPrecision(l), pr = intPrecision(r);
+    fn = (row) => evaluateArithmetic(o, lf(row), rf(row), asDouble, pl, pr);
   }
-  return numeric(make(fn, type, [l, r]));
+  const out = numeric(make(fn, type, [l, r]));
+  if (type === 'DECIMAL') {
+    const d = decimalResultType(op, decimalShape(l), decimalShape(r));
+    out.precision = d.precision;
+    out.scale = d.scale;
+  }
+  return out;
 }
 
 export function comparison(op: string, l: Compiled, r: Compiled): Compiled {
@@ -258,4 +266,14 @@ function arithmeticType(a: SqlType, b: SqlType): SqlType {
   if (a === 'UNKNOWN' || b === 'UNKNOWN') return 'UNKNOWN';
   if (a === 'DECIMAL' || b === 'DECIMAL') return 'DECIMAL';
   return a === 'BIGINT' && b === 'BIGINT' ? 'BIGINT' : 'UNKNOWN';
+}
+
+/** Precision and scale of a statically DECIMAL or BIGINT operand (Flink's BIGINT is DECIMAL(19, 0)). */
+function decimalShape(c: Compiled): { precision: number; scale: number } {
+  return c.type === 'DECIMAL' ? { precision: c.precision ?? 38, scale: c.scale ?? 0 } : { precision: intPrecision(c), scale: 0 };
+}
+
+/** Digits of an integer operand as a DECIMAL: 10 for an INT (`3`, a column declared INT), else 19. */
+function intPrecision(c: Compiled): number {
+  return c.type === 'BIGINT' && c.precision !== undefined ? c.precision : 19;
 }

@@ -12,11 +12,23 @@ export type SqlType = 'BOOLEAN' | 'BIGINT' | 'DECIMAL' | 'DOUBLE' | 'STRING' | '
 
 export type Evaluator = (row: Row) => unknown;
 
+/**
+ * A column's static type where the job tells it (a source's declared `columns`, a map's computed
+ * column, a window's aggregate): with it, a DOUBLE column divides as a double even for the value 4,
+ * and a DECIMAL(p, s) column's numbers are exact Decimals in expressions, as in Flink. Without it
+ * the type of a value is read from the value (engine/sql/arithmetic.ts).
+ */
+export interface ColumnType { type: SqlType; precision?: number; scale?: number }
+export type ColumnTypes = ReadonlyMap<string, ColumnType>;
+
 /** A compiled sub-expression. `constant` ones were folded at compile time. */
 export interface Compiled {
   fn: Evaluator;
   type: SqlType;
   constant: boolean;
+  /** For a DECIMAL: its precision and scale, when known. */
+  precision?: number;
+  scale?: number;
   /** Known to give a number (or NULL) even when the exact numeric type is UNKNOWN. */
   numeric?: boolean;
 }

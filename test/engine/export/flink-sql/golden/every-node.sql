@@ -158,7 +158,7 @@ SELECT
   DATE_FORMAT(window_end, 'yyyy-MM-dd''T''HH:mm:ss.SSS''Z''') AS window_end,
   `user`,
   COUNT(*) AS n,
-  AVG(CAST(amount AS DOUBLE)) AS mean,
+  AVG(amount) AS mean,
   window_time AS rowtime
 FROM TABLE(
   TUMBLE(TABLE valid, DESCRIPTOR(rowtime), INTERVAL '1' MINUTE))

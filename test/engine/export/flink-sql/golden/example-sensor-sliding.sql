@@ -76,7 +76,7 @@ SELECT
   DATE_FORMAT(window_start, 'yyyy-MM-dd''T''HH:mm:ss.SSS''Z''') AS window_start,
   DATE_FORMAT(window_end, 'yyyy-MM-dd''T''HH:mm:ss.SSS''Z''') AS window_end,
   sensor,
-  AVG(CAST(temp_f AS DOUBLE)) AS avg_f,
+  AVG(temp_f) AS avg_f,
   MAX(temp_f) AS max_f,
   COUNT(*) AS n,
   window_time AS rowtime
@@ -90,8 +90,8 @@ CREATE TABLE `out` (
   window_start STRING,
   window_end STRING,
   sensor STRING,
-  avg_f DOUBLE,
-  max_f DOUBLE,
+  avg_f DECIMAL(38, 6),
+  max_f DECIMAL(23, 1),
   n BIGINT
 ) WITH (
   'connector' = 'filesystem',
@@ -103,6 +103,6 @@ EXECUTE STATEMENT SET
 BEGIN
   -- nodes[3] sink.file 'out' (Averages)
   INSERT INTO `out`
-  SELECT window_start, window_end, sensor, avg_f, CAST(max_f AS DOUBLE) AS max_f, n
+  SELECT window_start, window_end, sensor, avg_f, max_f, n
   FROM sliding;
 END;
