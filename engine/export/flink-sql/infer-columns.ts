@@ -7,13 +7,19 @@ import type { Column } from './context.ts';
  * Columns of a file source, read from a sample of its data (Node only): the first lines of the file,
  * or of the first file in a folder. JSON numbers become BIGINT or DOUBLE, booleans BOOLEAN, strings
  * (ISO timestamps included: the event-time column is derived from them) STRING; a CSV file's header
- * gives the order and its values are typed the same way. A column whose sampled values disagree is
- * widened (BIGINT+DOUBLE = DOUBLE, anything else = STRING).
+ * gives the order and its values are typed the same way (the header line itself is never a sample).
+ * A column whose sampled values disagree takes the type most of them have, BIGINT and DOUBLE counted
+ * together (and DOUBLE when any has a fraction): one malformed value ('12x' in a column of numbers)
+ * never turns the column into STRING, which would make every row's arithmetic or event time fail.
+ * Values of the minority are reported in `ignored` (Flink reads them as NULL; the export warns).
  */
 const SAMPLE_BYTES = 256 * 1024;
 const SAMPLE_LINES = 1000;
 
-export type InferResult = { ok: true; columns: Column[] } | { ok: false; message: string };
+/** A sampled value that does not have its column's type: 1-based line in the sample, and the value. */
+export interface IgnoredSample { column: string; line: number; value: string; count: number }
+
+export type InferResult = { ok: true; columns: Column[]; ignored?: IgnoredSample[] } | { ok: false; message: string };
 
 export function inferFileColumns(config: FileSourceConfig, baseDir?: string): InferResult {
   const target = resolve(baseDir ?? '.', config.path);
@@ -29,7 +35,15 @@ export function inferFileColumns(config: FileSourceConfig, baseDir?: string): In
   }
   const lines = sampleLines(file);
   if (lines.length === 0) return { ok: false, message: `${config.path} is empty: no columns to infer` };
-  return { ok: true, columns: config.format === 'csv' ? inferCsv(lines) : inferJsonl(lines) };
+  const tally = config.format === 'csv' ? tallyCsv(lines) : tallyJsonl(lines);
+  const columns: Column[] = [];
+  const ignored: IgnoredSample[] = [];
+  for (const [name, t] of tally) {
+    const { type, minority } = decide(t);
+    columns.push({ name, type });
+    if (minority.length > 0) ignored.push({ column: name, line: minority[0].line, value: minority[0].value, count: minority.length });
+  }
+  return ignored.length > 0 ? { ok: true, columns, ignored } : { ok: true, columns };
 }
 
 function sampleLines(file: string): string[] {
@@ -47,10 +61,21 @@ function sampleLines(file: string): string[] {
 
 type Kind = 'BIGINT' | 'DOUBLE' | 'BOOLEAN' | 'STRING';
 
-function widen(a: Kind | undefined, b: Kind): Kind {
-  if (a === undefined || a === b) return b;
-  if ((a === 'BIGINT' && b === 'DOUBLE') || (a === 'DOUBLE' && b === 'BIGINT')) return 'DOUBLE';
-  return 'STRING';
+interface Sample { kind: Kind; line: number; value: string }
+type Tally = Map<string, Sample[]>;
+
+/** The kind most samples have (BIGINT and DOUBLE pooled as numbers); STRING on a tie or with none. */
+function decide(samples: Sample[]): { type: Kind; minority: Sample[] } {
+  const numbers = samples.filter((s) => s.kind === 'BIGINT' || s.kind === 'DOUBLE');
+  const booleans = samples.filter((s) => s.kind === 'BOOLEAN');
+  const strings = samples.filter((s) => s.kind === 'STRING');
+  if (numbers.length > booleans.length && numbers.length > strings.length) {
+    return { type: numbers.some((s) => s.kind === 'DOUBLE') ? 'DOUBLE' : 'BIGINT', minority: [...booleans, ...strings].sort((a, b) => a.line - b.line) };
+  }
+  if (booleans.length > numbers.length && booleans.length > strings.length) {
+    return { type: 'BOOLEAN', minority: [...numbers, ...strings].sort((a, b) => a.line - b.line) };
+  }
+  return { type: 'STRING', minority: [] };
 }
 
 function jsonKind(v: unknown): Kind | null {
@@ -60,19 +85,24 @@ function jsonKind(v: unknown): Kind | null {
   return 'STRING';
 }
 
-function inferJsonl(lines: string[]): Column[] {
-  const kinds = new Map<string, Kind | undefined>();
-  for (const line of lines) {
+function add(tally: Tally, name: string, sample: Sample | null): void {
+  let list = tally.get(name);
+  if (!list) tally.set(name, (list = []));
+  if (sample) list.push(sample);
+}
+
+function tallyJsonl(lines: string[]): Tally {
+  const tally: Tally = new Map();
+  lines.forEach((line, i) => {
     let rec: unknown;
-    try { rec = JSON.parse(line); } catch { continue; } // bad records are the source's business
-    if (rec === null || typeof rec !== 'object' || Array.isArray(rec)) continue;
+    try { rec = JSON.parse(line); } catch { return; } // bad records are the source's business
+    if (rec === null || typeof rec !== 'object' || Array.isArray(rec)) return;
     for (const [k, v] of Object.entries(rec)) {
       const kind = jsonKind(v);
-      const seen = kinds.get(k);
-      kinds.set(k, kind === null ? seen : widen(seen, kind));
+      add(tally, k, kind === null ? null : { kind, line: i + 1, value: typeof v === 'string' ? v : JSON.stringify(v) });
     }
-  }
-  return [...kinds].map(([name, kind]) => ({ name, type: kind ?? 'STRING' }));
+  });
+  return tally;
 }
 
 function csvKind(v: string): Kind | null {
@@ -99,15 +129,16 @@ export function splitCsvLine(line: string): string[] {
   return out;
 }
 
-function inferCsv(lines: string[]): Column[] {
+function tallyCsv(lines: string[]): Tally {
   const header = splitCsvLine(lines[0]).map((h) => h.trim());
-  const kinds: Array<Kind | undefined> = header.map(() => undefined);
-  for (const line of lines.slice(1)) {
-    splitCsvLine(line).forEach((v, i) => {
-      if (i >= kinds.length) return;
+  const tally: Tally = new Map();
+  for (const h of header) tally.set(h, []);
+  lines.slice(1).forEach((line, i) => {
+    splitCsvLine(line).forEach((v, j) => {
+      if (j >= header.length) return;
       const kind = csvKind(v);
-      if (kind !== null) kinds[i] = widen(kinds[i], kind);
+      if (kind !== null) tally.get(header[j])!.push({ kind, line: i + 2, value: v });
     });
-  }
-  return header.map((name, i) => ({ name, type: kinds[i] ?? 'STRING' }));
+  });
+  return tally;
 }

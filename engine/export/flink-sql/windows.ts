@@ -4,6 +4,7 @@ import type { Col, ExportContext, Relation } from './context.ts';
 import { splitSelectList, type SelectItem } from './expressions.ts';
 import { quoteIdent, unquoteIdent } from './identifiers.ts';
 import { intervalLiteral } from './intervals.ts';
+import { EXACT_DOUBLE_SUM_NOTE } from '../../graph/semantics-warnings.ts';
 
 type WindowNode = JobNodeOf<'window'> & { parallelism: number };
 
@@ -32,6 +33,8 @@ export function emitWindow(ctx: ExportContext, node: WindowNode, input: Relation
   const aggs = splitSelectList(c.aggregates, input.columns, { rename });
   for (const a of aggs) {
     if (a.generatedName) ctx.warn(node, 'config.aggregates', `'${a.expr}' has no alias; Flink names it ${a.name}`);
+    const fn = /^\s*(SUM|AVG)\s*\(/i.exec(a.expr)?.[1]?.toUpperCase();
+    if (fn && a.type === 'DOUBLE') ctx.warn(node, 'config.aggregates', `${a.expr} AS ${a.name} sums a DOUBLE: ${EXACT_DOUBLE_SUM_NOTE}`);
   }
   const lateness = c.allowedLateness === undefined ? 0 : parseDuration(c.allowedLateness);
   const comments = [ctx.origin(node)];

@@ -92,7 +92,8 @@ export interface EngineHost {
   listCheckpoints(req: { job: JobDocument; path?: string }): Promise<RetainedCheckpoint[]>;
   checkpointHistory(req: { runId: string }): Promise<CheckpointStats[]>;
   /** `path`: the job file, so relative data paths resolve (the Flink export samples file sources). */
-  exportJob(req: { job: JobDocument; format: 'json' | 'flink-sql'; path?: string }): Promise<ExportResult>;
+  /** `flinkVersion`, `pathPrefix`: Flink SQL only (`weir export --flink-version`, `--path-prefix`). */
+  exportJob(req: { job: JobDocument; format: 'json' | 'flink-sql'; path?: string; flinkVersion?: '1.19' | '1.20' | '2.x'; pathPrefix?: string }): Promise<ExportResult>;
   /** Documents: a workspace folder in served mode; native dialogs feed paths in Electron. */
   listFiles(req: { dir?: string }): Promise<FileEntry[]>;
   readJob(req: { path: string }): Promise<{ path: string; job: unknown }>;

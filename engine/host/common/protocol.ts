@@ -67,7 +67,11 @@ export const requestSchemas = {
   listRuns: empty,
   listCheckpoints: z.strictObject({ job: jobObject, path: path.optional() }),
   checkpointHistory: z.strictObject({ runId }),
-  exportJob: z.strictObject({ job: jobObject, format: z.enum(['json', 'flink-sql']), path: path.optional() }),
+  exportJob: z.strictObject({
+    job: jobObject, format: z.enum(['json', 'flink-sql']), path: path.optional(),
+    flinkVersion: z.enum(['1.19', '1.20', '2.x']).optional(),
+    pathPrefix: z.string().regex(/^[a-z][a-z0-9+.-]*:\/\/./i, 'a URI such as s3://bucket/weir/').max(1000).optional(),
+  }),
   listFiles: z.strictObject({ dir: z.string().max(4096).optional() }),
   readJob: z.strictObject({ path }),
   writeJob: z.strictObject({ path, job: jobObject }),

@@ -29,7 +29,7 @@ export function loadStartJob(): Promise<(options: StartJobOptions) => Promise<Jo
   return load('engine/runtime/job-runner.ts', () => import('../../runtime/job/job-runner.ts'), (m) => m.startJob);
 }
 
-export function loadExportFlinkSql(): Promise<(job: NormalizedJob) => unknown> {
+export function loadExportFlinkSql(): Promise<(job: NormalizedJob, opts?: { flinkVersion?: '1.19' | '1.20' | '2.x'; pathPrefix?: string }) => unknown> {
   return load('engine/sql/flink/index.ts', () => import('../../export/flink-sql/index.ts'), (m) => m.exportFlinkSql);
 }
 

@@ -249,13 +249,13 @@ export function createLocalHost(opts: LocalHostOptions): LocalHost {
       return (await loadListRetained())(normalized);
     }),
 
-    exportJob: ({ job, format, path }) => guard(async () => {
+    exportJob: ({ job, format, path, flinkVersion, pathPrefix }) => guard(async () => {
       const baseDir = await baseDirFor(path, 'read');
       if (format === 'json') {
         const v = validateJob(job, { baseDir });
         return { text: `${JSON.stringify(job, null, 2)}\n`, warnings: v.problems };
       }
-      const out = (await loadExportFlinkSql())(validated(job, baseDir));
+      const out = (await loadExportFlinkSql())(validated(job, baseDir), { flinkVersion, pathPrefix });
       if (typeof out === 'string') return { text: out, warnings: [] };
       const o = out as { text?: string; sql?: string; warnings?: [] };
       return { text: o.text ?? o.sql ?? '', warnings: o.warnings ?? [] };
