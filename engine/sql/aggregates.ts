@@ -5,7 +5,7 @@ import { parseSelectList } from './parse.ts';
 import type { ColumnType, ColumnTypes, Compiled, Row } from './types.ts';
 import { compare, roundHalfUp, toNumber } from './values.ts';
 import { exactSumAdd, exactSumMerge, exactSumValue, type ExactSum } from './exact-sum.ts';
-import { Decimal, toJsValue } from './decimal.ts';
+import { Decimal, MAX_PRECISION, decimalAdd, decimalFromInteger, toJsValue } from './decimal.ts';
 
 export type AggregateFn = 'COUNT' | 'SUM' | 'MIN' | 'MAX' | 'AVG';
 const AGGREGATE_FNS: readonly AggregateFn[] = ['COUNT', 'SUM', 'MIN', 'MAX', 'AVG'];
@@ -62,7 +62,8 @@ export function compileAggregates(text: string, columnTypes?: ColumnTypes): Aggr
     // AVG reads the kind of each value (integer, DECIMAL, DOUBLE) for its result type; the others
     // get plain JSON values, which is what accumulators keep in state.
     const f = c.fn;
-    const input = fn !== 'AVG' ? (row: Row) => toJsValue(f(row))
+    const input = fn === 'COUNT' || fn === 'MIN' || fn === 'MAX' ? (row: Row) => toJsValue(f(row))
+      : fn === 'SUM' ? f
       // statically DOUBLE (CAST(x AS DOUBLE) of 1 is the JS number 1): AVG must not truncate it
       : c.type === 'DOUBLE' ? (row: Row) => { const v = f(row); return typeof v === 'number' ? new DoubleValue(v) : v; }
         : f;
@@ -98,15 +99,40 @@ const count: Accumulator = {
 
 // SUM and AVG add exactly (engine/sql/exact-sum.ts): the result does not depend on the order in
 // which parallel channels or a replay after recovery deliver the values.
+// SUM of DECIMALs is an exact DECIMAL, as in Flink (DECIMAL(38, s)): its accumulator is
+// `{ u: unscaled digits, s: scale }`. A DOUBLE seen with it turns the sum into an exact double sum.
+interface DecimalSum { u: string; s: number }
+const isDecimalSum = (a: unknown): a is DecimalSum => a !== null && typeof a === 'object' && !Array.isArray(a);
+const toDecimal = (a: DecimalSum): Decimal => new Decimal(BigInt(a.u), a.s, MAX_PRECISION);
+const fromDecimal = (d: Decimal): DecimalSum => ({ u: d.unscaled.toString(), s: d.scale });
+
+function addToSum(acc: unknown, v: unknown): unknown {
+  if (v instanceof Decimal) {
+    if (acc === null) return fromDecimal(v);
+    if (isDecimalSum(acc)) return fromDecimal(decimalAdd(toDecimal(acc), v) ?? toDecimal(acc));
+    return exactSumAdd(acc as ExactSum, v.toNumber());
+  }
+  const n = typeof v === 'number' ? v : toNumber(v);
+  if (n === null) return acc;
+  if (isDecimalSum(acc)) {
+    // A whole number joins a DECIMAL sum exactly; a fraction makes it a DOUBLE sum.
+    if (Number.isSafeInteger(n)) return fromDecimal(decimalAdd(toDecimal(acc), decimalFromInteger(n)) ?? toDecimal(acc));
+    return exactSumAdd(toDecimal(acc).toNumber(), n);
+  }
+  return exactSumAdd(acc === null ? 0 : (acc as ExactSum), n);
+}
+
 const sum: Accumulator = {
   create: () => null,
-  add: (acc, v) => {
-    const n = typeof v === 'number' ? v : toNumber(v);
-    if (n === null) return acc;
-    return exactSumAdd(acc === null ? 0 : (acc as ExactSum), n);
+  add: addToSum,
+  merge: (a, b) => {
+    if (b === null) return a;
+    if (isDecimalSum(b)) return addToSum(a, toDecimal(b));
+    if (a === null) return copySum(b as ExactSum);
+    if (isDecimalSum(a)) return exactSumMerge(toDecimal(a).toNumber(), b as ExactSum);
+    return exactSumMerge(a as ExactSum, b as ExactSum);
   },
-  merge: (a, b) => (a === null ? copySum(b as ExactSum | null) : b === null ? a : exactSumMerge(a as ExactSum, b as ExactSum)),
-  result: (acc) => (acc === null ? null : exactSumValue(acc as ExactSum)),
+  result: (acc) => (acc === null ? null : isDecimalSum(acc) ? toDecimal(acc).toNumber() : exactSumValue(acc as ExactSum)),
 };
 
 /** `merge` may not alias its second argument, which may still be live elsewhere. */
