@@ -39,7 +39,8 @@ export function exportFlinkSql(job: NormalizedJob, opts: FlinkExportOptions = {}
       ctx.warn(node, undefined, `not exported: ${e instanceof Error ? e.message : String(e)}`);
       done = false;
     }
-    if (!done) ctx.emit(`${ctx.origin(node)}: left out of the script (see the warnings above)`);
+    // The node's config as a comment, so that `weir import` can bring the node back.
+    if (!done) ctx.emit(`${ctx.origin(node)}: left out of the script (see the warnings above)\n-- weir node config: ${commentText(JSON.stringify(node.config))}`);
   }
   return { text: assemble(ctx, settings), warnings: ctx.warnings };
 }
