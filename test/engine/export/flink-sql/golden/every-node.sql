@@ -276,6 +276,7 @@ CREATE TABLE session_preview (
 );
 
 -- nodes[15] sink.file 'late_clicks': left out of the script (see the warnings above)
+-- weir node config: {"path":"out/late","format":"jsonl"}
 
 EXECUTE STATEMENT SET
 BEGIN

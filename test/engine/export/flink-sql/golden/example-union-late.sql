@@ -115,6 +115,7 @@ CREATE TABLE totals (
 );
 
 -- nodes[5] sink.file 'late' (Late records): left out of the script (see the warnings above)
+-- weir node config: {"path":"out/late","format":"jsonl"}
 
 EXECUTE STATEMENT SET
 BEGIN
