@@ -15,7 +15,8 @@ export const USAGE = `Usage: weir <command> [options]
 Commands:
   validate JOB.json           check a job file; prints problems as PATH: message (exit 2 if any)
   export JOB.json             print the job with defaults filled in
-      --format json|flink-sql [-o FILE]
+      --format json|flink-sql [--flink-version 1.19|1.20|2.x] [--path-prefix URI] [-o FILE]
+  import SCRIPT.sql           a Flink SQL script as a weir.job/v1 job (weir import --help)
   run JOB.json [options]      run a job locally (weir run --help)
   serve [options]             serve the designer and the engine over HTTP/WebSocket (weir serve --help)
 
@@ -82,6 +83,10 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
         return await validateCommand(rest, io);
       case 'export':
         return await exportCommand(rest, io);
+      case 'import': {
+        const imp = await lazyCommand(io, 'import-command', () => importSibling('./import-command.ts'), 'importCommand');
+        return imp ? await imp(rest, io) : EXIT_FAILURE;
+      }
       case 'run': {
         const run = await lazyCommand(io, 'run', () => importSibling('./run.ts'), 'runCommand');
         return run ? await run(rest, io) : EXIT_FAILURE;

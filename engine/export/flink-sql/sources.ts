@@ -18,8 +18,9 @@ export function fileSourceColumns(ctx: ExportContext, node: FileNode): Col[] {
   let cols: Col[];
   if (sampled.ok) {
     for (const ig of 'ignored' in sampled ? sampled.ignored ?? [] : []) {
-      if (declared.some((d) => d.name === ig.column)) continue;
       const type = sampled.columns.find((col) => col.name === ig.column)?.type;
+      // Declared with another type: the sample's majority says nothing about that type.
+      if (declared.some((d) => d.name === ig.column && d.type.toUpperCase() !== type?.toUpperCase())) continue;
       ctx.warn(node, 'config.columns', `column '${ig.column}' is typed ${type} by most sampled values; ${ig.count} other value${ig.count === 1 ? '' : 's'} (first: ${JSON.stringify(ig.value)} on line ${ig.line}) ${ig.count === 1 ? 'is' : 'are'} read as NULL by Flink, as bad values`);
     }
     // The data's own order (a CSV header is read by position); declared types win over sampled ones.

@@ -73,6 +73,10 @@ export interface ExportResult { text: string; warnings: JobProblem[] }
 
 export interface FileEntry { path: string; name: string; modified: number }
 
+/** A place in an imported Flink SQL script (1-based) with what could not become part of the job. */
+export interface ImportProblem { line: number; column: number; message: string; severity: 'error' | 'warning' }
+export interface ImportResult { job: JobDocument; problems: ImportProblem[] }
+
 export interface EngineHost {
   validate(req: { job: unknown }): Promise<{ ok: boolean; problems: JobProblem[]; summary?: string }>;
   run(req: RunOptions): Promise<RunInfo>;
@@ -94,6 +98,12 @@ export interface EngineHost {
   /** `path`: the job file, so relative data paths resolve (the Flink export samples file sources). */
   /** `flinkVersion`, `pathPrefix`: Flink SQL only (`weir export --flink-version`, `--path-prefix`). */
   exportJob(req: { job: JobDocument; format: 'json' | 'flink-sql'; path?: string; flinkVersion?: '1.19' | '1.20' | '2.x'; pathPrefix?: string }): Promise<ExportResult>;
+  /**
+   * A Flink SQL script as a laid-out job (File > Import Flink SQL...). `path`: where the job will
+   * be saved, so file:/// data paths inside its folder become relative. Never fails on content:
+   * what has no Weir node comes back in `problems` with its line and column.
+   */
+  importFlinkSql(req: { sql: string; path?: string }): Promise<ImportResult>;
   /** Documents: a workspace folder in served mode; native dialogs feed paths in Electron. */
   listFiles(req: { dir?: string }): Promise<FileEntry[]>;
   readJob(req: { path: string }): Promise<{ path: string; job: unknown }>;

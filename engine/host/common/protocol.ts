@@ -72,6 +72,7 @@ export const requestSchemas = {
     flinkVersion: z.enum(['1.19', '1.20', '2.x']).optional(),
     pathPrefix: z.string().regex(/^[a-z][a-z0-9+.-]*:\/\/./i, 'a URI such as s3://bucket/weir/').max(1000).optional(),
   }),
+  importFlinkSql: z.strictObject({ sql: z.string().max(10_000_000), path: path.optional() }),
   listFiles: z.strictObject({ dir: z.string().max(4096).optional() }),
   readJob: z.strictObject({ path }),
   writeJob: z.strictObject({ path, job: jobObject }),
@@ -126,6 +127,10 @@ export const resultSchemas = {
   listCheckpoints: z.array(retained),
   checkpointHistory: z.array(checkpointStatsSchema),
   exportJob: z.object({ text: z.string(), warnings: z.array(problem) }),
+  importFlinkSql: z.object({
+    job: z.unknown(),
+    problems: z.array(z.object({ line: z.number(), column: z.number(), message: z.string(), severity: z.enum(['error', 'warning']) })),
+  }),
   listFiles: z.array(z.object({ path: z.string(), name: z.string(), modified: z.number() })),
   readJob: z.object({ path: z.string(), job: z.unknown() }),
   writeJob: z.object({ path: z.string() }),

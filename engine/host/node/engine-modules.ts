@@ -4,6 +4,7 @@
  * `internal: runtime not available (...)`; everything else in the host keeps working.
  */
 import type { NormalizedJob } from '../../graph/types.ts';
+import type { ImportResult } from '../common/api.ts';
 import type { JobHandle, StartJobOptions } from '../../runtime/job/api.ts';
 import type { RetainedCheckpoint } from '../../contracts/checkpoint.ts';
 import { HostError } from '../common/errors.ts';
@@ -31,6 +32,10 @@ export function loadStartJob(): Promise<(options: StartJobOptions) => Promise<Jo
 
 export function loadExportFlinkSql(): Promise<(job: NormalizedJob, opts?: { flinkVersion?: '1.19' | '1.20' | '2.x'; pathPrefix?: string }) => unknown> {
   return load('engine/sql/flink/index.ts', () => import('../../export/flink-sql/index.ts'), (m) => m.exportFlinkSql);
+}
+
+export function loadImportFlinkSql(): Promise<(sql: string, opts: { baseDir?: string; name?: string }) => ImportResult> {
+  return load('engine/import/flink-sql/index.ts', () => import('../../import/flink-sql/index.ts'), (m) => m.importFlinkSql);
 }
 
 /** Retained checkpoints and savepoints of a job (its `checkpointing.dir`), newest first. */

@@ -9,7 +9,7 @@
  * - One active run per job (same name and folder): two runs would share checkpoints and sinks.
  * - Each run's events pass through its own throttle (event-throttle.ts) before reaching listeners.
  */
-import { dirname } from 'node:path';
+import { basename, dirname } from 'node:path';
 import type {
   AppCommand, EngineHost, HostEvent, HostInfo, JobStatus, RunInfo, RunOptions,
 } from '../common/api.ts';
@@ -21,7 +21,7 @@ import { createEventThrottle, type EventThrottle } from './event-throttle.ts';
 import { WorkspaceFiles } from './workspace-files.ts';
 import { materializeExample, readExampleIndex } from './examples.ts';
 import { validateJob, summarizeJob } from '../../graph/validate.ts';
-import { loadExportFlinkSql, loadListRetained, loadStartJob } from './engine-modules.ts';
+import { loadExportFlinkSql, loadImportFlinkSql, loadListRetained, loadStartJob } from './engine-modules.ts';
 
 const TERMINAL: ReadonlySet<JobStatus> = new Set(['finished', 'stopped', 'failed', 'canceled']);
 
@@ -259,6 +259,11 @@ export function createLocalHost(opts: LocalHostOptions): LocalHost {
       if (typeof out === 'string') return { text: out, warnings: [] };
       const o = out as { text?: string; sql?: string; warnings?: [] };
       return { text: o.text ?? o.sql ?? '', warnings: o.warnings ?? [] };
+    }),
+
+    importFlinkSql: ({ sql, path }) => guard(async () => {
+      const baseDir = await baseDirFor(path, 'write');
+      return (await loadImportFlinkSql())(sql, { baseDir, ...(path ? { name: basename(path).replace(/\.weir\.json$|\.json$/i, '') } : {}) });
     }),
 
     listFiles: ({ dir }) => guard(() => files.list(dir)),

@@ -13,6 +13,7 @@ export interface ExportHints {
   /** Per node index: its own idle timeout, or the window's allowed lateness (ms). */
   idleTimeout: Map<number, number>;
   allowedLateness: Map<number, number>;
+  memoryStateLimit: number | null;
   lateEdges: Array<{ from: string; to: string }>;
 }
 
@@ -25,11 +26,13 @@ const LEFT_OUT = /^-- nodes\[(\d+)\] ([a-z.]+) '((?:[^']|'')*)'(?: \((.*)\))?: l
 const CONFIG = /^-- weir node config: (\{.*\})$/;
 
 export function readHints(b: JobBuilder, sql: string): ExportHints {
-  const hints: ExportHints = { parallelism: new Map(), previewLimit: new Map(), idleTimeout: new Map(), allowedLateness: new Map(), lateEdges: [] };
+  const hints: ExportHints = { parallelism: new Map(), previewLimit: new Map(), idleTimeout: new Map(), allowedLateness: new Map(), memoryStateLimit: null, lateEdges: [] };
   const lines = sql.split('\n');
   lines.forEach((line, i) => {
     const p = PARALLELISM.exec(line);
     if (p) hints.parallelism.set(Number(p[1]), Number(p[2]));
+    const mem = /^--\s+settings\.memoryStateLimit: memoryStateLimit (\d+) bytes/.exec(line);
+    if (mem) hints.memoryStateLimit = Number(mem[1]);
     const idle = IDLE.exec(line);
     if (idle) hints.idleTimeout.set(Number(idle[1]), Number(idle[2]));
     const lateness = LATENESS.exec(line);

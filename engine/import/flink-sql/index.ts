@@ -69,6 +69,7 @@ export function importFlinkSql(sql: string, opts: ImportOptions = {}): FlinkImpo
     const limit = n.origin ? hints.previewLimit.get(n.origin.index) : undefined;
     if (limit !== undefined && n.node.type === 'sink.preview') n.node.config.limit = limit;
   }
+  if (hints.memoryStateLimit !== null) settings.memoryStateLimit = hints.memoryStateLimit;
   const ordered = [...b.nodes].sort((x, y) => (x.origin && y.origin ? x.origin.index - y.origin.index : x.order - y.order)).map((n) => n.node);
   layOut(ordered, b.edges);
   const job: JobDocument = {

@@ -6,7 +6,6 @@
  * minus 1 ms is `maxOutOfOrderness` (Weir's watermark is max - maxOutOfOrderness - 1 ms).
  */
 import type { FileSourceConfig, GeneratorSourceConfig, JobNode } from '../../graph/types.ts';
-import { inferFileColumns } from '../../export/flink-sql/infer-columns.ts';
 import type { JobBuilder } from './builder.ts';
 import type { TableStatement } from './statements.ts';
 import { intervalsIn, weirDuration } from './values.ts';
@@ -81,19 +80,15 @@ function importFileSource(b: JobBuilder, t: TableStatement, id: string, rowtimeE
   if (t.options['source.monitor-interval']) config.follow = true;
   const et = eventTimeOf(b, t, rowtimeExpr);
   if (et) config.eventTime = et;
-  // Declare only what sampling the data would not tell: Weir's export samples the file the same way.
-  const sampled = inferFileColumns(config, b.baseDir);
   // Weir's export reads a declared TIMESTAMP column as its text and says so in a comment.
   const declaredTimestamps = new Map<string, string>();
   for (const n of t.notes) {
     const m = /^-- (.+): declared (TIMESTAMP[^;]*); read as its ISO-8601 text/.exec(n);
     if (m) declaredTimestamps.set(m[1], m[2]);
   }
-  // Declared columns are the whole schema for validation, so all of them or none.
-  const same = sampled.ok && t.columns.every((c) => sampled.columns.find((x) => x.name === c.name)?.type.toUpperCase() === c.type.toUpperCase());
-  if ((!same || declaredTimestamps.size > 0) && t.columns.length > 0) {
-    config.columns = Object.fromEntries(t.columns.map((c) => [c.name, declaredTimestamps.get(c.name) ?? c.type]));
-  }
+  // The table's columns are declared: Weir then types every value as Flink does (a DOUBLE column's
+  // 4 divides as 4.0), and the export writes the same CREATE TABLE again.
+  if (t.columns.length > 0) config.columns = Object.fromEntries(t.columns.map((c) => [c.name, declaredTimestamps.get(c.name) ?? c.type]));
   b.add({ id, type: 'source.file', config }, t.pos, t.origin);
 }
 

@@ -58,7 +58,8 @@ export function importQuery(b: JobBuilder, name: string, q: QueryShape, origin: 
     return current;
   }
   const items = q.items.filter((i) => !isRowtimeItem(i, input.rowtime));
-  const select = [...(q.star ? ['*'] : []), ...items.map((i) => i.text)].join(', ');
+  // `expr AS EXPR$i` at position i is Flink's (and Weir's) own name for an unaliased expression.
+  const select = [...(q.star ? ['*'] : []), ...items.map((i, k) => (i.alias === `EXPR$${k}` ? i.expr : i.text))].join(', ');
   const id = b.freeId(origin?.id ?? name);
   b.add({ id, type: 'map', config: { select } }, q.pos, origin);
   b.connect(current, id);
