@@ -119,7 +119,7 @@ INSERT INTO out1 SELECT u, n FROM sessions;
 INSERT INTO out2 SELECT n FROM hops;`);
   assert.deepEqual(problems, []);
   const byId = Object.fromEntries(job.nodes.map((n) => [n.id, n]));
-  assert.deepEqual(byId.clicks.config.eventTime, { field: 'ts' }, 'rt - 1 ms: maxOutOfOrderness 0');
+  assert.deepEqual((byId.clicks.config as { eventTime?: unknown }).eventTime, { field: 'ts' }, 'rt - 1 ms: maxOutOfOrderness 0');
   assert.deepEqual(byId.real_users.config, { where: "u <> 'bot'" });
   assert.deepEqual(byId.sessions.config, { keyBy: 'u', window: { kind: 'session', gap: '30s' }, aggregates: 'COUNT(*) AS n' });
   assert.deepEqual(byId.hops.config, { window: { kind: 'sliding', size: '15s', slide: '5s' }, aggregates: 'COUNT(*) AS n' });
