@@ -40,9 +40,9 @@ export type HostEvent =
 
 /** Commands the shell's menus and accelerators send to the renderer. */
 export type AppCommand =
-  | 'new' | 'open' | 'save' | 'save-as' | 'export' | 'undo' | 'redo' | 'run' | 'stop';
+  | 'new' | 'open' | 'save' | 'save-as' | 'export' | 'import-flink-sql' | 'undo' | 'redo' | 'run' | 'stop';
 export const APP_COMMANDS: readonly AppCommand[] = [
-  'new', 'open', 'save', 'save-as', 'export', 'undo', 'redo', 'run', 'stop',
+  'new', 'open', 'save', 'save-as', 'export', 'import-flink-sql', 'undo', 'redo', 'run', 'stop',
 ];
 
 /** What the renderer needs to know about the shell it runs in. */
