@@ -29,14 +29,22 @@ export function columnTypeOfFlinkType(flinkType: string): ColumnType {
  * input keeps its type). Never throws: a node whose config does not compile gives no types, and
  * validation reports the config error itself.
  */
-export function inputColumnTypes(job: NormalizedJob, nodeId: string): ColumnTypeMap {
-  const memo = new Map<string, ColumnTypeMap>();
-  return mergeInputs(job, nodeId, memo, new Set());
+export interface ColumnTypeOptions {
+  /**
+   * Flink SQL types of an undeclared file source's columns, from a sample of its data (the runtime
+   * passes engine/connectors/sample-columns.ts; the browser has no files and passes nothing).
+   */
+  sampled?: (node: NormalizedJob['nodes'][number]) => Record<string, string> | undefined;
 }
 
-function mergeInputs(job: NormalizedJob, nodeId: string, memo: Map<string, ColumnTypeMap>, visiting: Set<string>): ColumnTypeMap {
+export function inputColumnTypes(job: NormalizedJob, nodeId: string, opts: ColumnTypeOptions = {}): ColumnTypeMap {
+  const memo = new Map<string, ColumnTypeMap>();
+  return mergeInputs(job, nodeId, memo, new Set(), opts);
+}
+
+function mergeInputs(job: NormalizedJob, nodeId: string, memo: Map<string, ColumnTypeMap>, visiting: Set<string>, opts: ColumnTypeOptions): ColumnTypeMap {
   const inputs = job.edges.filter((e) => e.to === nodeId)
-    .map((e) => (e.fromPort === 'late' ? mergeInputs(job, e.from, memo, visiting) : outputTypes(job, e.from, memo, visiting)));
+    .map((e) => (e.fromPort === 'late' ? mergeInputs(job, e.from, memo, visiting, opts) : outputTypes(job, e.from, memo, visiting, opts)));
   if (inputs.length === 0) return new Map();
   const out = new Map(inputs[0]);
   for (const other of inputs.slice(1)) {
@@ -48,7 +56,7 @@ function mergeInputs(job: NormalizedJob, nodeId: string, memo: Map<string, Colum
   return out;
 }
 
-function outputTypes(job: NormalizedJob, nodeId: string, memo: Map<string, ColumnTypeMap>, visiting: Set<string>): ColumnTypeMap {
+function outputTypes(job: NormalizedJob, nodeId: string, memo: Map<string, ColumnTypeMap>, visiting: Set<string>, opts: ColumnTypeOptions): ColumnTypeMap {
   const known = memo.get(nodeId);
   if (known) return known;
   if (visiting.has(nodeId)) return new Map(); // a cycle: validation reports it
@@ -56,7 +64,7 @@ function outputTypes(job: NormalizedJob, nodeId: string, memo: Map<string, Colum
   const node = job.nodes.find((n) => n.id === nodeId);
   let out: ColumnTypeMap = new Map();
   try {
-    if (node) out = computeOutput(job, node, () => mergeInputs(job, nodeId, memo, visiting));
+    if (node) out = computeOutput(node, () => mergeInputs(job, nodeId, memo, visiting, opts), opts);
   } catch {
     out = new Map();
   }
@@ -65,11 +73,13 @@ function outputTypes(job: NormalizedJob, nodeId: string, memo: Map<string, Colum
   return out;
 }
 
-function computeOutput(job: NormalizedJob, node: NormalizedJob['nodes'][number], input: () => ColumnTypeMap): ColumnTypeMap {
+function computeOutput(node: NormalizedJob['nodes'][number], input: () => ColumnTypeMap, opts: ColumnTypeOptions): ColumnTypeMap {
   switch (node.type) {
     case 'source.file': {
       const out: ColumnTypeMap = new Map();
-      for (const [name, t] of Object.entries(node.config.columns ?? {})) out.set(name, columnTypeOfFlinkType(t));
+      // Declared columns win; without them, the types a sample of the data gives (as the export's).
+      const columns = node.config.columns ?? opts.sampled?.(node) ?? {};
+      for (const [name, t] of Object.entries(columns)) out.set(name, columnTypeOfFlinkType(t));
       return out;
     }
     case 'source.generator':

@@ -10,7 +10,7 @@ import { MapOperator } from './map.ts';
 import { UnionOperator } from './union.ts';
 import { createWindowOperator } from './window/index.ts';
 import { nameExpressionFailures } from './expression-failures.ts';
-import { inputColumnTypes } from '../../../graph/column-types.ts';
+import { operatorInputTypes } from './input-types.ts';
 import { FileSinkOperator } from '../../../connectors/file-sink.ts';
 import { PreviewSinkOperator } from '../../../connectors/preview-sink.ts';
 
@@ -28,8 +28,8 @@ export function createOperator(node: JobNode, job: NormalizedJob, services: Oper
     }
   };
   switch (node.type) {
-    case 'filter': return nameExpressionFailures(wrap('where', () => new FilterOperator(node.config.where, inputColumnTypes(job, node.id))), at('where'));
-    case 'map': return nameExpressionFailures(wrap('select', () => new MapOperator(node.config.select, inputColumnTypes(job, node.id))), at('select'));
+    case 'filter': return nameExpressionFailures(wrap('where', () => new FilterOperator(node.config.where, operatorInputTypes(job, node.id))), at('where'));
+    case 'map': return nameExpressionFailures(wrap('select', () => new MapOperator(node.config.select, operatorInputTypes(job, node.id))), at('select'));
     case 'union': return new UnionOperator();
     case 'window': return nameExpressionFailures(wrap('window', () => createWindowOperator(node, job)), at('aggregates'));
     case 'sink.file': return new FileSinkOperator(node.config, services);
