@@ -33,6 +33,7 @@ export function menuTemplate(a: MenuActions): MenuItemConstructorOptions[] {
         cmd('Save', 'save', 'CmdOrCtrl+S'),
         cmd('Save As…', 'save-as', 'CmdOrCtrl+Shift+S'),
         cmd('Export…', 'export', 'CmdOrCtrl+E'),
+        cmd('Import Flink SQL…', 'import-flink-sql'),
         { type: 'separator' },
         a.isMac ? { role: 'close' } : { role: 'quit' },
       ],

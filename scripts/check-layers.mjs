@@ -50,6 +50,7 @@ export const ENGINE_LAYERS = [
   ['engine/runtime/common'],
   ['engine/runtime/task', 'engine/runtime/job'],
   ['engine/export'],
+  ['engine/import'],
   ['engine/host/common'],
   ['engine/host/browser', 'engine/host/node'],
   ['engine/cli'],

@@ -10,13 +10,15 @@ import { validateCommand } from './validate-command.ts';
 import { exportCommand } from './export-command.ts';
 import { runCommand } from './run.ts';
 import { serveCommand } from './serve.ts';
+import { importCommand } from './import-command.ts';
 
 export const USAGE = `Usage: weir <command> [options]
 
 Commands:
   validate JOB.json           check a job file; prints problems as PATH: message (exit 2 if any)
   export JOB.json             print the job with defaults filled in
-      --format json|flink-sql [-o FILE]
+      --format json|flink-sql [--flink-version 1.19|1.20|2.x] [--path-prefix URI] [-o FILE]
+  import SCRIPT.sql           a Flink SQL script as a weir.job/v1 job (weir import --help)
   run JOB.json [options]      run a job locally (weir run --help)
   serve [options]             serve the designer and the engine over HTTP/WebSocket (weir serve --help)
 
@@ -57,6 +59,8 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
         return await validateCommand(rest, io);
       case 'export':
         return await exportCommand(rest, io);
+      case 'import':
+        return await importCommand(rest, io);
       case 'run':
         return await runCommand(rest, io);
       case 'serve':

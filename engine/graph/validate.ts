@@ -10,6 +10,7 @@ import { problemsFromIssues } from './schema-problems.ts';
 import { checkGraph } from './check-graph.ts';
 import { checkColumns, type NodeColumns } from './check-columns.ts';
 import { normalizeJob } from './normalize.ts';
+import { semanticsWarnings } from './semantics-warnings.ts';
 import { parseDuration } from './units.ts';
 import type { ExpressionChecker } from './expressions.ts';
 import { checkExpression, compileAggregates, compileProjectionDetailed, parseKeyBy, referencedColumns } from '../sql/index.ts';
@@ -98,7 +99,8 @@ export function validateJob(input: unknown, options: ValidateOptions = {}): Vali
   const idx = checkGraph(doc, problems);
   checkColumns(doc, idx, options.expressions ?? sqlExpressionChecker, problems);
   if (problems.some((p) => p.severity !== 'warning')) return { ok: false, problems };
-  return { ok: true, job: normalizeJob(doc, options.baseDir), problems };
+  const job = normalizeJob(doc, options.baseDir);
+  return { ok: true, job, problems: [...problems, ...semanticsWarnings(job)] };
 }
 
 /**

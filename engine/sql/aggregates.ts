@@ -2,9 +2,10 @@ import { compileExpr } from './compile.ts';
 import { contextFor } from './context.ts';
 import { ExpressionError } from './errors.ts';
 import { parseSelectList } from './parse.ts';
-import type { Row } from './types.ts';
-import { compare, toNumber } from './values.ts';
+import type { ColumnType, ColumnTypes, Compiled, Row } from './types.ts';
+import { compare, roundHalfUp, toNumber } from './values.ts';
 import { exactSumAdd, exactSumMerge, exactSumValue, type ExactSum } from './exact-sum.ts';
+import { Decimal, MAX_PRECISION, decimalAdd, decimalFromInteger, toJsValue } from './decimal.ts';
 
 export type AggregateFn = 'COUNT' | 'SUM' | 'MIN' | 'MAX' | 'AVG';
 const AGGREGATE_FNS: readonly AggregateFn[] = ['COUNT', 'SUM', 'MIN', 'MAX', 'AVG'];
@@ -19,12 +20,14 @@ export interface AggregateCall {
   arg: ((row: Row) => unknown) | null;
   /** The value to feed the accumulator for a row: arg(row), or 1 for COUNT(*). */
   input: (row: Row) => unknown;
+  /** Static type of the result, as Flink types it (UNKNOWN where the argument's type is unknown). */
+  resultType: ColumnType;
 }
 
 const COUNT_STAR_INPUT = (): unknown => 1;
 
 /** Compiles a `window.aggregates` list such as `COUNT(*) AS n, SUM(amount) AS total`. */
-export function compileAggregates(text: string): AggregateCall[] {
+export function compileAggregates(text: string, columnTypes?: ColumnTypes): AggregateCall[] {
   const parsed = parseSelectList(text);
   const { items } = parsed;
   const calls: AggregateCall[] = [];
@@ -49,14 +52,22 @@ export function compileAggregates(text: string): AggregateCall[] {
     aliases.add(alias);
     if (!argAst || (argAst.type === 'star')) {
       if (fn !== 'COUNT') throw new ExpressionError(`${fn}(*) is not valid: only COUNT(*) counts rows`, col);
-      calls.push({ alias, fn, argText: null, arg: null, input: COUNT_STAR_INPUT });
+      calls.push({ alias, fn, argText: null, arg: null, input: COUNT_STAR_INPUT, resultType: { type: 'BIGINT' } });
       return;
     }
-    const ctx = contextFor(text, parsed, item, 'an aggregate argument (aggregates cannot be nested)', []);
+    const ctx = contextFor(text, parsed, item, 'an aggregate argument (aggregates cannot be nested)', [], columnTypes);
     const c = compileExpr(argAst, ctx);
     const open = item.text.indexOf('(');
     const argText = item.text.slice(open + 1, item.text.lastIndexOf(')')).trim();
-    calls.push({ alias, fn, argText, arg: c.fn, input: c.fn });
+    // AVG reads the kind of each value (integer, DECIMAL, DOUBLE) for its result type; the others
+    // get plain JSON values, which is what accumulators keep in state.
+    const f = c.fn;
+    const input = fn === 'COUNT' || fn === 'MIN' || fn === 'MAX' ? (row: Row) => toJsValue(f(row))
+      : fn === 'SUM' ? f
+      // statically DOUBLE (CAST(x AS DOUBLE) of 1 is the JS number 1): AVG must not truncate it
+      : c.type === 'DOUBLE' ? (row: Row) => { const v = f(row); return typeof v === 'number' ? new DoubleValue(v) : v; }
+        : f;
+    calls.push({ alias, fn, argText, arg: f, input, resultType: aggregateResultType(fn, c) });
   });
   return calls;
 }
@@ -69,8 +80,8 @@ export function compileAggregates(text: string): AggregateCall[] {
  * `add` and `merge` may update their first argument in place and return it: callers must keep the
  * returned value and drop the old reference; `merge` leaves its second argument unchanged.
  * SQL rules: NULL inputs are ignored; SUM/MIN/MAX/AVG of no (non-NULL) input are NULL; COUNT of no
- * input is 0. SUM and AVG ignore values that are not numeric. AVG is a double (Flink's AVG of an
- * INT column truncates to INT: export casts the argument to DOUBLE to keep the result identical).
+ * input is 0. SUM and AVG ignore values that are not numeric. AVG's result type follows its input
+ * (see `avg` below), as Flink's.
  */
 export interface Accumulator {
   create(): unknown;
@@ -88,15 +99,40 @@ const count: Accumulator = {
 
 // SUM and AVG add exactly (engine/sql/exact-sum.ts): the result does not depend on the order in
 // which parallel channels or a replay after recovery deliver the values.
+// SUM of DECIMALs is an exact DECIMAL, as in Flink (DECIMAL(38, s)): its accumulator is
+// `{ u: unscaled digits, s: scale }`. A DOUBLE seen with it turns the sum into an exact double sum.
+interface DecimalSum { u: string; s: number }
+const isDecimalSum = (a: unknown): a is DecimalSum => a !== null && typeof a === 'object' && !Array.isArray(a);
+const toDecimal = (a: DecimalSum): Decimal => new Decimal(BigInt(a.u), a.s, MAX_PRECISION);
+const fromDecimal = (d: Decimal): DecimalSum => ({ u: d.unscaled.toString(), s: d.scale });
+
+function addToSum(acc: unknown, v: unknown): unknown {
+  if (v instanceof Decimal) {
+    if (acc === null) return fromDecimal(v);
+    if (isDecimalSum(acc)) return fromDecimal(decimalAdd(toDecimal(acc), v) ?? toDecimal(acc));
+    return exactSumAdd(acc as ExactSum, v.toNumber());
+  }
+  const n = typeof v === 'number' ? v : toNumber(v);
+  if (n === null) return acc;
+  if (isDecimalSum(acc)) {
+    // A whole number joins a DECIMAL sum exactly; a fraction makes it a DOUBLE sum.
+    if (Number.isSafeInteger(n)) return fromDecimal(decimalAdd(toDecimal(acc), decimalFromInteger(n)) ?? toDecimal(acc));
+    return exactSumAdd(toDecimal(acc).toNumber(), n);
+  }
+  return exactSumAdd(acc === null ? 0 : (acc as ExactSum), n);
+}
+
 const sum: Accumulator = {
   create: () => null,
-  add: (acc, v) => {
-    const n = typeof v === 'number' ? v : toNumber(v);
-    if (n === null) return acc;
-    return exactSumAdd(acc === null ? 0 : (acc as ExactSum), n);
+  add: addToSum,
+  merge: (a, b) => {
+    if (b === null) return a;
+    if (isDecimalSum(b)) return addToSum(a, toDecimal(b));
+    if (a === null) return copySum(b as ExactSum);
+    if (isDecimalSum(a)) return exactSumMerge(toDecimal(a).toNumber(), b as ExactSum);
+    return exactSumMerge(a as ExactSum, b as ExactSum);
   },
-  merge: (a, b) => (a === null ? copySum(b as ExactSum | null) : b === null ? a : exactSumMerge(a as ExactSum, b as ExactSum)),
-  result: (acc) => (acc === null ? null : exactSumValue(acc as ExactSum)),
+  result: (acc) => (acc === null ? null : isDecimalSum(acc) ? toDecimal(acc).toNumber() : exactSumValue(acc as ExactSum)),
 };
 
 /** `merge` may not alias its second argument, which may still be live elsewhere. */
@@ -114,27 +150,51 @@ function extreme(sign: 1 | -1): Accumulator {
   return { create: () => null, add: better, merge: better, result: (acc) => acc };
 }
 
+/**
+ * AVG's result type is its argument's (Flink's LogicalTypeMerging.findAvgAggType): over integers a
+ * BIGINT, sum / count truncated toward zero (Flink's AvgAggFunction divides BIGINTs); over DECIMAL(p, s)
+ * a DECIMAL(38, max(6, s)), rounded HALF_UP; over DOUBLE a DOUBLE. Rows carry no column types, so the
+ * accumulator records the kind of the values it saw: [exact sum, count, kind] with kind 0 = only
+ * integers, -1 = a DOUBLE was seen, s + 1 = DECIMALs of scale up to s (and no DOUBLE).
+ */
 const avg: Accumulator = {
-  create: () => [0, 0],
+  create: () => [0, 0, 0],
   add: (acc, v) => {
-    const n = typeof v === 'number' ? v : toNumber(v);
+    const n = v instanceof Decimal || v instanceof DoubleValue ? v.toNumber() : typeof v === 'number' ? v : toNumber(v);
     if (n === null) return acc;
-    const a = acc as [ExactSum, number];
+    const a = acc as [ExactSum, number, number?];
     a[0] = exactSumAdd(a[0], n);
     a[1] += 1;
+    a[2] = mergeKind(a[2] ?? 0, v instanceof Decimal ? v.scale + 1 : v instanceof DoubleValue || !Number.isInteger(n) ? -1 : 0);
     return a;
   },
   merge: (a, b) => {
-    const x = a as [ExactSum, number], y = b as [ExactSum, number];
+    const x = a as [ExactSum, number, number?], y = b as [ExactSum, number, number?];
     x[0] = exactSumMerge(x[0], y[0]);
     x[1] += y[1];
+    x[2] = mergeKind(x[2] ?? 0, y[2] ?? 0);
     return x;
   },
   result: (acc) => {
-    const a = acc as [ExactSum, number];
-    return a[1] === 0 ? null : exactSumValue(a[0]) / a[1];
+    const a = acc as [ExactSum, number, number?];
+    if (a[1] === 0) return null;
+    const kind = a[2] ?? 0;
+    const mean = exactSumValue(a[0]) / a[1];
+    if (kind === 0) return Math.trunc(mean) || 0;
+    return kind > 0 ? roundHalfUp(mean, Math.max(6, kind - 1)) : mean;
   },
 };
+
+/** A number of a statically DOUBLE argument, whatever its value: AVG's result is then a DOUBLE. */
+class DoubleValue {
+  constructor(readonly value: number) {}
+  toNumber(): number { return this.value; }
+}
+
+function mergeKind(a: number, b: number): number {
+  if (a === -1 || b === -1) return -1;
+  return Math.max(a, b);
+}
 
 const ACCUMULATORS: Record<AggregateFn, Accumulator> = {
   COUNT: count, SUM: sum, MIN: extreme(-1), MAX: extreme(1), AVG: avg,
@@ -144,4 +204,13 @@ export function accumulatorFor(fn: AggregateFn): Accumulator {
   const acc = ACCUMULATORS[fn];
   if (!acc) throw new Error(`no accumulator for ${String(fn)}`);
   return acc;
+}
+
+/** Flink's result type of an aggregate (LogicalTypeMerging.findSumAggType / findAvgAggType). */
+function aggregateResultType(fn: AggregateFn, arg: Compiled): ColumnType {
+  if (fn === 'COUNT') return { type: 'BIGINT' };
+  if (arg.type !== 'DECIMAL' || arg.scale === undefined) return { type: arg.type };
+  if (fn === 'SUM') return { type: 'DECIMAL', precision: 38, scale: arg.scale };
+  if (fn === 'AVG') return { type: 'DECIMAL', precision: 38, scale: Math.max(6, arg.scale) };
+  return { type: 'DECIMAL', precision: arg.precision, scale: arg.scale };
 }

@@ -1,13 +1,34 @@
 import { fail, make, type CompileContext } from './compile.ts';
 import type { SqlAst } from './parse.ts';
 import type { Compiled, Evaluator, SqlType } from './types.ts';
-import { roundHalfUp, toBool, toNumber, toText, toTimestamp } from './values.ts';
+import { toBool, toNumber, toText, toTimestamp } from './values.ts';
+import { Decimal, decimalFromDouble, decimalFromInteger, decimalFromLiteral, rescale } from './decimal.ts';
+import { SqlRuntimeError } from './errors.ts';
 
 /**
- * CAST(x AS type). A value that cannot be converted gives NULL rather than failing the job
- * (Flink's TRY_CAST behaviour; documented in README.md of this folder).
+ * CAST(x AS type) and TRY_CAST(x AS type), as in Flink 1.15+: a non-NULL value that cannot be
+ * converted fails the job with CAST (the message names the value; the runtime adds the node's
+ * path) and gives NULL with TRY_CAST. A DECIMAL that does not fit its precision is NULL in both
+ * (Flink's DecimalData.fromBigDecimal).
  */
 export function compileCast(node: SqlAst, arg: Compiled, ctx: CompileContext): Compiled {
+  const tryCast = String(node.keyword ?? '').toLowerCase() === 'try_cast';
+  const built = castFunction(node, arg, ctx);
+  const inner = built.fn;
+  const out = make(tryCast ? (row) => {
+    try { return inner(row); } catch (e) { if (e instanceof SqlRuntimeError) return null; throw e; }
+  } : inner, built.type, [arg]);
+  if (built.precision !== undefined) { out.precision = built.precision; out.scale = built.scale; }
+  return out;
+}
+
+function cannotCast(v: unknown, type: string): never {
+  const shown = typeof v === 'string' ? `'${v}'` : String(v instanceof Decimal ? v.toString() : JSON.stringify(v));
+  throw new SqlRuntimeError(`CAST(${shown} AS ${type}) failed: the value is not a valid ${type} (TRY_CAST gives NULL instead)`);
+}
+
+function castFunction(node: SqlAst, arg: Compiled, ctx: CompileContext): { fn: Evaluator; type: SqlType; precision?: number; scale?: number } {
+  let decimal: { precision: number; scale: number } | undefined;
   const target = Array.isArray(node.target) ? node.target[0] : node.target;
   const dataType = String(target?.dataType ?? '').toUpperCase();
   const length: number | undefined = typeof target?.length === 'number' ? target.length : undefined;
@@ -20,27 +41,47 @@ export function compileCast(node: SqlAst, arg: Compiled, ctx: CompileContext): C
       type = 'BIGINT';
       fn = (row) => {
         const v = f(row);
+        if (v === null) return null;
         if (typeof v === 'boolean') return v ? 1 : 0;
         const n = typeof v === 'number' ? v : toNumber(v);
-        return n === null || !Number.isFinite(n) ? null : Math.trunc(n) || 0;
+        if (n === null || !Number.isFinite(n)) cannotCast(v, dataType);
+        return Math.trunc(n) || 0;
       };
       break;
     case 'FLOAT': case 'REAL': case 'DOUBLE':
       type = 'DOUBLE';
       fn = (row) => {
         const v = f(row);
+        if (v === null) return null;
         if (typeof v === 'boolean') return v ? 1 : 0;
-        return typeof v === 'number' ? v : toNumber(v);
+        const n = typeof v === 'number' ? v : toNumber(v);
+        if (n === null) cannotCast(v, dataType);
+        return n;
       };
       break;
     case 'DECIMAL': case 'DEC': case 'NUMERIC': {
-      // DECIMAL without a scale is DECIMAL(10, 0) in Flink: the value is rounded to an integer.
-      const s = scale ?? 0;
-      type = s === 0 ? 'BIGINT' : 'DOUBLE';
+      // DECIMAL alone is DECIMAL(10, 0) in Flink. The value stays an exact Decimal in the expression.
+      const p = length ?? 10;
+      const sc = scale ?? 0;
+      type = 'DECIMAL';
+      const name = `DECIMAL(${p}, ${sc})`;
+      decimal = { precision: p, scale: sc };
       fn = (row) => {
         const v = f(row);
-        const n = typeof v === 'number' ? v : typeof v === 'boolean' ? (v ? 1 : 0) : toNumber(v);
-        return n === null || !Number.isFinite(n) ? null : roundHalfUp(n, s);
+        if (v === null) return null;
+        if (v instanceof Decimal) return rescale(v, sc, p);
+        if (typeof v === 'boolean') return rescale(decimalFromInteger(v ? 1 : 0), sc, p);
+        if (typeof v === 'number') {
+          return Number.isSafeInteger(v) ? rescale(decimalFromInteger(v), sc, p) : decimalFromDouble(v, p, sc);
+        }
+        if (typeof v === 'string') {
+          const t = v.trim();
+          const exact = /^[-+]?\d+$/.test(t) ? decimalFromLiteral(`${t}.`) : decimalFromLiteral(t);
+          if (exact !== null) return rescale(exact, sc, p);
+          const n = toNumber(t);
+          if (n !== null) return decimalFromDouble(n, p, sc);
+        }
+        return cannotCast(v, name);
       };
       break;
     }
@@ -61,22 +102,29 @@ export function compileCast(node: SqlAst, arg: Compiled, ctx: CompileContext): C
       type = 'BOOLEAN';
       fn = (row) => {
         const v = f(row);
+        if (v === null) return null;
         if (typeof v === 'boolean') return v;
         if (typeof v === 'number') return Number.isNaN(v) ? null : v !== 0;
-        if (typeof v !== 'string') return null;
+        if (v instanceof Decimal) return v.unscaled !== 0n;
+        if (typeof v !== 'string') return cannotCast(v, 'BOOLEAN');
         const b = toBool(v);
         if (b !== null) return b;
         const s = v.trim().toLowerCase();
         return s === 't' || s === 'yes' || s === 'y' || s === '1' ? true
-          : s === 'f' || s === 'no' || s === 'n' || s === '0' ? false : null;
+          : s === 'f' || s === 'no' || s === 'n' || s === '0' ? false : cannotCast(v, 'BOOLEAN');
       };
       break;
     case 'TIMESTAMP': case 'TIMESTAMP_LTZ':
       type = 'TIMESTAMP';
-      fn = (row) => toTimestamp(f(row));
+      fn = (row) => {
+        const v = f(row);
+        if (v === null) return null;
+        const t = toTimestamp(v instanceof Decimal ? v.toNumber() : v);
+        return t === null ? cannotCast(v, dataType) : t;
+      };
       break;
     default:
       return fail(ctx, `unsupported CAST target type ${dataType || '(none)'}`, node, 'CAST');
   }
-  return make(fn, type, [arg]);
+  return { fn, type, ...decimal };
 }

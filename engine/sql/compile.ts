@@ -4,8 +4,9 @@ import type { SqlAst } from './parse.ts';
 import { compileCast } from './cast.ts';
 import { FUNCTIONS, UNSUPPORTED_FUNCTIONS } from './functions.ts';
 import { compileBinary } from './operators.ts';
-import type { Compiled, Evaluator, Row, SqlType } from './types.ts';
+import type { ColumnTypes, Compiled, Evaluator, Row, SqlType } from './types.ts';
 import { compare, toBool, toNumber, toTimestamp } from './values.ts';
+import { Decimal, decimalFromDouble, decimalFromInteger, decimalFromLiteral, decimalNegate, rescale } from './decimal.ts';
 
 /**
  * AST -> closure compiler. Each node becomes one `(row) => value` closure, built once; constant
@@ -24,6 +25,8 @@ export interface CompileContext {
   columns: string[];
   /** 0-based offset in the user's text of a node with a parser location, or -1. */
   offsetOf: (node: SqlAst) => number;
+  /** Static types of input columns, where the job tells them. */
+  columnTypes?: ColumnTypes;
 }
 
 const EMPTY_ROW: Row = Object.freeze({});
@@ -61,10 +64,15 @@ export function compileExpr(node: SqlAst, ctx: CompileContext): Compiled {
     case 'column_ref': return compileColumn(node, ctx);
     case 'number':
     case 'bigint': {
-      const raw = node.value;
-      const v = typeof raw === 'number' ? raw : Number(raw);
-      const isInt = Number.isInteger(v) && !/[.eE]/.test(String(raw));
-      return constant(v, isInt ? 'BIGINT' : 'DOUBLE');
+      // SQL reads `1.005` as an exact DECIMAL(4, 3) and `1e3` as a DOUBLE (Flink, as Calcite).
+      const raw = String(node.value);
+      const dec = /[eE]/.test(raw) ? null : decimalFromLiteral(raw);
+      if (dec !== null) return { ...constant(dec, 'DECIMAL'), precision: dec.precision, scale: dec.scale };
+      const v = Number(raw);
+      const isInt = Number.isInteger(v) && !/[.eE]/.test(raw);
+      if (!isInt) return constant(v, 'DOUBLE');
+      // `3` is an INT in Flink (DECIMAL(10, 0) in DECIMAL arithmetic), a larger one a BIGINT.
+      return { ...constant(v, 'BIGINT'), precision: Math.abs(v) <= 2147483647 ? 10 : 19 };
     }
     case 'single_quote_string':
     case 'string':
@@ -107,7 +115,7 @@ function compileColumn(node: SqlAst, ctx: CompileContext): Compiled {
   if (name === '*') fail(ctx, "'*' is only allowed on its own in a select list or in COUNT(*)", node, '*');
   if (!ctx.columns.includes(name)) ctx.columns.push(name);
   const read = columnReader(name);
-  if (!Array.isArray(node.array_index) || node.array_index.length === 0) return { fn: read, type: 'UNKNOWN', constant: false };
+  if (!Array.isArray(node.array_index) || node.array_index.length === 0) return typedColumn(read, ctx.columnTypes?.get(name));
   // a[1] (arrays are 1-based in Flink) and m['key'] reach into nested JSON values.
   let fn: Evaluator = read;
   for (const step of node.array_index as SqlAst[]) {
@@ -116,6 +124,24 @@ function compileColumn(node: SqlAst, ctx: CompileContext): Compiled {
     fn = (row) => elementAt(inner(row), idx(row));
   }
   return { fn, type: 'UNKNOWN', constant: false };
+}
+
+/** A column of a known type: a DECIMAL column's numbers become exact Decimals of its scale. */
+function typedColumn(read: Evaluator, t: ReturnType<ColumnTypes['get']>): Compiled {
+  if (!t || t.type === 'UNKNOWN') return { fn: read, type: 'UNKNOWN', constant: false };
+  if (t.type === 'DECIMAL' && t.scale !== undefined) {
+    const p = t.precision ?? 38, s = t.scale;
+    const fn: Evaluator = (row) => {
+      const v = read(row);
+      const n = typeof v === 'number' ? v : typeof v === 'string' ? toNumber(v) : null;
+      if (n === null) return v;
+      return (Number.isSafeInteger(n) ? rescale(decimalFromInteger(n), s, p) : decimalFromDouble(n, p, s)) ?? n;
+    };
+    return { fn, type: 'DECIMAL', constant: false, precision: p, scale: s };
+  }
+  const c: Compiled = { fn: read, type: t.type, constant: false };
+  if (t.type === 'BIGINT' && t.precision !== undefined) c.precision = t.precision;
+  return t.type === 'BIGINT' || t.type === 'DOUBLE' ? numeric(c) : c;
 }
 
 function elementAt(container: unknown, index: unknown): unknown {
@@ -147,9 +173,10 @@ function compileUnary(node: SqlAst, ctx: CompileContext): Compiled {
     return numeric(make((row) => {
       const v = f(row);
       if (typeof v === 'number') return v === 0 ? 0 : -v;
+      if (v instanceof Decimal) return decimalNegate(v);
       const n = toNumber(v);
       return n === null ? null : n === 0 ? 0 : -n;
-    }, arg.type === 'BIGINT' || arg.type === 'DOUBLE' ? arg.type : 'UNKNOWN', [arg]));
+    }, arg.type === 'BIGINT' || arg.type === 'DOUBLE' || arg.type === 'DECIMAL' ? arg.type : 'UNKNOWN', [arg]), arg);
   }
   if (op === '+') {
     requireNumeric(ctx, arg, '+', node);
@@ -181,8 +208,9 @@ export function describeType(c: Compiled): string {
 }
 
 /** Marks a result as numeric when its exact type is unknown (a column was involved). */
-export function numeric(c: Compiled): Compiled {
+export function numeric(c: Compiled, decimalFrom?: Compiled): Compiled {
   if (c.type === 'UNKNOWN') c.numeric = true;
+  if (decimalFrom && c.type === 'DECIMAL') { c.precision = decimalFrom.precision; c.scale = decimalFrom.scale; }
   return c;
 }
 
@@ -261,5 +289,6 @@ function compileFunction(node: SqlAst, ctx: CompileContext): Compiled {
   const compiled = args.map((a) => compileExpr(a, ctx));
   const built = spec.build(compiled);
   const result = make(built.fn, built.type, compiled);
+  if (built.precision !== undefined) { result.precision = built.precision; result.scale = built.scale; }
   return NUMERIC_FUNCTIONS.has(name) ? numeric(result) : result;
 }

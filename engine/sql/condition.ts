@@ -2,13 +2,13 @@ import { compileExpr, describeType, isMaybeBoolean } from './compile.ts';
 import { contextFor } from './context.ts';
 import { ExpressionError } from './errors.ts';
 import { parseSelectList } from './parse.ts';
-import type { Compiled, Row } from './types.ts';
+import type { ColumnTypes, Compiled, Row } from './types.ts';
 import { toBool } from './values.ts';
 
 export interface CompiledCondition { test: (row: Row) => boolean; columns: string[] }
 
 /** Compiles a `filter.where` condition. A NULL (UNKNOWN) result counts as false, as in SQL. */
-export function compileConditionDetailed(text: string): CompiledCondition {
+export function compileConditionDetailed(text: string, columnTypes?: ColumnTypes): CompiledCondition {
   const parsed = parseSelectList(text);
   const { items, tokens } = parsed;
   if (items.length > 1) throw new ExpressionError("unexpected ','", items[1].start);
@@ -18,7 +18,7 @@ export function compileConditionDetailed(text: string): CompiledCondition {
   }
   if (item.star) throw new ExpressionError("'*' is not a condition", item.start + 1);
   const columns: string[] = [];
-  const c: Compiled = compileExpr(item.ast, contextFor(text, parsed, item, 'a filter condition', columns));
+  const c: Compiled = compileExpr(item.ast, contextFor(text, parsed, item, 'a filter condition', columns, columnTypes));
   if (!isMaybeBoolean(c)) {
     throw new ExpressionError(`the condition must be a boolean expression, not ${describeType(c)}`, item.start + 1);
   }

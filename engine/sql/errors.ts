@@ -18,3 +18,15 @@ export class ExpressionError extends Error {
     this.column = col;
   }
 }
+
+/**
+ * A value an expression cannot compute and that Flink fails the job on: a CAST of unconvertible
+ * text (TRY_CAST gives NULL instead), an integer or DECIMAL division by zero. The runtime prefixes
+ * the node's config path (`nodes[2].config.select: ...`); the message names the value.
+ */
+export class SqlRuntimeError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SqlRuntimeError';
+  }
+}

@@ -1,5 +1,7 @@
 import type { Compiled, Evaluator, SqlType } from './types.ts';
 import { roundHalfUp, substringSql, toNumber, toText } from './values.ts';
+import { Decimal, decimalAbs, decimalFloorCeil, decimalRound, decimalRoundType } from './decimal.ts';
+import { arithmetic } from './arithmetic.ts';
 
 /**
  * Scalar functions. Every one returns NULL when an argument it needs is NULL (COALESCE aside);
@@ -8,21 +10,30 @@ import { roundHalfUp, substringSql, toNumber, toText } from './values.ts';
 export interface FunctionSpec {
   min: number;
   max: number;
-  build(args: Compiled[]): { fn: Evaluator; type: SqlType };
+  build(args: Compiled[]): { fn: Evaluator; type: SqlType; precision?: number; scale?: number };
 }
 
 const num = (v: unknown): number | null => (typeof v === 'number' ? v : toNumber(v));
 
 function numericType(t: SqlType): SqlType {
-  return t === 'BIGINT' || t === 'DOUBLE' ? t : 'UNKNOWN';
+  return t === 'BIGINT' || t === 'DOUBLE' || t === 'DECIMAL' ? t : 'UNKNOWN';
 }
 
-function unaryNumeric(op: (x: number) => number, keepsType: boolean): FunctionSpec {
+/** A numeric function; `exact` computes it on a DECIMAL argument (keeping it exact), else doubles. */
+function unaryNumeric(op: (x: number) => number, keepsType: boolean, exact?: (d: Decimal) => Decimal): FunctionSpec {
   return {
     min: 1, max: 1,
     build: ([a]) => {
       const f = a.fn;
-      return { fn: (row) => { const x = num(f(row)); return x === null ? null : finite(op(x)); }, type: keepsType ? numericType(a.type) : 'DOUBLE' };
+      return {
+        fn: (row) => {
+          const v = f(row);
+          if (exact && v instanceof Decimal) return exact(v);
+          const x = num(v);
+          return x === null ? null : finite(op(x));
+        },
+        type: keepsType ? numericType(a.type) : 'DOUBLE',
+      };
     },
   };
 }
@@ -117,22 +128,29 @@ export const FUNCTIONS: Record<string, FunctionSpec> = {
       };
     },
   },
-  ABS: unaryNumeric((x) => noZero(Math.abs(x)), true),
-  FLOOR: unaryNumeric((x) => noZero(Math.floor(x)), true),
-  CEIL: unaryNumeric((x) => noZero(Math.ceil(x)), true),
-  CEILING: unaryNumeric((x) => noZero(Math.ceil(x)), true),
+  ABS: unaryNumeric((x) => noZero(Math.abs(x)), true, decimalAbs),
+  FLOOR: unaryNumeric((x) => noZero(Math.floor(x)), true, (d) => decimalFloorCeil(d, false)),
+  CEIL: unaryNumeric((x) => noZero(Math.ceil(x)), true, (d) => decimalFloorCeil(d, true)),
+  CEILING: unaryNumeric((x) => noZero(Math.ceil(x)), true, (d) => decimalFloorCeil(d, true)),
   ROUND: {
     min: 1, max: 2,
     build: ([a, d]) => {
       const af = a.fn, df = d ? d.fn : null;
       return {
         fn: (row) => {
-          const x = num(af(row));
+          const v = af(row);
+          const x = v instanceof Decimal ? v : num(v);
           if (x === null) return null;
           const digits = df === null ? 0 : num(df(row));
-          return digits === null ? null : roundHalfUp(x, digits);
+          if (digits === null) return null;
+          // A DECIMAL rounds exactly (Flink's DecimalData round, HALF_UP); a DOUBLE through its
+          // shortest decimal form (SqlFunctionUtils.sround: BigDecimal.valueOf(d).setScale).
+          return x instanceof Decimal ? decimalRound(x, Math.trunc(digits)) : roundHalfUp(x, digits);
         },
         type: numericType(a.type),
+        // ROUND(DECIMAL(p, s), r) with a literal r: DECIMAL(1 + p - s + r, r) (findRoundDecimalType).
+        ...(a.type === 'DECIMAL' && a.scale !== undefined && (!d || (d.constant && typeof d.fn({}) === 'number'))
+          ? decimalRoundType(a.precision ?? 38, a.scale, d ? Math.trunc(d.fn({}) as number) : 0) : {}),
       };
     },
   },
@@ -173,7 +191,7 @@ export const FUNCTIONS: Record<string, FunctionSpec> = {
     build: ([a, b]) => {
       const af = a.fn, bf = b.fn;
       return {
-        fn: (row) => { const x = num(af(row)), y = num(bf(row)); return x === null || y === null || y === 0 ? null : x % y; },
+        fn: (row) => arithmetic('%', af(row), bf(row), a.type === 'DOUBLE' || b.type === 'DOUBLE'),
         type: a.type === 'BIGINT' && b.type === 'BIGINT' ? 'BIGINT' : 'UNKNOWN',
       };
     },

@@ -8,8 +8,8 @@ import { compileConditionDetailed } from './condition.ts';
 import { compileProjectionDetailed, type ProjectionColumn } from './projection.ts';
 import type { Row } from './types.ts';
 
-export type { Row, SqlType, ExpressionKind } from './types.ts';
-export { ExpressionError } from './errors.ts';
+export type { Row, SqlType, ExpressionKind, ColumnType, ColumnTypes } from './types.ts';
+export { ExpressionError, SqlRuntimeError } from './errors.ts';
 export type { ProjectionColumn, CompiledProjection, KeyBy } from './projection.ts';
 export { parseKeyBy, compileProjectionDetailed } from './projection.ts';
 export type { AggregateFn, AggregateCall, Accumulator } from './aggregates.ts';

@@ -1,7 +1,9 @@
 import { compileExpr, constant, fail, make, numeric, requireBoolean, requireNumeric, type CompileContext } from './compile.ts';
 import type { SqlAst } from './parse.ts';
 import type { Compiled, Evaluator, SqlType } from './types.ts';
-import { compare, likeToRegExp, toBool, toNumber, toText } from './values.ts';
+import { compare, likeToRegExp, toBool, toText } from './values.ts';
+import { arithmetic as evaluateArithmetic, type ArithmeticOp } from './arithmetic.ts';
+import { decimalResultType } from './decimal.ts';
 
 /**
  * Binary operators. Each closure checks the common case (both numbers, both booleans) inline and
@@ -9,7 +11,7 @@ import { compare, likeToRegExp, toBool, toNumber, toText } from './values.ts';
  *
  * NULL rules: arithmetic, comparison, LIKE and || give NULL when an operand is NULL; AND/OR use
  * three-valued logic; IN and BETWEEN follow the SQL definitions (x IN (1, NULL) is NULL when no
- * element matches). Division or modulo by zero gives NULL (see README in this folder).
+ * element matches). Arithmetic types and division by zero: arithmetic.ts.
  */
 export function compileBinary(node: SqlAst, ctx: CompileContext): Compiled {
   const op = String(node.operator).toUpperCase();
@@ -52,42 +54,28 @@ function arithmetic(op: string, node: SqlAst, ctx: CompileContext): Compiled {
   requireNumeric(ctx, l, op, node);
   requireNumeric(ctx, r, op, node);
   const lf = l.fn, rf = r.fn;
-  const bothInt = l.type === 'BIGINT' && r.type === 'BIGINT';
-  const type: SqlType = bothInt ? 'BIGINT'
-    : (l.type === 'DOUBLE' || r.type === 'DOUBLE') && l.type !== 'UNKNOWN' && r.type !== 'UNKNOWN' ? 'DOUBLE' : 'UNKNOWN';
-  const num = (v: unknown): number | null => (typeof v === 'number' ? v : toNumber(v));
+  const type = arithmeticType(l.type, r.type);
+  // Statically DOUBLE (a DOUBLE CAST, POWER...): a whole-number value still divides as a double.
+  const asDouble = type === 'DOUBLE';
+  const o = op as ArithmeticOp;
   let fn: Evaluator;
-  switch (op) {
-    case '+': fn = (row) => {
+  if (op === '+' && !asDouble) {
+    fn = (row) => {
       const a = lf(row), b = rf(row);
       if (typeof a === 'number' && typeof b === 'number') return a + b;
-      const x = num(a), y = num(b);
-      return x === null || y === null ? null : x + y;
-    }; break;
-    case '-': fn = (row) => {
-      const a = lf(row), b = rf(row);
-      if (typeof a === 'number' && typeof b === 'number') return a - b;
-      const x = num(a), y = num(b);
-      return x === null || y === null ? null : x - y;
-    }; break;
-    case '*': fn = (row) => {
-      const a = lf(row), b = rf(row);
-      if (typeof a === 'number' && typeof b === 'number') return a * b;
-      const x = num(a), y = num(b);
-      return x === null || y === null ? null : x * y;
-    }; break;
-    case '/': fn = (row) => {
-      const x = num(lf(row)), y = num(rf(row));
-      if (x === null || y === null || y === 0) return null;
-      // INT / INT truncates in Flink; only when both sides are statically integers.
-      return bothInt ? Math.trunc(x / y) : x / y;
-    }; break;
-    default: fn = (row) => {
-      const x = num(lf(row)), y = num(rf(row));
-      return x === null || y === null || y === 0 ? null : x % y;
+      return evaluateArithmetic(o, a, b, false);
     };
+  } else {
+    const pl = intPrecision(l), pr = intPrecision(r);
+    fn = (row) => evaluateArithmetic(o, lf(row), rf(row), asDouble, pl, pr);
   }
-  return numeric(make(fn, type, [l, r]));
+  const out = numeric(make(fn, type, [l, r]));
+  if (type === 'DECIMAL') {
+    const d = decimalResultType(op, decimalShape(l), decimalShape(r));
+    out.precision = d.precision;
+    out.scale = d.scale;
+  }
+  return out;
 }
 
 export function comparison(op: string, l: Compiled, r: Compiled): Compiled {
@@ -270,4 +258,22 @@ function distinctFrom(distinct: boolean, node: SqlAst, ctx: CompileContext): Com
     const same = a === null || b === null ? a === b : compare(a, b) === 0;
     return same !== distinct;
   }, 'BOOLEAN', [l, r]);
+}
+
+/** Flink's result type of `+ - * / %` where both sides are known (LogicalTypeMerging); else UNKNOWN. */
+function arithmeticType(a: SqlType, b: SqlType): SqlType {
+  if (a === 'DOUBLE' || b === 'DOUBLE') return 'DOUBLE';
+  if (a === 'UNKNOWN' || b === 'UNKNOWN') return 'UNKNOWN';
+  if (a === 'DECIMAL' || b === 'DECIMAL') return 'DECIMAL';
+  return a === 'BIGINT' && b === 'BIGINT' ? 'BIGINT' : 'UNKNOWN';
+}
+
+/** Precision and scale of a statically DECIMAL or BIGINT operand (Flink's BIGINT is DECIMAL(19, 0)). */
+function decimalShape(c: Compiled): { precision: number; scale: number } {
+  return c.type === 'DECIMAL' ? { precision: c.precision ?? 38, scale: c.scale ?? 0 } : { precision: intPrecision(c), scale: 0 };
+}
+
+/** Digits of an integer operand as a DECIMAL: 10 for an INT (`3`, a column declared INT), else 19. */
+function intPrecision(c: Compiled): number {
+  return c.type === 'BIGINT' && c.precision !== undefined ? c.precision : 19;
 }

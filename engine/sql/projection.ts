@@ -2,7 +2,8 @@ import { columnReader, compileExpr } from './compile.ts';
 import { contextFor } from './context.ts';
 import { ExpressionError } from './errors.ts';
 import { parseSelectList } from './parse.ts';
-import type { Evaluator, Row, SqlType } from './types.ts';
+import type { ColumnTypes, Evaluator, Row, SqlType } from './types.ts';
+import { toJsValue } from './decimal.ts';
 
 export interface ProjectionColumn {
   /** Output column name: the alias, the column's own name, or Flink's default `EXPR$<index>`. */
@@ -12,6 +13,9 @@ export interface ProjectionColumn {
   /** Set when the expression is a bare column reference. */
   sourceColumn?: string;
   type?: SqlType;
+  /** For a DECIMAL column: its precision and scale. */
+  precision?: number;
+  scale?: number;
 }
 
 export interface CompiledProjection {
@@ -28,7 +32,7 @@ export interface CompiledProjection {
  * Compiles a `map.select` list. Unaliased expressions are named as Flink names them, `EXPR$i`
  * with i the 0-based position in the select list; bare columns keep their name.
  */
-export function compileProjectionDetailed(text: string): CompiledProjection {
+export function compileProjectionDetailed(text: string, columnTypes?: ColumnTypes): CompiledProjection {
   const parsed = parseSelectList(text);
   const { items } = parsed;
   const referenced: string[] = [];
@@ -42,7 +46,7 @@ export function compileProjectionDetailed(text: string): CompiledProjection {
       if (++stars > 1) throw new ExpressionError("'*' may appear only once", item.start + 1);
       return;
     }
-    const c = compileExpr(item.ast, contextFor(text, parsed, item, 'a select list (use a window node to aggregate)', referenced));
+    const c = compileExpr(item.ast, contextFor(text, parsed, item, 'a select list (use a window node to aggregate)', referenced, columnTypes));
     const bare = item.ast.type === 'column_ref' && !(item.ast.array_index?.length > 0);
     const source = bare ? String(item.ast.column) : undefined;
     const name = item.alias ?? source ?? `EXPR$${i}`;
@@ -50,8 +54,11 @@ export function compileProjectionDetailed(text: string): CompiledProjection {
     seen.set(name, i);
     const col: ProjectionColumn = { name, expr: item.text, type: c.type };
     if (source !== undefined) col.sourceColumn = source;
+    if (c.type === 'DECIMAL' && c.scale !== undefined) { col.precision = c.precision; col.scale = c.scale; }
     cols.push(col);
-    fns.push(c.fn);
+    // A DECIMAL leaves the expression as a JS number: rows are JSON (decimal.ts).
+    const f = c.fn;
+    fns.push(bare || (c.type !== 'DECIMAL' && c.type !== 'UNKNOWN') ? f : (row) => toJsValue(f(row)));
   });
   const names = cols.map((c) => c.name);
   const n = names.length;

@@ -7,12 +7,15 @@
  * one type is UNKNOWN (null), like a failed implicit cast.
  */
 
+import { Decimal, decimalCompare, decimalFromInteger } from './decimal.ts';
+
 const NUMERIC = /^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/;
 
 /** Number value of v, or null when v is NULL or not numeric. */
 export function toNumber(v: unknown): number | null {
   if (typeof v === 'number') return Number.isNaN(v) ? null : v;
   if (typeof v === 'string') return NUMERIC.test(v) ? Number(v) : null;
+  if (v instanceof Decimal) return v.toNumber();
   return null;
 }
 
@@ -32,6 +35,7 @@ export function toText(v: unknown): string | null {
   if (v === null || v === undefined) return null;
   if (typeof v === 'string') return v;
   if (typeof v === 'boolean') return v ? 'TRUE' : 'FALSE';
+  if (v instanceof Decimal) return v.toString(); // with its scale: CAST(1.50 AS STRING) = '1.50'
   if (typeof v === 'object') return JSON.stringify(v);
   return String(v);
 }
@@ -49,6 +53,7 @@ export function compare(a: unknown, b: unknown): number | null {
     return x < y ? -1 : x > y ? 1 : x === y ? 0 : null;
   }
   if (ta === 'string' && tb === 'string') return a < b ? -1 : a > b ? 1 : 0;
+  if (a instanceof Decimal || b instanceof Decimal) return compareDecimal(a, b);
   if (ta === 'boolean' && tb === 'boolean') return (a ? 1 : 0) - (b ? 1 : 0);
   if (ta === 'number' || tb === 'number') {
     const x = toNumber(a), y = toNumber(b);
@@ -137,4 +142,15 @@ export function toTimestamp(v: unknown): string | null {
   } else return null;
   if (!Number.isFinite(ms) || Math.abs(ms) > 8.64e15) return null;
   return new Date(ms).toISOString();
+}
+
+/** A DECIMAL against a DECIMAL or a whole number compares exactly; against a fraction, as doubles. */
+function compareDecimal(a: unknown, b: unknown): number | null {
+  const exact = (v: unknown): Decimal | null => (v instanceof Decimal ? v
+    : typeof v === 'number' && Number.isSafeInteger(v) ? decimalFromInteger(v) : null);
+  const x = exact(a), y = exact(b);
+  if (x !== null && y !== null) return decimalCompare(x, y);
+  const n = toNumber(a), m = toNumber(b);
+  if (n === null || m === null) return null;
+  return n < m ? -1 : n > m ? 1 : 0;
 }

@@ -13,6 +13,7 @@ import { DocumentDialogs } from './panels/DocumentDialogs.tsx';
 import { ExamplesDialog } from './panels/ExamplesDialog.tsx';
 import { HelpOverlay } from './panels/HelpOverlay.tsx';
 import { ExportDialog } from './panels/ExportDialog.tsx';
+import { ImportFlinkSqlDialog } from './panels/ImportFlinkSqlDialog.tsx';
 import { Notices } from './panels/Notices.tsx';
 import { importFile } from './documents/actions.ts';
 import { LivePanel } from './live/LivePanel.tsx';
@@ -63,6 +64,7 @@ export function App() {
         <ExamplesDialog />
         <HelpOverlay />
         <ExportDialog />
+        <ImportFlinkSqlDialog />
         <Notices />
         {drop.over && <div className="dropzone">Drop a weir.job/v1 file to open it</div>}
       </div>

@@ -34,6 +34,7 @@ function runCommand(c: AppCommand): void {
     case 'run': void run(); break;
     case 'stop': void stop(); break;
     case 'export': openDialog('export'); break;
+    case 'import-flink-sql': openDialog('import-flink-sql'); break;
   }
 }
 

@@ -1,5 +1,6 @@
 import type { JobNode, JobProblem, NormalizedJob } from '../../graph/types.ts';
 import { commentText } from './identifiers.ts';
+import { DEFAULT_FLINK_VERSION, type FlinkVersion } from './versions.ts';
 
 /** A column of a source's data as declared or inferred: name and Flink SQL type. */
 export interface Column { name: string; type: string }
@@ -7,6 +8,10 @@ export interface Column { name: string; type: string }
 export interface FlinkExportOptions {
   /** Columns of a `source.file` node; when absent or returning undefined the exporter samples the file. */
   inferSchema?: (node: JobNode) => Column[] | undefined;
+  /** The Flink version whose configuration keys the script uses (default: the newest, versions.ts). */
+  flinkVersion?: FlinkVersion;
+  /** Prefix for relative data and checkpoint paths, e.g. `s3://bucket/weir/` (paths.ts). */
+  pathPrefix?: string;
 }
 
 /** A column of an exported relation. `certain` is false when its type is a guess (written with CAST). */
@@ -40,8 +45,11 @@ export class ExportContext {
   rowtimeName = 'rowtime';
   private readonly index = new Map<string, number>();
 
+  readonly version: FlinkVersion;
+
   constructor(readonly job: NormalizedJob, readonly opts: FlinkExportOptions) {
     job.nodes.forEach((n, i) => this.index.set(n.id, i));
+    this.version = opts.flinkVersion ?? DEFAULT_FLINK_VERSION;
   }
 
   path(nodeId: string, field?: string): string {

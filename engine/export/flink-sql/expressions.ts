@@ -2,16 +2,16 @@ import { splitTopLevel, tokenize, type Token } from '../../sql/lexer.ts';
 import { quoteIdent, sqlString, unquoteIdent } from './identifiers.ts';
 import { FLINK_KEYWORDS } from './reserved-words.ts';
 import type { Col } from './context.ts';
+import { arithmeticType, avgType, literalType, roundType, sumType } from './numeric-types.ts';
 
 /**
  * Weir's expressions are Flink SQL already; they are passed through token by token, keeping the
  * user's spelling and spacing, with three repairs: column names that Flink would read as keywords
  * (`value`, `user`, ...) get backticks, double-quoted strings become single-quoted literals (Flink
- * has no double-quoted strings), `SUBSTRING(s FROM a FOR b)` is written `SUBSTRING(s, a, b)`, and, for windows, `AVG(x)` averages `CAST(x AS DOUBLE)` because
- * Flink's AVG of an integer column is an integer while Weir's is a fraction.
+ * has no double-quoted strings), and `SUBSTRING(s FROM a FOR b)` is written `SUBSTRING(s, a, b)`.
+ * (`AVG` passes through: Weir's AVG of integers truncates as Flink's does.)
  */
 export interface RewriteOptions {
-  avgAsDouble?: boolean;
   /** Column references to spell under another name (a window's input with renamed columns). */
   rename?: ReadonlyMap<string, string>;
 }
@@ -44,15 +44,6 @@ export function rewriteExpr(text: string, cols: readonly Col[], opts: RewriteOpt
         spelled = 'POWER';
         const close = matchingParen(toks, k + 1);
         if (close > 0) before.set(close, ', 0.5' + (before.get(close) ?? ''));
-      }
-      if (opts.avgAsDouble && t.upper === 'AVG' && isCall) {
-        const close = matchingParen(toks, k + 1);
-        let argStart = k + 2;
-        if (toks[argStart] && (toks[argStart].upper === 'DISTINCT' || toks[argStart].upper === 'ALL')) argStart++;
-        if (close > argStart) {
-          before.set(argStart, (before.get(argStart) ?? '') + 'CAST(');
-          before.set(close, ' AS DOUBLE)' + (before.get(close) ?? ''));
-        }
       }
     } else if (t.kind === 'quoted' && !afterAs && opts.rename?.has(unquoteIdent(t.text))) {
       spelled = quoteIdent(opts.rename.get(unquoteIdent(t.text))!);
@@ -159,6 +150,7 @@ export function inferType(toks: Token[], cols: readonly Col[], opts: RewriteOpti
   let depth = 0;
   let sawConcat = false;
   const operands: Token[][] = [[]];
+  const ops: string[] = [];
   for (const t of toks) {
     if (t.text === '(') depth++;
     if (t.text === ')') depth--;
@@ -166,7 +158,10 @@ export function inferType(toks: Token[], cols: readonly Col[], opts: RewriteOpti
       if (first.upper !== 'CASE') return { type: 'BOOLEAN', certain: true };
     }
     if (depth === 0 && t.kind === 'op' && t.text === '||') sawConcat = true;
-    if (depth === 0 && t.kind === 'op' && ARITHMETIC.has(t.text) && operands[operands.length - 1].length > 0) operands.push([]);
+    if (depth === 0 && t.kind === 'op' && ARITHMETIC.has(t.text) && operands[operands.length - 1].length > 0) {
+      operands.push([]);
+      ops.push(t.text);
+    }
     else operands[operands.length - 1].push(t);
   }
   if (first.upper === 'CASE') {
@@ -175,7 +170,7 @@ export function inferType(toks: Token[], cols: readonly Col[], opts: RewriteOpti
     return t && { type: t.type, certain: t.certain && (t.type === 'STRING' || t.type === 'BOOLEAN') };
   }
   if (sawConcat) return { type: 'STRING', certain: true };
-  if (operands.length > 1) return numericType(operands.map((o) => inferType(stripSign(o), cols, opts)));
+  if (operands.length > 1) return numericType(ops, operands.map((o) => inferType(stripSign(o), cols, opts)));
   if (first.kind === 'ident' && toks[1].text === '(' && matchingParen(toks, 1) === toks.length - 1) {
     const fn = first.upper;
     const args = splitTopLevel(toks.slice(2, -1)).map(([a, b]) => toks.slice(2 + a, 2 + b));
@@ -187,7 +182,15 @@ export function inferType(toks: Token[], cols: readonly Col[], opts: RewriteOpti
       return { type, certain: true };
     }
     if (fn === 'COUNT') return { type: 'BIGINT', certain: true };
-    if (fn === 'AVG') return opts.avgAsDouble ? { type: 'DOUBLE', certain: true } : inferType(args[0] ?? [], cols, opts);
+    if (fn === 'AVG' || fn === 'SUM') {
+      const t = inferType(args[0] ?? [], cols, opts);
+      return t && { type: fn === 'AVG' ? avgType(t.type) : sumType(t.type), certain: t.certain };
+    }
+    if (fn === 'ROUND') {
+      const t = inferType(args[0] ?? [], cols, opts);
+      const r = args.length > 1 && args[1].length === 1 && /^\d+$/.test(args[1][0].text) ? Number(args[1][0].text) : 0;
+      return t && { type: roundType(t.type, r), certain: t.certain };
+    }
     if (STRING_FUNCS.has(fn)) return { type: 'STRING', certain: true };
     if (INT_FUNCS.has(fn)) return { type: 'INT', certain: true };
     if (DOUBLE_FUNCS.has(fn)) return { type: 'DOUBLE', certain: true };
@@ -210,21 +213,21 @@ function atomType(t: Token, cols: readonly Col[]): Typed | null {
     return null;
   }
   if (t.kind === 'string') return { type: 'STRING', certain: true };
-  if (t.kind === 'number') return /[.eE]/.test(t.text) ? { type: 'DOUBLE', certain: false } : { type: 'INT', certain: true };
+  if (t.kind === 'number') return { type: literalType(t.text), certain: true };
   return null;
 }
 
-const INTEGER_TYPES = ['TINYINT', 'SMALLINT', 'INT', 'INTEGER', 'BIGINT'];
-
-function numericType(types: Array<Typed | null>): Typed | null {
+/**
+ * `a op b op c ...` folded left to right with Flink's rules (numeric-types.ts). Precedence of `*`
+ * over `+` does not change a result type except for DECIMAL precision; the fold keeps it simple.
+ */
+function numericType(ops: readonly string[], types: Array<Typed | null>): Typed | null {
   if (types.some((t) => t === null)) return null;
   const ts = types as Typed[];
   const certain = ts.every((t) => t.certain);
-  if (ts.some((t) => t.type === 'DOUBLE' || t.type === 'FLOAT')) return { type: 'DOUBLE', certain };
-  if (ts.every((t) => INTEGER_TYPES.includes(t.type))) {
-    return { type: ts.some((t) => t.type === 'BIGINT') ? 'BIGINT' : 'INT', certain };
-  }
-  return null;
+  let type: string | null = ts[0].type;
+  for (let i = 1; i < ts.length && type !== null; i++) type = arithmeticType(ops[i - 1], type, ts[i].type);
+  return type === null ? null : { type, certain };
 }
 
 function caseType(toks: Token[], cols: readonly Col[], opts: RewriteOptions): Typed | null {

@@ -1,15 +1,13 @@
-import { isAbsolute, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { DEFAULT_SETTINGS } from '../../graph/types.ts';
 import type { ExportContext } from './context.ts';
 import { setStatement } from './identifiers.ts';
 import { configDuration } from './intervals.ts';
+import { flinkPath } from './paths.ts';
+import { checkpointKeys } from './versions.ts';
 
 /**
- * The job's settings as SET statements with Flink's current configuration keys (the
- * `execution.checkpointing.*` names of Flink 1.20+; Flink 1.19 reads the same values from the older
- * `state.checkpoints.dir`, `state.checkpoint-storage`, `state.checkpoints.num-retained` and
- * `state.backend.incremental`, listed in docs/flink-export.md).
+ * The job's settings as SET statements with the configuration keys of the target Flink version
+ * (versions.ts: `execution.checkpointing.*` from 1.20, the older `state.*` names for 1.19).
  */
 export function settingsStatements(ctx: ExportContext, idleTimeout: number | null): string[] {
   const s = ctx.job.settings;
@@ -20,6 +18,11 @@ export function settingsStatements(ctx: ExportContext, idleTimeout: number | nul
   lines.push(setStatement('table.local-time-zone', 'UTC'));
   lines.push(setStatement('parallelism.default', s.parallelism));
   lines.push(setStatement('pipeline.max-parallelism', s.maxParallelism));
+  // Weir judges lateness per record against the watermark its source had just before it. Flink
+  // SQL's WatermarkAssignerOperator emits a watermark once it advanced by more than this interval
+  // (200 ms by default), so fewer records would be late; at 0 it emits on every advance, as Weir.
+  lines.push('-- Watermarks on every advance, not every 200 ms: the same records are late as in Weir.');
+  lines.push(setStatement('pipeline.auto-watermark-interval', '0 ms'));
 
   lines.push('', `-- State backend: Weir '${s.stateBackend}'.`);
   if (s.stateBackend === 'memory') {
@@ -30,8 +33,9 @@ export function settingsStatements(ctx: ExportContext, idleTimeout: number | nul
     }
   }
   lines.push(setStatement('state.backend.type', s.stateBackend === 'rocksdb' ? 'rocksdb' : 'hashmap'));
-  lines.push(setStatement('execution.checkpointing.storage', s.stateBackend === 'memory' ? 'jobmanager' : 'filesystem'));
-  if (s.stateBackend !== 'memory') lines.push(setStatement('execution.checkpointing.dir', checkpointUri(ctx)));
+  const keys = checkpointKeys(ctx.version);
+  lines.push(setStatement(keys.storage, s.stateBackend === 'memory' ? 'jobmanager' : 'filesystem'));
+  if (s.stateBackend !== 'memory') lines.push(setStatement(keys.dir, flinkPath(ctx, s.checkpointing.dir, 'settings.checkpointing.dir')));
 
   lines.push('');
   if (cp.interval === null) {
@@ -43,12 +47,12 @@ export function settingsStatements(ctx: ExportContext, idleTimeout: number | nul
   lines.push(setStatement('execution.checkpointing.mode', cp.mode === 'exactly-once' ? 'EXACTLY_ONCE' : 'AT_LEAST_ONCE'));
   lines.push(setStatement('execution.checkpointing.timeout', configDuration(cp.timeout)));
   lines.push(setStatement('execution.checkpointing.min-pause', configDuration(cp.minPause)));
-  lines.push(setStatement('execution.checkpointing.num-retained', cp.retained));
+  lines.push(setStatement(keys.retained, cp.retained));
   lines.push(setStatement('execution.checkpointing.tolerable-failed-checkpoints', cp.tolerableFailures));
   if (cp.incremental && s.stateBackend !== 'rocksdb') {
     lines.push('-- incremental checkpoints exist only with RocksDB (in Weir and in Flink); ignored here.');
   }
-  lines.push(setStatement('execution.checkpointing.incremental', cp.incremental && s.stateBackend === 'rocksdb'));
+  lines.push(setStatement(keys.incremental, cp.incremental && s.stateBackend === 'rocksdb'));
 
   lines.push('');
   if (s.restart.attempts === 0) {
@@ -63,15 +67,4 @@ export function settingsStatements(ctx: ExportContext, idleTimeout: number | nul
     lines.push(setStatement('table.exec.source.idle-timeout', configDuration(idleTimeout)));
   }
   return lines;
-}
-
-/** Flink wants a URI; a relative Weir dir resolves against the job file's folder, as in Weir. */
-function checkpointUri(ctx: ExportContext): string {
-  const dir = ctx.job.settings.checkpointing.dir;
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(dir)) return dir;
-  if (isAbsolute(dir)) return pathToFileURL(dir).href;
-  if (ctx.job.baseDir !== undefined) return pathToFileURL(resolve(ctx.job.baseDir, dir)).href;
-  ctx.warnJob('settings.checkpointing.dir',
-    `checkpoint dir '${dir}' is relative and the job's folder is unknown: Flink needs an absolute URI such as file:///path/${dir}`);
-  return dir;
 }

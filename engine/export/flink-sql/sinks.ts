@@ -1,6 +1,8 @@
 import type { JobNodeOf } from '../../graph/types.ts';
 import type { ExportContext, Relation } from './context.ts';
 import { quoteIdent, withOptions } from './identifiers.ts';
+import { configDuration } from './intervals.ts';
+import { flinkPath } from './paths.ts';
 
 type SinkNode = (JobNodeOf<'sink.file'> | JobNodeOf<'sink.preview'>) & { parallelism: number };
 
@@ -14,10 +16,18 @@ export function emitSink(ctx: ExportContext, node: SinkNode, input: Relation): v
   const options: Array<[string, string]> = [];
   if (node.type === 'sink.file') {
     const format = node.config.format === 'csv' ? 'csv' : 'json';
-    options.push(['connector', 'filesystem'], ['path', node.config.path], ['format', format]);
-    comments.push('-- Files are committed on checkpoints (in-progress files are hidden), like Weir\'s two-phase-commit sink.');
-    if (ctx.job.settings.checkpointing.interval === null) {
+    options.push(['connector', 'filesystem'], ['path', flinkPath(ctx, node.config.path, ctx.path(node.id, 'config.path'), node.id)], ['format', format]);
+    const interval = ctx.job.settings.checkpointing.interval;
+    if (interval === null) {
       ctx.warn(node, undefined, 'checkpointing is off: Flink\'s filesystem sink commits its files only on checkpoints or at the end of bounded input');
+    } else {
+      // Row formats (json, csv) roll a part file only by the rolling policy (128 MB or 30 min by
+      // default), never on a checkpoint (FileSystemTableSink's TableRollingPolicy rolls on
+      // checkpoints for bulk formats only); a part file becomes visible at the first checkpoint after
+      // it rolled. Rolling every checkpoint interval makes files visible about as Weir's commits do.
+      options.push(['sink.rolling-policy.rollover-interval', configDuration(interval)], ['sink.rolling-policy.check-interval', configDuration(interval)]);
+      comments.push('-- Part files roll every checkpoint interval and are committed by the next checkpoint (in-progress files are hidden),',
+        '-- close to Weir\'s two-phase-commit sink, which commits on every checkpoint.');
     }
     if (format === 'csv') ctx.warn(node, 'config.format', 'Flink\'s csv format writes no header line; Weir\'s CSV files start with one');
     if (node.parallelism !== ctx.job.settings.parallelism) options.push(['sink.parallelism', String(node.parallelism)]);

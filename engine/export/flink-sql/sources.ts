@@ -4,6 +4,7 @@ import type { Col, ExportContext, ExportNode } from './context.ts';
 import { rowtimeExpression, watermarkClause } from './event-time.ts';
 import { quoteIdent, sqlString, withOptions } from './identifiers.ts';
 import { inferFileColumns } from './infer-columns.ts';
+import { flinkPath } from './paths.ts';
 
 type FileNode = JobNodeOf<'source.file'> & { parallelism: number };
 type GeneratorNode = JobNodeOf<'source.generator'> & { parallelism: number };
@@ -16,6 +17,12 @@ export function fileSourceColumns(ctx: ExportContext, node: FileNode): Col[] {
   const sampled = given ? { ok: true as const, columns: given } : inferFileColumns(c, ctx.job.baseDir);
   let cols: Col[];
   if (sampled.ok) {
+    for (const ig of 'ignored' in sampled ? sampled.ignored ?? [] : []) {
+      const type = sampled.columns.find((col) => col.name === ig.column)?.type;
+      // Declared with another type: the sample's majority says nothing about that type.
+      if (declared.some((d) => d.name === ig.column && d.type.toUpperCase() !== type?.toUpperCase())) continue;
+      ctx.warn(node, 'config.columns', `column '${ig.column}' is typed ${type} by most sampled values; ${ig.count} other value${ig.count === 1 ? '' : 's'} (first: ${JSON.stringify(ig.value)} on line ${ig.line}) ${ig.count === 1 ? 'is' : 'are'} read as NULL by Flink, as bad values`);
+    }
     // The data's own order (a CSV header is read by position); declared types win over sampled ones.
     cols = sampled.columns.map((g) => declared.find((d) => d.name === g.name) ?? { name: g.name, type: g.type, certain: true });
     cols.push(...declared.filter((d) => !cols.some((col) => col.name === d.name)));
@@ -58,25 +65,36 @@ export function emitFileSource(ctx: ExportContext, node: FileNode): void {
   const cols = ctx.sourceColumns.get(node.id) ?? [];
   const lines = cols.map((col) => `  ${quoteIdent(col.name)} ${col.type}`);
   const comments: string[] = [ctx.origin(node)];
+  const csv = c.format === 'csv';
+  const onBad = c.onBadRecord === 'fail' ? 'fail' : 'skip';
+  // Flink's csv format knows no header: the header line arrives as a record whose text columns
+  // hold their own names (numeric ones fail to parse: NULL). The source's view drops it.
+  const header = csv ? cols.map((col) => (col.type === 'STRING'
+    ? `COALESCE(${quoteIdent(col.name)} = ${sqlString(col.name)}, FALSE)`
+    : `${quoteIdent(col.name)} IS NULL`)).join(' AND ') : null;
+  const filters: string[] = [];
+  if (header) filters.push(`NOT (${header})`);
   let rowtime: string | null = null;
   if (c.eventTime) {
     rowtime = ctx.rowtimeName;
-    const rt = rowtimeExpression(c.eventTime.field, cols.find((col) => col.name === c.eventTime!.field));
+    const rt = rowtimeExpression(c.eventTime.field, cols.find((col) => col.name === c.eventTime!.field), onBad, header ?? undefined);
     if (rt.note) comments.push(`-- ${rt.note}`);
+    comments.push(`-- A record with a missing or malformed ${c.eventTime.field} ${onBad === 'fail'
+      ? 'fails the job, as in Weir (onBadRecord fail).' : `is skipped, as in Weir: ${quoteIdent(rowtime)} maps it to epoch 0 (never NULL) and the view drops it.`}`);
     lines.push(`  ${quoteIdent(rowtime)} AS ${rt.expr}`, `  ${watermarkClause(rowtime, c.eventTime)}`);
+    if (onBad === 'skip') filters.push(`COALESCE(${rt.valid}, FALSE)`);
   }
   for (const [col, type] of Object.entries(c.columns ?? {})) {
     if (/^TIMESTAMP/i.test(type)) comments.push(`-- ${col}: declared ${type}; read as its ISO-8601 text (STRING) as Weir does, the event time is derived from it.`);
   }
-  const csv = c.format === 'csv';
   const format = csv ? 'csv' : 'json';
-  const options: Array<[string, string]> = [['connector', 'filesystem'], ['path', c.path], ['format', format]];
+  const options: Array<[string, string]> = [['connector', 'filesystem'], ['path', flinkPath(ctx, c.path, ctx.path(node.id, 'config.path'), node.id)], ['format', format]];
   // A CSV file's header line reaches Flink as a record, and must be skippable even with 'fail'.
   const skipBad = csv || c.onBadRecord !== 'fail';
   options.push([`${format}.ignore-parse-errors`, String(skipBad)]);
   if (skipBad) comments.push('-- onBadRecord skip: Flink skips unparsable lines and sets fields of the wrong type to NULL.');
   if (csv && c.onBadRecord === 'fail') {
-    ctx.warn(node, 'config.onBadRecord', "onBadRecord 'fail': Flink's csv format must skip parse errors to get past the header line, so bad lines are skipped instead of failing the job");
+    ctx.warn(node, 'config.onBadRecord', "onBadRecord 'fail': Flink's csv format must skip parse errors to get past the header line, so bad lines are skipped instead of failing the job (a bad event time still fails it)");
   }
   if (csv) comments.push('-- Columns in the order of the CSV header; Flink\'s csv format reads by position.');
   if (c.follow) {
@@ -85,16 +103,12 @@ export function emitFileSource(ctx: ExportContext, node: FileNode): void {
   }
   parallelismCheck(ctx, node);
   const name = quoteIdent(node.id);
-  const table = csv ? quoteIdent(`${node.id}__csv`) : name;
+  const table = filters.length > 0 ? quoteIdent(`${node.id}__${csv ? 'csv' : 'raw'}`) : name;
   ctx.emit(`${comments.join('\n')}\nCREATE TABLE ${table} (\n${lines.join(',\n')}\n) ${withOptions(options)};`);
-  if (csv) {
-    // Flink's csv format knows no header: the header line arrives as a record whose text columns
-    // hold their own names (numeric ones fail to parse: NULL or skipped). This view drops it.
-    const header = cols.map((col) => (col.type === 'STRING'
-      ? `COALESCE(${quoteIdent(col.name)} = ${sqlString(col.name)}, FALSE)`
-      : `${quoteIdent(col.name)} IS NULL`));
+  if (filters.length > 0) {
     const select = [...cols.map((col) => quoteIdent(col.name)), ...(rowtime ? [quoteIdent(rowtime)] : [])];
-    ctx.emit(`${ctx.origin(node)}: without the CSV header line\nCREATE VIEW ${name} AS\nSELECT ${select.join(', ')}\nFROM ${table}\nWHERE NOT (${header.join(' AND ')});`);
+    const why = [header ? 'the CSV header line' : '', rowtime && onBad === 'skip' ? 'records without a valid event time' : ''].filter((x) => x).join(' and ');
+    ctx.emit(`${ctx.origin(node)}: without ${why}\nCREATE VIEW ${name} AS\nSELECT ${select.join(', ')}\nFROM ${table}\nWHERE ${filters.join('\n  AND ')};`);
   }
   ctx.relations.set(node.id, { sql: name, columns: cols, rowtime });
 }

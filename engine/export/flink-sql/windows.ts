@@ -4,6 +4,7 @@ import type { Col, ExportContext, Relation } from './context.ts';
 import { splitSelectList, type SelectItem } from './expressions.ts';
 import { quoteIdent, unquoteIdent } from './identifiers.ts';
 import { intervalLiteral } from './intervals.ts';
+import { EXACT_DOUBLE_SUM_NOTE } from '../../graph/semantics-warnings.ts';
 
 type WindowNode = JobNodeOf<'window'> & { parallelism: number };
 
@@ -29,9 +30,11 @@ export function emitWindow(ctx: ExportContext, node: WindowNode, input: Relation
   const w = c.window;
   const useTvf = w.kind === 'tumbling' || (w.kind === 'sliding' && parseDuration(w.size) % parseDuration(w.slide) === 0);
   const rename = useTvf ? clashRenames(input) : new Map<string, string>();
-  const aggs = splitSelectList(c.aggregates, input.columns, { avgAsDouble: true, rename });
+  const aggs = splitSelectList(c.aggregates, input.columns, { rename });
   for (const a of aggs) {
     if (a.generatedName) ctx.warn(node, 'config.aggregates', `'${a.expr}' has no alias; Flink names it ${a.name}`);
+    const fn = /^\s*(SUM|AVG)\s*\(/i.exec(a.expr)?.[1]?.toUpperCase();
+    if (fn && a.type === 'DOUBLE') ctx.warn(node, 'config.aggregates', `${a.expr} AS ${a.name} sums a DOUBLE: ${EXACT_DOUBLE_SUM_NOTE}`);
   }
   const lateness = c.allowedLateness === undefined ? 0 : parseDuration(c.allowedLateness);
   const comments = [ctx.origin(node)];

@@ -40,9 +40,9 @@ export type HostEvent =
 
 /** Commands the shell's menus and accelerators send to the renderer. */
 export type AppCommand =
-  | 'new' | 'open' | 'save' | 'save-as' | 'export' | 'undo' | 'redo' | 'run' | 'stop';
+  | 'new' | 'open' | 'save' | 'save-as' | 'export' | 'import-flink-sql' | 'undo' | 'redo' | 'run' | 'stop';
 export const APP_COMMANDS: readonly AppCommand[] = [
-  'new', 'open', 'save', 'save-as', 'export', 'undo', 'redo', 'run', 'stop',
+  'new', 'open', 'save', 'save-as', 'export', 'import-flink-sql', 'undo', 'redo', 'run', 'stop',
 ];
 
 /** What the renderer needs to know about the shell it runs in. */
@@ -76,6 +76,10 @@ export interface SourceColumn { name: string; type: string }
 
 export interface FileEntry { path: string; name: string; modified: number }
 
+/** A place in an imported Flink SQL script (1-based) with what could not become part of the job. */
+export interface ImportProblem { line: number; column: number; message: string; severity: 'error' | 'warning' }
+export interface ImportResult { job: JobDocument; problems: ImportProblem[] }
+
 export interface EngineHost {
   validate(req: { job: unknown }): Promise<{ ok: boolean; problems: JobProblem[]; summary?: string }>;
   run(req: RunOptions): Promise<RunInfo>;
@@ -95,7 +99,15 @@ export interface EngineHost {
   listCheckpoints(req: { job: JobDocument; path?: string }): Promise<RetainedCheckpoint[]>;
   checkpointHistory(req: { runId: string }): Promise<CheckpointStats[]>;
   /** `path`: the job file, so relative data paths resolve (the Flink export samples file sources). */
-  exportJob(req: { job: JobDocument; format: 'json' | 'flink-sql'; path?: string }): Promise<ExportResult>;
+  /** `flinkVersion`, `pathPrefix`: Flink SQL only (`weir export --flink-version`, `--path-prefix`). */
+  exportJob(req: { job: JobDocument; format: 'json' | 'flink-sql'; path?: string; flinkVersion?: '1.19' | '1.20' | '2.x'; pathPrefix?: string }): Promise<ExportResult>;
+  /**
+   * A Flink SQL script as a laid-out job (File > Import Flink SQL...). `path`: where the job will
+   * be saved, so file:/// data paths inside its folder become relative. Never fails on content:
+   * what has no Weir node comes back in `problems` with its line and column.
+   */
+  importFlinkSql(req: { sql: string; path?: string }): Promise<ImportResult>;
+
   /**
    * The columns a source node emits, sampled from its data (a file source's first lines, the
    * generator's fixed columns), with Flink SQL types, so the designer offers them in every field.

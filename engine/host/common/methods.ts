@@ -7,7 +7,7 @@ import type { HostMethod } from './api.ts';
 
 export const HOST_METHOD_NAMES = [
   'validate', 'run', 'stop', 'triggerSavepoint', 'killTaskProcess', 'sampleEdge', 'listRuns', 'listCheckpoints',
-  'checkpointHistory', 'exportJob', 'sampleSource', 'listFiles', 'readJob', 'writeJob', 'listExamples', 'openExample',
+  'checkpointHistory', 'exportJob', 'importFlinkSql', 'sampleSource', 'listFiles', 'readJob', 'writeJob', 'listExamples', 'openExample',
   'hostInfo', 'setDocumentState', 'showOpenDialog', 'showSaveDialog',
 ] as const satisfies readonly HostMethod[];
 

@@ -12,14 +12,15 @@
  * - A job is validated with its run overrides applied (graph/run-overrides.ts), exactly as
  *   `weir run` does: what validation refuses never runs.
  */
-import { dirname } from 'node:path';
+import { basename, dirname } from 'node:path';
 import type { AppCommand, EngineHost, HostEvent, HostInfo } from '../common/api.ts';
 import type { JobProblem, NormalizedJob } from '../../graph/types.ts';
 import { GENERATOR_COLUMNS } from '../../graph/check-columns.ts';
-import { inferFileColumns } from '../../export/flink-sql/infer-columns.ts';
+import { inferFileColumns } from '../../connectors/sample-columns.ts';
 import type { TaskLauncher } from '../../runtime/job/api.ts';
 import { listRetainedCheckpoints } from '../../runtime/job/job-runner.ts';
 import { exportFlinkSql } from '../../export/flink-sql/index.ts';
+import { importFlinkSql } from '../../import/flink-sql/index.ts';
 import { exportJobJson } from '../../export/json/index.ts';
 import { applyRunOverrides } from '../../graph/run-overrides.ts';
 import { validateJob, summarizeJob } from '../../graph/validate.ts';
@@ -138,10 +139,10 @@ export function createLocalHost(opts: LocalHostOptions): LocalHost {
       return listRetainedCheckpoints(validated(job, await baseDirFor(path, 'read')).job);
     }),
 
-    exportJob: ({ job, format, path }) => guard(async () => {
+    exportJob: ({ job, format, path, flinkVersion, pathPrefix }) => guard(async () => {
       const v = validated(job, await baseDirFor(path, 'read'));
       if (format === 'json') return { text: exportJobJson(v.job), warnings: v.problems };
-      return exportFlinkSql(v.job);
+      return exportFlinkSql(v.job, { flinkVersion, pathPrefix });
     }),
 
     sampleSource: ({ job, nodeId, path }) => guard(async () => {
@@ -162,6 +163,11 @@ export function createLocalHost(opts: LocalHostOptions): LocalHost {
       }
       const r = inferFileColumns({ ...config, path: data });
       return r.ok ? { columns: r.columns } : { columns: [], message: r.message };
+    }),
+
+    importFlinkSql: ({ sql, path }) => guard(async () => {
+      const baseDir = await baseDirFor(path, 'write');
+      return importFlinkSql(sql, { baseDir, ...(path ? { name: basename(path).replace(/\.weir\.json$|\.json$/i, '') } : {}) });
     }),
 
     listFiles: ({ dir }) => guard(() => files.list(dir)),

@@ -4,7 +4,7 @@
  */
 import { createStore, useStore } from 'zustand';
 
-export type Dialog = null | 'open' | 'save-as' | 'examples' | 'help' | 'export';
+export type Dialog = null | 'open' | 'save-as' | 'examples' | 'help' | 'export' | 'import-flink-sql';
 
 export interface Notice { id: number; kind: 'info' | 'error'; text: string }
 

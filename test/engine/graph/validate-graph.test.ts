@@ -11,10 +11,16 @@ function rejected(doc: JobDocument): JobProblem[] {
   return r.problems;
 }
 
-test('the base job is valid and has no warnings', () => {
+/** The base job sums a column declared DOUBLE: validation notes that Weir's sum is exact (issue 12). */
+const EXACT_SUM_WARNING = {
+  path: 'nodes[2].config.aggregates', nodeId: 'per_user', severity: 'warning',
+  message: 'SUM(amount) AS total sums a DOUBLE: Weir adds DOUBLE values exactly, so the result does not depend on arrival order; Flink adds them in arrival order, so the last digits may differ',
+};
+
+test('the base job is valid; its only warning is the exact DOUBLE sum', () => {
   const r = validateJob(baseJob());
   assert.equal(r.ok, true, JSON.stringify(r.problems));
-  assert.deepEqual(r.problems, []);
+  assert.deepEqual(r.problems, [EXACT_SUM_WARNING]);
 });
 
 test('duplicate node ids', () => {
@@ -108,7 +114,7 @@ test('an unconnected output is a warning, not an error', () => {
   assert.deepEqual(r.problems, [{
     path: 'nodes[4]', message: "the output of 'dead_end' is not connected: its records go nowhere",
     severity: 'warning', nodeId: 'dead_end',
-  }]);
+  }, EXACT_SUM_WARNING]);
 });
 
 test('parallelism must not exceed maxParallelism (job and node)', () => {

@@ -40,8 +40,13 @@ describe('compileAggregates', () => {
     const rows = [{ x: '1', name: 'bob', ok: true }, { x: 2, name: 'ann', ok: false }, { x: 3, name: 'cy', ok: true }];
     assert.deepEqual(aggregate(calls, rows), { s: 12, first: 'ann', last: 'cy', oks: 2 });
   });
-  it('AVG is a double', () => {
-    assert.deepEqual(aggregate(compileAggregates('AVG(x) AS a'), [{ x: 1 }, { x: 2 }]), { a: 1.5 });
+  it("AVG's type is its input's, as Flink's (AVG of integers truncates, of DECIMALs has scale max(6, s))", () => {
+    // Flink: LogicalTypeMerging.findAvgAggType; AvgAggFunction divides BIGINT sum by BIGINT count.
+    assert.deepEqual(aggregate(compileAggregates('AVG(x) AS a'), [{ x: 1 }, { x: 2 }]), { a: 1 });
+    assert.deepEqual(aggregate(compileAggregates('AVG(x) AS a'), [{ x: -1 }, { x: -2 }]), { a: -1 }, 'toward zero');
+    assert.deepEqual(aggregate(compileAggregates('AVG(x) AS a'), [{ x: 1 }, { x: 2.5 }]), { a: 1.75 });
+    assert.deepEqual(aggregate(compileAggregates('AVG(x * 1.0) AS a'), [{ x: 1 }, { x: 2 }, { x: 2 }]), { a: 1.666667 });
+    assert.deepEqual(aggregate(compileAggregates('AVG(CAST(x AS DOUBLE)) AS a'), [{ x: 1 }, { x: 2 }]), { a: 1.5 });
   });
 });
 
@@ -73,7 +78,7 @@ describe('accumulators', () => {
       assert.deepEqual(JSON.parse(JSON.stringify(s)), s, fn);
     }
     assert.equal(accumulatorFor('COUNT').result(accumulatorFor('COUNT').add(0, null)), 0);
-    assert.deepEqual(accumulatorFor('AVG').create(), [0, 0]);
+    assert.deepEqual(accumulatorFor('AVG').create(), [0, 0, 0]);
   });
   it('MIN/MAX compare strings and numbers, SUM skips non-numeric values', () => {
     const max = accumulatorFor('MAX');

@@ -92,7 +92,8 @@ describe('numeric functions', () => {
   it('MOD', () => {
     assert.equal(value('MOD(a, 3)', { a: 10 }), 1);
     assert.equal(value('MOD(a, 3)', { a: -10 }), -1, 'sign of the dividend, as Java');
-    assert.equal(value('MOD(a, 0)', { a: 10 }), null);
+    assert.throws(() => value('MOD(a, 0)', { a: 10 }), /BIGINT modulo by zero/, 'Flink fails the job');
+    assert.equal(value('MOD(a, 0)', { a: 1.5 }), null, 'DOUBLE: NULL in Weir (NaN in Flink)');
     assert.equal(value('MOD(a, 3)', { a: null }), null);
   });
   it('is case-insensitive', () => {
@@ -107,7 +108,9 @@ describe('CAST', () => {
     assert.equal(value('CAST(a AS BIGINT)', { a: '42' }), 42);
     assert.equal(value('CAST(a AS INT)', { a: ' 7 ' }), 7);
     assert.equal(value('CAST(a AS INT)', { a: true }), 1);
-    assert.equal(value('CAST(a AS INT)', { a: 'x' }), null, 'unconvertible is NULL');
+    assert.throws(() => value('CAST(a AS INT)', { a: '12x' }), /CAST\('12x' AS INT\) failed/, 'Flink 1.15+ fails the job');
+    assert.equal(value('TRY_CAST(a AS INT)', { a: '12x' }), null, 'TRY_CAST gives NULL');
+    assert.equal(value('TRY_CAST(a AS INT)', { a: '12' }), 12);
     assert.equal(value('CAST(a AS INT)', { a: null }), null);
   });
   it('to DOUBLE / FLOAT / DECIMAL', () => {
@@ -115,7 +118,9 @@ describe('CAST', () => {
     assert.equal(value('CAST(a AS FLOAT)', { a: 3 }), 3);
     assert.equal(value('CAST(a AS DECIMAL(10, 2))', { a: 1.005 }), 1.01);
     assert.equal(value('CAST(a AS DECIMAL)', { a: 2.5 }), 3, 'DECIMAL is DECIMAL(10, 0)');
-    assert.equal(value('CAST(a AS DOUBLE)', { a: 'abc' }), null);
+    assert.throws(() => value('CAST(a AS DOUBLE)', { a: 'abc' }), /CAST\('abc' AS DOUBLE\) failed/);
+    assert.equal(value('TRY_CAST(a AS DOUBLE)', { a: 'abc' }), null);
+    assert.equal(value('CAST(a AS DECIMAL(4, 2))', { a: 123.4 }), null, 'overflow is NULL, as Flink');
     assert.equal(value('CAST(a AS DECIMAL(5, 1))', {}), null);
   });
   it('to STRING / VARCHAR / CHAR', () => {
@@ -132,7 +137,8 @@ describe('CAST', () => {
     assert.equal(value('CAST(a AS BOOLEAN)', { a: 0 }), false);
     assert.equal(value('CAST(a AS BOOLEAN)', { a: 2 }), true);
     assert.equal(value('CAST(a AS BOOLEAN)', { a: 'yes' }), true);
-    assert.equal(value('CAST(a AS BOOLEAN)', { a: 'maybe' }), null);
+    assert.throws(() => value('CAST(a AS BOOLEAN)', { a: 'maybe' }), /not a valid BOOLEAN/);
+    assert.equal(value('TRY_CAST(a AS BOOLEAN)', { a: 'maybe' }), null);
     assert.equal(value('CAST(a AS BOOLEAN)', {}), null);
   });
   it('to TIMESTAMP gives an ISO-8601 UTC string', () => {
@@ -140,7 +146,8 @@ describe('CAST', () => {
     assert.equal(value('CAST(a AS TIMESTAMP(3))', { a: '2026-03-04 05:06:07.890' }), '2026-03-04T05:06:07.890Z');
     assert.equal(value('CAST(a AS TIMESTAMP)', { a: '2026-03-04T05:06:07+01:00' }), '2026-03-04T04:06:07.000Z');
     assert.equal(value('CAST(a AS TIMESTAMP)', { a: '2026-03-04' }), '2026-03-04T00:00:00.000Z');
-    assert.equal(value('CAST(a AS TIMESTAMP)', { a: 'soon' }), null);
+    assert.throws(() => value('CAST(a AS TIMESTAMP)', { a: 'soon' }), /not a valid TIMESTAMP/);
+    assert.equal(value('TRY_CAST(a AS TIMESTAMP)', { a: 'soon' }), null);
     assert.equal(value('CAST(a AS TIMESTAMP)', { a: null }), null);
     assert.equal(value("CAST(a AS TIMESTAMP) >= TIMESTAMP '2026-01-01 00:00:00'", { a: '2026-06-01 00:00:00' }), true);
   });

@@ -9,7 +9,8 @@ describe('arithmetic', () => {
     assert.equal(value('a + b * c', row), 13);
     assert.equal(value('(a + b) * c', row), 27);
     assert.equal(value('a - b - c', row), 2);
-    assert.equal(value('a / b', row), 3.5, 'columns divide as doubles');
+    assert.equal(value('a / b', row), 3, 'whole numbers are BIGINTs: truncating, as Flink');
+    assert.equal(value('a / b', { a: 7.5, b: 2 }), 3.75, 'a fraction is a DOUBLE');
     assert.equal(value('a % b', row), 1);
     assert.equal(value('-a + b', row), -5);
     assert.equal(value('a * -b', row), -14);
@@ -22,11 +23,13 @@ describe('arithmetic', () => {
     assert.equal(value('7.0 / 2'), 3.5);
     assert.equal(value('CAST(a AS DOUBLE) / 2', { a: 9 }), 4.5);
   });
-  it('gives NULL for division and modulo by zero', () => {
-    assert.equal(value('a / 0', { a: 1 }), null);
-    assert.equal(value('a / b', { a: 1, b: 0 }), null);
-    assert.equal(value('a % 0', { a: 5 }), null);
-    assert.equal(value('1.5 / 0'), null);
+  it('fails on integer and DECIMAL division by zero (as Flink), gives NULL for DOUBLE', () => {
+    assert.throws(() => value('a / 0', { a: 1 }), /BIGINT division by zero: 1 \/ 0/);
+    assert.throws(() => value('a / b', { a: 1, b: 0 }), /BIGINT division by zero/);
+    assert.throws(() => value('a % 0', { a: 5 }), /BIGINT modulo by zero/);
+    assert.throws(() => value('1.5 / 0'), /DECIMAL division by zero/);
+    assert.equal(value('a / 0', { a: 1.5 }), null, 'DOUBLE: NULL in Weir, Infinity in Flink (not JSON)');
+    assert.equal(value('CAST(a AS DOUBLE) / 0', { a: 1 }), null);
   });
   it('propagates NULL and missing columns', () => {
     for (const op of ['+', '-', '*', '/', '%']) {
@@ -42,9 +45,15 @@ describe('arithmetic', () => {
     assert.equal(value('a + 1', { a: 'abc' }), null);
     assert.equal(value('-a', { a: '3' }), -3);
   });
-  it('keeps decimals', () => {
+  it('computes DECIMAL literals exactly (SQL reads 1.005 as DECIMAL(4, 3))', () => {
     assert.equal(value('a * 1.5', { a: 2 }), 3);
-    assert.equal(value('0.1 + 0.2'), 0.1 + 0.2);
+    assert.equal(value('0.1 + 0.2'), 0.3, 'exact, not 0.30000000000000004');
+    assert.equal(value('0.1 + 0.2 = 0.3'), true);
+    assert.equal(value('ROUND(a * 1.005, 2)', { a: 50 }), 50.25);
+    assert.equal(value('ROUND(a * 1.005, 2)', { a: 3 }), 3.02, '3.015 rounds HALF_UP; the double 3.0149999... would not');
+    assert.equal(value('10 / 4.0'), 2.5);
+    assert.equal(value('1 / 3.0'), 0.333333, 'DECIMAL division keeps max(6, s1 + p2 + 1) digits');
+    assert.equal(value('a * 1.5', { a: 0.5 }), 0.75, 'a DOUBLE with a DECIMAL is a DOUBLE');
   });
 });
 

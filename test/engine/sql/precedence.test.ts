@@ -78,7 +78,8 @@ function evaluate(n: Node, row: Row): Val {
         default: {
           if (a === null || b === null) return null;
           const x = a as number, y = b as number;
-          return n.op === '+' ? x + y : n.op === '-' ? x - y : x * y;
+          // Integers have no negative zero (Java's long): Weir's arithmetic gives 0, never -0.
+          return (n.op === '+' ? x + y : n.op === '-' ? x - y : x * y) || 0;
         }
       }
     }

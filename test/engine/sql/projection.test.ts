@@ -34,8 +34,8 @@ describe('compileProjection (map.select)', () => {
     const p = compileProjection("1 AS i, 1.5 AS d, 'x' AS s, TRUE AS b, a > 1 AS c, CAST(a AS BIGINT) AS ci, "
       + "CAST(a AS TIMESTAMP) AS t, CAST(a AS DECIMAL(10, 2)) AS dec, CHAR_LENGTH(s) AS n, 1 + 2.0 AS sum, a + 1 AS u");
     assert.deepEqual(p.columns!.map((c) => [c.name, c.type]), [
-      ['i', 'BIGINT'], ['d', 'DOUBLE'], ['s', 'STRING'], ['b', 'BOOLEAN'], ['c', 'BOOLEAN'], ['ci', 'BIGINT'],
-      ['t', 'TIMESTAMP'], ['dec', 'DOUBLE'], ['n', 'BIGINT'], ['sum', 'DOUBLE'], ['u', 'UNKNOWN'],
+      ['i', 'BIGINT'], ['d', 'DECIMAL'], ['s', 'STRING'], ['b', 'BOOLEAN'], ['c', 'BOOLEAN'], ['ci', 'BIGINT'],
+      ['t', 'TIMESTAMP'], ['dec', 'DECIMAL'], ['n', 'BIGINT'], ['sum', 'DECIMAL'], ['u', 'UNKNOWN'],
     ]);
   });
   it('folds constant sub-expressions once', () => {

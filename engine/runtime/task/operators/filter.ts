@@ -1,11 +1,13 @@
 /** `filter`: keeps the rows for which `where` is TRUE (SQL three-valued logic: NULL drops the row). */
 import type { OperatorContext, OperatorOutput, OperatorSnapshot, RecordBatch, Row, StreamOperator } from '../../../contracts/operator.ts';
 import { compileConditionDetailed } from '../../../sql/condition.ts';
+import type { ColumnTypes } from '../../../sql/types.ts';
 
 export class FilterOperator implements StreamOperator {
   private readonly test: (row: Row) => boolean;
   private out!: OperatorOutput;
-  constructor(where: string) { this.test = compileConditionDetailed(where).test; }
+  /** `inputTypes`: the input's column types where the job tells them (graph/column-types.ts). */
+  constructor(where: string, inputTypes?: ColumnTypes) { this.test = compileConditionDetailed(where, inputTypes).test; }
 
   async open(_ctx: OperatorContext, out: OperatorOutput): Promise<void> { this.out = out; }
 

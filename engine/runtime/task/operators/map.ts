@@ -1,11 +1,13 @@
 /** `map`: projects every row through the `select` list; the event time travels beside the row. */
 import type { OperatorContext, OperatorOutput, OperatorSnapshot, RecordBatch, Row, StreamOperator } from '../../../contracts/operator.ts';
 import { compileProjectionDetailed } from '../../../sql/projection.ts';
+import type { ColumnTypes } from '../../../sql/types.ts';
 
 export class MapOperator implements StreamOperator {
   private readonly project: (row: Row) => Row;
   private out!: OperatorOutput;
-  constructor(select: string) { this.project = compileProjectionDetailed(select).project; }
+  /** `inputTypes`: the input's column types where the job tells them (graph/column-types.ts). */
+  constructor(select: string, inputTypes?: ColumnTypes) { this.project = compileProjectionDetailed(select, inputTypes).project; }
 
   async open(_ctx: OperatorContext, out: OperatorOutput): Promise<void> { this.out = out; }
 

@@ -9,6 +9,8 @@ import { FilterOperator } from './filter.ts';
 import { MapOperator } from './map.ts';
 import { UnionOperator } from './union.ts';
 import { createWindowOperator } from './window/index.ts';
+import { nameExpressionFailures } from './expression-failures.ts';
+import { operatorInputTypes } from '../../common/input-types.ts';
 import { FileSinkOperator } from '../../../connectors/file-sink.ts';
 import { PreviewSinkOperator } from '../../../connectors/preview-sink.ts';
 
@@ -26,10 +28,10 @@ export function createOperator(node: JobNode, job: NormalizedJob, services: Oper
     }
   };
   switch (node.type) {
-    case 'filter': return wrap('where', () => new FilterOperator(node.config.where));
-    case 'map': return wrap('select', () => new MapOperator(node.config.select));
+    case 'filter': return nameExpressionFailures(wrap('where', () => new FilterOperator(node.config.where, operatorInputTypes(job, node.id))), at('where'));
+    case 'map': return nameExpressionFailures(wrap('select', () => new MapOperator(node.config.select, operatorInputTypes(job, node.id))), at('select'));
     case 'union': return new UnionOperator();
-    case 'window': return wrap('window', () => createWindowOperator(node, job));
+    case 'window': return nameExpressionFailures(wrap('window', () => createWindowOperator(node, job)), at('aggregates'));
     case 'sink.file': return new FileSinkOperator(node.config, services);
     case 'sink.preview': return new PreviewSinkOperator(node.config, services);
     default: throw new OperatorConfigError(`nodes[${index}]: '${node.type}' is not an operator`);

@@ -31,8 +31,8 @@ test('expressions pass through with keyword columns quoted', () => {
   // Function names, CAST target types and non-columns stay as written, spacing and comments too.
   assert.equal(rewriteExpr('UPPER( user )  ||  CAST(value AS STRING) -- why', cols), 'UPPER( `user` )  ||  CAST(`value` AS STRING) -- why');
   assert.equal(rewriteExpr('CASE WHEN qty > 1 THEN amount ELSE 0 END', cols), 'CASE WHEN qty > 1 THEN amount ELSE 0 END');
-  assert.equal(rewriteExpr('AVG(qty) + AVG(DISTINCT value)', cols, { avgAsDouble: true }),
-    'AVG(CAST(qty AS DOUBLE)) + AVG(DISTINCT CAST(`value` AS DOUBLE))');
+  // AVG passes through: Weir's AVG of integers truncates as Flink's (no CAST to DOUBLE any more).
+  assert.equal(rewriteExpr('AVG(qty) + AVG(DISTINCT value)', cols), 'AVG(qty) + AVG(DISTINCT `value`)');
   assert.equal(rewriteExpr('MAX(window_end)', [{ name: 'window_end', type: 'STRING', certain: true }], { rename: new Map([['window_end', 'input_window_end']]) }),
     'MAX(input_window_end)');
 });
@@ -53,13 +53,14 @@ test('select lists: names, aliases and Flink result types', () => {
   assert.equal(byName.s.type, 'STRING');
   assert.equal(byName.c.type, 'DOUBLE');
   assert.equal(byName.k.type, 'STRING');
-  assert.equal(byName.dec.certain, false); // INT * 1.5 is a DECIMAL in Flink: the sink casts it
+  assert.equal(byName.dec.type, 'DECIMAL(13, 1)'); // INT * 1.5: DECIMAL(10, 0) * DECIMAL(2, 1), as Flink types it
+  assert.equal(byName.dec.certain, true);
   assert.equal(byName.mc.expr, '`my col`');
   const casts = splitSelectList('CAST(qty AS DECIMAL(10,2)) AS d, CAST(qty AS TIMESTAMP(3) WITH LOCAL TIME ZONE) AS t', cols);
   assert.deepEqual(casts.map((c) => c.type), ['DECIMAL(10, 2)', 'TIMESTAMP(3) WITH LOCAL TIME ZONE']);
-  const aggs = splitSelectList('COUNT(*) AS n, SUM(qty) AS total, AVG(qty) AS mean, MIN(amount) AS low, MAX(`user`) AS last', cols, { avgAsDouble: true });
+  const aggs = splitSelectList('COUNT(*) AS n, SUM(qty) AS total, AVG(qty) AS mean, MIN(amount) AS low, MAX(`user`) AS last', cols);
   assert.deepEqual(aggs.map((a) => [a.name, a.type, a.expr]), [
-    ['n', 'BIGINT', 'COUNT(*)'], ['total', 'INT', 'SUM(qty)'], ['mean', 'DOUBLE', 'AVG(CAST(qty AS DOUBLE))'],
+    ['n', 'BIGINT', 'COUNT(*)'], ['total', 'INT', 'SUM(qty)'], ['mean', 'INT', 'AVG(qty)'],
     ['low', 'DOUBLE', 'MIN(amount)'], ['last', 'STRING', 'MAX(`user`)'],
   ]);
 });

@@ -8,7 +8,7 @@
  * the stored value intact (session merging diffs old and new sessions). Accumulators are flat plain
  * data (numbers, or arrays/objects of numbers), so a shallow copy is a full one.
  */
-import { accumulatorFor, compileAggregates } from '../../../../sql/index.ts';
+import { accumulatorFor, compileAggregates, type ColumnTypes } from '../../../../sql/index.ts';
 import type { Row } from '../../../../contracts/operator.ts';
 
 type Acc = unknown;
@@ -32,8 +32,8 @@ function copyAcc(a: Acc): Acc {
   return Array.isArray(a) ? a.slice() : { ...(a as Record<string, unknown>) };
 }
 
-export function compileWindowAggregates(text: string): WindowAggregates {
-  const calls = compileAggregates(text);
+export function compileWindowAggregates(text: string, inputTypes?: ColumnTypes): WindowAggregates {
+  const calls = compileAggregates(text, inputTypes);
   const n = calls.length;
   const aliases = calls.map((c) => c.alias);
   const fns = calls.map((c) => accumulatorFor(c.fn));

@@ -11,6 +11,7 @@ import {
   tumblingWindows, slidingWindows, sessionWindows, type WindowAssigner,
 } from '../../../../time/windows/index.ts';
 import { compileWindowAggregates, type WindowAggregates } from './aggregates.ts';
+import { operatorInputTypes } from '../../../common/input-types.ts';
 
 export interface WindowKeySelector {
   /** Key columns in keyBy order (output column names); empty for a global window. */
@@ -84,7 +85,7 @@ export function readWindowPlan(node: JobNodeOf<'window'>, job: NormalizedJob): W
   if (typeof cfg.aggregates !== 'string' || cfg.aggregates.trim() === '') {
     throw new WindowConfigError(`${at('aggregates')}: expected an aggregate list such as 'COUNT(*) AS n'`);
   }
-  const aggregates = attempt('aggregates', () => compileWindowAggregates(cfg.aggregates));
+  const aggregates = attempt('aggregates', () => compileWindowAggregates(cfg.aggregates, operatorInputTypes(job, node.id)));
   // Output rows are window_start, window_end, the key columns, then the aggregates: one name each.
   const taken = new Set(['window_start', 'window_end', ...(key?.columns ?? [])]);
   for (const alias of aggregates.aliases) {

@@ -117,7 +117,9 @@ export function referenceWindows(events: InputEvent[], spec: RefSpec, keyCols: s
     row.total = vs.reduce((a, b) => a + b, 0);
     row.lo = Math.min(...vs);
     row.hi = Math.max(...vs);
-    row.mean = row.total as number / vs.length;
+    // Flink's AVG of integers is an integer, truncated toward zero (LogicalTypeMerging.findAvgAggType).
+    const mean = row.total as number / vs.length;
+    row.mean = vs.every((v) => Number.isInteger(v)) ? Math.trunc(mean) || 0 : mean;
     return { row, ts: w.end - 1 };
   };
   const isLate = (end: number): boolean => end - 1 + lateness <= wm;

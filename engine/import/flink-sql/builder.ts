@@ -1,0 +1,49 @@
+/**
+ * The job being built from a script: nodes (with the statement position that made them), edges,
+ * the relation each table or view name stands for, and the problems found.
+ */
+import type { JobEdge, JobNode } from '../../graph/types.ts';
+import type { Pos } from './tree.ts';
+import type { Origin, ScriptProblem } from './statements.ts';
+
+/** What a table or view name stands for: the Weir node(s) whose output it is, and its event-time column. */
+export interface Relation { nodes: string[]; rowtime: string | null; columns: string[] }
+
+export interface BuiltNode { node: JobNode; pos: Pos; origin: Origin | null; order: number }
+
+export class JobBuilder {
+  readonly nodes: BuiltNode[] = [];
+  readonly edges: JobEdge[] = [];
+  readonly relations = new Map<string, Relation>();
+  readonly problems: ScriptProblem[] = [];
+  private counter = 0;
+
+  constructor(readonly sql: string, readonly baseDir: string | undefined) {}
+
+  problem(pos: Pos, message: string, severity: 'error' | 'warning' = 'warning'): void {
+    this.problems.push({ line: pos.line, column: pos.column, message, severity });
+  }
+
+  /** A free node id: the wanted one, else with a numeric suffix. */
+  freeId(want: string): string {
+    const id = want.replace(/[^A-Za-z0-9_.-]/g, '_') || 'node';
+    if (!this.nodes.some((n) => n.node.id === id)) return id;
+    for (let i = 2; ; i++) if (!this.nodes.some((n) => n.node.id === `${id}_${i}`)) return `${id}_${i}`;
+  }
+
+  add(node: JobNode, pos: Pos, origin: Origin | null): JobNode {
+    if (origin?.name !== undefined && node.name === undefined) node.name = origin.name;
+    this.nodes.push({ node, pos, origin, order: this.counter++ });
+    return node;
+  }
+
+  connect(from: Relation, to: string): void {
+    for (const f of from.nodes) this.edges.push({ from: f, to });
+  }
+
+  relation(name: string, pos: Pos, what: string): Relation | null {
+    const r = this.relations.get(name);
+    if (!r) this.problem(pos, `${what} reads '${name}', which is not a table or view this script defines (or one Weir could not import)`, 'error');
+    return r ?? null;
+  }
+}
