@@ -10,6 +10,7 @@ import { problemsFromIssues } from './schema-problems.ts';
 import { checkGraph } from './check-graph.ts';
 import { checkColumns, type NodeColumns } from './check-columns.ts';
 import { normalizeJob } from './normalize.ts';
+import { checkChangelog } from './changelog.ts';
 import { parseDuration } from './units.ts';
 import type { ExpressionChecker } from './expressions.ts';
 import { checkExpression, compileAggregates, compileProjectionDetailed, parseKeyBy, referencedColumns } from '../sql/index.ts';
@@ -67,6 +68,7 @@ export function validateJob(input: unknown, options: ValidateOptions = {}): Vali
   checkPositiveDurations(doc, problems);
   const idx = checkGraph(doc, problems);
   checkColumns(doc, idx, options.expressions ?? sqlExpressionChecker, problems);
+  checkChangelog(doc, idx, problems);
   if (problems.some((p) => p.severity !== 'warning')) return { ok: false, problems };
   return { ok: true, job: normalizeJob(doc, options.baseDir), problems };
 }

@@ -81,6 +81,9 @@ function emitNode(ctx: ExportContext, node: ExportNode): boolean {
     }
     case 'sink.file':
     case 'sink.preview': emitSink(ctx, node, input); return true;
+    default:
+      ctx.warn(node, undefined, `${node.type} nodes are not exported to Flink SQL yet`);
+      return false;
   }
 }
 

@@ -65,6 +65,24 @@ export const CATALOG: { [T in NodeType]: NodeTypeInfo<T> } = {
     hasInput: true, outputs: ['out', 'late'], multiInput: false,
     defaultConfig: () => ({ window: { kind: 'tumbling', size: '10s' }, aggregates: 'COUNT(*) AS n' }),
   }),
+  'join.interval': info({
+    type: 'join.interval', label: 'Interval join', group: 'Transforms', idPrefix: 'join',
+    description: 'Joins a left and a right stream on equal keys when their event times are within an interval.',
+    hasInput: true, outputs: ['out'], multiInput: false,
+    defaultConfig: () => ({ leftKey: 'key', rightKey: 'key', lower: '-5s', upper: '5s', select: 'L.key, L.ts AS left_ts, R.ts AS right_ts' }),
+  }),
+  aggregate: info({
+    type: 'aggregate', label: 'Aggregate', group: 'Transforms', idPrefix: 'aggregate',
+    description: 'Group aggregation without windows: a changelog of updated results per key.',
+    hasInput: true, outputs: ['out'], multiInput: false,
+    defaultConfig: () => ({ keyBy: 'key', aggregates: 'COUNT(*) AS n' }),
+  }),
+  topn: info({
+    type: 'topn', label: 'Top N', group: 'Transforms', idPrefix: 'topn',
+    description: 'The first N rows per partition in a sort order (limit 1 by time: deduplication); a changelog.',
+    hasInput: true, outputs: ['out'], multiInput: false,
+    defaultConfig: () => ({ partitionBy: 'key', orderBy: 'value DESC', limit: 3 }),
+  }),
   'sink.file': info({
     type: 'sink.file', label: 'File sink', group: 'Sinks', idPrefix: 'file-sink',
     description: 'Writes exactly once through two-phase commit: files appear when a checkpoint completes.',
