@@ -10,6 +10,7 @@ import type { JobNode, JobProblem } from './types.ts';
 import { ExpressionError, compileAggregates, parseKeyBy, referencedColumns } from '../sql/index.ts';
 import { compileJoinSelect } from '../sql/join-select.ts';
 import { compileOrderBy } from '../sql/order-by.ts';
+import { checkSignedDuration } from './signed-duration.ts';
 
 export type Columns = readonly string[] | null;
 export const TOPN_RANK_COLUMN = 'rownum';
@@ -50,8 +51,9 @@ export function relationalColumns(node: JobNode, index: number, inputs: Relation
       if (lk && rk && lk.columns.length !== rk.columns.length) {
         problems.push(err(at('rightKey'), `leftKey has ${lk.columns.length} column(s) but rightKey has ${rk.columns.length}: they are compared in order`, id));
       }
-      if (typeof c.lower === 'number' && typeof c.upper === 'number' && c.lower > c.upper) {
-        problems.push(err(at('lower'), `lower (${c.lower} ms) is greater than upper (${c.upper} ms): no row could ever join`, id));
+      const lo = checkSignedDuration(c.lower), hi = checkSignedDuration(c.upper);
+      if (lo.ok && hi.ok && lo.value > hi.value) {
+        problems.push(err(at('lower'), `lower (${lo.value} ms) is greater than upper (${hi.value} ms): no row could ever join`, id));
       }
       const sel = attempt(problems, at('select'), id, () => compileJoinSelect(c.select));
       if (!sel) return null;
