@@ -16,6 +16,7 @@ import { emitSink } from './sinks.ts';
 import { emitFileSource, emitGeneratorSource, fileSourceColumns, generatorColumns } from './sources.ts';
 import { emitFilter, emitMap, unionOf } from './transforms.ts';
 import { emitWindow } from './windows.ts';
+import { emitAggregate, emitIntervalJoin, emitTopN } from './relational.ts';
 
 export type { Column, FlinkExportOptions } from './context.ts';
 
@@ -47,6 +48,7 @@ function emitNode(ctx: ExportContext, node: ExportNode): boolean {
   if (node.type === 'source.file') { emitFileSource(ctx, node); return true; }
   if (node.type === 'source.generator') { emitGeneratorSource(ctx, node); return true; }
   const inputs: Relation[] = [];
+  const ports: Array<'left' | 'right' | undefined> = [];
   ctx.job.edges.forEach((e, i) => {
     if (e.to !== node.id) return;
     const from = ctx.node(e.from);
@@ -57,7 +59,7 @@ function emitNode(ctx: ExportContext, node: ExportNode): boolean {
       return;
     }
     const rel = ctx.relations.get(e.from);
-    if (rel) inputs.push(rel);
+    if (rel) { inputs.push(rel); ports.push(e.toPort); }
   });
   if (inputs.length === 0) {
     ctx.warn(node, undefined, 'left out: none of its inputs exists in the exported script (fed only by a late port or by nodes left out)');
@@ -70,6 +72,16 @@ function emitNode(ctx: ExportContext, node: ExportNode): boolean {
     ctx.relations.set(node.id, unionOf(ctx, node, inputs, quoteIdent(node.id)));
     return true;
   }
+  if (node.type === 'join.interval') {
+    const left = inputs[ports.indexOf('left')], right = inputs[ports.indexOf('right')];
+    if (!left || !right) {
+      ctx.warn(node, undefined, 'left out: one of its inputs does not exist in the exported script');
+      return false;
+    }
+    const rel = emitIntervalJoin(ctx, node, left, right);
+    if (rel) ctx.relations.set(node.id, rel);
+    return rel !== null;
+  }
   const input = inputs.length === 1 ? inputs[0] : unionOf(ctx, node, inputs, quoteIdent(`${node.id}__input`));
   switch (node.type) {
     case 'filter': emitFilter(ctx, node, input); return true;
@@ -81,9 +93,8 @@ function emitNode(ctx: ExportContext, node: ExportNode): boolean {
     }
     case 'sink.file':
     case 'sink.preview': emitSink(ctx, node, input); return true;
-    default:
-      ctx.warn(node, undefined, `${node.type} nodes are not exported to Flink SQL yet`);
-      return false;
+    case 'aggregate': ctx.relations.set(node.id, emitAggregate(ctx, node, input)); return true;
+    case 'topn': ctx.relations.set(node.id, emitTopN(ctx, node, input)); return true;
   }
 }
 
@@ -126,7 +137,10 @@ function namesInJob(ctx: ExportContext): Set<string> {
   for (const node of ctx.job.nodes) {
     const texts = node.type === 'filter' ? [node.config.where]
       : node.type === 'map' ? [node.config.select]
-        : node.type === 'window' ? [node.config.aggregates, node.config.keyBy ?? ''] : [];
+        : node.type === 'window' ? [node.config.aggregates, node.config.keyBy ?? '']
+          : node.type === 'aggregate' ? [node.config.aggregates, node.config.keyBy]
+            : node.type === 'topn' ? [node.config.partitionBy, node.config.orderBy]
+              : node.type === 'join.interval' ? [node.config.select, node.config.leftKey, node.config.rightKey] : [];
     for (const text of texts) {
       try {
         for (const t of tokenize(text)) if (t.kind === 'ident' || t.kind === 'quoted') names.add(unquoteIdent(t.text).toLowerCase());

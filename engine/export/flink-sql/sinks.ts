@@ -13,8 +13,12 @@ export function emitSink(ctx: ExportContext, node: SinkNode, input: Relation): v
   const comments = [ctx.origin(node)];
   const options: Array<[string, string]> = [];
   if (node.type === 'sink.file') {
-    const format = node.config.format === 'csv' ? 'csv' : 'json';
+    const format = node.config.format === 'csv' ? 'csv' : node.config.format === 'changelog-json' ? 'debezium-json' : 'json';
     options.push(['connector', 'filesystem'], ['path', node.config.path], ['format', format]);
+    if (format === 'debezium-json') {
+      comments.push('-- A changelog: Flink writes each change as Debezium JSON ({"before", "after", "op"}), Weir as {"op", "data"}.');
+      ctx.warn(node, 'config.format', 'changelog-json is exported as Flink\'s debezium-json format: the same changes, each line shaped {"before", "after", "op"} instead of {"op", "data"}');
+    }
     comments.push('-- Files are committed on checkpoints (in-progress files are hidden), like Weir\'s two-phase-commit sink.');
     if (ctx.job.settings.checkpointing.interval === null) {
       ctx.warn(node, undefined, 'checkpointing is off: Flink\'s filesystem sink commits its files only on checkpoints or at the end of bounded input');

@@ -58,6 +58,12 @@ export const everything: Omit<JobDocument, 'format'> = {
     { id: 'odd_out', type: 'sink.file', config: { path: 'out/odd', format: 'jsonl' } },
     { id: 'session_preview', type: 'sink.preview', config: { limit: 50 } },
     { id: 'late_clicks', type: 'sink.file', config: { path: 'out/late', format: 'jsonl' } },
+    { id: 'per_user_total', type: 'aggregate', config: { keyBy: 'user', aggregates: 'COUNT(*) AS n, SUM(amount) FILTER (WHERE big) AS big_total, COUNT(DISTINCT shout) AS shouts' } },
+    { id: 'top_orders', type: 'topn', config: { partitionBy: 'user', orderBy: 'amount DESC, ts ASC', limit: 2 } },
+    { id: 'joined', type: 'join.interval', config: { leftKey: 'user', rightKey: 'user', lower: '-1m', upper: '30s', select: 'L.user, L.amount, R.page, R.at AS clicked_at' } },
+    { id: 'totals_out', type: 'sink.file', config: { path: 'out/totals', format: 'changelog-json' } },
+    { id: 'top_preview', type: 'sink.preview', config: {} },
+    { id: 'joined_out', type: 'sink.file', config: { path: 'out/joined', format: 'jsonl' } },
   ],
   edges: [
     { from: 'gen', to: 'gen_keyed' }, { from: 'orders', to: 'orders_slim' },
@@ -68,6 +74,9 @@ export const everything: Omit<JobDocument, 'format'> = {
     { from: 'tumble', to: 'per_minute' }, { from: 'slide', to: 'sliding_out' }, { from: 'odd_slide', to: 'odd_out' },
     { from: 'sessions', to: 'session_preview' },
     { from: 'sessions', to: 'late_clicks', fromPort: 'late' },
+    { from: 'valid', to: 'per_user_total' }, { from: 'valid', to: 'top_orders' },
+    { from: 'valid', to: 'joined', toPort: 'left' }, { from: 'clicks', to: 'joined', toPort: 'right' },
+    { from: 'per_user_total', to: 'totals_out' }, { from: 'top_orders', to: 'top_preview' }, { from: 'joined', to: 'joined_out' },
   ],
 };
 

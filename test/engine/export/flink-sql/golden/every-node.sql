@@ -4,7 +4,7 @@
 -- Relative paths resolve against the working directory of Flink's processes (Weir resolves
 -- them against the job file's folder).
 --
--- Warnings (9): what Flink SQL cannot express as Weir runs it.
+-- Warnings (11): what Flink SQL cannot express as Weir runs it.
 --   nodes[1].config.eventTime.idleTimeout: source.file 'clicks' (Clicks): idleTimeout 60000 ms: Flink SQL has one idle timeout for all sources; 10000 ms is used
 --   nodes[0].config.seed: source.generator 'gen' (Generated): datagen has no seed: key, value and ts jitter are random per run and differ from Weir's deterministic records (seq, ranges and rates match)
 --   nodes[1].config.onBadRecord: source.file 'clicks' (Clicks): onBadRecord 'fail': Flink's csv format must skip parse errors to get past the header line, so bad lines are skipped instead of failing the job
@@ -14,6 +14,8 @@
 --   nodes[14]: sink.preview 'session_preview': sink.preview is a preview in Weir's app; exported as Flink's print connector (TaskManager stdout), without its limit of 50 records
 --   nodes[10]: window 'sessions' (Click sessions): its late port has no equivalent in Flink SQL (window aggregations drop late records); edges[13] to 'late_clicks' is left out
 --   nodes[15]: sink.file 'late_clicks': left out: none of its inputs exists in the exported script (fed only by a late port or by nodes left out)
+--   nodes[19].config.format: sink.file 'totals_out': changelog-json is exported as Flink's debezium-json format: the same changes, each line shaped {"before", "after", "op"} instead of {"op", "data"}
+--   nodes[20]: sink.preview 'top_preview': sink.preview is a preview in Weir's app; exported as Flink's print connector (TaskManager stdout)
 
 -- Weir runs streams in event time with UTC windows; the same here.
 SET 'execution.runtime-mode' = 'streaming';
@@ -257,6 +259,88 @@ CREATE TABLE session_preview (
 
 -- nodes[15] sink.file 'late_clicks': left out of the script (see the warnings above)
 
+-- nodes[16] aggregate 'per_user_total'
+-- A group aggregation: an updating result (Weir emits it as a changelog: +I, -U, +U).
+CREATE VIEW per_user_total AS
+SELECT
+  `user`,
+  COUNT(*) AS n,
+  SUM(CASE WHEN big THEN amount END) AS big_total,
+  COUNT(DISTINCT shout) AS shouts
+FROM valid
+GROUP BY `user`;
+
+-- nodes[17] topn 'top_orders'
+-- Top-N: the first 2 rows per partition; an updating result (Weir emits it as a changelog).
+CREATE VIEW top_orders AS
+SELECT `user`, amount, ts, shout, big, rownum
+FROM (
+  SELECT
+    `user`,
+    amount,
+    ts,
+    shout,
+    big,
+    rowtime,
+    ROW_NUMBER() OVER (PARTITION BY `user` ORDER BY amount DESC, ts ASC) AS rownum
+  FROM valid
+)
+WHERE rownum <= 2;
+
+-- nodes[18] join.interval 'joined'
+-- An interval join (append-only). Weir's result time is the larger of the two rows' times;
+-- Flink keeps both as columns, so no event-time attribute is passed on here.
+CREATE VIEW joined AS
+SELECT
+  L.`user` AS `user`,
+  L.amount AS amount,
+  R.page AS page,
+  R.`at` AS clicked_at
+FROM valid AS L, clicks AS R
+WHERE L.`user` = R.`user`
+  AND L.rowtime BETWEEN R.rowtime - INTERVAL '1' MINUTE AND R.rowtime + INTERVAL '30' SECOND;
+
+-- nodes[19] sink.file 'totals_out'
+-- A changelog: Flink writes each change as Debezium JSON ({"before", "after", "op"}), Weir as {"op", "data"}.
+-- Files are committed on checkpoints (in-progress files are hidden), like Weir's two-phase-commit sink.
+CREATE TABLE totals_out (
+  `user` STRING,
+  n BIGINT,
+  big_total DOUBLE,
+  shouts BIGINT
+) WITH (
+  'connector' = 'filesystem',
+  'path' = 'out/totals',
+  'format' = 'debezium-json'
+);
+
+-- nodes[20] sink.preview 'top_preview'
+-- sink.preview shows records in Weir's app; Flink prints them to the TaskManagers' stdout instead.
+CREATE TABLE top_preview (
+  `user` STRING,
+  amount DOUBLE,
+  ts BIGINT,
+  shout STRING,
+  big BOOLEAN,
+  rownum BIGINT
+) WITH (
+  'connector' = 'print',
+  'print-identifier' = 'top_preview'
+);
+
+-- nodes[21] sink.file 'joined_out'
+-- Files are committed on checkpoints (in-progress files are hidden), like Weir's two-phase-commit sink.
+CREATE TABLE joined_out (
+  `user` STRING,
+  amount DOUBLE,
+  page STRING,
+  clicked_at STRING
+) WITH (
+  'connector' = 'filesystem',
+  'path' = 'out/joined',
+  'format' = 'json'
+);
+
 EXECUTE STATEMENT SET
 BEGIN
   -- nodes[11] sink.file 'per_minute'
@@ -278,4 +362,19 @@ BEGIN
   INSERT INTO session_preview
   SELECT window_start, window_end, `user`, clicks
   FROM sessions;
+
+  -- nodes[19] sink.file 'totals_out'
+  INSERT INTO totals_out
+  SELECT `user`, n, CAST(big_total AS DOUBLE) AS big_total, shouts
+  FROM per_user_total;
+
+  -- nodes[20] sink.preview 'top_preview'
+  INSERT INTO top_preview
+  SELECT `user`, amount, ts, shout, big, rownum
+  FROM top_orders;
+
+  -- nodes[21] sink.file 'joined_out'
+  INSERT INTO joined_out
+  SELECT `user`, amount, page, clicked_at
+  FROM joined;
 END;
