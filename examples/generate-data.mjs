@@ -128,3 +128,34 @@ function write(rel, lines) {
   }
   write('top-bids/data/bids.jsonl', lines);
 }
+
+// impressions-clicks-window: ad impressions and the clicks on them, up to 1 s out of order; the
+// window join pairs them per ad within 10-second tumbling windows.
+{
+  const r = rng(7);
+  const ads = ['ad-1', 'ad-2', 'ad-3', 'ad-4'];
+  const imps = [];
+  const clicks = [];
+  for (let i = 0; i < 300; i++) {
+    const ts = T0 + i * 200 - Math.floor(r() * 1000);
+    const ad = pick(r, ads);
+    imps.push(JSON.stringify({ imp_id: i, ad, ts }));
+    if (r() < 0.2) clicks.push({ click_id: clicks.length, ad, ts: ts + 200 + Math.floor(r() * 3000) });
+  }
+  clicks.sort((a, b) => a.ts - b.ts);
+  write('impressions-clicks-window/data/impressions.jsonl', imps);
+  write('impressions-clicks-window/data/clicks.jsonl', clicks.map((c) => JSON.stringify(c)));
+}
+
+// customers-orders-left-join: 12 customers (some never order) and 80 orders of the others.
+{
+  const r = rng(8);
+  const names = ['Ada', 'Ben', 'Cleo', 'Dan', 'Eve', 'Finn', 'Gus', 'Hana', 'Ivo', 'Jun', 'Kai', 'Lea'];
+  const customers = names.map((name, i) => JSON.stringify({ customer_id: i + 1, name, country: pick(r, ['DE', 'FR', 'NL', 'PL']), ts: T0 + i * 1000 }));
+  const orders = [];
+  for (let i = 0; i < 80; i++) {
+    orders.push(JSON.stringify({ order_id: 9000 + i, customer_id: 1 + Math.floor(r() * 9), amount: Math.round((3 + r() * 97) * 100) / 100, ts: T0 + 5000 + i * 700 }));
+  }
+  write('customers-orders-left-join/data/customers.jsonl', customers);
+  write('customers-orders-left-join/data/orders.jsonl', orders);
+}

@@ -149,7 +149,7 @@ function upstreamSources(idx: GraphIndex, id: string): string[] {
 
 function checkEventTime(ctx: Ctx): void {
   for (const [id, { node, index }] of ctx.idx.byId) {
-    if (node.type !== 'window' && node.type !== 'join.interval') continue;
+    if (node.type !== 'window' && node.type !== 'join.interval' && node.type !== 'join.window') continue;
     for (const src of upstreamSources(ctx.idx, id)) {
       const s = ctx.idx.byId.get(src)!;
       // A generator always has event time: its `ts` column, watermarked with its own outOfOrderness

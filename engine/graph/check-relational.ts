@@ -1,5 +1,5 @@
 /**
- * Column checks of the relational nodes (join.interval, aggregate, topn): their SQL fragments
+ * Column checks of the relational nodes (join, join.interval, join.window, aggregate, topn): their SQL fragments
  * parse, read columns that exist upstream (when known), and the columns they emit. Called by
  * check-columns.ts in topological order. Browser-safe.
  *
@@ -11,6 +11,7 @@ import { ExpressionError, compileAggregates, parseKeyBy, referencedColumns } fro
 import { compileJoinSelect } from '../sql/join-select.ts';
 import { compileOrderBy } from '../sql/order-by.ts';
 import { checkSignedDuration } from './signed-duration.ts';
+import { checkDuration } from './units.ts';
 
 export type Columns = readonly string[] | null;
 export const TOPN_RANK_COLUMN = 'rownum';
@@ -35,6 +36,29 @@ function unknown(problems: JobProblem[], path: string, nodeId: string, cols: rea
   }
 }
 
+type JoinNode = Extract<JobNode, { type: 'join' | 'join.interval' | 'join.window' }>;
+
+/** Keys of both sides and the L./R. select list of a two-input node. */
+function joinColumns(node: JoinNode, index: number, inputs: RelationalInput[], problems: JobProblem[], windowColumns: boolean): Columns {
+  const at = (f: string) => `nodes[${index}].config.${f}`;
+  const id = node.id;
+  const c = node.config;
+  const left = inputs.find((i) => i.port === 'left')?.columns ?? null;
+  const right = inputs.find((i) => i.port === 'right')?.columns ?? null;
+  const lk = attempt(problems, at('leftKey'), id, () => parseKeyBy(c.leftKey));
+  const rk = attempt(problems, at('rightKey'), id, () => parseKeyBy(c.rightKey));
+  if (lk) unknown(problems, at('leftKey'), id, lk.columns, left);
+  if (rk) unknown(problems, at('rightKey'), id, rk.columns, right);
+  if (lk && rk && lk.columns.length !== rk.columns.length) {
+    problems.push(err(at('rightKey'), `leftKey has ${lk.columns.length} column(s) but rightKey has ${rk.columns.length}: they are compared in order`, id));
+  }
+  const sel = attempt(problems, at('select'), id, () => compileJoinSelect(c.select, { windowColumns }));
+  if (!sel) return null;
+  unknown(problems, at('select'), id, sel.referenced.filter((r) => r.side === 'L').map((r) => r.column), left, 'L.');
+  unknown(problems, at('select'), id, sel.referenced.filter((r) => r.side === 'R').map((r) => r.column), right, 'R.');
+  return sel.columns;
+}
+
 /** Output columns of a relational node, or undefined when `node` is not one. */
 export function relationalColumns(node: JobNode, index: number, inputs: RelationalInput[], problems: JobProblem[]): Columns | undefined {
   const at = (f: string) => `nodes[${index}].config.${f}`;
@@ -42,24 +66,25 @@ export function relationalColumns(node: JobNode, index: number, inputs: Relation
   switch (node.type) {
     case 'join.interval': {
       const c = node.config;
-      const left = inputs.find((i) => i.port === 'left')?.columns ?? null;
-      const right = inputs.find((i) => i.port === 'right')?.columns ?? null;
-      const lk = attempt(problems, at('leftKey'), id, () => parseKeyBy(c.leftKey));
-      const rk = attempt(problems, at('rightKey'), id, () => parseKeyBy(c.rightKey));
-      if (lk) unknown(problems, at('leftKey'), id, lk.columns, left);
-      if (rk) unknown(problems, at('rightKey'), id, rk.columns, right);
-      if (lk && rk && lk.columns.length !== rk.columns.length) {
-        problems.push(err(at('rightKey'), `leftKey has ${lk.columns.length} column(s) but rightKey has ${rk.columns.length}: they are compared in order`, id));
-      }
       const lo = checkSignedDuration(c.lower), hi = checkSignedDuration(c.upper);
       if (lo.ok && hi.ok && lo.value > hi.value) {
         problems.push(err(at('lower'), `lower (${lo.value} ms) is greater than upper (${hi.value} ms): no row could ever join`, id));
       }
-      const sel = attempt(problems, at('select'), id, () => compileJoinSelect(c.select));
-      if (!sel) return null;
-      unknown(problems, at('select'), id, sel.referenced.filter((r) => r.side === 'L').map((r) => r.column), left, 'L.');
-      unknown(problems, at('select'), id, sel.referenced.filter((r) => r.side === 'R').map((r) => r.column), right, 'R.');
-      return sel.columns;
+      return joinColumns(node, index, inputs, problems, false);
+    }
+    case 'join':
+      return joinColumns(node, index, inputs, problems, false);
+    case 'join.window': {
+      const w = node.config.window;
+      if (w.kind === 'session') {
+        problems.push(err(at('window.kind'), `join.window supports tumbling and sliding windows; session windows are not supported yet`, id));
+      }
+      const sizes: Array<[string, unknown]> = w.kind === 'session' ? [] : [['size', w.size], ...(w.kind === 'sliding' ? [['slide', w.slide] as [string, unknown]] : [])];
+      for (const [f, v] of sizes) {
+        const d = checkDuration(v);
+        if (d.ok && d.value <= 0) problems.push(err(at(`window.${f}`), 'must be greater than 0', id));
+      }
+      return joinColumns(node, index, inputs, problems, true);
     }
     case 'aggregate': {
       const c = node.config;

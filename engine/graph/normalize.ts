@@ -9,7 +9,7 @@
 
 import {
   DEFAULT_SETTINGS, JOB_FORMAT,
-  type DurationInput, type EventTimeConfig, type JobDocument, type JobNode, type JobSettings, type NormalizedJob,
+  type DurationInput, type EventTimeConfig, type WindowSpec, type JobDocument, type JobNode, type JobSettings, type NormalizedJob,
 } from './types.ts';
 import { formatDuration, formatSize, parseDuration, parseSize } from './units.ts';
 import { formatSignedDuration, parseSignedDuration } from './signed-duration.ts';
@@ -25,11 +25,23 @@ function mapEventTime(et: EventTimeConfig | undefined, f: DurationFn): EventTime
   };
 }
 
+function mapWindow(w: WindowSpec, f: DurationFn): WindowSpec {
+  return w.kind === 'tumbling' ? { kind: w.kind, size: f(w.size) }
+    : w.kind === 'sliding' ? { kind: w.kind, size: f(w.size), slide: f(w.slide) }
+      : { kind: w.kind, gap: f(w.gap) };
+}
+
 /** A copy of `node` with `f` applied to every duration inside its config. */
 export function mapNodeDurations<N extends JobNode>(node: N, f: DurationFn, signed: DurationFn = f): N {
   switch (node.type) {
     case 'join.interval':
       return { ...node, config: { ...node.config, lower: signed(node.config.lower), upper: signed(node.config.upper) } };
+    case 'join': {
+      const c = node.config;
+      return { ...node, config: { ...c, ...(c.stateTtl !== undefined ? { stateTtl: f(c.stateTtl) } : {}) } };
+    }
+    case 'join.window':
+      return { ...node, config: { ...node.config, window: mapWindow(node.config.window, f) } };
     case 'aggregate': {
       const c = node.config;
       return { ...node, config: { ...c, ...(c.stateTtl !== undefined ? { stateTtl: f(c.stateTtl) } : {}) } };
@@ -51,10 +63,7 @@ export function mapNodeDurations<N extends JobNode>(node: N, f: DurationFn, sign
     }
     case 'window': {
       const c = node.config;
-      const w = c.window;
-      const window = w.kind === 'tumbling' ? { kind: w.kind, size: f(w.size) }
-        : w.kind === 'sliding' ? { kind: w.kind, size: f(w.size), slide: f(w.slide) }
-          : { kind: w.kind, gap: f(w.gap) };
+      const window = mapWindow(c.window, f);
       return {
         ...node,
         config: { ...c, window, ...(c.allowedLateness !== undefined ? { allowedLateness: f(c.allowedLateness) } : {}) },

@@ -5,7 +5,7 @@
  * Rules: sources have outputs only, sinks inputs only; filter, map and window take exactly one
  * input; union takes two or more; a window has a second output `late` for records that arrive
  * after the watermark passed their window's end plus the allowed lateness; no cycles.
- * Two-input nodes (`join.interval`) have named input ports `left` and `right`, each taking exactly
+ * Two-input nodes (`join`, `join.interval`, `join.window`) have named input ports `left` and `right`, each taking exactly
  * one edge that names it in `toPort`; edges into every other node have no `toPort`.
  * aggregate and topn take one input.
  */
@@ -33,6 +33,8 @@ export const PORTS: Readonly<Record<NodeType, PortSpec>> = {
   union: { outputs: ['out'], minInputs: 2, maxInputs: Infinity },
   window: { outputs: ['out', 'late'], minInputs: 1, maxInputs: 1 },
   'join.interval': { outputs: ['out'], minInputs: 2, maxInputs: 2, inputs: ['left', 'right'] },
+  'join.window': { outputs: ['out'], minInputs: 2, maxInputs: 2, inputs: ['left', 'right'] },
+  join: { outputs: ['out'], minInputs: 2, maxInputs: 2, inputs: ['left', 'right'] },
   aggregate: { outputs: ['out'], minInputs: 1, maxInputs: 1 },
   topn: { outputs: ['out'], minInputs: 1, maxInputs: 1 },
   'sink.file': { outputs: [], minInputs: 1, maxInputs: Infinity },

@@ -99,6 +99,21 @@ const intervalJoinConfig = z.strictObject({
   select: nonEmpty.meta({ description: "Output columns with L./R. prefixes: 'L.user, L.amount, R.country'" }),
 });
 
+const windowJoinConfig = z.strictObject({
+  leftKey: nonEmpty,
+  rightKey: nonEmpty,
+  window: windowSpec,
+  select: nonEmpty.meta({ description: "L./R. columns and window_start, window_end" }),
+});
+
+const joinConfig = z.strictObject({
+  kind: z.enum(['inner', 'left', 'right', 'full']),
+  leftKey: nonEmpty,
+  rightKey: nonEmpty,
+  select: nonEmpty,
+  stateTtl: duration.optional().meta({ description: 'Forget rows older than this behind the watermark (event time)' }),
+});
+
 const aggregateConfig = z.strictObject({
   keyBy: nonEmpty,
   aggregates: nonEmpty,
@@ -130,6 +145,8 @@ export const jobNodeSchema = z.discriminatedUnion('type', [
   nodeSchema('union', z.strictObject({})),
   nodeSchema('window', windowConfig),
   nodeSchema('join.interval', intervalJoinConfig),
+  nodeSchema('join.window', windowJoinConfig),
+  nodeSchema('join', joinConfig),
   nodeSchema('aggregate', aggregateConfig),
   nodeSchema('topn', topnConfig),
   nodeSchema('sink.file', z.strictObject({ path: nonEmpty, format: z.enum(['jsonl', 'csv', 'changelog-json']) })),
@@ -140,7 +157,7 @@ export const jobEdgeSchema = z.strictObject({
   from: nonEmpty,
   to: nonEmpty,
   fromPort: z.enum(['out', 'late']).optional(),
-  toPort: z.enum(['left', 'right']).optional().meta({ description: 'Input port of a two-input node (join.interval)' }),
+  toPort: z.enum(['left', 'right']).optional().meta({ description: 'Input port of a two-input node (join, join.interval, join.window)' }),
 });
 
 export const jobSettingsSchema = z.strictObject({

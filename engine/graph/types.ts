@@ -85,6 +85,27 @@ export interface IntervalJoinConfig {
   select: string;
 }
 
+/** Records of both inputs with equal keys in the same window (Flink's window join). */
+export interface WindowJoinConfig {
+  leftKey: string;
+  rightKey: string;
+  window: WindowSpec;
+  /** `L.x`, `R.y`, and `window_start` / `window_end`. */
+  select: string;
+}
+
+export type JoinKind = 'inner' | 'left' | 'right' | 'full';
+
+/** A regular join; outer joins emit updates (a row padded with NULLs is retracted on a match). */
+export interface JoinConfig {
+  kind: JoinKind;
+  leftKey: string;
+  rightKey: string;
+  select: string;
+  /** Rows older than this (event time, behind the watermark) are forgotten. */
+  stateTtl?: DurationInput;
+}
+
 /** Group aggregation without windows: emits -U/+U updates as its input grows. */
 export interface AggregateConfig {
   keyBy: string;
@@ -115,6 +136,8 @@ export interface NodeConfigByType {
   union: UnionConfig;
   window: WindowConfig;
   'join.interval': IntervalJoinConfig;
+  'join.window': WindowJoinConfig;
+  join: JoinConfig;
   aggregate: AggregateConfig;
   topn: TopNConfig;
   'sink.file': FileSinkConfig;
@@ -123,7 +146,7 @@ export interface NodeConfigByType {
 
 export type NodeType = keyof NodeConfigByType;
 export const NODE_TYPES: readonly NodeType[] = [
-  'source.file', 'source.generator', 'filter', 'map', 'union', 'window', 'join.interval', 'aggregate', 'topn',
+  'source.file', 'source.generator', 'filter', 'map', 'union', 'window', 'join.interval', 'join.window', 'join', 'aggregate', 'topn',
   'sink.file', 'sink.preview',
 ];
 

@@ -22,7 +22,8 @@ export interface CompiledJoinSelect {
   columns: string[];
   /** Input columns read, per side, in order of first appearance. */
   referenced: JoinColumnRef[];
-  project(left: Row | null, right: Row | null): Row;
+  /** `extra` holds plain columns the select may read (a window join's window_start/window_end). */
+  project(left: Row | null, right: Row | null, extra?: Row): Row;
 }
 
 /** Rewrites `L.x` / `R.x`; throws for a column without a prefix. */
@@ -86,8 +87,8 @@ export function compileJoinSelect(text: string, extra: { windowColumns?: boolean
   return {
     columns,
     referenced,
-    project(left, right) {
-      const row: Row = {};
+    project(left, right, extra) {
+      const row: Row = extra ? { ...extra } : {};
       for (let i = 0; i < internal.length; i++) {
         const r = referenced[i];
         const src = r.side === 'L' ? left : right;

@@ -10,11 +10,14 @@ import type { StateBackendKind } from '../../engine/graph/types.ts';
 import { generatorParams, generatorRecord } from '../../engine/connectors/generator-source.ts';
 import { canonical, readCommitted } from '../engine/runtime/run-helpers.ts';
 
-export type RelationalKind = 'aggregate' | 'topn' | 'join.interval';
+export type RelationalKind = 'aggregate' | 'topn' | 'join.interval' | 'join' | 'join.window';
 
 const COUNT = 40_000;
 const GEN = { seed: 7, count: COUNT, keys: 9, outOfOrderness: 100, step: 10 };
 const GEN_R = { seed: 8, count: COUNT, keys: 9, outOfOrderness: 100, step: 10 };
+const JOIN_COUNT = 30_000;
+const JOIN_GEN = { seed: 9, count: JOIN_COUNT, keys: 100_000, outOfOrderness: 100, step: 10 };
+const JOIN_GEN_R = { seed: 10, count: JOIN_COUNT, keys: 100_000, outOfOrderness: 100, step: 10 };
 
 function settings(backend: StateBackendKind) {
   return {
@@ -45,6 +48,27 @@ export function relationalChaosJob(kind: RelationalKind, backend: StateBackendKi
       edges: [{ from: 'gen', to: 'top' }, { from: 'top', to: 'out' }],
     };
   }
+  if (kind === 'join') {
+    // A full outer join over sparse keys: many rows are padded first and retracted on a match.
+    return {
+      format: 'weir.job/v1', name: `chaos-outer-join-${backend}`, settings: settings(backend),
+      nodes: [
+        { id: 'gen', type: 'source.generator', config: { ...JOIN_GEN, rate } },
+        { id: 'right', type: 'source.generator', config: { ...JOIN_GEN_R, rate } },
+        { id: 'j', type: 'join', config: { kind: 'full', leftKey: 'key', rightKey: 'key', select: 'L.key AS lk, R.key AS rk, L.seq AS lseq, R.seq AS rseq' } },
+        sink('changelog-json')],
+      edges: [{ from: 'gen', to: 'j', toPort: 'left' }, { from: 'right', to: 'j', toPort: 'right' }, { from: 'j', to: 'out' }],
+    };
+  }
+  if (kind === 'join.window') {
+    return {
+      format: 'weir.job/v1', name: `chaos-window-join-${backend}`, settings: settings(backend),
+      nodes: [gen, { id: 'right', type: 'source.generator', config: { ...GEN_R, rate } },
+        { id: 'j', type: 'join.window', config: { leftKey: 'key', rightKey: 'key', window: { kind: 'tumbling', size: '50ms' }, select: 'window_start, L.key, L.seq AS lseq, R.seq AS rseq' } },
+        sink('jsonl')],
+      edges: [{ from: 'gen', to: 'j', toPort: 'left' }, { from: 'right', to: 'j', toPort: 'right' }, { from: 'j', to: 'out' }],
+    };
+  }
   return {
     format: 'weir.job/v1', name: `chaos-join-${backend}`, settings: settings(backend),
     nodes: [gen, { id: 'right', type: 'source.generator', config: { ...GEN_R, rate } },
@@ -71,6 +95,21 @@ export function relationalReference(kind: RelationalKind): string[] {
     return [...by.values()].flatMap((l) => [...l].sort((a, b) => b.value - a.value || a.seq - b.seq).slice(0, 3)
       .map((r, i) => canonical({ ...r, rownum: i + 1 }))).sort();
   }
+  if (kind === 'join') {
+    const a = Array.from({ length: JOIN_COUNT }, (_, seq) => generatorRecord(generatorParams(JOIN_GEN), seq));
+    const b = Array.from({ length: JOIN_COUNT }, (_, seq) => generatorRecord(generatorParams(JOIN_GEN_R), seq));
+    const out: string[] = [];
+    const bByKey = new Map<string, typeof b>();
+    for (const r of b) { const l = bByKey.get(r.key) ?? []; l.push(r); bByKey.set(r.key, l); }
+    const aKeys = new Set(a.map((l) => l.key));
+    for (const l of a) {
+      const rs = bByKey.get(l.key) ?? [];
+      for (const r of rs) out.push(canonical({ lk: l.key, rk: r.key, lseq: l.seq, rseq: r.seq }));
+      if (rs.length === 0) out.push(canonical({ lk: l.key, rk: null, lseq: l.seq, rseq: null }));
+    }
+    for (const r of b) if (!aKeys.has(r.key)) out.push(canonical({ lk: null, rk: r.key, lseq: null, rseq: r.seq }));
+    return out.sort();
+  }
   // Generators are never late (their jitter is within their watermark bound): every pair joins.
   const q = generatorParams(GEN_R);
   const rights = new Map<string, Array<{ seq: number; ts: number; value: number }>>();
@@ -83,7 +122,10 @@ export function relationalReference(kind: RelationalKind): string[] {
   const out: string[] = [];
   for (const l of recs) {
     for (const r of rights.get(l.key) ?? []) {
-      if (l.ts >= r.ts - 20 && l.ts <= r.ts + 15) out.push(canonical({ key: l.key, lseq: l.seq, rseq: r.seq, v: l.value + r.value }));
+      if (kind === 'join.window') {
+        const start = Math.floor(l.ts / 50) * 50;
+        if (Math.floor(r.ts / 50) * 50 === start) out.push(canonical({ window_start: new Date(start).toISOString(), key: l.key, lseq: l.seq, rseq: r.seq }));
+      } else if (l.ts >= r.ts - 20 && l.ts <= r.ts + 15) out.push(canonical({ key: l.key, lseq: l.seq, rseq: r.seq, v: l.value + r.value }));
     }
   }
   return out.sort();

@@ -11,7 +11,8 @@ import { readCommitted, tempDir, writeJob } from '../engine/runtime/run-helpers.
 import { killWholeProcessLoop } from './chaos-runner.ts';
 import { committedTable, relationalChaosJob, relationalReference, type RelationalKind } from './chaos-relational-jobs.ts';
 
-const KINDS: RelationalKind[] = ['aggregate', 'topn', 'join.interval'];
+const KINDS: RelationalKind[] = ['aggregate', 'topn', 'join.interval', 'join', 'join.window'];
+const CHANGELOG: RelationalKind[] = ['aggregate', 'topn', 'join'];
 
 for (const kind of KINDS) {
   const want = relationalReference(kind);
@@ -22,10 +23,14 @@ for (const kind of KINDS) {
       try {
         const job = writeJob(dir, relationalChaosJob(kind, backend, 5_000));
         const r = await killWholeProcessLoop(dir, job, 5, 11, { minMs: 0, spanMs: 900, afterCheckpoint: true });
+        if (kind === 'join') {
+          const retracted = readCommitted(join(dir, 'out')).filter((l) => l.startsWith('{"op":"-D"')).length;
+          assert.ok(retracted > 100, `padded rows were retracted on a match (${retracted})`);
+        }
         assert.equal(r.final.code, 0, r.final.stderr);
         assert.ok(r.kills >= 5, `only ${r.kills} kills happened before the job finished`);
-        const got = committedTable(join(dir, 'out'), kind !== 'join.interval');
-        if (kind !== 'join.interval') {
+        const got = committedTable(join(dir, 'out'), CHANGELOG.includes(kind));
+        if (kind === 'aggregate' || kind === 'topn') {
           const changes = readCommitted(join(dir, 'out')).length;
           assert.ok(changes > 5 * want.length, `the changelog really carries updates (${changes} changes)`);
         }

@@ -16,7 +16,7 @@ import { emitSink } from './sinks.ts';
 import { emitFileSource, emitGeneratorSource, fileSourceColumns, generatorColumns } from './sources.ts';
 import { emitFilter, emitMap, unionOf } from './transforms.ts';
 import { emitWindow } from './windows.ts';
-import { emitAggregate, emitIntervalJoin, emitTopN } from './relational.ts';
+import { emitAggregate, emitIntervalJoin, emitRegularJoin, emitTopN, emitWindowJoin } from './relational.ts';
 
 export type { Column, FlinkExportOptions } from './context.ts';
 
@@ -72,13 +72,14 @@ function emitNode(ctx: ExportContext, node: ExportNode): boolean {
     ctx.relations.set(node.id, unionOf(ctx, node, inputs, quoteIdent(node.id)));
     return true;
   }
-  if (node.type === 'join.interval') {
+  if (node.type === 'join.interval' || node.type === 'join.window' || node.type === 'join') {
     const left = inputs[ports.indexOf('left')], right = inputs[ports.indexOf('right')];
     if (!left || !right) {
       ctx.warn(node, undefined, 'left out: one of its inputs does not exist in the exported script');
       return false;
     }
-    const rel = emitIntervalJoin(ctx, node, left, right);
+    const rel = node.type === 'join.interval' ? emitIntervalJoin(ctx, node, left, right)
+      : node.type === 'join.window' ? emitWindowJoin(ctx, node, left, right) : emitRegularJoin(ctx, node, left, right);
     if (rel) ctx.relations.set(node.id, rel);
     return rel !== null;
   }
@@ -140,7 +141,8 @@ function namesInJob(ctx: ExportContext): Set<string> {
         : node.type === 'window' ? [node.config.aggregates, node.config.keyBy ?? '']
           : node.type === 'aggregate' ? [node.config.aggregates, node.config.keyBy]
             : node.type === 'topn' ? [node.config.partitionBy, node.config.orderBy]
-              : node.type === 'join.interval' ? [node.config.select, node.config.leftKey, node.config.rightKey] : [];
+              : node.type === 'join.interval' || node.type === 'join.window' || node.type === 'join'
+                ? [node.config.select, node.config.leftKey, node.config.rightKey] : [];
     for (const text of texts) {
       try {
         for (const t of tokenize(text)) if (t.kind === 'ident' || t.kind === 'quoted') names.add(unquoteIdent(t.text).toLowerCase());

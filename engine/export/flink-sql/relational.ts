@@ -5,7 +5,9 @@
  * - `topn` -> `ROW_NUMBER() OVER (PARTITION BY ... ORDER BY ...) AS rownum` filtered by
  *   `rownum <= N` (Flink's Top-N), `rownum = 1` for limit 1 (deduplication);
  * - `join.interval` -> an interval join: equal keys and
- *   `L.rowtime BETWEEN R.rowtime + lower AND R.rowtime + upper`.
+ *   `L.rowtime BETWEEN R.rowtime + lower AND R.rowtime + upper`;
+ * - `join.window` -> a window join: TUMBLE/HOP on both inputs, joined on keys and window bounds;
+ * - `join` -> `L [LEFT|RIGHT|FULL OUTER] JOIN R ON keys` (outer joins: an updating result).
  * None of their outputs keeps an event-time attribute in the script (Weir's join result time is
  * the larger of the two, which Flink cannot declare as a time attribute), so a window after them is
  * left out with a warning by the window exporter.
@@ -23,7 +25,7 @@ import { inferType, rewriteExpr, splitSelectList } from './expressions.ts';
 import { quoteIdent } from './identifiers.ts';
 import { intervalLiteral } from './intervals.ts';
 
-type N<T extends 'aggregate' | 'topn' | 'join.interval'> = JobNodeOf<T> & { parallelism: number };
+type N<T extends 'aggregate' | 'topn' | 'join.interval' | 'join.window' | 'join'> = JobNodeOf<T> & { parallelism: number };
 
 const RANK = 'rownum';
 
@@ -66,8 +68,11 @@ export function emitTopN(ctx: ExportContext, node: N<'topn'>, input: Relation): 
   return { sql: name, columns: [...input.columns, { name: RANK, type: 'BIGINT', certain: true }], rowtime: null, changelog: true };
 }
 
-/** `L.x` -> `L.x` with x quoted where needed; everything else stays as written. */
-function qualify(text: string): string {
+/**
+ * `L.x` -> `L.x` with x quoted where needed; a window join's bare `window_start` / `window_end`
+ * become the left side's window bounds as ISO text (as Weir writes them); the rest stays.
+ */
+function qualify(text: string, windowBounds = false): string {
   const toks = tokenize(text);
   let out = '';
   let pos = 0;
@@ -78,15 +83,84 @@ function qualify(text: string): string {
       out += text.slice(pos, t.start) + `${t.text}.${quoteIdent(name)}`;
       pos = col.end;
       k += 2;
+    } else if (windowBounds && t.kind === 'ident' && (t.text === 'window_start' || t.text === 'window_end') && toks[k - 1]?.text !== '.') {
+      out += text.slice(pos, t.start) + `DATE_FORMAT(L.${t.text}, ${ISO_FORMAT})`;
+      pos = t.end;
     }
   }
   return out + text.slice(pos);
 }
 
+const ISO_FORMAT = "'yyyy-MM-dd''T''HH:mm:ss.SSS''Z'''";
+
 const ALIAS = /\s+AS\s+(`[^`]+`|"[^"]+"|[A-Za-z_][A-Za-z0-9_$]*)\s*$/i;
 
 function bound(rt: string, ms: number): string {
   return ms === 0 ? rt : ms > 0 ? `${rt} + ${intervalLiteral(ms)}` : `${rt} - ${intervalLiteral(-ms)}`;
+}
+
+/** The select list of a join as SQL items with their output columns. */
+function joinSelect(text: string, left: Relation, right: Relation, windowBounds: boolean): { items: string[]; columns: Col[] } {
+  const sel = compileJoinSelect(text, { windowColumns: windowBounds });
+  const both: Col[] = [...left.columns.map((k) => ({ ...k, name: `L$${k.name}` })), ...right.columns.map((k) => ({ ...k, name: `R$${k.name}` })),
+    { name: 'window_start', type: 'STRING', certain: true }, { name: 'window_end', type: 'STRING', certain: true }];
+  const parts = splitTopLevel(text).map((item) => item.replace(ALIAS, ''));
+  const items = parts.map((e, i) => `${qualify(e, windowBounds)} AS ${quoteIdent(sel.columns[i])}`);
+  const columns = parts.map((e, i) => {
+    const t = inferType(tokenize(rewriteJoinRefs(e)), both);
+    return { name: sel.columns[i], type: t?.type ?? 'STRING', certain: t?.certain ?? false };
+  });
+  return { items, columns };
+}
+
+function keyCondition(leftKey: string, rightKey: string): string[] {
+  const lk = parseKeyBy(leftKey).columns, rk = parseKeyBy(rightKey).columns;
+  return lk.map((k, i) => `L.${quoteIdent(k)} = R.${quoteIdent(rk[i])}`);
+}
+
+const JOIN_KEYWORDS = { inner: 'JOIN', left: 'LEFT JOIN', right: 'RIGHT JOIN', full: 'FULL OUTER JOIN' } as const;
+
+export function emitRegularJoin(ctx: ExportContext, node: N<'join'>, left: Relation, right: Relation): Relation {
+  const c = node.config;
+  const { items, columns } = joinSelect(c.select, left, right, false);
+  const comments = [ctx.origin(node), c.kind === 'inner'
+    ? '-- A regular inner join (append-only on append-only inputs).'
+    : `-- A regular ${c.kind} outer join: an updating result (Weir emits a changelog: a NULL-padded row is retracted on its first match).`];
+  if (c.stateTtl !== undefined) {
+    ctx.warn(node, 'config.stateTtl', `stateTtl ${parseSignedDuration(c.stateTtl)} ms is event time in Weir; Flink's table.exec.state.ttl is processing time and job-wide (not set here)`);
+  }
+  const name = quoteIdent(node.id);
+  ctx.emit(`${comments.join('\n')}\nCREATE VIEW ${name} AS\nSELECT\n${items.map((i) => '  ' + i).join(',\n')}\n`
+    + `FROM ${left.sql} AS L\n${JOIN_KEYWORDS[c.kind]} ${right.sql} AS R\n  ON ${keyCondition(c.leftKey, c.rightKey).join(' AND ')};`);
+  return { sql: name, columns, rowtime: null, ...(c.kind !== 'inner' ? { changelog: true } : {}) };
+}
+
+export function emitWindowJoin(ctx: ExportContext, node: N<'join.window'>, left: Relation, right: Relation): Relation | null {
+  const c = node.config;
+  const w = c.window;
+  if (!left.rowtime || !right.rowtime) {
+    ctx.warn(node, undefined, 'an input has no event time in the exported script; the window join and everything after it is left out');
+    return null;
+  }
+  if (w.kind === 'session') {
+    ctx.warn(node, 'config.window', 'session windows are not supported by join.window');
+    return null;
+  }
+  const clash = [...left.columns, ...right.columns].find((k) => ['window_start', 'window_end', 'window_time'].includes(k.name));
+  if (clash) {
+    ctx.warn(node, undefined, `an input already has a column '${clash.name}', which the window table function adds; the window join is left out`);
+    return null;
+  }
+  const { items, columns } = joinSelect(c.select, left, right, true);
+  const tvf = (rel: Relation) => (w.kind === 'tumbling'
+    ? `TUMBLE(TABLE ${rel.sql}, DESCRIPTOR(${quoteIdent(rel.rowtime!)}), ${intervalLiteral(parseSignedDuration(w.size))})`
+    : `HOP(TABLE ${rel.sql}, DESCRIPTOR(${quoteIdent(rel.rowtime!)}), ${intervalLiteral(parseSignedDuration(w.slide))}, ${intervalLiteral(parseSignedDuration(w.size))})`);
+  const on = [...keyCondition(c.leftKey, c.rightKey), 'L.window_start = R.window_start', 'L.window_end = R.window_end'];
+  const name = quoteIdent(node.id);
+  ctx.emit(`${ctx.origin(node)}\n-- A window join (window table functions on both inputs, joined per window; append-only).\n`
+    + `CREATE VIEW ${name} AS\nSELECT\n${items.map((i) => '  ' + i).join(',\n')}\n`
+    + `FROM (SELECT * FROM TABLE(${tvf(left)})) AS L\nJOIN (SELECT * FROM TABLE(${tvf(right)})) AS R\n  ON ${on.join(' AND ')};`);
+  return { sql: name, columns, rowtime: null };
 }
 
 export function emitIntervalJoin(ctx: ExportContext, node: N<'join.interval'>, left: Relation, right: Relation): Relation | null {
@@ -95,20 +169,10 @@ export function emitIntervalJoin(ctx: ExportContext, node: N<'join.interval'>, l
     ctx.warn(node, undefined, 'an input has no event time in the exported script; the interval join and everything after it is left out');
     return null;
   }
-  const sel = compileJoinSelect(c.select);
-  const exprs = splitTopLevel(c.select).map((item) => qualify(item.replace(ALIAS, '')));
-  const items = exprs.map((e, i) => `${e} AS ${quoteIdent(sel.columns[i])}`);
-  // Types: both inputs' columns under the names rewriteJoinRefs gives `L.x` / `R.x` (`L$x`).
-  const both: Col[] = [...left.columns.map((k) => ({ ...k, name: `L$${k.name}` })), ...right.columns.map((k) => ({ ...k, name: `R$${k.name}` }))];
-  const columns: Col[] = splitTopLevel(c.select).map((item, i) => {
-    const t = inferType(tokenize(rewriteJoinRefs(item.replace(ALIAS, ''))), both);
-    return { name: sel.columns[i], type: t?.type ?? 'STRING', certain: t?.certain ?? false };
-  });
-  const lk = parseKeyBy(c.leftKey).columns, rk = parseKeyBy(c.rightKey).columns;
+  const { items, columns } = joinSelect(c.select, left, right, false);
   const lower = parseSignedDuration(c.lower), upper = parseSignedDuration(c.upper);
   const lrt = `L.${quoteIdent(left.rowtime)}`, rrt = `R.${quoteIdent(right.rowtime)}`;
-  const where = [...lk.map((k, i) => `L.${quoteIdent(k)} = R.${quoteIdent(rk[i])}`),
-    `${lrt} BETWEEN ${bound(rrt, lower)} AND ${bound(rrt, upper)}`];
+  const where = [...keyCondition(c.leftKey, c.rightKey), `${lrt} BETWEEN ${bound(rrt, lower)} AND ${bound(rrt, upper)}`];
   const name = quoteIdent(node.id);
   ctx.emit(`${ctx.origin(node)}\n-- An interval join (append-only). Weir's result time is the larger of the two rows' times;\n`
     + `-- Flink keeps both as columns, so no event-time attribute is passed on here.\n`

@@ -74,7 +74,9 @@ function keyByOf(node: JobNode | undefined, toPort?: 'left' | 'right'): string |
     case 'window': k = node.config.keyBy; break;
     case 'aggregate': k = node.config.keyBy; break;
     case 'topn': k = node.config.partitionBy; break;
-    case 'join.interval': k = toPort === 'right' ? node.config.rightKey : node.config.leftKey; break;
+    case 'join.interval':
+    case 'join.window':
+    case 'join': k = toPort === 'right' ? node.config.rightKey : node.config.leftKey; break;
     default: return undefined;
   }
   k = k?.trim();
@@ -83,7 +85,7 @@ function keyByOf(node: JobNode | undefined, toPort?: 'left' | 'right'): string |
 
 /** Keyed operators: their input is routed by key group, so they chain only at parallelism 1. */
 function isKeyed(type: JobNode['type']): boolean {
-  return type === 'window' || type === 'aggregate' || type === 'topn' || type === 'join.interval';
+  return type === 'window' || type === 'aggregate' || type === 'topn' || type.startsWith('join');
 }
 
 /**
@@ -94,8 +96,9 @@ function changelogNodes(job: NormalizedJob, order: string[]): Set<string> {
   const byId = new Map(job.nodes.map((n) => [n.id, n]));
   const set = new Set<string>();
   for (const id of order) {
-    const t = byId.get(id)!.type;
-    if (t === 'aggregate' || t === 'topn') set.add(id);
+    const n = byId.get(id)!;
+    const t = n.type;
+    if (t === 'aggregate' || t === 'topn' || (n.type === 'join' && n.config.kind !== 'inner')) set.add(id);
     else if ((t === 'filter' || t === 'map' || t === 'union')
       && job.edges.some((e) => e.to === id && e.fromPort === 'out' && set.has(e.from))) set.add(id);
   }

@@ -71,6 +71,18 @@ export const CATALOG: { [T in NodeType]: NodeTypeInfo<T> } = {
     hasInput: true, outputs: ['out'], multiInput: false,
     defaultConfig: () => ({ leftKey: 'key', rightKey: 'key', lower: '-5s', upper: '5s', select: 'L.key, L.ts AS left_ts, R.ts AS right_ts' }),
   }),
+  'join.window': info({
+    type: 'join.window', label: 'Window join', group: 'Transforms', idPrefix: 'window-join',
+    description: 'Joins left and right records with equal keys that fall into the same event-time window.',
+    hasInput: true, outputs: ['out'], multiInput: false,
+    defaultConfig: () => ({ leftKey: 'key', rightKey: 'key', window: { kind: 'tumbling', size: '10s' }, select: 'window_start, window_end, L.key, L.value AS left_value, R.value AS right_value' }),
+  }),
+  join: info({
+    type: 'join', label: 'Join', group: 'Transforms', idPrefix: 'join',
+    description: 'A regular inner or outer join on equal keys; outer joins emit a changelog.',
+    hasInput: true, outputs: ['out'], multiInput: false,
+    defaultConfig: () => ({ kind: 'inner', leftKey: 'key', rightKey: 'key', select: 'L.key, L.value AS left_value, R.value AS right_value', stateTtl: '1h' }),
+  }),
   aggregate: info({
     type: 'aggregate', label: 'Aggregate', group: 'Transforms', idPrefix: 'aggregate',
     description: 'Group aggregation without windows: a changelog of updated results per key.',

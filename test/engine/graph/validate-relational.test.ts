@@ -147,3 +147,27 @@ test('changelog edges are computed; a node that cannot take one names the produc
   preview.nodes[3] = { id: 'out', type: 'sink.preview', config: {} };
   assert.ok(validateJob(preview).ok);
 });
+
+test('join and join.window: kinds, window bounds in the select, session refused, outer joins are changelogs', () => {
+  const doc = joinJob();
+  doc.nodes[2] = { id: 'j', type: 'join', config: { kind: 'left', leftKey: 'user', rightKey: 'id', select: 'L.user, R.country' } };
+  assert.deepEqual(errorLines(doc), [
+    "edges[2]: sink.file 'out' cannot take a changelog, but join 'j' produces one: set nodes[3].config.format to \"changelog-json\"",
+  ]);
+  (doc.nodes[2].config as { kind: string }).kind = 'inner';
+  assert.ok(validateJob(doc).ok, 'an inner join is append-only');
+  (doc.nodes[2].config as { kind: string }).kind = 'outer';
+  assert.match(errorLines(doc)[0], /^nodes\[2\]\.config\.kind: /);
+
+  const win = joinJob();
+  win.nodes[2] = { id: 'j', type: 'join.window', config: { leftKey: 'user', rightKey: 'id', window: { kind: 'tumbling', size: '10s' }, select: 'window_start, window_end, L.user, R.country' } };
+  assert.ok(validateJob(win).ok);
+  assert.deepEqual(nodeColumns(win).get('j')?.out, ['window_start', 'window_end', 'user', 'country']);
+  (win.nodes[2].config as { window: unknown }).window = { kind: 'session', gap: '5s' };
+  assert.deepEqual(errorLines(win), ['nodes[2].config.window.kind: join.window supports tumbling and sliding windows; session windows are not supported yet']);
+  (win.nodes[2].config as { window: unknown }).window = { kind: 'sliding', size: '0s', slide: '1s' };
+  assert.deepEqual(errorLines(win), ['nodes[2].config.window.size: must be greater than 0']);
+  const plainWin = joinJob();
+  plainWin.nodes[2] = { id: 'j', type: 'join', config: { kind: 'inner', leftKey: 'user', rightKey: 'id', select: 'window_start, L.user' } };
+  assert.deepEqual(errorLines(plainWin), ["nodes[2].config.select: column 'window_start' needs an input prefix: L.window_start or R.window_start (column 1)"]);
+});

@@ -9,7 +9,9 @@ import { FilterOperator } from './filter.ts';
 import { MapOperator } from './map.ts';
 import { UnionOperator } from './union.ts';
 import { createWindowOperator } from './window/index.ts';
-import { createAggregateOperator, createIntervalJoinOperator, createTopNOperator } from './relational/index.ts';
+import {
+  createAggregateOperator, createIntervalJoinOperator, createRegularJoinOperator, createTopNOperator, createWindowJoinOperator,
+} from './relational/index.ts';
 import { FileSinkOperator } from '../../../connectors/file-sink.ts';
 import { PreviewSinkOperator } from '../../../connectors/preview-sink.ts';
 
@@ -34,6 +36,8 @@ export function createOperator(node: JobNode, job: NormalizedJob, services: Oper
     case 'aggregate': return wrap('aggregates', () => createAggregateOperator(node));
     case 'topn': return wrap('orderBy', () => createTopNOperator(node));
     case 'join.interval': return wrap('select', () => createIntervalJoinOperator(node));
+    case 'join.window': return wrap('window', () => createWindowJoinOperator(node));
+    case 'join': return wrap('select', () => createRegularJoinOperator(node));
     case 'sink.file': return new FileSinkOperator(node.config, services);
     case 'sink.preview': return new PreviewSinkOperator(node.config, services);
     default: throw new OperatorConfigError(`nodes[${index}]: '${node.type}' is not an operator`);
@@ -42,5 +46,5 @@ export function createOperator(node: JobNode, job: NormalizedJob, services: Oper
 
 /** Operators that keep keyed state (and therefore get a state backend). */
 export function needsKeyedState(node: JobNode): boolean {
-  return node.type === 'window' || node.type === 'aggregate' || node.type === 'topn' || node.type === 'join.interval';
+  return node.type === 'window' || node.type === 'aggregate' || node.type === 'topn' || node.type.startsWith('join');
 }

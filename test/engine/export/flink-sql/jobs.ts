@@ -64,6 +64,10 @@ export const everything: Omit<JobDocument, 'format'> = {
     { id: 'totals_out', type: 'sink.file', config: { path: 'out/totals', format: 'changelog-json' } },
     { id: 'top_preview', type: 'sink.preview', config: {} },
     { id: 'joined_out', type: 'sink.file', config: { path: 'out/joined', format: 'jsonl' } },
+    { id: 'outer', type: 'join', config: { kind: 'full', leftKey: 'user', rightKey: 'user', select: 'L.user, R.user AS click_user, L.amount, R.page', stateTtl: '1h' } },
+    { id: 'per_window', type: 'join.window', config: { leftKey: 'user', rightKey: 'user', window: { kind: 'tumbling', size: '1m' }, select: 'window_start, window_end, L.user, L.amount, R.page' } },
+    { id: 'outer_out', type: 'sink.file', config: { path: 'out/outer', format: 'changelog-json' } },
+    { id: 'per_window_out', type: 'sink.file', config: { path: 'out/per_window', format: 'jsonl' } },
   ],
   edges: [
     { from: 'gen', to: 'gen_keyed' }, { from: 'orders', to: 'orders_slim' },
@@ -77,6 +81,9 @@ export const everything: Omit<JobDocument, 'format'> = {
     { from: 'valid', to: 'per_user_total' }, { from: 'valid', to: 'top_orders' },
     { from: 'valid', to: 'joined', toPort: 'left' }, { from: 'clicks', to: 'joined', toPort: 'right' },
     { from: 'per_user_total', to: 'totals_out' }, { from: 'top_orders', to: 'top_preview' }, { from: 'joined', to: 'joined_out' },
+    { from: 'valid', to: 'outer', toPort: 'left' }, { from: 'clicks', to: 'outer', toPort: 'right' },
+    { from: 'valid', to: 'per_window', toPort: 'left' }, { from: 'clicks', to: 'per_window', toPort: 'right' },
+    { from: 'outer', to: 'outer_out' }, { from: 'per_window', to: 'per_window_out' },
   ],
 };
 

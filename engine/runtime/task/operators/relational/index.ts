@@ -1,6 +1,7 @@
 /**
  * The relational nodes: `aggregate` (group aggregation, changelog out), `topn` (top N and
- * deduplication, changelog out) and `join.interval` (interval join of two inputs, append-only).
+ * deduplication, changelog out), `join.interval` (interval join, append-only), `join.window`
+ * (window join, append-only) and `join` (regular join; outer kinds emit a changelog).
  * Config errors are thrown as plain messages; the registry prefixes the node's JSON path.
  */
 import type { JobNodeOf } from '../../../../graph/types.ts';
@@ -14,6 +15,9 @@ import { compileWindowAggregates } from '../window/aggregates.ts';
 import { AggregateOperator } from './aggregate-operator.ts';
 import { TopNOperator } from './topn-operator.ts';
 import { IntervalJoinOperator } from './interval-join-operator.ts';
+import { RegularJoinOperator } from './regular-join-operator.ts';
+import { WindowJoinOperator } from './window-join-operator.ts';
+import { slidingWindows, tumblingWindows } from '../../../../time/windows/assigners.ts';
 
 export function createAggregateOperator(node: JobNodeOf<'aggregate'>): StreamOperator {
   const c = node.config;
@@ -42,6 +46,34 @@ export function createIntervalJoinOperator(node: JobNodeOf<'join.interval'>): St
   });
 }
 
+export function createRegularJoinOperator(node: JobNodeOf<'join'>): StreamOperator {
+  const c = node.config;
+  return new RegularJoinOperator({
+    nodeId: node.id,
+    kind: c.kind,
+    leftKey: parseKeyBy(c.leftKey),
+    rightKey: parseKeyBy(c.rightKey),
+    select: compileJoinSelect(c.select),
+    stateTtl: c.stateTtl === undefined ? null : parseDuration(c.stateTtl),
+  });
+}
+
+export function createWindowJoinOperator(node: JobNodeOf<'join.window'>): StreamOperator {
+  const c = node.config;
+  const w = c.window;
+  if (w.kind === 'session') throw new Error('join.window supports tumbling and sliding windows; session windows are not supported yet');
+  const assigner = w.kind === 'tumbling' ? tumblingWindows(parseDuration(w.size)) : slidingWindows(parseDuration(w.size), parseDuration(w.slide));
+  return new WindowJoinOperator({
+    nodeId: node.id,
+    leftKey: parseKeyBy(c.leftKey),
+    rightKey: parseKeyBy(c.rightKey),
+    assigner,
+    select: compileJoinSelect(c.select, { windowColumns: true }),
+  });
+}
+
 export { AggregateOperator, AGGREGATE_TABLE } from './aggregate-operator.ts';
+export { RegularJoinOperator, REGULAR_JOIN_TABLE } from './regular-join-operator.ts';
+export { WindowJoinOperator, WINDOW_JOIN_TABLE } from './window-join-operator.ts';
 export { TopNOperator, TOPN_TABLE, RANK_COLUMN } from './topn-operator.ts';
 export { IntervalJoinOperator, JOIN_TABLE } from './interval-join-operator.ts';

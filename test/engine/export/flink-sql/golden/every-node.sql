@@ -4,7 +4,7 @@
 -- Relative paths resolve against the working directory of Flink's processes (Weir resolves
 -- them against the job file's folder).
 --
--- Warnings (11): what Flink SQL cannot express as Weir runs it.
+-- Warnings (13): what Flink SQL cannot express as Weir runs it.
 --   nodes[1].config.eventTime.idleTimeout: source.file 'clicks' (Clicks): idleTimeout 60000 ms: Flink SQL has one idle timeout for all sources; 10000 ms is used
 --   nodes[0].config.seed: source.generator 'gen' (Generated): datagen has no seed: key, value and ts jitter are random per run and differ from Weir's deterministic records (seq, ranges and rates match)
 --   nodes[1].config.onBadRecord: source.file 'clicks' (Clicks): onBadRecord 'fail': Flink's csv format must skip parse errors to get past the header line, so bad lines are skipped instead of failing the job
@@ -16,6 +16,8 @@
 --   nodes[15]: sink.file 'late_clicks': left out: none of its inputs exists in the exported script (fed only by a late port or by nodes left out)
 --   nodes[19].config.format: sink.file 'totals_out': changelog-json is exported as Flink's debezium-json format: the same changes, each line shaped {"before", "after", "op"} instead of {"op", "data"}
 --   nodes[20]: sink.preview 'top_preview': sink.preview is a preview in Weir's app; exported as Flink's print connector (TaskManager stdout)
+--   nodes[22].config.stateTtl: join 'outer': stateTtl 3600000 ms is event time in Weir; Flink's table.exec.state.ttl is processing time and job-wide (not set here)
+--   nodes[24].config.format: sink.file 'outer_out': changelog-json is exported as Flink's debezium-json format: the same changes, each line shaped {"before", "after", "op"} instead of {"op", "data"}
 
 -- Weir runs streams in event time with UTC windows; the same here.
 SET 'execution.runtime-mode' = 'streaming';
@@ -341,6 +343,59 @@ CREATE TABLE joined_out (
   'format' = 'json'
 );
 
+-- nodes[22] join 'outer'
+-- A regular full outer join: an updating result (Weir emits a changelog: a NULL-padded row is retracted on its first match).
+CREATE VIEW `outer` AS
+SELECT
+  L.`user` AS `user`,
+  R.`user` AS click_user,
+  L.amount AS amount,
+  R.page AS page
+FROM valid AS L
+FULL OUTER JOIN clicks AS R
+  ON L.`user` = R.`user`;
+
+-- nodes[23] join.window 'per_window'
+-- A window join (window table functions on both inputs, joined per window; append-only).
+CREATE VIEW per_window AS
+SELECT
+  DATE_FORMAT(L.window_start, 'yyyy-MM-dd''T''HH:mm:ss.SSS''Z''') AS window_start,
+  DATE_FORMAT(L.window_end, 'yyyy-MM-dd''T''HH:mm:ss.SSS''Z''') AS window_end,
+  L.`user` AS `user`,
+  L.amount AS amount,
+  R.page AS page
+FROM (SELECT * FROM TABLE(TUMBLE(TABLE valid, DESCRIPTOR(rowtime), INTERVAL '1' MINUTE))) AS L
+JOIN (SELECT * FROM TABLE(TUMBLE(TABLE clicks, DESCRIPTOR(rowtime), INTERVAL '1' MINUTE))) AS R
+  ON L.`user` = R.`user` AND L.window_start = R.window_start AND L.window_end = R.window_end;
+
+-- nodes[24] sink.file 'outer_out'
+-- A changelog: Flink writes each change as Debezium JSON ({"before", "after", "op"}), Weir as {"op", "data"}.
+-- Files are committed on checkpoints (in-progress files are hidden), like Weir's two-phase-commit sink.
+CREATE TABLE outer_out (
+  `user` STRING,
+  click_user STRING,
+  amount DOUBLE,
+  page STRING
+) WITH (
+  'connector' = 'filesystem',
+  'path' = 'out/outer',
+  'format' = 'debezium-json'
+);
+
+-- nodes[25] sink.file 'per_window_out'
+-- Files are committed on checkpoints (in-progress files are hidden), like Weir's two-phase-commit sink.
+CREATE TABLE per_window_out (
+  window_start STRING,
+  window_end STRING,
+  `user` STRING,
+  amount DOUBLE,
+  page STRING
+) WITH (
+  'connector' = 'filesystem',
+  'path' = 'out/per_window',
+  'format' = 'json'
+);
+
 EXECUTE STATEMENT SET
 BEGIN
   -- nodes[11] sink.file 'per_minute'
@@ -377,4 +432,14 @@ BEGIN
   INSERT INTO joined_out
   SELECT `user`, amount, page, clicked_at
   FROM joined;
+
+  -- nodes[24] sink.file 'outer_out'
+  INSERT INTO outer_out
+  SELECT `user`, click_user, amount, page
+  FROM `outer`;
+
+  -- nodes[25] sink.file 'per_window_out'
+  INSERT INTO per_window_out
+  SELECT window_start, window_end, `user`, amount, page
+  FROM per_window;
 END;
