@@ -9,6 +9,7 @@ import type { JobNode, JobProblem } from '../../../engine/graph/types.ts';
 import { typeInfo } from '../model/catalog.ts';
 import { summarize } from '../model/summary.ts';
 import { TypeIcon } from './icons.tsx';
+import { InputHandles } from './InputHandles.tsx';
 import { NodeLiveBadge } from '../live/NodeLiveBadge.tsx';
 import { countRender } from '../live/renderCount.ts';
 
@@ -33,11 +34,7 @@ function JobNodeViewImpl({ data, selected }: NodeProps<JobFlowNode>) {
   const cls = `wnode wnode--${info.group.toLowerCase()}${selected ? ' is-selected' : ''}${level}`;
   return (
     <div className={cls} data-testid={`node-${node.id}`} data-node-type={node.type} title={`${info.label}: ${hasProblem ? problems!.map((p) => p.message).join('\n') : summary}`}>
-      {info.hasInput && (
-        <Handle type="target" position={Position.Left} id="in" data-testid={`handle-${node.id}-in`}
-          className={`whandle whandle--in${info.multiInput ? ' whandle--multi' : ''}`}
-          title={info.multiInput ? 'input: accepts many streams' : 'input: one stream'} />
-      )}
+      {info.hasInput && <InputHandles nodeId={node.id} type={node.type} multiInput={info.multiInput} />}
       <div className="wnode__head">
         <span className="wnode__icon"><TypeIcon type={node.type} /></span>
         <span className="wnode__name">{node.name || node.id}</span>

@@ -5,7 +5,7 @@ import { metricsStore } from '../run/metricsStore.ts';
 import { edgeLive, liveIndex, type EdgeLive, type NodeLive } from './nodeLive.ts';
 
 /** The fields a canvas badge shows, rounded so a tick that changes nothing visible does not render. */
-export interface NodeBadge { watermark: number | null; lag: number | null; idleInputs: number; idleOutputs: number; late: number; pending: number | null; active: boolean }
+export interface NodeBadge { watermark: number | null; lag: number | null; idleInputs: number; idleOutputs: number; late: number; pending: number | null; active: boolean; stateBytes: number }
 
 export function useNodeBadge(nodeId: string): NodeBadge {
   return useStore(metricsStore, useShallow((s) => {
@@ -18,6 +18,8 @@ export function useNodeBadge(nodeId: string): NodeBadge {
       idleOutputs: n?.idleOutputs ?? 0,
       late: n?.lateRecords ?? 0,
       pending: n?.pendingRecords ?? null,
+      // Keyed state of the operator (all subtasks), rounded to 1 KB so small changes do not repaint.
+      stateBytes: Math.round((n?.stateBytes ?? 0) / 1024) * 1024,
     };
   }));
 }
