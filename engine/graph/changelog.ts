@@ -3,7 +3,7 @@
  * stream, and which nodes refuse one. Shared by validation and the designer (changelog edges are
  * drawn differently). Browser-safe.
  *
- * Producers: `aggregate`, `topn` and outer `join`s (their results change). Pass-through: filter, map, union
+ * Producers: `aggregate`, `topn` without a window and outer `join`s (their results change). Pass-through: filter, map, union
  * carry a changelog when any input is one. Consumers: `sink.preview` (materializes the table),
  * `sink.file` only with `format: "changelog-json"`. Every other node takes append-only input
  * (window, the joins, aggregate, topn).
@@ -13,7 +13,8 @@ import type { GraphIndex } from './check-graph.ts';
 
 /** Nodes whose output is a changelog whatever their input (outer joins retract NULL-padded rows). */
 export function producesChangelog(node: JobNode): boolean {
-  return node.type === 'aggregate' || node.type === 'topn' || (node.type === 'join' && node.config.kind !== 'inner');
+  return node.type === 'aggregate' || (node.type === 'topn' && !node.config.window)
+    || (node.type === 'join' && node.config.kind !== 'inner');
 }
 
 function passesChangelog(node: Pick<JobNode, 'type'>): boolean {

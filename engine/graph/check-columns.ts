@@ -149,7 +149,8 @@ function upstreamSources(idx: GraphIndex, id: string): string[] {
 
 function checkEventTime(ctx: Ctx): void {
   for (const [id, { node, index }] of ctx.idx.byId) {
-    if (node.type !== 'window' && node.type !== 'join.interval' && node.type !== 'join.window') continue;
+    const timed = node.type === 'window' || node.type === 'join.interval' || node.type === 'join.window' || (node.type === 'topn' && node.config.window);
+    if (!timed) continue;
     for (const src of upstreamSources(ctx.idx, id)) {
       const s = ctx.idx.byId.get(src)!;
       // A generator always has event time: its `ts` column, watermarked with its own outOfOrderness

@@ -6,7 +6,7 @@
  * Output columns: a join emits its select list; aggregate its key columns then the aggregate
  * aliases; topn its input columns plus `rownum` (the row's rank within its partition, 1..limit).
  */
-import type { JobNode, JobProblem } from './types.ts';
+import type { JobNode, JobProblem, WindowSpec } from './types.ts';
 import { ExpressionError, compileAggregates, parseKeyBy, referencedColumns } from '../sql/index.ts';
 import { compileJoinSelect } from '../sql/join-select.ts';
 import { compileOrderBy } from '../sql/order-by.ts';
@@ -33,6 +33,23 @@ function unknown(problems: JobProblem[], path: string, nodeId: string, cols: rea
   if (!known || known.includes('*')) return;
   for (const c of new Set(cols)) {
     if (!known.includes(c)) problems.push(err(path, `unknown column '${prefix}${c}' (known: ${known.map((k) => prefix + k).join(', ')})`, nodeId));
+  }
+}
+
+/** Tumbling or sliding with positive durations (session windows are refused where unsupported). */
+function checkAlignedWindow(w: WindowSpec, at: (field: string) => string, id: string, what: string, problems: JobProblem[]): void {
+  if (w.kind === 'session') {
+    problems.push(err(at('kind'), `${what} supports tumbling and sliding windows; session windows are not supported yet`, id));
+    return;
+  }
+  const sizes: Array<[string, unknown]> = [['size', w.size], ...(w.kind === 'sliding' ? [['slide', w.slide] as [string, unknown]] : [])];
+  for (const [f, v] of sizes) {
+    const d = checkDuration(v);
+    if (d.ok && d.value <= 0) problems.push(err(at(f), 'must be greater than 0', id));
+  }
+  if (w.kind === 'sliding') {
+    const size = checkDuration(w.size), slide = checkDuration(w.slide);
+    if (size.ok && slide.ok && slide.value > size.value) problems.push(err(at('slide'), `slide (${slide.value} ms) must not be larger than size (${size.value} ms)`, id));
   }
 }
 
@@ -74,18 +91,9 @@ export function relationalColumns(node: JobNode, index: number, inputs: Relation
     }
     case 'join':
       return joinColumns(node, index, inputs, problems, false);
-    case 'join.window': {
-      const w = node.config.window;
-      if (w.kind === 'session') {
-        problems.push(err(at('window.kind'), `join.window supports tumbling and sliding windows; session windows are not supported yet`, id));
-      }
-      const sizes: Array<[string, unknown]> = w.kind === 'session' ? [] : [['size', w.size], ...(w.kind === 'sliding' ? [['slide', w.slide] as [string, unknown]] : [])];
-      for (const [f, v] of sizes) {
-        const d = checkDuration(v);
-        if (d.ok && d.value <= 0) problems.push(err(at(`window.${f}`), 'must be greater than 0', id));
-      }
+    case 'join.window':
+      checkAlignedWindow(node.config.window, (f) => at(`window.${f}`), id, 'join.window', problems);
       return joinColumns(node, index, inputs, problems, true);
-    }
     case 'aggregate': {
       const c = node.config;
       const input = inputs[0]?.columns ?? null;
@@ -109,6 +117,12 @@ export function relationalColumns(node: JobNode, index: number, inputs: Relation
       if (order) unknown(problems, at('orderBy'), id, order.columns, input);
       if (input && input.includes(TOPN_RANK_COLUMN)) {
         problems.push(err(`nodes[${index}]`, `the input of topn '${id}' already has a column '${TOPN_RANK_COLUMN}' (topn adds it): rename it upstream`, id));
+      }
+      if (c.window) {
+        checkAlignedWindow(c.window, (f) => at(`window.${f}`), id, 'topn', problems);
+        const clash = input?.find((x) => x === 'window_start' || x === 'window_end');
+        if (clash) problems.push(err(`nodes[${index}]`, `the input of topn '${id}' already has a column '${clash}' (a windowed topn adds it): rename it upstream`, id));
+        return input ? ['window_start', 'window_end', ...input, TOPN_RANK_COLUMN] : null;
       }
       return input ? [...input, TOPN_RANK_COLUMN] : null;
     }

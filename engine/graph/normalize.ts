@@ -42,6 +42,8 @@ export function mapNodeDurations<N extends JobNode>(node: N, f: DurationFn, sign
     }
     case 'join.window':
       return { ...node, config: { ...node.config, window: mapWindow(node.config.window, f) } };
+    case 'topn':
+      return node.config.window ? { ...node, config: { ...node.config, window: mapWindow(node.config.window, f) } } : { ...node };
     case 'aggregate': {
       const c = node.config;
       return { ...node, config: { ...c, ...(c.stateTtl !== undefined ? { stateTtl: f(c.stateTtl) } : {}) } };

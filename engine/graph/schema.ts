@@ -124,6 +124,7 @@ const topnConfig = z.strictObject({
   partitionBy: nonEmpty,
   orderBy: nonEmpty.meta({ description: "'price DESC, ts ASC'" }),
   limit: posInt,
+  window: windowSpec.optional().meta({ description: 'Top N per window (append-only) instead of a running changelog' }),
 });
 
 function nodeSchema<T extends string, C extends z.ZodType>(type: T, config: C) {

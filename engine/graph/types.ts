@@ -115,12 +115,20 @@ export interface AggregateConfig {
   stateTtl?: DurationInput;
 }
 
-/** Top N rows per partition; `limit: 1` ordered by `ts` is deduplication. Emits a changelog. */
+/**
+ * Top N rows per partition; `limit: 1` ordered by `ts` is deduplication. Emits a changelog of rank
+ * changes, or with `window` the final top N of each window (append-only).
+ */
 export interface TopNConfig {
   partitionBy: string;
   /** `price DESC, ts ASC`: columns with optional ASC (default) / DESC. */
   orderBy: string;
   limit: number;
+  /**
+   * Top N per partition and window (Flink's window Top-N): rows are ranked when the watermark
+   * passes the window's end and emitted once, append-only, with window_start and window_end.
+   */
+  window?: WindowSpec;
 }
 
 /** `changelog-json`: one JSON line per change, with an `op` field (`+I`, `-U`, `+U`, `-D`). */

@@ -95,7 +95,11 @@ function emitNode(ctx: ExportContext, node: ExportNode): boolean {
     case 'sink.file':
     case 'sink.preview': emitSink(ctx, node, input); return true;
     case 'aggregate': ctx.relations.set(node.id, emitAggregate(ctx, node, input)); return true;
-    case 'topn': ctx.relations.set(node.id, emitTopN(ctx, node, input)); return true;
+    case 'topn': {
+      const rel = emitTopN(ctx, node, input);
+      if (rel) ctx.relations.set(node.id, rel);
+      return rel !== null;
+    }
   }
 }
 

@@ -51,8 +51,9 @@ export function emitAggregate(ctx: ExportContext, node: N<'aggregate'>, input: R
   return { sql: name, columns, rowtime: null, changelog: true };
 }
 
-export function emitTopN(ctx: ExportContext, node: N<'topn'>, input: Relation): Relation {
+export function emitTopN(ctx: ExportContext, node: N<'topn'>, input: Relation): Relation | null {
   const c = node.config;
+  if (c.window) return emitWindowTopN(ctx, node, input);
   const keys = parseKeyBy(c.partitionBy).columns.map(quoteIdent);
   const order = compileOrderBy(c.orderBy).items
     .map((i) => `${rewriteExpr(i.expr, input.columns)} ${i.desc ? 'DESC' : 'ASC'}`);
@@ -66,6 +67,40 @@ export function emitTopN(ctx: ExportContext, node: N<'topn'>, input: Relation): 
   const name = quoteIdent(node.id);
   ctx.emit(`${comments.join('\n')}\nCREATE VIEW ${name} AS\nSELECT ${[...cols, RANK].join(', ')}\nFROM (\n  SELECT\n${inner.map((i) => '    ' + i).join(',\n')}\n  FROM ${input.sql}\n)\nWHERE ${dedup ? `${RANK} = 1` : `${RANK} <= ${c.limit}`};`);
   return { sql: name, columns: [...input.columns, { name: RANK, type: 'BIGINT', certain: true }], rowtime: null, changelog: true };
+}
+
+/** Window Top-N: ROW_NUMBER over a window table function, partitioned by the window bounds too. */
+function emitWindowTopN(ctx: ExportContext, node: N<'topn'>, input: Relation): Relation | null {
+  const c = node.config;
+  const w = c.window!;
+  if (!input.rowtime) {
+    ctx.warn(node, undefined, 'its input has no event time in the exported script; the window Top-N and everything after it is left out');
+    return null;
+  }
+  if (w.kind === 'session') {
+    ctx.warn(node, 'config.window', 'session windows are not supported by a windowed topn');
+    return null;
+  }
+  const keys = parseKeyBy(c.partitionBy).columns.map(quoteIdent);
+  const order = compileOrderBy(c.orderBy).items.map((i) => `${rewriteExpr(i.expr, input.columns)} ${i.desc ? 'DESC' : 'ASC'}`);
+  const rt = quoteIdent(input.rowtime);
+  const tvf = w.kind === 'tumbling'
+    ? `TUMBLE(TABLE ${input.sql}, DESCRIPTOR(${rt}), ${intervalLiteral(parseSignedDuration(w.size))})`
+    : `HOP(TABLE ${input.sql}, DESCRIPTOR(${rt}), ${intervalLiteral(parseSignedDuration(w.slide))}, ${intervalLiteral(parseSignedDuration(w.size))})`;
+  const cols = input.columns.map((col) => quoteIdent(col.name));
+  const outer = [`DATE_FORMAT(window_start, ${ISO_FORMAT}) AS window_start`, `DATE_FORMAT(window_end, ${ISO_FORMAT}) AS window_end`, ...cols, RANK];
+  const inner = [...cols, 'window_start', 'window_end',
+    `ROW_NUMBER() OVER (PARTITION BY ${['window_start', 'window_end', ...keys].join(', ')} ORDER BY ${order.join(', ')}) AS ${RANK}`];
+  const name = quoteIdent(node.id);
+  ctx.emit(`${ctx.origin(node)}\n-- Window Top-N: the first ${c.limit} rows per partition and window, emitted when the window closes (append-only).\n`
+    + `CREATE VIEW ${name} AS\nSELECT ${outer.join(', ')}\nFROM (\n  SELECT\n${inner.map((i) => '    ' + i).join(',\n')}\n  FROM TABLE(\n    ${tvf})\n)\n`
+    + `WHERE ${c.limit === 1 ? `${RANK} = 1` : `${RANK} <= ${c.limit}`};`);
+  return {
+    sql: name,
+    columns: [{ name: 'window_start', type: 'STRING', certain: true }, { name: 'window_end', type: 'STRING', certain: true },
+      ...input.columns, { name: RANK, type: 'BIGINT', certain: true }],
+    rowtime: null,
+  };
 }
 
 /**

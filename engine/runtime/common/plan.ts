@@ -98,7 +98,7 @@ function changelogNodes(job: NormalizedJob, order: string[]): Set<string> {
   for (const id of order) {
     const n = byId.get(id)!;
     const t = n.type;
-    if (t === 'aggregate' || t === 'topn' || (n.type === 'join' && n.config.kind !== 'inner')) set.add(id);
+    if (t === 'aggregate' || (n.type === 'topn' && !n.config.window) || (n.type === 'join' && n.config.kind !== 'inner')) set.add(id);
     else if ((t === 'filter' || t === 'map' || t === 'union')
       && job.edges.some((e) => e.to === id && e.fromPort === 'out' && set.has(e.from))) set.add(id);
   }

@@ -46,7 +46,7 @@ function outputColumns(job: JobDocument, node: JobNode, seen: Set<string>): stri
       const keys = (node.config?.keyBy ?? '').split(',').map((x) => x.trim()).filter(Boolean);
       return uniq([...keys, ...selectColumns(node.config?.aggregates ?? '', [])]);
     }
-    case 'topn': return uniq([...inputColumns(job, node.id, seen), 'rownum']);
+    case 'topn': return uniq([...(node.config?.window ? ['window_start', 'window_end'] : []), ...inputColumns(job, node.id, seen), 'rownum']);
     case 'join':
     case 'join.interval':
     case 'join.window':

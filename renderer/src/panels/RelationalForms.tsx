@@ -124,7 +124,18 @@ export function TopNForm({ node, err, columns }: FormProps<'topn'>) {
       onChange={(v) => editConfig(node.id, ['orderBy'], v ?? '')} />
     <NumberField label="Limit" value={c.limit} integer min={1} testId="f-limit" error={err('limit')}
       onChange={(v) => editConfig(node.id, ['limit'], v ?? 1)} />
-    <p className="note">{dedup ? 'Limit 1 ordered by one column: deduplication (ts ASC keeps the first row, DESC the last).'
+    <SelectField label="Per window" value={c.window ? (c.window.kind === 'sliding' ? 'sliding' : 'tumbling') : undefined} allowUnset="no: a running top N (changelog)"
+      options={JOIN_WINDOW_KINDS} testId="f-window.kind" error={err('window.kind')}
+      onChange={(v) => replaceConfig(node.id, { ...c, window: v === undefined ? undefined : v === 'sliding' ? { kind: 'sliding', size: '10s', slide: '5s' } : { kind: 'tumbling', size: '10s' } } as NodeConfigByType['topn'])} />
+    {c.window && c.window.kind !== 'session' && (
+      <DurationField label="Window size" value={c.window.size} testId="f-window.size" error={err('window.size')}
+        onChange={(v) => editConfig(node.id, ['window', 'size'], v ?? '')} />
+    )}
+    {c.window?.kind === 'sliding' && (
+      <DurationField label="Slide" value={c.window.slide} testId="f-window.slide" error={err('window.slide')}
+        onChange={(v) => editConfig(node.id, ['window', 'slide'], v ?? '')} />
+    )}
+    <p className="note">{c.window ? 'Emits each window\'s top rows once, when the watermark passes its end (append-only).' : dedup ? 'Limit 1 ordered by one column: deduplication (ts ASC keeps the first row, DESC the last).'
       : 'Emits a changelog of rank changes; each row carries its rank as rownum.'}</p>
   </>);
 }

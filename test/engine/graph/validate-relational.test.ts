@@ -166,8 +166,25 @@ test('join and join.window: kinds, window bounds in the select, session refused,
   (win.nodes[2].config as { window: unknown }).window = { kind: 'session', gap: '5s' };
   assert.deepEqual(errorLines(win), ['nodes[2].config.window.kind: join.window supports tumbling and sliding windows; session windows are not supported yet']);
   (win.nodes[2].config as { window: unknown }).window = { kind: 'sliding', size: '0s', slide: '1s' };
-  assert.deepEqual(errorLines(win), ['nodes[2].config.window.size: must be greater than 0']);
+  assert.deepEqual(errorLines(win), [
+    'nodes[2].config.window.size: must be greater than 0',
+    'nodes[2].config.window.slide: slide (1000 ms) must not be larger than size (0 ms)',
+  ]);
   const plainWin = joinJob();
   plainWin.nodes[2] = { id: 'j', type: 'join', config: { kind: 'inner', leftKey: 'user', rightKey: 'id', select: 'window_start, L.user' } };
   assert.deepEqual(errorLines(plainWin), ["nodes[2].config.select: column 'window_start' needs an input prefix: L.window_start or R.window_start (column 1)"]);
+});
+
+test('topn with a window: append-only, window columns first, session refused', () => {
+  const doc = aggJob();
+  doc.nodes[1] = { id: 'agg', type: 'topn', config: { partitionBy: 'key', orderBy: 'value DESC', limit: 2, window: { kind: 'tumbling', size: '1s' } } };
+  doc.nodes[2] = { id: 'f', type: 'window', config: { window: { kind: 'tumbling', size: '1m' }, aggregates: 'COUNT(*) AS c' } };
+  (doc.nodes[3].config as { format: string }).format = 'jsonl';
+  const r = validateJob(doc);
+  assert.ok(r.ok, JSON.stringify(!r.ok && r.problems));
+  assert.deepEqual(nodeColumns(doc).get('agg')?.out, ['window_start', 'window_end', 'seq', 'key', 'value', 'ts', 'rownum']);
+  (doc.nodes[1].config as { window: unknown }).window = { kind: 'session', gap: '1s' };
+  assert.deepEqual(errorLines(doc), ['nodes[1].config.window.kind: topn supports tumbling and sliding windows; session windows are not supported yet']);
+  (doc.nodes[1].config as { window: unknown }).window = { kind: 'sliding', size: '1s', slide: '2s' };
+  assert.deepEqual(errorLines(doc), ['nodes[1].config.window.slide: slide (2000 ms) must not be larger than size (1000 ms)']);
 });

@@ -67,6 +67,8 @@ export const everything: Omit<JobDocument, 'format'> = {
     { id: 'outer', type: 'join', config: { kind: 'full', leftKey: 'user', rightKey: 'user', select: 'L.user, R.user AS click_user, L.amount, R.page', stateTtl: '1h' } },
     { id: 'per_window', type: 'join.window', config: { leftKey: 'user', rightKey: 'user', window: { kind: 'tumbling', size: '1m' }, select: 'window_start, window_end, L.user, L.amount, R.page' } },
     { id: 'outer_out', type: 'sink.file', config: { path: 'out/outer', format: 'changelog-json' } },
+    { id: 'top_per_minute', type: 'topn', config: { partitionBy: 'user', orderBy: 'amount DESC', limit: 3, window: { kind: 'tumbling', size: '1m' } } },
+    { id: 'top_per_minute_out', type: 'sink.file', config: { path: 'out/top_per_minute', format: 'jsonl' } },
     { id: 'per_window_out', type: 'sink.file', config: { path: 'out/per_window', format: 'jsonl' } },
   ],
   edges: [
@@ -84,6 +86,7 @@ export const everything: Omit<JobDocument, 'format'> = {
     { from: 'valid', to: 'outer', toPort: 'left' }, { from: 'clicks', to: 'outer', toPort: 'right' },
     { from: 'valid', to: 'per_window', toPort: 'left' }, { from: 'clicks', to: 'per_window', toPort: 'right' },
     { from: 'outer', to: 'outer_out' }, { from: 'per_window', to: 'per_window_out' },
+    { from: 'valid', to: 'top_per_minute' }, { from: 'top_per_minute', to: 'top_per_minute_out' },
   ],
 };
 

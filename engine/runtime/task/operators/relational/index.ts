@@ -4,7 +4,7 @@
  * (window join, append-only) and `join` (regular join; outer kinds emit a changelog).
  * Config errors are thrown as plain messages; the registry prefixes the node's JSON path.
  */
-import type { JobNodeOf } from '../../../../graph/types.ts';
+import type { JobNodeOf, WindowSpec } from '../../../../graph/types.ts';
 import type { StreamOperator } from '../../../../contracts/operator.ts';
 import { parseDuration } from '../../../../graph/units.ts';
 import { parseSignedDuration } from '../../../../graph/signed-duration.ts';
@@ -17,7 +17,8 @@ import { TopNOperator } from './topn-operator.ts';
 import { IntervalJoinOperator } from './interval-join-operator.ts';
 import { RegularJoinOperator } from './regular-join-operator.ts';
 import { WindowJoinOperator } from './window-join-operator.ts';
-import { slidingWindows, tumblingWindows } from '../../../../time/windows/assigners.ts';
+import { slidingWindows, tumblingWindows, type AlignedWindowAssigner } from '../../../../time/windows/assigners.ts';
+import { WindowTopNOperator } from './window-topn-operator.ts';
 
 export function createAggregateOperator(node: JobNodeOf<'aggregate'>): StreamOperator {
   const c = node.config;
@@ -31,7 +32,13 @@ export function createAggregateOperator(node: JobNodeOf<'aggregate'>): StreamOpe
 
 export function createTopNOperator(node: JobNodeOf<'topn'>): StreamOperator {
   const c = node.config;
-  return new TopNOperator({ nodeId: node.id, partition: parseKeyBy(c.partitionBy), order: compileOrderBy(c.orderBy), limit: c.limit });
+  const plan = { nodeId: node.id, partition: parseKeyBy(c.partitionBy), order: compileOrderBy(c.orderBy), limit: c.limit };
+  return c.window ? new WindowTopNOperator(plan, alignedAssigner(c.window, 'topn')) : new TopNOperator(plan);
+}
+
+function alignedAssigner(w: WindowSpec, what: string): AlignedWindowAssigner {
+  if (w.kind === 'session') throw new Error(`${what} supports tumbling and sliding windows; session windows are not supported yet`);
+  return w.kind === 'tumbling' ? tumblingWindows(parseDuration(w.size)) : slidingWindows(parseDuration(w.size), parseDuration(w.slide));
 }
 
 export function createIntervalJoinOperator(node: JobNodeOf<'join.interval'>): StreamOperator {
@@ -60,9 +67,7 @@ export function createRegularJoinOperator(node: JobNodeOf<'join'>): StreamOperat
 
 export function createWindowJoinOperator(node: JobNodeOf<'join.window'>): StreamOperator {
   const c = node.config;
-  const w = c.window;
-  if (w.kind === 'session') throw new Error('join.window supports tumbling and sliding windows; session windows are not supported yet');
-  const assigner = w.kind === 'tumbling' ? tumblingWindows(parseDuration(w.size)) : slidingWindows(parseDuration(w.size), parseDuration(w.slide));
+  const assigner = alignedAssigner(c.window, 'join.window');
   return new WindowJoinOperator({
     nodeId: node.id,
     leftKey: parseKeyBy(c.leftKey),
@@ -75,5 +80,6 @@ export function createWindowJoinOperator(node: JobNodeOf<'join.window'>): Stream
 export { AggregateOperator, AGGREGATE_TABLE } from './aggregate-operator.ts';
 export { RegularJoinOperator, REGULAR_JOIN_TABLE } from './regular-join-operator.ts';
 export { WindowJoinOperator, WINDOW_JOIN_TABLE } from './window-join-operator.ts';
+export { WindowTopNOperator, WINDOW_TOPN_TABLE } from './window-topn-operator.ts';
 export { TopNOperator, TOPN_TABLE, RANK_COLUMN } from './topn-operator.ts';
 export { IntervalJoinOperator, JOIN_TABLE } from './interval-join-operator.ts';

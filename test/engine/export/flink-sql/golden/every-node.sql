@@ -382,7 +382,43 @@ CREATE TABLE outer_out (
   'format' = 'debezium-json'
 );
 
--- nodes[25] sink.file 'per_window_out'
+-- nodes[25] topn 'top_per_minute'
+-- Window Top-N: the first 3 rows per partition and window, emitted when the window closes (append-only).
+CREATE VIEW top_per_minute AS
+SELECT DATE_FORMAT(window_start, 'yyyy-MM-dd''T''HH:mm:ss.SSS''Z''') AS window_start, DATE_FORMAT(window_end, 'yyyy-MM-dd''T''HH:mm:ss.SSS''Z''') AS window_end, `user`, amount, ts, shout, big, rownum
+FROM (
+  SELECT
+    `user`,
+    amount,
+    ts,
+    shout,
+    big,
+    window_start,
+    window_end,
+    ROW_NUMBER() OVER (PARTITION BY window_start, window_end, `user` ORDER BY amount DESC) AS rownum
+  FROM TABLE(
+    TUMBLE(TABLE valid, DESCRIPTOR(rowtime), INTERVAL '1' MINUTE))
+)
+WHERE rownum <= 3;
+
+-- nodes[26] sink.file 'top_per_minute_out'
+-- Files are committed on checkpoints (in-progress files are hidden), like Weir's two-phase-commit sink.
+CREATE TABLE top_per_minute_out (
+  window_start STRING,
+  window_end STRING,
+  `user` STRING,
+  amount DOUBLE,
+  ts BIGINT,
+  shout STRING,
+  big BOOLEAN,
+  rownum BIGINT
+) WITH (
+  'connector' = 'filesystem',
+  'path' = 'out/top_per_minute',
+  'format' = 'json'
+);
+
+-- nodes[27] sink.file 'per_window_out'
 -- Files are committed on checkpoints (in-progress files are hidden), like Weir's two-phase-commit sink.
 CREATE TABLE per_window_out (
   window_start STRING,
@@ -438,7 +474,12 @@ BEGIN
   SELECT `user`, click_user, amount, page
   FROM `outer`;
 
-  -- nodes[25] sink.file 'per_window_out'
+  -- nodes[26] sink.file 'top_per_minute_out'
+  INSERT INTO top_per_minute_out
+  SELECT window_start, window_end, `user`, amount, ts, shout, big, rownum
+  FROM top_per_minute;
+
+  -- nodes[27] sink.file 'per_window_out'
   INSERT INTO per_window_out
   SELECT window_start, window_end, `user`, amount, page
   FROM per_window;
