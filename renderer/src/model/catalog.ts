@@ -72,7 +72,7 @@ export const CATALOG: { [T in NodeType]: NodeTypeInfo<T> } = {
     defaultConfig: () => ({ leftKey: 'key', rightKey: 'key', lower: '-5s', upper: '5s', select: 'L.key, L.ts AS left_ts, R.ts AS right_ts' }),
   }),
   'join.window': info({
-    type: 'join.window', label: 'Window join', group: 'Transforms', idPrefix: 'window-join',
+    type: 'join.window', label: 'Window join', group: 'Windows', idPrefix: 'window-join',
     description: 'Joins left and right records with equal keys that fall into the same event-time window.',
     hasInput: true, outputs: ['out'], multiInput: false,
     defaultConfig: () => ({ leftKey: 'key', rightKey: 'key', window: { kind: 'tumbling', size: '10s' }, select: 'window_start, window_end, L.key, L.value AS left_value, R.value AS right_value' }),
@@ -85,7 +85,7 @@ export const CATALOG: { [T in NodeType]: NodeTypeInfo<T> } = {
   }),
   aggregate: info({
     type: 'aggregate', label: 'Aggregate', group: 'Transforms', idPrefix: 'aggregate',
-    description: 'Group aggregation without windows: a changelog of updated results per key.',
+    description: 'Group aggregation over everything seen so far, per key: a changelog of updated results.',
     hasInput: true, outputs: ['out'], multiInput: false,
     defaultConfig: () => ({ keyBy: 'key', aggregates: 'COUNT(*) AS n' }),
   }),
