@@ -37,9 +37,23 @@ export class AggregateOperator implements StreamOperator {
   private table!: StateTable<AggEntry>;
   private watermark = -Infinity;
   private readonly expiry = new ExpiryQueue();
+  /**
+   * The expiry last queued per key, in steps of stateTtl/16: a key updated by every record queues
+   * at most ~16 entries per stateTtl instead of one per record (the queue stays O(keys)).
+   */
+  private readonly queued = new Map<string, number>();
   private readonly buffer = new ChangelogBuffer();
 
   constructor(private readonly plan: AggregatePlan) {}
+
+  private queueExpiry(key: string, at: number): void {
+    const ttl = this.plan.stateTtl!;
+    const step = Math.max(1, Math.ceil(ttl / 16));
+    const bucket = Math.ceil(at / step) * step; // never earlier than `at`: the entry re-checks state anyway
+    if ((this.queued.get(key) ?? -Infinity) >= bucket) return;
+    this.queued.set(key, bucket);
+    this.expiry.push(bucket, key);
+  }
 
   async open(ctx: OperatorContext, out: OperatorOutput, restored?: { operator?: unknown[] }): Promise<void> {
     if (ctx.state === null) throw new Error(`aggregate '${this.plan.nodeId}' needs keyed state, but the runtime gave it none`);
@@ -48,7 +62,7 @@ export class AggregateOperator implements StreamOperator {
     this.table = ctx.state.table<AggEntry>(AGGREGATE_TABLE);
     this.watermark = restoredWatermark(restored?.operator);
     const ttl = this.plan.stateTtl;
-    if (ttl !== null) for await (const [k, v] of this.table.scan()) this.expiry.push(v.t + ttl, k);
+    if (ttl !== null) for await (const [k, v] of this.table.scan()) this.queueExpiry(k, v.t + ttl);
   }
 
   private resultRow(e: AggEntry): Row {
@@ -73,6 +87,10 @@ export class AggregateOperator implements StreamOperator {
       if (!index.has(sk)) { index.set(sk, distinct.length); distinct.push(sk); }
     }
     const entries = await this.table.getMany(distinct);
+    if (stateTtl !== null) {
+      // Expired but not yet cleaned (the queue works in steps): the key starts afresh, exactly at t + stateTtl.
+      entries.forEach((e, j) => { if (e !== undefined && e.t + stateTtl <= this.watermark) entries[j] = undefined; });
+    }
     for (let i = 0; i < rows.length; i++) {
       const j = index.get(skeys[i])!;
       const t = Number.isNaN(ts[i]) ? -Infinity : ts[i];
@@ -92,7 +110,7 @@ export class AggregateOperator implements StreamOperator {
           this.buffer.add('+U', after, ts[i]);
         }
       }
-      if (stateTtl !== null && e.t > -Infinity) this.expiry.push(e.t + stateTtl, skeys[i]);
+      if (stateTtl !== null && e.t > -Infinity) this.queueExpiry(skeys[i], e.t + stateTtl);
     }
     await this.table.writeMany(distinct.map((k, j) => [k, entries[j]] as const));
     this.buffer.flush(this.out, true);
@@ -109,7 +127,10 @@ export class AggregateOperator implements StreamOperator {
         const writes: Array<readonly [string, AggEntry | undefined]> = [];
         due.forEach((k, i) => {
           const e = entries[i];
-          if (e !== undefined && e.t + ttl <= watermark) writes.push([k, undefined]);
+          if (this.queued.get(k)! <= watermark) this.queued.delete(k);
+          if (e === undefined) return;
+          if (e.t + ttl <= watermark) writes.push([k, undefined]);
+          else this.queueExpiry(k, e.t + ttl); // refreshed since: look again at its new expiry
         });
         if (writes.length) await this.table.writeMany(writes);
       }

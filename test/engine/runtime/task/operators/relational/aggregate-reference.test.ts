@@ -107,3 +107,18 @@ test('aggregate stateTtl: a key idle for stateTtl of event time is forgotten and
     await h.close();
   }
 });
+
+test('aggregate stateTtl is exact: a key is fresh once the watermark reaches its time + stateTtl', async () => {
+  const node: JobNodeOf<'aggregate'> = { id: 'agg', type: 'aggregate', config: { keyBy: 'user', aggregates: 'COUNT(*) AS n', stateTtl: 1000 } };
+  for (const kind of BACKEND_KINDS) {
+    const h = await OperatorTestHarness.open(() => createAggregateOperator(node), { backend: backends.factory(kind, `ttl-exact-${kind}`) });
+    await h.processElements([{ row: { user: 'c' }, ts: 0 }, { row: { user: 'd' }, ts: 0 }]);
+    await h.processWatermark(999);
+    await h.processElements([{ row: { user: 'd' }, ts: 999 }]); // d refreshed just in time: kept until 1999
+    await h.processWatermark(1000); // c expires exactly now (0 + 1000 <= 1000)
+    await h.processElements([{ row: { user: 'c' }, ts: 1001 }, { row: { user: 'd' }, ts: 1001 }]);
+    assert.deepEqual(h.changelog().map((c) => `${c.kind} ${c.row.user}=${c.row.n}`),
+      ['+I c=1', '+I d=1', '-U d=1', '+U d=2', '+I c=1', '-U d=2', '+U d=3'], kind);
+    await h.close();
+  }
+});
