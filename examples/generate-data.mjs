@@ -79,3 +79,83 @@ function write(rel, lines) {
   }
   write('union-late/data/store_b.csv', b);
 }
+
+// orders-payments-join: 200 orders; most are paid 0-8 s later (payments arrive out of order by up
+// to 2 s), some never; the interval join pairs each order with its payment.
+{
+  const r = rng(4);
+  const users = ['alice', 'bob', 'carol', 'dave', 'erin'];
+  const methods = ['card', 'paypal', 'invoice'];
+  const orders = [];
+  const payments = [];
+  for (let i = 0; i < 200; i++) {
+    const ts = T0 + i * 1500;
+    orders.push({ order_id: 5000 + i, user: pick(r, users), amount: Math.round((5 + r() * 195) * 100) / 100, ts });
+    if (r() < 0.85) payments.push({ order_id: 5000 + i, method: pick(r, methods), ts: ts + Math.floor(r() * 8000) });
+  }
+  payments.sort((a, b) => a.ts - b.ts);
+  // Out of order, but within the payments source's 3 s bound: no payment is late.
+  for (let i = 0; i + 1 < payments.length; i += 7) {
+    if (payments[i + 1].ts - payments[i].ts < 2000) [payments[i], payments[i + 1]] = [payments[i + 1], payments[i]];
+  }
+  write('orders-payments-join/data/orders.jsonl', orders.map((o) => JSON.stringify(o)));
+  write('orders-payments-join/data/payments.jsonl', payments.map((p) => JSON.stringify(p)));
+}
+
+// sales-per-category: 400 sales of products in 4 categories, up to 3 s out of order.
+{
+  const r = rng(5);
+  const catalog = { fruit: ['apple', 'banana', 'cherry'], dairy: ['milk', 'cheese'], bakery: ['bread', 'croissant', 'bagel'], drinks: ['water', 'juice'] };
+  const cats = Object.keys(catalog);
+  const lines = [];
+  for (let i = 0; i < 400; i++) {
+    const category = pick(r, cats);
+    lines.push(JSON.stringify({ sale_id: i, category, product: pick(r, catalog[category]), price: Math.round((1 + r() * 99) * 100) / 100, ts: T0 + i * 500 - Math.floor(r() * 3000) }));
+  }
+  write('sales-per-category/data/sales.jsonl', lines);
+}
+
+// top-bids: 500 bids on 6 auctions by 8 bidders, prices drifting up, up to 2 s out of order.
+{
+  const r = rng(6);
+  const lines = [];
+  const price = new Map();
+  for (let i = 0; i < 500; i++) {
+    const auction = 100 + Math.floor(r() * 6);
+    const p = (price.get(auction) ?? 10) + Math.floor(r() * 30) - 8;
+    price.set(auction, Math.max(1, p));
+    lines.push(JSON.stringify({ bid_id: i, auction, bidder: `b${1 + Math.floor(r() * 8)}`, price: Math.max(1, p), ts: T0 + i * 400 - Math.floor(r() * 2000) }));
+  }
+  write('top-bids/data/bids.jsonl', lines);
+}
+
+// impressions-clicks-window: ad impressions and the clicks on them, up to 1 s out of order; the
+// window join pairs them per ad within 10-second tumbling windows.
+{
+  const r = rng(7);
+  const ads = ['ad-1', 'ad-2', 'ad-3', 'ad-4'];
+  const imps = [];
+  const clicks = [];
+  for (let i = 0; i < 300; i++) {
+    const ts = T0 + i * 200 - Math.floor(r() * 1000);
+    const ad = pick(r, ads);
+    imps.push(JSON.stringify({ imp_id: i, ad, ts }));
+    if (r() < 0.2) clicks.push({ click_id: clicks.length, ad, ts: ts + 200 + Math.floor(r() * 3000) });
+  }
+  clicks.sort((a, b) => a.ts - b.ts);
+  write('impressions-clicks-window/data/impressions.jsonl', imps);
+  write('impressions-clicks-window/data/clicks.jsonl', clicks.map((c) => JSON.stringify(c)));
+}
+
+// customers-orders-left-join: 12 customers (some never order) and 80 orders of the others.
+{
+  const r = rng(8);
+  const names = ['Ada', 'Ben', 'Cleo', 'Dan', 'Eve', 'Finn', 'Gus', 'Hana', 'Ivo', 'Jun', 'Kai', 'Lea'];
+  const customers = names.map((name, i) => JSON.stringify({ customer_id: i + 1, name, country: pick(r, ['DE', 'FR', 'NL', 'PL']), ts: T0 + i * 1000 }));
+  const orders = [];
+  for (let i = 0; i < 80; i++) {
+    orders.push(JSON.stringify({ order_id: 9000 + i, customer_id: 1 + Math.floor(r() * 9), amount: Math.round((3 + r() * 97) * 100) / 100, ts: T0 + 5000 + i * 700 }));
+  }
+  write('customers-orders-left-join/data/customers.jsonl', customers);
+  write('customers-orders-left-join/data/orders.jsonl', orders);
+}

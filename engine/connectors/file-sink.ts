@@ -13,6 +13,7 @@ import type { OperatorContext, OperatorOutput, OperatorSnapshot, RecordBatch, St
 import type { OperatorServices, PendingOutputReporter } from '../contracts/operator-services.ts';
 import { FileTransaction, commitTransaction, finalName, PENDING_PREFIX, type PendingTransaction } from './file-sink-txn.ts';
 import { csvField } from './csv.ts';
+import { changelogJsonLines } from './changelog-table.ts';
 import { randomBytes } from 'node:crypto';
 
 export interface FileSinkState { pending: PendingTransaction[]; lineage: string }
@@ -52,7 +53,9 @@ export class FileSinkOperator implements StreamOperator, PendingOutputReporter {
     const rows = batch.rows;
     if (rows.length === 0) return;
     let text = '';
-    if (this.ext === 'jsonl') {
+    if (this.cfg.format === 'changelog-json') {
+      text = changelogJsonLines(rows, batch.kinds);
+    } else if (this.ext === 'jsonl') {
       for (let i = 0; i < rows.length; i++) text += JSON.stringify(rows[i]) + '\n';
     } else {
       if (this.csvHeader === null) {

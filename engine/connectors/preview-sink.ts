@@ -1,10 +1,12 @@
 /**
  * `sink.preview`: keeps the last N records per subtask and sends them to the host as preview
- * events, at most every `PREVIEW_INTERVAL_MS` (the UI needs a glimpse, not the stream).
+ * events, at most every `PREVIEW_INTERVAL_MS` (the UI needs a glimpse, not the stream). On a
+ * changelog it shows the materialized table instead: its first N rows, updated in place.
  */
 import type { PreviewSinkConfig } from '../graph/types.ts';
 import type { OperatorContext, OperatorOutput, OperatorSnapshot, RecordBatch, Row, StreamOperator } from '../contracts/operator.ts';
 import type { OperatorServices } from '../contracts/operator-services.ts';
+import { ChangelogTable } from './changelog-table.ts';
 
 const PREVIEW_INTERVAL_MS = 250;
 
@@ -14,6 +16,7 @@ export class PreviewSinkOperator implements StreamOperator {
   private dirty = false;
   private lastSent = 0;
   private target = '';
+  private table: ChangelogTable | null = null;
 
   constructor(cfg: PreviewSinkConfig, private readonly services: OperatorServices) {
     this.limit = Math.max(1, cfg.limit ?? 100);
@@ -25,6 +28,15 @@ export class PreviewSinkOperator implements StreamOperator {
 
   async processBatch(batch: RecordBatch): Promise<void> {
     const rows = batch.rows;
+    if (batch.kinds) {
+      // A changelog: show the table it describes, rows updated in place (changelog-table.ts).
+      this.table ??= new ChangelogTable();
+      for (let i = 0; i < rows.length; i++) this.table.apply(batch.kinds[i], rows[i]);
+      this.ring = this.table.rows(this.limit);
+      this.dirty = true;
+      this.flush(false);
+      return;
+    }
     if (rows.length >= this.limit) this.ring = rows.slice(rows.length - this.limit);
     else {
       this.ring.push(...rows);

@@ -29,7 +29,17 @@ export interface RecordBatch {
   rows: Row[];
   ts: number[];
   sourceWatermarks?: number[];
+  /**
+   * Changelog edges only (see graph/changelog.ts): `kinds[i]` is the row kind of `rows[i]`.
+   * Absent means every row is an insert (+I): append-only edges carry no array and pay nothing.
+   * Operators that pass rows through keep it aligned with `rows`, as `sourceWatermarks`.
+   */
+  kinds?: RowKind[];
 }
+
+/** Flink's RowKind: insert, update-before (retracts the old row), update-after, delete. */
+export type RowKind = '+I' | '-U' | '+U' | '-D';
+export const ROW_KINDS: readonly RowKind[] = ['+I', '-U', '+U', '-D'];
 
 export type OutputPort = 'out' | 'late';
 

@@ -13,6 +13,7 @@ import type { JobDocument, JobNode, JobProblem } from './types.ts';
 import type { GraphIndex } from './check-graph.ts';
 import { isSource } from './ports.ts';
 import { outputColumnsOf, type ExpressionChecker, type ExpressionKind } from './expressions.ts';
+import { relationalColumns } from './check-relational.ts';
 
 export const GENERATOR_COLUMNS: readonly string[] = ['seq', 'key', 'value', 'ts'];
 
@@ -119,8 +120,12 @@ function visit(ctx: Ctx, node: JobNode, index: number): void {
       ctx.out.set(node.id, { out, late: input });
       return;
     }
-    default:
+    default: {
+      const ports = (ctx.idx.inputs.get(node.id) ?? []).map((e, i) => ({ port: e.toPort, columns: ins[i] }));
+      const out = relationalColumns(node, index, ports, ctx.problems);
+      if (out !== undefined) ctx.out.set(node.id, { out, late: null });
       return;
+    }
   }
 }
 
@@ -144,7 +149,8 @@ function upstreamSources(idx: GraphIndex, id: string): string[] {
 
 function checkEventTime(ctx: Ctx): void {
   for (const [id, { node, index }] of ctx.idx.byId) {
-    if (node.type !== 'window') continue;
+    const timed = node.type === 'window' || node.type === 'join.interval' || node.type === 'join.window' || (node.type === 'topn' && node.config.window);
+    if (!timed) continue;
     for (const src of upstreamSources(ctx.idx, id)) {
       const s = ctx.idx.byId.get(src)!;
       // A generator always has event time: its `ts` column, watermarked with its own outOfOrderness
@@ -152,7 +158,7 @@ function checkEventTime(ctx: Ctx): void {
       const hasEventTime = s.node.type === 'source.generator' || (s.node.type === 'source.file' && s.node.config.eventTime);
       if (!hasEventTime) {
         ctx.problems.push(err(`nodes[${index}].config.window`,
-          `window '${id}' needs event time, but source '${src}' has none: set nodes[${s.index}].config.eventTime`, id));
+          `${node.type} '${id}' needs event time, but source '${src}' has none: set nodes[${s.index}].config.eventTime`, id));
       }
     }
   }

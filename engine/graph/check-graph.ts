@@ -6,13 +6,13 @@
 
 import type { JobDocument, JobNode, JobProblem } from './types.ts';
 import { DEFAULT_SETTINGS } from './types.ts';
-import { PORTS, isSink, isSource, outputPorts } from './ports.ts';
+import { PORTS, inputPorts, isSink, isSource, outputPorts } from './ports.ts';
 
 export interface GraphIndex {
   /** First node with each id. */
   byId: Map<string, { node: JobNode; index: number }>;
   /** Incoming edges per node id (only edges whose both ends exist). */
-  inputs: Map<string, Array<{ from: string; fromPort: 'out' | 'late'; edge: number }>>;
+  inputs: Map<string, Array<{ from: string; fromPort: 'out' | 'late'; toPort?: 'left' | 'right'; edge: number }>>;
   /** Outgoing edges per node id (only edges whose both ends exist). */
   outputs: Map<string, Array<{ to: string; fromPort: 'out' | 'late'; edge: number }>>;
   /** True when the graph has no cycle; later checks need a topological order. */
@@ -63,8 +63,17 @@ function checkEdges(doc: JobDocument, byId: GraphIndex['byId'], problems: JobPro
     if (to && isSource(to.node.type)) {
       problems.push(err(`edges[${i}].to`, `'${edge.to}' is a ${to.node.type} node: sources take no inputs`, edge.to));
       ok = false;
+    } else if (to) {
+      const named = inputPorts(to.node.type);
+      if (named.length > 0 && edge.toPort === undefined) {
+        problems.push(err(`edges[${i}].toPort`, `'${edge.to}' is a ${to.node.type} node: set toPort to ${named.map((p) => `'${p}'`).join(' or ')}`, edge.to));
+        ok = false;
+      } else if (named.length === 0 && edge.toPort !== undefined) {
+        problems.push(err(`edges[${i}].toPort`, `'${edge.to}' is a ${to.node.type} node: it has no input port '${edge.toPort}' (only joins have left/right)`, edge.to));
+        ok = false;
+      }
     }
-    const key = `${edge.from}\u0000${port}\u0000${edge.to}`;
+    const key = `${edge.from}\u0000${port}\u0000${edge.to}\u0000${edge.toPort ?? ''}`;
     if (ok && seen.has(key)) {
       problems.push(err(`edges[${i}]`, `duplicate edge '${edge.from}' -> '${edge.to}'`, edge.to));
       ok = false;
@@ -72,7 +81,7 @@ function checkEdges(doc: JobDocument, byId: GraphIndex['byId'], problems: JobPro
     if (!ok) return;
     seen.add(key);
     const ins = inputs.get(edge.to) ?? [];
-    ins.push({ from: edge.from, fromPort: port, edge: i });
+    ins.push({ from: edge.from, fromPort: port, ...(edge.toPort ? { toPort: edge.toPort } : {}), edge: i });
     inputs.set(edge.to, ins);
     const outs = outputs.get(edge.from) ?? [];
     outs.push({ to: edge.to, fromPort: port, edge: i });
@@ -86,7 +95,12 @@ function checkDegrees(idx: Pick<GraphIndex, 'byId' | 'inputs' | 'outputs'>, prob
     const n = idx.inputs.get(id)?.length ?? 0;
     const spec = PORTS[node.type];
     const path = `nodes[${index}]`;
-    if (spec.maxInputs === 1 && n !== 1) {
+    if (spec.inputs) {
+      for (const port of spec.inputs) {
+        const k = (idx.inputs.get(id) ?? []).filter((e) => e.toPort === port).length;
+        if (k !== 1) problems.push(err(path, `the ${port} input of ${node.type} '${id}' needs exactly one edge, it has ${k}`, id));
+      }
+    } else if (spec.maxInputs === 1 && n !== 1) {
       problems.push(err(path, `a ${node.type} node needs exactly one input, '${id}' has ${n}${n > 1 ? ' (merge streams with a union first)' : ''}`, id));
     } else if (n < spec.minInputs) {
       problems.push(err(path, node.type === 'union'

@@ -9,9 +9,10 @@
 
 import {
   DEFAULT_SETTINGS, JOB_FORMAT,
-  type DurationInput, type EventTimeConfig, type JobDocument, type JobNode, type JobSettings, type NormalizedJob,
+  type DurationInput, type EventTimeConfig, type WindowSpec, type JobDocument, type JobNode, type JobSettings, type NormalizedJob,
 } from './types.ts';
 import { formatDuration, formatSize, parseDuration, parseSize } from './units.ts';
+import { formatSignedDuration, parseSignedDuration } from './signed-duration.ts';
 
 type DurationFn = (d: DurationInput) => DurationInput;
 
@@ -24,9 +25,29 @@ function mapEventTime(et: EventTimeConfig | undefined, f: DurationFn): EventTime
   };
 }
 
+function mapWindow(w: WindowSpec, f: DurationFn): WindowSpec {
+  return w.kind === 'tumbling' ? { kind: w.kind, size: f(w.size) }
+    : w.kind === 'sliding' ? { kind: w.kind, size: f(w.size), slide: f(w.slide) }
+      : { kind: w.kind, gap: f(w.gap) };
+}
+
 /** A copy of `node` with `f` applied to every duration inside its config. */
-export function mapNodeDurations<N extends JobNode>(node: N, f: DurationFn): N {
+export function mapNodeDurations<N extends JobNode>(node: N, f: DurationFn, signed: DurationFn = f): N {
   switch (node.type) {
+    case 'join.interval':
+      return { ...node, config: { ...node.config, lower: signed(node.config.lower), upper: signed(node.config.upper) } };
+    case 'join': {
+      const c = node.config;
+      return { ...node, config: { ...c, ...(c.stateTtl !== undefined ? { stateTtl: f(c.stateTtl) } : {}) } };
+    }
+    case 'join.window':
+      return { ...node, config: { ...node.config, window: mapWindow(node.config.window, f) } };
+    case 'topn':
+      return node.config.window ? { ...node, config: { ...node.config, window: mapWindow(node.config.window, f) } } : { ...node };
+    case 'aggregate': {
+      const c = node.config;
+      return { ...node, config: { ...c, ...(c.stateTtl !== undefined ? { stateTtl: f(c.stateTtl) } : {}) } };
+    }
     case 'source.file': {
       const c = node.config;
       return { ...node, config: { ...c, ...(c.eventTime ? { eventTime: mapEventTime(c.eventTime, f) } : {}) } };
@@ -44,10 +65,7 @@ export function mapNodeDurations<N extends JobNode>(node: N, f: DurationFn): N {
     }
     case 'window': {
       const c = node.config;
-      const w = c.window;
-      const window = w.kind === 'tumbling' ? { kind: w.kind, size: f(w.size) }
-        : w.kind === 'sliding' ? { kind: w.kind, size: f(w.size), slide: f(w.slide) }
-          : { kind: w.kind, gap: f(w.gap) };
+      const window = mapWindow(c.window, f);
       return {
         ...node,
         config: { ...c, window, ...(c.allowedLateness !== undefined ? { allowedLateness: f(c.allowedLateness) } : {}) },
@@ -91,14 +109,15 @@ export function normalizeJob(doc: JobDocument, baseDir?: string): NormalizedJob 
     format: JOB_FORMAT,
     name: doc.name,
     settings,
-    nodes: doc.nodes.map((n) => ({ ...mapNodeDurations(n, parseDuration), parallelism: n.parallelism ?? settings.parallelism })),
-    edges: doc.edges.map((e) => ({ from: e.from, to: e.to, fromPort: e.fromPort ?? 'out' })),
+    nodes: doc.nodes.map((n) => ({ ...mapNodeDurations(n, parseDuration, parseSignedDuration), parallelism: n.parallelism ?? settings.parallelism })),
+    edges: doc.edges.map((e) => ({ from: e.from, to: e.to, fromPort: e.fromPort ?? 'out', ...(e.toPort ? { toPort: e.toPort } : {}) })),
   };
   if (baseDir !== undefined) job.baseDir = baseDir;
   return job;
 }
 
 const asText: DurationFn = (d) => (typeof d === 'number' ? formatDuration(d) : d);
+const asSignedText: DurationFn = (d) => (typeof d === 'number' ? formatSignedDuration(d) : d);
 
 /**
  * A complete `weir.job/v1` document for a normalized job: every setting written out, durations
@@ -128,7 +147,7 @@ export function toJobDocument(job: NormalizedJob): JobDocument {
       maxParallelism: s.maxParallelism,
       restart: { attempts: s.restart.attempts, delay: formatDuration(s.restart.delay) },
     },
-    nodes: job.nodes.map((n) => mapNodeDurations(n as JobNode, asText)),
-    edges: job.edges.map((e) => ({ from: e.from, to: e.to, fromPort: e.fromPort })),
+    nodes: job.nodes.map((n) => mapNodeDurations(n as JobNode, asText, asSignedText)),
+    edges: job.edges.map((e) => ({ from: e.from, to: e.to, fromPort: e.fromPort, ...(e.toPort ? { toPort: e.toPort } : {}) })),
   };
 }

@@ -5,11 +5,15 @@
  * Rules: sources have outputs only, sinks inputs only; filter, map and window take exactly one
  * input; union takes two or more; a window has a second output `late` for records that arrive
  * after the watermark passed their window's end plus the allowed lateness; no cycles.
+ * Two-input nodes (`join`, `join.interval`, `join.window`) have named input ports `left` and `right`, each taking exactly
+ * one edge that names it in `toPort`; edges into every other node have no `toPort`.
+ * aggregate and topn take one input.
  */
 
 import type { JobEdge, JobNode, NodeType } from './types.ts';
 
 export type OutputPort = 'out' | 'late';
+export type InputPort = 'left' | 'right';
 
 export interface PortSpec {
   /** Output ports; empty for sinks. */
@@ -17,6 +21,8 @@ export interface PortSpec {
   /** Allowed number of incoming edges. */
   minInputs: number;
   maxInputs: number;
+  /** Named input ports (two-input nodes); absent = one anonymous input. */
+  inputs?: readonly InputPort[];
 }
 
 export const PORTS: Readonly<Record<NodeType, PortSpec>> = {
@@ -26,6 +32,11 @@ export const PORTS: Readonly<Record<NodeType, PortSpec>> = {
   map: { outputs: ['out'], minInputs: 1, maxInputs: 1 },
   union: { outputs: ['out'], minInputs: 2, maxInputs: Infinity },
   window: { outputs: ['out', 'late'], minInputs: 1, maxInputs: 1 },
+  'join.interval': { outputs: ['out'], minInputs: 2, maxInputs: 2, inputs: ['left', 'right'] },
+  'join.window': { outputs: ['out'], minInputs: 2, maxInputs: 2, inputs: ['left', 'right'] },
+  join: { outputs: ['out'], minInputs: 2, maxInputs: 2, inputs: ['left', 'right'] },
+  aggregate: { outputs: ['out'], minInputs: 1, maxInputs: 1 },
+  topn: { outputs: ['out'], minInputs: 1, maxInputs: 1 },
   'sink.file': { outputs: [], minInputs: 1, maxInputs: Infinity },
   'sink.preview': { outputs: [], minInputs: 1, maxInputs: Infinity },
 };
@@ -42,6 +53,10 @@ export function outputPorts(type: NodeType): readonly OutputPort[] {
   return PORTS[type].outputs;
 }
 
+export function inputPorts(type: NodeType): readonly InputPort[] {
+  return PORTS[type].inputs ?? [];
+}
+
 export function acceptsInputs(type: NodeType): boolean {
   return PORTS[type].maxInputs > 0;
 }
@@ -49,7 +64,7 @@ export function acceptsInputs(type: NodeType): boolean {
 /** The minimal view of a job the rules need (a JobDocument, a NormalizedJob or designer state). */
 export interface GraphLike {
   nodes: ReadonlyArray<Pick<JobNode, 'id' | 'type'>>;
-  edges: ReadonlyArray<Pick<JobEdge, 'from' | 'to' | 'fromPort'>>;
+  edges: ReadonlyArray<Pick<JobEdge, 'from' | 'to' | 'fromPort' | 'toPort'>>;
 }
 
 export type ConnectResult = { ok: true } | { ok: false; reason: string };
@@ -75,7 +90,9 @@ export function reaches(graph: GraphLike, from: string, to: string): boolean {
 }
 
 /** May a new edge `from`(`fromPort`) -> `to` be added to `graph`? */
-export function canConnect(graph: GraphLike, from: string, fromPort: OutputPort | undefined, to: string): ConnectResult {
+export function canConnect(
+  graph: GraphLike, from: string, fromPort: OutputPort | undefined, to: string, toPort?: InputPort,
+): ConnectResult {
   const port = fromPort ?? 'out';
   const src = graph.nodes.find((n) => n.id === from);
   const dst = graph.nodes.find((n) => n.id === to);
@@ -89,8 +106,19 @@ export function canConnect(graph: GraphLike, from: string, fromPort: OutputPort 
   }
   const spec = PORTS[dst.type];
   if (spec.maxInputs === 0) return { ok: false, reason: `a ${dst.type} node takes no inputs` };
-  if (graph.edges.some((e) => e.from === from && e.to === to && (e.fromPort ?? 'out') === port)) {
+  if (graph.edges.some((e) => e.from === from && e.to === to && (e.fromPort ?? 'out') === port && e.toPort === toPort)) {
     return { ok: false, reason: `'${from}' is already connected to '${to}'` };
+  }
+  const named = spec.inputs ?? [];
+  if (named.length > 0) {
+    if (toPort === undefined || !named.includes(toPort)) {
+      return { ok: false, reason: `a ${dst.type} node has input ports ${named.join(' and ')}: choose one` };
+    }
+    if (graph.edges.some((e) => e.to === to && e.toPort === toPort)) {
+      return { ok: false, reason: `the ${toPort} input of '${to}' is already connected` };
+    }
+  } else if (toPort !== undefined) {
+    return { ok: false, reason: `a ${dst.type} node has no input port '${toPort}'` };
   }
   const inputs = graph.edges.filter((e) => e.to === to).length;
   if (inputs >= spec.maxInputs) {

@@ -11,10 +11,12 @@
 import { z } from 'zod';
 import { JOB_FORMAT, type JobDocument, type JobNode, type JobEdge, type JobSettingsInput } from './types.ts';
 import { checkDuration, checkSize } from './units.ts';
+import { checkSignedDuration } from './signed-duration.ts';
 
 // JSON Schema patterns have no flags, so case-insensitivity is spelled out.
 const NUMBER_RE = String.raw`\s*(\d+(\.\d+)?|\.\d+)\s*`;
 export const DURATION_PATTERN = new RegExp(`^${NUMBER_RE}([mM][sS]|[sSmMhHdD])?\\s*$`);
+export const SIGNED_DURATION_PATTERN = new RegExp(`^\\s*-?${NUMBER_RE}([mM][sS]|[sSmMhHdD])?\\s*$`);
 export const SIZE_PATTERN = new RegExp(`^${NUMBER_RE}([bB]|[kKmMgG][bB])?\\s*$`);
 
 function unitError(check: (v: unknown) => { ok: boolean; message?: string }) {
@@ -29,6 +31,11 @@ const sizeError = { error: unitError(checkSize) };
 const duration = z
   .union([z.number().nonnegative(durationError), z.string().regex(DURATION_PATTERN, durationError)], durationError)
   .meta({ id: 'Duration', description: "Milliseconds, or a string with a unit: '500ms', '5s', '5m', '2h', '1d'" });
+
+const signedDurationError = { error: unitError(checkSignedDuration) };
+const signedDuration = z
+  .union([z.number(signedDurationError), z.string().regex(SIGNED_DURATION_PATTERN, signedDurationError)], signedDurationError)
+  .meta({ id: 'SignedDuration', description: "A duration that may be negative: '-5s', '2s', -500" });
 
 const size = z
   .union([z.number().int(sizeError).nonnegative(sizeError), z.string().regex(SIZE_PATTERN, sizeError)], sizeError)
@@ -84,6 +91,42 @@ const windowConfig = z.strictObject({
   allowedLateness: duration.optional(),
 });
 
+const intervalJoinConfig = z.strictObject({
+  leftKey: nonEmpty.meta({ description: 'Key columns of the left input' }),
+  rightKey: nonEmpty.meta({ description: 'Key columns of the right input, in the same order' }),
+  lower: signedDuration.meta({ description: 'L.ts >= R.ts + lower' }),
+  upper: signedDuration.meta({ description: 'L.ts <= R.ts + upper' }),
+  select: nonEmpty.meta({ description: "Output columns with L./R. prefixes: 'L.user, L.amount, R.country'" }),
+});
+
+const windowJoinConfig = z.strictObject({
+  leftKey: nonEmpty,
+  rightKey: nonEmpty,
+  window: windowSpec,
+  select: nonEmpty.meta({ description: "L./R. columns and window_start, window_end" }),
+});
+
+const joinConfig = z.strictObject({
+  kind: z.enum(['inner', 'left', 'right', 'full']),
+  leftKey: nonEmpty,
+  rightKey: nonEmpty,
+  select: nonEmpty,
+  stateTtl: duration.optional().meta({ description: 'Forget rows older than this behind the watermark (event time)' }),
+});
+
+const aggregateConfig = z.strictObject({
+  keyBy: nonEmpty,
+  aggregates: nonEmpty,
+  stateTtl: duration.optional().meta({ description: 'Forget a key not updated for this long (event time)' }),
+});
+
+const topnConfig = z.strictObject({
+  partitionBy: nonEmpty,
+  orderBy: nonEmpty.meta({ description: "'price DESC, ts ASC'" }),
+  limit: posInt,
+  window: windowSpec.optional().meta({ description: 'Top N per window (append-only) instead of a running changelog' }),
+});
+
 function nodeSchema<T extends string, C extends z.ZodType>(type: T, config: C) {
   return z.strictObject({
     id: z.string().regex(/^[^\s/\\]+$/, { error: 'node id must be non-empty without spaces or slashes' }),
@@ -102,7 +145,12 @@ export const jobNodeSchema = z.discriminatedUnion('type', [
   nodeSchema('map', z.strictObject({ select: nonEmpty })),
   nodeSchema('union', z.strictObject({})),
   nodeSchema('window', windowConfig),
-  nodeSchema('sink.file', z.strictObject({ path: nonEmpty, format: recordFormat })),
+  nodeSchema('join.interval', intervalJoinConfig),
+  nodeSchema('join.window', windowJoinConfig),
+  nodeSchema('join', joinConfig),
+  nodeSchema('aggregate', aggregateConfig),
+  nodeSchema('topn', topnConfig),
+  nodeSchema('sink.file', z.strictObject({ path: nonEmpty, format: z.enum(['jsonl', 'csv', 'changelog-json']) })),
   nodeSchema('sink.preview', z.strictObject({ limit: posInt.optional() })),
 ]);
 
@@ -110,6 +158,7 @@ export const jobEdgeSchema = z.strictObject({
   from: nonEmpty,
   to: nonEmpty,
   fromPort: z.enum(['out', 'late']).optional(),
+  toPort: z.enum(['left', 'right']).optional().meta({ description: 'Input port of a two-input node (join, join.interval, join.window)' }),
 });
 
 export const jobSettingsSchema = z.strictObject({

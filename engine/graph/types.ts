@@ -73,7 +73,67 @@ export interface WindowConfig {
   allowedLateness?: DurationInput;
 }
 
-export interface FileSinkConfig { path: string; format: RecordFormat }
+/**
+ * Two-input nodes (`join.interval`) read edges with `toPort: "left"` or `"right"`; their `select`
+ * names columns `L.x` / `R.x`. Durations `lower`/`upper` may be negative (`"-5s"`).
+ */
+export interface IntervalJoinConfig {
+  leftKey: string;
+  rightKey: string;
+  lower: DurationInput;
+  upper: DurationInput;
+  select: string;
+}
+
+/** Records of both inputs with equal keys in the same window (Flink's window join). */
+export interface WindowJoinConfig {
+  leftKey: string;
+  rightKey: string;
+  window: WindowSpec;
+  /** `L.x`, `R.y`, and `window_start` / `window_end`. */
+  select: string;
+}
+
+export type JoinKind = 'inner' | 'left' | 'right' | 'full';
+
+/** A regular join; outer joins emit updates (a row padded with NULLs is retracted on a match). */
+export interface JoinConfig {
+  kind: JoinKind;
+  leftKey: string;
+  rightKey: string;
+  select: string;
+  /** Rows older than this (event time, behind the watermark) are forgotten. */
+  stateTtl?: DurationInput;
+}
+
+/** Group aggregation without windows: emits -U/+U updates as its input grows. */
+export interface AggregateConfig {
+  keyBy: string;
+  /** SQL aggregate list, also COUNT(DISTINCT x) and `... FILTER (WHERE ...)`. */
+  aggregates: string;
+  /** Keys not updated for this long (event time) are forgotten. */
+  stateTtl?: DurationInput;
+}
+
+/**
+ * Top N rows per partition; `limit: 1` ordered by `ts` is deduplication. Emits a changelog of rank
+ * changes, or with `window` the final top N of each window (append-only).
+ */
+export interface TopNConfig {
+  partitionBy: string;
+  /** `price DESC, ts ASC`: columns with optional ASC (default) / DESC. */
+  orderBy: string;
+  limit: number;
+  /**
+   * Top N per partition and window (Flink's window Top-N): rows are ranked when the watermark
+   * passes the window's end and emitted once, append-only, with window_start and window_end.
+   */
+  window?: WindowSpec;
+}
+
+/** `changelog-json`: one JSON line per change, with an `op` field (`+I`, `-U`, `+U`, `-D`). */
+export type FileSinkFormat = RecordFormat | 'changelog-json';
+export interface FileSinkConfig { path: string; format: FileSinkFormat }
 export interface PreviewSinkConfig { limit?: number }
 
 export interface NodeConfigByType {
@@ -83,13 +143,19 @@ export interface NodeConfigByType {
   map: MapConfig;
   union: UnionConfig;
   window: WindowConfig;
+  'join.interval': IntervalJoinConfig;
+  'join.window': WindowJoinConfig;
+  join: JoinConfig;
+  aggregate: AggregateConfig;
+  topn: TopNConfig;
   'sink.file': FileSinkConfig;
   'sink.preview': PreviewSinkConfig;
 }
 
 export type NodeType = keyof NodeConfigByType;
 export const NODE_TYPES: readonly NodeType[] = [
-  'source.file', 'source.generator', 'filter', 'map', 'union', 'window', 'sink.file', 'sink.preview',
+  'source.file', 'source.generator', 'filter', 'map', 'union', 'window', 'join.interval', 'join.window', 'join', 'aggregate', 'topn',
+  'sink.file', 'sink.preview',
 ];
 
 export type JobNodeOf<T extends NodeType> = {
@@ -107,6 +173,8 @@ export interface JobEdge {
   to: string;
   /** Output port of `from`: `out` (default) or `late` for windows. */
   fromPort?: 'out' | 'late';
+  /** Input port of `to`: required into two-input nodes (`join.interval`), absent elsewhere. */
+  toPort?: 'left' | 'right';
 }
 
 export interface JobSettingsInput {
@@ -203,10 +271,13 @@ export interface NormalizedJob {
   name: string;
   settings: JobSettings;
   nodes: Array<JobNode & { parallelism: number }>;
-  edges: Array<Required<JobEdge>>;
+  edges: NormalizedEdge[];
   /** Folder that relative paths resolve against (the job file's folder). Not serialized. */
   baseDir?: string;
 }
+
+/** An edge with its `fromPort` set; `toPort` only into two-input nodes. */
+export type NormalizedEdge = Required<Omit<JobEdge, 'toPort'>> & Pick<JobEdge, 'toPort'>;
 
 /** One problem found in a job, with a JSON path such as `nodes[1].config.where`. */
 export interface JobProblem {

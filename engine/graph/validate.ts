@@ -11,6 +11,7 @@ import { checkGraph } from './check-graph.ts';
 import { checkColumns, type NodeColumns } from './check-columns.ts';
 import { normalizeJob } from './normalize.ts';
 import { semanticsWarnings } from './semantics-warnings.ts';
+import { checkChangelog } from './changelog.ts';
 import { parseDuration } from './units.ts';
 import type { ExpressionChecker } from './expressions.ts';
 import { checkExpression, compileAggregates, compileProjectionDetailed, parseKeyBy, referencedColumns } from '../sql/index.ts';
@@ -98,6 +99,7 @@ export function validateJob(input: unknown, options: ValidateOptions = {}): Vali
   checkPositiveDurations(doc, problems);
   const idx = checkGraph(doc, problems);
   checkColumns(doc, idx, options.expressions ?? sqlExpressionChecker, problems);
+  checkChangelog(idx, problems);
   if (problems.some((p) => p.severity !== 'warning')) return { ok: false, problems };
   const job = normalizeJob(doc, options.baseDir);
   return { ok: true, job, problems: [...problems, ...semanticsWarnings(job)] };

@@ -6,6 +6,7 @@ import type { ColumnType, ColumnTypes, Compiled, Row } from './types.ts';
 import { compare, roundHalfUp, toNumber } from './values.ts';
 import { exactSumAdd, exactSumMerge, exactSumValue, type ExactSum } from './exact-sum.ts';
 import { Decimal, MAX_PRECISION, decimalAdd, decimalFromInteger, toJsValue } from './decimal.ts';
+import { extractAggregateFilters } from './aggregate-filters.ts';
 
 export type AggregateFn = 'COUNT' | 'SUM' | 'MIN' | 'MAX' | 'AVG';
 const AGGREGATE_FNS: readonly AggregateFn[] = ['COUNT', 'SUM', 'MIN', 'MAX', 'AVG'];
@@ -18,16 +19,29 @@ export interface AggregateCall {
   argText: string | null;
   /** The compiled argument, null for COUNT(*). */
   arg: ((row: Row) => unknown) | null;
-  /** The value to feed the accumulator for a row: arg(row), or 1 for COUNT(*). */
+  /**
+   * The value to feed the accumulator for a row: arg(row), or 1 for COUNT(*); NULL (ignored by
+   * every accumulator) when the row fails the call's FILTER.
+   */
   input: (row: Row) => unknown;
   /** Static type of the result, as Flink types it (UNKNOWN where the argument's type is unknown). */
   resultType: ColumnType;
+  /** COUNT(DISTINCT x): counts distinct non-NULL values (accumulatorFor(fn, true)). */
+  distinct: boolean;
+  /** `FILTER (WHERE ...)` condition text, null when absent. */
+  filterText: string | null;
+  /** Columns read by the FILTER condition. */
+  filterColumns: string[];
 }
 
 const COUNT_STAR_INPUT = (): unknown => 1;
 
-/** Compiles a `window.aggregates` list such as `COUNT(*) AS n, SUM(amount) AS total`. */
-export function compileAggregates(text: string, columnTypes?: ColumnTypes): AggregateCall[] {
+/**
+ * Compiles a `window.aggregates` list such as `COUNT(*) AS n, SUM(amount) AS total`, also
+ * `COUNT(DISTINCT x)` and `SUM(x) FILTER (WHERE y > 0)`.
+ */
+export function compileAggregates(userText: string, columnTypes?: ColumnTypes): AggregateCall[] {
+  const { text, filters } = extractAggregateFilters(userText);
   const parsed = parseSelectList(text);
   const { items } = parsed;
   const calls: AggregateCall[] = [];
@@ -44,21 +58,29 @@ export function compileAggregates(text: string, columnTypes?: ColumnTypes): Aggr
     }
     const fn = String(ast.name).toUpperCase() as AggregateFn;
     if (!AGGREGATE_FNS.includes(fn)) throw new ExpressionError(`unsupported aggregate function ${fn}: use COUNT, SUM, MIN, MAX or AVG`, col);
-    if (ast.args?.distinct) throw new ExpressionError(`${fn}(DISTINCT ...) is not supported`, col);
+    const distinct = Boolean(ast.args?.distinct);
+    if (distinct && fn !== 'COUNT') throw new ExpressionError(`${fn}(DISTINCT ...) is not supported: only COUNT(DISTINCT x)`, col);
     if (ast.over || ast.filter || ast.args?.orderby) throw new ExpressionError(`unsupported clause in ${fn}(...)`, col);
     const argAst = ast.args?.expr;
     const alias = item.alias ?? `EXPR$${i}`;
     if (aliases.has(alias)) throw new ExpressionError(`duplicate column name '${alias}'`, col);
     aliases.add(alias);
+    const itemEnd = i + 1 < items.length ? items[i + 1].start : text.length;
+    const filter = filters.find((f) => f.start >= item.start && f.start < itemEnd) ?? null;
+    const test = filter?.test;
+    const filtered = (input: (row: Row) => unknown): ((row: Row) => unknown) =>
+      (test ? (row) => (test(row) ? input(row) : null) : input);
+    const extra = { distinct, filterText: filter?.where ?? null, filterColumns: filter?.columns ?? [] };
     if (!argAst || (argAst.type === 'star')) {
       if (fn !== 'COUNT') throw new ExpressionError(`${fn}(*) is not valid: only COUNT(*) counts rows`, col);
-      calls.push({ alias, fn, argText: null, arg: null, input: COUNT_STAR_INPUT, resultType: { type: 'BIGINT' } });
+      if (distinct) throw new ExpressionError('COUNT(DISTINCT *) is not valid: name a column', col);
+      calls.push({ alias, fn, argText: null, arg: null, input: filtered(COUNT_STAR_INPUT), resultType: { type: 'BIGINT' }, ...extra });
       return;
     }
     const ctx = contextFor(text, parsed, item, 'an aggregate argument (aggregates cannot be nested)', [], columnTypes);
     const c = compileExpr(argAst, ctx);
     const open = item.text.indexOf('(');
-    const argText = item.text.slice(open + 1, item.text.lastIndexOf(')')).trim();
+    const argText = item.text.slice(open + 1, item.text.lastIndexOf(')')).trim().replace(/^DISTINCT\s+/i, '');
     // AVG reads the kind of each value (integer, DECIMAL, DOUBLE) for its result type; the others
     // get plain JSON values, which is what accumulators keep in state.
     const f = c.fn;
@@ -67,8 +89,11 @@ export function compileAggregates(text: string, columnTypes?: ColumnTypes): Aggr
       // statically DOUBLE (CAST(x AS DOUBLE) of 1 is the JS number 1): AVG must not truncate it
       : c.type === 'DOUBLE' ? (row: Row) => { const v = f(row); return typeof v === 'number' ? new DoubleValue(v) : v; }
         : f;
-    calls.push({ alias, fn, argText, arg: f, input, resultType: aggregateResultType(fn, c) });
+    calls.push({ alias, fn, argText, arg: f, input: filtered(input), resultType: aggregateResultType(fn, c), ...extra });
   });
+  if (filters.some((f) => !calls.some((c) => c.filterText === f.where))) {
+    throw new ExpressionError('FILTER must follow an aggregate call', filters[0].start + 1);
+  }
   return calls;
 }
 
@@ -200,7 +225,26 @@ const ACCUMULATORS: Record<AggregateFn, Accumulator> = {
   COUNT: count, SUM: sum, MIN: extreme(-1), MAX: extreme(1), AVG: avg,
 };
 
-export function accumulatorFor(fn: AggregateFn): Accumulator {
+/**
+ * COUNT(DISTINCT x): the accumulator is an object whose keys are the distinct values (as JSON
+ * text, so 1 and '1' stay apart); merging unions the keys. Plain JSON, as keyed state needs.
+ */
+const countDistinct: Accumulator = {
+  create: () => ({}),
+  add: (acc, v) => {
+    if (v === null || v === undefined) return acc;
+    (acc as Record<string, 1>)[JSON.stringify(v)] = 1;
+    return acc;
+  },
+  merge: (a, b) => Object.assign(a as object, b as object),
+  result: (acc) => Object.keys(acc as object).length,
+};
+
+export function accumulatorFor(fn: AggregateFn, distinct = false): Accumulator {
+  if (distinct) {
+    if (fn !== 'COUNT') throw new Error(`no DISTINCT accumulator for ${fn}`);
+    return countDistinct;
+  }
   const acc = ACCUMULATORS[fn];
   if (!acc) throw new Error(`no accumulator for ${String(fn)}`);
   return acc;

@@ -1,4 +1,5 @@
 import { compileAggregates } from './aggregates.ts';
+import { extractAggregateFilters } from './aggregate-filters.ts';
 import { compileConditionDetailed } from './condition.ts';
 import { ExpressionError } from './errors.ts';
 import { parseSelectList, type ParsedItem } from './parse.ts';
@@ -39,14 +40,15 @@ export function referencedColumns(kind: ExpressionKind, text: string): string[] 
       case 'select': return compileProjectionDetailed(text).referenced;
       case 'keyBy': return parseKeyBy(text).columns;
       case 'aggregates': {
-        compileAggregates(text);
-        const parsed = parseSelectList(text);
-  const { items } = parsed;
+        const calls = compileAggregates(text);
+        const parsed = parseSelectList(extractAggregateFilters(text).text);
+        const { items } = parsed;
         const columns: string[] = [];
         for (const item of items) {
           const arg = item.ast.args?.expr;
           if (arg && arg.type !== 'star') compileExpr(arg, contextFor(text, parsed, item, 'an aggregate argument', columns));
         }
+        for (const c of calls) for (const col of c.filterColumns) if (!columns.includes(col)) columns.push(col);
         return columns;
       }
     }
@@ -66,5 +68,15 @@ export function referencedColumns(kind: ExpressionKind, text: string): string[] 
 export function parseExpressionAst(kind: ExpressionKind, text: string): ParsedItem[] {
   compileKind(kind, text);
   if (kind === 'keyBy' && typeof text === 'string' && text.trim() === '') return [];
+  if (kind === 'aggregates') {
+    // FILTER clauses are cut out before parsing; each item carries its own condition text.
+    const { text: bare, filters } = extractAggregateFilters(text);
+    const items = parseSelectList(bare).items;
+    return items.map((item, i) => {
+      const end = i + 1 < items.length ? items[i + 1].start : bare.length;
+      const f = filters.find((x) => x.start >= item.start && x.start < end);
+      return f ? { ...item, filter: f.where } : item;
+    });
+  }
   return parseSelectList(text).items;
 }

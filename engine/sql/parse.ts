@@ -28,6 +28,8 @@ export interface ParsedItem {
   start: number;
   /** True for `*`. */
   star: boolean;
+  /** Aggregate lists only: the condition of the item's `FILTER (WHERE ...)` clause. */
+  filter?: string;
 }
 
 interface ParserLike { astify(sql: string, opt: object): unknown }

@@ -29,6 +29,8 @@ export interface Relation {
   columns: Col[];
   /** Name of the event-time attribute column, or null when the stream has no event time. */
   rowtime: string | null;
+  /** An updating result (aggregate, topn and what follows them): sinks need a changelog format. */
+  changelog?: boolean;
 }
 
 export type ExportNode = NormalizedJob['nodes'][number];

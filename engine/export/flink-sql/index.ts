@@ -17,6 +17,7 @@ import { emitFileSource, emitGeneratorSource, fileSourceColumns, generatorColumn
 import { emitFilter, emitMap, unionOf } from './transforms.ts';
 import { emitWindow } from './windows.ts';
 import { versionLabel } from './versions.ts';
+import { emitAggregate, emitIntervalJoin, emitRegularJoin, emitTopN, emitWindowJoin } from './relational.ts';
 
 export type { Column, FlinkExportOptions } from './context.ts';
 export { FLINK_VERSIONS, DEFAULT_FLINK_VERSION, isFlinkVersion, type FlinkVersion } from './versions.ts';
@@ -50,6 +51,7 @@ function emitNode(ctx: ExportContext, node: ExportNode): boolean {
   if (node.type === 'source.file') { emitFileSource(ctx, node); return true; }
   if (node.type === 'source.generator') { emitGeneratorSource(ctx, node); return true; }
   const inputs: Relation[] = [];
+  const ports: Array<'left' | 'right' | undefined> = [];
   ctx.job.edges.forEach((e, i) => {
     if (e.to !== node.id) return;
     const from = ctx.node(e.from);
@@ -60,7 +62,7 @@ function emitNode(ctx: ExportContext, node: ExportNode): boolean {
       return;
     }
     const rel = ctx.relations.get(e.from);
-    if (rel) inputs.push(rel);
+    if (rel) { inputs.push(rel); ports.push(e.toPort); }
   });
   if (inputs.length === 0) {
     ctx.warn(node, undefined, 'left out: none of its inputs exists in the exported script (fed only by a late port or by nodes left out)');
@@ -73,6 +75,17 @@ function emitNode(ctx: ExportContext, node: ExportNode): boolean {
     ctx.relations.set(node.id, unionOf(ctx, node, inputs, quoteIdent(node.id)));
     return true;
   }
+  if (node.type === 'join.interval' || node.type === 'join.window' || node.type === 'join') {
+    const left = inputs[ports.indexOf('left')], right = inputs[ports.indexOf('right')];
+    if (!left || !right) {
+      ctx.warn(node, undefined, 'left out: one of its inputs does not exist in the exported script');
+      return false;
+    }
+    const rel = node.type === 'join.interval' ? emitIntervalJoin(ctx, node, left, right)
+      : node.type === 'join.window' ? emitWindowJoin(ctx, node, left, right) : emitRegularJoin(ctx, node, left, right);
+    if (rel) ctx.relations.set(node.id, rel);
+    return rel !== null;
+  }
   const input = inputs.length === 1 ? inputs[0] : unionOf(ctx, node, inputs, quoteIdent(`${node.id}__input`));
   switch (node.type) {
     case 'filter': emitFilter(ctx, node, input); return true;
@@ -84,6 +97,12 @@ function emitNode(ctx: ExportContext, node: ExportNode): boolean {
     }
     case 'sink.file':
     case 'sink.preview': emitSink(ctx, node, input); return true;
+    case 'aggregate': ctx.relations.set(node.id, emitAggregate(ctx, node, input)); return true;
+    case 'topn': {
+      const rel = emitTopN(ctx, node, input);
+      if (rel) ctx.relations.set(node.id, rel);
+      return rel !== null;
+    }
   }
 }
 
@@ -126,7 +145,11 @@ function namesInJob(ctx: ExportContext): Set<string> {
   for (const node of ctx.job.nodes) {
     const texts = node.type === 'filter' ? [node.config.where]
       : node.type === 'map' ? [node.config.select]
-        : node.type === 'window' ? [node.config.aggregates, node.config.keyBy ?? ''] : [];
+        : node.type === 'window' ? [node.config.aggregates, node.config.keyBy ?? '']
+          : node.type === 'aggregate' ? [node.config.aggregates, node.config.keyBy]
+            : node.type === 'topn' ? [node.config.partitionBy, node.config.orderBy]
+              : node.type === 'join.interval' || node.type === 'join.window' || node.type === 'join'
+                ? [node.config.select, node.config.leftKey, node.config.rightKey] : [];
     for (const text of texts) {
       try {
         for (const t of tokenize(text)) if (t.kind === 'ident' || t.kind === 'quoted') names.add(unquoteIdent(t.text).toLowerCase());

@@ -15,8 +15,12 @@ export function emitSink(ctx: ExportContext, node: SinkNode, input: Relation): v
   const comments = [ctx.origin(node)];
   const options: Array<[string, string]> = [];
   if (node.type === 'sink.file') {
-    const format = node.config.format === 'csv' ? 'csv' : 'json';
+    const format = node.config.format === 'csv' ? 'csv' : node.config.format === 'changelog-json' ? 'debezium-json' : 'json';
     options.push(['connector', 'filesystem'], ['path', flinkPath(ctx, node.config.path, ctx.path(node.id, 'config.path'), node.id)], ['format', format]);
+    if (format === 'debezium-json') {
+      comments.push('-- A changelog: Flink writes each change as Debezium JSON ({"before", "after", "op"}), Weir as {"op", "data"}.');
+      ctx.warn(node, 'config.format', 'changelog-json is exported as Flink\'s debezium-json format: the same changes, each line shaped {"before", "after", "op"} instead of {"op", "data"}');
+    }
     const interval = ctx.job.settings.checkpointing.interval;
     if (interval === null) {
       ctx.warn(node, undefined, 'checkpointing is off: Flink\'s filesystem sink commits its files only on checkpoints or at the end of bounded input');

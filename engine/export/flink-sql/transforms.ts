@@ -55,7 +55,7 @@ export function unionOf(ctx: ExportContext, node: ExportNode, inputs: Relation[]
   });
   const what = node.type === 'union' ? '' : ': its inputs merged, as Weir merges every edge into a node';
   ctx.emit(`${ctx.origin(node)}${what}\nCREATE VIEW ${viewName} AS\n${parts.join('\nUNION ALL\n')};`);
-  return { sql: viewName, columns, rowtime };
+  return { sql: viewName, columns, rowtime, ...(inputs.some((r) => r.changelog) ? { changelog: true } : {}) };
 }
 
 const NUMERIC = /^(TINYINT|SMALLINT|INT|INTEGER|BIGINT|FLOAT|DOUBLE|REAL|DECIMAL)/i;
@@ -110,5 +110,5 @@ export function emitMap(ctx: ExportContext, node: Node<'map'>, input: Relation):
   }
   const name = quoteIdent(node.id);
   ctx.emit(`${ctx.origin(node)}\nCREATE VIEW ${name} AS\nSELECT\n${select.map((o) => '  ' + o).join(',\n')}\nFROM ${input.sql};`);
-  ctx.relations.set(node.id, { sql: name, columns, rowtime });
+  ctx.relations.set(node.id, { sql: name, columns, rowtime, ...(input.changelog ? { changelog: true } : {}) });
 }

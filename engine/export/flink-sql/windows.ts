@@ -5,6 +5,7 @@ import { splitSelectList, type SelectItem } from './expressions.ts';
 import { quoteIdent, unquoteIdent } from './identifiers.ts';
 import { intervalLiteral } from './intervals.ts';
 import { EXACT_DOUBLE_SUM_NOTE } from '../../graph/semantics-warnings.ts';
+import { filtersAsCase } from './aggregate-filters.ts';
 
 type WindowNode = JobNodeOf<'window'> & { parallelism: number };
 
@@ -30,7 +31,7 @@ export function emitWindow(ctx: ExportContext, node: WindowNode, input: Relation
   const w = c.window;
   const useTvf = w.kind === 'tumbling' || (w.kind === 'sliding' && parseDuration(w.size) % parseDuration(w.slide) === 0);
   const rename = useTvf ? clashRenames(input) : new Map<string, string>();
-  const aggs = splitSelectList(c.aggregates, input.columns, { rename });
+  const aggs = splitSelectList(filtersAsCase(c.aggregates), input.columns, { rename });
   for (const a of aggs) {
     if (a.generatedName) ctx.warn(node, 'config.aggregates', `'${a.expr}' has no alias; Flink names it ${a.name}`);
     const fn = /^\s*(SUM|AVG)\s*\(/i.exec(a.expr)?.[1]?.toUpperCase();

@@ -6,9 +6,11 @@
  * - An edge is chained (no queue) when it is the only output of its source node, the only input of
  *   its target node, both have the same parallelism and the target is not behind a keyBy (except at
  *   parallelism 1, where a keyBy has only one place to send a record).
- * - Edges into a window with `keyBy` hash-partition by key group; edges into a window without keyBy
- *   go to subtask 0 (a global window needs every record in one place); equal-parallelism edges are
- *   point-to-point (`forward`), all others rebalance batches round-robin.
+ * - Edges into a window with `keyBy` (an aggregate, a topn, each input of a join: by its own key)
+ *   hash-partition by key group; edges into a window without keyBy go to subtask 0 (a global window
+ *   needs every record in one place); equal-parallelism edges are point-to-point (`forward`), a
+ *   changelog between different parallelisms goes to subtask 0 (changes of a key stay in order),
+ *   all others rebalance batches round-robin.
  * The plan is plain JSON: the host sends it to the task process.
  */
 import type { NormalizedJob, JobNode } from '../../graph/types.ts';
@@ -64,10 +66,43 @@ export function isSourceType(type: string): boolean {
   return type === 'source.file' || type === 'source.generator';
 }
 
-function keyByOf(node: JobNode | undefined): string | undefined {
-  if (!node || node.type !== 'window') return undefined;
-  const k = node.config.keyBy?.trim();
+/** The key an edge into `node` is hash-partitioned by (a join keys each input by its own side). */
+function keyByOf(node: JobNode | undefined, toPort?: 'left' | 'right'): string | undefined {
+  if (!node) return undefined;
+  let k: string | undefined;
+  switch (node.type) {
+    case 'window': k = node.config.keyBy; break;
+    case 'aggregate': k = node.config.keyBy; break;
+    case 'topn': k = node.config.partitionBy; break;
+    case 'join.interval':
+    case 'join.window':
+    case 'join': k = toPort === 'right' ? node.config.rightKey : node.config.leftKey; break;
+    default: return undefined;
+  }
+  k = k?.trim();
   return k ? k : undefined;
+}
+
+/** Keyed operators: their input is routed by key group, so they chain only at parallelism 1. */
+function isKeyed(type: JobNode['type']): boolean {
+  return type === 'window' || type === 'aggregate' || type === 'topn' || type.startsWith('join');
+}
+
+/**
+ * Nodes whose output is a changelog (graph/changelog.ts). Changes of one key must reach one
+ * consumer subtask in order, so a changelog edge that is not point-to-point goes to subtask 0.
+ */
+function changelogNodes(job: NormalizedJob, order: string[]): Set<string> {
+  const byId = new Map(job.nodes.map((n) => [n.id, n]));
+  const set = new Set<string>();
+  for (const id of order) {
+    const n = byId.get(id)!;
+    const t = n.type;
+    if (t === 'aggregate' || (n.type === 'topn' && !n.config.window) || (n.type === 'join' && n.config.kind !== 'inner')) set.add(id);
+    else if ((t === 'filter' || t === 'map' || t === 'union')
+      && job.edges.some((e) => e.to === id && e.fromPort === 'out' && set.has(e.from))) set.add(id);
+  }
+  return set;
 }
 
 /** Run overrides (`weir run --parallelism N`) are already in `job` (graph/run-overrides.ts). */
@@ -83,7 +118,7 @@ export function planJob(job: NormalizedJob): PhysicalPlan {
     const target = byId.get(e.to)!;
     // Into a window only at parallelism 1: then its keyBy/global routing has one possible target.
     return outs.get(e.from)!.length === 1 && ins.get(e.to)!.length === 1 && par(e.from) === par(e.to)
-      && (target.type !== 'window' || par(e.to) === 1) && e.fromPort === 'out';
+      && (!isKeyed(target.type) || par(e.to) === 1) && e.fromPort === 'out';
   };
 
   // Walk nodes in job order; a node starts a new chain unless its single input edge is chainable.
@@ -103,6 +138,7 @@ export function planJob(job: NormalizedJob): PhysicalPlan {
     }
   }
 
+  const changelog = changelogNodes(job, order);
   const edges: NetworkEdge[] = [];
   const chainedEdges: ChainedEdge[] = [];
   for (const e of job.edges) {
@@ -110,15 +146,18 @@ export function planJob(job: NormalizedJob): PhysicalPlan {
     const toChain = chainOf.get(e.to)!;
     if (fromChain === toChain) { chainedEdges.push({ fromNode: e.from, port: e.fromPort, toNode: e.to }); continue; }
     const target = byId.get(e.to)!;
-    const keyBy = keyByOf(target);
+    const keyBy = keyByOf(target, e.toPort);
     let partitioning: Partitioning;
     if (keyBy) partitioning = 'hash';
     else if (target.type === 'window') partitioning = 'global';
     else if (par(e.from) === par(e.to)) partitioning = 'forward';
+    else if (changelog.has(e.from) && e.fromPort === 'out') partitioning = 'global';
     else partitioning = 'rebalance';
+    // Two-input nodes: input 0 is `left`, input 1 is `right`, whatever the edges' order.
+    const inputIndex = e.toPort ? (e.toPort === 'right' ? 1 : 0) : ins.get(e.to)!.indexOf(e);
     edges.push({
       fromChain, fromNode: e.from, port: e.fromPort, toChain, toNode: e.to,
-      inputIndex: ins.get(e.to)!.indexOf(e), partitioning, keyBy,
+      inputIndex, partitioning, keyBy,
     });
   }
 

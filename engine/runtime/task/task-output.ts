@@ -3,7 +3,7 @@
  * network edges (forward, hash by key group, rebalance by batch, global) and broadcasts control
  * events to every channel so that each downstream input sees them in order.
  */
-import type { RecordBatch, Row, OutputPort } from '../../contracts/operator.ts';
+import type { RecordBatch, Row, RowKind, OutputPort } from '../../contracts/operator.ts';
 import type { Channel, ChannelItem } from './channel.ts';
 import { OutputSet } from './channel.ts';
 import type { NetworkEdge } from '../common/plan.ts';
@@ -71,7 +71,9 @@ function makeRoute(r: RoutedEdge, subtask: number, maxParallelism: number): (b: 
         const ts: number[][] = [];
         const sw = b.sourceWatermarks;
         const sws: number[][] | null = sw ? [] : null;
-        for (let j = 0; j < targetParallelism; j++) { rows.push([]); ts.push([]); sws?.push([]); }
+        const kinds = b.kinds;
+        const ks: RowKind[][] | null = kinds ? [] : null;
+        for (let j = 0; j < targetParallelism; j++) { rows.push([]); ts.push([]); sws?.push([]); ks?.push([]); }
         for (let i = 0; i < b.rows.length; i++) {
           const key = keyOf(b.rows[i]);
           let t = cache.get(key);
@@ -83,10 +85,13 @@ function makeRoute(r: RoutedEdge, subtask: number, maxParallelism: number): (b: 
           rows[t].push(b.rows[i]);
           ts[t].push(b.ts[i]);
           if (sws !== null) sws[t].push(sw![i]);
+          if (ks !== null) ks[t].push(kinds![i]);
         }
         for (let j = 0; j < targetParallelism; j++) {
           if (rows[j].length) {
-            channels[j].push({ kind: 'batch', batch: sws === null ? { rows: rows[j], ts: ts[j] } : { rows: rows[j], ts: ts[j], sourceWatermarks: sws[j] } });
+            const part: RecordBatch = sws === null ? { rows: rows[j], ts: ts[j] } : { rows: rows[j], ts: ts[j], sourceWatermarks: sws[j] };
+            if (ks !== null) part.kinds = ks[j];
+            channels[j].push({ kind: 'batch', batch: part });
           }
         }
       };

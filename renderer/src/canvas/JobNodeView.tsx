@@ -9,6 +9,7 @@ import type { JobNode, JobProblem } from '../../../engine/graph/types.ts';
 import { typeInfo } from '../model/catalog.ts';
 import { summarize } from '../model/summary.ts';
 import { TypeIcon } from './icons.tsx';
+import { InputHandles } from './InputHandles.tsx';
 import { NodeLiveBadge } from '../live/NodeLiveBadge.tsx';
 import { countRender } from '../live/renderCount.ts';
 import { useNodeDrift } from '../run/useDrift.ts';
@@ -35,11 +36,7 @@ function JobNodeViewImpl({ data, selected }: NodeProps<JobFlowNode>) {
   const cls = `wnode wnode--${info.group.toLowerCase()}${selected ? ' is-selected' : ''}${level}${drift ? ' is-drifted' : ''}`;
   return (
     <div className={cls} data-testid={`node-${node.id}`} data-node-type={node.type} title={`${info.label}: ${hasProblem ? problems.map((p) => p.message).join('\n') : summary}`}>
-      {info.hasInput && (
-        <Handle type="target" position={Position.Left} id="in" data-testid={`handle-${node.id}-in`}
-          className={`whandle whandle--in${info.multiInput ? ' whandle--multi' : ''}`}
-          title={info.multiInput ? 'input: accepts many streams' : 'input: one stream'} />
-      )}
+      {info.hasInput && <InputHandles nodeId={node.id} type={node.type} multiInput={info.multiInput} />}
       {drift && (
         <div className="wnode__drift" data-testid={`drift-${node.id}`} data-drift={drift}
           title="The running job does not have this edit: it applies at the next run">{drift === 'added' ? 'new · next run' : 'edited · next run'}</div>

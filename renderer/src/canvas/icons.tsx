@@ -14,6 +14,16 @@ const PATHS: Record<NodeType, string> = {
   union: 'M4 6c6 0 8 6 16 6 M4 18c6 0 8-6 16-6',
   // window / clock
   window: 'M12 4a8 8 0 1 0 0 16a8 8 0 1 0 0-16z M12 8v4l3 2',
+  // two streams meeting in a time band
+  'join.interval': 'M3 7h7l4 5-4 5H3 M21 7h-4 M21 17h-4 M14 12h7',
+  // two streams meeting in a box (window)
+  'join.window': 'M3 7h6 M3 17h6 M9 5h8v14H9z M17 12h4',
+  // two streams merging into one
+  join: 'M3 6h5l5 6h8 M3 18h5l5-6',
+  // sigma
+  aggregate: 'M18 5H6l6 7-6 7h12',
+  // podium
+  topn: 'M3 20h18 M9 20V8h6v12 M3 20v-7h6 M15 20v-4h6v4',
   // disk
   'sink.file': 'M5 4h11l3 3v13H5z M8 4v5h7V4 M8 14h8v6H8z',
   // eye

@@ -66,7 +66,7 @@ export function useCanvasHandlers() {
 
   const isValidConnection: IsValidConnection = useCallback((conn) => {
     const v = checkConnection(docStore.getState().job, {
-      from: conn.source, to: conn.target, fromPort: conn.sourceHandle,
+      from: conn.source, to: conn.target, fromPort: conn.sourceHandle, toPort: conn.targetHandle,
     });
     const hint = v.ok ? null : v.reason;
     if (uiStore.getState().connectionHint !== hint) uiStore.setState({ connectionHint: hint });
@@ -74,7 +74,7 @@ export function useCanvasHandlers() {
   }, []);
 
   const onConnect = useCallback((conn: Connection) => {
-    const v = checkConnection(docStore.getState().job, { from: conn.source, to: conn.target, fromPort: conn.sourceHandle });
+    const v = checkConnection(docStore.getState().job, { from: conn.source, to: conn.target, fromPort: conn.sourceHandle, toPort: conn.targetHandle });
     if (!v.ok) return;
     docStore.getState().commit('connect', (job) => addEdge(job, v.edge));
   }, []);

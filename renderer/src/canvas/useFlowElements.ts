@@ -10,6 +10,7 @@ import { useDoc } from '../state.ts';
 import { edgeKey } from '../model/ops.ts';
 import type { JobFlowNode } from './JobNodeView.tsx';
 import { useMeasured } from './measuredStore.ts';
+import { useChangelogEdges } from './useChangelogEdges.ts';
 
 interface Cached { src: JobNode; selected: boolean; problems: JobProblem[] | undefined; measured: unknown; flow: JobFlowNode }
 
@@ -55,6 +56,7 @@ export function useFlowNodes(): JobFlowNode[] {
 export function useFlowEdges(): Edge[] {
   const edges = useDoc((s) => s.job.edges);
   const selected = useDoc((s) => s.selectedEdges);
+  const changelog = useChangelogEdges();
   return useMemo(() => {
     const seen = new Set<string>();
     return edges.filter((e) => {
@@ -72,10 +74,10 @@ export function useFlowEdges(): Edge[] {
       source: e.from,
       target: e.to,
       sourceHandle: port,
-      targetHandle: 'in',
+      targetHandle: e.toPort ?? 'in',
       selected: selected.has(id),
-      className: port === 'late' ? 'wedge wedge--late' : 'wedge',
+      className: port === 'late' ? 'wedge wedge--late' : changelog.has(id) ? 'wedge wedge--changelog' : 'wedge',
     } satisfies Edge;
     });
-  }, [edges, selected]);
+  }, [edges, selected, changelog]);
 }

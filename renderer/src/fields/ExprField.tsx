@@ -20,6 +20,8 @@ export interface ExprFieldProps {
   placeholder?: string;
   testId: string;
   hint?: string;
+  /** A checker other than the engine's for `kind` (a join's L./R. select list). */
+  check?: (text: string) => { column: number; detail: string } | null;
 }
 
 export function ExprField(p: ExprFieldProps) {
@@ -34,7 +36,8 @@ export function ExprField(p: ExprFieldProps) {
   const byNode = useSampled((s) => s.byNode);
   const types = useMemo(() => sampledTypes(byNode), [byNode]);
 
-  const error = useMemo(() => (text.trim() === '' ? null : checkExpression(p.kind, text)), [p.kind, text]);
+  const check = p.check;
+  const error = useMemo(() => (text.trim() === '' ? null : check ? check(text) : checkExpression(p.kind, text)), [p.kind, text, check]);
   const tokens = useMemo(() => highlightSql(text), [text]);
   const errAt = error ? Math.min(Math.max(0, error.column - 1), Math.max(0, text.length - 1)) : -1;
   const word = caret === null ? { word: '', start: 0 } : wordBefore(text, caret);

@@ -1,12 +1,12 @@
 /**
  * The live line under a canvas node while a job runs: watermark, lag behind the newest event
- * time, idle inputs, late records, pending sink records. Subscribes to this node's figures only;
+ * time, idle inputs, late records, keyed-state size, pending sink records. Subscribes to this node's figures only;
  * the node view around it does not re-render on a metrics tick.
  */
 import { memo } from 'react';
 import { useNodeBadge } from './useNodeLive.ts';
 import { countRender } from './renderCount.ts';
-import { count, duration, watermark } from './format.ts';
+import { bytes, count, duration, watermark } from './format.ts';
 
 function NodeLiveBadgeImpl({ nodeId, hasInput, hasOutput }: { nodeId: string; hasInput: boolean; hasOutput: boolean }) {
   countRender('NodeLiveBadge');
@@ -25,6 +25,7 @@ function NodeLiveBadgeImpl({ nodeId, hasInput, hasOutput }: { nodeId: string; ha
       {b.idleInputs > 0 && <span className="wnode__idle" data-testid={`idle-${nodeId}`} title="Idle input channels do not hold the watermark back">idle input ×{b.idleInputs}</span>}
       {b.idleOutputs > 0 && b.idleInputs === 0 && <span className="wnode__idle" data-testid={`idle-${nodeId}`} title="No records for longer than its idle timeout: downstream does not wait for its watermark">idle</span>}
       {b.late > 0 && <span className="wnode__late" title="Late records dropped (or sent to the late port)">late {count(b.late)}</span>}
+      {b.stateBytes > 0 && <span className="wnode__state" data-testid={`state-${nodeId}`} title="Keyed state of this operator, all subtasks (heap estimate or RocksDB live data)"><span className="wnode__k">state</span> {bytes(b.stateBytes)}</span>}
       {b.pending !== null && b.pending > 0 && <span className="wnode__pending" title="Records written but not yet committed (they commit with the next completed checkpoint)"><span className="wnode__k">uncommitted</span> {count(b.pending)}</span>}
     </div>
   );

@@ -10,6 +10,8 @@ export interface NodeBadge {
   watermark: number | null; lag: number | null; idleInputs: number; idleOutputs: number; late: number; pending: number | null; active: boolean;
   /** Records in / out so far and the busier of the two rates, already formatted (a tick that changes no digit does not render). */
   recordsIn: string; recordsOut: string; rate: string;
+  /** Keyed state of the operator (all subtasks), rounded to 1 KB so small changes do not repaint. */
+  stateBytes: number;
 }
 
 export function useNodeBadge(nodeId: string): NodeBadge {
@@ -26,6 +28,7 @@ export function useNodeBadge(nodeId: string): NodeBadge {
       recordsIn: compact(n?.recordsIn ?? 0),
       recordsOut: compact(n?.recordsOut ?? 0),
       rate: rate(Math.max(n?.rateIn ?? 0, n?.rateOut ?? 0)),
+      stateBytes: Math.round((n?.stateBytes ?? 0) / 1024) * 1024,
     };
   }));
 }

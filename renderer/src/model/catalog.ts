@@ -65,6 +65,36 @@ export const CATALOG: { [T in NodeType]: NodeTypeInfo<T> } = {
     hasInput: true, outputs: ['out', 'late'], multiInput: false,
     defaultConfig: () => ({ window: { kind: 'tumbling', size: '10s' }, aggregates: 'COUNT(*) AS n' }),
   }),
+  'join.interval': info({
+    type: 'join.interval', label: 'Interval join', group: 'Transforms', idPrefix: 'join',
+    description: 'Joins a left and a right stream on equal keys when their event times are within an interval.',
+    hasInput: true, outputs: ['out'], multiInput: false,
+    defaultConfig: () => ({ leftKey: 'key', rightKey: 'key', lower: '-5s', upper: '5s', select: 'L.key, L.ts AS left_ts, R.ts AS right_ts' }),
+  }),
+  'join.window': info({
+    type: 'join.window', label: 'Window join', group: 'Windows', idPrefix: 'window-join',
+    description: 'Joins left and right records with equal keys that fall into the same event-time window.',
+    hasInput: true, outputs: ['out'], multiInput: false,
+    defaultConfig: () => ({ leftKey: 'key', rightKey: 'key', window: { kind: 'tumbling', size: '10s' }, select: 'window_start, window_end, L.key, L.value AS left_value, R.value AS right_value' }),
+  }),
+  join: info({
+    type: 'join', label: 'Join', group: 'Transforms', idPrefix: 'join',
+    description: 'A regular inner or outer join on equal keys; outer joins emit a changelog.',
+    hasInput: true, outputs: ['out'], multiInput: false,
+    defaultConfig: () => ({ kind: 'inner', leftKey: 'key', rightKey: 'key', select: 'L.key, L.value AS left_value, R.value AS right_value', stateTtl: '1h' }),
+  }),
+  aggregate: info({
+    type: 'aggregate', label: 'Aggregate', group: 'Transforms', idPrefix: 'aggregate',
+    description: 'Group aggregation over everything seen so far, per key: a changelog of updated results.',
+    hasInput: true, outputs: ['out'], multiInput: false,
+    defaultConfig: () => ({ keyBy: 'key', aggregates: 'COUNT(*) AS n' }),
+  }),
+  topn: info({
+    type: 'topn', label: 'Top N', group: 'Transforms', idPrefix: 'topn',
+    description: 'The first N rows per partition in a sort order (limit 1 by time: deduplication); a changelog.',
+    hasInput: true, outputs: ['out'], multiInput: false,
+    defaultConfig: () => ({ partitionBy: 'key', orderBy: 'value DESC', limit: 3 }),
+  }),
   'sink.file': info({
     type: 'sink.file', label: 'File sink', group: 'Sinks', idPrefix: 'file-sink',
     description: 'Writes exactly once through two-phase commit: files appear when a checkpoint completes.',

@@ -44,6 +44,16 @@ function outputColumns(job: JobDocument, node: JobNode, seen: Set<string>, docPa
     }
     case 'sink.file':
     case 'sink.preview': return [];
+    case 'aggregate': {
+      const keys = (node.config?.keyBy ?? '').split(',').map((x) => x.trim()).filter(Boolean);
+      return uniq([...keys, ...selectColumns(node.config?.aggregates ?? '', [])]);
+    }
+    case 'topn': return uniq([...(node.config?.window ? ['window_start', 'window_end'] : []), ...inputColumns(job, node.id, seen), 'rownum']);
+    case 'join':
+    case 'join.interval':
+    case 'join.window':
+      // `L.user` is named `user` in the output (Flink's rule for a qualified column).
+      return uniq(selectColumns((node.config?.select ?? '').replace(/\b[LR]\.(?=[`"A-Za-z_])/g, ''), []));
     case 'filter': {
       // A condition names columns that must exist upstream even when the source's schema is
       // unknown (a file without declared columns): offer them downstream too.
@@ -72,6 +82,30 @@ export function inputColumns(job: JobDocument, nodeId: string, seen = new Set<st
     cols.push(...(e.fromPort === 'late' ? inputColumns(job, src.id, new Set(seen), docPath) : outputColumns(job, src, new Set(seen), docPath)));
   }
   return uniq(cols);
+}
+
+/**
+ * Completions of a two-input node: each input's columns with its prefix (`L.user`, `R.country`),
+ * plus `window_start` / `window_end` for a window join.
+ */
+export function joinInputColumns(job: JobDocument, nodeId: string, windowColumns: boolean, docPath: string | null = null): string[] {
+  const out: string[] = windowColumns ? ['window_start', 'window_end'] : [];
+  for (const port of ['left', 'right'] as const) {
+    for (const e of job.edges) {
+      if (e.to !== nodeId || e.toPort !== port) continue;
+      const src = job.nodes.find((n) => n.id === e.from);
+      if (!src) continue;
+      const cols = e.fromPort === 'late' ? inputColumns(job, src.id, undefined, docPath) : outputColumns(job, src, new Set([nodeId]), docPath);
+      out.push(...cols.map((c) => `${port === 'left' ? 'L' : 'R'}.${c}`));
+    }
+  }
+  return uniq(out);
+}
+
+/** The unprefixed columns of one input port (for a join's key fields). */
+export function portColumns(job: JobDocument, nodeId: string, port: 'left' | 'right', docPath: string | null = null): string[] {
+  const prefix = port === 'left' ? 'L.' : 'R.';
+  return joinInputColumns(job, nodeId, false, docPath).filter((c) => c.startsWith(prefix)).map((c) => c.slice(2));
 }
 
 function uniq(xs: string[]): string[] { return [...new Set(xs)]; }

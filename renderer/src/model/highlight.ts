@@ -52,6 +52,8 @@ export function highlightSql(text: string): HighlightToken[] {
 export function wordBefore(text: string, caret: number): { word: string; start: number } {
   let s = caret;
   while (s > 0 && /[\w]/.test(text[s - 1])) s--;
+  // A join's `L.` / `R.` prefix belongs to the word, so `L.us` completes to `L.user`.
+  if (s >= 2 && text[s - 1] === '.' && /[LR]/.test(text[s - 2]) && (s === 2 || !/[\w.]/.test(text[s - 3]))) s -= 2;
   return { word: text.slice(s, caret), start: s };
 }
 

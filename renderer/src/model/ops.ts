@@ -13,7 +13,8 @@ export function emptyJob(name = 'untitled'): JobDocument {
 
 /** Stable identity of an edge: at most one edge per (from, port, to). */
 export function edgeKey(e: JobEdge): string {
-  return `${e.from}.${e.fromPort ?? 'out'}->${e.to}`;
+  // A self-join connects one node to both ports of a join: the port keeps the two edges apart.
+  return `${e.from}.${e.fromPort ?? 'out'}->${e.to}${e.toPort ? `:${e.toPort}` : ''}`;
 }
 
 export function uniqueId(prefix: string, taken: Set<string>): string {

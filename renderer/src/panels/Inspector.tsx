@@ -15,6 +15,7 @@ import { edgeOfKey } from '../model/docStore.ts';
 import { deleteSelection } from '../canvas/commands.ts';
 import { editNodeField, messageAt, nodeIndex } from './edit.ts';
 import * as F from './NodeForms.tsx';
+import * as R from './RelationalForms.tsx';
 
 function NodeForm({ node, columns, err }: F.FormProps<JobNode['type']>) {
   switch (node.type) {
@@ -24,6 +25,11 @@ function NodeForm({ node, columns, err }: F.FormProps<JobNode['type']>) {
     case 'map': return <F.MapForm node={node} columns={columns} err={err} />;
     case 'union': return <F.UnionForm />;
     case 'window': return <F.WindowForm node={node} columns={columns} err={err} />;
+    case 'join.interval': return <R.IntervalJoinForm node={node} columns={columns} err={err} />;
+    case 'join.window': return <R.WindowJoinForm node={node} columns={columns} err={err} />;
+    case 'join': return <R.JoinForm node={node} columns={columns} err={err} />;
+    case 'aggregate': return <R.AggregateForm node={node} columns={columns} err={err} />;
+    case 'topn': return <R.TopNForm node={node} columns={columns} err={err} />;
     case 'sink.file': return <F.FileSinkForm node={node} columns={columns} err={err} />;
     case 'sink.preview': return <F.PreviewForm node={node} columns={columns} err={err} />;
   }

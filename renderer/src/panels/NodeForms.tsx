@@ -14,6 +14,7 @@ export interface FormProps<T extends JobNode['type']> {
 }
 
 const FORMATS = [{ value: 'jsonl', label: 'JSON lines' }, { value: 'csv', label: 'CSV (header row)' }] as const;
+const SINK_FORMATS = [...FORMATS, { value: 'changelog-json', label: 'Changelog JSON ({op, data} per change)' }] as const;
 
 function EventTimeFields({ id, et, err, columns }: { id: string; et: EventTimeConfig | undefined; err: FormProps<'filter'>['err']; columns: readonly string[] }) {
   return (
@@ -170,7 +171,7 @@ export function FileSinkForm({ node, err }: FormProps<'sink.file'>) {
   return (<>
     <TextField label="Path" value={node.config.path} testId="f-path" error={err('path')}
       hint="Folder for committed files, relative to the job file" onChange={(v) => editConfig(node.id, ['path'], v ?? '')} />
-    <SelectField label="Format" value={node.config.format} options={FORMATS} testId="f-format" error={err('format')}
+    <SelectField label="Format" value={node.config.format} options={SINK_FORMATS} testId="f-format" error={err('format')}
       onChange={(v) => editConfig(node.id, ['format'], v ?? 'jsonl')} />
     <p className="note">Exactly once: records become visible when the checkpoint that covers them completes.</p>
   </>);

@@ -49,7 +49,7 @@ test('a missing file: one line, exit 2', async () => {
 test('an unknown node type lists the known types', async (t) => {
   const job = ordersJob();
   job.nodes[1].type = 'filterz';
-  await rejects(t, job, [/^nodes\[1\]\.type: unknown node type 'filterz' \(known: source\.file, source\.generator, filter, map, union, window, sink\.file, sink\.preview\)$/m]);
+  await rejects(t, job, [/^nodes\[1\]\.type: unknown node type 'filterz' \(known: source\.file, source\.generator, filter, map, union, window, join\.interval, join\.window, join, aggregate, topn, sink\.file, sink\.preview\)$/m]);
 });
 
 test('a dangling edge', async (t) => {

@@ -40,7 +40,7 @@ for (const entry of index) {
 test('the examples cover the node types and features they are meant to show', () => {
   const jobs = index.map((e) => JSON.parse(readFileSync(join(examples, e.path), 'utf8')));
   const types = new Set(jobs.flatMap((j) => j.nodes.map((n: { type: string }) => n.type)));
-  for (const t of ['source.file', 'source.generator', 'filter', 'map', 'union', 'window', 'sink.file', 'sink.preview']) {
+  for (const t of ['source.file', 'source.generator', 'filter', 'map', 'union', 'window', 'join.interval', 'join.window', 'join', 'aggregate', 'topn', 'sink.file', 'sink.preview']) {
     assert.ok(types.has(t), `some example uses ${t}`);
   }
   const kinds = new Set(jobs.flatMap((j) => j.nodes.filter((n: { type: string }) => n.type === 'window').map((n: { config: { window: { kind: string } } }) => n.config.window.kind)));

@@ -115,7 +115,7 @@ describe('semantic errors', () => {
     expectError('keyBy', 'a, b[1]', 'keyBy expects a comma-separated list of column names', 4);
     expectError('aggregates', 'COUNT(*) AS n, SUM(amount) total, STDDEV(x)', 'unknown aggregate function STDDEV: use COUNT, SUM, MIN, MAX or AVG', 35);
     expectError('aggregates', 'SUM(a) + 1', 'expected an aggregate function call: COUNT, SUM, MIN, MAX or AVG', 1);
-    expectError('aggregates', 'COUNT(DISTINCT a)', 'COUNT(DISTINCT ...) is not supported', 1);
+    expectError('aggregates', 'SUM(DISTINCT a)', 'SUM(DISTINCT ...) is not supported: only COUNT(DISTINCT x)', 1);
     expectError('aggregates', 'SUM(SUM(a))', 'aggregate function SUM is not allowed in an aggregate argument (aggregates cannot be nested)', 1);
     expectError('aggregates', 'COUNT(*) AS n, MAX(a) AS n', "duplicate column name 'n'", 16);
   });

@@ -8,7 +8,7 @@
  * of all old subtasks go to `open` as `restored.operator`.
  */
 import type {
-  OperatorContext, OperatorOutput, OutputPort, RecordBatch, Row, StreamOperator,
+  OperatorContext, OperatorOutput, OutputPort, RecordBatch, Row, RowKind, StreamOperator,
 } from '../../../engine/contracts/operator.ts';
 import type { KeyedStateBackend, KeyedStateSnapshot, KeyGroupRange } from '../../../engine/contracts/keyed-state.ts';
 import { keyGroupRangeFor } from '../../../engine/state/keygroups.ts';
@@ -17,7 +17,7 @@ import { InMemoryKeyedStateBackend } from './in-memory-state-backend.ts';
 export interface TimestampedRow { row: Row; ts: number }
 
 export type HarnessEvent =
-  | { kind: 'records'; port: OutputPort; rows: Row[]; ts: number[] }
+  | { kind: 'records'; port: OutputPort; rows: Row[]; ts: number[]; kinds?: RowKind[] }
   | { kind: 'watermark'; watermark: number };
 
 /** What one subtask contributed to a checkpoint, with the keyed part already materialized. */
@@ -87,7 +87,10 @@ export class OperatorTestHarness {
         if (batch.rows.length !== batch.ts.length) {
           throw new Error(`operator emitted a batch with ${batch.rows.length} rows but ${batch.ts.length} timestamps`);
         }
-        h.events.push({ kind: 'records', port, rows: batch.rows, ts: batch.ts });
+        if (batch.kinds && batch.kinds.length !== batch.rows.length) {
+          throw new Error(`operator emitted a batch with ${batch.rows.length} rows but ${batch.kinds.length} row kinds`);
+        }
+        h.events.push({ kind: 'records', port, rows: batch.rows, ts: batch.ts, ...(batch.kinds ? { kinds: batch.kinds } : {}) });
       },
       emitWatermark: (watermark) => { h.events.push({ kind: 'watermark', watermark }); },
     };
@@ -127,6 +130,17 @@ export class OperatorTestHarness {
     for (const e of this.events) {
       if (e.kind === 'records' && e.port === port) {
         for (let i = 0; i < e.rows.length; i++) out.push({ row: e.rows[i], ts: e.ts[i] });
+      }
+    }
+    return out;
+  }
+
+  /** Emitted changes of one port in order; rows of batches without kinds are inserts (+I). */
+  changelog(port: OutputPort = 'out'): Array<{ kind: RowKind; row: Row; ts: number }> {
+    const out: Array<{ kind: RowKind; row: Row; ts: number }> = [];
+    for (const e of this.events) {
+      if (e.kind === 'records' && e.port === port) {
+        for (let i = 0; i < e.rows.length; i++) out.push({ kind: e.kinds?.[i] ?? '+I', row: e.rows[i], ts: e.ts[i] });
       }
     }
     return out;

@@ -16,7 +16,11 @@ export class MapOperator implements StreamOperator {
     const p = this.project;
     const outRows = new Array<Row>(rows.length);
     for (let i = 0; i < rows.length; i++) outRows[i] = p(rows[i]);
-    if (outRows.length) this.out.emit({ rows: outRows, ts: batch.ts, sourceWatermarks: batch.sourceWatermarks });
+    if (outRows.length) {
+      const out: RecordBatch = { rows: outRows, ts: batch.ts, sourceWatermarks: batch.sourceWatermarks };
+      if (batch.kinds) out.kinds = batch.kinds; // a changelog stays one: row kinds pass through
+      this.out.emit(out);
+    }
     return Promise.resolve();
   }
 

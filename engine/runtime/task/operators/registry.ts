@@ -11,6 +11,9 @@ import { UnionOperator } from './union.ts';
 import { createWindowOperator } from './window/index.ts';
 import { nameExpressionFailures } from './expression-failures.ts';
 import { operatorInputTypes } from '../../common/input-types.ts';
+import {
+  createAggregateOperator, createIntervalJoinOperator, createRegularJoinOperator, createTopNOperator, createWindowJoinOperator,
+} from './relational/index.ts';
 import { FileSinkOperator } from '../../../connectors/file-sink.ts';
 import { PreviewSinkOperator } from '../../../connectors/preview-sink.ts';
 
@@ -32,6 +35,11 @@ export function createOperator(node: JobNode, job: NormalizedJob, services: Oper
     case 'map': return nameExpressionFailures(wrap('select', () => new MapOperator(node.config.select, operatorInputTypes(job, node.id))), at('select'));
     case 'union': return new UnionOperator();
     case 'window': return nameExpressionFailures(wrap('window', () => createWindowOperator(node, job)), at('aggregates'));
+    case 'aggregate': return wrap('aggregates', () => createAggregateOperator(node));
+    case 'topn': return wrap('orderBy', () => createTopNOperator(node));
+    case 'join.interval': return wrap('select', () => createIntervalJoinOperator(node));
+    case 'join.window': return wrap('window', () => createWindowJoinOperator(node));
+    case 'join': return wrap('select', () => createRegularJoinOperator(node));
     case 'sink.file': return new FileSinkOperator(node.config, services);
     case 'sink.preview': return new PreviewSinkOperator(node.config, services);
     default: throw new OperatorConfigError(`nodes[${index}]: '${node.type}' is not an operator`);
@@ -40,5 +48,5 @@ export function createOperator(node: JobNode, job: NormalizedJob, services: Oper
 
 /** Operators that keep keyed state (and therefore get a state backend). */
 export function needsKeyedState(node: JobNode): boolean {
-  return node.type === 'window';
+  return node.type === 'window' || node.type === 'aggregate' || node.type === 'topn' || node.type.startsWith('join');
 }

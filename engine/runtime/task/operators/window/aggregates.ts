@@ -27,6 +27,7 @@ export interface WindowAggregates {
   results(accs: readonly Acc[], out: Row): void;
 }
 
+// COUNT(DISTINCT) accumulators are objects of value keys: still flat, a shallow copy is full.
 function copyAcc(a: Acc): Acc {
   if (a === null || typeof a !== 'object') return a;
   return Array.isArray(a) ? a.slice() : { ...(a as Record<string, unknown>) };
@@ -36,7 +37,7 @@ export function compileWindowAggregates(text: string, inputTypes?: ColumnTypes):
   const calls = compileAggregates(text, inputTypes);
   const n = calls.length;
   const aliases = calls.map((c) => c.alias);
-  const fns = calls.map((c) => accumulatorFor(c.fn));
+  const fns = calls.map((c) => accumulatorFor(c.fn, c.distinct));
   const inputs = calls.map((c) => c.input);
   return {
     aliases,

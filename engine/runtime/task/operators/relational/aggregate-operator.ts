@@ -1,0 +1,155 @@
+/**
+ * `aggregate`: group aggregation without windows (Flink's GroupAggFunction, without mini-batch).
+ * Each record updates its key's accumulators and emits the change: `+I` for a key's first result,
+ * then `-U` (the previous result) and `+U` (the new one); a record that leaves the result as it was
+ * emits nothing. The output is a changelog whose folded table is the aggregate of all input.
+ *
+ * Keyed state, table `agg`: one entry per key, `{ k: key values, a: accumulators, t: largest event
+ * time seen }`. `stateTtl` forgets a key once the watermark passes t + stateTtl (event time, so
+ * runs are repeatable; Flink's TTL is processing time), without a retraction, as Flink does.
+ * Operator state: the input watermark.
+ */
+import type {
+  OperatorContext, OperatorOutput, OperatorSnapshot, RecordBatch, Row, StreamOperator,
+} from '../../../../contracts/operator.ts';
+import type { StateTable } from '../../../../contracts/keyed-state.ts';
+import type { KeyBy } from '../../../../sql/index.ts';
+import type { WindowAggregates } from '../window/aggregates.ts';
+import {
+  ChangelogBuffer, ExpiryQueue, encodeWm, ownedStateKey, restoredWatermark, type WatermarkState,
+} from './keyed-support.ts';
+
+export const AGGREGATE_TABLE = 'agg';
+
+export interface AggregatePlan {
+  nodeId: string;
+  key: KeyBy;
+  aggregates: WindowAggregates;
+  /** ms, or null without TTL. */
+  stateTtl: number | null;
+}
+
+interface AggEntry { k: unknown[]; a: unknown[]; t: number }
+
+export class AggregateOperator implements StreamOperator {
+  private ctx!: OperatorContext;
+  private out!: OperatorOutput;
+  private table!: StateTable<AggEntry>;
+  private watermark = -Infinity;
+  private readonly expiry = new ExpiryQueue();
+  /**
+   * The expiry last queued per key, in steps of stateTtl/16: a key updated by every record queues
+   * at most ~16 entries per stateTtl instead of one per record (the queue stays O(keys)).
+   */
+  private readonly queued = new Map<string, number>();
+  private readonly buffer = new ChangelogBuffer();
+
+  constructor(private readonly plan: AggregatePlan) {}
+
+  private queueExpiry(key: string, at: number): void {
+    const ttl = this.plan.stateTtl!;
+    const step = Math.max(1, Math.ceil(ttl / 16));
+    const bucket = Math.ceil(at / step) * step; // never earlier than `at`: the entry re-checks state anyway
+    if ((this.queued.get(key) ?? -Infinity) >= bucket) return;
+    this.queued.set(key, bucket);
+    this.expiry.push(bucket, key);
+  }
+
+  async open(ctx: OperatorContext, out: OperatorOutput, restored?: { operator?: unknown[] }): Promise<void> {
+    if (ctx.state === null) throw new Error(`aggregate '${this.plan.nodeId}' needs keyed state, but the runtime gave it none`);
+    this.ctx = ctx;
+    this.out = out;
+    this.table = ctx.state.table<AggEntry>(AGGREGATE_TABLE);
+    this.watermark = restoredWatermark(restored?.operator);
+    const ttl = this.plan.stateTtl;
+    if (ttl !== null) for await (const [k, v] of this.table.scan()) this.queueExpiry(k, v.t + ttl);
+  }
+
+  private resultRow(e: AggEntry): Row {
+    const row: Row = {};
+    const cols = this.plan.key.columns;
+    for (let i = 0; i < cols.length; i++) row[cols[i]] = e.k[i];
+    this.plan.aggregates.results(e.a, row);
+    return row;
+  }
+
+  async processBatch(batch: RecordBatch): Promise<void> {
+    const { rows, ts } = batch;
+    if (rows.length === 0) return;
+    const { key, aggregates, stateTtl } = this.plan;
+    const what = `aggregate '${this.plan.nodeId}'`;
+    const skeys = new Array<string>(rows.length);
+    const distinct: string[] = [];
+    const index = new Map<string, number>();
+    for (let i = 0; i < rows.length; i++) {
+      const sk = ownedStateKey(this.ctx, what, key.keyOf(rows[i]));
+      skeys[i] = sk;
+      if (!index.has(sk)) { index.set(sk, distinct.length); distinct.push(sk); }
+    }
+    const entries = await this.table.getMany(distinct);
+    if (stateTtl !== null) {
+      // Expired but not yet cleaned (the queue works in steps): the key starts afresh, exactly at t + stateTtl.
+      entries.forEach((e, j) => { if (e !== undefined && e.t + stateTtl <= this.watermark) entries[j] = undefined; });
+    }
+    for (let i = 0; i < rows.length; i++) {
+      const j = index.get(skeys[i])!;
+      const t = Number.isNaN(ts[i]) ? -Infinity : ts[i];
+      let e = entries[j];
+      if (e === undefined) {
+        e = { k: key.valuesOf(rows[i]), a: aggregates.create(), t };
+        aggregates.add(e.a, rows[i]);
+        entries[j] = e;
+        this.buffer.add('+I', this.resultRow(e), ts[i]);
+      } else {
+        const before = this.resultRow(e);
+        aggregates.add(e.a, rows[i]);
+        if (t > e.t) e.t = t;
+        const after = this.resultRow(e);
+        if (!sameRow(before, after)) {
+          this.buffer.add('-U', before, ts[i]);
+          this.buffer.add('+U', after, ts[i]);
+        }
+      }
+      if (stateTtl !== null && e.t > -Infinity) this.queueExpiry(skeys[i], e.t + stateTtl);
+    }
+    await this.table.writeMany(distinct.map((k, j) => [k, entries[j]] as const));
+    this.buffer.flush(this.out, true);
+  }
+
+  async processWatermark(watermark: number): Promise<void> {
+    if (!(watermark > this.watermark)) return;
+    this.watermark = watermark;
+    const ttl = this.plan.stateTtl;
+    if (ttl !== null && this.expiry.size > 0) {
+      const due = this.expiry.popDue(watermark);
+      if (due.length > 0) {
+        const entries = await this.table.getMany(due);
+        const writes: Array<readonly [string, AggEntry | undefined]> = [];
+        due.forEach((k, i) => {
+          const e = entries[i];
+          if (this.queued.get(k)! <= watermark) this.queued.delete(k);
+          if (e === undefined) return;
+          if (e.t + ttl <= watermark) writes.push([k, undefined]);
+          else this.queueExpiry(k, e.t + ttl); // refreshed since: look again at its new expiry
+        });
+        if (writes.length) await this.table.writeMany(writes);
+      }
+    }
+    this.out.emitWatermark(watermark);
+  }
+
+  async snapshotState(checkpointId: number): Promise<OperatorSnapshot> {
+    const operator: WatermarkState = { watermark: encodeWm(this.watermark) };
+    return { operator, keyed: this.ctx.state!.snapshot(checkpointId) };
+  }
+
+  async notifyCheckpointComplete(): Promise<void> {}
+  async endInput(): Promise<void> {}
+  async close(): Promise<void> {}
+}
+
+/** Results are flat rows of plain values (numbers, strings, null). */
+function sameRow(a: Row, b: Row): boolean {
+  for (const k in a) if (!Object.is(a[k], b[k])) return false;
+  return true;
+}
