@@ -29,6 +29,8 @@ import type { HostToTask, TaskToHost } from '../common/task-protocol.ts';
 import type { WrappedOperatorState } from '../common/state-assignment.ts';
 import type { OutputPort } from '../../contracts/operator.ts';
 import { outputPorts } from '../../graph/ports.ts';
+import { latestRestorePoint, lockRun, prepareSinks } from './run-preparation.ts';
+import { recordCommits } from './sink-output.ts';
 
 const TRACE = !!process.env.WEIR_TRACE;
 /**
@@ -74,7 +76,21 @@ function lineageOf(states: readonly SubtaskStateSnapshot[] | undefined): string 
   return null;
 }
 
+/** Runs a job holding its run locks (run-preparation.ts) until it ends; a refusal releases them. */
 export async function startJob(opts: StartJobOptions): Promise<JobHandle> {
+  const notice = (message: string) => { try { opts.onEvent?.({ type: 'log', level: 'warn', message }); } catch { /* listener */ } };
+  const locks = lockRun(opts.job, notice);
+  try {
+    const handle = await startLockedJob(opts);
+    void handle.done.finally(() => locks.release());
+    return handle;
+  } catch (e) {
+    locks.release();
+    throw e;
+  }
+}
+
+async function startLockedJob(opts: StartJobOptions): Promise<JobHandle> {
   const job = opts.job;
   const settings = job.settings;
   if (opts.resume && settings.stateBackend === 'memory') {
@@ -87,9 +103,11 @@ export async function startJob(opts: StartJobOptions): Promise<JobHandle> {
   await storage.open();
   let restored: CompletedCheckpoint | null = null;
   let resumeNotice: string | null = null;
+  const skipped: string[] = [];
+  let highestId = 0;
   if (opts.from) restored = await storage.load(opts.from);
   else if (opts.resume) {
-    restored = await storage.latest();
+    ({ restored, highestId } = await latestRestorePoint(storage, (m) => skipped.push(m)));
     // Killed before its first checkpoint completed: a sink commits only when a checkpoint completes
     // (a bounded job ends with a final one, and completed checkpoints are retained), so nothing of
     // that run was committed and starting over is exactly-once; its temp files are aborted at launch.
@@ -103,11 +121,13 @@ export async function startJob(opts: StartJobOptions): Promise<JobHandle> {
     }
   }
   const newest = await storage.latest().catch(() => null);
-  const firstId = Math.max(restored?.id ?? 0, newest?.id ?? 0) + 1;
+  const firstId = Math.max(restored?.id ?? 0, newest?.id ?? 0, highestId) + 1;
   const lineage = lineageOf(restored?.states) ?? randomBytes(4).toString('hex');
   const launcher = opts.launcher ?? forkLauncher();
   const emit = (e: RunEvent) => { try { opts.onEvent?.(e); } catch { /* a listener must not break the run */ } };
+  for (const m of skipped) emit({ type: 'log', level: 'warn', message: m });
   if (resumeNotice !== null) emit({ type: 'log', level: 'warn', message: resumeNotice });
+  prepareSinks(job, restored, lineage, !!opts.clearOutput, (message) => emit({ type: 'log', level: 'warn', message }));
 
   const startedAt = Date.now();
   let status: JobStatus = 'created';
@@ -140,6 +160,8 @@ export async function startJob(opts: StartJobOptions): Promise<JobHandle> {
     trigger: (barrier) => send({ type: 'trigger', barrier }),
     completed: (cp) => {
       if (cp.id === KILL_HOST_BEFORE_NOTIFY) process.kill(process.pid, 'SIGKILL');
+      // The sink manifest lists what notify(n) commits before it is sent (sink-output.ts).
+      try { recordCommits(job, cp.id, cp.states, lineage); } catch (e) { failure(`recording committed files failed: ${(e as Error).message}`); return; }
       send({ type: 'notify', checkpointId: cp.id });
     },
     stats: (stats: CheckpointStats) => {
@@ -234,6 +256,7 @@ export async function startJob(opts: StartJobOptions): Promise<JobHandle> {
     closing = false;
     const cp = driver.latest;
     try {
+      if (cp) recordCommits(job, cp.id, cp.states, lineage);
       recoverSinks(job, cp?.states ?? []);
     } catch (e) {
       finish({ status: 'failed', cause: `recovering sink folders failed: ${(e as Error).message}`, restarts });

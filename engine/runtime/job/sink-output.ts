@@ -1,0 +1,183 @@
+/**
+ * What a run may find in its file-sink folders, decided before anything is changed:
+ *
+ * - A fresh run (no checkpoint restored) needs folders without committed output. Otherwise it is
+ *   refused (`output_exists`) with the ways out: `--resume`, `--clear-output` (which deletes only
+ *   the files the sink manifest proves this job's earlier runs committed, and is itself refused
+ *   when other files are there), or another path.
+ * - A restore of checkpoint k of run lineage L makes each folder hold exactly what an
+ *   uninterrupted run had committed up to k: files of L committed after k (listed in the manifest,
+ *   or `part-L-*-end` of a run the manifest lists) are rolled back, since the replay from k's source
+ *   positions produces those records again. It is refused before anything is deleted
+ *   (`restore_refused`) when exactness cannot be proven: a damaged manifest, a file of L after k
+ *   that the manifest does not list, or committed output of another run of this job.
+ * - Then the run's lineage is recorded; each completed checkpoint's files are recorded before the
+ *   sinks are told to commit (`recordCommits`).
+ * Files whose names are not Weir's committed names are never touched.
+ */
+import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { join, resolve as resolvePath } from 'node:path';
+import type { NormalizedJob } from '../../graph/types.ts';
+import type { SubtaskStateSnapshot } from '../../contracts/checkpoint.ts';
+import type { PendingTransaction } from '../../connectors/file-sink-txn.ts';
+import {
+  appendSinkManifest, MANIFEST_FORMAT, parseFinalName, readSinkManifest, rewriteSinkManifest, SinkManifestError, type SinkManifest,
+} from '../../connectors/sink-manifest.ts';
+import type { WrappedOperatorState } from '../common/state-assignment.ts';
+
+export type SinkOutputCode = 'output_exists' | 'restore_refused';
+
+export class SinkOutputError extends Error {
+  override name = 'SinkOutputError';
+  constructor(readonly code: SinkOutputCode, message: string, readonly folder: string) { super(message); }
+}
+
+export interface SinkFolder { nodeId: string; dir: string }
+
+export function sinkFolders(job: NormalizedJob): SinkFolder[] {
+  const base = job.baseDir ?? process.cwd();
+  return job.nodes.filter((n) => n.type === 'sink.file')
+    .map((n) => ({ nodeId: n.id, dir: resolvePath(base, (n.config as { path: string }).path) }));
+}
+
+/** Visible regular files: what a reader of the sink folder sees as committed output. */
+function visibleFiles(dir: string): string[] {
+  let names: string[];
+  try { names = readdirSync(dir); } catch { return []; }
+  return names.filter((n) => !n.startsWith('.') && statSync(join(dir, n), { throwIfNoEntry: false })?.isFile()).sort();
+}
+
+function manifestOf(folder: SinkFolder, code: SinkOutputCode, what: string): SinkManifest | null {
+  try {
+    return readSinkManifest(folder.dir);
+  } catch (e) {
+    if (!(e instanceof SinkManifestError)) throw e;
+    throw new SinkOutputError(code, `${what}: sink '${folder.nodeId}': ${e.message}, so Weir cannot prove which files it `
+      + `committed there. Nothing was changed. Move the folder's files away (or use another path) and run from the start.`, folder.dir);
+  }
+}
+
+/** Is `name` provably committed by this job (listed, or an end-of-input file of a listed run)? */
+function provablyOurs(m: SinkManifest | null, name: string): boolean {
+  if (!m) return false;
+  if (m.files.has(name)) return true;
+  const p = parseFinalName(name);
+  return p !== null && p.checkpoint === 'end' && m.lineages.has(p.lineage);
+}
+
+function list(names: string[]): string {
+  return names.length <= 5 ? names.join(', ') : `${names.slice(0, 5).join(', ')} and ${names.length - 5} more`;
+}
+
+export interface PrepareOptions {
+  /** The checkpoint being restored (id and lineage), or null for a fresh run. */
+  restored: { id: number; lineage: string | null } | null;
+  lineage: string;
+  clearOutput?: boolean;
+  notice?: (message: string) => void;
+}
+
+/** Checks every sink folder first, then changes them (clear or roll back), then records the run. */
+export function prepareSinkOutput(job: NormalizedJob, opts: PrepareOptions): void {
+  const plans: Array<{ folder: SinkFolder; remove: string[]; manifest: SinkManifest | null }> = [];
+  for (const folder of sinkFolders(job)) {
+    const files = visibleFiles(folder.dir);
+    if (opts.restored === null) plans.push({ folder, ...planFresh(job, folder, files, !!opts.clearOutput) });
+    else plans.push({ folder, ...planRestore(folder, files, opts.restored.id, opts.restored.lineage ?? opts.lineage) });
+  }
+  for (const { folder, remove, manifest } of plans) {
+    for (const name of remove) rmSync(join(folder.dir, name), { force: true });
+    if (opts.restored === null) {
+      // A fresh run starts an empty folder's record anew (old entries name files that are gone).
+      mkdirSync(folder.dir, { recursive: true });
+      rewriteSinkManifest(folder.dir, [{ kind: 'header', format: MANIFEST_FORMAT, job: job.name }, { kind: 'run', lineage: opts.lineage }]);
+      if (remove.length > 0) {
+        opts.notice?.(`sink '${folder.nodeId}': --clear-output removed ${remove.length} file(s) earlier runs of job '${job.name}' committed`);
+      }
+      continue;
+    }
+    if (manifest && remove.length > 0) {
+      const gone = new Set(remove);
+      rewriteSinkManifest(folder.dir, manifest.entries.filter((e) => e.kind !== 'commit' || e.files.some((f) => !gone.has(f)))
+        .map((e) => (e.kind === 'commit' ? { ...e, files: e.files.filter((f) => !gone.has(f)) } : e)));
+      opts.notice?.(`sink '${folder.nodeId}': rolled back ${remove.length} file(s) committed after checkpoint ${opts.restored.id} `
+        + `(the restore produces their records again): ${list(remove)}`);
+    }
+    if (!manifest?.lineages.has(opts.lineage)) {
+      mkdirSync(folder.dir, { recursive: true });
+      appendSinkManifest(folder.dir, job.name, [{ kind: 'run', lineage: opts.lineage }]);
+    }
+  }
+}
+
+function planFresh(job: NormalizedJob, folder: SinkFolder, files: string[], clear: boolean): { remove: string[]; manifest: SinkManifest | null } {
+  if (files.length === 0) return { remove: [], manifest: null };
+  const options = `Choose one: --resume to continue from the latest checkpoint (Resume in the app), --clear-output to delete `
+    + `the files earlier runs of this job committed there, or another sink path.`;
+  if (!clear) {
+    throw new SinkOutputError('output_exists', `sink '${folder.nodeId}': ${folder.dir} already holds committed output `
+      + `(${files.length} file(s): ${list(files)}); a fresh run would add a second copy. Nothing was changed. ${options}`, folder.dir);
+  }
+  const manifest = manifestOf(folder, 'output_exists', '--clear-output refused');
+  const foreign = files.filter((f) => !provablyOurs(manifest && manifest.job === job.name ? manifest : null, f));
+  if (foreign.length > 0) {
+    throw new SinkOutputError('output_exists', `--clear-output refused: sink '${folder.nodeId}': ${folder.dir} holds `
+      + `${foreign.length} file(s) that no earlier run of job '${job.name}' committed (${list(foreign)}); Weir deletes only `
+      + `what it wrote. Nothing was changed. Move them away or use another sink path.`, folder.dir);
+  }
+  return { remove: files, manifest };
+}
+
+function planRestore(folder: SinkFolder, files: string[], k: number, lineage: string): { remove: string[]; manifest: SinkManifest | null } {
+  const manifest = manifestOf(folder, 'restore_refused', `cannot restore checkpoint ${k} exactly`);
+  const remove: string[] = [];
+  const unproven: string[] = [];
+  const otherRuns: string[] = [];
+  for (const f of files) {
+    const p = parseFinalName(f);
+    if (!p) continue; // not a name Weir commits: not ours, not touched
+    if (p.lineage !== lineage) {
+      if (manifest?.lineages.has(p.lineage)) otherRuns.push(f);
+      continue;
+    }
+    if (p.checkpoint !== 'end' && p.checkpoint <= k) continue;
+    if (provablyOurs(manifest, f)) remove.push(f); else unproven.push(f);
+  }
+  if (unproven.length > 0) {
+    throw new SinkOutputError('restore_refused', `cannot restore checkpoint ${k} exactly: sink '${folder.nodeId}' holds `
+      + `${unproven.length} file(s) committed after it that its manifest does not list (${list(unproven)}), so Weir cannot `
+      + `prove it wrote them. Nothing was changed. Move them away and restore again, or run from the start into another path.`, folder.dir);
+  }
+  if (otherRuns.length > 0) {
+    throw new SinkOutputError('restore_refused', `cannot restore checkpoint ${k} exactly: sink '${folder.nodeId}' holds output `
+      + `of another run of this job (${list(otherRuns)}), which the restored run would duplicate. Nothing was changed. Use `
+      + `another sink path, or move those files away.`, folder.dir);
+  }
+  return { remove, manifest };
+}
+
+/** File sinks' pending transactions in a checkpoint's states, by sink node id. */
+export function pendingBySink(states: readonly SubtaskStateSnapshot[]): Map<string, { lineage: string | null; pending: PendingTransaction[] }> {
+  const out = new Map<string, { lineage: string | null; pending: PendingTransaction[] }>();
+  for (const s of states) {
+    const st = (s.operator as WrappedOperatorState | undefined)?.state as { pending?: PendingTransaction[]; lineage?: string } | undefined;
+    if (!st || !Array.isArray(st.pending)) continue;
+    const cur = out.get(s.operatorId) ?? { lineage: null, pending: [] };
+    if (typeof st.lineage === 'string') cur.lineage = st.lineage;
+    cur.pending.push(...st.pending);
+    out.set(s.operatorId, cur);
+  }
+  return out;
+}
+
+/** Before notify(n): records the files checkpoint n's pending transactions commit to, per sink. */
+export function recordCommits(job: NormalizedJob, checkpointId: number, states: readonly SubtaskStateSnapshot[], lineage: string): void {
+  const bySink = pendingBySink(states);
+  for (const folder of sinkFolders(job)) {
+    const p = bySink.get(folder.nodeId);
+    if (!p || p.pending.length === 0) continue;
+    appendSinkManifest(folder.dir, job.name, [{
+      kind: 'commit', lineage: p.lineage ?? lineage, checkpoint: checkpointId, files: [...new Set(p.pending.map((t) => t.final))],
+    }]);
+  }
+}
