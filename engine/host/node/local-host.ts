@@ -19,6 +19,7 @@ import { parseDuration } from '../../graph/units.ts';
 import { HostError, toHostError } from '../common/errors.ts';
 import { createEventThrottle, type EventThrottle } from './event-throttle.ts';
 import { WorkspaceFiles } from './workspace-files.ts';
+import { confineRun } from './run-confinement.ts';
 import { materializeExample, readExampleIndex } from './examples.ts';
 import { validateJob, summarizeJob } from '../../graph/validate.ts';
 import { loadExportFlinkSql, loadListRetained, loadStartJob } from './engine-modules.ts';
@@ -151,6 +152,10 @@ export function createLocalHost(opts: LocalHostOptions): LocalHost {
       const name = (err as Error | null)?.name;
       if (name === 'JobStartError') throw new HostError('invalid_request', (err as Error).message);
       if (name === 'CheckpointRestoreError') throw new HostError('not_found', (err as Error).message);
+      if (name === 'RunLockedError') throw new HostError('already_running', (err as Error).message);
+      if (name === 'CheckpointStorageRefusedError') throw new HostError('restore_refused', (err as Error).message);
+      if (name === 'SinkOutputError') throw new HostError((err as Error & { code: 'output_exists' | 'restore_refused' }).code, (err as Error).message);
+      if (name === 'RunPathError') throw new HostError('invalid_request', (err as Error).message);
       throw toHostError(err);
     }
   }
@@ -166,7 +171,7 @@ export function createLocalHost(opts: LocalHostOptions): LocalHost {
 
     run: (req) => guard(async () => {
       const baseDir = await baseDirFor(req.path, 'write');
-      const job = { ...applyOverrides(validated(req.job, baseDir), req), baseDir };
+      const job = await confineRun({ ...applyOverrides(validated(req.job, baseDir), req), baseDir }, files, baseDir);
       let from: string | undefined;
       if (req.restoreFrom && req.restoreFrom !== 'latest') {
         // A job's checkpoints live under its own folder, which may be a granted one outside the workspace.
@@ -200,7 +205,7 @@ export function createLocalHost(opts: LocalHostOptions): LocalHost {
       };
       try {
         rec.handle = await startJob({
-          job, launcher: opts.launcher, resume: req.restoreFrom === 'latest', from,
+          job, launcher: opts.launcher, resume: req.restoreFrom === 'latest', from, clearOutput: req.clearOutput,
           onEvent: (e) => push({ ...e, runId } as HostEvent),
         });
       } catch (err) {

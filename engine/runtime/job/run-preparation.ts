@@ -1,6 +1,7 @@
 /**
  * Everything a run settles before its first task process starts, kept out of the job master so
  * the rules live in one place:
+ * 0. every path it reads or writes is a real file or folder (run-paths.ts), else refused;
  * 1. the run locks (run-lock.ts) on the checkpoint root and every file-sink folder, taken first;
  * 2. the checkpoint to restore: `--from` a folder (verified, or refused), `--resume` the newest
  *    usable one (a damaged newer one is reported by name and skipped), or none;
@@ -12,6 +13,7 @@ import type { NormalizedJob } from '../../graph/types.ts';
 import type { CheckpointStorage, CompletedCheckpoint } from '../../contracts/checkpoint-storage.ts';
 import { storageRootOf } from '../../checkpoint/storage-factory.ts';
 import { RunLocks } from './run-lock.ts';
+import { checkRunPaths } from './run-paths.ts';
 import { prepareSinkOutput, sinkFolders } from './sink-output.ts';
 
 export interface RestorePoint {
@@ -22,6 +24,7 @@ export interface RestorePoint {
 
 /** Run locks for `job`: its checkpoint root (fs, rocksdb, and memory savepoints) and its sink folders. */
 export function lockRun(job: NormalizedJob, notice: (message: string) => void): RunLocks {
+  checkRunPaths(job);
   const folders = sinkFolders(job).map((s) => s.dir);
   if (job.settings.stateBackend !== 'memory') folders.push(storageRootOf({ jobName: job.name, settings: job.settings, baseDir: job.baseDir }));
   return RunLocks.acquire(folders, job.name, notice);
