@@ -9,7 +9,7 @@ import { join, basename } from 'node:path';
 import type { FileSourceConfig } from '../graph/types.ts';
 import type { Row } from '../contracts/operator.ts';
 import { BadRecordError, type SourceContext, type SourceReader, type SourceReadResult } from '../contracts/source.ts';
-import { parseEventTime } from './event-time.ts';
+import { eventTimeInRange, MAX_EVENT_TIME, parseEventTime } from './event-time.ts';
 import { parseCsvLine, csvValue } from './csv.ts';
 
 const CHUNK = 1 << 20;
@@ -170,6 +170,9 @@ export class FileSourceReader implements SourceReader {
     if (this.field !== undefined) {
       t = parseEventTime(row[this.field]);
       if (Number.isNaN(t)) return this.bad(where, `field '${this.field}' is not a timestamp (epoch ms or ISO-8601)`);
+      if (!eventTimeInRange(t)) {
+        return this.bad(where, `field '${this.field}' = ${t} is outside the representable event-time range (±${MAX_EVENT_TIME} ms)`);
+      }
     }
     rows.push(row);
     ts.push(t);

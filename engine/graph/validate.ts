@@ -11,6 +11,7 @@ import { checkGraph } from './check-graph.ts';
 import { checkColumns, type NodeColumns } from './check-columns.ts';
 import { normalizeJob } from './normalize.ts';
 import { parseDuration } from './units.ts';
+import { checkRanges } from './check-ranges.ts';
 import type { ExpressionChecker } from './expressions.ts';
 import { checkExpression, compileAggregates, compileProjectionDetailed, parseKeyBy, referencedColumns } from '../sql/index.ts';
 
@@ -65,6 +66,7 @@ export function validateJob(input: unknown, options: ValidateOptions = {}): Vali
   const doc = parsed.data as JobDocument;
   const problems: JobProblem[] = [];
   checkPositiveDurations(doc, problems);
+  checkRanges(doc, problems);
   const idx = checkGraph(doc, problems);
   checkColumns(doc, idx, options.expressions ?? sqlExpressionChecker, problems);
   if (problems.some((p) => p.severity !== 'warning')) return { ok: false, problems };

@@ -16,6 +16,7 @@ import type {
 import type { JobDocument, NormalizedJob } from '../../graph/types.ts';
 import type { JobHandle, TaskLauncher } from '../../runtime/job/api.ts';
 import { parseDuration } from '../../graph/units.ts';
+import { MAX_TIMER_MS } from '../../graph/check-ranges.ts';
 import { HostError, toHostError } from '../common/errors.ts';
 import { createEventThrottle, type EventThrottle } from './event-throttle.ts';
 import { WorkspaceFiles } from './workspace-files.ts';
@@ -108,6 +109,7 @@ export function createLocalHost(opts: LocalHostOptions): LocalHost {
       if (cp.interval !== undefined) {
         try {
           settings.checkpointing.interval = cp.interval === null ? null : parseDuration(cp.interval);
+          if ((settings.checkpointing.interval ?? 0) > MAX_TIMER_MS) throw new Error(`at most ${MAX_TIMER_MS} ms (Node's timer limit)`);
         } catch (err) {
           throw new HostError('invalid_request', `checkpointing.interval: ${(err as Error).message}`);
         }
