@@ -32,6 +32,8 @@ async function listDir(path: string): Promise<string[]> {
 export class FsCheckpointStorage implements CheckpointStorage {
   readonly kind = 'filesystem' as const;
   private readonly registry = new SharedStateRegistry();
+  /** Incomplete checkpoint folders (no `_metadata`) the last `open` removed, reported on resume. */
+  private removedIncomplete: string[] = [];
 
   /** `root` is `<checkpointing.dir>/<jobName>` (see `jobRoot`). */
   constructor(readonly root: string, readonly jobName: string) {}
@@ -54,6 +56,7 @@ export class FsCheckpointStorage implements CheckpointStorage {
 
   async open(): Promise<void> {
     this.registry.clear();
+    this.removedIncomplete = [];
     // Cleanup below deletes files: only in a root this job's storage marked as its own.
     await claimCheckpointRoot(this.root, this.jobName);
     let allReadable = true;
@@ -63,6 +66,8 @@ export class FsCheckpointStorage implements CheckpointStorage {
         // Incomplete: the process died before the metadata was written.
         await assertOnlyFiles(this.abs(entry.folder));
         await rm(this.abs(entry.folder), { recursive: true, force: true });
+        this.removedIncomplete.push(`${entry.kind} ${entry.id} (${this.abs(entry.folder)}) had no ${METADATA_FILE} (missing, `
+          + `or the process died writing it): it is unusable and was removed`);
         continue;
       }
       try {
@@ -192,6 +197,7 @@ export class FsCheckpointStorage implements CheckpointStorage {
   async latestUsable(report: (message: string) => void): Promise<{ checkpoint: CompletedCheckpoint | null; highestId: number }> {
     let highestId = 0;
     let checkpoint: CompletedCheckpoint | null = null;
+    for (const m of this.removedIncomplete.splice(0)) report(m);
     for (const entry of await this.folders()) {
       highestId = Math.max(highestId, entry.id);
       if (checkpoint || !(await exists(join(this.abs(entry.folder), METADATA_FILE)))) continue;

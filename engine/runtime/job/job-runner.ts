@@ -78,8 +78,15 @@ function lineageOf(states: readonly SubtaskStateSnapshot[] | undefined): string 
 
 /** Runs a job holding its run locks (run-preparation.ts) until it ends; a refusal releases them. */
 export async function startJob(opts: StartJobOptions): Promise<JobHandle> {
+  const job = opts.job;
+  // Refused before the locks, so not even a stale lock of the crashed run is touched.
+  if (opts.resume && job.settings.stateBackend === 'memory') {
+    throw new JobStartError(`cannot --resume job '${job.name}': the memory state backend keeps checkpoints only in the memory `
+      + `of the process that ran the job, so they are gone after it exited. Nothing was changed. Use stateBackend 'fs' or `
+      + `'rocksdb' to resume after a crash, or run the job from the start without --resume.`);
+  }
   const notice = (message: string) => { try { opts.onEvent?.({ type: 'log', level: 'warn', message }); } catch { /* listener */ } };
-  const locks = lockRun(opts.job, notice);
+  const locks = lockRun(job, notice);
   try {
     const handle = await startLockedJob(opts);
     void handle.done.finally(() => locks.release());
@@ -93,11 +100,6 @@ export async function startJob(opts: StartJobOptions): Promise<JobHandle> {
 async function startLockedJob(opts: StartJobOptions): Promise<JobHandle> {
   const job = opts.job;
   const settings = job.settings;
-  if (opts.resume && settings.stateBackend === 'memory') {
-    throw new JobStartError(`cannot --resume job '${job.name}': the memory state backend keeps checkpoints only in the memory `
-      + `of the process that ran the job, so they are gone after it exited. Nothing was changed. Use stateBackend 'fs' or `
-      + `'rocksdb' to resume after a crash, or run the job from the start without --resume.`);
-  }
   const plan = planJob(job);
   const storage = createCheckpointStorage({ jobName: job.name, settings, baseDir: job.baseDir });
   await storage.open();

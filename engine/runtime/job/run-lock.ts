@@ -13,9 +13,9 @@
  *   removes the locks it still holds (a SIGKILL cannot, which is what the stale rule is for).
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, linkSync, mkdirSync, rmdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 export const LOCK_FILE = '.weir-lock';
 
@@ -49,6 +49,8 @@ function describe(h: LockHolder): string {
 /** A lock this process holds on one folder. */
 export class RunLock {
   private released = false;
+  /** The topmost folder `acquire` created, removed again on release when still empty. */
+  private created: string | undefined;
   private constructor(readonly folder: string, readonly file: string, readonly holder: LockHolder) {}
 
   /**
@@ -56,7 +58,7 @@ export class RunLock {
    * `notice` receives the take-over message when a dead holder's lock was replaced.
    */
   static acquire(folder: string, job: string, notice: (message: string) => void = () => {}): RunLock {
-    mkdirSync(folder, { recursive: true });
+    const created = mkdirSync(folder, { recursive: true });
     const file = join(folder, LOCK_FILE);
     const me: LockHolder = {
       pid: process.pid, host: hostname(), startedAt: new Date().toISOString(), job, token: randomBytes(8).toString('hex'),
@@ -65,7 +67,9 @@ export class RunLock {
       try {
         const fd = openSync(file, 'wx');
         try { writeSync(fd, JSON.stringify(me)); } finally { closeSync(fd); }
-        return RunLock.track(new RunLock(folder, file, me));
+        const lock = new RunLock(folder, file, me);
+        lock.created = created;
+        return RunLock.track(lock);
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
       }
@@ -120,6 +124,12 @@ export class RunLock {
     RunLock.held.delete(this);
     const h = readHolder(this.file);
     if (h !== 'missing' && h !== null && h.token === this.holder.token) rmSync(this.file, { force: true });
+    // A refused run leaves no trace: folders created only to hold the lock go again (if still empty).
+    if (this.created) {
+      for (let d = this.folder; d.length >= this.created.length; d = dirname(d)) {
+        try { rmdirSync(d); } catch { break; }
+      }
+    }
   }
 }
 
