@@ -48,7 +48,8 @@ export async function claimCheckpointRoot(root: string, job: string): Promise<vo
     return;
   }
   if (!names.includes(OWNER_MARKER)) {
-    throw new CheckpointStorageRefusedError(`checkpoint folder ${root} holds files Weir did not write (${list(names.sort())}) `
+    const listed = names.filter((n) => !LOCK_NAMES.has(n)).sort();
+    throw new CheckpointStorageRefusedError(`checkpoint folder ${root} holds files Weir did not write (${list(listed)}) `
       + `and no ${OWNER_MARKER} marker; Weir never deletes what it cannot prove it created. Nothing was changed. Point `
       + `settings.checkpointing.dir at an empty or new folder.`);
   }
