@@ -98,6 +98,12 @@ export async function runCommand(argv: string[], io: CliIO = processIO): Promise
     const r = await handle.done;
     progress.end();
     if (r.status === 'finished') {
+      const allBad = progress.allBadSources();
+      if (allBad.length > 0) {
+        io.err(`weir run: job '${job.name}' finished, but every record of ${allBad.map((b) => `source '${b.nodeId}' (${b.bad} bad)`).join(', ')} `
+          + `was bad, so its output is empty; check the input format and eventTime settings`);
+        return EXIT_FAILURE;
+      }
       if (!quiet) io.err(`weir run: job '${job.name}' finished${r.restarts ? ` after ${r.restarts} restart(s)` : ''}`);
       return EXIT_OK;
     }
