@@ -126,7 +126,7 @@ export class ProgressPrinter {
     if (this.opts.quiet) {
       // --quiet drops progress, never the news that input was skipped.
       if (bad > 0) {
-        this.io.err(`weir run: ${bad} bad record${bad === 1 ? '' : 's'} skipped`
+        this.io.err(`weir run: ${bad} bad record${bad === 1 ? '' : 's'}`
           + (this.badMessages.length ? `; first: ${this.badMessages.slice(0, 5).map((m) => m.replace(/^bad record at /, '')).join('; ')}` : ''));
       }
       return;

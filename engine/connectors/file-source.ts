@@ -89,10 +89,22 @@ export class FileSourceReader implements SourceReader {
     this.buf = this.buf.length ? Buffer.concat([this.buf, chunk.subarray(0, n)]) : chunk.subarray(0, n);
   }
 
+  /** Dead letters since the last `read` returned (`onBadRecord: 'dead-letter'`). */
+  private deadLetters: Row[] = [];
+
   async read(max: number): Promise<SourceReadResult> {
+    const r = this.readLines(max);
+    if (this.deadLetters.length === 0) return r;
+    const bad = this.deadLetters;
+    this.deadLetters = [];
+    return { ...r, bad };
+  }
+
+  private readLines(max: number): SourceReadResult {
     const rows: Row[] = [];
     const ts: number[] = [];
-    while (rows.length < max) {
+    // Dead letters count toward the batch, so an input of only bad lines is read batch by batch too.
+    while (rows.length + this.deadLetters.length < max) {
       if (this.fd === null && !this.openCurrent()) {
         if (this.cfg.follow) {
           this.refreshFiles();
@@ -149,6 +161,7 @@ export class FileSourceReader implements SourceReader {
     const text = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
     if (text.trim() === '') return;
     const where = `${basename(file)}:${pos.line}`;
+    const dead = { file, line: pos.line, text };
     let row: Row | null;
     if (this.cfg.format === 'csv') {
       if (this.header === null) {
@@ -156,22 +169,22 @@ export class FileSourceReader implements SourceReader {
         return;
       }
       row = this.csvRow(text);
-      if (row === null) return this.bad(where, `expected ${this.header.length} CSV fields`);
+      if (row === null) return this.bad(dead, where, `expected ${this.header.length} CSV fields`);
     } else {
       try {
         const v = JSON.parse(text);
         row = v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Row) : null;
       } catch (e) {
-        return this.bad(where, `invalid JSON (${(e as Error).message})`);
+        return this.bad(dead, where, `invalid JSON (${(e as Error).message})`);
       }
-      if (row === null) return this.bad(where, 'expected a JSON object');
+      if (row === null) return this.bad(dead, where, 'expected a JSON object');
     }
     let t = NaN;
     if (this.field !== undefined) {
       t = parseEventTime(row[this.field]);
-      if (Number.isNaN(t)) return this.bad(where, `field '${this.field}' is not a timestamp (epoch ms or ISO-8601)`);
+      if (Number.isNaN(t)) return this.bad(dead, where, `field '${this.field}' is not a timestamp (epoch ms or ISO-8601)`);
       if (!eventTimeInRange(t)) {
-        return this.bad(where, `field '${this.field}' = ${t} is outside the representable event-time range (±${MAX_EVENT_TIME} ms)`);
+        return this.bad(dead, where, `field '${this.field}' = ${t} is outside the representable event-time range (±${MAX_EVENT_TIME} ms)`);
       }
     }
     rows.push(row);
@@ -188,9 +201,10 @@ export class FileSourceReader implements SourceReader {
     return row;
   }
 
-  private bad(where: string, message: string): void {
+  private bad(dead: { file: string; line: number; text: string }, where: string, message: string): void {
     if (this.cfg.onBadRecord === 'fail') throw new BadRecordError(`source.file ${where}: ${message}`);
     this.ctx.badRecord(where, message);
+    if (this.cfg.onBadRecord === 'dead-letter') this.deadLetters.push({ file: dead.file, line: dead.line, reason: message, text: dead.text });
   }
 
   async close(): Promise<void> {

@@ -31,7 +31,7 @@ export interface RecordBatch {
   sourceWatermarks?: number[];
 }
 
-export type OutputPort = 'out' | 'late';
+export type OutputPort = 'out' | 'late' | 'bad';
 
 export interface OperatorOutput {
   /** Emit a batch downstream on a port. The runtime takes ownership of the arrays. */

@@ -4,12 +4,14 @@
  *
  * Rules: sources have outputs only, sinks inputs only; filter, map and window take exactly one
  * input; union takes two or more; a window has a second output `late` for records that arrive
- * after the watermark passed their window's end plus the allowed lateness; no cycles.
+ * after the watermark passed their window's end plus the allowed lateness; a file source has a
+ * second output `bad` for dead letters (`onBadRecord: 'dead-letter'`: file, line, reason, text),
+ * which goes to sinks only; no cycles.
  */
 
 import type { JobEdge, JobNode, NodeType } from './types.ts';
 
-export type OutputPort = 'out' | 'late';
+export type OutputPort = 'out' | 'late' | 'bad';
 
 export interface PortSpec {
   /** Output ports; empty for sinks. */
@@ -20,7 +22,7 @@ export interface PortSpec {
 }
 
 export const PORTS: Readonly<Record<NodeType, PortSpec>> = {
-  'source.file': { outputs: ['out'], minInputs: 0, maxInputs: 0 },
+  'source.file': { outputs: ['out', 'bad'], minInputs: 0, maxInputs: 0 },
   'source.generator': { outputs: ['out'], minInputs: 0, maxInputs: 0 },
   filter: { outputs: ['out'], minInputs: 1, maxInputs: 1 },
   map: { outputs: ['out'], minInputs: 1, maxInputs: 1 },

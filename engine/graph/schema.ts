@@ -54,7 +54,7 @@ const fileSourceConfig = z.strictObject({
   path: nonEmpty,
   format: recordFormat,
   follow: z.boolean().optional(),
-  onBadRecord: z.enum(['skip', 'fail']).optional(),
+  onBadRecord: z.enum(['skip', 'fail', 'dead-letter']).optional(),
   eventTime: eventTime.optional(),
   columns: z.record(z.string(), z.string()).optional()
     .meta({ description: 'Declared columns: name -> Flink SQL type' }),
@@ -109,7 +109,7 @@ export const jobNodeSchema = z.discriminatedUnion('type', [
 export const jobEdgeSchema = z.strictObject({
   from: nonEmpty,
   to: nonEmpty,
-  fromPort: z.enum(['out', 'late']).optional(),
+  fromPort: z.enum(['out', 'late', 'bad']).optional(),
 });
 
 export const jobSettingsSchema = z.strictObject({

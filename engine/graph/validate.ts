@@ -12,6 +12,7 @@ import { checkColumns, type NodeColumns } from './check-columns.ts';
 import { normalizeJob } from './normalize.ts';
 import { parseDuration } from './units.ts';
 import { checkRanges } from './check-ranges.ts';
+import { checkDeadLetters } from './check-dead-letters.ts';
 import type { ExpressionChecker } from './expressions.ts';
 import { checkExpression, compileAggregates, compileProjectionDetailed, parseKeyBy, referencedColumns } from '../sql/index.ts';
 
@@ -67,6 +68,7 @@ export function validateJob(input: unknown, options: ValidateOptions = {}): Vali
   const problems: JobProblem[] = [];
   checkPositiveDurations(doc, problems);
   checkRanges(doc, problems);
+  checkDeadLetters(doc, problems);
   const idx = checkGraph(doc, problems);
   checkColumns(doc, idx, options.expressions ?? sqlExpressionChecker, problems);
   if (problems.some((p) => p.severity !== 'warning')) return { ok: false, problems };

@@ -7,7 +7,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readCommitted, runWeir, tempDir, writeJob } from '../engine/runtime/run-helpers.ts';
 
@@ -55,7 +55,7 @@ describe('faults: bounded values', () => {
       assert.equal(r.code, 0, r.stderr);
       assert.match(r.stderr, /in\.jsonl:2: field 'ts' = 1e\+300 is outside the representable event-time range/);
       assert.match(r.stderr, /in\.jsonl:3: field 'ts' = -100000000000000000000 is outside/);
-      assert.match(r.stderr, /2 bad records skipped/);
+      assert.match(r.stderr, /2 bad records; first:/);
       assert.deepEqual(readCommitted(join(dir, 'out')).map((l) => JSON.parse(l).id).sort(), [1, 4]);
     } finally { cleanup(); }
   });
@@ -90,8 +90,70 @@ describe('faults: bad records', () => {
       writeFileSync(join(dir, 'in.jsonl'), ['{broken', '{"id":2,"ts":"yesterday"}', '[1,2]'].join('\n') + '\n');
       const r = await runWeir(['run', writeJob(dir, fileJob('in.jsonl', 'out')), '--quiet'], dir);
       assert.equal(r.code, 1, r.stderr);
-      assert.match(r.stderr, /3 bad records skipped; first: in\.jsonl:1: invalid JSON/);
+      assert.match(r.stderr, /3 bad records; first: in\.jsonl:1: invalid JSON/);
       assert.match(r.stderr, /every record of source 'src' \(3 bad\) was bad/);
+    } finally { cleanup(); }
+  });
+});
+
+describe('faults: dead letters', () => {
+  const deadLetterJob = (edges: unknown[], onBadRecord = 'dead-letter', withWindow = false) => ({
+    format: 'weir.job/v1', name: 'dl', settings: { parallelism: 2, stateBackend: 'fs', checkpointing: { interval: '50ms' } },
+    nodes: [
+      { id: 'src', type: 'source.file', config: { path: 'in', format: 'jsonl', onBadRecord, eventTime: { field: 'ts' } } },
+      { id: 'out', type: 'sink.file', config: { path: 'out', format: 'jsonl' } },
+      { id: 'dead', type: 'sink.file', config: { path: 'dead', format: 'jsonl' } },
+      ...(withWindow ? [{ id: 'win', type: 'window', config: { window: { kind: 'tumbling', size: '1s' }, aggregates: 'COUNT(*) AS n' } }] : []),
+    ],
+    edges,
+  });
+
+  it("onBadRecord 'dead-letter' writes every bad record once, with file, line and reason, through the bad port", async () => {
+    const { dir, cleanup } = tempDir('faults-deadletter');
+    try {
+      // Two files (one per source subtask), 300 lines each, every 7th line bad in one of three ways.
+      const expectedBad: string[] = [];
+      const expectedGood: number[] = [];
+      for (const f of ['a.jsonl', 'b.jsonl']) {
+        const lines: string[] = [];
+        for (let i = 1; i <= 300; i++) {
+          const id = (f === 'a.jsonl' ? 0 : 1000) + i;
+          if (i % 7 === 0) {
+            const bad = [`{broken ${id}`, `{"id":${id},"ts":"soon"}`, `{"id":${id},"ts":1e300}`][i % 3];
+            lines.push(bad);
+            expectedBad.push(`${f}:${i}:${bad}`);
+          } else {
+            lines.push(JSON.stringify({ id, ts: 1_700_000_000_000 + i }));
+            expectedGood.push(id);
+          }
+        }
+        mkdirSync(join(dir, 'in'), { recursive: true });
+        writeFileSync(join(dir, 'in', f), lines.join('\n') + '\n');
+      }
+      const job = writeJob(dir, deadLetterJob([{ from: 'src', to: 'out' }, { from: 'src', fromPort: 'bad', to: 'dead' }]));
+      const r = await runWeir(['run', job, '--quiet'], dir);
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stderr, new RegExp(`${expectedBad.length} bad records; first:`));
+      assert.deepEqual(readCommitted(join(dir, 'out')).map((l) => JSON.parse(l).id).sort((a, b) => a - b), expectedGood);
+      const dead = readCommitted(join(dir, 'dead')).map((l) => JSON.parse(l) as { file: string; line: number; reason: string; text: string });
+      for (const d of dead) assert.ok(d.reason.length > 0 && d.file.endsWith('.jsonl'), JSON.stringify(d));
+      assert.deepEqual(dead.map((d) => `${d.file.split('/').pop()}:${d.line}:${d.text}`).sort(), [...expectedBad].sort());
+    } finally { cleanup(); }
+  });
+
+  it('validation: dead-letter needs a bad edge; a bad edge needs dead-letter and a sink', async () => {
+    const { dir, cleanup } = tempDir('faults-deadletter-rules');
+    try {
+      const cases: Array<[unknown, RegExp]> = [
+        [deadLetterJob([{ from: 'src', to: 'out' }]), /nodes\[0\]\.config\.onBadRecord: 'dead-letter' needs an edge from this source's 'bad' port/],
+        [deadLetterJob([{ from: 'src', to: 'out' }, { from: 'src', fromPort: 'bad', to: 'dead' }], 'skip'), /edges\[1\]\.fromPort: source 'src' sends nothing on 'bad'/],
+        [deadLetterJob([{ from: 'src', to: 'out' }, { from: 'src', fromPort: 'bad', to: 'win' }, { from: 'win', to: 'dead' }], 'dead-letter', true), /edges\[1\]\.to: dead letters from 'src' \(port 'bad'\) can only go to a sink/],
+      ];
+      for (const [doc, message] of cases) {
+        const r = await runWeir(['validate', writeJob(dir, doc)], dir);
+        assert.equal(r.code, 2);
+        assert.match(r.stdout + r.stderr, message);
+      }
     } finally { cleanup(); }
   });
 });

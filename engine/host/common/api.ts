@@ -93,7 +93,7 @@ export interface EngineHost {
    * Every edge leaving that port carries the same records; `to`, when given, must be one of them.
    * Off by default and cheap when off; stays on across restarts of the run.
    */
-  sampleEdge(req: { runId: string; from: string; fromPort?: 'out' | 'late'; to?: string; on: boolean }): Promise<{ target: string }>;
+  sampleEdge(req: { runId: string; from: string; fromPort?: 'out' | 'late' | 'bad'; to?: string; on: boolean }): Promise<{ target: string }>;
   listRuns(req: Record<string, never>): Promise<RunInfo[]>;
   listCheckpoints(req: { job: JobDocument; path?: string }): Promise<RetainedCheckpoint[]>;
   checkpointHistory(req: { runId: string }): Promise<CheckpointStats[]>;

@@ -62,7 +62,7 @@ export const requestSchemas = {
   triggerSavepoint: z.strictObject({ runId }),
   killTaskProcess: z.strictObject({ runId }),
   sampleEdge: z.strictObject({
-    runId, from: z.string().min(1).max(200), fromPort: z.enum(['out', 'late']).optional(),
+    runId, from: z.string().min(1).max(200), fromPort: z.enum(['out', 'late', 'bad']).optional(),
     to: z.string().min(1).max(200).optional(), on: z.boolean(),
   }),
   listRuns: empty,
