@@ -13,13 +13,13 @@
  * - An entry is appended and fsynced before the action it describes, so every committed file of a
  *   run is listed (a listed file may be missing: the crash came before its rename).
  * - A last line without its newline is a torn append (the process died writing it): it is ignored,
- *   since the commit it announced was never sent. Any other line failing its hash makes the whole
+ *   since the commit it announced was never sent, and cut off before the next append. Any other line failing its hash makes the whole
  *   manifest untrusted (`SinkManifestError`, naming file and line).
  * - A rollback deletes files first, then rewrites the manifest atomically (temp + fsync + rename):
  *   a crash between leaves listed-but-missing files, never unlisted ones.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, truncateSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const MANIFEST_FILE = '.weir-sink-manifest.jsonl';
@@ -100,12 +100,14 @@ function fsyncDir(dir: string): void {
 export function appendSinkManifest(sinkDir: string, job: string, entries: ManifestEntry[]): void {
   const path = join(sinkDir, MANIFEST_FILE);
   const fresh = !existsSync(path);
-  let text = fresh ? line({ kind: 'header', format: MANIFEST_FORMAT, job }) : '';
+  const text0 = fresh ? line({ kind: 'header', format: MANIFEST_FORMAT, job }) : '';
+  let text = text0;
   for (const e of entries) text += line(e);
   if (!fresh) {
-    // Never append after a torn line: finish it off so the next entry starts on its own line.
-    const cur = readFileSync(path, 'utf8');
-    if (cur.length > 0 && !cur.endsWith('\n')) text = `\n${text}`;
+    // Never append after a torn line: cut it off (its commit was never sent), so it cannot become a
+    // complete but damaged line that would make the whole manifest untrusted.
+    const cur = readFileSync(path);
+    if (cur.length > 0 && cur[cur.length - 1] !== 10) truncateSync(path, cur.lastIndexOf(10) + 1);
   }
   const fd = openSync(path, 'a');
   try { writeSync(fd, text); fsyncSync(fd); } finally { closeSync(fd); }

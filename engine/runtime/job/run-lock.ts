@@ -30,6 +30,28 @@ function alive(pid: number): boolean {
   try { process.kill(pid, 0); return true; } catch (e) { return (e as NodeJS.ErrnoException).code === 'EPERM'; }
 }
 
+/**
+ * When process `pid` started (epoch ms), from /proc on Linux; null elsewhere. A live pid that started
+ * after the lock was written is not the holder: the holder died and the pid was reused.
+ */
+function processStartMs(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const ticks = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
+    const btime = Number(/^btime (\d+)$/m.exec(readFileSync('/proc/stat', 'utf8'))?.[1]);
+    // USER_HZ is 100 on every Linux architecture Node supports.
+    return Number.isFinite(ticks) && Number.isFinite(btime) ? btime * 1000 + ticks * 10 : null;
+  } catch { return null; }
+}
+
+function holderRuns(h: LockHolder): boolean {
+  if (!alive(h.pid)) return false;
+  const started = processStartMs(h.pid);
+  const locked = Date.parse(h.startedAt);
+  // 2 s of slack for clock granularity (btime is in whole seconds).
+  return started === null || !Number.isFinite(locked) || started <= locked + 2000;
+}
+
 function readHolder(path: string): LockHolder | null | 'missing' {
   let text: string;
   try { text = readFileSync(path, 'utf8'); } catch (e) {
@@ -82,7 +104,7 @@ export class RunLock {
           throw new RunLockedError(`${folder} is being locked by another run right now (${file}); try again, or remove `
             + `${file} if no Weir run uses this folder`, file, null);
         }
-      } else if (held.host !== hostname() || alive(held.pid)) {
+      } else if (held.host !== hostname() || holderRuns(held)) {
         throw new RunLockedError(`${folder} is in use by another run of Weir: ${describe(held)} holds ${file}. `
           + `Wait for that run to end or stop it${held.host !== hostname() ? `; if it is really gone, delete ${file}` : ''}.`,
         file, held);
