@@ -22,7 +22,8 @@ export function faultJob(backend: StateBackendKind, opts: { rate?: number; name?
     settings: {
       parallelism: 2,
       stateBackend: backend,
-      checkpointing: { interval: opts.interval ?? '100ms', dir: 'checkpoints', retained: opts.retained ?? 3 },
+      // RocksDB checkpoints incrementally, so damaged files include shared ones several checkpoints use.
+      checkpointing: { interval: opts.interval ?? '100ms', dir: 'checkpoints', retained: opts.retained ?? 3, incremental: backend === 'rocksdb' },
       restart: { attempts: 2, delay: '50ms' },
     },
     nodes: [

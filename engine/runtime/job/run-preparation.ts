@@ -10,7 +10,7 @@
  * Whatever throws here leaves files as they were (checks come before changes) and the locks released.
  */
 import type { NormalizedJob } from '../../graph/types.ts';
-import type { CheckpointStorage, CompletedCheckpoint } from '../../contracts/checkpoint-storage.ts';
+import { CheckpointRestoreError, type CheckpointStorage, type CompletedCheckpoint } from '../../contracts/checkpoint-storage.ts';
 import { storageRootOf } from '../../checkpoint/storage-factory.ts';
 import { RunLocks } from './run-lock.ts';
 import { checkRunPaths } from './run-paths.ts';
@@ -34,7 +34,13 @@ export function lockRun(job: NormalizedJob, notice: (message: string) => void): 
 export async function latestRestorePoint(storage: CheckpointStorage, report: (message: string) => void): Promise<RestorePoint> {
   const fs = storage as CheckpointStorage & { latestUsable?: (r: (m: string) => void) => Promise<{ checkpoint: CompletedCheckpoint | null; highestId: number }> };
   if (fs.latestUsable) {
-    const { checkpoint, highestId } = await fs.latestUsable(report);
+    const unusable: string[] = [];
+    const { checkpoint, highestId } = await fs.latestUsable((m) => { report(m); if (/ is unusable: /.test(m)) unusable.push(m); });
+    if (!checkpoint && unusable.length > 0) {
+      // Starting over would not be a resume, and its fresh-run refusal would not say why.
+      throw new CheckpointRestoreError(`cannot resume: every retained checkpoint is damaged (${unusable.join('; ')}). Nothing was `
+        + `changed. Run from the start with --clear-output (Clear output in the app), or restore a savepoint with --from.`);
+    }
     return { restored: checkpoint, highestId };
   }
   const restored = await storage.latest();
