@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { runWeir, startWeir, tempDir, writeJob } from '../engine/runtime/run-helpers.ts';
 import {
   assertExact, assertUnchanged, completedCheckpoints, copyDir, faultJob, faultReference, snapshotFolder, waitForCheckpoint,
+  killRun,
 } from './fault-job.ts';
 
 const reference = faultReference();
@@ -42,8 +43,7 @@ for (const backend of ['fs', 'rocksdb'] as const) {
       const run = startWeir(['run', 'job.json', '--quiet'], crashed);
       const root = join(crashed, 'checkpoints', 'dmg');
       await waitForCheckpoint(root, 4);
-      run.child.kill('SIGKILL');
-      await run.result;
+      await killRun(run);
       const ids = completedCheckpoints(root);
       assert.ok(ids.length >= 2, `at least two checkpoints retained: ${ids}`);
       newest = ids.at(-1)!;

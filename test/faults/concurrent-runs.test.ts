@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runWeir, startWeir, tempDir, writeJob } from '../engine/runtime/run-helpers.ts';
-import { assertExact, faultJob, faultReference, waitForCheckpoint } from './fault-job.ts';
+import { assertExact, faultJob, faultReference, waitForCheckpoint, killRun } from './fault-job.ts';
 
 const reference = faultReference();
 
@@ -45,8 +45,7 @@ describe('faults: concurrent runs of one job', () => {
       const first = startWeir(['run', job], dir);
       const cpRoot = join(dir, 'checkpoints', 'faults-fs');
       await waitForCheckpoint(cpRoot, 3);
-      first.child.kill('SIGKILL');
-      await first.result;
+      await killRun(first);
       assert.ok(existsSync(join(cpRoot, '.weir-lock')), 'SIGKILL leaves the lock behind');
       const r = await runWeir(['run', job, '--resume'], dir);
       assert.equal(r.code, 0, r.stderr);

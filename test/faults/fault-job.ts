@@ -9,7 +9,7 @@ import { cpSync, existsSync, readdirSync, readFileSync, statSync } from 'node:fs
 import { join } from 'node:path';
 import type { StateBackendKind } from '../../engine/graph/types.ts';
 import { generatorParams, generatorRecord } from '../../engine/connectors/generator-source.ts';
-import { canonical, diffMultisets, readCommitted, sleep } from '../engine/runtime/run-helpers.ts';
+import { canonical, childPids, diffMultisets, readCommitted, sleep, type RunningWeir } from '../engine/runtime/run-helpers.ts';
 
 export const COUNT = 2400;
 const GEN = { seed: 7, count: COUNT, keys: 4, step: 10 };
@@ -108,4 +108,24 @@ export async function waitForCheckpoint(root: string, id: number, timeoutMs = 30
 
 export function copyDir(from: string, to: string): void {
   cpSync(from, to, { recursive: true });
+}
+
+function running(pid: number): boolean {
+  try { return !readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z '); } catch { return false; }
+}
+
+/**
+ * SIGKILL a `weir run` and wait until its task process has gone too: an orphaned task process may
+ * still commit a checkpoint whose notify was already on its way, and a test that snapshots the
+ * output right after the kill must not race it.
+ */
+export async function killRun(run: RunningWeir): Promise<void> {
+  const tasks = childPids(run.child.pid!);
+  run.child.kill('SIGKILL');
+  await run.result;
+  const end = Date.now() + 15_000;
+  while (tasks.some(running)) {
+    if (Date.now() > end) throw new Error(`task processes ${tasks.filter(running)} outlived their host by 15 s`);
+    await sleep(10);
+  }
 }

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runWeir, startWeir, tempDir, writeJob } from '../engine/runtime/run-helpers.ts';
-import { assertExact, assertUnchanged, faultJob, faultReference, snapshotFolder, waitForCheckpoint } from './fault-job.ts';
+import { assertExact, assertUnchanged, faultJob, faultReference, snapshotFolder, waitForCheckpoint, killRun } from './fault-job.ts';
 
 const reference = faultReference();
 
@@ -77,8 +77,7 @@ describe('faults: re-runs never silently duplicate', () => {
       writeJob(dir, faultJob('fs', { rate: 800 }), 'job.json');
       const run = startWeir(['run', 'job.json', '--quiet'], dir);
       await waitForCheckpoint(join(dir, 'checkpoints', 'faults-fs'), 3);
-      run.child.kill('SIGKILL');
-      await run.result;
+      await killRun(run);
       const before = snapshotFolder(join(dir, 'out'));
       let r = await runWeir(['run', 'job.json', '--quiet'], dir);
       assert.equal(r.code, 1);

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { runWeir, startWeir, tempDir, writeJob } from '../engine/runtime/run-helpers.ts';
 import {
   assertExact, assertUnchanged, completedCheckpoints, copyDir, faultJob, faultReference, snapshotFolder, waitForCheckpoint,
+  killRun,
 } from './fault-job.ts';
 
 const reference = faultReference();
@@ -27,10 +28,10 @@ for (const backend of ['fs', 'rocksdb'] as const) {
       writeJob(crashed, faultJob(backend, { rate: 800, name: 'rp', retained: 4 }), 'job.json');
       const run = startWeir(['run', 'job.json', '--quiet'], crashed);
       await waitForCheckpoint(join(crashed, 'checkpoints', 'rp'), 6);
-      run.child.kill('SIGKILL');
-      await run.result;
+      await killRun(run);
       retained = completedCheckpoints(join(crashed, 'checkpoints', 'rp'));
-      assert.equal(retained.length, 4, `four checkpoints retained: ${retained}`);
+      // Four retained, or five when the kill fell between storing a checkpoint and discarding the oldest.
+      assert.ok(retained.length >= 4, `at least four checkpoints retained: ${retained}`);
     });
     after(() => cleanupCrashed());
 
@@ -50,12 +51,13 @@ for (const backend of ['fs', 'rocksdb'] as const) {
       const { dir, cleanup } = tempDir(`faults-from-old-${backend}`);
       try {
         copyDir(crashed, dir);
-        // Keep the oldest checkpoint aside: the finished run's retention would discard it.
-        copyDir(join(dir, 'checkpoints', 'rp', `chk-${retained[0]}`), join(dir, 'kept'));
+        // Keep the oldest checkpoint aside (with the shared files an incremental one refers to):
+        // the finished run's retention would discard it.
+        copyDir(join(dir, 'checkpoints', 'rp'), join(dir, 'kept'));
         let r = await runWeir(['run', 'job.json', '--resume', '--quiet'], dir);
         assert.equal(r.code, 0, r.stderr);
         assertExact(join(dir, 'out'), reference, 'resumed to the end');
-        r = await runWeir(['run', 'job.json', '--from', 'kept'], dir);
+        r = await runWeir(['run', 'job.json', '--from', join('kept', `chk-${retained[0]}`)], dir);
         assert.equal(r.code, 0, r.stderr);
         assert.match(r.stderr, /rolled back \d+ file\(s\) committed after checkpoint/);
         assertExact(join(dir, 'out'), reference, `--from chk-${retained[0]} after the end`);
