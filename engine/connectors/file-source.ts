@@ -13,6 +13,8 @@ import { eventTimeInRange, MAX_EVENT_TIME, parseEventTime } from './event-time.t
 import { parseCsvLine, csvValue } from './csv.ts';
 
 const CHUNK = 1 << 20;
+/** A longer line is a bad record, skipped without being buffered: memory stays bounded on any input. */
+export const MAX_LINE_BYTES = 16 << 20;
 const FOLLOW_POLL_MS = 100;
 
 interface FilePos { offset: number; line: number }
@@ -118,6 +120,7 @@ export class FileSourceReader implements SourceReader {
       let start = pos.offset - this.bufOffset;
       let nl = this.buf.indexOf(10, start);
       if (nl < 0) {
+        if (!this.eof && this.buf.length - start > MAX_LINE_BYTES) { this.skipLongLine(f, pos, start); continue; }
         if (!this.eof) {
           // Drop consumed bytes before reading more.
           this.buf = this.buf.subarray(start);
@@ -147,6 +150,26 @@ export class FileSourceReader implements SourceReader {
       this.consumeLine(f, pos, text, nl + 1 - start, rows, ts);
     }
     return { rows, ts, end: false };
+  }
+
+  /** Reads past the rest of an over-long line in chunks (never buffering it) and reports it as bad. */
+  private skipLongLine(file: string, pos: FilePos, start: number): void {
+    const head = this.buf.toString('utf8', start, start + 256);
+    let off = this.bufOffset + this.buf.length;
+    const chunk = Buffer.allocUnsafe(CHUNK);
+    for (;;) {
+      const n = readSync(this.fd!, chunk, 0, CHUNK, off);
+      if (n === 0) break; // the line ends at the end of the file
+      const i = chunk.subarray(0, n).indexOf(10);
+      if (i >= 0) { off += i + 1; break; }
+      off += n;
+    }
+    const bytes = off - pos.offset;
+    pos.line++;
+    pos.offset = off;
+    this.buf = Buffer.alloc(0);
+    this.bufOffset = off;
+    this.bad({ file, line: pos.line, text: `${head}...` }, `${basename(file)}:${pos.line}`, `line of ${bytes} bytes is longer than ${MAX_LINE_BYTES} bytes`);
   }
 
   private nextFile(): void {

@@ -61,6 +61,20 @@ describe('faults: bounded values', () => {
   });
 });
 
+describe('faults: an over-long line', () => {
+  it('a line past 16 MB is a bad record, read past without buffering it; the lines around it are committed', async () => {
+    const { dir, cleanup } = tempDir('faults-longline');
+    try {
+      const long = 'x'.repeat(17 << 20);
+      writeFileSync(join(dir, 'in.jsonl'), `{"id":1,"ts":1}\n${long}\n{"id":3,"ts":3}\n`);
+      const r = await runWeir(['run', writeJob(dir, fileJob('in.jsonl', 'out')), '--quiet'], dir);
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stderr, /1 bad record; first: in\.jsonl:2: line of 17825793 bytes is longer than 16777216 bytes/);
+      assert.deepEqual(readCommitted(join(dir, 'out')).map((l) => JSON.parse(l).id), [1, 3]);
+    } finally { cleanup(); }
+  });
+});
+
 describe('faults: paths that are not real files or folders', { skip: process.platform !== 'linux' ? 'Linux pseudo file systems' : undefined }, () => {
   for (const [what, source, sink, settings, message] of [
     ['a sink under /proc', 'in.jsonl', '/proc/weir-out', {}, /nodes\[1\]\.config\.path: \/proc\/weir-out is on \/proc/],
