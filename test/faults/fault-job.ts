@@ -15,7 +15,8 @@ export const COUNT = 2400;
 const GEN = { seed: 7, count: COUNT, keys: 4, step: 10 };
 const WINDOW_MS = 2000;
 
-export function faultJob(backend: StateBackendKind, opts: { rate?: number; name?: string; retained?: number; interval?: string } = {}) {
+/** `rate: null` reads as fast as possible: the records are the same, only their pace differs. */
+export function faultJob(backend: StateBackendKind, opts: { rate?: number | null; name?: string; retained?: number; interval?: string } = {}) {
   return {
     format: 'weir.job/v1',
     name: opts.name ?? `faults-${backend}`,
@@ -27,7 +28,7 @@ export function faultJob(backend: StateBackendKind, opts: { rate?: number; name?
       restart: { attempts: 2, delay: '50ms' },
     },
     nodes: [
-      { id: 'gen', type: 'source.generator', config: { ...GEN, rate: opts.rate ?? 1200, eventTime: { field: 'ts' } } },
+      { id: 'gen', type: 'source.generator', config: { ...GEN, ...(opts.rate === null ? {} : { rate: opts.rate ?? 1200 }), eventTime: { field: 'ts' } } },
       { id: 'win', type: 'window', config: { keyBy: 'key', window: { kind: 'tumbling', size: WINDOW_MS }, aggregates: 'COUNT(*) AS n, SUM(value) AS total' } },
       { id: 'raw', type: 'map', config: { select: "key, seq AS n, value AS total" } },
       { id: 'out', type: 'sink.file', config: { path: 'out', format: 'jsonl' } },

@@ -29,6 +29,8 @@ for (const backend of ['fs', 'rocksdb'] as const) {
       const run = startWeir(['run', 'job.json', '--quiet'], crashed);
       await waitForCheckpoint(join(crashed, 'checkpoints', 'rp'), 6);
       await killRun(run);
+      // Restores need no pacing: same records, a faster suite.
+      writeJob(crashed, faultJob(backend, { rate: null, name: 'rp', retained: 4 }), 'job.json');
       retained = completedCheckpoints(join(crashed, 'checkpoints', 'rp'));
       // Four retained, or five when the kill fell between storing a checkpoint and discarding the oldest.
       assert.ok(retained.length >= 4, `at least four checkpoints retained: ${retained}`);
@@ -91,6 +93,7 @@ for (const backend of ['fs', 'rocksdb'] as const) {
         assert.equal(stopped.code, 0, stopped.stderr);
         const savepoint = stopped.stdout.trim();
         assert.match(savepoint, /savepoints\/sp-\d+-\d+$/);
+        writeJob(dir, faultJob(backend, { rate: null, name: 'sp' }), 'job.json');
         let r = await runWeir(['run', 'job.json', '--from', savepoint, '--quiet'], dir);
         assert.equal(r.code, 0, r.stderr);
         assertExact(join(dir, 'out'), reference, 'from the savepoint');
