@@ -7,6 +7,7 @@
  * navigation, new window, webview and permission request denied.
  */
 import { app, BrowserWindow, Menu, dialog, ipcMain, session } from 'electron';
+import { denyAllPermissions } from './permissions.ts';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { AppCommand } from '../engine/host/common/api.ts';
@@ -98,7 +99,7 @@ async function createWindow(store: AppStore): Promise<void> {
 }
 
 function lockDown(): void {
-  session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
+  denyAllPermissions(session.defaultSession);
   app.on('web-contents-created', (_event, contents) => {
     contents.setWindowOpenHandler(() => ({ action: 'deny' }));
     contents.on('will-navigate', (event) => event.preventDefault());

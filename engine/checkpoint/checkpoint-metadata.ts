@@ -2,6 +2,11 @@
  * The `_metadata` file of a filesystem checkpoint: JSON naming every state file with its sha256,
  * plus the small operator state. It is written last and atomically, so its presence is what makes
  * a checkpoint complete.
+ *
+ * Format v2 carries its own checksum: `checksum` (the last field) is the sha256 of the JSON text of
+ * every other field, in the order written. One flipped digit anywhere (a source offset, a pending
+ * transaction) makes the checkpoint unusable, with the file named. v1 files (no checksum) cannot
+ * be verified and are refused with that reason.
  */
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
@@ -9,7 +14,8 @@ import { readFile, stat } from 'node:fs/promises';
 import type { SubtaskStateSnapshot } from '../contracts/checkpoint.ts';
 import { CheckpointRestoreError, type CheckpointKind, type StateFileRef } from '../contracts/checkpoint-storage.ts';
 
-export const METADATA_FORMAT = 'weir.checkpoint/v1';
+export const METADATA_FORMAT = 'weir.checkpoint/v2';
+const UNVERIFIABLE_FORMATS = new Set(['weir.checkpoint/v1']);
 
 export interface CheckpointMetadata {
   format: typeof METADATA_FORMAT;
@@ -25,7 +31,17 @@ export interface CheckpointMetadata {
   states: SubtaskStateSnapshot[];
 }
 
-function stateFilesOf(states: readonly SubtaskStateSnapshot[]): StateFileRef[] {
+function checksumOf(metaText: string): string {
+  return createHash('sha256').update(metaText).digest('hex');
+}
+
+/** The text of a `_metadata` file: the metadata with its checksum appended as the last field. */
+export function serializeMetadata(meta: CheckpointMetadata): string {
+  const text = JSON.stringify(meta);
+  return `${text.slice(0, -1)},"checksum":"${checksumOf(text)}"}`;
+}
+
+export function stateFilesOf(states: readonly SubtaskStateSnapshot[]): StateFileRef[] {
   const out: StateFileRef[] = [];
   for (const s of states) for (const f of s.keyed?.files ?? []) out.push(f);
   return out;
@@ -61,11 +77,22 @@ export async function readMetadata(metadataPath: string): Promise<CheckpointMeta
   } catch (err) {
     throw new CheckpointRestoreError(`cannot read checkpoint metadata ${metadataPath}: ${(err as Error).message}`);
   }
-  let meta: CheckpointMetadata;
+  let meta: CheckpointMetadata & { checksum?: unknown };
   try {
-    meta = JSON.parse(text) as CheckpointMetadata;
+    meta = JSON.parse(text) as CheckpointMetadata & { checksum?: unknown };
   } catch (err) {
-    throw new CheckpointRestoreError(`checkpoint metadata ${metadataPath} is corrupt: ${(err as Error).message}`);
+    throw new CheckpointRestoreError(`checkpoint metadata ${metadataPath} is corrupt (truncated or damaged): ${(err as Error).message}`);
+  }
+  if (typeof meta?.format === 'string' && UNVERIFIABLE_FORMATS.has(meta.format)) {
+    throw new CheckpointRestoreError(`checkpoint metadata ${metadataPath} has format '${meta.format}' without a checksum, `
+      + `written by an older Weir: it cannot be verified, so it is not restored. Run the job from the start.`);
+  }
+  if (meta?.format === METADATA_FORMAT) {
+    const { checksum, ...rest } = meta;
+    if (typeof checksum !== 'string' || checksumOf(JSON.stringify(rest)) !== checksum) {
+      throw new CheckpointRestoreError(`checkpoint metadata ${metadataPath} is corrupt: its checksum does not match its content`);
+    }
+    meta = rest;
   }
   if (meta?.format !== METADATA_FORMAT || typeof meta.id !== 'number' || !Array.isArray(meta.states)) {
     throw new CheckpointRestoreError(

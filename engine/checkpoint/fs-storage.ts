@@ -6,13 +6,14 @@ import { copyFile, readdir, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { writeFileAtomic, isTempFileName } from './atomic-file.ts';
 import {
-  fullBytesOf, readMetadata, sharedPathsOf, verifyStateFile, METADATA_FORMAT,
+  fullBytesOf, readMetadata, sharedPathsOf, verifyStateFile, METADATA_FORMAT, serializeMetadata,
   type CheckpointMetadata,
 } from './checkpoint-metadata.ts';
 import {
   METADATA_FILE, SAVEPOINTS_DIR, SHARED_DIR, checkpointFolder, parseCheckpointFolder, parseSavepointFolder,
 } from './fs-layout.ts';
 import { SharedStateRegistry } from './shared-registry.ts';
+import { assertOnlyFiles, claimCheckpointRoot } from './storage-ownership.ts';
 import {
   CheckpointRestoreError, type CheckpointStorage, type CompletedCheckpoint, type PendingCheckpointData,
 } from '../contracts/checkpoint-storage.ts';
@@ -31,6 +32,8 @@ async function listDir(path: string): Promise<string[]> {
 export class FsCheckpointStorage implements CheckpointStorage {
   readonly kind = 'filesystem' as const;
   private readonly registry = new SharedStateRegistry();
+  /** Incomplete checkpoint folders (no `_metadata`) the last `open` removed, reported on resume. */
+  private removedIncomplete: string[] = [];
 
   /** `root` is `<checkpointing.dir>/<jobName>` (see `jobRoot`). */
   constructor(readonly root: string, readonly jobName: string) {}
@@ -53,12 +56,18 @@ export class FsCheckpointStorage implements CheckpointStorage {
 
   async open(): Promise<void> {
     this.registry.clear();
+    this.removedIncomplete = [];
+    // Cleanup below deletes files: only in a root this job's storage marked as its own.
+    await claimCheckpointRoot(this.root, this.jobName);
     let allReadable = true;
     for (const entry of await this.folders()) {
       const metaPath = join(this.abs(entry.folder), METADATA_FILE);
       if (!(await exists(metaPath))) {
         // Incomplete: the process died before the metadata was written.
+        await assertOnlyFiles(this.abs(entry.folder));
         await rm(this.abs(entry.folder), { recursive: true, force: true });
+        this.removedIncomplete.push(`${entry.kind} ${entry.id} (${this.abs(entry.folder)}) had no ${METADATA_FILE} (missing, `
+          + `or the process died writing it): it is unusable and was removed`);
         continue;
       }
       try {
@@ -93,7 +102,7 @@ export class FsCheckpointStorage implements CheckpointStorage {
     const shared = sharedPathsOf(states);
     this.registry.register(data.id, shared);
     try {
-      await writeFileAtomic(join(this.abs(folder), METADATA_FILE), JSON.stringify(meta));
+      await writeFileAtomic(join(this.abs(folder), METADATA_FILE), serializeMetadata(meta));
     } catch (err) {
       this.registry.unregister(data.id, shared);
       throw err;
@@ -177,6 +186,28 @@ export class FsCheckpointStorage implements CheckpointStorage {
       if (await exists(join(this.abs(entry.folder), METADATA_FILE))) return this.load(this.abs(entry.folder));
     }
     return null;
+  }
+
+  /**
+   * For `--resume`: the newest checkpoint or savepoint that loads and verifies completely. Each one
+   * that does not is reported by name and skipped; `highestId` counts them too, so new checkpoint
+   * ids never reuse a damaged checkpoint's folder. (Whether falling back is exact is the sinks'
+   * rule: connectors/file-sink-output.ts.)
+   */
+  async latestUsable(report: (message: string) => void): Promise<{ checkpoint: CompletedCheckpoint | null; highestId: number }> {
+    let highestId = 0;
+    let checkpoint: CompletedCheckpoint | null = null;
+    for (const m of this.removedIncomplete.splice(0)) report(m);
+    for (const entry of await this.folders()) {
+      highestId = Math.max(highestId, entry.id);
+      if (checkpoint || !(await exists(join(this.abs(entry.folder), METADATA_FILE)))) continue;
+      try {
+        checkpoint = await this.load(this.abs(entry.folder));
+      } catch (err) {
+        report(`${entry.kind} ${entry.id} is unusable: ${(err as Error).message}`);
+      }
+    }
+    return { checkpoint, highestId };
   }
 
   async resumeLatest(): Promise<CompletedCheckpoint> {

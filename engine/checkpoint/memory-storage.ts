@@ -9,7 +9,8 @@
  */
 import { join } from 'node:path';
 import { writeFileAtomic } from './atomic-file.ts';
-import { jsonBytes, METADATA_FORMAT, type CheckpointMetadata } from './checkpoint-metadata.ts';
+import { claimCheckpointRoot } from './storage-ownership.ts';
+import { jsonBytes, METADATA_FORMAT, serializeMetadata, type CheckpointMetadata } from './checkpoint-metadata.ts';
 import { METADATA_FILE, checkpointFolder } from './fs-layout.ts';
 import { FsCheckpointStorage, loadCheckpoint } from './fs-storage.ts';
 import {
@@ -73,7 +74,9 @@ export class MemoryCheckpointStorage implements CheckpointStorage {
         triggerTime: data.triggerTime, time, folder, bytes, states: data.states,
       };
       location = join(this.opts.savepointRoot, folder);
-      await writeFileAtomic(join(location, METADATA_FILE), JSON.stringify(meta));
+      // Same root as the fs backend's checkpoints: mark it as this job's first (storage-ownership.ts).
+      await claimCheckpointRoot(this.opts.savepointRoot, this.jobName);
+      await writeFileAtomic(join(location, METADATA_FILE), serializeMetadata(meta));
     }
     const cp: CompletedCheckpoint = {
       id: data.id, kind: data.kind, triggerTime: data.triggerTime, time, location, bytes, states: data.states,

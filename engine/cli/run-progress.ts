@@ -32,6 +32,10 @@ export class ProgressPrinter {
   private restarts = 0;
   private readonly startedAt = Date.now();
   private totals = { read: 0, written: 0, late: 0, bad: 0 };
+  /** Per source node: records emitted and bad records, from the latest metrics (kept even when quiet). */
+  private perSource = new Map<string, { read: number; bad: number }>();
+  /** The first bad-record messages (the task process sends at most 10 per source subtask). */
+  private readonly badMessages: string[] = [];
 
   constructor(job: NormalizedJob, private readonly io: CliIO, private readonly opts: { quiet: boolean; tty: boolean }) {
     this.sources = new Set(job.nodes.filter((n) => n.type.startsWith('source.')).map((n) => n.id));
@@ -45,6 +49,20 @@ export class ProgressPrinter {
   }
 
   onEvent(e: RunEvent): void {
+    // Bad records are always summarised (even with --quiet) and decide the exit code: collect first.
+    if (e.type === 'metrics') {
+      const per = new Map<string, { read: number; bad: number }>();
+      for (const m of e.operators) {
+        if (!this.sources.has(m.nodeId)) continue;
+        const cur = per.get(m.nodeId) ?? { read: 0, bad: 0 };
+        cur.read += m.recordsOut;
+        cur.bad += m.badRecords;
+        per.set(m.nodeId, cur);
+      }
+      this.perSource = per;
+    } else if (e.type === 'log' && e.message.startsWith('bad record at ') && this.badMessages.length < 20) {
+      this.badMessages.push(e.message);
+    }
     if (this.opts.quiet) return;
     switch (e.type) {
       case 'metrics': {
@@ -96,10 +114,23 @@ export class ProgressPrinter {
     if (this.lineShown) { process.stderr.write('\r\x1b[2K'); this.lineShown = false; }
   }
 
+  /** Sources that read records and every one of them was bad (`weir run` then exits non-zero). */
+  allBadSources(): Array<{ nodeId: string; bad: number }> {
+    return [...this.perSource].filter(([, c]) => c.bad > 0 && c.read === 0).map(([nodeId, c]) => ({ nodeId, bad: c.bad }));
+  }
+
   /** One closing line with totals and average rates (a short job never shows a second sample). */
   end(): void {
     this.clear();
-    if (this.opts.quiet) return;
+    const bad = [...this.perSource.values()].reduce((n, c) => n + c.bad, 0);
+    if (this.opts.quiet) {
+      // --quiet drops progress, never the news that input was skipped.
+      if (bad > 0) {
+        this.io.err(`weir run: ${bad} bad record${bad === 1 ? '' : 's'}`
+          + (this.badMessages.length ? `; first: ${this.badMessages.slice(0, 5).map((m) => m.replace(/^bad record at /, '')).join('; ')}` : ''));
+      }
+      return;
+    }
     const secs = Math.max(0.001, (Date.now() - this.startedAt) / 1000);
     const t = this.totals;
     this.io.err(`read ${t.read} records (${fmtRate(t.read / secs)}/s), wrote ${t.written}, ${this.checkpoints} checkpoints`

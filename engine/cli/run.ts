@@ -16,6 +16,8 @@ export const RUN_USAGE = `Usage: weir run JOB.json [options]
 Options:
   --resume          continue from the latest retained checkpoint (fs and rocksdb state backends)
   --from PATH       restore a checkpoint or savepoint folder
+  --clear-output    a fresh run first deletes the output earlier runs of this job committed to its
+                    sink folders (only files their manifest lists; refused if others are there)
   --parallelism N   the job's default parallelism for this run (nodes with their own keep it)
   --quiet           no progress output
   -h, --help        show this help
@@ -28,7 +30,7 @@ export async function runCommand(argv: string[], io: CliIO = processIO): Promise
     args = parseArgs({
       args: argv, allowPositionals: true, strict: true,
       options: {
-        resume: { type: 'boolean' }, from: { type: 'string' }, parallelism: { type: 'string' },
+        resume: { type: 'boolean' }, from: { type: 'string' }, parallelism: { type: 'string' }, 'clear-output': { type: 'boolean' },
         quiet: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
       },
     });
@@ -39,6 +41,9 @@ export async function runCommand(argv: string[], io: CliIO = processIO): Promise
   if (args.values.help) { io.out(RUN_USAGE); return EXIT_OK; }
   if (args.positionals.length !== 1) { io.err(`weir run: expected one job file\n\n${RUN_USAGE}`); return EXIT_INVALID; }
   if (args.values.resume && args.values.from) { io.err('weir run: use either --resume or --from, not both'); return EXIT_INVALID; }
+  if (args.values['clear-output'] && (args.values.resume || args.values.from)) {
+    io.err('weir run: --clear-output is for a fresh run; a restore rolls its sinks back by itself'); return EXIT_INVALID;
+  }
   let parallelism: number | undefined;
   if (args.values.parallelism !== undefined) {
     parallelism = Number(args.values.parallelism);
@@ -56,7 +61,7 @@ export async function runCommand(argv: string[], io: CliIO = processIO): Promise
   let handle: JobHandle;
   try {
     handle = await startJob({
-      job, resume: !!args.values.resume, from: args.values.from,
+      job, resume: !!args.values.resume, from: args.values.from, clearOutput: !!args.values['clear-output'],
       onEvent: (e: RunEvent) => progress.onEvent(e),
     });
   } catch (e) {
@@ -85,6 +90,12 @@ export async function runCommand(argv: string[], io: CliIO = processIO): Promise
     const r = await handle.done;
     progress.end();
     if (r.status === 'finished') {
+      const allBad = progress.allBadSources();
+      if (allBad.length > 0) {
+        io.err(`weir run: job '${job.name}' finished, but every record of ${allBad.map((b) => `source '${b.nodeId}' (${b.bad} bad)`).join(', ')} `
+          + `was bad, so its output is empty; check the input format and eventTime settings`);
+        return EXIT_FAILURE;
+      }
       if (!quiet) io.err(`weir run: job '${job.name}' finished${r.restarts ? ` after ${r.restarts} restart(s)` : ''}`);
       return EXIT_OK;
     }

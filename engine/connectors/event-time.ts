@@ -16,3 +16,14 @@ export function parseEventTime(v: unknown): number {
   if (v instanceof Date) return v.getTime();
   return NaN;
 }
+
+/**
+ * The event times Weir represents exactly: JavaScript's Date range (±8.64e15 ms, about ±273,790
+ * years). With window sizes bounded by validation (graph/check-ranges.ts) every window start and
+ * end stays below 2^53, so window arithmetic is exact. A record outside it is a bad record.
+ */
+export const MAX_EVENT_TIME = 8.64e15;
+
+export function eventTimeInRange(t: number): boolean {
+  return t >= -MAX_EVENT_TIME && t <= MAX_EVENT_TIME;
+}

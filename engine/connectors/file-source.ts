@@ -9,10 +9,12 @@ import { join, basename } from 'node:path';
 import type { FileSourceConfig } from '../graph/types.ts';
 import type { Row } from '../contracts/operator.ts';
 import { BadRecordError, type SourceContext, type SourceReader, type SourceReadResult } from '../contracts/source.ts';
-import { parseEventTime } from './event-time.ts';
+import { eventTimeInRange, MAX_EVENT_TIME, parseEventTime } from './event-time.ts';
 import { parseCsvLine, csvValue } from './csv.ts';
 
 const CHUNK = 1 << 20;
+/** A longer line is a bad record, skipped without being buffered: memory stays bounded on any input. */
+export const MAX_LINE_BYTES = 16 << 20;
 const FOLLOW_POLL_MS = 100;
 
 interface FilePos { offset: number; line: number }
@@ -89,10 +91,22 @@ export class FileSourceReader implements SourceReader {
     this.buf = this.buf.length ? Buffer.concat([this.buf, chunk.subarray(0, n)]) : chunk.subarray(0, n);
   }
 
+  /** Dead letters since the last `read` returned (`onBadRecord: 'dead-letter'`). */
+  private deadLetters: Row[] = [];
+
   async read(max: number): Promise<SourceReadResult> {
+    const r = this.readLines(max);
+    if (this.deadLetters.length === 0) return r;
+    const bad = this.deadLetters;
+    this.deadLetters = [];
+    return { ...r, bad };
+  }
+
+  private readLines(max: number): SourceReadResult {
     const rows: Row[] = [];
     const ts: number[] = [];
-    while (rows.length < max) {
+    // Dead letters count toward the batch, so an input of only bad lines is read batch by batch too.
+    while (rows.length + this.deadLetters.length < max) {
       if (this.fd === null && !this.openCurrent()) {
         if (this.cfg.follow) {
           this.refreshFiles();
@@ -106,6 +120,7 @@ export class FileSourceReader implements SourceReader {
       let start = pos.offset - this.bufOffset;
       let nl = this.buf.indexOf(10, start);
       if (nl < 0) {
+        if (!this.eof && this.buf.length - start > MAX_LINE_BYTES) { this.skipLongLine(f, pos, start); continue; }
         if (!this.eof) {
           // Drop consumed bytes before reading more.
           this.buf = this.buf.subarray(start);
@@ -137,6 +152,26 @@ export class FileSourceReader implements SourceReader {
     return { rows, ts, end: false };
   }
 
+  /** Reads past the rest of an over-long line in chunks (never buffering it) and reports it as bad. */
+  private skipLongLine(file: string, pos: FilePos, start: number): void {
+    const head = this.buf.toString('utf8', start, start + 256);
+    let off = this.bufOffset + this.buf.length;
+    const chunk = Buffer.allocUnsafe(CHUNK);
+    for (;;) {
+      const n = readSync(this.fd!, chunk, 0, CHUNK, off);
+      if (n === 0) break; // the line ends at the end of the file
+      const i = chunk.subarray(0, n).indexOf(10);
+      if (i >= 0) { off += i + 1; break; }
+      off += n;
+    }
+    const bytes = off - pos.offset;
+    pos.line++;
+    pos.offset = off;
+    this.buf = Buffer.alloc(0);
+    this.bufOffset = off;
+    this.bad({ file, line: pos.line, text: `${head}...` }, `${basename(file)}:${pos.line}`, `line of ${bytes} bytes is longer than ${MAX_LINE_BYTES} bytes`);
+  }
+
   private nextFile(): void {
     if (this.fd !== null) closeSync(this.fd);
     this.fd = null;
@@ -149,6 +184,7 @@ export class FileSourceReader implements SourceReader {
     const text = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
     if (text.trim() === '') return;
     const where = `${basename(file)}:${pos.line}`;
+    const dead = { file, line: pos.line, text };
     let row: Row | null;
     if (this.cfg.format === 'csv') {
       if (this.header === null) {
@@ -156,20 +192,23 @@ export class FileSourceReader implements SourceReader {
         return;
       }
       row = this.csvRow(text);
-      if (row === null) return this.bad(where, `expected ${this.header.length} CSV fields`);
+      if (row === null) return this.bad(dead, where, `expected ${this.header.length} CSV fields`);
     } else {
       try {
         const v = JSON.parse(text);
         row = v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Row) : null;
       } catch (e) {
-        return this.bad(where, `invalid JSON (${(e as Error).message})`);
+        return this.bad(dead, where, `invalid JSON (${(e as Error).message})`);
       }
-      if (row === null) return this.bad(where, 'expected a JSON object');
+      if (row === null) return this.bad(dead, where, 'expected a JSON object');
     }
     let t = NaN;
     if (this.field !== undefined) {
       t = parseEventTime(row[this.field]);
-      if (Number.isNaN(t)) return this.bad(where, `field '${this.field}' is not a timestamp (epoch ms or ISO-8601)`);
+      if (Number.isNaN(t)) return this.bad(dead, where, `field '${this.field}' is not a timestamp (epoch ms or ISO-8601)`);
+      if (!eventTimeInRange(t)) {
+        return this.bad(dead, where, `field '${this.field}' = ${t} is outside the representable event-time range (±${MAX_EVENT_TIME} ms)`);
+      }
     }
     rows.push(row);
     ts.push(t);
@@ -185,9 +224,10 @@ export class FileSourceReader implements SourceReader {
     return row;
   }
 
-  private bad(where: string, message: string): void {
+  private bad(dead: { file: string; line: number; text: string }, where: string, message: string): void {
     if (this.cfg.onBadRecord === 'fail') throw new BadRecordError(`source.file ${where}: ${message}`);
     this.ctx.badRecord(where, message);
+    if (this.cfg.onBadRecord === 'dead-letter') this.deadLetters.push({ file: dead.file, line: dead.line, reason: message, text: dead.text });
   }
 
   async close(): Promise<void> {

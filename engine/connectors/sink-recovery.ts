@@ -7,6 +7,7 @@ import { resolve } from 'node:path';
 import type { SinkRecovery } from '../contracts/sink-recovery.ts';
 import type { FileSinkState } from './file-sink.ts';
 import { recoverSinkFolder } from './file-sink-txn.ts';
+import { fileSinkFolders, prepareFileSinkOutput, recordFileSinkCommits } from './file-sink-output.ts';
 
 const fileSinkRecovery: SinkRecovery = {
   recover({ node, baseDir, states }) {
@@ -21,6 +22,9 @@ const fileSinkRecovery: SinkRecovery = {
     }
     return null;
   },
+  outputFolders: fileSinkFolders,
+  prepareOutput: prepareFileSinkOutput,
+  recordCommits: recordFileSinkCommits,
 };
 
 const SINK_RECOVERY: Readonly<Record<string, SinkRecovery>> = {

@@ -93,6 +93,14 @@ export class CheckpointRestoreError extends Error {
   }
 }
 
+/** The checkpoint folder holds what Weir did not write (or another job's files): nothing is touched. */
+export class CheckpointStorageRefusedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'CheckpointStorageRefusedError';
+  }
+}
+
 /** Host side. */
 export interface CheckpointStorage {
   readonly kind: 'memory' | 'filesystem';

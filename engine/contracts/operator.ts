@@ -41,7 +41,7 @@ export interface RecordBatch {
 export type RowKind = '+I' | '-U' | '+U' | '-D';
 export const ROW_KINDS: readonly RowKind[] = ['+I', '-U', '+U', '-D'];
 
-export type OutputPort = 'out' | 'late';
+export type OutputPort = 'out' | 'late' | 'bad';
 
 export interface OperatorOutput {
   /** Emit a batch downstream on a port. The runtime takes ownership of the arrays. */

@@ -20,11 +20,55 @@ export interface SinkRecoveryContext {
   states: readonly unknown[];
 }
 
-export interface SinkRecovery {
+export interface SinkRecovery extends SinkOutputHooks {
   recover(ctx: SinkRecoveryContext): void;
   /**
    * The run lineage the restored states name, if the sink puts it into committed file names: a
    * restored run keeps its lineage so a commit repeated after a restore finds the same final name.
    */
   lineage?(states: readonly unknown[]): string | null;
+}
+
+/** Why a sink's output does not fit a run; the run is refused before anything was changed. */
+export type SinkOutputCode = 'output_exists' | 'restore_refused';
+
+export class SinkOutputError extends Error {
+  override name = 'SinkOutputError';
+  constructor(readonly code: SinkOutputCode, message: string, readonly folder: string) { super(message); }
+}
+
+export interface SinkOutputContext {
+  node: JobNode;
+  baseDir: string;
+  jobName: string;
+}
+
+export interface SinkPrepareContext extends SinkOutputContext {
+  /** The checkpoint being restored (its id and the lineage it committed under), or null: a fresh run. */
+  restored: { id: number; lineage: string } | null;
+  /** This run's lineage. */
+  lineage: string;
+  /** A fresh run may delete what earlier runs of this job provably committed (`--clear-output`). */
+  clearOutput: boolean;
+  notice(message: string): void;
+}
+
+/**
+ * What a transactional sink adds to make restores exact (docs/architecture.md, "The sink manifest
+ * and the restore rule"). All optional: a sink without output folders has nothing to lock or check.
+ */
+export interface SinkOutputHooks {
+  /** The folders this sink writes: locked for the whole run (runtime/job/run-lock.ts). */
+  outputFolders?(ctx: SinkOutputContext): string[];
+  /**
+   * Checks the sink's committed output against the restore point and returns the change to make
+   * (clear, roll back, record the run). Throws SinkOutputError, having changed nothing, when the
+   * output could not be made exact. Every sink is checked before any sink's change is applied.
+   */
+  prepareOutput?(ctx: SinkPrepareContext): () => void;
+  /**
+   * Before notify(n) is sent: durably records what checkpoint n's pending transactions commit
+   * (`states`: this node's operator states in checkpoint n), so a later restore knows them.
+   */
+  recordCommits?(ctx: SinkRecoveryContext & { jobName: string; checkpointId: number; lineage: string }): void;
 }

@@ -15,6 +15,12 @@ export interface SourceReadResult {
   end: boolean;
   /** Nothing available now: retry after this many ms (rate limit, follow mode). */
   waitMs?: number;
+  /**
+   * Dead letters read in this call (`onBadRecord: 'dead-letter'`): `{ file, line, reason, text }`
+   * rows for the source's `bad` port, emitted in-band before the next barrier, so a checkpoint's
+   * position covers exactly the dead letters already emitted.
+   */
+  bad?: Row[];
 }
 
 export interface SourceReader {
@@ -28,7 +34,7 @@ export interface SourceContext {
   subtask: number;
   parallelism: number;
   resolvePath(p: string): string;
-  /** A record that does not parse (`onBadRecord: skip`): counted and reported with file:line. */
+  /** A record that does not parse (`onBadRecord: skip` or `dead-letter`): counted and reported with file:line. */
   badRecord(where: string, message: string): void;
 }
 

@@ -39,7 +39,8 @@ interface Ctx {
 }
 
 function inputColumns(ctx: Ctx, id: string): Columns[] {
-  return (ctx.idx.inputs.get(id) ?? []).map((e) => ctx.out.get(e.from)?.[e.fromPort] ?? null);
+  // The `bad` port's dead letters always have the same columns (file, line, reason, text).
+  return (ctx.idx.inputs.get(id) ?? []).map((e) => (e.fromPort === 'bad' ? DEAD_LETTER_COLUMNS : ctx.out.get(e.from)?.[e.fromPort] ?? null));
 }
 
 /** Syntax, then known columns. Returns false when the expression does not parse. */
@@ -165,6 +166,9 @@ function checkEventTime(ctx: Ctx): void {
 }
 
 /** Output columns of every node reached in topological order, per output port (null = unknown). */
+/** Columns of a dead letter on a file source's `bad` port. */
+export const DEAD_LETTER_COLUMNS = ['file', 'line', 'reason', 'text'];
+
 export type NodeColumns = Map<string, { out: Columns; late: Columns }>;
 
 export function checkColumns(doc: JobDocument, idx: GraphIndex, expr: ExpressionChecker, problems: JobProblem[]): NodeColumns {

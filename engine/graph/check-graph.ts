@@ -12,9 +12,9 @@ export interface GraphIndex {
   /** First node with each id. */
   byId: Map<string, { node: JobNode; index: number }>;
   /** Incoming edges per node id (only edges whose both ends exist). */
-  inputs: Map<string, Array<{ from: string; fromPort: 'out' | 'late'; toPort?: 'left' | 'right'; edge: number }>>;
+  inputs: Map<string, Array<{ from: string; fromPort: 'out' | 'late' | 'bad'; toPort?: 'left' | 'right'; edge: number }>>;
   /** Outgoing edges per node id (only edges whose both ends exist). */
-  outputs: Map<string, Array<{ to: string; fromPort: 'out' | 'late'; edge: number }>>;
+  outputs: Map<string, Array<{ to: string; fromPort: 'out' | 'late' | 'bad'; edge: number }>>;
   /** True when the graph has no cycle; later checks need a topological order. */
   acyclic: boolean;
   /** Node ids in topological order (complete only when acyclic). */

@@ -7,12 +7,13 @@
  * after the watermark passed their window's end plus the allowed lateness; no cycles.
  * Two-input nodes (`join`, `join.interval`, `join.window`) have named input ports `left` and `right`, each taking exactly
  * one edge that names it in `toPort`; edges into every other node have no `toPort`.
- * aggregate and topn take one input.
+ * aggregate and topn take one input. A file source has a second output `bad` for dead letters
+ * (`onBadRecord: 'dead-letter'`: file, line, reason, text), which goes to sinks only.
  */
 
 import type { JobEdge, JobNode, NodeType } from './types.ts';
 
-export type OutputPort = 'out' | 'late';
+export type OutputPort = 'out' | 'late' | 'bad';
 export type InputPort = 'left' | 'right';
 
 export interface PortSpec {
@@ -26,7 +27,7 @@ export interface PortSpec {
 }
 
 export const PORTS: Readonly<Record<NodeType, PortSpec>> = {
-  'source.file': { outputs: ['out'], minInputs: 0, maxInputs: 0 },
+  'source.file': { outputs: ['out', 'bad'], minInputs: 0, maxInputs: 0 },
   'source.generator': { outputs: ['out'], minInputs: 0, maxInputs: 0 },
   filter: { outputs: ['out'], minInputs: 1, maxInputs: 1 },
   map: { outputs: ['out'], minInputs: 1, maxInputs: 1 },

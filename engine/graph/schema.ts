@@ -61,7 +61,7 @@ const fileSourceConfig = z.strictObject({
   path: nonEmpty,
   format: recordFormat,
   follow: z.boolean().optional(),
-  onBadRecord: z.enum(['skip', 'fail']).optional(),
+  onBadRecord: z.enum(['skip', 'fail', 'dead-letter']).optional(),
   eventTime: eventTime.optional(),
   columns: z.record(z.string(), z.string()).optional()
     .meta({ description: 'Declared columns: name -> Flink SQL type' }),
@@ -157,7 +157,7 @@ export const jobNodeSchema = z.discriminatedUnion('type', [
 export const jobEdgeSchema = z.strictObject({
   from: nonEmpty,
   to: nonEmpty,
-  fromPort: z.enum(['out', 'late']).optional(),
+  fromPort: z.enum(['out', 'late', 'bad']).optional(),
   toPort: z.enum(['left', 'right']).optional().meta({ description: 'Input port of a two-input node (join, join.interval, join.window)' }),
 });
 

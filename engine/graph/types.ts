@@ -32,7 +32,8 @@ export interface FileSourceConfig {
   path: string;
   format: RecordFormat;
   follow?: boolean;
-  onBadRecord?: 'skip' | 'fail';
+  /** `dead-letter`: each bad record goes, with file, line and reason, to the source's `bad` port. */
+  onBadRecord?: 'skip' | 'fail' | 'dead-letter';
   eventTime?: EventTimeConfig;
   /** Optional declared columns (name -> Flink SQL type); otherwise inferred from the data. */
   columns?: Record<string, string>;
@@ -171,8 +172,8 @@ export type JobNode = { [T in NodeType]: JobNodeOf<T> }[NodeType];
 export interface JobEdge {
   from: string;
   to: string;
-  /** Output port of `from`: `out` (default) or `late` for windows. */
-  fromPort?: 'out' | 'late';
+  /** Output port of `from`: `out` (default), `late` for windows, `bad` (dead letters) for file sources. */
+  fromPort?: 'out' | 'late' | 'bad';
   /** Input port of `to`: required into two-input nodes (`join.interval`), absent elsewhere. */
   toPort?: 'left' | 'right';
 }

@@ -13,6 +13,8 @@ import { normalizeJob } from './normalize.ts';
 import { semanticsWarnings } from './semantics-warnings.ts';
 import { checkChangelog } from './changelog.ts';
 import { parseDuration } from './units.ts';
+import { checkRanges } from './check-ranges.ts';
+import { checkDeadLetters } from './check-dead-letters.ts';
 import type { ExpressionChecker } from './expressions.ts';
 import { checkExpression, compileAggregates, compileProjectionDetailed, parseKeyBy, referencedColumns } from '../sql/index.ts';
 
@@ -97,6 +99,8 @@ export function validateJob(input: unknown, options: ValidateOptions = {}): Vali
   const doc = parsed.data;
   const problems: JobProblem[] = [];
   checkPositiveDurations(doc, problems);
+  checkRanges(doc, problems);
+  checkDeadLetters(doc, problems);
   const idx = checkGraph(doc, problems);
   checkColumns(doc, idx, options.expressions ?? sqlExpressionChecker, problems);
   checkChangelog(idx, problems);

@@ -27,7 +27,7 @@ function liveJob(name: string, settings: Partial<JobSettingsInput>, gen: Generat
     { id: 'pos', type: 'filter', name: 'Positive', position: { x: 280, y: 40 }, config: { where: 'value > 0.05' } },
     { id: 'win', type: 'window', name: 'Per key, 1s', position: { x: 560, y: 40 },
       config: { keyBy: 'key', window: { kind: 'tumbling', size: '1s' }, aggregates: 'COUNT(*) AS n, AVG(value) AS avg_v' } },
-    { id: 'out', type: 'sink.file', name: 'Files', position: { x: 840, y: -30 }, config: { path: 'out/per_key', format: 'jsonl' } },
+    { id: 'out', type: 'sink.file', name: 'Files', position: { x: 840, y: -30 }, config: { path: `out/${name}`, format: 'jsonl' } },
     { id: 'peek', type: 'sink.preview', name: 'Preview', position: { x: 840, y: 130 }, config: {} },
   ],
   edges: [

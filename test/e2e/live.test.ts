@@ -29,6 +29,9 @@ describe('live panel', { skip }, () => {
     const file = writeLiveJob(serve.workspace);
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     page = await context.newPage();
+    // Every run here starts over in the same folder: the app asks before clearing the output an
+    // earlier run committed (issue 11, output_exists); accept, as a user starting over would.
+    page.on('dialog', (d) => { void d.accept(); });
     page.on('pageerror', (e) => pageErrors.push(String(e)));
     await page.goto(serve.url);
     await page.getByTestId('app-ready').waitFor({ timeout: 30_000 });

@@ -38,4 +38,15 @@ describe('electron-builder.yml', () => {
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
     assert.equal(pkg.main, 'dist/electron/main.cjs', 'the entry electron-builder packs is what scripts/build.mjs writes');
   });
+
+  it('sets the Electron fuses of the security checklist', () => {
+    const f = config.electronFuses;
+    assert.ok(f, 'electronFuses is set');
+    assert.equal(f.runAsNode, false);
+    assert.equal(f.enableNodeOptionsEnvironmentVariable, false);
+    assert.equal(f.enableNodeCliInspectArguments, false);
+    assert.equal(f.enableCookieEncryption, true);
+    assert.equal(f.enableEmbeddedAsarIntegrityValidation, true);
+    assert.equal(f.onlyLoadAppFromAsar, true);
+  });
 });

@@ -61,6 +61,7 @@ describe('electron main process (under a recording electron stand-in)', () => {
     assert.equal(report.navigationPrevented, true);
     assert.deepEqual(report.windowOpen, { action: 'deny' });
     assert.equal(report.permission, false);
+    assert.equal(report.permissionCheck, false, 'the main bundle installs a permission check handler answering false');
   });
 
   it('has the menus and sends their commands to the renderer', () => {

@@ -55,8 +55,10 @@ function emitNode(ctx: ExportContext, node: ExportNode): boolean {
   ctx.job.edges.forEach((e, i) => {
     if (e.to !== node.id) return;
     const from = ctx.node(e.from);
-    if (e.fromPort === 'late') {
-      const msg = `its late port has no equivalent in Flink SQL (window aggregations drop late records); edges[${i}] to '${e.to}' is left out`;
+    if (e.fromPort === 'late' || e.fromPort === 'bad') {
+      const msg = e.fromPort === 'late'
+        ? `its late port has no equivalent in Flink SQL (window aggregations drop late records); edges[${i}] to '${e.to}' is left out`
+        : `its bad port (dead letters) has no equivalent in Flink SQL (formats skip or fail on bad lines); edges[${i}] to '${e.to}' is left out`;
       if (from) ctx.warn(from, undefined, msg);
       else ctx.warnJob(`edges[${i}]`, msg);
       return;

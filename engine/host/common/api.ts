@@ -14,7 +14,11 @@ export type { JobStatus, OperatorMetrics, RunEvent };
 
 export type HostErrorCode =
   | 'invalid_request' | 'invalid_job' | 'not_found' | 'forbidden_path' | 'job_not_running'
-  | 'already_running' | 'io_error' | 'internal' | 'unsupported';
+  | 'already_running' | 'io_error' | 'internal' | 'unsupported'
+  /** A fresh run's sink folder holds committed output: the UI offers Resume, Clear output, Cancel. */
+  | 'output_exists'
+  /** A restore cannot be proven exact (or a checkpoint folder holds foreign files): nothing changed. */
+  | 'restore_refused';
 
 export interface HostErrorShape { code: HostErrorCode; message: string; problems?: JobProblem[] }
 
@@ -27,6 +31,8 @@ export interface RunOptions {
   /** Restore from a retained checkpoint or savepoint path, or 'latest'. */
   restoreFrom?: string | 'latest';
   parallelism?: number;
+  /** A fresh run first deletes the output this job's earlier runs committed (see `output_exists`). */
+  clearOutput?: boolean;
 }
 
 /** What the UI hears: a run's events tagged with its run id, and the shell's menu commands. */
@@ -94,7 +100,7 @@ export interface EngineHost {
    * Every edge leaving that port carries the same records; `to`, when given, must be one of them.
    * Off by default and cheap when off; stays on across restarts of the run.
    */
-  sampleEdge(req: { runId: string; from: string; fromPort?: 'out' | 'late'; to?: string; on: boolean }): Promise<{ target: string }>;
+  sampleEdge(req: { runId: string; from: string; fromPort?: 'out' | 'late' | 'bad'; to?: string; on: boolean }): Promise<{ target: string }>;
   listRuns(req: Record<string, never>): Promise<RunInfo[]>;
   listCheckpoints(req: { job: JobDocument; path?: string }): Promise<RetainedCheckpoint[]>;
   checkpointHistory(req: { runId: string }): Promise<CheckpointStats[]>;

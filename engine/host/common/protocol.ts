@@ -30,7 +30,7 @@ const path = z.string().min(1).max(4096);
 const jobStatus = z.enum(['created', 'running', 'restarting', 'finishing', 'finished', 'stopped', 'failed', 'canceled']);
 const errorCode = z.enum([
   'invalid_request', 'invalid_job', 'not_found', 'forbidden_path', 'job_not_running',
-  'already_running', 'io_error', 'internal', 'unsupported',
+  'already_running', 'io_error', 'internal', 'unsupported', 'output_exists', 'restore_refused',
 ]);
 
 const problem = z.object({
@@ -56,12 +56,13 @@ export const requestSchemas = {
     }).optional(),
     restoreFrom: path.optional(),
     parallelism: z.number().int().min(1).max(1024).optional(),
+    clearOutput: z.boolean().optional(),
   }),
   stop: z.strictObject({ runId, savepoint: z.boolean().optional() }),
   triggerSavepoint: z.strictObject({ runId }),
   killTaskProcess: z.strictObject({ runId }),
   sampleEdge: z.strictObject({
-    runId, from: z.string().min(1).max(200), fromPort: z.enum(['out', 'late']).optional(),
+    runId, from: z.string().min(1).max(200), fromPort: z.enum(['out', 'late', 'bad']).optional(),
     to: z.string().min(1).max(200).optional(), on: z.boolean(),
   }),
   listRuns: empty,

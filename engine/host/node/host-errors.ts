@@ -2,14 +2,21 @@
  * Every failure of a local host call leaves as a HostError (code + message); stacks stay here.
  * The runtime's refusals are about what was asked, not internal failures, so they map by class.
  */
-import { CheckpointRestoreError } from '../../contracts/checkpoint-storage.ts';
+import { CheckpointRestoreError, CheckpointStorageRefusedError } from '../../contracts/checkpoint-storage.ts';
+import { SinkOutputError } from '../../contracts/sink-recovery.ts';
 import { JobStartError, SampleEdgeError } from '../../runtime/job/errors.ts';
+import { RunLockedError } from '../../runtime/job/run-lock.ts';
+import { RunPathError } from '../../runtime/job/run-paths.ts';
 import { HostError, toHostError } from '../common/errors.ts';
 
 function hostErrorOf(err: unknown): HostError {
   if (err instanceof JobStartError) return new HostError('invalid_request', err.message);
   if (err instanceof SampleEdgeError) return new HostError('invalid_request', `from: ${err.message}`);
   if (err instanceof CheckpointRestoreError) return new HostError('not_found', err.message);
+  if (err instanceof RunLockedError) return new HostError('already_running', err.message);
+  if (err instanceof CheckpointStorageRefusedError) return new HostError('restore_refused', err.message);
+  if (err instanceof SinkOutputError) return new HostError(err.code, err.message);
+  if (err instanceof RunPathError) return new HostError('invalid_request', err.message);
   return toHostError(err);
 }
 

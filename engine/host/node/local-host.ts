@@ -28,6 +28,7 @@ import { HostError } from '../common/errors.ts';
 import { guard } from './host-errors.ts';
 import { RunRegistry } from './run-registry.ts';
 import { WorkspaceFiles } from './workspace-files.ts';
+import { confineRun } from './run-confinement.ts';
 import { materializeExample, readExampleIndex } from './examples.ts';
 
 /** What only a desktop shell can do; served mode leaves these out. */
@@ -110,13 +111,13 @@ export function createLocalHost(opts: LocalHostOptions): LocalHost {
     run: (req) => guard(async () => {
       const baseDir = await baseDirFor(req.path, 'write');
       const overridden = applyRunOverrides(req.job, { parallelism: req.parallelism, stateBackend: req.stateBackend, checkpointing: req.checkpointing });
-      const job = { ...validated(overridden, baseDir).job, baseDir };
+      const job = await confineRun({ ...validated(overridden, baseDir).job, baseDir }, files, baseDir);
       let from: string | undefined;
       if (req.restoreFrom && req.restoreFrom !== 'latest') {
         // A job's checkpoints live under its own folder, which may be a granted one outside the workspace.
         from = await files.resolve(req.restoreFrom, 'read', { base: baseDir, extraRoot: baseDir });
       }
-      return runs.start({ job, resume: req.restoreFrom === 'latest', from });
+      return runs.start({ job, resume: req.restoreFrom === 'latest', from, clearOutput: req.clearOutput });
     }),
 
     stop: ({ runId, savepoint }) => guard(() => runs.active(runId).stop({ savepoint })),

@@ -34,6 +34,8 @@ export interface StartRunRequest {
   job: NormalizedJob;
   resume: boolean;
   from?: string;
+  /** A fresh run may first delete what earlier runs of the job provably committed. */
+  clearOutput?: boolean;
 }
 
 export interface RunRegistryOptions {
@@ -79,7 +81,7 @@ export class RunRegistry {
     };
     try {
       rec.handle = await startJob({
-        job, launcher: this.opts.launcher, resume: req.resume, from: req.from,
+        job, launcher: this.opts.launcher, resume: req.resume, from: req.from, clearOutput: req.clearOutput,
         onEvent: (e) => push({ ...e, runId }),
       });
     } catch (err) {

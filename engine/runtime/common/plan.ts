@@ -40,7 +40,7 @@ export interface ChainPlan {
 export interface NetworkEdge {
   fromChain: number;
   fromNode: string;
-  port: 'out' | 'late';
+  port: 'out' | 'late' | 'bad';
   toChain: number;
   toNode: string;
   /** Logical input index at the target node (order of the job's edges into it). */
@@ -51,7 +51,7 @@ export interface NetworkEdge {
 }
 
 /** An edge inside a chain (no queue): the upstream node's port feeds the next node. */
-export interface ChainedEdge { fromNode: string; port: 'out' | 'late'; toNode: string }
+export interface ChainedEdge { fromNode: string; port: 'out' | 'late' | 'bad'; toNode: string }
 
 export interface PhysicalPlan {
   jobName: string;

@@ -37,6 +37,11 @@ export interface StartJobOptions {
   resume?: boolean;
   /** Restore a chosen checkpoint or savepoint folder. */
   from?: string;
+  /**
+   * A fresh run whose sink folders hold committed output of this job's earlier runs deletes those
+   * files first (only those the sink manifest lists); without it such a run is refused.
+   */
+  clearOutput?: boolean;
   /** Defaults to a `child_process.fork` launcher. */
   launcher?: TaskLauncher;
   onEvent?: (event: RunEvent) => void;

@@ -24,7 +24,7 @@ import { EdgeSamples } from './edge-samples.ts';
 import { JobStateMachine } from './job-state.ts';
 import { NotifiedCheckpoints } from './notified-checkpoints.ts';
 import type { PreparedRun } from './prepare-run.ts';
-import { recoverSinks } from './recover-sinks.ts';
+import { recordSinkCommits, recoverSinks } from './recover-sinks.ts';
 
 const TRACE = !!process.env.WEIR_TRACE;
 /**
@@ -81,6 +81,13 @@ export class JobMaster {
         trigger: (barrier) => this.send({ type: 'trigger', barrier }),
         completed: (cp) => {
           if (cp.id === KILL_HOST_BEFORE_NOTIFY) process.kill(process.pid, 'SIGKILL');
+          // Sinks record what notify(n) commits before it is sent, so a later restore knows it.
+          try {
+            recordSinkCommits(run.job, cp.id, cp.states, run.lineage);
+          } catch (e) {
+            this.failure(`recording committed files failed: ${(e as Error).message}`);
+            return;
+          }
           this.send({ type: 'notify', checkpointId: cp.id });
         },
         stats: (stats) => {
@@ -95,7 +102,7 @@ export class JobMaster {
 
   /** Reports `created`, launches the first attempt and hands out the run's control surface. */
   start(): JobHandle {
-    if (this.run.notice !== null) this.emit({ type: 'log', level: 'warn', message: this.run.notice });
+    for (const message of this.run.notices) this.emit({ type: 'log', level: 'warn', message });
     this.state.announce();
     this.launch();
     const state = this.state;
@@ -269,6 +276,8 @@ export class JobMaster {
   private launch(): void {
     const cp = this.latestCheckpoint();
     try {
+      // A host killed between completing cp and recording it: record before the sinks commit cp.
+      if (cp) recordSinkCommits(this.run.job, cp.id, cp.states, this.run.lineage);
       recoverSinks(this.run.job, cp?.states ?? []);
     } catch (e) {
       this.finish({ status: 'failed', cause: `recovering sink folders failed: ${(e as Error).message}`, restarts: this.restarts });

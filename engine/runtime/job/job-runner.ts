@@ -9,18 +9,31 @@ import { createCheckpointStorage } from '../../checkpoint/storage-factory.ts';
 import type { JobHandle, StartJobOptions } from './api.ts';
 import { forkLauncher } from './launcher.ts';
 import { JobMaster } from './job-master.ts';
-import { prepareRun } from './prepare-run.ts';
+import { prepareRun, refuseImpossibleRun } from './prepare-run.ts';
+import { lockRun } from './run-preparation.ts';
 
 export { JobStartError, SampleEdgeError } from './errors.ts';
 
+/** Runs a job holding its run locks (run-lock.ts) until it ends; a refusal releases them. */
 export async function startJob(opts: StartJobOptions): Promise<JobHandle> {
-  const run = await prepareRun(opts);
-  const master = new JobMaster(run, {
-    launcher: opts.launcher ?? forkLauncher(),
-    onEvent: opts.onEvent,
-    metricsInterval: opts.metricsInterval ?? 250,
-  });
-  return master.start();
+  // Refused before the locks, so not even a stale lock of a crashed run is touched.
+  refuseImpossibleRun(opts);
+  const notice = (message: string) => { try { opts.onEvent?.({ type: 'log', level: 'warn', message }); } catch { /* a listener */ } };
+  const locks = lockRun(opts.job, notice);
+  try {
+    const run = await prepareRun(opts);
+    const master = new JobMaster(run, {
+      launcher: opts.launcher ?? forkLauncher(),
+      onEvent: opts.onEvent,
+      metricsInterval: opts.metricsInterval ?? 250,
+    });
+    const handle = master.start();
+    void handle.done.finally(() => locks.release());
+    return handle;
+  } catch (e) {
+    locks.release();
+    throw e;
+  }
 }
 
 /** Retained checkpoints and savepoints of a job (its `checkpointing.dir`), newest first. */

@@ -11,6 +11,7 @@ import { planJob, type PhysicalPlan } from '../common/plan.ts';
 import type { StartJobOptions } from './api.ts';
 import { JobStartError } from './errors.ts';
 import { restoredLineage } from './recover-sinks.ts';
+import { latestRestorePoint, prepareSinks } from './run-preparation.ts';
 
 export interface PreparedRun {
   job: NormalizedJob;
@@ -21,26 +22,37 @@ export interface PreparedRun {
   firstId: number;
   /** Stable across restores: committed file names derive from it. */
   lineage: string;
-  /** A warning the run reports first (e.g. `--resume` with nothing to resume yet). */
-  notice: string | null;
+  /**
+   * Warnings the run reports first: damaged checkpoints skipped by `--resume`, `--resume` with
+   * nothing to resume yet, output rolled back or cleared.
+   */
+  notices: string[];
 }
 
-export async function prepareRun(opts: Pick<StartJobOptions, 'job' | 'resume' | 'from'>): Promise<PreparedRun> {
+/** Refusals that need nothing from disk, made before the run takes its locks. */
+export function refuseImpossibleRun(opts: Pick<StartJobOptions, 'job' | 'resume'>): void {
   const job = opts.job;
-  const settings = job.settings;
-  if (opts.resume && settings.stateBackend === 'memory') {
+  if (opts.resume && job.settings.stateBackend === 'memory') {
     throw new JobStartError(`cannot --resume job '${job.name}': the memory state backend keeps checkpoints only in the memory `
       + `of the process that ran the job, so they are gone after it exited. Nothing was changed. Use stateBackend 'fs' or `
       + `'rocksdb' to resume after a crash, or run the job from the start without --resume.`);
   }
+}
+
+/** Called with the run's locks held (run-preparation.ts): it may change sink folders. */
+export async function prepareRun(opts: Pick<StartJobOptions, 'job' | 'resume' | 'from' | 'clearOutput'>): Promise<PreparedRun> {
+  const job = opts.job;
+  const settings = job.settings;
+  refuseImpossibleRun(opts);
   const plan = planJob(job);
   const storage = createCheckpointStorage({ jobName: job.name, settings, baseDir: job.baseDir });
   await storage.open();
   let restored: CompletedCheckpoint | null = null;
-  let notice: string | null = null;
+  const notices: string[] = [];
+  let highestId = 0;
   if (opts.from) restored = await storage.load(opts.from);
   else if (opts.resume) {
-    restored = await storage.latest();
+    ({ restored, highestId } = await latestRestorePoint(storage, (m) => notices.push(m)));
     // Killed before its first checkpoint completed: a sink commits only when a checkpoint completes
     // (a bounded job ends with a final one, and completed checkpoints are retained), so nothing of
     // that run was committed and starting over is exactly-once; its temp files are aborted at launch.
@@ -49,12 +61,13 @@ export async function prepareRun(opts: Pick<StartJobOptions, 'job' | 'resume' | 
         throw new JobStartError(`cannot --resume job '${job.name}': checkpointing is off, so there is no checkpoint to `
           + `resume from. Nothing was changed. Set settings.checkpointing.interval, or run without --resume.`);
       }
-      notice = `nothing to resume yet: job '${job.name}' has no completed checkpoint, so none of its output was `
-        + `committed; starting from the beginning`;
+      notices.push(`nothing to resume yet: job '${job.name}' has no completed checkpoint, so none of its output was `
+        + `committed; starting from the beginning`);
     }
   }
   const newest = await storage.latest().catch(() => null);
-  const firstId = Math.max(restored?.id ?? 0, newest?.id ?? 0) + 1;
+  const firstId = Math.max(restored?.id ?? 0, newest?.id ?? 0, highestId) + 1;
   const lineage = restoredLineage(job, restored?.states) ?? randomBytes(4).toString('hex');
-  return { job, plan, storage, restored, firstId, lineage, notice };
+  prepareSinks(job, restored, lineage, !!opts.clearOutput, (m) => notices.push(m));
+  return { job, plan, storage, restored, firstId, lineage, notices };
 }

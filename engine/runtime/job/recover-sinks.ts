@@ -20,6 +20,34 @@ export function recoverSinks(job: NormalizedJob, states: readonly SubtaskStateSn
   }
 }
 
+/** Every folder a sink of the job writes: the run locks them (run-lock.ts). */
+export function sinkOutputFolders(job: NormalizedJob): string[] {
+  const baseDir = job.baseDir ?? process.cwd();
+  return job.nodes.flatMap((node) => sinkRecoveryFor(node.type)?.outputFolders?.({ node, baseDir, jobName: job.name }) ?? []);
+}
+
+/**
+ * Makes every sink's committed output fit the restore point (a fresh run: none, or cleared with
+ * `clearOutput`; a restore of k: what was committed up to k). Every sink is checked before any is
+ * changed, so a refusal (SinkOutputError) leaves all of them as they were.
+ */
+export function prepareSinkOutputs(job: NormalizedJob, o: { restored: { id: number; lineage: string } | null; lineage: string;
+  clearOutput: boolean; notice(message: string): void }): void {
+  const baseDir = job.baseDir ?? process.cwd();
+  const changes = job.nodes.map((node) => sinkRecoveryFor(node.type)?.prepareOutput?.({ node, baseDir, jobName: job.name, ...o }));
+  for (const apply of changes) apply?.();
+}
+
+/** Before notify(n): every sink durably records what checkpoint n commits (contracts/sink-recovery.ts). */
+export function recordSinkCommits(job: NormalizedJob, checkpointId: number, states: readonly SubtaskStateSnapshot[], lineage: string): void {
+  const baseDir = job.baseDir ?? process.cwd();
+  for (const node of job.nodes) {
+    sinkRecoveryFor(node.type)?.recordCommits?.({
+      node, baseDir, jobName: job.name, checkpointId, lineage, states: operatorStatesOf(states, node.id),
+    });
+  }
+}
+
 /** The lineage a restored checkpoint's sinks committed under, or null (fresh start). */
 export function restoredLineage(job: NormalizedJob, states: readonly SubtaskStateSnapshot[] | undefined): string | null {
   for (const node of job.nodes) {

@@ -163,6 +163,8 @@ export class TaskSubtask {
       const r = await s.reader.read(SOURCE_BATCH);
       const now = Date.now();
       const n = r.rows.length;
+      // Dead letters go out on the `bad` port (never chained: see plan.ts), in-band before Sn moves on.
+      if (r.bad?.length) output.emit({ rows: r.bad, ts: r.bad.map(() => (Number.isFinite(s.watermark) ? s.watermark : 0)) }, 'bad');
       if (n > 0) {
         if (s.idleness.activity(now)) { output.broadcast({ kind: 'idle', idle: false }); }
         const sourceWatermarks = s.watermarks.observeEach(r.ts);

@@ -9,7 +9,7 @@
 import type { JobEdge, JobNode } from '../../../engine/graph/types.ts';
 import { edgeKey } from '../model/ops.ts';
 
-export interface EdgeSampleRequest { from: string; fromPort: 'out' | 'late'; to?: string }
+export interface EdgeSampleRequest { from: string; fromPort: NonNullable<JobEdge['fromPort']>; to?: string }
 
 export interface PreviewTarget {
   /** Key of the records in liveStore.previews: a preview node id or `edge:<from>.<port>`; null = none. */
@@ -22,7 +22,7 @@ export interface PreviewTarget {
 }
 
 /** liveStore key of an output port's samples (the host's target without `#<subtask>`). */
-export function edgeSampleKey(from: string, fromPort: 'out' | 'late'): string {
+export function edgeSampleKey(from: string, fromPort: NonNullable<JobEdge['fromPort']>): string {
   return `edge:${from}.${fromPort}`;
 }
 

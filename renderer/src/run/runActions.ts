@@ -25,8 +25,19 @@ function refused(text: string, problems: boolean): void {
   notify(text, 'error');
 }
 
+/**
+ * The host refuses a fresh run into a sink folder holding committed output (`output_exists`): the
+ * user chooses, as `weir run` spells out, to clear this job's earlier output or to keep it (and
+ * Restore from the latest checkpoint instead). A native confirm keeps this self-contained.
+ */
+function confirmClearOutput(reason: string): boolean {
+  return typeof window !== 'undefined' && typeof window.confirm === 'function' && window.confirm(`${reason}\n\n`
+    + 'OK: delete the output earlier runs of this job committed there, and run from the start.\n'
+    + 'Cancel: keep it (Restore from the latest checkpoint continues the earlier run instead).');
+}
+
 /** Run the open document; `restoreFrom` starts from a checkpoint/savepoint path or 'latest'. */
-export async function run(opts: Pick<RunOptions, 'restoreFrom'> = {}): Promise<void> {
+export async function run(opts: Pick<RunOptions, 'restoreFrom' | 'clearOutput'> = {}): Promise<void> {
   const { job, path, problems } = docStore.getState();
   // The designer runs the same validator as the host: refuse here, before anything is reset.
   const errors = problems.all.filter((p) => p.severity !== 'warning').length;
@@ -41,6 +52,7 @@ export async function run(opts: Pick<RunOptions, 'restoreFrom'> = {}): Promise<v
   try {
     const info = await host().run({
       job, ...(path ? { path } : {}), ...(stateBackend ? { stateBackend } : {}), ...(opts.restoreFrom ? { restoreFrom: opts.restoreFrom } : {}),
+      ...(opts.clearOutput ? { clearOutput: true } : {}),
     });
     setRunId(info.runId);
     // A status event may already have arrived for this run; only fill in what is missing.
@@ -49,6 +61,10 @@ export async function run(opts: Pick<RunOptions, 'restoreFrom'> = {}): Promise<v
       runStore.setState({ runId: info.runId, status: info.status, restarts: info.restarts, startedAt: info.startedAt });
     }
   } catch (e) {
+    if ((e as { code?: string })?.code === 'output_exists' && !opts.clearOutput && confirmClearOutput(message(e))) {
+      await run({ ...opts, clearOutput: true });
+      return;
+    }
     const invalid = (e as { code?: string })?.code === 'invalid_job';
     refused(`Could not run: ${message(e)}`, invalid);
   }

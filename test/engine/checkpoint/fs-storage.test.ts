@@ -49,7 +49,8 @@ describe('FsCheckpointStorage', () => {
     assert.ok(root.endsWith(join('checkpoints', 'my_job_1')));
     assert.deepEqual((await readdir(cp.location)).sort(), ['_metadata', 'win-0.wst']);
     const meta = JSON.parse(await readFile(join(cp.location, '_metadata'), 'utf8'));
-    assert.equal(meta.format, 'weir.checkpoint/v1');
+    assert.equal(meta.format, 'weir.checkpoint/v2');
+    assert.match(meta.checksum, /^[0-9a-f]{64}$/);
     assert.equal(meta.id, 1);
     assert.match(meta.states[0].keyed.files[0].sha256, /^[0-9a-f]{64}$/);
     assert.deepEqual(meta.states[0].operator, { pos: 42 });

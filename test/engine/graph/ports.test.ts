@@ -14,7 +14,8 @@ const graph = (): GraphLike & { nodes: Array<{ id: string; type: NodeType }>; ed
 test('port lists per node type', () => {
   assert.deepEqual(Object.keys(PORTS).sort(), [...NODE_TYPES].sort());
   assert.deepEqual(outputPorts('window'), ['out', 'late']);
-  assert.deepEqual(outputPorts('source.file'), ['out']);
+  assert.deepEqual(outputPorts('source.file'), ['out', 'bad']);
+  assert.deepEqual(outputPorts('source.generator'), ['out']);
   assert.deepEqual(outputPorts('sink.preview'), []);
   assert.equal(acceptsInputs('source.generator'), false);
   assert.equal(acceptsInputs('union'), true);

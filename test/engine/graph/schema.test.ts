@@ -46,7 +46,7 @@ test('unknown enum values say which values are allowed', () => {
   assert.deepEqual(problemsFor(doc), [
     "settings.stateBackend: unknown value 'rocks' (allowed: memory, fs, rocksdb)",
     "nodes[0].config.format: unknown value 'parquet' (allowed: jsonl, csv)",
-    "edges[0].fromPort: unknown value 'early' (allowed: out, late)",
+    "edges[0].fromPort: unknown value 'early' (allowed: out, late, bad)",
   ]);
 });
 

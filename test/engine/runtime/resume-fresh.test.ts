@@ -33,7 +33,7 @@ test('--resume with no completed checkpoint starts over, aborting the dead run\'
     assert.match(r.stderr, /nothing to resume yet: job 'resume-fresh' has no completed checkpoint/);
     const rows = readCommitted(join(dir, 'out')).map((l) => JSON.parse(l) as { n: number });
     assert.equal(rows.reduce((s, x) => s + x.n, 0), 5000);
-    assert.deepEqual(readdirSync(join(dir, 'out')).filter((n) => n.startsWith('.')), []);
+    assert.deepEqual(readdirSync(join(dir, 'out')).filter((n) => n.startsWith('.pending-')), []);
   } finally { cleanup(); }
 });
 

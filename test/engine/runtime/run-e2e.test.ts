@@ -78,7 +78,7 @@ test('weir run: 120k out-of-order JSON Lines events, keyed tumbling window, para
     const r = await runWeir(['run', writeJob(dir, job('jsonl', { kind: 'tumbling', size: '5s' })), '--quiet'], dir);
     assert.equal(r.code, 0, r.stderr);
     assertSame(readCommitted(join(dir, 'out')).map((l) => canonical(l)), reference(evs, 5000, 5000));
-    assert.deepEqual(readdirSync(join(dir, 'out')).filter((n) => n.startsWith('.')), []);
+    assert.deepEqual(readdirSync(join(dir, 'out')).filter((n) => n.startsWith('.pending-')), []);
   } finally { cleanup(); }
 });
 
@@ -107,7 +107,8 @@ test('weir run: bad lines are skipped and reported with file:line; onBadRecord f
     assert.equal(readCommitted(join(dir, 'out')).map((l) => JSON.parse(l).n).reduce((a, b) => a + b, 0), 3);
     (j.nodes[0].config as Record<string, unknown>).onBadRecord = 'fail';
     (j.settings as Record<string, unknown>).restart = { attempts: 0 };
-    r = await runWeir(['run', writeJob(dir, j)], dir);
+    // A fresh run into committed output is refused unless told to clear it (issue 11).
+    r = await runWeir(['run', writeJob(dir, j), '--clear-output'], dir);
     assert.equal(r.code, 1);
     assert.match(r.stderr, /failed: source\.file x\.jsonl:2: invalid JSON/);
     assert.doesNotMatch(r.stderr, /\n\s+at /, 'no stack trace');

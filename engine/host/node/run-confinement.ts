@@ -1,0 +1,35 @@
+/**
+ * Runs are confined like file access: over `weir serve` and the app, every path a job touches
+ * (file sources, file sinks, its checkpoint folder) must resolve, after `..` and every symlink,
+ * inside the workspace or the job document's own folder (a document opened through a native
+ * dialog is granted with its folder). The CLI does not come here: it is the user's own shell.
+ *
+ * The job that runs gets the resolved real paths, so a symlink swapped after this check cannot
+ * redirect it. Refusals are `forbidden_path` naming the field (`nodes[2].config.path: ...`).
+ */
+import type { NormalizedJob } from '../../graph/types.ts';
+import { HostError } from '../common/errors.ts';
+import type { WorkspaceFiles } from './workspace-files.ts';
+
+export async function confineRun(job: NormalizedJob, files: WorkspaceFiles, baseDir: string): Promise<NormalizedJob> {
+  const check = async (where: string, p: string, mode: 'read' | 'write'): Promise<string> => {
+    try {
+      return await files.resolve(p, mode, { base: baseDir, extraRoot: baseDir });
+    } catch (err) {
+      if (err instanceof HostError && err.code === 'forbidden_path') {
+        throw new HostError('forbidden_path', `${where}: ${p} is outside the workspace ${files.workspace} and the job's folder `
+          + `${baseDir}; a run may only read and write there`);
+      }
+      throw err;
+    }
+  };
+  const nodes: NormalizedJob['nodes'] = [];
+  for (const [i, n] of job.nodes.entries()) {
+    if (n.type === 'source.file' || n.type === 'sink.file') {
+      const path = await check(`nodes[${i}].config.path`, n.config.path, n.type === 'sink.file' ? 'write' : 'read');
+      nodes.push({ ...n, config: { ...n.config, path } } as typeof n);
+    } else nodes.push(n);
+  }
+  const dir = await check('settings.checkpointing.dir', job.settings.checkpointing.dir, 'write');
+  return { ...job, nodes, settings: { ...job.settings, checkpointing: { ...job.settings.checkpointing, dir } } };
+}
