@@ -33,9 +33,14 @@ export default tseslint.config(
       // Interfaces implemented by sync and async operators alike declare `async` without `await`.
       '@typescript-eslint/require-await': 'off',
       // node:test's test()/it()/describe() return promises the runner itself awaits.
-      '@typescript-eslint/no-floating-promises': ['error', {
-        allowForKnownSafeCalls: [{ from: 'package', package: 'node:test', name: ['test', 'it', 'describe', 'suite'] }],
-      }],
+      '@typescript-eslint/no-floating-promises': [
+        'error',
+        {
+          allowForKnownSafeCalls: [
+            { from: 'package', package: 'node:test', name: ['test', 'it', 'describe', 'suite'] },
+          ],
+        },
+      ],
       // Expected SQL and CLI output is matched with its indentation written out as spaces.
       'no-regex-spaces': 'off',
       // String(v) runs after objects were JSON-encoded or on values narrowed from unknown
@@ -46,7 +51,10 @@ export default tseslint.config(
       // Interfaces such as CliIO are plain objects of functions that never use `this`.
       '@typescript-eslint/unbound-method': 'off',
       // A task rethrows what an operator threw, whatever it is, so the failure keeps its cause.
-      '@typescript-eslint/prefer-promise-reject-errors': ['error', { allowThrowingUnknown: true, allowThrowingAny: true }],
+      '@typescript-eslint/prefer-promise-reject-errors': [
+        'error',
+        { allowThrowingUnknown: true, allowThrowingAny: true },
+      ],
     },
   },
   {

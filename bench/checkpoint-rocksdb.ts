@@ -32,18 +32,28 @@ function key(i: number): string {
   return stateKey(keyGroupOf(k, 128), k);
 }
 
-export async function runCheckpointRocksDBBench(opts: { keys?: number; changedPercent?: number } = {}): Promise<CheckpointRocksDBBenchResult> {
+export async function runCheckpointRocksDBBench(
+  opts: { keys?: number; changedPercent?: number } = {},
+): Promise<CheckpointRocksDBBenchResult> {
   const keys = opts.keys ?? 1_000_000;
-  const changedKeys = Math.round(keys * (opts.changedPercent ?? 1) / 100);
+  const changedKeys = Math.round((keys * (opts.changedPercent ?? 1)) / 100);
   const dir = await mkdtemp(join(tmpdir(), 'weir-bench-rocks-'));
   const storage = new FsCheckpointWorkerStorage(join(dir, 'checkpoints', 'bench'));
-  const make = (operatorId: string) => createRocksDBStateBackend({
-    storage, operatorId, subtask: 0, keyGroupRange: RANGE, workDir: join(dir, 'work'), incremental: true,
-  });
+  const make = (operatorId: string) =>
+    createRocksDBStateBackend({
+      storage,
+      operatorId,
+      subtask: 0,
+      keyGroupRange: RANGE,
+      workDir: join(dir, 'work'),
+      incremental: true,
+    });
   const backend = await make('win');
   const restored: Array<Awaited<ReturnType<typeof make>>> = [];
   let id = 0;
-  const take = async (kind: 'checkpoint' | 'savepoint'): Promise<{ snap: KeyedStateSnapshot; syncMs: number; asyncMs: number }> => {
+  const take = async (
+    kind: 'checkpoint' | 'savepoint',
+  ): Promise<{ snap: KeyedStateSnapshot; syncMs: number; asyncMs: number }> => {
     id++;
     storage.beginCheckpoint({ id, kind, timestamp: Date.now() });
     const t0 = performance.now();
@@ -58,7 +68,8 @@ export async function runCheckpointRocksDBBench(opts: { keys?: number; changedPe
     const batch = 10_000;
     for (let i = 0; i < keys; i += batch) {
       const entries: Array<readonly [string, { count: number; sum: number; last: string }]> = [];
-      for (let j = i; j < Math.min(keys, i + batch); j++) entries.push([key(j), { count: j % 17, sum: j * 3, last: 'x' }]);
+      for (let j = i; j < Math.min(keys, i + batch); j++)
+        entries.push([key(j), { count: j % 17, sum: j * 3, last: 'x' }]);
       await table.writeMany(entries);
     }
     const loadMs = performance.now() - t0;
@@ -86,13 +97,19 @@ export async function runCheckpointRocksDBBench(opts: { keys?: number; changedPe
     const restoreIncrementalMs = await timeRestore(delta.snap);
     void base;
     return {
-      keys, changedKeys, loadMs,
+      keys,
+      changedKeys,
+      loadMs,
       full: { bytes: full.snap.checkpointedBytes, syncMs: full.syncMs, asyncMs: full.asyncMs },
       incremental: {
-        bytes: delta.snap.checkpointedBytes, syncMs: delta.syncMs, asyncMs: delta.asyncMs,
-        files: delta.snap.files?.length ?? 0, ratio: delta.snap.checkpointedBytes / full.snap.checkpointedBytes,
+        bytes: delta.snap.checkpointedBytes,
+        syncMs: delta.syncMs,
+        asyncMs: delta.asyncMs,
+        files: delta.snap.files?.length ?? 0,
+        ratio: delta.snap.checkpointedBytes / full.snap.checkpointedBytes,
       },
-      restoreFullMs, restoreIncrementalMs,
+      restoreFullMs,
+      restoreIncrementalMs,
     };
   } finally {
     for (const r of restored) await r.dispose();
@@ -117,10 +134,13 @@ export function formatCheckpointRocksDBBench(r: CheckpointRocksDBBenchResult): s
 if (import.meta.url === `file://${process.argv[1]}`) {
   const keys = Number(process.argv[2] ?? 1_000_000);
   const changedPercent = Number(process.argv[3] ?? 1);
-  runCheckpointRocksDBBench({ keys, changedPercent }).then((r) => {
-    console.log(formatCheckpointRocksDBBench(r));
-  }, (err) => {
-    console.error(err instanceof Error ? err.message : err);
-    process.exitCode = 1;
-  });
+  runCheckpointRocksDBBench({ keys, changedPercent }).then(
+    (r) => {
+      console.log(formatCheckpointRocksDBBench(r));
+    },
+    (err) => {
+      console.error(err instanceof Error ? err.message : err);
+      process.exitCode = 1;
+    },
+  );
 }

@@ -11,9 +11,20 @@ import { fileURLToPath } from 'node:url';
 import { largeJob } from '../test/support/fixtures/large-job.ts';
 import { startServe, launchBrowser, openDesigner, hasChromium } from '../test/support/designer-support.ts';
 
-export interface DragResult { nodes: number; edges: number; steps: number; medianMs: number; p95Ms: number; maxMs: number }
+export interface DragResult {
+  nodes: number;
+  edges: number;
+  steps: number;
+  medianMs: number;
+  p95Ms: number;
+  maxMs: number;
+}
 
-declare global { interface Window { __dragLat?: number[] } }
+declare global {
+  interface Window {
+    __dragLat?: number[];
+  }
+}
 
 export async function measureDesignerDrag(steps = 40): Promise<DragResult | null> {
   if (!hasChromium()) return null;
@@ -25,7 +36,9 @@ export async function measureDesignerDrag(steps = 40): Promise<DragResult | null
     const page = await openDesigner(browser, served.url);
     await page.keyboard.press(process.platform === 'darwin' ? 'Meta+o' : 'Control+o');
     await page.getByTestId('file-large.weir.json').click();
-    await page.waitForFunction(() => document.querySelectorAll('.react-flow__node').length === 200, null, { timeout: 30_000 });
+    await page.waitForFunction(() => document.querySelectorAll('.react-flow__node').length === 200, null, {
+      timeout: 30_000,
+    });
     await page.waitForTimeout(500);
     // Pick a node fully inside the viewport.
     const target = page.locator('.react-flow__node[data-id="map-2"]');
@@ -36,7 +49,13 @@ export async function measureDesignerDrag(steps = 40): Promise<DragResult | null
       const lat: number[] = [];
       window.__dragLat = lat;
       let lastMove = 0;
-      window.addEventListener('pointermove', (e) => { lastMove = e.timeStamp; }, { capture: true });
+      window.addEventListener(
+        'pointermove',
+        (e) => {
+          lastMove = e.timeStamp;
+        },
+        { capture: true },
+      );
       new MutationObserver(() => {
         const t0 = lastMove;
         if (!t0) return;
@@ -58,8 +77,12 @@ export async function measureDesignerDrag(steps = 40): Promise<DragResult | null
     if (lat.length === 0) throw new Error('the node never repainted during the drag');
     const q = (p: number) => lat[Math.min(lat.length - 1, Math.floor(p * lat.length))];
     return {
-      nodes: job.nodes.length, edges: job.edges.length, steps: lat.length,
-      medianMs: Math.round(q(0.5) * 10) / 10, p95Ms: Math.round(q(0.95) * 10) / 10, maxMs: Math.round(lat[lat.length - 1] * 10) / 10,
+      nodes: job.nodes.length,
+      edges: job.edges.length,
+      steps: lat.length,
+      medianMs: Math.round(q(0.5) * 10) / 10,
+      p95Ms: Math.round(q(0.95) * 10) / 10,
+      maxMs: Math.round(lat[lat.length - 1] * 10) / 10,
     };
   } finally {
     await browser.close();
@@ -70,5 +93,8 @@ export async function measureDesignerDrag(steps = 40): Promise<DragResult | null
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const r = await measureDesignerDrag();
   if (!r) console.log('designer drag-to-repaint: skipped (no /usr/bin/chromium)');
-  else console.log(`designer drag-to-repaint (${r.nodes} nodes, ${r.edges} edges, ${r.steps} moves): median ${r.medianMs} ms, p95 ${r.p95Ms} ms, max ${r.maxMs} ms`);
+  else
+    console.log(
+      `designer drag-to-repaint (${r.nodes} nodes, ${r.edges} edges, ${r.steps} moves): median ${r.medianMs} ms, p95 ${r.p95Ms} ms, max ${r.maxMs} ms`,
+    );
 }

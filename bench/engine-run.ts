@@ -8,25 +8,56 @@ import { validateJob } from '../engine/graph/validate.ts';
 import { startJob } from '../engine/runtime/job/job-runner.ts';
 
 export interface BenchJobOptions {
-  count: number; keys: number; windowMs: number; outDir: string; baseDir: string;
-  backend: StateBackendKind; checkpointInterval: number | null;
+  count: number;
+  keys: number;
+  windowMs: number;
+  outDir: string;
+  baseDir: string;
+  backend: StateBackendKind;
+  checkpointInterval: number | null;
 }
 
 export const GENERATOR = { seed: 7, keys: 100, outOfOrderness: 100, step: 1 };
 
 export function benchJob(o: BenchJobOptions): NormalizedJob {
   const doc = {
-    format: 'weir.job/v1', name: `bench-${o.backend}`,
+    format: 'weir.job/v1',
+    name: `bench-${o.backend}`,
     settings: {
-      parallelism: 1, stateBackend: o.backend,
-      ...(o.checkpointInterval ? { checkpointing: { interval: o.checkpointInterval, dir: 'checkpoints', incremental: o.backend === 'rocksdb' } } : {}),
+      parallelism: 1,
+      stateBackend: o.backend,
+      ...(o.checkpointInterval
+        ? {
+            checkpointing: { interval: o.checkpointInterval, dir: 'checkpoints', incremental: o.backend === 'rocksdb' },
+          }
+        : {}),
     },
     nodes: [
-      { id: 'gen', type: 'source.generator', config: { ...GENERATOR, keys: o.keys, count: o.count, eventTime: { field: 'ts', maxOutOfOrderness: GENERATOR.outOfOrderness } } },
-      { id: 'w', type: 'window', config: { keyBy: 'key', window: { kind: 'tumbling', size: o.windowMs }, aggregates: 'COUNT(*) AS n, SUM(value) AS total' } },
+      {
+        id: 'gen',
+        type: 'source.generator',
+        config: {
+          ...GENERATOR,
+          keys: o.keys,
+          count: o.count,
+          eventTime: { field: 'ts', maxOutOfOrderness: GENERATOR.outOfOrderness },
+        },
+      },
+      {
+        id: 'w',
+        type: 'window',
+        config: {
+          keyBy: 'key',
+          window: { kind: 'tumbling', size: o.windowMs },
+          aggregates: 'COUNT(*) AS n, SUM(value) AS total',
+        },
+      },
       { id: 'out', type: 'sink.file', config: { path: o.outDir, format: 'jsonl' } },
     ],
-    edges: [{ from: 'gen', to: 'w' }, { from: 'w', to: 'out' }],
+    edges: [
+      { from: 'gen', to: 'w' },
+      { from: 'w', to: 'out' },
+    ],
   };
   const v = validateJob(doc, { baseDir: o.baseDir });
   if (!v.ok) throw new Error(v.problems.map((p) => `${p.path}: ${p.message}`).join('\n'));

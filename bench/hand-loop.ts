@@ -4,9 +4,19 @@
  * (checked every 1024 records, like the engine's per-batch watermark) and writes JSON lines.
  */
 import { closeSync, openSync, writeSync } from 'node:fs';
-import { generatorKeyIndex, generatorTs, generatorValue, type GeneratorParams } from '../engine/connectors/generator-source.ts';
+import {
+  generatorKeyIndex,
+  generatorTs,
+  generatorValue,
+  type GeneratorParams,
+} from '../engine/connectors/generator-source.ts';
 
-export function handLoop(p: GeneratorParams, count: number, windowMs: number, outFile: string): { rows: number; ms: number } {
+export function handLoop(
+  p: GeneratorParams,
+  count: number,
+  windowMs: number,
+  outFile: string,
+): { rows: number; ms: number } {
   const t0 = performance.now();
   const fd = openSync(outFile, 'w');
   const windows = new Map<number, Map<string, { n: number; total: number }>>();
@@ -36,9 +46,15 @@ export function handLoop(p: GeneratorParams, count: number, windowMs: number, ou
     if (ts > maxTs) maxTs = ts;
     const start = ts - (((ts % windowMs) + windowMs) % windowMs);
     let keys = windows.get(start);
-    if (!keys) { keys = new Map(); windows.set(start, keys); }
+    if (!keys) {
+      keys = new Map();
+      windows.set(start, keys);
+    }
     const a = keys.get(key);
-    if (a) { a.n++; a.total += value; } else keys.set(key, { n: 1, total: value });
+    if (a) {
+      a.n++;
+      a.total += value;
+    } else keys.set(key, { n: 1, total: value });
     if ((seq & 1023) === 1023) fire(maxTs - p.outOfOrderness - 1);
   }
   fire(Infinity);

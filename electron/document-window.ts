@@ -6,7 +6,11 @@
 import { dialog, type BrowserWindow } from 'electron';
 import type { AppCommand } from '../engine/host/common/api.ts';
 
-export interface DocumentState { title: string; dirty: boolean; path?: string | null }
+export interface DocumentState {
+  title: string;
+  dirty: boolean;
+  path?: string | null;
+}
 
 export interface DocumentWindow {
   update(state: DocumentState): void;
@@ -30,22 +34,24 @@ export function attachDocumentState(win: BrowserWindow, command: (c: AppCommand)
   win.on('close', (event) => {
     if (allowClose || !state.dirty) return;
     event.preventDefault();
-    void dialog.showMessageBox(win, {
-      type: 'question',
-      buttons: ['Save', "Don't Save", 'Cancel'],
-      defaultId: 0,
-      cancelId: 2,
-      message: `Save the changes to “${state.title || 'Untitled'}” before closing?`,
-      detail: 'Your changes are lost if you do not save them.',
-    }).then(({ response }) => {
-      if (response === 0) {
-        closeWhenClean = true;
-        command('save');
-      } else if (response === 1) {
-        allowClose = true;
-        win.close();
-      }
-    });
+    void dialog
+      .showMessageBox(win, {
+        type: 'question',
+        buttons: ['Save', "Don't Save", 'Cancel'],
+        defaultId: 0,
+        cancelId: 2,
+        message: `Save the changes to “${state.title || 'Untitled'}” before closing?`,
+        detail: 'Your changes are lost if you do not save them.',
+      })
+      .then(({ response }) => {
+        if (response === 0) {
+          closeWhenClean = true;
+          command('save');
+        } else if (response === 1) {
+          allowClose = true;
+          win.close();
+        }
+      });
   });
 
   return {
@@ -55,9 +61,13 @@ export function attachDocumentState(win: BrowserWindow, command: (c: AppCommand)
       if (closeWhenClean && !state.dirty) {
         closeWhenClean = false;
         allowClose = true;
-        setImmediate(() => { if (!win.isDestroyed()) win.close(); });
+        setImmediate(() => {
+          if (!win.isDestroyed()) win.close();
+        });
       }
     },
-    get dirty() { return state.dirty; },
+    get dirty() {
+      return state.dirty;
+    },
   };
 }

@@ -51,7 +51,13 @@ function refuse(code: 'invalid_request', message: string): IpcReply {
 }
 
 /** Handles one `invoke(IPC_CALL_CHANNEL, method, params)`. Exported for tests. */
-export async function handleCall(host: EngineHost, opts: GuardOptions, event: InvokeEvent, method: unknown, params: unknown): Promise<IpcReply> {
+export async function handleCall(
+  host: EngineHost,
+  opts: GuardOptions,
+  event: InvokeEvent,
+  method: unknown,
+  params: unknown,
+): Promise<IpcReply> {
   const problem = senderProblem(event, opts);
   if (problem) return refuse('invalid_request', `refused: ${problem}`);
   if (!isHostMethod(method)) return refuse('invalid_request', `unknown method '${String(method).slice(0, 60)}'`);

@@ -25,7 +25,10 @@ import { secureWebPreferences } from './window-options.ts';
 const here = __dirname;
 const RENDERER_DIR = join(here, '..', 'renderer');
 const EXAMPLES_DIR = app.isPackaged ? join(process.resourcesPath, 'examples') : join(here, '..', '..', 'examples');
-const JOB_FILTERS = [{ name: 'Weir jobs', extensions: ['weir.json'] }, { name: 'JSON', extensions: ['json'] }];
+const JOB_FILTERS = [
+  { name: 'Weir jobs', extensions: ['weir.json'] },
+  { name: 'JSON', extensions: ['json'] },
+];
 
 registerAppScheme();
 // A second start focuses the first window instead of running a second host on the same files.
@@ -65,14 +68,18 @@ function sendCommand(command: AppCommand): void {
 }
 
 function buildMenu(store: AppStore): void {
-  Menu.setApplicationMenu(Menu.buildFromTemplate(menuTemplate({
-    isMac: process.platform === 'darwin',
-    command: sendCommand,
-    recentFiles: () => store.get('recentFiles'),
-    openRecent: (path) => {
-      void host?.files.grant(path).then(() => host?.sendAppCommand('open', path));
-    },
-  })));
+  Menu.setApplicationMenu(
+    Menu.buildFromTemplate(
+      menuTemplate({
+        isMac: process.platform === 'darwin',
+        command: sendCommand,
+        recentFiles: () => store.get('recentFiles'),
+        openRecent: (path) => {
+          void host?.files.grant(path).then(() => host?.sendAppCommand('open', path));
+        },
+      }),
+    ),
+  );
 }
 
 async function createWindow(store: AppStore): Promise<void> {
@@ -94,7 +101,10 @@ async function createWindow(store: AppStore): Promise<void> {
   };
   win.on('close', saveBounds);
   win.once('ready-to-show', () => win?.show());
-  win.on('closed', () => { win = null; doc = null; });
+  win.on('closed', () => {
+    win = null;
+    doc = null;
+  });
   await win.loadURL(APP_URL);
 }
 
@@ -130,14 +140,23 @@ async function start(): Promise<void> {
     shell: {
       setDocumentState: (state) => doc?.update(state),
       showOpenDialog: async () => {
-        const r = await dialog.showOpenDialog(win!, { title: 'Open job', defaultPath: workspace, filters: JOB_FILTERS, properties: ['openFile'] });
-        const path = r.canceled ? null : r.filePaths[0] ?? null;
+        const r = await dialog.showOpenDialog(win!, {
+          title: 'Open job',
+          defaultPath: workspace,
+          filters: JOB_FILTERS,
+          properties: ['openFile'],
+        });
+        const path = r.canceled ? null : (r.filePaths[0] ?? null);
         remember(path);
         return path;
       },
       showSaveDialog: async (suggested) => {
-        const r = await dialog.showSaveDialog(win!, { title: 'Save job', defaultPath: suggested ?? join(workspace, 'untitled.weir.json'), filters: JOB_FILTERS });
-        let path = r.canceled ? null : r.filePath ?? null;
+        const r = await dialog.showSaveDialog(win!, {
+          title: 'Save job',
+          defaultPath: suggested ?? join(workspace, 'untitled.weir.json'),
+          filters: JOB_FILTERS,
+        });
+        let path = r.canceled ? null : (r.filePath ?? null);
         if (path && !path.endsWith('.json')) path = `${path}.weir.json`;
         remember(path);
         return path;
@@ -146,7 +165,9 @@ async function start(): Promise<void> {
   });
   host.setInitialPath(await initialDocument(store, workspace, host));
 
-  registerHostIpc(ipcMain, host, { isOurWebContents: (id) => win !== null && !win.isDestroyed() && win.webContents.id === id });
+  registerHostIpc(ipcMain, host, {
+    isOurWebContents: (id) => win !== null && !win.isDestroyed() && win.webContents.id === id,
+  });
   forwardEvents(host, () => (win && !win.isDestroyed() ? win.webContents : null));
   buildMenu(store);
   await createWindow(store);
@@ -168,8 +189,11 @@ app.on('window-all-closed', () => {
 if (!primary) {
   app.quit();
 } else {
-  app.whenReady().then(start).catch((err: Error) => {
-    dialog.showErrorBox('Weir could not start', err.message);
-    app.exit(1);
-  });
+  app
+    .whenReady()
+    .then(start)
+    .catch((err: Error) => {
+      dialog.showErrorBox('Weir could not start', err.message);
+      app.exit(1);
+    });
 }

@@ -14,8 +14,11 @@ export interface MenuActions {
 }
 
 export function menuTemplate(a: MenuActions): MenuItemConstructorOptions[] {
-  const cmd = (label: string, command: AppCommand, accelerator?: string): MenuItemConstructorOptions =>
-    ({ label, accelerator, click: () => a.command(command) });
+  const cmd = (label: string, command: AppCommand, accelerator?: string): MenuItemConstructorOptions => ({
+    label,
+    accelerator,
+    click: () => a.command(command),
+  });
   const recent = a.recentFiles();
   return [
     ...(a.isMac ? [{ role: 'appMenu' as const }] : []),
@@ -44,7 +47,10 @@ export function menuTemplate(a: MenuActions): MenuItemConstructorOptions[] {
         cmd('Undo', 'undo', 'CmdOrCtrl+Z'),
         cmd('Redo', 'redo', a.isMac ? 'Shift+Cmd+Z' : 'Ctrl+Y'),
         { type: 'separator' },
-        { role: 'cut' }, { role: 'copy' }, { role: 'paste' }, { role: 'selectAll' },
+        { role: 'cut' },
+        { role: 'copy' },
+        { role: 'paste' },
+        { role: 'selectAll' },
       ],
     },
     {
@@ -53,7 +59,13 @@ export function menuTemplate(a: MenuActions): MenuItemConstructorOptions[] {
     },
     {
       label: '&View',
-      submenu: [{ role: 'resetZoom' }, { role: 'zoomIn' }, { role: 'zoomOut' }, { type: 'separator' }, { role: 'togglefullscreen' }],
+      submenu: [
+        { role: 'resetZoom' },
+        { role: 'zoomIn' },
+        { role: 'zoomOut' },
+        { type: 'separator' },
+        { role: 'togglefullscreen' },
+      ],
     },
   ];
 }

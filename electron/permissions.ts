@@ -5,7 +5,9 @@
  * check handler (`navigator.permissions.query`, some APIs) without ever calling the request one.
  */
 export interface PermissionSession {
-  setPermissionRequestHandler(handler: ((wc: unknown, permission: string, callback: (granted: boolean) => void) => void) | null): void;
+  setPermissionRequestHandler(
+    handler: ((wc: unknown, permission: string, callback: (granted: boolean) => void) => void) | null,
+  ): void;
   setPermissionCheckHandler(handler: ((wc: unknown, permission: string) => boolean) | null): void;
   setDevicePermissionHandler?(handler: ((details: unknown) => boolean) | null): void;
 }

@@ -5,7 +5,12 @@
  */
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
 import type { HostEvent } from '../engine/host/common/api.ts';
-import { HOST_METHOD_NAMES, IPC_CALL_CHANNEL, IPC_EVENT_CHANNEL, type IpcReply } from '../engine/host/common/methods.ts';
+import {
+  HOST_METHOD_NAMES,
+  IPC_CALL_CHANNEL,
+  IPC_EVENT_CHANNEL,
+  type IpcReply,
+} from '../engine/host/common/methods.ts';
 
 const api: Record<string, unknown> = {};
 for (const method of HOST_METHOD_NAMES) {
@@ -22,7 +27,9 @@ api.onEvent = (listener: (event: HostEvent) => void) => {
     for (const event of events) listener(event);
   };
   ipcRenderer.on(IPC_EVENT_CHANNEL, handler);
-  return () => { ipcRenderer.removeListener(IPC_EVENT_CHANNEL, handler); };
+  return () => {
+    ipcRenderer.removeListener(IPC_EVENT_CHANNEL, handler);
+  };
 };
 
 contextBridge.exposeInMainWorld('weir', api);

@@ -2,7 +2,13 @@
  * The shape, defaults and JSON schema of what the desktop app remembers (electron/store.ts), kept
  * free of Electron so tests can check them with the same validator electron-store uses (ajv).
  */
-export interface WindowBounds { x?: number; y?: number; width: number; height: number; maximized: boolean }
+export interface WindowBounds {
+  x?: number;
+  y?: number;
+  width: number;
+  height: number;
+  maximized: boolean;
+}
 
 export interface AppSettings {
   /** Folder for new documents and example copies; '' = `<Documents>/Weir`. */
@@ -66,5 +72,11 @@ export function withRecent(list: readonly string[], path: string): string[] {
 export function clampBounds(b: WindowBounds): WindowBounds {
   const width = Math.min(Math.max(Math.round(b.width), 400), 100000);
   const height = Math.min(Math.max(Math.round(b.height), 300), 100000);
-  return { ...b, width, height, ...(b.x !== undefined ? { x: Math.round(b.x) } : {}), ...(b.y !== undefined ? { y: Math.round(b.y) } : {}) };
+  return {
+    ...b,
+    width,
+    height,
+    ...(b.x !== undefined ? { x: Math.round(b.x) } : {}),
+    ...(b.y !== undefined ? { y: Math.round(b.y) } : {}),
+  };
 }

@@ -11,7 +11,12 @@ export * from './store-schema.ts';
 export type AppStore = Store<StoreShape>;
 
 export function openStore(): AppStore {
-  const options = { name: 'weir-settings', schema: STORE_SCHEMA as never, defaults: DEFAULTS, clearInvalidConfig: true };
+  const options = {
+    name: 'weir-settings',
+    schema: STORE_SCHEMA as never,
+    defaults: DEFAULTS,
+    clearInvalidConfig: true,
+  };
   try {
     return new Store<StoreShape>(options);
   } catch {
@@ -25,4 +30,3 @@ export function openStore(): AppStore {
 export function rememberRecent(store: AppStore, path: string): void {
   store.set('recentFiles', withRecent(store.get('recentFiles'), path));
 }
-

@@ -11,13 +11,19 @@ interface ParentPort {
 
 const port = (process as unknown as { parentPort?: ParentPort }).parentPort;
 if (port) {
-  const proc = process as unknown as { send(m: unknown): boolean; connected: boolean; emit(event: string, ...args: unknown[]): boolean };
+  const proc = process as unknown as {
+    send(m: unknown): boolean;
+    connected: boolean;
+    emit(event: string, ...args: unknown[]): boolean;
+  };
   proc.send = (message: unknown) => {
     port.postMessage(message);
     return true;
   };
   proc.connected = true;
-  port.on('message', (e) => { proc.emit('message', e.data); });
+  port.on('message', (e) => {
+    proc.emit('message', e.data);
+  });
 }
 
 // Loaded after the bridge exists: task-main checks for `process.send` when it starts.

@@ -11,7 +11,10 @@ export function createUtilityLauncher(entry: string): TaskLauncher {
   return {
     launch(): TaskProcessHandle {
       // stderr piped (and copied to ours) so its lines also reach the run's log in the app.
-      const child = utilityProcess.fork(entry, [], { serviceName: 'Weir task process', stdio: ['ignore', 'inherit', 'pipe'] });
+      const child = utilityProcess.fork(entry, [], {
+        serviceName: 'Weir task process',
+        stdio: ['ignore', 'inherit', 'pipe'],
+      });
       const stderrListeners: Array<(line: string) => void> = [];
       let partial = '';
       child.stderr?.on('data', (d: Buffer) => {
@@ -45,12 +48,21 @@ export function createUtilityLauncher(entry: string): TaskLauncher {
           killedWith = signal;
           // utilityProcess.kill() asks politely; fault injection needs a real SIGKILL.
           if (signal === 'SIGKILL' && child.pid !== undefined) {
-            try { process.kill(child.pid, 'SIGKILL'); return; } catch { /* already gone */ }
+            try {
+              process.kill(child.pid, 'SIGKILL');
+              return;
+            } catch {
+              /* already gone */
+            }
           }
           child.kill();
         },
-        get pid() { return child.pid; },
-        onStderr(listener) { stderrListeners.push(listener); },
+        get pid() {
+          return child.pid;
+        },
+        onStderr(listener) {
+          stderrListeners.push(listener);
+        },
       };
     },
   };

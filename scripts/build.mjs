@@ -51,7 +51,13 @@ async function buildElectron() {
       define: { 'import.meta': '__weirImportMeta' },
     }),
     // The sandboxed preload may require only 'electron': everything else is inlined.
-    esbuild({ ...common, entryPoints: { preload: 'electron/preload.ts' }, outdir: 'dist/electron', outExtension: { '.js': '.cjs' }, external: ['electron'] }),
+    esbuild({
+      ...common,
+      entryPoints: { preload: 'electron/preload.ts' },
+      outdir: 'dist/electron',
+      outExtension: { '.js': '.cjs' },
+      external: ['electron'],
+    }),
   ]);
   console.error(`build: electron -> dist/electron/{main,preload,task}.cjs (${Date.now() - t} ms)`);
 }

@@ -79,9 +79,17 @@ const ROOTS = Object.keys(ROOMS);
  * (a store folder below the feature folders), not to this check.
  */
 export const KNOWN_FOLDER_CYCLES = [
-  ['renderer/src', 'renderer/src/canvas', 'renderer/src/documents', 'renderer/src/live', 'renderer/src/panels', 'renderer/src/run'],
+  [
+    'renderer/src',
+    'renderer/src/canvas',
+    'renderer/src/documents',
+    'renderer/src/live',
+    'renderer/src/panels',
+    'renderer/src/run',
+  ],
 ];
-const isKnownCycle = (cycle) => KNOWN_FOLDER_CYCLES.some((k) => k.length === cycle.length && k.every((f) => cycle.includes(f)));
+const isKnownCycle = (cycle) =>
+  KNOWN_FOLDER_CYCLES.some((k) => k.length === cycle.length && k.every((f) => cycle.includes(f)));
 
 const engineLayer = (file) => {
   let best = null;
@@ -120,15 +128,25 @@ function folderCycles(edges) {
   const cycles = [];
   let i = 0;
   const visit = (v) => {
-    index.set(v, i); low.set(v, i); i++; stack.push(v); on.add(v);
+    index.set(v, i);
+    low.set(v, i);
+    i++;
+    stack.push(v);
+    on.add(v);
     for (const w of edges.get(v)?.keys() ?? []) {
-      if (!index.has(w)) { visit(w); low.set(v, Math.min(low.get(v), low.get(w))); }
-      else if (on.has(w)) low.set(v, Math.min(low.get(v), index.get(w)));
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v), low.get(w)));
+      } else if (on.has(w)) low.set(v, Math.min(low.get(v), index.get(w)));
     }
     if (low.get(v) === index.get(v)) {
       const c = [];
       let w;
-      do { w = stack.pop(); on.delete(w); c.push(w); } while (w !== v);
+      do {
+        w = stack.pop();
+        on.delete(w);
+        c.push(w);
+      } while (w !== v);
       if (c.length > 1) cycles.push(c.sort());
     }
   };
@@ -136,8 +154,7 @@ function folderCycles(edges) {
   return cycles;
 }
 
-const matches = (file, pattern) =>
-  pattern.endsWith('/**') ? file.startsWith(pattern.slice(0, -2)) : file === pattern;
+const matches = (file, pattern) => (pattern.endsWith('/**') ? file.startsWith(pattern.slice(0, -2)) : file === pattern);
 const matchesAny = (file, patterns) => patterns.some((p) => matches(file, p));
 const rendererMayImport = (file) => matchesAny(file, RENDERER_MAY_IMPORT) && !matchesAny(file, NODE_ONLY_ENGINE);
 
@@ -167,18 +184,31 @@ function stripComments(src) {
     const n = src[i + 1];
     if (quote) {
       out += c;
-      if (c === '\\') { out += n ?? ''; i += 2; continue; }
-      if (c === quote) { quote = null; strings[strings.length - 1][1] = i; }
+      if (c === '\\') {
+        out += n ?? '';
+        i += 2;
+        continue;
+      }
+      if (c === quote) {
+        quote = null;
+        strings[strings.length - 1][1] = i;
+      }
       i++;
     } else if (c === '/' && n === '/') {
-      while (i < src.length && src[i] !== '\n') { out += ' '; i++; }
+      while (i < src.length && src[i] !== '\n') {
+        out += ' ';
+        i++;
+      }
     } else if (c === '/' && n === '*') {
       const end = src.indexOf('*/', i + 2);
       const stop = end === -1 ? src.length : end + 2;
       out += src.slice(i, stop).replace(/[^\n]/g, ' ');
       i = stop;
     } else {
-      if (c === "'" || c === '"' || c === '`') { quote = c; strings.push([i, src.length]); }
+      if (c === "'" || c === '"' || c === '`') {
+        quote = c;
+        strings.push([i, src.length]);
+      }
       out += c;
       i++;
     }
@@ -262,17 +292,26 @@ export function checkLayers(root) {
       }
       if (!file.startsWith('renderer/')) continue;
       if (isBuiltin(spec)) add(file, line, `renderer must not import the Node built-in '${spec}'`);
-      else if (NODE_ONLY_PACKAGES.includes(packageOf(spec))) add(file, line, `renderer must not import the Node-only package '${spec}'`);
+      else if (NODE_ONLY_PACKAGES.includes(packageOf(spec)))
+        add(file, line, `renderer must not import the Node-only package '${spec}'`);
       const target = resolveLocal(file, spec);
       if (target && target.startsWith('engine/') && !rendererMayImport(target)) {
-        add(file, line, `renderer must not import engine internals ('${target}'); only shared modules: ${RENDERER_MAY_IMPORT.join(', ')} (not ${NODE_ONLY_ENGINE.join(', ')})`);
+        add(
+          file,
+          line,
+          `renderer must not import engine internals ('${target}'); only shared modules: ${RENDERER_MAY_IMPORT.join(', ')} (not ${NODE_ONLY_ENGINE.join(', ')})`,
+        );
       }
     }
   }
 
   // Browser-safe closure: roots plus everything they import at run time (type imports are erased).
-  const roots = [...imports.keys()].filter((f) => f.startsWith('engine/')
-    && (matchesAny(f, BROWSER_SAFE_ROOTS) || rendererMayImport(f)) && !matchesAny(f, NODE_ONLY_ENGINE));
+  const roots = [...imports.keys()].filter(
+    (f) =>
+      f.startsWith('engine/') &&
+      (matchesAny(f, BROWSER_SAFE_ROOTS) || rendererMayImport(f)) &&
+      !matchesAny(f, NODE_ONLY_ENGINE),
+  );
   const reachedFrom = new Map(roots.map((f) => [f, null]));
   const queue = [...roots];
   while (queue.length > 0) {
@@ -281,7 +320,8 @@ export function checkLayers(root) {
       if (typeOnly) continue;
       const chain = reachedFrom.get(file) ? ` (browser-safe because ${reachedFrom.get(file)} imports it)` : '';
       if (isBuiltin(spec)) add(file, line, `browser-safe module must not import the Node built-in '${spec}'${chain}`);
-      else if (NODE_ONLY_PACKAGES.includes(packageOf(spec))) add(file, line, `browser-safe module must not import the Node-only package '${spec}'${chain}`);
+      else if (NODE_ONLY_PACKAGES.includes(packageOf(spec)))
+        add(file, line, `browser-safe module must not import the Node-only package '${spec}'${chain}`);
       const target = resolveLocal(file, spec);
       if (target && imports.has(target) && !reachedFrom.has(target)) {
         if (matchesAny(target, NODE_ONLY_ENGINE)) {
@@ -304,7 +344,9 @@ if (isMain) {
   const { violations, filesChecked } = checkLayers(root);
   for (const v of violations) console.error(`${v.file}:${v.line}: ${v.reason}`);
   if (violations.length > 0) {
-    console.error(`layers: ${violations.length} violation${violations.length === 1 ? '' : 's'} in ${filesChecked} files`);
+    console.error(
+      `layers: ${violations.length} violation${violations.length === 1 ? '' : 's'} in ${filesChecked} files`,
+    );
     process.exit(1);
   }
   console.log(`layers: ok (${filesChecked} files)`);

@@ -61,7 +61,10 @@ function fetchElectron() {
   if (r.status === 0 && electronBinary()) return null;
   if (r.error) return `the download did not finish (${r.error.message})`;
   // @electron/get prints a stack; its first line names the cause (e.g. getaddrinfo ENOTFOUND github.com).
-  const first = `${r.stderr ?? ''}`.split('\n').map((l) => l.trim()).find((l) => l.length > 0);
+  const first = `${r.stderr ?? ''}`
+    .split('\n')
+    .map((l) => l.trim())
+    .find((l) => l.length > 0);
   return `the download failed${first ? ` (${first.slice(0, 160)})` : ''}`;
 }
 
@@ -71,7 +74,12 @@ if (!electron) {
   whyNoElectron = fetchElectron() ?? '';
   electron = whyNoElectron ? null : electronBinary();
 }
-const needRenderer = stale(join(ROOT, 'dist/renderer/index.html'), ['renderer', 'engine/graph', 'engine/host', 'engine/sql']);
+const needRenderer = stale(join(ROOT, 'dist/renderer/index.html'), [
+  'renderer',
+  'engine/graph',
+  'engine/host',
+  'engine/sql',
+]);
 const needElectron = electron !== null && stale(join(ROOT, 'dist/electron/main.cjs'), ['electron', 'engine']);
 const flags = [needRenderer && '--renderer', needElectron && '--electron'].filter(Boolean);
 if (flags.length) {
@@ -90,6 +98,18 @@ if (electron) {
 } else {
   const workspace = process.env.WEIR_WORKSPACE || join(homedir(), 'Weir');
   mkdirSync(workspace, { recursive: true });
-  console.log(`No Electron window: the Electron binary is missing and ${whyNoElectron}; serving Weir in your browser instead.`);
-  run(process.execPath, [join(ROOT, 'bin/weir.mjs'), 'serve', '--port', '0', '--workspace', workspace, '--example', EXAMPLE, '--open']);
+  console.log(
+    `No Electron window: the Electron binary is missing and ${whyNoElectron}; serving Weir in your browser instead.`,
+  );
+  run(process.execPath, [
+    join(ROOT, 'bin/weir.mjs'),
+    'serve',
+    '--port',
+    '0',
+    '--workspace',
+    workspace,
+    '--example',
+    EXAMPLE,
+    '--open',
+  ]);
 }

@@ -18,7 +18,10 @@ function walk(dir) {
     return statSync(p).isDirectory() ? walk(p) : [p];
   });
 }
-const all = walk('test').filter((p) => p.endsWith('.test.ts')).map((p) => relative('.', p)).sort();
+const all = walk('test')
+  .filter((p) => p.endsWith('.test.ts'))
+  .map((p) => relative('.', p))
+  .sort();
 const isE2e = (p) => p.startsWith(join('test', 'e2e'));
 let files = all.filter((p) => (e2eOnly ? isE2e(p) : noE2e ? !isE2e(p) : true));
 if (filters.length) files = files.filter((p) => filters.some((f) => p.includes(f)));
@@ -26,7 +29,9 @@ if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);
 }
-const r = spawnSync(process.execPath,
+const r = spawnSync(
+  process.execPath,
   ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', ...files],
-  { stdio: 'inherit' });
+  { stdio: 'inherit' },
+);
 process.exit(r.status ?? 1);

@@ -27,10 +27,13 @@ test('each kind of violation is reported as file:line: reason, exit 1', (t) => {
   t.after(() => rmSync(root, { recursive: true, force: true }));
   const files: Record<string, string> = {
     'engine/runtime/ui.ts': "import { app } from 'electron';\nimport React from 'react';\n",
-    'engine/runtime/flow.ts': "// import { x } from '@xyflow/react';\n\nexport { ReactFlow } from '@xyflow/react';\nimport('react-dom/client');\n",
+    'engine/runtime/flow.ts':
+      "// import { x } from '@xyflow/react';\n\nexport { ReactFlow } from '@xyflow/react';\nimport('react-dom/client');\n",
     'engine/runtime/task.ts': "import { readFile } from 'node:fs/promises';\nexport const x = 1;\n",
-    'engine/graph/ok.ts': "import type { Stats } from 'node:fs';\nimport { z } from 'zod';\nexport type S = Stats;\nexport const y = z;\n",
-    'engine/graph/bad.ts': "import { join } from 'node:path';\nimport { x } from '../runtime/task.ts';\nexport const j = [join, x];\n",
+    'engine/graph/ok.ts':
+      "import type { Stats } from 'node:fs';\nimport { z } from 'zod';\nexport type S = Stats;\nexport const y = z;\n",
+    'engine/graph/bad.ts':
+      "import { join } from 'node:path';\nimport { x } from '../runtime/task.ts';\nexport const j = [join, x];\n",
     'engine/graph/schema-inference.ts': "import { readFileSync } from 'node:fs';\nexport const r = readFileSync;\n",
     'engine/graph/uses-inference.ts': "import { r } from './schema-inference.ts';\nexport const q = r;\n",
     'engine/export/flink-sql/index.ts': "import { writeFileSync } from 'fs';\nexport const w = writeFileSync;\n",
@@ -49,7 +52,7 @@ test('each kind of violation is reported as file:line: reason, exit 1', (t) => {
       "import type { JobDocument } from '../../engine/graph/types.ts';",
       "import { validateJob } from '../../engine/graph/ok.ts';",
       "import { connect } from '../../engine/host/browser/ws-client.ts';",
-      "const s = 'import x from \"fs\"'; // a string, not an import",
+      'const s = \'import x from "fs"\'; // a string, not an import',
       '',
     ].join('\n'),
   };
@@ -60,14 +63,22 @@ test('each kind of violation is reported as file:line: reason, exit 1', (t) => {
   const r = run(root);
   assert.equal(r.code, 1, r.out + r.err);
   const lines = r.err.trim().split('\n');
-  const has = (re: RegExp) => assert.ok(lines.some((l) => re.test(l)), `${re}\n${r.err}`);
+  const has = (re: RegExp) =>
+    assert.ok(
+      lines.some((l) => re.test(l)),
+      `${re}\n${r.err}`,
+    );
   has(/^engine\/runtime\/ui\.ts:1: engine must not import 'electron'/);
   has(/^engine\/runtime\/ui\.ts:2: engine must not import 'react'/);
   has(/^engine\/runtime\/flow\.ts:3: engine must not import '@xyflow\/react'/);
   has(/^engine\/runtime\/flow\.ts:4: engine must not import 'react-dom\/client'/);
   has(/^engine\/graph\/bad\.ts:1: browser-safe module must not import the Node built-in 'node:path'/);
-  has(/^engine\/runtime\/task\.ts:1: browser-safe module must not import the Node built-in 'node:fs\/promises' \(browser-safe because engine\/graph\/bad\.ts imports it\)/);
-  has(/^engine\/graph\/uses-inference\.ts:1: browser-safe module must not import the Node-only module 'engine\/graph\/schema-inference\.ts'/);
+  has(
+    /^engine\/runtime\/task\.ts:1: browser-safe module must not import the Node built-in 'node:fs\/promises' \(browser-safe because engine\/graph\/bad\.ts imports it\)/,
+  );
+  has(
+    /^engine\/graph\/uses-inference\.ts:1: browser-safe module must not import the Node-only module 'engine\/graph\/schema-inference\.ts'/,
+  );
   has(/^engine\/sql\/index\.ts:1: browser-safe module must not import the Node built-in 'buffer'/);
   has(/^engine\/host\/common\/helper\.ts:1: browser-safe module must not import the Node built-in 'node:net'/);
   has(/^renderer\/src\/App\.tsx:2: renderer must not import the Node built-in 'fs'/);
@@ -75,11 +86,21 @@ test('each kind of violation is reported as file:line: reason, exit 1', (t) => {
   has(/^renderer\/src\/App\.tsx:4: renderer must not import the Node built-in 'child_process'/);
   has(/^renderer\/src\/App\.tsx:5: renderer must not import the Node-only package 'rocksdb'/);
   has(/^renderer\/src\/App\.tsx:6: renderer must not import engine internals \('engine\/runtime\/task\.ts'\)/);
-  has(/^renderer\/src\/App\.tsx:7: renderer must not import engine internals \('engine\/graph\/schema-inference\.ts'\)/);
-  has(/^renderer\/src\/App\.tsx:8: renderer must not import engine internals \('engine\/export\/flink-sql\/index\.ts'\)/);
+  has(
+    /^renderer\/src\/App\.tsx:7: renderer must not import engine internals \('engine\/graph\/schema-inference\.ts'\)/,
+  );
+  has(
+    /^renderer\/src\/App\.tsx:8: renderer must not import engine internals \('engine\/export\/flink-sql\/index\.ts'\)/,
+  );
   // Allowed: type imports of Node built-ins, zod, schema-inference's own Node use, flink's Node
   // use, the shared modules, a string that only looks like an import, commented-out imports.
-  for (const ok of [/ok\.ts/, /schema-inference\.ts:1/, /flink\/index\.ts:1/, /App\.tsx:(1|9|10|11|12):/, /flow\.ts:1:/]) {
+  for (const ok of [
+    /ok\.ts/,
+    /schema-inference\.ts:1/,
+    /flink\/index\.ts:1/,
+    /App\.tsx:(1|9|10|11|12):/,
+    /flow\.ts:1:/,
+  ]) {
     assert.ok(!lines.some((l) => ok.test(l)), `unexpected ${ok}\n${r.err}`);
   }
   // engine/runtime/task.ts sits in no ENGINE_LAYERS folder (only engine/runtime/{common,task,job}/ do).
@@ -91,17 +112,20 @@ test('arrows pointing up or sideways between folders, and folder cycles, are vio
   const root = mkdtempSync(join(tmpdir(), 'weir-layers-up-'));
   t.after(() => rmSync(root, { recursive: true, force: true }));
   const files: Record<string, string> = {
-    'engine/runtime/job/master.ts': "export const m = 1;\n",
+    'engine/runtime/job/master.ts': 'export const m = 1;\n',
     'engine/graph/up.ts': "\nimport { m } from '../runtime/job/master.ts';\nexport const u = m;\n",
-    'engine/checkpoint/store.ts': "export const c = 1;\n",
+    'engine/checkpoint/store.ts': 'export const c = 1;\n',
     'engine/state/peer.ts': "import { c } from '../checkpoint/store.ts';\nexport const p = c;\n",
-    'engine/cli/main.ts': "import { m } from '../runtime/job/master.ts';\nimport { p } from '../state/peer.ts';\nexport const ok = [m, p];\n",
-    'bench/b.ts': "import { h } from '../test/support/h.ts';\nimport { s } from '../test/e2e/s.ts';\nexport const b = [h, s];\n",
-    'test/support/h.ts': "export const h = 1;\n",
-    'test/e2e/s.ts': "export const s = 1;\n",
+    'engine/cli/main.ts':
+      "import { m } from '../runtime/job/master.ts';\nimport { p } from '../state/peer.ts';\nexport const ok = [m, p];\n",
+    'bench/b.ts':
+      "import { h } from '../test/support/h.ts';\nimport { s } from '../test/e2e/s.ts';\nexport const b = [h, s];\n",
+    'test/support/h.ts': 'export const h = 1;\n',
+    'test/e2e/s.ts': 'export const s = 1;\n',
     'test/x.test.ts': "import { b } from '../bench/b.ts';\nexport const x = b;\n",
-    'electron/main.ts': "import { m } from '../engine/runtime/job/master.ts';\nimport App from '../renderer/src/App.tsx';\nexport const e = [m, App];\n",
-    'renderer/src/App.tsx': "export default 1;\n",
+    'electron/main.ts':
+      "import { m } from '../engine/runtime/job/master.ts';\nimport App from '../renderer/src/App.tsx';\nexport const e = [m, App];\n",
+    'renderer/src/App.tsx': 'export default 1;\n',
     'test/a/one.ts': "import { two } from '../b/two.ts';\nexport const one = two;\n",
     'test/b/two.ts': "import { three } from '../c/three.ts';\nexport const two = three;\n",
     'test/c/three.ts': "import type { one } from '../a/one.ts';\nexport const three: typeof one | 0 = 0;\n",
@@ -113,8 +137,14 @@ test('arrows pointing up or sideways between folders, and folder cycles, are vio
   const r = run(root);
   assert.equal(r.code, 1, r.out + r.err);
   const lines = r.err.trim().split('\n');
-  const has = (re: RegExp) => assert.ok(lines.some((l) => re.test(l)), `${re}\n${r.err}`);
-  has(/^engine\/graph\/up\.ts:2: engine\/graph must not import engine\/runtime\/job \('engine\/runtime\/job\/master\.ts'\): a higher layer/);
+  const has = (re: RegExp) =>
+    assert.ok(
+      lines.some((l) => re.test(l)),
+      `${re}\n${r.err}`,
+    );
+  has(
+    /^engine\/graph\/up\.ts:2: engine\/graph must not import engine\/runtime\/job \('engine\/runtime\/job\/master\.ts'\): a higher layer/,
+  );
   has(/^engine\/state\/peer\.ts:1: engine\/state must not import engine\/checkpoint .*: same layer/);
   has(/^bench\/b\.ts:2: bench\/ must not import test\/ \('test\/e2e\/s\.ts'\)/);
   has(/^test\/x\.test\.ts:1: test\/ must not import bench\/ \('bench\/b\.ts'\)/);

@@ -8,7 +8,10 @@ import { createHash, randomBytes, type Hash } from 'node:crypto';
 import { mkdir, open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
-export interface WrittenFile { bytes: number; sha256: string }
+export interface WrittenFile {
+  bytes: number;
+  sha256: string;
+}
 
 export class AtomicFileWriter {
   private bytes = 0;
@@ -29,7 +32,9 @@ export class AtomicFileWriter {
     return new AtomicFileWriter(finalPath, tempPath, handle, createHash('sha256'));
   }
 
-  get written(): number { return this.bytes; }
+  get written(): number {
+    return this.bytes;
+  }
 
   async write(chunk: Uint8Array): Promise<void> {
     if (this.done) throw new Error(`write after close: ${this.finalPath}`);

@@ -48,7 +48,13 @@ export function stateFilesOf(states: readonly SubtaskStateSnapshot[]): StateFile
 }
 
 export function sharedPathsOf(states: readonly SubtaskStateSnapshot[]): string[] {
-  return [...new Set(stateFilesOf(states).filter((f) => f.shared).map((f) => f.path))];
+  return [
+    ...new Set(
+      stateFilesOf(states)
+        .filter((f) => f.shared)
+        .map((f) => f.path),
+    ),
+  ];
 }
 
 /** Full size: every distinct file the checkpoint restores from plus inline state. */
@@ -81,22 +87,29 @@ export async function readMetadata(metadataPath: string): Promise<CheckpointMeta
   try {
     meta = JSON.parse(text) as CheckpointMetadata & { checksum?: unknown };
   } catch (err) {
-    throw new CheckpointRestoreError(`checkpoint metadata ${metadataPath} is corrupt (truncated or damaged): ${(err as Error).message}`);
+    throw new CheckpointRestoreError(
+      `checkpoint metadata ${metadataPath} is corrupt (truncated or damaged): ${(err as Error).message}`,
+    );
   }
   if (typeof meta?.format === 'string' && UNVERIFIABLE_FORMATS.has(meta.format)) {
-    throw new CheckpointRestoreError(`checkpoint metadata ${metadataPath} has format '${meta.format}' without a checksum, `
-      + `written by an older Weir: it cannot be verified, so it is not restored. Run the job from the start.`);
+    throw new CheckpointRestoreError(
+      `checkpoint metadata ${metadataPath} has format '${meta.format}' without a checksum, ` +
+        `written by an older Weir: it cannot be verified, so it is not restored. Run the job from the start.`,
+    );
   }
   if (meta?.format === METADATA_FORMAT) {
     const { checksum, ...rest } = meta;
     if (typeof checksum !== 'string' || checksumOf(JSON.stringify(rest)) !== checksum) {
-      throw new CheckpointRestoreError(`checkpoint metadata ${metadataPath} is corrupt: its checksum does not match its content`);
+      throw new CheckpointRestoreError(
+        `checkpoint metadata ${metadataPath} is corrupt: its checksum does not match its content`,
+      );
     }
     meta = rest;
   }
   if (meta?.format !== METADATA_FORMAT || typeof meta.id !== 'number' || !Array.isArray(meta.states)) {
     throw new CheckpointRestoreError(
-      `checkpoint metadata ${metadataPath} is not a Weir checkpoint (expected format '${METADATA_FORMAT}')`);
+      `checkpoint metadata ${metadataPath} is not a Weir checkpoint (expected format '${METADATA_FORMAT}')`,
+    );
   }
   return meta;
 }
@@ -117,11 +130,13 @@ export async function verifyStateFile(absPath: string, ref: StateFileRef): Promi
   }
   if (size !== ref.bytes) {
     throw new CheckpointRestoreError(
-      `state file ${absPath} is corrupt: it has ${size} bytes, the checkpoint metadata records ${ref.bytes}`);
+      `state file ${absPath} is corrupt: it has ${size} bytes, the checkpoint metadata records ${ref.bytes}`,
+    );
   }
   const actual = await sha256OfFile(absPath);
   if (actual !== ref.sha256) {
     throw new CheckpointRestoreError(
-      `state file ${absPath} is corrupt: sha256 ${actual} does not match ${ref.sha256} recorded in the checkpoint metadata`);
+      `state file ${absPath} is corrupt: sha256 ${actual} does not match ${ref.sha256} recorded in the checkpoint metadata`,
+    );
   }
 }

@@ -9,8 +9,12 @@ export class CompletedCheckpointStore {
   private readonly checkpoints: CompletedCheckpoint[] = []; // oldest first
   private latestSavepoint: CompletedCheckpoint | null = null;
 
-  constructor(private readonly retained: number, private readonly storage: CheckpointStorage) {
-    if (!Number.isInteger(retained) || retained < 1) throw new Error(`checkpointing.retained must be an integer >= 1, got ${retained}`);
+  constructor(
+    private readonly retained: number,
+    private readonly storage: CheckpointStorage,
+  ) {
+    if (!Number.isInteger(retained) || retained < 1)
+      throw new Error(`checkpointing.retained must be an integer >= 1, got ${retained}`);
   }
 
   /**

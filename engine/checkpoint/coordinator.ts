@@ -12,12 +12,23 @@
  * restores (next id = max(restored id, newest stored id) + 1); `notifyCheckpointComplete(n)` is sent
  * only after n's metadata is durable, and never for a failed checkpoint.
  */
-import type { CheckpointAck, CheckpointBarrier, CheckpointStats, CheckpointStatsSummary, SubtaskCheckpointStats } from '../contracts/checkpoint.ts';
+import type {
+  CheckpointAck,
+  CheckpointBarrier,
+  CheckpointStats,
+  CheckpointStatsSummary,
+  SubtaskCheckpointStats,
+} from '../contracts/checkpoint.ts';
 import { CheckpointFailureManager } from './failure-manager.ts';
 import { CompletedCheckpointStore } from './completed-store.ts';
 import { PendingCheckpoint, type SubtaskId } from './pending-checkpoint.ts';
 import { CheckpointStatsTracker, type CheckpointStatsListener } from './stats-tracker.ts';
-import { CheckpointDeclinedError, type CheckpointKind, type CheckpointStorage, type CompletedCheckpoint } from '../contracts/checkpoint-storage.ts';
+import {
+  CheckpointDeclinedError,
+  type CheckpointKind,
+  type CheckpointStorage,
+  type CompletedCheckpoint,
+} from '../contracts/checkpoint-storage.ts';
 import { systemTimers, type CheckpointTimers, type TimerHandle } from './timers.ts';
 import { TriggerScheduler } from './trigger-scheduler.ts';
 
@@ -58,14 +69,22 @@ export interface CheckpointCoordinatorOptions {
 }
 
 export class CheckpointFailedError extends Error {
-  constructor(readonly checkpointId: number, message: string) {
+  constructor(
+    readonly checkpointId: number,
+    message: string,
+  ) {
     super(message);
     this.name = 'CheckpointFailedError';
   }
 }
 
-interface Waiter { resolve(cp: CompletedCheckpoint): void; reject(err: Error): void }
-interface QueuedRequest extends Waiter { kind: CheckpointKind }
+interface Waiter {
+  resolve(cp: CompletedCheckpoint): void;
+  reject(err: Error): void;
+}
+interface QueuedRequest extends Waiter {
+  kind: CheckpointKind;
+}
 
 function errorText(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
@@ -155,14 +174,20 @@ export class CheckpointCoordinator {
 
   private request(kind: CheckpointKind): Promise<CompletedCheckpoint> {
     return new Promise<CompletedCheckpoint>((resolve, reject) => {
-      if (this.stopped) { reject(new Error('checkpointing is stopped')); return; }
+      if (this.stopped) {
+        reject(new Error('checkpointing is stopped'));
+        return;
+      }
       if (this.pending) this.queue.push({ kind, resolve, reject });
       else this.trigger(kind, { resolve, reject });
     });
   }
 
   private trigger(kind: CheckpointKind, waiter?: Waiter): void {
-    if (this.stopped) { waiter?.reject(new Error('checkpointing is stopped')); return; }
+    if (this.stopped) {
+      waiter?.reject(new Error('checkpointing is stopped'));
+      return;
+    }
     if (this.pending) {
       // Periodic triggers never queue: the scheduler re-arms when the in-flight one ends.
       if (waiter) this.queue.push({ kind, ...waiter });
@@ -189,8 +214,12 @@ export class CheckpointCoordinator {
     if (this.pending !== p || this.completing) return;
     const missing = p.missing();
     const shown = missing.slice(0, 5).join(', ') + (missing.length > 5 ? `, and ${missing.length - 5} more` : '');
-    this.fail(p, `${p.kind} ${p.id} expired after ${this.opts.settings.timeout} ms before all subtasks acknowledged ` +
-      `(${p.acknowledged}/${p.total}; still waiting for ${shown})`, true);
+    this.fail(
+      p,
+      `${p.kind} ${p.id} expired after ${this.opts.settings.timeout} ms before all subtasks acknowledged ` +
+        `(${p.acknowledged}/${p.total}; still waiting for ${shown})`,
+      true,
+    );
   }
 
   /** An acknowledgement from a task: its subtasks' state and statistics for checkpoint n. */
@@ -291,8 +320,9 @@ export class CheckpointCoordinator {
     } catch (err) {
       this.opts.onWarning?.(`could not tell tasks that ${p.kind} ${p.id} failed: ${errorText(err)}`);
     }
-    this.opts.storage.discardFailed(p.data()).catch((err) =>
-      this.opts.onWarning?.(`could not clean up failed ${p.kind} ${p.id}: ${errorText(err)}`));
+    this.opts.storage
+      .discardFailed(p.data())
+      .catch((err) => this.opts.onWarning?.(`could not clean up failed ${p.kind} ${p.id}: ${errorText(err)}`));
     this.waiters.get(p.id)?.reject(new CheckpointFailedError(p.id, reason));
     this.waiters.delete(p.id);
     // Savepoint failures are reported to whoever asked for the savepoint; they do not fail the job.

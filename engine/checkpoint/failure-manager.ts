@@ -7,9 +7,14 @@
 export class CheckpointFailureManager {
   private consecutive = 0;
 
-  constructor(private readonly tolerableFailures: number, private readonly failJob: (reason: string) => void) {}
+  constructor(
+    private readonly tolerableFailures: number,
+    private readonly failJob: (reason: string) => void,
+  ) {}
 
-  get consecutiveFailures(): number { return this.consecutive; }
+  get consecutiveFailures(): number {
+    return this.consecutive;
+  }
 
   onSuccess(): void {
     this.consecutive = 0;
@@ -20,9 +25,10 @@ export class CheckpointFailureManager {
     if (this.consecutive > this.tolerableFailures) {
       // Reported once per run of failures: the job fails (and may restart); counting starts over.
       this.consecutive = 0;
-      const tolerated = this.tolerableFailures === 0
-        ? 'no checkpoint failure is tolerated (checkpointing.tolerableFailures = 0)'
-        : `more than ${this.tolerableFailures} consecutive checkpoint failures (checkpointing.tolerableFailures)`;
+      const tolerated =
+        this.tolerableFailures === 0
+          ? 'no checkpoint failure is tolerated (checkpointing.tolerableFailures = 0)'
+          : `more than ${this.tolerableFailures} consecutive checkpoint failures (checkpointing.tolerableFailures)`;
       this.failJob(`checkpoint ${checkpointId} failed and ${tolerated}: ${reason}`);
     }
   }

@@ -21,7 +21,10 @@ const SP = /^sp-(\d+)-(\d+)$/;
 
 /** Job names become folder names: keep them readable but safe on every OS. */
 function jobFolderName(jobName: string): string {
-  const safe = jobName.trim().replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^\.+/, '_');
+  const safe = jobName
+    .trim()
+    .replace(/[^A-Za-z0-9._-]+/g, '_')
+    .replace(/^\.+/, '_');
   return safe || 'job';
 }
 

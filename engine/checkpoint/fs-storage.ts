@@ -6,27 +6,53 @@ import { copyFile, readdir, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { writeFileAtomic, isTempFileName } from './atomic-file.ts';
 import {
-  fullBytesOf, readMetadata, sharedPathsOf, verifyStateFile, METADATA_FORMAT, serializeMetadata,
+  fullBytesOf,
+  readMetadata,
+  sharedPathsOf,
+  verifyStateFile,
+  METADATA_FORMAT,
+  serializeMetadata,
   type CheckpointMetadata,
 } from './checkpoint-metadata.ts';
 import {
-  METADATA_FILE, SAVEPOINTS_DIR, SHARED_DIR, checkpointFolder, parseCheckpointFolder, parseSavepointFolder,
+  METADATA_FILE,
+  SAVEPOINTS_DIR,
+  SHARED_DIR,
+  checkpointFolder,
+  parseCheckpointFolder,
+  parseSavepointFolder,
 } from './fs-layout.ts';
 import { SharedStateRegistry } from './shared-registry.ts';
 import { assertOnlyFiles, claimCheckpointRoot } from './storage-ownership.ts';
 import {
-  CheckpointRestoreError, type CheckpointStorage, type CompletedCheckpoint, type PendingCheckpointData,
+  CheckpointRestoreError,
+  type CheckpointStorage,
+  type CompletedCheckpoint,
+  type PendingCheckpointData,
 } from '../contracts/checkpoint-storage.ts';
 import type { RetainedCheckpoint, SubtaskStateSnapshot } from '../contracts/checkpoint.ts';
 
-interface FolderEntry { id: number; kind: 'checkpoint' | 'savepoint'; folder: string /* relative */ }
+interface FolderEntry {
+  id: number;
+  kind: 'checkpoint' | 'savepoint';
+  folder: string; /* relative */
+}
 
 async function exists(path: string): Promise<boolean> {
-  try { await stat(path); return true; } catch { return false; }
+  try {
+    await stat(path);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 async function listDir(path: string): Promise<string[]> {
-  try { return await readdir(path); } catch { return []; }
+  try {
+    return await readdir(path);
+  } catch {
+    return [];
+  }
 }
 
 export class FsCheckpointStorage implements CheckpointStorage {
@@ -36,9 +62,14 @@ export class FsCheckpointStorage implements CheckpointStorage {
   private removedIncomplete: string[] = [];
 
   /** `root` is `<checkpointing.dir>/<jobName>` (see `jobRoot`). */
-  constructor(readonly root: string, readonly jobName: string) {}
+  constructor(
+    readonly root: string,
+    readonly jobName: string,
+  ) {}
 
-  private abs(rel: string): string { return join(this.root, rel); }
+  private abs(rel: string): string {
+    return join(this.root, rel);
+  }
 
   /** Checkpoint and savepoint folders present, complete or not. */
   private async folders(): Promise<FolderEntry[]> {
@@ -66,8 +97,10 @@ export class FsCheckpointStorage implements CheckpointStorage {
         // Incomplete: the process died before the metadata was written.
         await assertOnlyFiles(this.abs(entry.folder));
         await rm(this.abs(entry.folder), { recursive: true, force: true });
-        this.removedIncomplete.push(`${entry.kind} ${entry.id} (${this.abs(entry.folder)}) had no ${METADATA_FILE} (missing, `
-          + `or the process died writing it): it is unusable and was removed`);
+        this.removedIncomplete.push(
+          `${entry.kind} ${entry.id} (${this.abs(entry.folder)}) had no ${METADATA_FILE} (missing, ` +
+            `or the process died writing it): it is unusable and was removed`,
+        );
         continue;
       }
       try {
@@ -96,8 +129,15 @@ export class FsCheckpointStorage implements CheckpointStorage {
     const time = Date.now();
     const bytes = fullBytesOf(states);
     const meta: CheckpointMetadata = {
-      format: METADATA_FORMAT, job: this.jobName, id: data.id, kind: data.kind,
-      triggerTime: data.triggerTime, time, folder, bytes, states,
+      format: METADATA_FORMAT,
+      job: this.jobName,
+      id: data.id,
+      kind: data.kind,
+      triggerTime: data.triggerTime,
+      time,
+      folder,
+      bytes,
+      states,
     };
     const shared = sharedPathsOf(states);
     this.registry.register(data.id, shared);
@@ -107,17 +147,31 @@ export class FsCheckpointStorage implements CheckpointStorage {
       this.registry.unregister(data.id, shared);
       throw err;
     }
-    return { id: data.id, kind: data.kind, triggerTime: data.triggerTime, time, location: this.abs(folder), bytes, states };
+    return {
+      id: data.id,
+      kind: data.kind,
+      triggerTime: data.triggerTime,
+      time,
+      location: this.abs(folder),
+      bytes,
+      states,
+    };
   }
 
   /** Savepoints never share files: copy any file living outside the savepoint's folder into it. */
   private async makeSelfContained(folder: string, states: SubtaskStateSnapshot[]): Promise<SubtaskStateSnapshot[]> {
     const out: SubtaskStateSnapshot[] = [];
     for (const s of states) {
-      if (!s.keyed?.files?.some((f) => f.shared || !f.path.startsWith(folder + '/'))) { out.push(s); continue; }
+      if (!s.keyed?.files?.some((f) => f.shared || !f.path.startsWith(folder + '/'))) {
+        out.push(s);
+        continue;
+      }
       const files = [];
       for (const f of s.keyed.files) {
-        if (!f.shared && f.path.startsWith(folder + '/')) { files.push(f); continue; }
+        if (!f.shared && f.path.startsWith(folder + '/')) {
+          files.push(f);
+          continue;
+        }
         const target = `${folder}/${s.operatorId.replace(/[^A-Za-z0-9._-]/g, '_')}-${s.subtask}-${basename(f.path)}`;
         await copyFile(this.abs(f.path), this.abs(target));
         files.push({ ...f, path: target, shared: false });
@@ -173,7 +227,15 @@ export class FsCheckpointStorage implements CheckpointStorage {
       if (!(await exists(metaPath))) continue;
       try {
         const m = await readMetadata(metaPath);
-        out.push({ id: m.id, kind: m.kind, triggerTime: m.triggerTime, time: m.time, location: this.abs(entry.folder), bytes: m.bytes, states: m.states });
+        out.push({
+          id: m.id,
+          kind: m.kind,
+          triggerTime: m.triggerTime,
+          time: m.time,
+          location: this.abs(entry.folder),
+          bytes: m.bytes,
+          states: m.states,
+        });
       } catch {
         // unreadable: neither adopted nor deleted
       }
@@ -194,7 +256,9 @@ export class FsCheckpointStorage implements CheckpointStorage {
    * ids never reuse a damaged checkpoint's folder. (Whether falling back is exact is the sinks'
    * rule: connectors/file-sink-output.ts.)
    */
-  async latestUsable(report: (message: string) => void): Promise<{ checkpoint: CompletedCheckpoint | null; highestId: number }> {
+  async latestUsable(
+    report: (message: string) => void,
+  ): Promise<{ checkpoint: CompletedCheckpoint | null; highestId: number }> {
     let highestId = 0;
     let checkpoint: CompletedCheckpoint | null = null;
     for (const m of this.removedIncomplete.splice(0)) report(m);
@@ -214,7 +278,8 @@ export class FsCheckpointStorage implements CheckpointStorage {
     const cp = await this.latest();
     if (!cp) {
       throw new CheckpointRestoreError(
-        `nothing to resume: no completed checkpoint or savepoint of job '${this.jobName}' in ${this.root}`);
+        `nothing to resume: no completed checkpoint or savepoint of job '${this.jobName}' in ${this.root}`,
+      );
     }
     return cp;
   }
@@ -235,7 +300,8 @@ export async function loadCheckpoint(path: string): Promise<CompletedCheckpoint>
   if (!(await exists(folderAbs))) throw new CheckpointRestoreError(`checkpoint ${folderAbs} does not exist`);
   if (!(await exists(metaPath))) {
     throw new CheckpointRestoreError(
-      `checkpoint ${folderAbs} is incomplete: it has no ${METADATA_FILE} file (the process stopped while writing it)`);
+      `checkpoint ${folderAbs} is incomplete: it has no ${METADATA_FILE} file (the process stopped while writing it)`,
+    );
   }
   const meta = await readMetadata(metaPath);
   // The job root is the folder above the checkpoint's own relative folder (1 or 2 levels).
@@ -247,7 +313,10 @@ export async function loadCheckpoint(path: string): Promise<CompletedCheckpoint>
   const states: SubtaskStateSnapshot[] = [];
   const verified = new Set<string>();
   for (const s of meta.states) {
-    if (!s.keyed?.files) { states.push(s); continue; }
+    if (!s.keyed?.files) {
+      states.push(s);
+      continue;
+    }
     const files = [];
     for (const f of s.keyed.files) {
       const abs = absOf(f.path);
@@ -257,5 +326,13 @@ export async function loadCheckpoint(path: string): Promise<CompletedCheckpoint>
     }
     states.push({ ...s, keyed: { ...s.keyed, files } });
   }
-  return { id: meta.id, kind: meta.kind, triggerTime: meta.triggerTime, time: meta.time, location: folderAbs, bytes: meta.bytes, states };
+  return {
+    id: meta.id,
+    kind: meta.kind,
+    triggerTime: meta.triggerTime,
+    time: meta.time,
+    location: folderAbs,
+    bytes: meta.bytes,
+    states,
+  };
 }

@@ -7,7 +7,12 @@ import { createReadStream } from 'node:fs';
 import { AtomicFileWriter } from './atomic-file.ts';
 import { SHARED_DIR, checkpointFolder, resolveIn } from './fs-layout.ts';
 import type { CheckpointBarrier } from '../contracts/checkpoint.ts';
-import type { CheckpointKind, CheckpointWorkerStorage, StateFileRef, StateFileSink } from '../contracts/checkpoint-storage.ts';
+import type {
+  CheckpointKind,
+  CheckpointWorkerStorage,
+  StateFileRef,
+  StateFileSink,
+} from '../contracts/checkpoint-storage.ts';
 
 const SAFE_NAME = /^[A-Za-z0-9._-]+$/;
 
@@ -54,7 +59,12 @@ export class FsCheckpointWorkerStorage implements CheckpointWorkerStorage {
     };
   }
 
-  async writeStateFile(checkpointId: number, name: string, bytes: Uint8Array, opts?: { shared?: boolean }): Promise<StateFileRef> {
+  async writeStateFile(
+    checkpointId: number,
+    name: string,
+    bytes: Uint8Array,
+    opts?: { shared?: boolean },
+  ): Promise<StateFileRef> {
     const sink = await this.createStateFile(checkpointId, name, opts);
     try {
       await sink.write(bytes);

@@ -14,7 +14,10 @@ import { jsonBytes, METADATA_FORMAT, serializeMetadata, type CheckpointMetadata 
 import { METADATA_FILE, checkpointFolder } from './fs-layout.ts';
 import { FsCheckpointStorage, loadCheckpoint } from './fs-storage.ts';
 import {
-  CheckpointDeclinedError, CheckpointRestoreError, type CheckpointStorage, type CompletedCheckpoint,
+  CheckpointDeclinedError,
+  CheckpointRestoreError,
+  type CheckpointStorage,
+  type CompletedCheckpoint,
   type PendingCheckpointData,
 } from '../contracts/checkpoint-storage.ts';
 import type { RetainedCheckpoint, SubtaskStateSnapshot } from '../contracts/checkpoint.ts';
@@ -40,10 +43,14 @@ export class MemoryCheckpointStorage implements CheckpointStorage {
   ) {}
 
   private lostMessage(): string {
-    return `no checkpoint of job '${this.jobName}' is available: the memory state backend keeps checkpoints only ` +
+    return (
+      `no checkpoint of job '${this.jobName}' is available: the memory state backend keeps checkpoints only ` +
       `in the memory of the host process that ran the job, so they are lost when that process exits. ` +
       `Use stateBackend 'fs' or 'rocksdb' to resume after a restart` +
-      (this.opts.savepointRoot ? `, or restore a savepoint from ${join(this.opts.savepointRoot, 'savepoints')} with --from PATH.` : '.');
+      (this.opts.savepointRoot
+        ? `, or restore a savepoint from ${join(this.opts.savepointRoot, 'savepoints')} with --from PATH.`
+        : '.')
+    );
   }
 
   async open(): Promise<void> {}
@@ -58,8 +65,9 @@ export class MemoryCheckpointStorage implements CheckpointStorage {
     if (bytes > this.memoryStateLimit) {
       throw new CheckpointDeclinedError(
         `the state of operator '${state.operatorId}' subtask ${state.subtask} is ${bytes} bytes (${mb(bytes)}), ` +
-        `over the memory state backend's limit of ${this.memoryStateLimit} bytes (${mb(this.memoryStateLimit)}, ` +
-        `settings.memoryStateLimit). Use stateBackend 'fs' or 'rocksdb' for state this large, or raise memoryStateLimit.`);
+          `over the memory state backend's limit of ${this.memoryStateLimit} bytes (${mb(this.memoryStateLimit)}, ` +
+          `settings.memoryStateLimit). Use stateBackend 'fs' or 'rocksdb' for state this large, or raise memoryStateLimit.`,
+      );
     }
   }
 
@@ -70,8 +78,15 @@ export class MemoryCheckpointStorage implements CheckpointStorage {
     if (data.kind === 'savepoint' && this.opts.savepointRoot) {
       const folder = checkpointFolder(data.id, 'savepoint', data.barrierTimestamp);
       const meta: CheckpointMetadata = {
-        format: METADATA_FORMAT, job: this.jobName, id: data.id, kind: 'savepoint',
-        triggerTime: data.triggerTime, time, folder, bytes, states: data.states,
+        format: METADATA_FORMAT,
+        job: this.jobName,
+        id: data.id,
+        kind: 'savepoint',
+        triggerTime: data.triggerTime,
+        time,
+        folder,
+        bytes,
+        states: data.states,
       };
       location = join(this.opts.savepointRoot, folder);
       // Same root as the fs backend's checkpoints: mark it as this job's first (storage-ownership.ts).
@@ -79,7 +94,13 @@ export class MemoryCheckpointStorage implements CheckpointStorage {
       await writeFileAtomic(join(location, METADATA_FILE), serializeMetadata(meta));
     }
     const cp: CompletedCheckpoint = {
-      id: data.id, kind: data.kind, triggerTime: data.triggerTime, time, location, bytes, states: data.states,
+      id: data.id,
+      kind: data.kind,
+      triggerTime: data.triggerTime,
+      time,
+      location,
+      bytes,
+      states: data.states,
     };
     this.completed.set(cp.id, cp);
     return cp;
@@ -98,7 +119,8 @@ export class MemoryCheckpointStorage implements CheckpointStorage {
       const onDisk = await new FsCheckpointStorage(this.opts.savepointRoot, this.jobName).listRetained();
       for (const r of onDisk) if (r.kind === 'savepoint') out.set(r.path, r);
     }
-    for (const c of this.completed.values()) out.set(c.location, { id: c.id, kind: c.kind, path: c.location, time: c.time, bytes: c.bytes });
+    for (const c of this.completed.values())
+      out.set(c.location, { id: c.id, kind: c.kind, path: c.location, time: c.time, bytes: c.bytes });
     if (out.size === 0) throw new CheckpointRestoreError(this.lostMessage());
     return [...out.values()].sort((a, b) => b.id - a.id || a.path.localeCompare(b.path));
   }

@@ -3,7 +3,12 @@
  * acknowledgement (`KeyedStateSnapshot.inline`). Writing a file here is a programming error.
  */
 import type { CheckpointBarrier } from '../contracts/checkpoint.ts';
-import type { CheckpointKind, CheckpointWorkerStorage, StateFileRef, StateFileSink } from '../contracts/checkpoint-storage.ts';
+import type {
+  CheckpointKind,
+  CheckpointWorkerStorage,
+  StateFileRef,
+  StateFileSink,
+} from '../contracts/checkpoint-storage.ts';
 
 export class MemoryCheckpointWorkerStorage implements CheckpointWorkerStorage {
   readonly kind = 'memory' as const;
@@ -18,12 +23,22 @@ export class MemoryCheckpointWorkerStorage implements CheckpointWorkerStorage {
     return this.kinds.get(checkpointId) ?? 'checkpoint';
   }
 
-  createStateFile(): Promise<StateFileSink> { return Promise.reject(noFiles()); }
-  writeStateFile(): Promise<StateFileRef> { return Promise.reject(noFiles()); }
-  readStateFile(): AsyncIterable<Buffer> { throw noFiles(); }
-  resolve(path: string): string { return path; }
+  createStateFile(): Promise<StateFileSink> {
+    return Promise.reject(noFiles());
+  }
+  writeStateFile(): Promise<StateFileRef> {
+    return Promise.reject(noFiles());
+  }
+  readStateFile(): AsyncIterable<Buffer> {
+    throw noFiles();
+  }
+  resolve(path: string): string {
+    return path;
+  }
 }
 
 function noFiles(): Error {
-  return new Error('the memory checkpoint storage keeps snapshots inline in the host; state backends must not write files to it');
+  return new Error(
+    'the memory checkpoint storage keeps snapshots inline in the host; state backends must not write files to it',
+  );
 }

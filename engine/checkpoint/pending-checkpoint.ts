@@ -3,18 +3,25 @@
  * acknowledged, and the state they sent. A subtask counts as acknowledged when it appears in an
  * ack's `stats` or `states`; each subtask counts once, whatever path its acknowledgement took.
  */
-import type { CheckpointAck, CheckpointBarrier, SubtaskCheckpointStats, SubtaskStateSnapshot } from '../contracts/checkpoint.ts';
+import type {
+  CheckpointAck,
+  CheckpointBarrier,
+  SubtaskCheckpointStats,
+  SubtaskStateSnapshot,
+} from '../contracts/checkpoint.ts';
 import type { PendingCheckpointData } from '../contracts/checkpoint-storage.ts';
 
-export interface SubtaskId { operatorId: string; subtask: number }
+export interface SubtaskId {
+  operatorId: string;
+  subtask: number;
+}
 
 function subtaskKey(s: SubtaskId): string {
   return `${s.operatorId}#${s.subtask}`;
 }
 
 export type AckOutcome =
-  | { kind: 'accepted'; newlyAcked: SubtaskCheckpointStats[]; complete: boolean }
-  | { kind: 'ignored'; reason: string };
+  { kind: 'accepted'; newlyAcked: SubtaskCheckpointStats[]; complete: boolean } | { kind: 'ignored'; reason: string };
 
 export class PendingCheckpoint {
   /** Identity mode: the subtasks still missing. Count mode: null. */
@@ -27,7 +34,11 @@ export class PendingCheckpoint {
    * `expected` lists the subtasks that must acknowledge, or gives only their number (then any
    * distinct subtasks count, up to that number).
    */
-  constructor(readonly barrier: CheckpointBarrier, readonly triggerTime: number, expected: readonly SubtaskId[] | number) {
+  constructor(
+    readonly barrier: CheckpointBarrier,
+    readonly triggerTime: number,
+    expected: readonly SubtaskId[] | number,
+  ) {
     if (typeof expected === 'number') {
       this.notYetAcked = null;
       this.total = expected;
@@ -37,10 +48,18 @@ export class PendingCheckpoint {
     }
   }
 
-  get id(): number { return this.barrier.id; }
-  get kind(): CheckpointBarrier['kind'] { return this.barrier.kind; }
-  get acknowledged(): number { return this.ackedKeys.size; }
-  get isComplete(): boolean { return this.ackedKeys.size >= this.total; }
+  get id(): number {
+    return this.barrier.id;
+  }
+  get kind(): CheckpointBarrier['kind'] {
+    return this.barrier.kind;
+  }
+  get acknowledged(): number {
+    return this.ackedKeys.size;
+  }
+  get isComplete(): boolean {
+    return this.ackedKeys.size >= this.total;
+  }
 
   missing(): string[] {
     if (this.notYetAcked) return [...this.notYetAcked];
@@ -54,7 +73,8 @@ export class PendingCheckpoint {
 
   /** A subtask is acknowledged by its entry in `stats` or in `states`. */
   acknowledge(ack: CheckpointAck): AckOutcome {
-    if (ack.checkpointId !== this.id) return { kind: 'ignored', reason: `ack for ${ack.checkpointId}, pending is ${this.id}` };
+    if (ack.checkpointId !== this.id)
+      return { kind: 'ignored', reason: `ack for ${ack.checkpointId}, pending is ${this.id}` };
     const fresh = new Set<string>();
     const newlyAcked: SubtaskCheckpointStats[] = [];
     const accept = (key: string): boolean => {
@@ -73,7 +93,10 @@ export class PendingCheckpoint {
 
   data(): PendingCheckpointData {
     return {
-      id: this.id, kind: this.kind, triggerTime: this.triggerTime, barrierTimestamp: this.barrier.timestamp,
+      id: this.id,
+      kind: this.kind,
+      triggerTime: this.triggerTime,
+      barrierTimestamp: this.barrier.timestamp,
       states: [...this.states],
     };
   }

@@ -21,7 +21,10 @@ export class SharedStateRegistry {
     const unreferenced: string[] = [];
     for (const path of sharedPaths) {
       const users = this.refs.get(path);
-      if (!users) { unreferenced.push(path); continue; }
+      if (!users) {
+        unreferenced.push(path);
+        continue;
+      }
       users.delete(checkpointId);
       if (users.size === 0) {
         this.refs.delete(path);

@@ -4,7 +4,10 @@
  * completed/failed/savepoint/restore. Every change is pushed to the listener with a copy.
  */
 import type {
-  CheckpointStats, CheckpointStatsSummary, SubtaskCheckpointStats, CheckpointCounts,
+  CheckpointStats,
+  CheckpointStatsSummary,
+  SubtaskCheckpointStats,
+  CheckpointCounts,
 } from '../contracts/checkpoint.ts';
 
 export type CheckpointStatsListener = (stats: CheckpointStats, summary: CheckpointStatsSummary) => void;
@@ -22,7 +25,10 @@ export class CheckpointStatsTracker {
   private latestSavepoint: CheckpointStats | null = null;
   private latestRestore: CheckpointStatsSummary['latestRestore'] = null;
 
-  constructor(private readonly listener?: CheckpointStatsListener, private readonly historySize = 100) {}
+  constructor(
+    private readonly listener?: CheckpointStatsListener,
+    private readonly historySize = 100,
+  ) {}
 
   private emit(s: CheckpointStats): void {
     this.listener?.(copy(s), this.summary());
@@ -30,8 +36,16 @@ export class CheckpointStatsTracker {
 
   reportTriggered(id: number, kind: CheckpointStats['kind'], triggerTime: number, total: number): void {
     const s: CheckpointStats = {
-      id, kind, status: 'in_progress', triggerTime, duration: null, acknowledged: 0, total,
-      checkpointedBytes: 0, fullBytes: 0, subtasks: [],
+      id,
+      kind,
+      status: 'in_progress',
+      triggerTime,
+      duration: null,
+      acknowledged: 0,
+      total,
+      checkpointedBytes: 0,
+      fullBytes: 0,
+      subtasks: [],
     };
     this.byId.set(id, s);
     this.history.push(s);

@@ -27,15 +27,25 @@ function list(names: string[]): string {
 }
 
 async function entries(dir: string): Promise<string[] | null> {
-  try { return await readdir(dir); } catch (e) {
+  try {
+    return await readdir(dir);
+  } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw e;
   }
 }
 
 function isOurs(name: string): boolean {
-  return name === OWNER_MARKER || LOCK_NAMES.has(name) || name.startsWith(`${OWNER_MARKER}.`) || name.startsWith('.weir-lock.')
-    || isTempFileName(name) || name === SHARED_DIR || name === SAVEPOINTS_DIR || parseCheckpointFolder(name) !== null;
+  return (
+    name === OWNER_MARKER ||
+    LOCK_NAMES.has(name) ||
+    name.startsWith(`${OWNER_MARKER}.`) ||
+    name.startsWith('.weir-lock.') ||
+    isTempFileName(name) ||
+    name === SHARED_DIR ||
+    name === SAVEPOINTS_DIR ||
+    parseCheckpointFolder(name) !== null
+  );
 }
 
 /** Makes sure `root` is this job's checkpoint root (writing the marker if it is new); throws otherwise. */
@@ -49,24 +59,36 @@ export async function claimCheckpointRoot(root: string, job: string): Promise<vo
   }
   if (!names.includes(OWNER_MARKER)) {
     const listed = names.filter((n) => !LOCK_NAMES.has(n)).sort();
-    throw new CheckpointStorageRefusedError(`checkpoint folder ${root} holds files Weir did not write (${list(listed)}) `
-      + `and no ${OWNER_MARKER} marker; Weir never deletes what it cannot prove it created. Nothing was changed. Point `
-      + `settings.checkpointing.dir at an empty or new folder.`);
+    throw new CheckpointStorageRefusedError(
+      `checkpoint folder ${root} holds files Weir did not write (${list(listed)}) ` +
+        `and no ${OWNER_MARKER} marker; Weir never deletes what it cannot prove it created. Nothing was changed. Point ` +
+        `settings.checkpointing.dir at an empty or new folder.`,
+    );
   }
   let owner: { format?: string; job?: string };
-  try { owner = JSON.parse(await readFile(marker, 'utf8')) as typeof owner; } catch { owner = {}; }
+  try {
+    owner = JSON.parse(await readFile(marker, 'utf8')) as typeof owner;
+  } catch {
+    owner = {};
+  }
   if (owner.format !== OWNER_FORMAT || typeof owner.job !== 'string') {
-    throw new CheckpointStorageRefusedError(`checkpoint folder ${root}: its marker ${marker} is damaged. Nothing was changed. `
-      + `Point settings.checkpointing.dir at another folder, or repair the marker.`);
+    throw new CheckpointStorageRefusedError(
+      `checkpoint folder ${root}: its marker ${marker} is damaged. Nothing was changed. ` +
+        `Point settings.checkpointing.dir at another folder, or repair the marker.`,
+    );
   }
   if (owner.job !== job) {
-    throw new CheckpointStorageRefusedError(`checkpoint folder ${root} belongs to job '${owner.job}', not '${job}'. Nothing `
-      + `was changed. Rename the job or point settings.checkpointing.dir elsewhere.`);
+    throw new CheckpointStorageRefusedError(
+      `checkpoint folder ${root} belongs to job '${owner.job}', not '${job}'. Nothing ` +
+        `was changed. Rename the job or point settings.checkpointing.dir elsewhere.`,
+    );
   }
   const foreign = names.filter((n) => !isOurs(n)).sort();
   if (foreign.length > 0) {
-    throw new CheckpointStorageRefusedError(`checkpoint folder ${root} holds files Weir did not write: ${list(foreign)}. `
-      + `Nothing was changed. Move them away, or point settings.checkpointing.dir elsewhere.`);
+    throw new CheckpointStorageRefusedError(
+      `checkpoint folder ${root} holds files Weir did not write: ${list(foreign)}. ` +
+        `Nothing was changed. Move them away, or point settings.checkpointing.dir elsewhere.`,
+    );
   }
 }
 
@@ -78,7 +100,9 @@ export async function assertOnlyFiles(folder: string): Promise<void> {
     if (!st.isFile()) odd.push(n);
   }
   if (odd.length > 0) {
-    throw new CheckpointStorageRefusedError(`incomplete checkpoint ${folder} holds entries Weir never writes there `
-      + `(${list(odd.sort())}), so it is not removed. Nothing was changed. Move them away and run again.`);
+    throw new CheckpointStorageRefusedError(
+      `incomplete checkpoint ${folder} holds entries Weir never writes there ` +
+        `(${list(odd.sort())}), so it is not removed. Nothing was changed. Move them away and run again.`,
+    );
   }
 }

@@ -1,5 +1,7 @@
 /** Time and timers of the checkpoint coordinator, injectable so tests run on a manual clock. */
-export interface TimerHandle { readonly __timer: true }
+export interface TimerHandle {
+  readonly __timer: true;
+}
 
 export interface CheckpointTimers {
   now(): number;

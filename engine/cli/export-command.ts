@@ -21,7 +21,7 @@ export const EXPORT_USAGE = `Usage: weir export JOB.json [--format json|flink-sq
   -o, --output         write to FILE instead of stdout`;
 
 const FLINK_VERSIONS = ['1.19', '1.20', '2.x'] as const;
-type FlinkVersionArg = typeof FLINK_VERSIONS[number];
+type FlinkVersionArg = (typeof FLINK_VERSIONS)[number];
 
 export async function exportCommand(argv: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -36,7 +36,10 @@ export async function exportCommand(argv: string[], io: CliIO): Promise<number> 
     allowPositionals: true,
     strict: true,
   });
-  if (values.help) { io.out(EXPORT_USAGE); return EXIT_OK; }
+  if (values.help) {
+    io.out(EXPORT_USAGE);
+    return EXIT_OK;
+  }
   if (positionals.length !== 1) {
     io.err(positionals.length === 0 ? 'weir export: missing JOB.json' : 'weir export: exactly one JOB.json expected');
     io.err(EXPORT_USAGE);
@@ -62,7 +65,10 @@ export async function exportCommand(argv: string[], io: CliIO): Promise<number> 
     return EXIT_INVALID;
   }
   const loaded = await loadJob(positionals[0]);
-  if (!loaded.ok) { printProblems(io, loaded.problems); return EXIT_INVALID; }
+  if (!loaded.ok) {
+    printProblems(io, loaded.problems);
+    return EXIT_INVALID;
+  }
 
   let text: string;
   if (format === 'json') {
@@ -72,7 +78,10 @@ export async function exportCommand(argv: string[], io: CliIO): Promise<number> 
       ...(version !== undefined ? { flinkVersion: version as FlinkVersionArg } : {}),
       ...(prefix !== undefined ? { pathPrefix: prefix } : {}),
     });
-    printProblems(io, result.warnings.map((w) => ({ ...w, severity: w.severity ?? 'warning' })));
+    printProblems(
+      io,
+      result.warnings.map((w) => ({ ...w, severity: w.severity ?? 'warning' })),
+    );
     text = result.text.endsWith('\n') ? result.text : `${result.text}\n`;
   }
   if (values.output) {

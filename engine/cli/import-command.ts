@@ -20,8 +20,12 @@ export const IMPORT_USAGE = `Usage: weir import SCRIPT.sql [-o JOB.weir.json] [-
   -o, --output   write the job to this file instead of stdout
       --name     the job's name when the script does not say (default: the script's file name)`;
 
-type Importer = (sql: string, opts: { baseDir?: string; name?: string }) => {
-  job: unknown; problems: Array<{ line: number; column: number; message: string; severity: 'error' | 'warning' }>;
+type Importer = (
+  sql: string,
+  opts: { baseDir?: string; name?: string },
+) => {
+  job: unknown;
+  problems: Array<{ line: number; column: number; message: string; severity: 'error' | 'warning' }>;
 };
 
 export async function importCommand(argv: string[], io: CliIO): Promise<number> {
@@ -35,9 +39,14 @@ export async function importCommand(argv: string[], io: CliIO): Promise<number> 
     allowPositionals: true,
     strict: true,
   });
-  if (values.help) { io.out(IMPORT_USAGE); return EXIT_OK; }
+  if (values.help) {
+    io.out(IMPORT_USAGE);
+    return EXIT_OK;
+  }
   if (positionals.length !== 1) {
-    io.err(positionals.length === 0 ? 'weir import: missing SCRIPT.sql' : 'weir import: exactly one SCRIPT.sql expected');
+    io.err(
+      positionals.length === 0 ? 'weir import: missing SCRIPT.sql' : 'weir import: exactly one SCRIPT.sql expected',
+    );
     io.err(IMPORT_USAGE);
     return EXIT_INVALID;
   }
@@ -50,7 +59,9 @@ export async function importCommand(argv: string[], io: CliIO): Promise<number> 
     return EXIT_INVALID;
   }
   // Computed specifier: the importer (and dt-sql-parser) load only for this command.
-  const mod = (await import(new URL('../import/flink-sql/index.ts', import.meta.url).href)) as { importFlinkSql: Importer };
+  const mod = (await import(new URL('../import/flink-sql/index.ts', import.meta.url).href)) as {
+    importFlinkSql: Importer;
+  };
   const baseDir = values.output ? dirname(resolve(values.output)) : process.cwd();
   const name = values.name ?? file.replace(/^.*[\\/]/, '').replace(/\.sql$/i, '');
   const { job, problems } = mod.importFlinkSql(sql, { baseDir, name });

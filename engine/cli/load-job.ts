@@ -19,7 +19,10 @@ function lineAndColumn(text: string, position: number): { line: number; column: 
   let line = 1;
   let last = -1;
   for (let i = 0; i < position && i < text.length; i++) {
-    if (text.charCodeAt(i) === 10) { line++; last = i; }
+    if (text.charCodeAt(i) === 10) {
+      line++;
+      last = i;
+    }
   }
   return { line, column: position - last };
 }
@@ -54,18 +57,28 @@ function readErrorMessage(error: unknown): string {
 }
 
 /** Reads and parses a job file without validating it (the designer opens invalid drafts too). */
-export async function readJobFile(file: string): Promise<{ ok: true; document: unknown } | { ok: false; stage: 'read' | 'parse'; problem: JobProblem }> {
+export async function readJobFile(
+  file: string,
+): Promise<{ ok: true; document: unknown } | { ok: false; stage: 'read' | 'parse'; problem: JobProblem }> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
   } catch (e) {
-    return { ok: false, stage: 'read', problem: { path: file, message: `cannot read job file: ${readErrorMessage(e)}`, severity: 'error' } };
+    return {
+      ok: false,
+      stage: 'read',
+      problem: { path: file, message: `cannot read job file: ${readErrorMessage(e)}`, severity: 'error' },
+    };
   }
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   try {
     return { ok: true, document: JSON.parse(text) };
   } catch (e) {
-    return { ok: false, stage: 'parse', problem: { path: file, message: `not valid JSON: ${describeJsonError(text, e)}`, severity: 'error' } };
+    return {
+      ok: false,
+      stage: 'parse',
+      problem: { path: file, message: `not valid JSON: ${describeJsonError(text, e)}`, severity: 'error' },
+    };
   }
 }
 

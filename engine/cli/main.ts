@@ -30,7 +30,9 @@ Exit codes: 0 success, 1 failure while running, 2 invalid job or usage.`;
 
 export function version(): string {
   try {
-    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string };
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      version?: string;
+    };
     return pkg.version ?? 'unknown';
   } catch {
     return 'unknown';
@@ -49,10 +51,14 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
       case undefined:
         io.err(USAGE);
         return EXIT_INVALID;
-      case '-h': case '--help': case 'help':
+      case '-h':
+      case '--help':
+      case 'help':
         io.out(USAGE);
         return EXIT_OK;
-      case '-v': case '--version': case 'version':
+      case '-v':
+      case '--version':
+      case 'version':
         io.out(`weir ${version()}`);
         return EXIT_OK;
       case 'validate':

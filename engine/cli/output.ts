@@ -12,8 +12,12 @@ export interface CliIO {
 }
 
 export const processIO: CliIO = {
-  out: (text) => { process.stdout.write(text.endsWith('\n') ? text : `${text}\n`); },
-  err: (text) => { process.stderr.write(text.endsWith('\n') ? text : `${text}\n`); },
+  out: (text) => {
+    process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+  },
+  err: (text) => {
+    process.stderr.write(text.endsWith('\n') ? text : `${text}\n`);
+  },
 };
 
 /** Exit codes: 0 success, 1 failure while working, 2 invalid input or usage. */

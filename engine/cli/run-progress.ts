@@ -37,7 +37,11 @@ export class ProgressPrinter {
   /** The first bad-record messages (the task process sends at most 10 per source subtask). */
   private readonly badMessages: string[] = [];
 
-  constructor(job: NormalizedJob, private readonly io: CliIO, private readonly opts: { quiet: boolean; tty: boolean }) {
+  constructor(
+    job: NormalizedJob,
+    private readonly io: CliIO,
+    private readonly opts: { quiet: boolean; tty: boolean },
+  ) {
     this.sources = new Set(job.nodes.filter((n) => n.type.startsWith('source.')).map((n) => n.id));
     this.sinks = new Set(job.nodes.filter((n) => n.type.startsWith('sink.')).map((n) => n.id));
   }
@@ -66,35 +70,54 @@ export class ProgressPrinter {
     if (this.opts.quiet) return;
     switch (e.type) {
       case 'metrics': {
-        let inRate = 0, outRate = 0, read = 0, written = 0, late = 0, bad = 0;
+        let inRate = 0,
+          outRate = 0,
+          read = 0,
+          written = 0,
+          late = 0,
+          bad = 0;
         let wm: number | null = null;
         for (const m of e.operators) {
-          if (this.sources.has(m.nodeId)) { inRate += m.rateOut; read += m.recordsOut; bad += m.badRecords; }
+          if (this.sources.has(m.nodeId)) {
+            inRate += m.rateOut;
+            read += m.recordsOut;
+            bad += m.badRecords;
+          }
           if (this.sinks.has(m.nodeId)) {
-            outRate += m.rateIn; written += m.recordsIn;
+            outRate += m.rateIn;
+            written += m.recordsIn;
             if (m.watermark !== null) wm = wm === null ? m.watermark : Math.min(wm, m.watermark);
           }
           late += m.lateRecords;
         }
         this.totals = { read, written, late, bad };
-        const line = `in ${fmtRate(inRate)}/s (${read}) | out ${fmtRate(outRate)}/s (${written}) | watermark ${fmtWatermark(wm)}`
-          + ` | checkpoints ${this.checkpoints}${this.lastCheckpoint !== null ? ` (last #${this.lastCheckpoint})` : ''}`
-          + (late ? ` | late ${late}` : '') + (bad ? ` | bad ${bad}` : '') + (this.restarts ? ` | restarts ${this.restarts}` : '');
+        const line =
+          `in ${fmtRate(inRate)}/s (${read}) | out ${fmtRate(outRate)}/s (${written}) | watermark ${fmtWatermark(wm)}` +
+          ` | checkpoints ${this.checkpoints}${this.lastCheckpoint !== null ? ` (last #${this.lastCheckpoint})` : ''}` +
+          (late ? ` | late ${late}` : '') +
+          (bad ? ` | bad ${bad}` : '') +
+          (this.restarts ? ` | restarts ${this.restarts}` : '');
         this.show(line);
         break;
       }
       case 'checkpoint':
-        if (e.stats.status === 'completed') { this.checkpoints++; this.lastCheckpoint = e.stats.id; }
-        else if (e.stats.status === 'failed') this.note(`checkpoint ${e.stats.id} failed: ${e.stats.failureReason ?? 'unknown reason'}`);
+        if (e.stats.status === 'completed') {
+          this.checkpoints++;
+          this.lastCheckpoint = e.stats.id;
+        } else if (e.stats.status === 'failed')
+          this.note(`checkpoint ${e.stats.id} failed: ${e.stats.failureReason ?? 'unknown reason'}`);
         break;
       case 'job.restart':
         this.restarts = e.restarts;
-        this.note(`restart ${e.restarts} after: ${e.cause}; restoring ${e.restoredCheckpoint === null ? 'from the start' : `checkpoint ${e.restoredCheckpoint}`}`);
+        this.note(
+          `restart ${e.restarts} after: ${e.cause}; restoring ${e.restoredCheckpoint === null ? 'from the start' : `checkpoint ${e.restoredCheckpoint}`}`,
+        );
         break;
       case 'log':
         if (e.level !== 'info') this.note(`${e.level}: ${e.message}`);
         break;
-      default: break;
+      default:
+        break;
     }
   }
 
@@ -111,12 +134,17 @@ export class ProgressPrinter {
   }
 
   private clear(): void {
-    if (this.lineShown) { process.stderr.write('\r\x1b[2K'); this.lineShown = false; }
+    if (this.lineShown) {
+      process.stderr.write('\r\x1b[2K');
+      this.lineShown = false;
+    }
   }
 
   /** Sources that read records and every one of them was bad (`weir run` then exits non-zero). */
   allBadSources(): Array<{ nodeId: string; bad: number }> {
-    return [...this.perSource].filter(([, c]) => c.bad > 0 && c.read === 0).map(([nodeId, c]) => ({ nodeId, bad: c.bad }));
+    return [...this.perSource]
+      .filter(([, c]) => c.bad > 0 && c.read === 0)
+      .map(([nodeId, c]) => ({ nodeId, bad: c.bad }));
   }
 
   /** One closing line with totals and average rates (a short job never shows a second sample). */
@@ -126,15 +154,26 @@ export class ProgressPrinter {
     if (this.opts.quiet) {
       // --quiet drops progress, never the news that input was skipped.
       if (bad > 0) {
-        this.io.err(`weir run: ${bad} bad record${bad === 1 ? '' : 's'}`
-          + (this.badMessages.length ? `; first: ${this.badMessages.slice(0, 5).map((m) => m.replace(/^bad record at /, '')).join('; ')}` : ''));
+        this.io.err(
+          `weir run: ${bad} bad record${bad === 1 ? '' : 's'}` +
+            (this.badMessages.length
+              ? `; first: ${this.badMessages
+                  .slice(0, 5)
+                  .map((m) => m.replace(/^bad record at /, ''))
+                  .join('; ')}`
+              : ''),
+        );
       }
       return;
     }
     const secs = Math.max(0.001, (Date.now() - this.startedAt) / 1000);
     const t = this.totals;
-    this.io.err(`read ${t.read} records (${fmtRate(t.read / secs)}/s), wrote ${t.written}, ${this.checkpoints} checkpoints`
-      + (t.late ? `, ${t.late} late` : '') + (t.bad ? `, ${t.bad} bad` : '') + (this.restarts ? `, ${this.restarts} restarts` : '')
-      + ` in ${secs.toFixed(1)} s`);
+    this.io.err(
+      `read ${t.read} records (${fmtRate(t.read / secs)}/s), wrote ${t.written}, ${this.checkpoints} checkpoints` +
+        (t.late ? `, ${t.late} late` : '') +
+        (t.bad ? `, ${t.bad} bad` : '') +
+        (this.restarts ? `, ${this.restarts} restarts` : '') +
+        ` in ${secs.toFixed(1)} s`,
+    );
   }
 }

@@ -28,21 +28,37 @@ export async function runCommand(argv: string[], io: CliIO = processIO): Promise
   let args;
   try {
     args = parseArgs({
-      args: argv, allowPositionals: true, strict: true,
+      args: argv,
+      allowPositionals: true,
+      strict: true,
       options: {
-        resume: { type: 'boolean' }, from: { type: 'string' }, parallelism: { type: 'string' }, 'clear-output': { type: 'boolean' },
-        quiet: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+        resume: { type: 'boolean' },
+        from: { type: 'string' },
+        parallelism: { type: 'string' },
+        'clear-output': { type: 'boolean' },
+        quiet: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
       },
     });
   } catch (e) {
     io.err(`weir run: ${(e as Error).message}\n\n${RUN_USAGE}`);
     return EXIT_INVALID;
   }
-  if (args.values.help) { io.out(RUN_USAGE); return EXIT_OK; }
-  if (args.positionals.length !== 1) { io.err(`weir run: expected one job file\n\n${RUN_USAGE}`); return EXIT_INVALID; }
-  if (args.values.resume && args.values.from) { io.err('weir run: use either --resume or --from, not both'); return EXIT_INVALID; }
+  if (args.values.help) {
+    io.out(RUN_USAGE);
+    return EXIT_OK;
+  }
+  if (args.positionals.length !== 1) {
+    io.err(`weir run: expected one job file\n\n${RUN_USAGE}`);
+    return EXIT_INVALID;
+  }
+  if (args.values.resume && args.values.from) {
+    io.err('weir run: use either --resume or --from, not both');
+    return EXIT_INVALID;
+  }
   if (args.values['clear-output'] && (args.values.resume || args.values.from)) {
-    io.err('weir run: --clear-output is for a fresh run; a restore rolls its sinks back by itself'); return EXIT_INVALID;
+    io.err('weir run: --clear-output is for a fresh run; a restore rolls its sinks back by itself');
+    return EXIT_INVALID;
   }
   let parallelism: number | undefined;
   if (args.values.parallelism !== undefined) {
@@ -53,7 +69,10 @@ export async function runCommand(argv: string[], io: CliIO = processIO): Promise
     }
   }
   const loaded = await loadJob(args.positionals[0], { parallelism });
-  if (!loaded.ok) { printProblems(io, loaded.problems); return EXIT_INVALID; }
+  if (!loaded.ok) {
+    printProblems(io, loaded.problems);
+    return EXIT_INVALID;
+  }
   const job = loaded.job;
 
   const quiet = !!args.values.quiet;
@@ -61,7 +80,10 @@ export async function runCommand(argv: string[], io: CliIO = processIO): Promise
   let handle: JobHandle;
   try {
     handle = await startJob({
-      job, resume: !!args.values.resume, from: args.values.from, clearOutput: !!args.values['clear-output'],
+      job,
+      resume: !!args.values.resume,
+      from: args.values.from,
+      clearOutput: !!args.values['clear-output'],
       onEvent: (e: RunEvent) => progress.onEvent(e),
     });
   } catch (e) {
@@ -92,8 +114,10 @@ export async function runCommand(argv: string[], io: CliIO = processIO): Promise
     if (r.status === 'finished') {
       const allBad = progress.allBadSources();
       if (allBad.length > 0) {
-        io.err(`weir run: job '${job.name}' finished, but every record of ${allBad.map((b) => `source '${b.nodeId}' (${b.bad} bad)`).join(', ')} `
-          + `was bad, so its output is empty; check the input format and eventTime settings`);
+        io.err(
+          `weir run: job '${job.name}' finished, but every record of ${allBad.map((b) => `source '${b.nodeId}' (${b.bad} bad)`).join(', ')} ` +
+            `was bad, so its output is empty; check the input format and eventTime settings`,
+        );
         return EXIT_FAILURE;
       }
       if (!quiet) io.err(`weir run: job '${job.name}' finished${r.restarts ? ` after ${r.restarts} restart(s)` : ''}`);
@@ -103,8 +127,7 @@ export async function runCommand(argv: string[], io: CliIO = processIO): Promise
       if (r.savepoint) {
         io.err(`weir run: stopped; savepoint: ${r.savepoint}`);
         io.out(r.savepoint); // the result, for scripts: weir run JOB --from "$(...)"
-      }
-      else io.err('weir run: stopped');
+      } else io.err('weir run: stopped');
       return EXIT_OK;
     }
     io.err(`weir run: job '${job.name}' ${r.status}: ${r.cause ?? 'unknown cause'}`);

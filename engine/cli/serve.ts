@@ -41,9 +41,12 @@ function ensureRenderer(rendererDir: string, io: CliIO): boolean {
 }
 
 function openInBrowser(url: string): void {
-  const [cmd, args] = process.platform === 'darwin' ? ['open', [url]]
-    : process.platform === 'win32' ? ['cmd', ['/c', 'start', '""', url]]
-      : ['xdg-open', [url]];
+  const [cmd, args] =
+    process.platform === 'darwin'
+      ? ['open', [url]]
+      : process.platform === 'win32'
+        ? ['cmd', ['/c', 'start', '""', url]]
+        : ['xdg-open', [url]];
   try {
     const child = spawn(cmd, args, { stdio: 'ignore', detached: true });
     child.on('error', () => processIO.err(`weir serve: could not open a browser; open ${url} yourself`));
@@ -65,7 +68,10 @@ export async function serveCommand(argv: string[], io: CliIO = processIO): Promi
     },
     strict: true,
   });
-  if (values.help) { io.out(SERVE_USAGE); return EXIT_OK; }
+  if (values.help) {
+    io.out(SERVE_USAGE);
+    return EXIT_OK;
+  }
   const port = values.port === undefined ? 4700 : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     io.err(`weir serve: --port: expected a port number 0-65535, got '${values.port}'`);
@@ -108,7 +114,9 @@ export async function serveCommand(argv: string[], io: CliIO = processIO): Promi
     server = await startWebServer({ host, rendererDir, port });
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
-    io.err(`weir serve: cannot listen on 127.0.0.1:${port}: ${e.code === 'EADDRINUSE' ? 'the port is in use (try --port 0)' : e.message}`);
+    io.err(
+      `weir serve: cannot listen on 127.0.0.1:${port}: ${e.code === 'EADDRINUSE' ? 'the port is in use (try --port 0)' : e.message}`,
+    );
     await host.dispose();
     return EXIT_FAILURE;
   }

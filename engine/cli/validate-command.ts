@@ -20,13 +20,27 @@ export async function validateCommand(argv: string[], io: CliIO): Promise<number
     allowPositionals: true,
     strict: true,
   });
-  if (values.help) { io.out(VALIDATE_USAGE); return EXIT_OK; }
-  if (positionals.length === 0) { io.err('weir validate: missing JOB.json'); io.err(VALIDATE_USAGE); return EXIT_INVALID; }
+  if (values.help) {
+    io.out(VALIDATE_USAGE);
+    return EXIT_OK;
+  }
+  if (positionals.length === 0) {
+    io.err('weir validate: missing JOB.json');
+    io.err(VALIDATE_USAGE);
+    return EXIT_INVALID;
+  }
   let code = EXIT_OK;
   for (const file of positionals) {
     const r = await loadJob(file);
     if (values.json) {
-      io.out(JSON.stringify({ file, ok: r.ok, ...(r.ok ? { summary: summarizeJob(r.job, r.problems) } : {}), problems: r.problems }));
+      io.out(
+        JSON.stringify({
+          file,
+          ok: r.ok,
+          ...(r.ok ? { summary: summarizeJob(r.job, r.problems) } : {}),
+          problems: r.problems,
+        }),
+      );
     } else {
       // The problems are validate's result, so they go to stdout (as eslint/tsc do); other commands
       // print problems to stderr because their stdout carries a document.

@@ -13,7 +13,9 @@ export class ChangelogTable {
   private hole: number | null = null;
   private live = 0;
 
-  get size(): number { return this.live; }
+  get size(): number {
+    return this.live;
+  }
 
   apply(kind: RowKind, row: Row): void {
     const text = JSON.stringify(row);
@@ -29,12 +31,16 @@ export class ChangelogTable {
     }
     let slot: number;
     if (kind === '+U' && this.hole !== null) slot = this.hole;
-    else { slot = this.slots.length; this.slots.push(null); }
+    else {
+      slot = this.slots.length;
+      this.slots.push(null);
+    }
     this.hole = null;
     this.slots[slot] = row;
     this.live++;
     const at = this.byText.get(text);
-    if (at) at.push(slot); else this.byText.set(text, [slot]);
+    if (at) at.push(slot);
+    else this.byText.set(text, [slot]);
     if (this.slots.length > 2 * this.live + 64) this.compact();
   }
 
@@ -61,6 +67,7 @@ export class ChangelogTable {
 /** `sink.file` with `format: "changelog-json"`: one line per change, `{"op":"+U","data":{...}}`. */
 export function changelogJsonLines(rows: readonly Row[], kinds: readonly RowKind[] | undefined): string {
   let text = '';
-  for (let i = 0; i < rows.length; i++) text += `{"op":"${kinds ? kinds[i] : '+I'}","data":${JSON.stringify(rows[i])}}\n`;
+  for (let i = 0; i < rows.length; i++)
+    text += `{"op":"${kinds ? kinds[i] : '+I'}","data":${JSON.stringify(rows[i])}}\n`;
   return text;
 }

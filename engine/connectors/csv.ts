@@ -14,7 +14,11 @@ export function parseCsvLine(line: string): string[] | null {
         const q = line.indexOf('"', i);
         if (q < 0) return null; // unterminated quote
         v += line.slice(i, q);
-        if (line.charCodeAt(q + 1) === 34) { v += '"'; i = q + 2; continue; }
+        if (line.charCodeAt(q + 1) === 34) {
+          v += '"';
+          i = q + 2;
+          continue;
+        }
         i = q + 1;
         break;
       }
@@ -24,7 +28,10 @@ export function parseCsvLine(line: string): string[] | null {
       i++;
     } else {
       const c = line.indexOf(',', i);
-      if (c < 0) { out.push(line.slice(i)); return out; }
+      if (c < 0) {
+        out.push(line.slice(i));
+        return out;
+      }
       out.push(line.slice(i, c));
       i = c + 1;
     }

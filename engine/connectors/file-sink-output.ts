@@ -21,14 +21,26 @@ import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { JobNode } from '../graph/types.ts';
 import {
-  SinkOutputError, type SinkOutputCode, type SinkOutputContext, type SinkPrepareContext,
+  SinkOutputError,
+  type SinkOutputCode,
+  type SinkOutputContext,
+  type SinkPrepareContext,
 } from '../contracts/sink-recovery.ts';
 import type { FileSinkState } from './file-sink.ts';
 import {
-  appendSinkManifest, MANIFEST_FORMAT, parseFinalName, readSinkManifest, rewriteSinkManifest, SinkManifestError, type SinkManifest,
+  appendSinkManifest,
+  MANIFEST_FORMAT,
+  parseFinalName,
+  readSinkManifest,
+  rewriteSinkManifest,
+  SinkManifestError,
+  type SinkManifest,
 } from './sink-manifest.ts';
 
-interface SinkFolder { nodeId: string; dir: string }
+interface SinkFolder {
+  nodeId: string;
+  dir: string;
+}
 
 function folderOf(node: JobNode, baseDir: string): SinkFolder | null {
   return node.type === 'sink.file' ? { nodeId: node.id, dir: resolve(baseDir, node.config.path) } : null;
@@ -42,7 +54,11 @@ export function fileSinkFolders({ node, baseDir }: SinkOutputContext): string[] 
 /** Visible regular files: what a reader of the sink folder sees as committed output. */
 function visibleFiles(dir: string): string[] {
   let names: string[];
-  try { names = readdirSync(dir); } catch { return []; }
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
   return names.filter((n) => !n.startsWith('.') && statSync(join(dir, n), { throwIfNoEntry: false })?.isFile()).sort();
 }
 
@@ -51,8 +67,12 @@ function manifestOf(folder: SinkFolder, code: SinkOutputCode, what: string): Sin
     return readSinkManifest(folder.dir);
   } catch (e) {
     if (!(e instanceof SinkManifestError)) throw e;
-    throw new SinkOutputError(code, `${what}: sink '${folder.nodeId}': ${e.message}, so Weir cannot prove which files it `
-      + `committed there. Nothing was changed. Move the folder's files away (or use another path) and run from the start.`, folder.dir);
+    throw new SinkOutputError(
+      code,
+      `${what}: sink '${folder.nodeId}': ${e.message}, so Weir cannot prove which files it ` +
+        `committed there. Nothing was changed. Move the folder's files away (or use another path) and run from the start.`,
+      folder.dir,
+    );
   }
 }
 
@@ -74,26 +94,38 @@ export function prepareFileSinkOutput(ctx: SinkPrepareContext): () => void {
   if (!folder) return () => {};
   const files = visibleFiles(folder.dir);
   const { restored, lineage, jobName } = ctx;
-  const { remove, manifest } = restored === null
-    ? planFresh(jobName, folder, files, ctx.clearOutput)
-    : planRestore(folder, files, restored.id, restored.lineage);
+  const { remove, manifest } =
+    restored === null
+      ? planFresh(jobName, folder, files, ctx.clearOutput)
+      : planRestore(folder, files, restored.id, restored.lineage);
   return () => {
     for (const name of remove) rmSync(join(folder.dir, name), { force: true });
     if (restored === null) {
       // A fresh run starts an empty folder's record anew (old entries name files that are gone).
       mkdirSync(folder.dir, { recursive: true });
-      rewriteSinkManifest(folder.dir, [{ kind: 'header', format: MANIFEST_FORMAT, job: jobName }, { kind: 'run', lineage }]);
+      rewriteSinkManifest(folder.dir, [
+        { kind: 'header', format: MANIFEST_FORMAT, job: jobName },
+        { kind: 'run', lineage },
+      ]);
       if (remove.length > 0) {
-        ctx.notice(`sink '${folder.nodeId}': --clear-output removed ${remove.length} file(s) earlier runs of job '${jobName}' committed`);
+        ctx.notice(
+          `sink '${folder.nodeId}': --clear-output removed ${remove.length} file(s) earlier runs of job '${jobName}' committed`,
+        );
       }
       return;
     }
     if (manifest && remove.length > 0) {
       const gone = new Set(remove);
-      rewriteSinkManifest(folder.dir, manifest.entries.filter((e) => e.kind !== 'commit' || e.files.some((f) => !gone.has(f)))
-        .map((e) => (e.kind === 'commit' ? { ...e, files: e.files.filter((f) => !gone.has(f)) } : e)));
-      ctx.notice(`sink '${folder.nodeId}': rolled back ${remove.length} file(s) committed after checkpoint ${restored.id} `
-        + `(the restore produces their records again): ${list(remove)}`);
+      rewriteSinkManifest(
+        folder.dir,
+        manifest.entries
+          .filter((e) => e.kind !== 'commit' || e.files.some((f) => !gone.has(f)))
+          .map((e) => (e.kind === 'commit' ? { ...e, files: e.files.filter((f) => !gone.has(f)) } : e)),
+      );
+      ctx.notice(
+        `sink '${folder.nodeId}': rolled back ${remove.length} file(s) committed after checkpoint ${restored.id} ` +
+          `(the restore produces their records again): ${list(remove)}`,
+      );
     }
     if (!manifest?.lineages.has(lineage)) {
       mkdirSync(folder.dir, { recursive: true });
@@ -102,25 +134,44 @@ export function prepareFileSinkOutput(ctx: SinkPrepareContext): () => void {
   };
 }
 
-function planFresh(jobName: string, folder: SinkFolder, files: string[], clear: boolean): { remove: string[]; manifest: SinkManifest | null } {
+function planFresh(
+  jobName: string,
+  folder: SinkFolder,
+  files: string[],
+  clear: boolean,
+): { remove: string[]; manifest: SinkManifest | null } {
   if (files.length === 0) return { remove: [], manifest: null };
-  const options = `Choose one: --resume to continue from the latest checkpoint (Resume in the app), --clear-output to delete `
-    + `the files earlier runs of this job committed there, or another sink path.`;
+  const options =
+    `Choose one: --resume to continue from the latest checkpoint (Resume in the app), --clear-output to delete ` +
+    `the files earlier runs of this job committed there, or another sink path.`;
   if (!clear) {
-    throw new SinkOutputError('output_exists', `sink '${folder.nodeId}': ${folder.dir} already holds committed output `
-      + `(${files.length} file(s): ${list(files)}); a fresh run would add a second copy. Nothing was changed. ${options}`, folder.dir);
+    throw new SinkOutputError(
+      'output_exists',
+      `sink '${folder.nodeId}': ${folder.dir} already holds committed output ` +
+        `(${files.length} file(s): ${list(files)}); a fresh run would add a second copy. Nothing was changed. ${options}`,
+      folder.dir,
+    );
   }
   const manifest = manifestOf(folder, 'output_exists', '--clear-output refused');
   const foreign = files.filter((f) => !provablyOurs(manifest && manifest.job === jobName ? manifest : null, f));
   if (foreign.length > 0) {
-    throw new SinkOutputError('output_exists', `--clear-output refused: sink '${folder.nodeId}': ${folder.dir} holds `
-      + `${foreign.length} file(s) that no earlier run of job '${jobName}' committed (${list(foreign)}); Weir deletes only `
-      + `what it wrote. Nothing was changed. Move them away or use another sink path.`, folder.dir);
+    throw new SinkOutputError(
+      'output_exists',
+      `--clear-output refused: sink '${folder.nodeId}': ${folder.dir} holds ` +
+        `${foreign.length} file(s) that no earlier run of job '${jobName}' committed (${list(foreign)}); Weir deletes only ` +
+        `what it wrote. Nothing was changed. Move them away or use another sink path.`,
+      folder.dir,
+    );
   }
   return { remove: files, manifest };
 }
 
-function planRestore(folder: SinkFolder, files: string[], k: number, lineage: string): { remove: string[]; manifest: SinkManifest | null } {
+function planRestore(
+  folder: SinkFolder,
+  files: string[],
+  k: number,
+  lineage: string,
+): { remove: string[]; manifest: SinkManifest | null } {
   const manifest = manifestOf(folder, 'restore_refused', `cannot restore checkpoint ${k} exactly`);
   const remove: string[] = [];
   const unproven: string[] = [];
@@ -133,24 +184,39 @@ function planRestore(folder: SinkFolder, files: string[], k: number, lineage: st
       continue;
     }
     if (p.checkpoint !== 'end' && p.checkpoint <= k) continue;
-    if (provablyOurs(manifest, f)) remove.push(f); else unproven.push(f);
+    if (provablyOurs(manifest, f)) remove.push(f);
+    else unproven.push(f);
   }
   if (unproven.length > 0) {
-    throw new SinkOutputError('restore_refused', `cannot restore checkpoint ${k} exactly: sink '${folder.nodeId}' holds `
-      + `${unproven.length} file(s) committed after it that its manifest does not list (${list(unproven)}), so Weir cannot `
-      + `prove it wrote them. Nothing was changed. Move them away and restore again, or run from the start into another path.`, folder.dir);
+    throw new SinkOutputError(
+      'restore_refused',
+      `cannot restore checkpoint ${k} exactly: sink '${folder.nodeId}' holds ` +
+        `${unproven.length} file(s) committed after it that its manifest does not list (${list(unproven)}), so Weir cannot ` +
+        `prove it wrote them. Nothing was changed. Move them away and restore again, or run from the start into another path.`,
+      folder.dir,
+    );
   }
   if (otherRuns.length > 0) {
-    throw new SinkOutputError('restore_refused', `cannot restore checkpoint ${k} exactly: sink '${folder.nodeId}' holds output `
-      + `of another run of this job (${list(otherRuns)}), which the restored run would duplicate. Nothing was changed. Use `
-      + `another sink path, or move those files away.`, folder.dir);
+    throw new SinkOutputError(
+      'restore_refused',
+      `cannot restore checkpoint ${k} exactly: sink '${folder.nodeId}' holds output ` +
+        `of another run of this job (${list(otherRuns)}), which the restored run would duplicate. Nothing was changed. Use ` +
+        `another sink path, or move those files away.`,
+      folder.dir,
+    );
   }
   return { remove, manifest };
 }
 
 /** Before notify(n): records the files checkpoint n's pending transactions commit to. */
-export function recordFileSinkCommits(ctx: { node: JobNode; baseDir: string; jobName: string; checkpointId: number;
-  lineage: string; states: readonly unknown[] }): void {
+export function recordFileSinkCommits(ctx: {
+  node: JobNode;
+  baseDir: string;
+  jobName: string;
+  checkpointId: number;
+  lineage: string;
+  states: readonly unknown[];
+}): void {
   const folder = folderOf(ctx.node, ctx.baseDir);
   if (!folder) return;
   const states = ctx.states as ReadonlyArray<Partial<FileSinkState> | undefined>;
@@ -162,5 +228,7 @@ export function recordFileSinkCommits(ctx: { node: JobNode; baseDir: string; job
     for (const t of s.pending) finals.add(t.final);
   }
   if (finals.size === 0) return;
-  appendSinkManifest(folder.dir, ctx.jobName, [{ kind: 'commit', lineage: lineage ?? ctx.lineage, checkpoint: ctx.checkpointId, files: [...finals] }]);
+  appendSinkManifest(folder.dir, ctx.jobName, [
+    { kind: 'commit', lineage: lineage ?? ctx.lineage, checkpoint: ctx.checkpointId, files: [...finals] },
+  ]);
 }

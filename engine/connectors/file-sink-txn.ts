@@ -12,7 +12,17 @@
  * pending folders by name, and a later process reusing such a name for a new open transaction would
  * otherwise have that half-written file committed over the real one by the next recovery.
  */
-import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, existsSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  existsSync,
+  writeSync,
+} from 'node:fs';
 import { join } from 'node:path';
 
 export interface PendingTransaction {
@@ -34,7 +44,16 @@ export function finalName(lineage: string, subtask: number, checkpoint: number |
 }
 
 function fsyncDir(dir: string): void {
-  try { const fd = openSync(dir, 'r'); try { fsyncSync(fd); } finally { closeSync(fd); } } catch { /* not supported */ }
+  try {
+    const fd = openSync(dir, 'r');
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    /* not supported */
+  }
 }
 
 /** An open transaction: a hidden folder with one data file, appended to batch by batch. */
@@ -42,7 +61,10 @@ export class FileTransaction {
   private fd: number;
   records = 0;
   bytes = 0;
-  constructor(readonly sinkDir: string, readonly dir: string) {
+  constructor(
+    readonly sinkDir: string,
+    readonly dir: string,
+  ) {
     mkdirSync(join(sinkDir, dir), { recursive: true });
     this.fd = openSync(join(sinkDir, dir, DATA_FILE), 'w');
   }
@@ -62,7 +84,14 @@ export class FileTransaction {
   }
 
   abort(): void {
-    if (this.fd >= 0) { try { closeSync(this.fd); } catch { /* closed */ } this.fd = -1; }
+    if (this.fd >= 0) {
+      try {
+        closeSync(this.fd);
+      } catch {
+        /* closed */
+      }
+      this.fd = -1;
+    }
     rmSync(join(this.sinkDir, this.dir), { recursive: true, force: true });
   }
 }
@@ -82,7 +111,10 @@ export function commitTransaction(sinkDir: string, t: PendingTransaction): void 
  * Recovery of one sink folder before tasks start: commit what the restored checkpoint lists as
  * pending, abort (delete) every other transaction folder of this sink.
  */
-export function recoverSinkFolder(sinkDir: string, pending: PendingTransaction[]): { committed: number; aborted: number } {
+export function recoverSinkFolder(
+  sinkDir: string,
+  pending: PendingTransaction[],
+): { committed: number; aborted: number } {
   mkdirSync(sinkDir, { recursive: true });
   for (const t of pending) commitTransaction(sinkDir, t);
   let aborted = 0;

@@ -9,14 +9,29 @@
  * Without checkpointing the only transaction is committed at end of input.
  */
 import type { FileSinkConfig } from '../graph/types.ts';
-import type { OperatorContext, OperatorOutput, OperatorSnapshot, RecordBatch, StreamOperator } from '../contracts/operator.ts';
+import type {
+  OperatorContext,
+  OperatorOutput,
+  OperatorSnapshot,
+  RecordBatch,
+  StreamOperator,
+} from '../contracts/operator.ts';
 import type { OperatorServices, PendingOutputReporter } from '../contracts/operator-services.ts';
-import { FileTransaction, commitTransaction, finalName, PENDING_PREFIX, type PendingTransaction } from './file-sink-txn.ts';
+import {
+  FileTransaction,
+  commitTransaction,
+  finalName,
+  PENDING_PREFIX,
+  type PendingTransaction,
+} from './file-sink-txn.ts';
 import { csvField } from './csv.ts';
 import { changelogJsonLines } from './changelog-table.ts';
 import { randomBytes } from 'node:crypto';
 
-export interface FileSinkState { pending: PendingTransaction[]; lineage: string }
+export interface FileSinkState {
+  pending: PendingTransaction[];
+  lineage: string;
+}
 
 export class FileSinkOperator implements StreamOperator, PendingOutputReporter {
   private dir = '';
@@ -29,7 +44,10 @@ export class FileSinkOperator implements StreamOperator, PendingOutputReporter {
   /** Unique per operator instance, so no two processes ever name a transaction alike (see file-sink-txn.ts). */
   private readonly instance = randomBytes(4).toString('hex');
 
-  constructor(private readonly cfg: FileSinkConfig, private readonly services: OperatorServices) {
+  constructor(
+    private readonly cfg: FileSinkConfig,
+    private readonly services: OperatorServices,
+  ) {
     this.ext = cfg.format === 'csv' ? 'csv' : 'jsonl';
   }
 
@@ -81,7 +99,9 @@ export class FileSinkOperator implements StreamOperator, PendingOutputReporter {
     if (t && t.records > 0) {
       t.preCommit();
       this.pending.push({
-        checkpointId, dir: t.dir, final: finalName(this.services.lineage, this.subtask, checkpointId, this.ext),
+        checkpointId,
+        dir: t.dir,
+        final: finalName(this.services.lineage, this.subtask, checkpointId, this.ext),
         records: t.records,
       });
     } else {
@@ -104,14 +124,24 @@ export class FileSinkOperator implements StreamOperator, PendingOutputReporter {
   async endInput(): Promise<void> {
     const t = this.txn;
     if (!t) return;
-    if (t.records === 0) { t.abort(); this.txn = null; return; }
+    if (t.records === 0) {
+      t.abort();
+      this.txn = null;
+      return;
+    }
     if (this.services.checkpointing) {
       // Sources end with a final barrier, so this only happens if records followed it.
-      this.services.log('warn', `sink.file subtask ${this.subtask}: ${t.records} records after the final checkpoint, committed at end of input`);
+      this.services.log(
+        'warn',
+        `sink.file subtask ${this.subtask}: ${t.records} records after the final checkpoint, committed at end of input`,
+      );
     }
     t.preCommit();
     commitTransaction(this.dir, {
-      checkpointId: Infinity, dir: t.dir, final: finalName(this.services.lineage, this.subtask, 'end', this.ext), records: t.records,
+      checkpointId: Infinity,
+      dir: t.dir,
+      final: finalName(this.services.lineage, this.subtask, 'end', this.ext),
+      records: t.records,
     });
     this.txn = null;
   }
@@ -119,12 +149,18 @@ export class FileSinkOperator implements StreamOperator, PendingOutputReporter {
   pendingOutput(): { records: number; files: number } {
     let records = this.txn?.records ?? 0;
     let files = this.txn && this.txn.records > 0 ? 1 : 0;
-    for (const p of this.pending) { records += p.records; files++; }
+    for (const p of this.pending) {
+      records += p.records;
+      files++;
+    }
     return { records, files };
   }
 
   async close(): Promise<void> {
     // Pre-committed transactions stay on disk: recovery commits or aborts them.
-    if (this.txn) { this.txn.abort(); this.txn = null; }
+    if (this.txn) {
+      this.txn.abort();
+      this.txn = null;
+    }
   }
 }

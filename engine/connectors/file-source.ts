@@ -17,14 +17,24 @@ const CHUNK = 1 << 20;
 export const MAX_LINE_BYTES = 16 << 20;
 const FOLLOW_POLL_MS = 100;
 
-interface FilePos { offset: number; line: number }
+interface FilePos {
+  offset: number;
+  line: number;
+}
 
 function listSourceFiles(path: string): string[] {
   let st;
-  try { st = statSync(path); } catch { throw new Error(`source.file: '${path}' does not exist`); }
+  try {
+    st = statSync(path);
+  } catch {
+    throw new Error(`source.file: '${path}' does not exist`);
+  }
   if (!st.isDirectory()) return [path];
-  return readdirSync(path).filter((n) => !n.startsWith('.') && !n.startsWith('_')).sort()
-    .map((n) => join(path, n)).filter((p) => statSync(p).isFile());
+  return readdirSync(path)
+    .filter((n) => !n.startsWith('.') && !n.startsWith('_'))
+    .sort()
+    .map((n) => join(path, n))
+    .filter((p) => statSync(p).isFile());
 }
 
 export class FileSourceReader implements SourceReader {
@@ -40,7 +50,11 @@ export class FileSourceReader implements SourceReader {
   private header: string[] | null = null;
   private readonly field: string | undefined;
 
-  constructor(private readonly cfg: FileSourceConfig, private readonly ctx: SourceContext, restored?: unknown[]) {
+  constructor(
+    private readonly cfg: FileSourceConfig,
+    private readonly ctx: SourceContext,
+    restored?: unknown[],
+  ) {
     this.root = ctx.resolvePath(cfg.path);
     this.field = cfg.eventTime?.field;
     // Positions are a union over all restored subtasks, so a restore may change parallelism.
@@ -60,7 +74,10 @@ export class FileSourceReader implements SourceReader {
   position(): unknown {
     const files: Record<string, FilePos> = {};
     // A copy: the checkpoint must keep Sn while the reader moves on.
-    for (const f of this.files) { const p = this.positions[f]; files[f] = p ? { offset: p.offset, line: p.line } : { offset: 0, line: 0 }; }
+    for (const f of this.files) {
+      const p = this.positions[f];
+      files[f] = p ? { offset: p.offset, line: p.line } : { offset: 0, line: 0 };
+    }
     return { files };
   }
 
@@ -81,13 +98,23 @@ export class FileSourceReader implements SourceReader {
     const b = Buffer.alloc(65536);
     const n = readSync(fd, b, 0, b.length, 0);
     const nl = b.subarray(0, n).indexOf(10);
-    return parseCsvLine(b.subarray(0, nl < 0 ? n : nl).toString('utf8').replace(/\r$/, '')) ?? [];
+    return (
+      parseCsvLine(
+        b
+          .subarray(0, nl < 0 ? n : nl)
+          .toString('utf8')
+          .replace(/\r$/, ''),
+      ) ?? []
+    );
   }
 
   private fill(): void {
     const chunk = Buffer.allocUnsafe(CHUNK);
     const n = readSync(this.fd!, chunk, 0, CHUNK, this.bufOffset + this.buf.length);
-    if (n === 0) { this.eof = true; return; }
+    if (n === 0) {
+      this.eof = true;
+      return;
+    }
     this.buf = this.buf.length ? Buffer.concat([this.buf, chunk.subarray(0, n)]) : chunk.subarray(0, n);
   }
 
@@ -120,7 +147,10 @@ export class FileSourceReader implements SourceReader {
       let start = pos.offset - this.bufOffset;
       let nl = this.buf.indexOf(10, start);
       if (nl < 0) {
-        if (!this.eof && this.buf.length - start > MAX_LINE_BYTES) { this.skipLongLine(f, pos, start); continue; }
+        if (!this.eof && this.buf.length - start > MAX_LINE_BYTES) {
+          this.skipLongLine(f, pos, start);
+          continue;
+        }
         if (!this.eof) {
           // Drop consumed bytes before reading more.
           this.buf = this.buf.subarray(start);
@@ -136,9 +166,15 @@ export class FileSourceReader implements SourceReader {
             // A partial last line may still be being written: wait for its newline.
             this.eof = false;
             if (rows.length) return { rows, ts, end: false };
-            if (this.fileIndex + 1 < this.files.length && rest === 0) { this.nextFile(); continue; }
+            if (this.fileIndex + 1 < this.files.length && rest === 0) {
+              this.nextFile();
+              continue;
+            }
             this.refreshFiles();
-            if (this.fileIndex + 1 < this.files.length && rest === 0) { this.nextFile(); continue; }
+            if (this.fileIndex + 1 < this.files.length && rest === 0) {
+              this.nextFile();
+              continue;
+            }
             return { rows, ts, end: false, waitMs: FOLLOW_POLL_MS };
           }
           if (rest > 0) this.consumeLine(f, pos, this.buf.toString('utf8', start, this.buf.length), rest, rows, ts);
@@ -161,7 +197,10 @@ export class FileSourceReader implements SourceReader {
       const n = readSync(this.fd!, chunk, 0, CHUNK, off);
       if (n === 0) break; // the line ends at the end of the file
       const i = chunk.subarray(0, n).indexOf(10);
-      if (i >= 0) { off += i + 1; break; }
+      if (i >= 0) {
+        off += i + 1;
+        break;
+      }
       off += n;
     }
     const bytes = off - pos.offset;
@@ -169,7 +208,11 @@ export class FileSourceReader implements SourceReader {
     pos.offset = off;
     this.buf = Buffer.alloc(0);
     this.bufOffset = off;
-    this.bad({ file, line: pos.line, text: `${head}...` }, `${basename(file)}:${pos.line}`, `line of ${bytes} bytes is longer than ${MAX_LINE_BYTES} bytes`);
+    this.bad(
+      { file, line: pos.line, text: `${head}...` },
+      `${basename(file)}:${pos.line}`,
+      `line of ${bytes} bytes is longer than ${MAX_LINE_BYTES} bytes`,
+    );
   }
 
   private nextFile(): void {
@@ -205,9 +248,14 @@ export class FileSourceReader implements SourceReader {
     let t = NaN;
     if (this.field !== undefined) {
       t = parseEventTime(row[this.field]);
-      if (Number.isNaN(t)) return this.bad(dead, where, `field '${this.field}' is not a timestamp (epoch ms or ISO-8601)`);
+      if (Number.isNaN(t))
+        return this.bad(dead, where, `field '${this.field}' is not a timestamp (epoch ms or ISO-8601)`);
       if (!eventTimeInRange(t)) {
-        return this.bad(dead, where, `field '${this.field}' = ${t} is outside the representable event-time range (±${MAX_EVENT_TIME} ms)`);
+        return this.bad(
+          dead,
+          where,
+          `field '${this.field}' = ${t} is outside the representable event-time range (±${MAX_EVENT_TIME} ms)`,
+        );
       }
     }
     rows.push(row);
@@ -227,11 +275,19 @@ export class FileSourceReader implements SourceReader {
   private bad(dead: { file: string; line: number; text: string }, where: string, message: string): void {
     if (this.cfg.onBadRecord === 'fail') throw new BadRecordError(`source.file ${where}: ${message}`);
     this.ctx.badRecord(where, message);
-    if (this.cfg.onBadRecord === 'dead-letter') this.deadLetters.push({ file: dead.file, line: dead.line, reason: message, text: dead.text });
+    if (this.cfg.onBadRecord === 'dead-letter')
+      this.deadLetters.push({ file: dead.file, line: dead.line, reason: message, text: dead.text });
   }
 
   async close(): Promise<void> {
-    if (this.fd !== null) { try { fstatSync(this.fd); closeSync(this.fd); } catch { /* already closed */ } }
+    if (this.fd !== null) {
+      try {
+        fstatSync(this.fd);
+        closeSync(this.fd);
+      } catch {
+        /* already closed */
+      }
+    }
     this.fd = null;
   }
 }

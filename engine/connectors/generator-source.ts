@@ -13,8 +13,13 @@ import type { SourceContext, SourceReader, SourceReadResult } from '../contracts
 const GENERATOR_DEFAULT_START = 1_700_000_000_000;
 
 export interface GeneratorParams {
-  seed: number; count: number | null; rate: number | null; keys: number;
-  outOfOrderness: number; startTime: number; step: number;
+  seed: number;
+  count: number | null;
+  rate: number | null;
+  keys: number;
+  outOfOrderness: number;
+  startTime: number;
+  step: number;
 }
 
 export function generatorParams(c: GeneratorSourceConfig): GeneratorParams {
@@ -31,21 +36,35 @@ export function generatorParams(c: GeneratorSourceConfig): GeneratorParams {
 
 /** splitmix32-style mixing of (seed, seq, salt): stable across runs and platforms. */
 function mix(seed: number, seq: number, salt: number): number {
-  let h = (Math.imul(seed ^ 0x9e3779b9, 0x85ebca6b) ^ Math.imul(seq | 0, 0xc2b2ae35) ^ Math.imul((seq / 4294967296) | 0, 0x27d4eb2f) ^ salt) >>> 0;
-  h ^= h >>> 16; h = Math.imul(h, 0x7feb352d);
-  h ^= h >>> 15; h = Math.imul(h, 0x846ca68b);
+  let h =
+    (Math.imul(seed ^ 0x9e3779b9, 0x85ebca6b) ^
+      Math.imul(seq | 0, 0xc2b2ae35) ^
+      Math.imul((seq / 4294967296) | 0, 0x27d4eb2f) ^
+      salt) >>>
+    0;
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x7feb352d);
+  h ^= h >>> 15;
+  h = Math.imul(h, 0x846ca68b);
   h ^= h >>> 16;
   return h >>> 0;
 }
 
 /** The record for one sequence number (exported so tests can compute references independently). */
-export function generatorRecord(p: GeneratorParams, seq: number): { seq: number; key: string; value: number; ts: number } {
+export function generatorRecord(
+  p: GeneratorParams,
+  seq: number,
+): { seq: number; key: string; value: number; ts: number } {
   return { seq, key: 'k' + generatorKeyIndex(p, seq), value: generatorValue(p, seq), ts: generatorTs(p, seq) };
 }
 
 /** The fields one by one, for loops that keep a table of key names (the bench's baseline). */
-export function generatorKeyIndex(p: GeneratorParams, seq: number): number { return mix(p.seed, seq, 1) % p.keys; }
-export function generatorValue(p: GeneratorParams, seq: number): number { return mix(p.seed, seq, 2) % 1000; }
+export function generatorKeyIndex(p: GeneratorParams, seq: number): number {
+  return mix(p.seed, seq, 1) % p.keys;
+}
+export function generatorValue(p: GeneratorParams, seq: number): number {
+  return mix(p.seed, seq, 2) % 1000;
+}
 export function generatorTs(p: GeneratorParams, seq: number): number {
   const jitter = p.outOfOrderness > 0 ? mix(p.seed, seq, 3) % (p.outOfOrderness + 1) : 0;
   return p.startTime + seq * p.step - jitter;
@@ -57,7 +76,10 @@ export function generatorTs(p: GeneratorParams, seq: number): number {
  * the new subtasks, and a subtask with several streams merges them in seq order, so event time
  * stays as ordered as in a run without rescaling.
  */
-interface SeqStream { next: number; stride: number }
+interface SeqStream {
+  next: number;
+  stride: number;
+}
 
 export class GeneratorSourceReader implements SourceReader {
   private streams: SeqStream[];
@@ -68,7 +90,12 @@ export class GeneratorSourceReader implements SourceReader {
   /** `restored`: positions of every old subtask (a union); this subtask takes its share. */
   private readonly timeField: string | null;
 
-  constructor(private readonly p: GeneratorParams, private readonly ctx: SourceContext, restored?: unknown[], eventTimeField?: string) {
+  constructor(
+    private readonly p: GeneratorParams,
+    private readonly ctx: SourceContext,
+    restored?: unknown[],
+    eventTimeField?: string,
+  ) {
     this.timeField = eventTimeField && eventTimeField !== 'ts' ? eventTimeField : null;
     if (restored && restored.length) {
       const all: SeqStream[] = [];
@@ -85,7 +112,9 @@ export class GeneratorSourceReader implements SourceReader {
     this.keyNames = Array.from({ length: this.p.keys }, (_, i) => 'k' + i);
   }
 
-  position(): unknown { return { streams: this.streams.map((x) => ({ ...x })) }; }
+  position(): unknown {
+    return { streams: this.streams.map((x) => ({ ...x })) };
+  }
 
   private get exhausted(): boolean {
     const c = this.p.count;
@@ -98,7 +127,8 @@ export class GeneratorSourceReader implements SourceReader {
     if (p.rate !== null) {
       const perSubtask = p.rate / ctx.parallelism;
       const allowed = Math.floor(((Date.now() - this.startedAt) / 1000) * perSubtask) - this.emitted;
-      if (allowed <= 0) return { rows: [], ts: [], end: this.exhausted, waitMs: Math.max(1, Math.ceil(1000 / perSubtask)) };
+      if (allowed <= 0)
+        return { rows: [], ts: [], end: this.exhausted, waitMs: Math.max(1, Math.ceil(1000 / perSubtask)) };
       n = Math.min(n, allowed);
     }
     const rows: Row[] = [];

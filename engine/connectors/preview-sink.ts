@@ -4,7 +4,14 @@
  * changelog it shows the materialized table instead: its first N rows, updated in place.
  */
 import type { PreviewSinkConfig } from '../graph/types.ts';
-import type { OperatorContext, OperatorOutput, OperatorSnapshot, RecordBatch, Row, StreamOperator } from '../contracts/operator.ts';
+import type {
+  OperatorContext,
+  OperatorOutput,
+  OperatorSnapshot,
+  RecordBatch,
+  Row,
+  StreamOperator,
+} from '../contracts/operator.ts';
 import type { OperatorServices } from '../contracts/operator-services.ts';
 import { ChangelogTable } from './changelog-table.ts';
 
@@ -18,7 +25,10 @@ export class PreviewSinkOperator implements StreamOperator {
   private target = '';
   private table: ChangelogTable | null = null;
 
-  constructor(cfg: PreviewSinkConfig, private readonly services: OperatorServices) {
+  constructor(
+    cfg: PreviewSinkConfig,
+    private readonly services: OperatorServices,
+  ) {
     this.limit = Math.max(1, cfg.limit ?? 100);
   }
 
@@ -54,9 +64,17 @@ export class PreviewSinkOperator implements StreamOperator {
     this.services.sendPreview(this.target, this.ring.slice());
   }
 
-  async processWatermark(): Promise<void> { this.flush(false); }
-  async snapshotState(): Promise<OperatorSnapshot> { return {}; }
+  async processWatermark(): Promise<void> {
+    this.flush(false);
+  }
+  async snapshotState(): Promise<OperatorSnapshot> {
+    return {};
+  }
   async notifyCheckpointComplete(): Promise<void> {}
-  async endInput(): Promise<void> { this.flush(true); }
-  async close(): Promise<void> { this.flush(true); }
+  async endInput(): Promise<void> {
+    this.flush(true);
+  }
+  async close(): Promise<void> {
+    this.flush(true);
+  }
 }

@@ -3,7 +3,10 @@ import { join, resolve } from 'node:path';
 import type { FileSourceConfig } from '../graph/types.ts';
 
 /** A column of a source's data: name and Flink SQL type. */
-export interface Column { name: string; type: string }
+export interface Column {
+  name: string;
+  type: string;
+}
 
 /**
  * Columns of a file source, read from a sample of its data (Node only). The Flink SQL export
@@ -21,7 +24,12 @@ const SAMPLE_BYTES = 256 * 1024;
 const SAMPLE_LINES = 1000;
 
 /** A sampled value that does not have its column's type: 1-based line in the sample, and the value. */
-export interface IgnoredSample { column: string; line: number; value: string; count: number }
+export interface IgnoredSample {
+  column: string;
+  line: number;
+  value: string;
+  count: number;
+}
 
 export type InferResult = { ok: true; columns: Column[]; ignored?: IgnoredSample[] } | { ok: false; message: string };
 
@@ -30,7 +38,9 @@ export function inferFileColumns(config: FileSourceConfig, baseDir?: string): In
   let file = target;
   try {
     if (statSync(target).isDirectory()) {
-      const first = readdirSync(target).filter((n) => !n.startsWith('.') && !n.startsWith('_')).sort()[0];
+      const first = readdirSync(target)
+        .filter((n) => !n.startsWith('.') && !n.startsWith('_'))
+        .sort()[0];
       if (!first) return { ok: false, message: `folder ${config.path} holds no data file to sample` };
       file = join(target, first);
     }
@@ -45,7 +55,8 @@ export function inferFileColumns(config: FileSourceConfig, baseDir?: string): In
   for (const [name, t] of tally) {
     const { type, minority } = decide(t);
     columns.push({ name, type });
-    if (minority.length > 0) ignored.push({ column: name, line: minority[0].line, value: minority[0].value, count: minority.length });
+    if (minority.length > 0)
+      ignored.push({ column: name, line: minority[0].line, value: minority[0].value, count: minority.length });
   }
   return ignored.length > 0 ? { ok: true, columns, ignored } : { ok: true, columns };
 }
@@ -57,7 +68,10 @@ function sampleLines(file: string): string[] {
     const n = readSync(fd, buf, 0, SAMPLE_BYTES, 0);
     let text = buf.subarray(0, n).toString('utf8');
     if (n === SAMPLE_BYTES) text = text.slice(0, text.lastIndexOf('\n') + 1); // drop a cut line
-    return text.split(/\r?\n/).filter((l) => l.trim() !== '').slice(0, SAMPLE_LINES);
+    return text
+      .split(/\r?\n/)
+      .filter((l) => l.trim() !== '')
+      .slice(0, SAMPLE_LINES);
   } finally {
     closeSync(fd);
   }
@@ -65,7 +79,11 @@ function sampleLines(file: string): string[] {
 
 type Kind = 'BIGINT' | 'DOUBLE' | 'BOOLEAN' | 'STRING';
 
-interface Sample { kind: Kind; line: number; value: string }
+interface Sample {
+  kind: Kind;
+  line: number;
+  value: string;
+}
 type Tally = Map<string, Sample[]>;
 
 /** The kind most samples have (BIGINT and DOUBLE pooled as numbers); STRING on a tie or with none. */
@@ -74,7 +92,10 @@ function decide(samples: Sample[]): { type: Kind; minority: Sample[] } {
   const booleans = samples.filter((s) => s.kind === 'BOOLEAN');
   const strings = samples.filter((s) => s.kind === 'STRING');
   if (numbers.length > booleans.length && numbers.length > strings.length) {
-    return { type: numbers.some((s) => s.kind === 'DOUBLE') ? 'DOUBLE' : 'BIGINT', minority: [...booleans, ...strings].sort((a, b) => a.line - b.line) };
+    return {
+      type: numbers.some((s) => s.kind === 'DOUBLE') ? 'DOUBLE' : 'BIGINT',
+      minority: [...booleans, ...strings].sort((a, b) => a.line - b.line),
+    };
   }
   if (booleans.length > numbers.length && booleans.length > strings.length) {
     return { type: 'BOOLEAN', minority: [...numbers, ...strings].sort((a, b) => a.line - b.line) };
@@ -99,7 +120,11 @@ function tallyJsonl(lines: string[]): Tally {
   const tally: Tally = new Map();
   lines.forEach((line, i) => {
     let rec: unknown;
-    try { rec = JSON.parse(line); } catch { return; } // bad records are the source's business
+    try {
+      rec = JSON.parse(line);
+    } catch {
+      return;
+    } // bad records are the source's business
     if (rec === null || typeof rec !== 'object' || Array.isArray(rec)) return;
     for (const [k, v] of Object.entries(rec)) {
       const kind = jsonKind(v);
@@ -125,9 +150,16 @@ export function splitCsvLine(line: string): string[] {
   for (let i = 0; i < line.length; i++) {
     const c = line[i];
     if (quoted) {
-      if (c === '"' && line[i + 1] === '"') { cur += '"'; i++; } else if (c === '"') quoted = false; else cur += c;
+      if (c === '"' && line[i + 1] === '"') {
+        cur += '"';
+        i++;
+      } else if (c === '"') quoted = false;
+      else cur += c;
     } else if (c === '"') quoted = true;
-    else if (c === ',') { out.push(cur); cur = ''; } else cur += c;
+    else if (c === ',') {
+      out.push(cur);
+      cur = '';
+    } else cur += c;
   }
   out.push(cur);
   return out;

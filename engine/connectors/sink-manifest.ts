@@ -35,7 +35,11 @@ export class SinkManifestError extends Error {
 }
 
 /** A committed file name of the two-phase-commit sink (see file-sink-txn.ts `finalName`). */
-export interface CommittedName { lineage: string; subtask: number; checkpoint: number | 'end' }
+export interface CommittedName {
+  lineage: string;
+  subtask: number;
+  checkpoint: number | 'end';
+}
 
 const FINAL_RE = /^part-([A-Za-z0-9]+)-(\d+)-(\d+|end)\.(jsonl|csv)$/;
 
@@ -71,10 +75,13 @@ export function readSinkManifest(sinkDir: string): SinkManifest | null {
   const entries: ManifestEntry[] = [];
   lines.forEach((l, i) => {
     let parsed: { e?: ManifestEntry; h?: string };
-    try { parsed = JSON.parse(l) as { e?: ManifestEntry; h?: string }; } catch {
+    try {
+      parsed = JSON.parse(l) as { e?: ManifestEntry; h?: string };
+    } catch {
       throw new SinkManifestError(`${path} line ${i + 1} is damaged (not JSON)`);
     }
-    if (!parsed?.e || parsed.h !== hashOf(parsed.e)) throw new SinkManifestError(`${path} line ${i + 1} is damaged (checksum mismatch)`);
+    if (!parsed?.e || parsed.h !== hashOf(parsed.e))
+      throw new SinkManifestError(`${path} line ${i + 1} is damaged (checksum mismatch)`);
     entries.push(parsed.e);
   });
   const head = entries[0];
@@ -93,7 +100,16 @@ export function readSinkManifest(sinkDir: string): SinkManifest | null {
 }
 
 function fsyncDir(dir: string): void {
-  try { const fd = openSync(dir, 'r'); try { fsyncSync(fd); } finally { closeSync(fd); } } catch { /* not supported */ }
+  try {
+    const fd = openSync(dir, 'r');
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    /* not supported */
+  }
 }
 
 /** Appends entries durably (creating the manifest with its header for `job` when missing). */
@@ -110,7 +126,12 @@ export function appendSinkManifest(sinkDir: string, job: string, entries: Manife
     if (cur.length > 0 && cur[cur.length - 1] !== 10) truncateSync(path, cur.lastIndexOf(10) + 1);
   }
   const fd = openSync(path, 'a');
-  try { writeSync(fd, text); fsyncSync(fd); } finally { closeSync(fd); }
+  try {
+    writeSync(fd, text);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
   if (fresh) fsyncDir(sinkDir);
 }
 
@@ -119,7 +140,12 @@ export function rewriteSinkManifest(sinkDir: string, entries: ManifestEntry[]): 
   const path = join(sinkDir, MANIFEST_FILE);
   const tmp = `${path}.${process.pid}.tmp`;
   const fd = openSync(tmp, 'w');
-  try { writeSync(fd, entries.map(line).join('')); fsyncSync(fd); } finally { closeSync(fd); }
+  try {
+    writeSync(fd, entries.map(line).join(''));
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
   renameSync(tmp, path);
   fsyncDir(sinkDir);
 }

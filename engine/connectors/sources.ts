@@ -6,15 +6,30 @@ import { FileSourceReader } from './file-source.ts';
 import { GeneratorSourceReader, generatorParams } from './generator-source.ts';
 
 export function createSourceReader(node: JobNode, ctx: SourceContext, restored: unknown[]): SourceReader {
-  if (node.type === 'source.file') return new FileSourceReader(node.config, ctx, restored.filter((r) => r !== undefined));
-  if (node.type === 'source.generator') return new GeneratorSourceReader(generatorParams(node.config), ctx, restored.filter((r) => r !== undefined), node.config.eventTime?.field);
+  if (node.type === 'source.file')
+    return new FileSourceReader(
+      node.config,
+      ctx,
+      restored.filter((r) => r !== undefined),
+    );
+  if (node.type === 'source.generator')
+    return new GeneratorSourceReader(
+      generatorParams(node.config),
+      ctx,
+      restored.filter((r) => r !== undefined),
+      node.config.eventTime?.field,
+    );
   throw new Error(`node '${node.id}' is not a source`);
 }
 
-export interface SourceWatermarkSettings { maxOutOfOrderness: number; idleTimeout: number | null }
+export interface SourceWatermarkSettings {
+  maxOutOfOrderness: number;
+  idleTimeout: number | null;
+}
 
 export function sourceWatermarkSettings(node: JobNode): SourceWatermarkSettings {
-  if (node.type !== 'source.file' && node.type !== 'source.generator') throw new Error(`node '${node.id}' is not a source`);
+  if (node.type !== 'source.file' && node.type !== 'source.generator')
+    throw new Error(`node '${node.id}' is not a source`);
   const et = node.config.eventTime;
   let ooo = et?.maxOutOfOrderness !== undefined ? parseDuration(et.maxOutOfOrderness) : 0;
   if (!et && node.type === 'source.generator') {

@@ -18,7 +18,12 @@ import type { CheckpointBarrier, RetainedCheckpoint, SubtaskStateSnapshot } from
 export type CheckpointKind = CheckpointBarrier['kind'];
 
 /** One file of a keyed-state snapshot (the element type of `KeyedStateSnapshot.files`). */
-export interface StateFileRef { path: string; bytes: number; sha256: string; shared: boolean }
+export interface StateFileRef {
+  path: string;
+  bytes: number;
+  sha256: string;
+  shared: boolean;
+}
 
 export interface StateFileSink {
   /** Storage-relative path the file will have once committed. */
@@ -46,7 +51,12 @@ export interface CheckpointWorkerStorage {
    */
   createStateFile(checkpointId: number, name: string, opts?: { shared?: boolean }): Promise<StateFileSink>;
   /** Convenience: one buffer as one state file. */
-  writeStateFile(checkpointId: number, name: string, bytes: Uint8Array, opts?: { shared?: boolean }): Promise<StateFileRef>;
+  writeStateFile(
+    checkpointId: number,
+    name: string,
+    bytes: Uint8Array,
+    opts?: { shared?: boolean },
+  ): Promise<StateFileRef>;
   /** Reads a stored file (relative to the root, or absolute) as chunks. */
   readStateFile(path: string): AsyncIterable<Buffer>;
   /** Absolute path of a stored file, for error messages. */

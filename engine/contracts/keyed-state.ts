@@ -16,7 +16,10 @@
  */
 import type { StateBackendKind } from '../graph/types.ts';
 
-export interface KeyGroupRange { start: number; end: number /* inclusive */ }
+export interface KeyGroupRange {
+  start: number;
+  end: number; /* inclusive */
+}
 
 /** One named table of one operator subtask (Flink: a registered MapState). */
 export interface StateTable<V = unknown> {

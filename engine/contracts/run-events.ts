@@ -6,7 +6,7 @@
 import type { CheckpointStats } from './checkpoint.ts';
 
 export type JobStatus =
-  | 'created' | 'running' | 'restarting' | 'finishing' | 'finished' | 'stopped' | 'failed' | 'canceled';
+  'created' | 'running' | 'restarting' | 'finishing' | 'finished' | 'stopped' | 'failed' | 'canceled';
 
 export interface OperatorMetrics {
   nodeId: string;

@@ -34,7 +34,13 @@ export type SinkOutputCode = 'output_exists' | 'restore_refused';
 
 export class SinkOutputError extends Error {
   override name = 'SinkOutputError';
-  constructor(readonly code: SinkOutputCode, message: string, readonly folder: string) { super(message); }
+  constructor(
+    readonly code: SinkOutputCode,
+    message: string,
+    readonly folder: string,
+  ) {
+    super(message);
+  }
 }
 
 export interface SinkOutputContext {

@@ -13,8 +13,11 @@ import type { GraphIndex } from './check-graph.ts';
 
 /** Nodes whose output is a changelog whatever their input (outer joins retract NULL-padded rows). */
 export function producesChangelog(node: JobNode): boolean {
-  return node.type === 'aggregate' || (node.type === 'topn' && !node.config.window)
-    || (node.type === 'join' && node.config.kind !== 'inner');
+  return (
+    node.type === 'aggregate' ||
+    (node.type === 'topn' && !node.config.window) ||
+    (node.type === 'join' && node.config.kind !== 'inner')
+  );
 }
 
 function passesChangelog(node: Pick<JobNode, 'type'>): boolean {
@@ -36,11 +39,17 @@ export function changelogOrigins(idx: Pick<GraphIndex, 'byId' | 'inputs' | 'orde
   for (const id of idx.order) {
     const node = idx.byId.get(id)?.node;
     if (!node) continue;
-    if (producesChangelog(node)) { origin.set(id, id); continue; }
+    if (producesChangelog(node)) {
+      origin.set(id, id);
+      continue;
+    }
     if (!passesChangelog(node)) continue;
     for (const e of idx.inputs.get(id) ?? []) {
       const o = e.fromPort === 'out' ? origin.get(e.from) : undefined;
-      if (o !== undefined) { origin.set(id, o); break; }
+      if (o !== undefined) {
+        origin.set(id, o);
+        break;
+      }
     }
   }
   return origin;
@@ -67,11 +76,14 @@ export function checkChangelog(idx: GraphIndex, problems: JobProblem[]): void {
       if (o === undefined) continue;
       const producer = idx.byId.get(o)!.node;
       const via = o === e.from ? '' : ` (through '${e.from}')`;
-      const hint = node.type === 'sink.file'
-        ? `: set nodes[${index}].config.format to "changelog-json"`
-        : `: only filter, map, union, sink.preview and sink.file with format "changelog-json" take one`;
+      const hint =
+        node.type === 'sink.file'
+          ? `: set nodes[${index}].config.format to "changelog-json"`
+          : `: only filter, map, union, sink.preview and sink.file with format "changelog-json" take one`;
       problems.push({
-        path: `edges[${e.edge}]`, severity: 'error', nodeId: id,
+        path: `edges[${e.edge}]`,
+        severity: 'error',
+        nodeId: id,
         message: `${node.type} '${id}' cannot take a changelog, but ${producer.type} '${o}' produces one${via}${hint}`,
       });
     }

@@ -20,8 +20,12 @@ export const GENERATOR_COLUMNS: readonly string[] = ['seq', 'key', 'value', 'ts'
 /** Column names, or null when not known before reading the data. */
 export type Columns = readonly string[] | null;
 
-const err = (path: string, message: string, nodeId: string): JobProblem =>
-  ({ path, message, severity: 'error', nodeId });
+const err = (path: string, message: string, nodeId: string): JobProblem => ({
+  path,
+  message,
+  severity: 'error',
+  nodeId,
+});
 
 function sourceColumns(node: JobNode): Columns {
   if (node.type === 'source.generator') return GENERATOR_COLUMNS;
@@ -40,11 +44,21 @@ interface Ctx {
 
 function inputColumns(ctx: Ctx, id: string): Columns[] {
   // The `bad` port's dead letters always have the same columns (file, line, reason, text).
-  return (ctx.idx.inputs.get(id) ?? []).map((e) => (e.fromPort === 'bad' ? DEAD_LETTER_COLUMNS : ctx.out.get(e.from)?.[e.fromPort] ?? null));
+  return (ctx.idx.inputs.get(id) ?? []).map((e) =>
+    e.fromPort === 'bad' ? DEAD_LETTER_COLUMNS : (ctx.out.get(e.from)?.[e.fromPort] ?? null),
+  );
 }
 
 /** Syntax, then known columns. Returns false when the expression does not parse. */
-function checkExpr(ctx: Ctx, node: JobNode, index: number, field: string, kind: ExpressionKind, text: string, known: Columns): boolean {
+function checkExpr(
+  ctx: Ctx,
+  node: JobNode,
+  index: number,
+  field: string,
+  kind: ExpressionKind,
+  text: string,
+  known: Columns,
+): boolean {
   const path = `nodes[${index}].config.${field}`;
   const e = ctx.expr.checkExpression(kind, text);
   if (e) {
@@ -76,8 +90,13 @@ function visit(ctx: Ctx, node: JobNode, index: number): void {
       const cols = sourceColumns(node);
       const field = node.config.eventTime?.field;
       if (field !== undefined && cols && !cols.includes(field)) {
-        ctx.problems.push(err(`nodes[${index}].config.eventTime.field`,
-          `unknown column '${field}' (known: ${cols.join(', ')})`, node.id));
+        ctx.problems.push(
+          err(
+            `nodes[${index}].config.eventTime.field`,
+            `unknown column '${field}' (known: ${cols.join(', ')})`,
+            node.id,
+          ),
+        );
       }
       ctx.out.set(node.id, { out: cols, late: null });
       return;
@@ -95,8 +114,13 @@ function visit(ctx: Ctx, node: JobNode, index: number): void {
     case 'union': {
       const known = ins.filter((c): c is readonly string[] => c !== null);
       if (known.length === ins.length && known.length > 1 && !known.every((c) => sameColumns(c, known[0]))) {
-        ctx.problems.push(err(`nodes[${index}]`,
-          `union inputs have different columns: ${known.map((c) => `(${c.join(', ')})`).join(' vs ')}`, node.id));
+        ctx.problems.push(
+          err(
+            `nodes[${index}]`,
+            `union inputs have different columns: ${known.map((c) => `(${c.join(', ')})`).join(' vs ')}`,
+            node.id,
+          ),
+        );
       }
       ctx.out.set(node.id, { out: known.length === ins.length && ins.length > 0 ? known[0] : null, late: null });
       return;
@@ -106,16 +130,23 @@ function visit(ctx: Ctx, node: JobNode, index: number): void {
       let keys: Columns = [];
       if (c.keyBy !== undefined && c.keyBy.trim() !== '') {
         keys = checkExpr(ctx, node, index, 'keyBy', 'keyBy', c.keyBy, input)
-          ? outputColumnsOf(ctx.expr, 'keyBy', c.keyBy, input) : null;
+          ? outputColumnsOf(ctx.expr, 'keyBy', c.keyBy, input)
+          : null;
       }
       const aggs = checkExpr(ctx, node, index, 'aggregates', 'aggregates', c.aggregates, input)
-        ? outputColumnsOf(ctx.expr, 'aggregates', c.aggregates, input) : null;
+        ? outputColumnsOf(ctx.expr, 'aggregates', c.aggregates, input)
+        : null;
       const out = keys && aggs ? ['window_start', 'window_end', ...keys, ...aggs] : null;
       if (keys && aggs) {
         const clash = aggs.find((a) => a === 'window_start' || a === 'window_end' || keys.includes(a));
         if (clash !== undefined) {
-          ctx.problems.push(err(`nodes[${index}].config.aggregates`,
-            `output column '${clash}' is already a ${keys.includes(clash) ? 'key column' : 'window column'}: choose another alias`, node.id));
+          ctx.problems.push(
+            err(
+              `nodes[${index}].config.aggregates`,
+              `output column '${clash}' is already a ${keys.includes(clash) ? 'key column' : 'window column'}: choose another alias`,
+              node.id,
+            ),
+          );
         }
       }
       ctx.out.set(node.id, { out, late: input });
@@ -150,16 +181,26 @@ function upstreamSources(idx: GraphIndex, id: string): string[] {
 
 function checkEventTime(ctx: Ctx): void {
   for (const [id, { node, index }] of ctx.idx.byId) {
-    const timed = node.type === 'window' || node.type === 'join.interval' || node.type === 'join.window' || (node.type === 'topn' && node.config.window);
+    const timed =
+      node.type === 'window' ||
+      node.type === 'join.interval' ||
+      node.type === 'join.window' ||
+      (node.type === 'topn' && node.config.window);
     if (!timed) continue;
     for (const src of upstreamSources(ctx.idx, id)) {
       const s = ctx.idx.byId.get(src)!;
       // A generator always has event time: its `ts` column, watermarked with its own outOfOrderness
       // bound when no eventTime is set (engine/connectors/sources.ts), so it is never late.
-      const hasEventTime = s.node.type === 'source.generator' || (s.node.type === 'source.file' && s.node.config.eventTime);
+      const hasEventTime =
+        s.node.type === 'source.generator' || (s.node.type === 'source.file' && s.node.config.eventTime);
       if (!hasEventTime) {
-        ctx.problems.push(err(`nodes[${index}].config.window`,
-          `${node.type} '${id}' needs event time, but source '${src}' has none: set nodes[${s.index}].config.eventTime`, id));
+        ctx.problems.push(
+          err(
+            `nodes[${index}].config.window`,
+            `${node.type} '${id}' needs event time, but source '${src}' has none: set nodes[${s.index}].config.eventTime`,
+            id,
+          ),
+        );
       }
     }
   }
@@ -171,7 +212,12 @@ export const DEAD_LETTER_COLUMNS = ['file', 'line', 'reason', 'text'];
 
 export type NodeColumns = Map<string, { out: Columns; late: Columns }>;
 
-export function checkColumns(doc: JobDocument, idx: GraphIndex, expr: ExpressionChecker, problems: JobProblem[]): NodeColumns {
+export function checkColumns(
+  doc: JobDocument,
+  idx: GraphIndex,
+  expr: ExpressionChecker,
+  problems: JobProblem[],
+): NodeColumns {
   const ctx: Ctx = { doc, idx, expr, problems, out: new Map() };
   checkEventTime(ctx);
   for (const id of idx.order) {

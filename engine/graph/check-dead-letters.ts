@@ -16,19 +16,31 @@ export function checkDeadLetters(doc: JobDocument, problems: JobProblem[]): void
     const to = byId.get(e.to);
     if (!from || from.n.type !== 'source.file') return; // the port rules already report it
     if (from.n.config.onBadRecord !== 'dead-letter') {
-      problems.push({ path: `edges[${i}].fromPort`, nodeId: from.n.id, severity: 'error',
-        message: `source '${from.n.id}' sends nothing on 'bad' unless nodes[${from.i}].config.onBadRecord is 'dead-letter'` });
+      problems.push({
+        path: `edges[${i}].fromPort`,
+        nodeId: from.n.id,
+        severity: 'error',
+        message: `source '${from.n.id}' sends nothing on 'bad' unless nodes[${from.i}].config.onBadRecord is 'dead-letter'`,
+      });
     }
     if (to && !isSink(to.n.type)) {
-      problems.push({ path: `edges[${i}].to`, nodeId: to.n.id, severity: 'error',
-        message: `dead letters from '${from.n.id}' (port 'bad') can only go to a sink, not to a ${to.n.type}` });
+      problems.push({
+        path: `edges[${i}].to`,
+        nodeId: to.n.id,
+        severity: 'error',
+        message: `dead letters from '${from.n.id}' (port 'bad') can only go to a sink, not to a ${to.n.type}`,
+      });
     }
   });
   doc.nodes.forEach((n, i) => {
     if (n.type !== 'source.file' || n.config.onBadRecord !== 'dead-letter') return;
     if (!doc.edges.some((e) => e.from === n.id && e.fromPort === 'bad')) {
-      problems.push({ path: `nodes[${i}].config.onBadRecord`, nodeId: n.id, severity: 'error',
-        message: `'dead-letter' needs an edge from this source's 'bad' port to a sink` });
+      problems.push({
+        path: `nodes[${i}].config.onBadRecord`,
+        nodeId: n.id,
+        severity: 'error',
+        message: `'dead-letter' needs an edge from this source's 'bad' port to a sink`,
+      });
     }
   });
 }

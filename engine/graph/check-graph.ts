@@ -12,7 +12,10 @@ export interface GraphIndex {
   /** First node with each id. */
   byId: Map<string, { node: JobNode; index: number }>;
   /** Incoming edges per node id (only edges whose both ends exist). */
-  inputs: Map<string, Array<{ from: string; fromPort: 'out' | 'late' | 'bad'; toPort?: 'left' | 'right'; edge: number }>>;
+  inputs: Map<
+    string,
+    Array<{ from: string; fromPort: 'out' | 'late' | 'bad'; toPort?: 'left' | 'right'; edge: number }>
+  >;
   /** Outgoing edges per node id (only edges whose both ends exist). */
   outputs: Map<string, Array<{ to: string; fromPort: 'out' | 'late' | 'bad'; edge: number }>>;
   /** True when the graph has no cycle; later checks need a topological order. */
@@ -21,10 +24,18 @@ export interface GraphIndex {
   order: string[];
 }
 
-const err = (path: string, message: string, nodeId?: string): JobProblem =>
-  ({ path, message, severity: 'error', ...(nodeId !== undefined ? { nodeId } : {}) });
-const warn = (path: string, message: string, nodeId?: string): JobProblem =>
-  ({ path, message, severity: 'warning', ...(nodeId !== undefined ? { nodeId } : {}) });
+const err = (path: string, message: string, nodeId?: string): JobProblem => ({
+  path,
+  message,
+  severity: 'error',
+  ...(nodeId !== undefined ? { nodeId } : {}),
+});
+const warn = (path: string, message: string, nodeId?: string): JobProblem => ({
+  path,
+  message,
+  severity: 'warning',
+  ...(nodeId !== undefined ? { nodeId } : {}),
+});
 
 function checkIds(doc: JobDocument, problems: JobProblem[]): GraphIndex['byId'] {
   const byId: GraphIndex['byId'] = new Map();
@@ -50,14 +61,27 @@ function checkEdges(doc: JobDocument, byId: GraphIndex['byId'], problems: JobPro
     const to = byId.get(edge.to);
     const port = edge.fromPort ?? 'out';
     let ok = true;
-    if (!from) { problems.push(err(`edges[${i}].from`, `unknown node '${edge.from}'`)); ok = false; }
-    if (!to) { problems.push(err(`edges[${i}].to`, `unknown node '${edge.to}'`)); ok = false; }
+    if (!from) {
+      problems.push(err(`edges[${i}].from`, `unknown node '${edge.from}'`));
+      ok = false;
+    }
+    if (!to) {
+      problems.push(err(`edges[${i}].to`, `unknown node '${edge.to}'`));
+      ok = false;
+    }
     if (from && isSink(from.node.type)) {
-      problems.push(err(`edges[${i}].from`, `'${edge.from}' is a ${from.node.type} node: sinks have no outputs`, edge.from));
+      problems.push(
+        err(`edges[${i}].from`, `'${edge.from}' is a ${from.node.type} node: sinks have no outputs`, edge.from),
+      );
       ok = false;
     } else if (from && !outputPorts(from.node.type).includes(port)) {
-      problems.push(err(`edges[${i}].fromPort`,
-        `'${port}' is only available on window nodes ('${edge.from}' is a ${from.node.type} node)`, edge.from));
+      problems.push(
+        err(
+          `edges[${i}].fromPort`,
+          `'${port}' is only available on window nodes ('${edge.from}' is a ${from.node.type} node)`,
+          edge.from,
+        ),
+      );
       ok = false;
     }
     if (to && isSource(to.node.type)) {
@@ -66,10 +90,22 @@ function checkEdges(doc: JobDocument, byId: GraphIndex['byId'], problems: JobPro
     } else if (to) {
       const named = inputPorts(to.node.type);
       if (named.length > 0 && edge.toPort === undefined) {
-        problems.push(err(`edges[${i}].toPort`, `'${edge.to}' is a ${to.node.type} node: set toPort to ${named.map((p) => `'${p}'`).join(' or ')}`, edge.to));
+        problems.push(
+          err(
+            `edges[${i}].toPort`,
+            `'${edge.to}' is a ${to.node.type} node: set toPort to ${named.map((p) => `'${p}'`).join(' or ')}`,
+            edge.to,
+          ),
+        );
         ok = false;
       } else if (named.length === 0 && edge.toPort !== undefined) {
-        problems.push(err(`edges[${i}].toPort`, `'${edge.to}' is a ${to.node.type} node: it has no input port '${edge.toPort}' (only joins have left/right)`, edge.to));
+        problems.push(
+          err(
+            `edges[${i}].toPort`,
+            `'${edge.to}' is a ${to.node.type} node: it has no input port '${edge.toPort}' (only joins have left/right)`,
+            edge.to,
+          ),
+        );
         ok = false;
       }
     }
@@ -98,14 +134,25 @@ function checkDegrees(idx: Pick<GraphIndex, 'byId' | 'inputs' | 'outputs'>, prob
     if (spec.inputs) {
       for (const port of spec.inputs) {
         const k = (idx.inputs.get(id) ?? []).filter((e) => e.toPort === port).length;
-        if (k !== 1) problems.push(err(path, `the ${port} input of ${node.type} '${id}' needs exactly one edge, it has ${k}`, id));
+        if (k !== 1)
+          problems.push(err(path, `the ${port} input of ${node.type} '${id}' needs exactly one edge, it has ${k}`, id));
       }
     } else if (spec.maxInputs === 1 && n !== 1) {
-      problems.push(err(path, `a ${node.type} node needs exactly one input, '${id}' has ${n}${n > 1 ? ' (merge streams with a union first)' : ''}`, id));
+      problems.push(
+        err(
+          path,
+          `a ${node.type} node needs exactly one input, '${id}' has ${n}${n > 1 ? ' (merge streams with a union first)' : ''}`,
+          id,
+        ),
+      );
     } else if (n < spec.minInputs) {
-      problems.push(err(path, node.type === 'union'
-        ? `a union needs at least two inputs, '${id}' has ${n}`
-        : `'${id}' has no input`, id));
+      problems.push(
+        err(
+          path,
+          node.type === 'union' ? `a union needs at least two inputs, '${id}' has ${n}` : `'${id}' has no input`,
+          id,
+        ),
+      );
     }
     if (!isSink(node.type) && !(idx.outputs.get(id) ?? []).some((o) => o.fromPort === 'out')) {
       problems.push(warn(path, `the output of '${id}' is not connected: its records go nowhere`, id));
@@ -154,7 +201,9 @@ function checkParallelism(doc: JobDocument, problems: JobProblem[]) {
   }
   doc.nodes.forEach((n, i) => {
     if (n.parallelism !== undefined && n.parallelism > max) {
-      problems.push(err(`nodes[${i}].parallelism`, `parallelism ${n.parallelism} is greater than maxParallelism ${max}`, n.id));
+      problems.push(
+        err(`nodes[${i}].parallelism`, `parallelism ${n.parallelism} is greater than maxParallelism ${max}`, n.id),
+      );
     }
   });
 }
@@ -167,7 +216,10 @@ function checkSinkPaths(doc: JobDocument, problems: JobProblem[]) {
     const key = n.config.path.replace(/\\/g, '/').replace(/^\.\//, '').replace(/\/+$/, '');
     const first = seen.get(key);
     if (first === undefined) seen.set(key, i);
-    else problems.push(err(`nodes[${i}].config.path`, `sink path '${n.config.path}' is also written by nodes[${first}]`, n.id));
+    else
+      problems.push(
+        err(`nodes[${i}].config.path`, `sink path '${n.config.path}' is also written by nodes[${first}]`, n.id),
+      );
   });
 }
 

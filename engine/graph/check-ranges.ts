@@ -48,7 +48,10 @@ export function checkRanges(doc: JobDocument, problems: JobProblem[]): void {
   if (s?.memoryStateLimit !== undefined) {
     const r = checkSize(s.memoryStateLimit);
     if (r.ok && r.value > MAX_MEMORY_STATE_BYTES) {
-      add('settings.memoryStateLimit', `${r.value} bytes is too large: at most ${MAX_MEMORY_STATE_BYTES} (512mb); use the fs or rocksdb backend for larger state`);
+      add(
+        'settings.memoryStateLimit',
+        `${r.value} bytes is too large: at most ${MAX_MEMORY_STATE_BYTES} (512mb); use the fs or rocksdb backend for larger state`,
+      );
     }
   }
 
@@ -66,12 +69,22 @@ export function checkRanges(doc: JobDocument, problems: JobProblem[]): void {
         span(`${p}.config.outOfOrderness`, c.outOfOrderness, n.id);
         int(`${p}.config.count`, c.count, Number.MAX_SAFE_INTEGER, n.id);
         int(`${p}.config.keys`, c.keys, 1_000_000_000, n.id);
-        if (c.step !== undefined && c.step > MAX_EVENT_DURATION_MS) add(`${p}.config.step`, `${c.step} ms is too large: at most ${MAX_EVENT_DURATION_MS}`, n.id);
+        if (c.step !== undefined && c.step > MAX_EVENT_DURATION_MS)
+          add(`${p}.config.step`, `${c.step} ms is too large: at most ${MAX_EVENT_DURATION_MS}`, n.id);
         if (c.startTime !== undefined && Math.abs(c.startTime) > MAX_TIMESTAMP_MS) {
-          add(`${p}.config.startTime`, `${c.startTime} is outside the representable event-time range (±${MAX_TIMESTAMP_MS} ms)`, n.id);
+          add(
+            `${p}.config.startTime`,
+            `${c.startTime} is outside the representable event-time range (±${MAX_TIMESTAMP_MS} ms)`,
+            n.id,
+          );
         } else if (c.count !== undefined) {
           const last = (c.startTime ?? 1_700_000_000_000) + (c.step ?? 10) * c.count;
-          if (Math.abs(last) > MAX_TIMESTAMP_MS) add(`${p}.config.count`, `the last record's event time ${last} would be outside the representable range (±${MAX_TIMESTAMP_MS} ms)`, n.id);
+          if (Math.abs(last) > MAX_TIMESTAMP_MS)
+            add(
+              `${p}.config.count`,
+              `the last record's event time ${last} would be outside the representable range (±${MAX_TIMESTAMP_MS} ms)`,
+              n.id,
+            );
         }
         break;
       }

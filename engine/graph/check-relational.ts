@@ -16,47 +16,85 @@ import { checkDuration } from './units.ts';
 export type Columns = readonly string[] | null;
 export const TOPN_RANK_COLUMN = 'rownum';
 
-export interface RelationalInput { port: 'left' | 'right' | undefined; columns: Columns }
+export interface RelationalInput {
+  port: 'left' | 'right' | undefined;
+  columns: Columns;
+}
 
-const err = (path: string, message: string, nodeId: string): JobProblem =>
-  ({ path, message, severity: 'error', nodeId });
+const err = (path: string, message: string, nodeId: string): JobProblem => ({
+  path,
+  message,
+  severity: 'error',
+  nodeId,
+});
 
 function attempt<T>(problems: JobProblem[], path: string, nodeId: string, f: () => T): T | null {
-  try { return f(); } catch (e) {
+  try {
+    return f();
+  } catch (e) {
     if (!(e instanceof ExpressionError)) throw e;
     problems.push(err(path, e.message, nodeId));
     return null;
   }
 }
 
-function unknown(problems: JobProblem[], path: string, nodeId: string, cols: readonly string[], known: Columns, prefix = ''): void {
+function unknown(
+  problems: JobProblem[],
+  path: string,
+  nodeId: string,
+  cols: readonly string[],
+  known: Columns,
+  prefix = '',
+): void {
   if (!known || known.includes('*')) return;
   for (const c of new Set(cols)) {
-    if (!known.includes(c)) problems.push(err(path, `unknown column '${prefix}${c}' (known: ${known.map((k) => prefix + k).join(', ')})`, nodeId));
+    if (!known.includes(c))
+      problems.push(
+        err(path, `unknown column '${prefix}${c}' (known: ${known.map((k) => prefix + k).join(', ')})`, nodeId),
+      );
   }
 }
 
 /** Tumbling or sliding with positive durations (session windows are refused where unsupported). */
-function checkAlignedWindow(w: WindowSpec, at: (field: string) => string, id: string, what: string, problems: JobProblem[]): void {
+function checkAlignedWindow(
+  w: WindowSpec,
+  at: (field: string) => string,
+  id: string,
+  what: string,
+  problems: JobProblem[],
+): void {
   if (w.kind === 'session') {
-    problems.push(err(at('kind'), `${what} supports tumbling and sliding windows; session windows are not supported yet`, id));
+    problems.push(
+      err(at('kind'), `${what} supports tumbling and sliding windows; session windows are not supported yet`, id),
+    );
     return;
   }
-  const sizes: Array<[string, unknown]> = [['size', w.size], ...(w.kind === 'sliding' ? [['slide', w.slide] as [string, unknown]] : [])];
+  const sizes: Array<[string, unknown]> = [
+    ['size', w.size],
+    ...(w.kind === 'sliding' ? [['slide', w.slide] as [string, unknown]] : []),
+  ];
   for (const [f, v] of sizes) {
     const d = checkDuration(v);
     if (d.ok && d.value <= 0) problems.push(err(at(f), 'must be greater than 0', id));
   }
   if (w.kind === 'sliding') {
-    const size = checkDuration(w.size), slide = checkDuration(w.slide);
-    if (size.ok && slide.ok && slide.value > size.value) problems.push(err(at('slide'), `slide (${slide.value} ms) must not be larger than size (${size.value} ms)`, id));
+    const size = checkDuration(w.size),
+      slide = checkDuration(w.slide);
+    if (size.ok && slide.ok && slide.value > size.value)
+      problems.push(err(at('slide'), `slide (${slide.value} ms) must not be larger than size (${size.value} ms)`, id));
   }
 }
 
 type JoinNode = Extract<JobNode, { type: 'join' | 'join.interval' | 'join.window' }>;
 
 /** Keys of both sides and the L./R. select list of a two-input node. */
-function joinColumns(node: JoinNode, index: number, inputs: RelationalInput[], problems: JobProblem[], windowColumns: boolean): Columns {
+function joinColumns(
+  node: JoinNode,
+  index: number,
+  inputs: RelationalInput[],
+  problems: JobProblem[],
+  windowColumns: boolean,
+): Columns {
   const at = (f: string) => `nodes[${index}].config.${f}`;
   const id = node.id;
   const c = node.config;
@@ -67,25 +105,53 @@ function joinColumns(node: JoinNode, index: number, inputs: RelationalInput[], p
   if (lk) unknown(problems, at('leftKey'), id, lk.columns, left);
   if (rk) unknown(problems, at('rightKey'), id, rk.columns, right);
   if (lk && rk && lk.columns.length !== rk.columns.length) {
-    problems.push(err(at('rightKey'), `leftKey has ${lk.columns.length} column(s) but rightKey has ${rk.columns.length}: they are compared in order`, id));
+    problems.push(
+      err(
+        at('rightKey'),
+        `leftKey has ${lk.columns.length} column(s) but rightKey has ${rk.columns.length}: they are compared in order`,
+        id,
+      ),
+    );
   }
   const sel = attempt(problems, at('select'), id, () => compileJoinSelect(c.select, { windowColumns }));
   if (!sel) return null;
-  unknown(problems, at('select'), id, sel.referenced.filter((r) => r.side === 'L').map((r) => r.column), left, 'L.');
-  unknown(problems, at('select'), id, sel.referenced.filter((r) => r.side === 'R').map((r) => r.column), right, 'R.');
+  unknown(
+    problems,
+    at('select'),
+    id,
+    sel.referenced.filter((r) => r.side === 'L').map((r) => r.column),
+    left,
+    'L.',
+  );
+  unknown(
+    problems,
+    at('select'),
+    id,
+    sel.referenced.filter((r) => r.side === 'R').map((r) => r.column),
+    right,
+    'R.',
+  );
   return sel.columns;
 }
 
 /** Output columns of a relational node, or undefined when `node` is not one. */
-export function relationalColumns(node: JobNode, index: number, inputs: RelationalInput[], problems: JobProblem[]): Columns | undefined {
+export function relationalColumns(
+  node: JobNode,
+  index: number,
+  inputs: RelationalInput[],
+  problems: JobProblem[],
+): Columns | undefined {
   const at = (f: string) => `nodes[${index}].config.${f}`;
   const id = node.id;
   switch (node.type) {
     case 'join.interval': {
       const c = node.config;
-      const lo = checkSignedDuration(c.lower), hi = checkSignedDuration(c.upper);
+      const lo = checkSignedDuration(c.lower),
+        hi = checkSignedDuration(c.upper);
       if (lo.ok && hi.ok && lo.value > hi.value) {
-        problems.push(err(at('lower'), `lower (${lo.value} ms) is greater than upper (${hi.value} ms): no row could ever join`, id));
+        problems.push(
+          err(at('lower'), `lower (${lo.value} ms) is greater than upper (${hi.value} ms): no row could ever join`, id),
+        );
       }
       return joinColumns(node, index, inputs, problems, false);
     }
@@ -105,7 +171,10 @@ export function relationalColumns(node: JobNode, index: number, inputs: Relation
       }
       if (!keys || !aggs) return null;
       const clash = aggs.find((a) => keys.columns.includes(a.alias));
-      if (clash) problems.push(err(at('aggregates'), `output column '${clash.alias}' is already a key column: choose another alias`, id));
+      if (clash)
+        problems.push(
+          err(at('aggregates'), `output column '${clash.alias}' is already a key column: choose another alias`, id),
+        );
       return [...keys.columns, ...aggs.map((a) => a.alias)];
     }
     case 'topn': {
@@ -116,12 +185,25 @@ export function relationalColumns(node: JobNode, index: number, inputs: Relation
       const order = attempt(problems, at('orderBy'), id, () => compileOrderBy(c.orderBy));
       if (order) unknown(problems, at('orderBy'), id, order.columns, input);
       if (input && input.includes(TOPN_RANK_COLUMN)) {
-        problems.push(err(`nodes[${index}]`, `the input of topn '${id}' already has a column '${TOPN_RANK_COLUMN}' (topn adds it): rename it upstream`, id));
+        problems.push(
+          err(
+            `nodes[${index}]`,
+            `the input of topn '${id}' already has a column '${TOPN_RANK_COLUMN}' (topn adds it): rename it upstream`,
+            id,
+          ),
+        );
       }
       if (c.window) {
         checkAlignedWindow(c.window, (f) => at(`window.${f}`), id, 'topn', problems);
         const clash = input?.find((x) => x === 'window_start' || x === 'window_end');
-        if (clash) problems.push(err(`nodes[${index}]`, `the input of topn '${id}' already has a column '${clash}' (a windowed topn adds it): rename it upstream`, id));
+        if (clash)
+          problems.push(
+            err(
+              `nodes[${index}]`,
+              `the input of topn '${id}' already has a column '${clash}' (a windowed topn adds it): rename it upstream`,
+              id,
+            ),
+          );
         return input ? ['window_start', 'window_end', ...input, TOPN_RANK_COLUMN] : null;
       }
       return input ? [...input, TOPN_RANK_COLUMN] : null;

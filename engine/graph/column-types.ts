@@ -42,9 +42,20 @@ export function inputColumnTypes(job: NormalizedJob, nodeId: string, opts: Colum
   return mergeInputs(job, nodeId, memo, new Set(), opts);
 }
 
-function mergeInputs(job: NormalizedJob, nodeId: string, memo: Map<string, ColumnTypeMap>, visiting: Set<string>, opts: ColumnTypeOptions): ColumnTypeMap {
-  const inputs = job.edges.filter((e) => e.to === nodeId)
-    .map((e) => (e.fromPort === 'late' ? mergeInputs(job, e.from, memo, visiting, opts) : outputTypes(job, e.from, memo, visiting, opts)));
+function mergeInputs(
+  job: NormalizedJob,
+  nodeId: string,
+  memo: Map<string, ColumnTypeMap>,
+  visiting: Set<string>,
+  opts: ColumnTypeOptions,
+): ColumnTypeMap {
+  const inputs = job.edges
+    .filter((e) => e.to === nodeId)
+    .map((e) =>
+      e.fromPort === 'late'
+        ? mergeInputs(job, e.from, memo, visiting, opts)
+        : outputTypes(job, e.from, memo, visiting, opts),
+    );
   if (inputs.length === 0) return new Map();
   const out = new Map(inputs[0]);
   for (const other of inputs.slice(1)) {
@@ -56,7 +67,13 @@ function mergeInputs(job: NormalizedJob, nodeId: string, memo: Map<string, Colum
   return out;
 }
 
-function outputTypes(job: NormalizedJob, nodeId: string, memo: Map<string, ColumnTypeMap>, visiting: Set<string>, opts: ColumnTypeOptions): ColumnTypeMap {
+function outputTypes(
+  job: NormalizedJob,
+  nodeId: string,
+  memo: Map<string, ColumnTypeMap>,
+  visiting: Set<string>,
+  opts: ColumnTypeOptions,
+): ColumnTypeMap {
   const known = memo.get(nodeId);
   if (known) return known;
   if (visiting.has(nodeId)) return new Map(); // a cycle: validation reports it
@@ -73,7 +90,11 @@ function outputTypes(job: NormalizedJob, nodeId: string, memo: Map<string, Colum
   return out;
 }
 
-function computeOutput(node: NormalizedJob['nodes'][number], input: () => ColumnTypeMap, opts: ColumnTypeOptions): ColumnTypeMap {
+function computeOutput(
+  node: NormalizedJob['nodes'][number],
+  input: () => ColumnTypeMap,
+  opts: ColumnTypeOptions,
+): ColumnTypeMap {
   switch (node.type) {
     case 'source.file': {
       const out: ColumnTypeMap = new Map();
@@ -83,26 +104,40 @@ function computeOutput(node: NormalizedJob['nodes'][number], input: () => Column
       return out;
     }
     case 'source.generator':
-      return new Map<string, ColumnType>([['seq', { type: 'BIGINT' }], ['key', { type: 'STRING' }], ['value', { type: 'BIGINT' }], ['ts', { type: 'BIGINT' }]]);
-    case 'filter': case 'union': return input();
+      return new Map<string, ColumnType>([
+        ['seq', { type: 'BIGINT' }],
+        ['key', { type: 'STRING' }],
+        ['value', { type: 'BIGINT' }],
+        ['ts', { type: 'BIGINT' }],
+      ]);
+    case 'filter':
+    case 'union':
+      return input();
     case 'map': {
       const types = input();
       const p = compileProjectionDetailed(node.config.select, types);
       const out: ColumnTypeMap = p.columns === null ? new Map(types) : new Map();
       for (const c of p.columns ?? p.extra) {
         const t: ColumnType = { type: c.type ?? 'UNKNOWN' };
-        if (c.precision !== undefined) { t.precision = c.precision; t.scale = c.scale; }
+        if (c.precision !== undefined) {
+          t.precision = c.precision;
+          t.scale = c.scale;
+        }
         out.set(c.name, t);
       }
       return out;
     }
     case 'window': {
       const types = input();
-      const out: ColumnTypeMap = new Map([['window_start', { type: 'STRING' }], ['window_end', { type: 'STRING' }]]);
+      const out: ColumnTypeMap = new Map([
+        ['window_start', { type: 'STRING' }],
+        ['window_end', { type: 'STRING' }],
+      ]);
       for (const k of parseKeyBy(node.config.keyBy ?? '').columns) out.set(k, types.get(k) ?? { type: 'UNKNOWN' });
       for (const a of compileAggregates(node.config.aggregates, types)) out.set(a.alias, a.resultType);
       return out;
     }
-    default: return new Map();
+    default:
+      return new Map();
   }
 }

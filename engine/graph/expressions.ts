@@ -17,12 +17,19 @@ export interface ExpressionChecker {
    * Output columns of a valid select list (given its input columns, null = unknown), aggregate
    * list or keyBy list. Optional: without it they are read from the text's top-level structure.
    */
-  outputColumns?(kind: 'select' | 'aggregates' | 'keyBy', text: string, input: readonly string[] | null): readonly string[] | null;
+  outputColumns?(
+    kind: 'select' | 'aggregates' | 'keyBy',
+    text: string,
+    input: readonly string[] | null,
+  ): readonly string[] | null;
 }
 
 /** Output columns through `checker`, or from the list's structure when it cannot tell. */
 export function outputColumnsOf(
-  checker: ExpressionChecker, kind: 'select' | 'aggregates' | 'keyBy', text: string, input: readonly string[] | null,
+  checker: ExpressionChecker,
+  kind: 'select' | 'aggregates' | 'keyBy',
+  text: string,
+  input: readonly string[] | null,
 ): readonly string[] | null {
   if (checker.outputColumns) return checker.outputColumns(kind, text, input);
   if (kind === 'keyBy') return keyColumns(text);
@@ -47,7 +54,8 @@ export function splitTopLevel(text: string): string[] {
     }
     if (ch === "'" || ch === '"' || ch === '`') quote = ch;
     else if (ch === '(') depth++;
-    else if (ch === ')') depth = Math.max(0, depth - 1); // half-typed text: a stray ')' must not hide later commas
+    else if (ch === ')')
+      depth = Math.max(0, depth - 1); // half-typed text: a stray ')' must not hide later commas
     else if (ch === ',' && depth === 0) {
       parts.push(text.slice(start, i).trim());
       start = i + 1;

@@ -8,8 +8,15 @@
  */
 
 import {
-  DEFAULT_SETTINGS, JOB_FORMAT,
-  type DurationInput, type EventTimeConfig, type WindowSpec, type JobDocument, type JobNode, type JobSettings, type NormalizedJob,
+  DEFAULT_SETTINGS,
+  JOB_FORMAT,
+  type DurationInput,
+  type EventTimeConfig,
+  type WindowSpec,
+  type JobDocument,
+  type JobNode,
+  type JobSettings,
+  type NormalizedJob,
 } from './types.ts';
 import { formatDuration, formatSize, parseDuration, parseSize } from './units.ts';
 import { formatSignedDuration, parseSignedDuration } from './signed-duration.ts';
@@ -26,8 +33,10 @@ function mapEventTime(et: EventTimeConfig | undefined, f: DurationFn): EventTime
 }
 
 function mapWindow(w: WindowSpec, f: DurationFn): WindowSpec {
-  return w.kind === 'tumbling' ? { kind: w.kind, size: f(w.size) }
-    : w.kind === 'sliding' ? { kind: w.kind, size: f(w.size), slide: f(w.slide) }
+  return w.kind === 'tumbling'
+    ? { kind: w.kind, size: f(w.size) }
+    : w.kind === 'sliding'
+      ? { kind: w.kind, size: f(w.size), slide: f(w.slide) }
       : { kind: w.kind, gap: f(w.gap) };
 }
 
@@ -35,7 +44,10 @@ function mapWindow(w: WindowSpec, f: DurationFn): WindowSpec {
 export function mapNodeDurations<N extends JobNode>(node: N, f: DurationFn, signed: DurationFn = f): N {
   switch (node.type) {
     case 'join.interval':
-      return { ...node, config: { ...node.config, lower: signed(node.config.lower), upper: signed(node.config.upper) } };
+      return {
+        ...node,
+        config: { ...node.config, lower: signed(node.config.lower), upper: signed(node.config.upper) },
+      };
     case 'join': {
       const c = node.config;
       return { ...node, config: { ...c, ...(c.stateTtl !== undefined ? { stateTtl: f(c.stateTtl) } : {}) } };
@@ -43,7 +55,9 @@ export function mapNodeDurations<N extends JobNode>(node: N, f: DurationFn, sign
     case 'join.window':
       return { ...node, config: { ...node.config, window: mapWindow(node.config.window, f) } };
     case 'topn':
-      return node.config.window ? { ...node, config: { ...node.config, window: mapWindow(node.config.window, f) } } : { ...node };
+      return node.config.window
+        ? { ...node, config: { ...node.config, window: mapWindow(node.config.window, f) } }
+        : { ...node };
     case 'aggregate': {
       const c = node.config;
       return { ...node, config: { ...c, ...(c.stateTtl !== undefined ? { stateTtl: f(c.stateTtl) } : {}) } };
@@ -109,8 +123,16 @@ export function normalizeJob(doc: JobDocument, baseDir?: string): NormalizedJob 
     format: JOB_FORMAT,
     name: doc.name,
     settings,
-    nodes: doc.nodes.map((n) => ({ ...mapNodeDurations(n, parseDuration, parseSignedDuration), parallelism: n.parallelism ?? settings.parallelism })),
-    edges: doc.edges.map((e) => ({ from: e.from, to: e.to, fromPort: e.fromPort ?? 'out', ...(e.toPort ? { toPort: e.toPort } : {}) })),
+    nodes: doc.nodes.map((n) => ({
+      ...mapNodeDurations(n, parseDuration, parseSignedDuration),
+      parallelism: n.parallelism ?? settings.parallelism,
+    })),
+    edges: doc.edges.map((e) => ({
+      from: e.from,
+      to: e.to,
+      fromPort: e.fromPort ?? 'out',
+      ...(e.toPort ? { toPort: e.toPort } : {}),
+    })),
   };
   if (baseDir !== undefined) job.baseDir = baseDir;
   return job;
@@ -148,6 +170,11 @@ export function toJobDocument(job: NormalizedJob): JobDocument {
       restart: { attempts: s.restart.attempts, delay: formatDuration(s.restart.delay) },
     },
     nodes: job.nodes.map((n) => mapNodeDurations(n as JobNode, asText, asSignedText)),
-    edges: job.edges.map((e) => ({ from: e.from, to: e.to, fromPort: e.fromPort, ...(e.toPort ? { toPort: e.toPort } : {}) })),
+    edges: job.edges.map((e) => ({
+      from: e.from,
+      to: e.to,
+      fromPort: e.fromPort,
+      ...(e.toPort ? { toPort: e.toPort } : {}),
+    })),
   };
 }

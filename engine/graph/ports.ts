@@ -92,7 +92,11 @@ export function reaches(graph: GraphLike, from: string, to: string): boolean {
 
 /** May a new edge `from`(`fromPort`) -> `to` be added to `graph`? */
 export function canConnect(
-  graph: GraphLike, from: string, fromPort: OutputPort | undefined, to: string, toPort?: InputPort,
+  graph: GraphLike,
+  from: string,
+  fromPort: OutputPort | undefined,
+  to: string,
+  toPort?: InputPort,
 ): ConnectResult {
   const port = fromPort ?? 'out';
   const src = graph.nodes.find((n) => n.id === from);
@@ -107,7 +111,9 @@ export function canConnect(
   }
   const spec = PORTS[dst.type];
   if (spec.maxInputs === 0) return { ok: false, reason: `a ${dst.type} node takes no inputs` };
-  if (graph.edges.some((e) => e.from === from && e.to === to && (e.fromPort ?? 'out') === port && e.toPort === toPort)) {
+  if (
+    graph.edges.some((e) => e.from === from && e.to === to && (e.fromPort ?? 'out') === port && e.toPort === toPort)
+  ) {
     return { ok: false, reason: `'${from}' is already connected to '${to}'` };
   }
   const named = spec.inputs ?? [];

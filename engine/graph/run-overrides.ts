@@ -26,7 +26,9 @@ export function applyRunOverrides(document: unknown, o: RunOverrides): unknown {
   if (o.stateBackend !== undefined) settings.stateBackend = o.stateBackend;
   const cp = o.checkpointing;
   if (cp && (cp.interval !== undefined || cp.mode !== undefined || cp.incremental !== undefined)) {
-    const checkpointing: Record<string, unknown> = isRecord(settings.checkpointing) ? { ...settings.checkpointing } : {};
+    const checkpointing: Record<string, unknown> = isRecord(settings.checkpointing)
+      ? { ...settings.checkpointing }
+      : {};
     // The document has no null interval: an absent one means checkpointing off.
     if (cp.interval === null) delete checkpointing.interval;
     else if (cp.interval !== undefined) checkpointing.interval = cp.interval;

@@ -52,7 +52,8 @@ function objectDefAt(path: readonly PathSegment[], root: unknown): Def | null {
     if (!def) return null;
     value = value && typeof value === 'object' ? (value as Record<string | number, unknown>)[seg] : undefined;
     if (def.type === 'array' && typeof seg === 'number' && def.element) def = settle(defOf(def.element), value);
-    else if (def.type === 'object' && typeof seg === 'string' && def.shape?.[seg]) def = settle(defOf(def.shape[seg]), value);
+    else if (def.type === 'object' && typeof seg === 'string' && def.shape?.[seg])
+      def = settle(defOf(def.shape[seg]), value);
     else return null;
   }
   return def;
@@ -73,10 +74,14 @@ function list(values: readonly unknown[]): string {
 
 function typeName(expected: string): string {
   switch (expected) {
-    case 'int': return 'an integer';
-    case 'object': return 'an object';
-    case 'array': return 'an array';
-    default: return `a ${expected}`;
+    case 'int':
+      return 'an integer';
+    case 'object':
+      return 'an object';
+    case 'array':
+      return 'an array';
+    default:
+      return `a ${expected}`;
   }
 }
 
@@ -100,7 +105,8 @@ function messageFor(issue: Issue, root: unknown): string {
       if (u.discriminator !== undefined && u.note === 'No matching discriminator') {
         const tag = valueAt(root, path);
         const options = u.options ?? [];
-        const what = u.discriminator === 'type' ? 'node type' : u.discriminator === 'kind' ? 'window kind' : u.discriminator;
+        const what =
+          u.discriminator === 'type' ? 'node type' : u.discriminator === 'kind' ? 'window kind' : u.discriminator;
         if (tag === undefined) return `missing ${what} (known: ${list(options)})`;
         return `unknown ${what} ${describeValue(tag)} (known: ${list(options)})`;
       }

@@ -34,7 +34,10 @@ const duration = z
 
 const signedDurationError = { error: unitError(checkSignedDuration) };
 const signedDuration = z
-  .union([z.number(signedDurationError), z.string().regex(SIGNED_DURATION_PATTERN, signedDurationError)], signedDurationError)
+  .union(
+    [z.number(signedDurationError), z.string().regex(SIGNED_DURATION_PATTERN, signedDurationError)],
+    signedDurationError,
+  )
   .meta({ id: 'SignedDuration', description: "A duration that may be negative: '-5s', '2s', -500" });
 
 const size = z
@@ -63,7 +66,9 @@ const fileSourceConfig = z.strictObject({
   follow: z.boolean().optional(),
   onBadRecord: z.enum(['skip', 'fail', 'dead-letter']).optional(),
   eventTime: eventTime.optional(),
-  columns: z.record(z.string(), z.string()).optional()
+  columns: z
+    .record(z.string(), z.string())
+    .optional()
     .meta({ description: 'Declared columns: name -> Flink SQL type' }),
 });
 
@@ -103,7 +108,7 @@ const windowJoinConfig = z.strictObject({
   leftKey: nonEmpty,
   rightKey: nonEmpty,
   window: windowSpec,
-  select: nonEmpty.meta({ description: "L./R. columns and window_start, window_end" }),
+  select: nonEmpty.meta({ description: 'L./R. columns and window_start, window_end' }),
 });
 
 const joinConfig = z.strictObject({
@@ -158,21 +163,26 @@ export const jobEdgeSchema = z.strictObject({
   from: nonEmpty,
   to: nonEmpty,
   fromPort: z.enum(['out', 'late', 'bad']).optional(),
-  toPort: z.enum(['left', 'right']).optional().meta({ description: 'Input port of a two-input node (join, join.interval, join.window)' }),
+  toPort: z
+    .enum(['left', 'right'])
+    .optional()
+    .meta({ description: 'Input port of a two-input node (join, join.interval, join.window)' }),
 });
 
 export const jobSettingsSchema = z.strictObject({
   stateBackend: stateBackend.optional(),
-  checkpointing: z.strictObject({
-    interval: duration.optional().meta({ description: 'Absent = checkpointing off' }),
-    mode: checkpointMode.optional(),
-    timeout: duration.optional(),
-    minPause: duration.optional(),
-    retained: posInt.optional(),
-    incremental: z.boolean().optional(),
-    dir: nonEmpty.optional(),
-    tolerableFailures: nonNegInt.optional(),
-  }).optional(),
+  checkpointing: z
+    .strictObject({
+      interval: duration.optional().meta({ description: 'Absent = checkpointing off' }),
+      mode: checkpointMode.optional(),
+      timeout: duration.optional(),
+      minPause: duration.optional(),
+      retained: posInt.optional(),
+      incremental: z.boolean().optional(),
+      dir: nonEmpty.optional(),
+      tolerableFailures: nonNegInt.optional(),
+    })
+    .optional(),
   memoryStateLimit: size.optional(),
   parallelism: posInt.optional(),
   // Flink's upper bound for the number of key groups.
@@ -181,34 +191,40 @@ export const jobSettingsSchema = z.strictObject({
 });
 
 // Designer annotations: saved with the job so a team sees the same canvas, never read by the engine.
-export const jobGroupSchema = z.strictObject({
-  id: nonEmpty,
-  label: z.string(),
-  nodes: z.array(z.string()),
-  color: z.string().optional(),
-}).meta({ id: 'JobGroup', description: 'Designer only, ignored by the engine: a labelled frame around nodes' });
+export const jobGroupSchema = z
+  .strictObject({
+    id: nonEmpty,
+    label: z.string(),
+    nodes: z.array(z.string()),
+    color: z.string().optional(),
+  })
+  .meta({ id: 'JobGroup', description: 'Designer only, ignored by the engine: a labelled frame around nodes' });
 
-export const jobNoteSchema = z.strictObject({
-  id: nonEmpty,
-  text: z.string(),
-  position,
-  width: z.number().positive().optional(),
-  height: z.number().positive().optional(),
-}).meta({ id: 'JobNote', description: 'Designer only, ignored by the engine: a sticky note on the canvas' });
+export const jobNoteSchema = z
+  .strictObject({
+    id: nonEmpty,
+    text: z.string(),
+    position,
+    width: z.number().positive().optional(),
+    height: z.number().positive().optional(),
+  })
+  .meta({ id: 'JobNote', description: 'Designer only, ignored by the engine: a sticky note on the canvas' });
 
-export const jobDocumentSchema = z.strictObject({
-  $schema: z.string().optional(),
-  format: z.literal(JOB_FORMAT),
-  name: nonEmpty,
-  settings: jobSettingsSchema.optional(),
-  nodes: z.array(jobNodeSchema),
-  edges: z.array(jobEdgeSchema),
-  groups: z.array(jobGroupSchema).optional(),
-  notes: z.array(jobNoteSchema).optional(),
-}).meta({
-  title: 'Weir job (weir.job/v1)',
-  description: 'A stream pipeline for Weir: nodes (sources, operators, sinks), edges and settings.',
-});
+export const jobDocumentSchema = z
+  .strictObject({
+    $schema: z.string().optional(),
+    format: z.literal(JOB_FORMAT),
+    name: nonEmpty,
+    settings: jobSettingsSchema.optional(),
+    nodes: z.array(jobNodeSchema),
+    edges: z.array(jobEdgeSchema),
+    groups: z.array(jobGroupSchema).optional(),
+    notes: z.array(jobNoteSchema).optional(),
+  })
+  .meta({
+    title: 'Weir job (weir.job/v1)',
+    description: 'A stream pipeline for Weir: nodes (sources, operators, sinks), edges and settings.',
+  });
 
 /** The JSON Schema document written to schemas/weir.job.v1.schema.json. */
 export function jobJsonSchema(): Record<string, unknown> {
@@ -220,7 +236,7 @@ export function jobJsonSchema(): Record<string, unknown> {
 // Mutual assignability catches wrong types and missing required fields; optional fields are
 // assignable either way, so the key sets of every object are compared exactly as well.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-type Eq<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true : false;
+type Eq<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 type Assert<T extends true> = T;
 type Keys<T> = T extends unknown ? [keyof T] : never;
 type NodeKeys<N> = N extends { type: infer T; config: infer C } ? [T, keyof N, keyof C] : never;
@@ -241,6 +257,8 @@ export type _SchemaChecks = [
   Assert<Eq<keyof Settings, keyof SettingsT>>,
   Assert<Eq<keyof Required<Settings['checkpointing']>, keyof Required<SettingsT['checkpointing']>>>,
   Assert<Eq<keyof Required<Settings['restart']>, keyof Required<SettingsT['restart']>>>,
-  Assert<Eq<keyof NonNullable<Cfg<DocNode, 'source.file'>['eventTime']>, keyof NonNullable<CfgT<'source.file'>['eventTime']>>>,
+  Assert<
+    Eq<keyof NonNullable<Cfg<DocNode, 'source.file'>['eventTime']>, keyof NonNullable<CfgT<'source.file'>['eventTime']>>
+  >,
   Assert<Eq<Keys<Cfg<DocNode, 'window'>['window']>, Keys<CfgT<'window'>['window']>>>,
 ];

@@ -10,19 +10,26 @@ import type { JobProblem, NormalizedJob } from './types.ts';
 import { inputColumnTypes } from './column-types.ts';
 import { compileAggregates } from '../sql/index.ts';
 
-export const EXACT_DOUBLE_SUM_NOTE = 'Weir adds DOUBLE values exactly, so the result does not depend on arrival order; '
-  + 'Flink adds them in arrival order, so the last digits may differ';
+export const EXACT_DOUBLE_SUM_NOTE =
+  'Weir adds DOUBLE values exactly, so the result does not depend on arrival order; ' +
+  'Flink adds them in arrival order, so the last digits may differ';
 
 export function semanticsWarnings(job: NormalizedJob): JobProblem[] {
   const out: JobProblem[] = [];
   job.nodes.forEach((node, i) => {
     if (node.type !== 'window') return;
     let calls;
-    try { calls = compileAggregates(node.config.aggregates, inputColumnTypes(job, node.id)); } catch { return; }
+    try {
+      calls = compileAggregates(node.config.aggregates, inputColumnTypes(job, node.id));
+    } catch {
+      return;
+    }
     for (const c of calls) {
       if ((c.fn === 'SUM' || c.fn === 'AVG') && c.resultType.type === 'DOUBLE') {
         out.push({
-          path: `nodes[${i}].config.aggregates`, nodeId: node.id, severity: 'warning',
+          path: `nodes[${i}].config.aggregates`,
+          nodeId: node.id,
+          severity: 'warning',
           message: `${c.fn}(${c.argText}) AS ${c.alias} sums a DOUBLE: ${EXACT_DOUBLE_SUM_NOTE}`,
         });
       }

@@ -8,13 +8,17 @@ import { checkDuration, formatDuration, UnitError, type UnitResult } from './uni
 
 export function checkSignedDuration(input: unknown): UnitResult {
   if (typeof input === 'number') {
-    return Number.isFinite(input) ? { ok: true, value: input } : { ok: false, message: `duration must be a finite number, got ${input}` };
+    return Number.isFinite(input)
+      ? { ok: true, value: input }
+      : { ok: false, message: `duration must be a finite number, got ${input}` };
   }
   if (typeof input === 'string') {
     const m = /^\s*-\s*(.*)$/s.exec(input);
     if (m) {
       const r = checkDuration(m[1]);
-      return r.ok ? { ok: true, value: -r.value } : { ok: false, message: r.message.replace(`'${m[1]}'`, `'${input}'`) };
+      return r.ok
+        ? { ok: true, value: -r.value }
+        : { ok: false, message: r.message.replace(`'${m[1]}'`, `'${input}'`) };
     }
   }
   return checkDuration(input);

@@ -19,7 +19,10 @@ export type StateBackendKind = 'memory' | 'fs' | 'rocksdb';
 export type CheckpointMode = 'exactly-once' | 'at-least-once';
 export type RecordFormat = 'jsonl' | 'csv';
 
-export interface Position { x: number; y: number }
+export interface Position {
+  x: number;
+  y: number;
+}
 
 export interface EventTimeConfig {
   /** Column holding epoch milliseconds or an ISO-8601 string. */
@@ -56,8 +59,12 @@ export interface GeneratorSourceConfig {
   eventTime?: EventTimeConfig;
 }
 
-export interface FilterConfig { where: string }
-export interface MapConfig { select: string }
+export interface FilterConfig {
+  where: string;
+}
+export interface MapConfig {
+  select: string;
+}
 export type UnionConfig = Record<string, never>;
 
 export type WindowSpec =
@@ -134,8 +141,13 @@ export interface TopNConfig {
 
 /** `changelog-json`: one JSON line per change, with an `op` field (`+I`, `-U`, `+U`, `-D`). */
 export type FileSinkFormat = RecordFormat | 'changelog-json';
-export interface FileSinkConfig { path: string; format: FileSinkFormat }
-export interface PreviewSinkConfig { limit?: number }
+export interface FileSinkConfig {
+  path: string;
+  format: FileSinkFormat;
+}
+export interface PreviewSinkConfig {
+  limit?: number;
+}
 
 export interface NodeConfigByType {
   'source.file': FileSourceConfig;
@@ -155,8 +167,19 @@ export interface NodeConfigByType {
 
 export type NodeType = keyof NodeConfigByType;
 export const NODE_TYPES: readonly NodeType[] = [
-  'source.file', 'source.generator', 'filter', 'map', 'union', 'window', 'join.interval', 'join.window', 'join', 'aggregate', 'topn',
-  'sink.file', 'sink.preview',
+  'source.file',
+  'source.generator',
+  'filter',
+  'map',
+  'union',
+  'window',
+  'join.interval',
+  'join.window',
+  'join',
+  'aggregate',
+  'topn',
+  'sink.file',
+  'sink.preview',
 ];
 
 export type JobNodeOf<T extends NodeType> = {
@@ -253,8 +276,14 @@ export interface JobSettings {
 export const DEFAULT_SETTINGS: JobSettings = {
   stateBackend: 'memory',
   checkpointing: {
-    interval: null, mode: 'exactly-once', timeout: 600_000, minPause: 0, retained: 1,
-    incremental: false, dir: 'checkpoints', tolerableFailures: 0,
+    interval: null,
+    mode: 'exactly-once',
+    timeout: 600_000,
+    minPause: 0,
+    retained: 1,
+    incremental: false,
+    dir: 'checkpoints',
+    tolerableFailures: 0,
   },
   memoryStateLimit: 5 * 1024 * 1024,
   parallelism: 1,

@@ -10,10 +10,17 @@
 import type { DurationInput, SizeInput } from './types.ts';
 
 const DURATION_UNITS: Record<string, number> = {
-  ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000,
+  ms: 1,
+  s: 1000,
+  m: 60_000,
+  h: 3_600_000,
+  d: 86_400_000,
 };
 const SIZE_UNITS: Record<string, number> = {
-  b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3,
+  b: 1,
+  kb: 1024,
+  mb: 1024 ** 2,
+  gb: 1024 ** 3,
 };
 
 export type UnitResult = { ok: true; value: number } | { ok: false; message: string };
@@ -29,10 +36,16 @@ function parseWithUnits(input: unknown, units: Record<string, number>, what: str
     return { ok: true, value: input };
   }
   if (input === undefined) {
-    return { ok: false, message: `missing required field (expected a ${what} such as '${what === 'duration' ? '5s' : '5mb'}')` };
+    return {
+      ok: false,
+      message: `missing required field (expected a ${what} such as '${what === 'duration' ? '5s' : '5mb'}')`,
+    };
   }
   if (typeof input !== 'string') {
-    return { ok: false, message: `${what} must be a number or a string such as '${what === 'duration' ? '5s' : '5mb'}'` };
+    return {
+      ok: false,
+      message: `${what} must be a number or a string such as '${what === 'duration' ? '5s' : '5mb'}'`,
+    };
   }
   const m = PATTERN.exec(input);
   if (!m) {

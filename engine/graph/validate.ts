@@ -16,11 +16,16 @@ import { parseDuration } from './units.ts';
 import { checkRanges } from './check-ranges.ts';
 import { checkDeadLetters } from './check-dead-letters.ts';
 import type { ExpressionChecker } from './expressions.ts';
-import { checkExpression, compileAggregates, compileProjectionDetailed, parseKeyBy, referencedColumns } from '../sql/index.ts';
+import {
+  checkExpression,
+  compileAggregates,
+  compileProjectionDetailed,
+  parseKeyBy,
+  referencedColumns,
+} from '../sql/index.ts';
 
 export type ValidationResult =
-  | { ok: true; job: NormalizedJob; problems: JobProblem[] }
-  | { ok: false; problems: JobProblem[] };
+  { ok: true; job: NormalizedJob; problems: JobProblem[] } | { ok: false; problems: JobProblem[] };
 
 export interface ValidateOptions {
   /** Folder relative paths resolve against (the job file's folder); copied to `job.baseDir`. */
@@ -76,8 +81,13 @@ function graphProblemsDespiteSchema(input: unknown, schemaProblems: JobProblem[]
   const nodesOk = doc.nodes.every((n) => n && typeof n === 'object' && str(n.id) && str(n.type));
   const edgesOk = doc.edges.every((e) => e && typeof e === 'object' && str(e.from) && str(e.to));
   // A rejected edge or node identity would show up again as its consequences (a missing input).
-  const structural = schemaProblems.some((p) => p.path === 'nodes' || p.path === 'edges' || p.path.startsWith('edges[')
-    || /^nodes\[\d+\](\.(id|type))?$/.test(p.path));
+  const structural = schemaProblems.some(
+    (p) =>
+      p.path === 'nodes' ||
+      p.path === 'edges' ||
+      p.path.startsWith('edges[') ||
+      /^nodes\[\d+\](\.(id|type))?$/.test(p.path),
+  );
   if (!nodesOk || !edgesOk || structural) return [];
   const graph: JobProblem[] = [];
   try {

@@ -52,14 +52,19 @@ export function compileAggregates(userText: string, columnTypes?: ColumnTypes): 
     if (item.star) throw new ExpressionError("'*' is not an aggregate: write COUNT(*)", col);
     if (ast.type !== 'aggr_func') {
       const name = ast.type === 'function' ? String(ast.name?.name?.[0]?.value ?? '').toUpperCase() : '';
-      throw new ExpressionError(name
-        ? `unknown aggregate function ${name}: use COUNT, SUM, MIN, MAX or AVG`
-        : 'expected an aggregate function call: COUNT, SUM, MIN, MAX or AVG', col);
+      throw new ExpressionError(
+        name
+          ? `unknown aggregate function ${name}: use COUNT, SUM, MIN, MAX or AVG`
+          : 'expected an aggregate function call: COUNT, SUM, MIN, MAX or AVG',
+        col,
+      );
     }
     const fn = String(ast.name).toUpperCase() as AggregateFn;
-    if (!AGGREGATE_FNS.includes(fn)) throw new ExpressionError(`unsupported aggregate function ${fn}: use COUNT, SUM, MIN, MAX or AVG`, col);
+    if (!AGGREGATE_FNS.includes(fn))
+      throw new ExpressionError(`unsupported aggregate function ${fn}: use COUNT, SUM, MIN, MAX or AVG`, col);
     const distinct = Boolean(ast.args?.distinct);
-    if (distinct && fn !== 'COUNT') throw new ExpressionError(`${fn}(DISTINCT ...) is not supported: only COUNT(DISTINCT x)`, col);
+    if (distinct && fn !== 'COUNT')
+      throw new ExpressionError(`${fn}(DISTINCT ...) is not supported: only COUNT(DISTINCT x)`, col);
     if (ast.over || ast.filter || ast.args?.orderby) throw new ExpressionError(`unsupported clause in ${fn}(...)`, col);
     const argAst = ast.args?.expr;
     const alias = item.alias ?? `EXPR$${i}`;
@@ -69,27 +74,53 @@ export function compileAggregates(userText: string, columnTypes?: ColumnTypes): 
     const filter = filters.find((f) => f.start >= item.start && f.start < itemEnd) ?? null;
     const test = filter?.test;
     const filtered = (input: (row: Row) => unknown): ((row: Row) => unknown) =>
-      (test ? (row) => (test(row) ? input(row) : null) : input);
+      test ? (row) => (test(row) ? input(row) : null) : input;
     const extra = { distinct, filterText: filter?.where ?? null, filterColumns: filter?.columns ?? [] };
-    if (!argAst || (argAst.type === 'star')) {
+    if (!argAst || argAst.type === 'star') {
       if (fn !== 'COUNT') throw new ExpressionError(`${fn}(*) is not valid: only COUNT(*) counts rows`, col);
       if (distinct) throw new ExpressionError('COUNT(DISTINCT *) is not valid: name a column', col);
-      calls.push({ alias, fn, argText: null, arg: null, input: filtered(COUNT_STAR_INPUT), resultType: { type: 'BIGINT' }, ...extra });
+      calls.push({
+        alias,
+        fn,
+        argText: null,
+        arg: null,
+        input: filtered(COUNT_STAR_INPUT),
+        resultType: { type: 'BIGINT' },
+        ...extra,
+      });
       return;
     }
     const ctx = contextFor(text, parsed, item, 'an aggregate argument (aggregates cannot be nested)', [], columnTypes);
     const c = compileExpr(argAst, ctx);
     const open = item.text.indexOf('(');
-    const argText = item.text.slice(open + 1, item.text.lastIndexOf(')')).trim().replace(/^DISTINCT\s+/i, '');
+    const argText = item.text
+      .slice(open + 1, item.text.lastIndexOf(')'))
+      .trim()
+      .replace(/^DISTINCT\s+/i, '');
     // AVG reads the kind of each value (integer, DECIMAL, DOUBLE) for its result type; the others
     // get plain JSON values, which is what accumulators keep in state.
     const f = c.fn;
-    const input = fn === 'COUNT' || fn === 'MIN' || fn === 'MAX' ? (row: Row) => toJsValue(f(row))
-      : fn === 'SUM' ? f
-      // statically DOUBLE (CAST(x AS DOUBLE) of 1 is the JS number 1): AVG must not truncate it
-      : c.type === 'DOUBLE' ? (row: Row) => { const v = f(row); return typeof v === 'number' ? new DoubleValue(v) : v; }
-        : f;
-    calls.push({ alias, fn, argText, arg: f, input: filtered(input), resultType: aggregateResultType(fn, c), ...extra });
+    const input =
+      fn === 'COUNT' || fn === 'MIN' || fn === 'MAX'
+        ? (row: Row) => toJsValue(f(row))
+        : fn === 'SUM'
+          ? f
+          : // statically DOUBLE (CAST(x AS DOUBLE) of 1 is the JS number 1): AVG must not truncate it
+            c.type === 'DOUBLE'
+            ? (row: Row) => {
+                const v = f(row);
+                return typeof v === 'number' ? new DoubleValue(v) : v;
+              }
+            : f;
+    calls.push({
+      alias,
+      fn,
+      argText,
+      arg: f,
+      input: filtered(input),
+      resultType: aggregateResultType(fn, c),
+      ...extra,
+    });
   });
   if (filters.some((f) => !calls.some((c) => c.filterText === f.where))) {
     throw new ExpressionError('FILTER must follow an aggregate call', filters[0].start + 1);
@@ -126,7 +157,10 @@ const count: Accumulator = {
 // which parallel channels or a replay after recovery deliver the values.
 // SUM of DECIMALs is an exact DECIMAL, as in Flink (DECIMAL(38, s)): its accumulator is
 // `{ u: unscaled digits, s: scale }`. A DOUBLE seen with it turns the sum into an exact double sum.
-interface DecimalSum { u: string; s: number }
+interface DecimalSum {
+  u: string;
+  s: number;
+}
 const isDecimalSum = (a: unknown): a is DecimalSum => a !== null && typeof a === 'object' && !Array.isArray(a);
 const toDecimal = (a: DecimalSum): Decimal => new Decimal(BigInt(a.u), a.s, MAX_PRECISION);
 const fromDecimal = (d: Decimal): DecimalSum => ({ u: d.unscaled.toString(), s: d.scale });
@@ -141,7 +175,8 @@ function addToSum(acc: unknown, v: unknown): unknown {
   if (n === null) return acc;
   if (isDecimalSum(acc)) {
     // A whole number joins a DECIMAL sum exactly; a fraction makes it a DOUBLE sum.
-    if (Number.isSafeInteger(n)) return fromDecimal(decimalAdd(toDecimal(acc), decimalFromInteger(n)) ?? toDecimal(acc));
+    if (Number.isSafeInteger(n))
+      return fromDecimal(decimalAdd(toDecimal(acc), decimalFromInteger(n)) ?? toDecimal(acc));
     return exactSumAdd(toDecimal(acc).toNumber(), n);
   }
   return exactSumAdd(acc === null ? 0 : (acc as ExactSum), n);
@@ -157,7 +192,8 @@ const sum: Accumulator = {
     if (isDecimalSum(a)) return exactSumMerge(toDecimal(a).toNumber(), b as ExactSum);
     return exactSumMerge(a as ExactSum, b as ExactSum);
   },
-  result: (acc) => (acc === null ? null : isDecimalSum(acc) ? toDecimal(acc).toNumber() : exactSumValue(acc as ExactSum)),
+  result: (acc) =>
+    acc === null ? null : isDecimalSum(acc) ? toDecimal(acc).toNumber() : exactSumValue(acc as ExactSum),
 };
 
 /** `merge` may not alias its second argument, which may still be live elsewhere. */
@@ -190,11 +226,15 @@ const avg: Accumulator = {
     const a = acc as [ExactSum, number, number?];
     a[0] = exactSumAdd(a[0], n);
     a[1] += 1;
-    a[2] = mergeKind(a[2] ?? 0, v instanceof Decimal ? v.scale + 1 : v instanceof DoubleValue || !Number.isInteger(n) ? -1 : 0);
+    a[2] = mergeKind(
+      a[2] ?? 0,
+      v instanceof Decimal ? v.scale + 1 : v instanceof DoubleValue || !Number.isInteger(n) ? -1 : 0,
+    );
     return a;
   },
   merge: (a, b) => {
-    const x = a as [ExactSum, number, number?], y = b as [ExactSum, number, number?];
+    const x = a as [ExactSum, number, number?],
+      y = b as [ExactSum, number, number?];
     x[0] = exactSumMerge(x[0], y[0]);
     x[1] += y[1];
     x[2] = mergeKind(x[2] ?? 0, y[2] ?? 0);
@@ -213,7 +253,9 @@ const avg: Accumulator = {
 /** A number of a statically DOUBLE argument, whatever its value: AVG's result is then a DOUBLE. */
 class DoubleValue {
   constructor(readonly value: number) {}
-  toNumber(): number { return this.value; }
+  toNumber(): number {
+    return this.value;
+  }
 }
 
 function mergeKind(a: number, b: number): number {
@@ -222,7 +264,11 @@ function mergeKind(a: number, b: number): number {
 }
 
 const ACCUMULATORS: Record<AggregateFn, Accumulator> = {
-  COUNT: count, SUM: sum, MIN: extreme(-1), MAX: extreme(1), AVG: avg,
+  COUNT: count,
+  SUM: sum,
+  MIN: extreme(-1),
+  MAX: extreme(1),
+  AVG: avg,
 };
 
 /**

@@ -1,5 +1,11 @@
 import {
-  Decimal, decimalAdd, decimalDivide, decimalFromInteger, decimalIsZero, decimalMod, decimalMultiply,
+  Decimal,
+  decimalAdd,
+  decimalDivide,
+  decimalFromInteger,
+  decimalIsZero,
+  decimalMod,
+  decimalMultiply,
 } from './decimal.ts';
 import { SqlRuntimeError } from './errors.ts';
 import { toNumber } from './values.ts';
@@ -30,26 +36,46 @@ function finiteOrNull(x: number): number | null {
 }
 
 function divisionByZero(op: ArithmeticOp, a: Num, kind: string): never {
-  throw new SqlRuntimeError(`${kind} ${op === '/' ? 'division' : 'modulo'} by zero: ${String(a)} ${op} 0 (Flink fails the job too)`);
+  throw new SqlRuntimeError(
+    `${kind} ${op === '/' ? 'division' : 'modulo'} by zero: ${String(a)} ${op} 0 (Flink fails the job too)`,
+  );
 }
 
 /** `intPrecision*`: 10 where an operand is statically an INT (a literal such as `3`), else 19 (BIGINT). */
-export function arithmetic(op: ArithmeticOp, av: unknown, bv: unknown, asDouble: boolean, intPrecisionA = 19, intPrecisionB = 19): unknown {
-  const a = asNum(av), b = asNum(bv);
+export function arithmetic(
+  op: ArithmeticOp,
+  av: unknown,
+  bv: unknown,
+  asDouble: boolean,
+  intPrecisionA = 19,
+  intPrecisionB = 19,
+): unknown {
+  const a = asNum(av),
+    b = asNum(bv);
   if (a === null || b === null) return null;
-  const aDec = a instanceof Decimal, bDec = b instanceof Decimal;
+  const aDec = a instanceof Decimal,
+    bDec = b instanceof Decimal;
   if (!asDouble && (aDec || bDec)) {
     // DECIMAL with a DOUBLE is a DOUBLE (LogicalTypeMerging: "in case of DECIMAL we enforce DOUBLE").
-    const aFrac = !aDec && !Number.isInteger(a), bFrac = !bDec && !Number.isInteger(b);
-    if (!aFrac && !bFrac) return decimalOp(op, aDec ? a : decimalFromInteger(a, intPrecisionA), bDec ? b : decimalFromInteger(b, intPrecisionB));
+    const aFrac = !aDec && !Number.isInteger(a),
+      bFrac = !bDec && !Number.isInteger(b);
+    if (!aFrac && !bFrac)
+      return decimalOp(
+        op,
+        aDec ? a : decimalFromInteger(a, intPrecisionA),
+        bDec ? b : decimalFromInteger(b, intPrecisionB),
+      );
   }
   const x = aDec ? a.toNumber() : a;
   const y = bDec ? b.toNumber() : b;
   const ints = !asDouble && !aDec && !bDec && Number.isInteger(x) && Number.isInteger(y);
   switch (op) {
-    case '+': return finiteOrNull(x + y);
-    case '-': return finiteOrNull(x - y);
-    case '*': return finiteOrNull(x * y);
+    case '+':
+      return finiteOrNull(x + y);
+    case '-':
+      return finiteOrNull(x - y);
+    case '*':
+      return finiteOrNull(x * y);
     case '/':
       if (ints) {
         if (y === 0) divisionByZero(op, x, 'BIGINT');
@@ -64,9 +90,12 @@ export function arithmetic(op: ArithmeticOp, av: unknown, bv: unknown, asDouble:
 
 function decimalOp(op: ArithmeticOp, a: Decimal, b: Decimal): Decimal | null {
   switch (op) {
-    case '+': return decimalAdd(a, b);
-    case '-': return decimalAdd(a, b, true);
-    case '*': return decimalMultiply(a, b);
+    case '+':
+      return decimalAdd(a, b);
+    case '-':
+      return decimalAdd(a, b, true);
+    case '*':
+      return decimalMultiply(a, b);
     case '/':
       if (decimalIsZero(b)) divisionByZero(op, a, 'DECIMAL');
       return decimalDivide(a, b);

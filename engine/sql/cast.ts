@@ -15,19 +15,39 @@ export function compileCast(node: SqlAst, arg: Compiled, ctx: CompileContext): C
   const tryCast = String(node.keyword ?? '').toLowerCase() === 'try_cast';
   const built = castFunction(node, arg, ctx);
   const inner = built.fn;
-  const out = make(tryCast ? (row) => {
-    try { return inner(row); } catch (e) { if (e instanceof SqlRuntimeError) return null; throw e; }
-  } : inner, built.type, [arg]);
-  if (built.precision !== undefined) { out.precision = built.precision; out.scale = built.scale; }
+  const out = make(
+    tryCast
+      ? (row) => {
+          try {
+            return inner(row);
+          } catch (e) {
+            if (e instanceof SqlRuntimeError) return null;
+            throw e;
+          }
+        }
+      : inner,
+    built.type,
+    [arg],
+  );
+  if (built.precision !== undefined) {
+    out.precision = built.precision;
+    out.scale = built.scale;
+  }
   return out;
 }
 
 function cannotCast(v: unknown, type: string): never {
   const shown = typeof v === 'string' ? `'${v}'` : String(v instanceof Decimal ? v.toString() : JSON.stringify(v));
-  throw new SqlRuntimeError(`CAST(${shown} AS ${type}) failed: the value is not a valid ${type} (TRY_CAST gives NULL instead)`);
+  throw new SqlRuntimeError(
+    `CAST(${shown} AS ${type}) failed: the value is not a valid ${type} (TRY_CAST gives NULL instead)`,
+  );
 }
 
-function castFunction(node: SqlAst, arg: Compiled, ctx: CompileContext): { fn: Evaluator; type: SqlType; precision?: number; scale?: number } {
+function castFunction(
+  node: SqlAst,
+  arg: Compiled,
+  ctx: CompileContext,
+): { fn: Evaluator; type: SqlType; precision?: number; scale?: number } {
   let decimal: { precision: number; scale: number } | undefined;
   const target = Array.isArray(node.target) ? node.target[0] : node.target;
   const dataType = String(target?.dataType ?? '').toUpperCase();
@@ -37,7 +57,11 @@ function castFunction(node: SqlAst, arg: Compiled, ctx: CompileContext): { fn: E
   let fn: Evaluator;
   let type: SqlType;
   switch (dataType) {
-    case 'TINYINT': case 'SMALLINT': case 'INT': case 'INTEGER': case 'BIGINT':
+    case 'TINYINT':
+    case 'SMALLINT':
+    case 'INT':
+    case 'INTEGER':
+    case 'BIGINT':
       type = 'BIGINT';
       fn = (row) => {
         const v = f(row);
@@ -48,7 +72,9 @@ function castFunction(node: SqlAst, arg: Compiled, ctx: CompileContext): { fn: E
         return Math.trunc(n) || 0;
       };
       break;
-    case 'FLOAT': case 'REAL': case 'DOUBLE':
+    case 'FLOAT':
+    case 'REAL':
+    case 'DOUBLE':
       type = 'DOUBLE';
       fn = (row) => {
         const v = f(row);
@@ -59,7 +85,9 @@ function castFunction(node: SqlAst, arg: Compiled, ctx: CompileContext): { fn: E
         return n;
       };
       break;
-    case 'DECIMAL': case 'DEC': case 'NUMERIC': {
+    case 'DECIMAL':
+    case 'DEC':
+    case 'NUMERIC': {
       // DECIMAL alone is DECIMAL(10, 0) in Flink. The value stays an exact Decimal in the expression.
       const p = length ?? 10;
       const sc = scale ?? 0;
@@ -85,7 +113,9 @@ function castFunction(node: SqlAst, arg: Compiled, ctx: CompileContext): { fn: E
       };
       break;
     }
-    case 'STRING': case 'VARCHAR': case 'CHAR': {
+    case 'STRING':
+    case 'VARCHAR':
+    case 'CHAR': {
       type = 'STRING';
       // VARCHAR(n) truncates to n characters, CHAR(n) also pads with spaces (Flink >= 1.15).
       const n = length;
@@ -110,11 +140,15 @@ function castFunction(node: SqlAst, arg: Compiled, ctx: CompileContext): { fn: E
         const b = toBool(v);
         if (b !== null) return b;
         const s = v.trim().toLowerCase();
-        return s === 't' || s === 'yes' || s === 'y' || s === '1' ? true
-          : s === 'f' || s === 'no' || s === 'n' || s === '0' ? false : cannotCast(v, 'BOOLEAN');
+        return s === 't' || s === 'yes' || s === 'y' || s === '1'
+          ? true
+          : s === 'f' || s === 'no' || s === 'n' || s === '0'
+            ? false
+            : cannotCast(v, 'BOOLEAN');
       };
       break;
-    case 'TIMESTAMP': case 'TIMESTAMP_LTZ':
+    case 'TIMESTAMP':
+    case 'TIMESTAMP_LTZ':
       type = 'TIMESTAMP';
       fn = (row) => {
         const v = f(row);

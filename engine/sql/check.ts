@@ -22,10 +22,18 @@ export function checkExpression(kind: ExpressionKind, text: string): ExpressionE
 
 function compileKind(kind: ExpressionKind, text: string): void {
   switch (kind) {
-    case 'where': compileConditionDetailed(text); return;
-    case 'select': compileProjectionDetailed(text); return;
-    case 'keyBy': parseKeyBy(text); return;
-    case 'aggregates': compileAggregates(text); return;
+    case 'where':
+      compileConditionDetailed(text);
+      return;
+    case 'select':
+      compileProjectionDetailed(text);
+      return;
+    case 'keyBy':
+      parseKeyBy(text);
+      return;
+    case 'aggregates':
+      compileAggregates(text);
+      return;
   }
 }
 
@@ -36,9 +44,12 @@ function compileKind(kind: ExpressionKind, text: string): void {
 export function referencedColumns(kind: ExpressionKind, text: string): string[] {
   try {
     switch (kind) {
-      case 'where': return compileConditionDetailed(text).columns;
-      case 'select': return compileProjectionDetailed(text).referenced;
-      case 'keyBy': return parseKeyBy(text).columns;
+      case 'where':
+        return compileConditionDetailed(text).columns;
+      case 'select':
+        return compileProjectionDetailed(text).referenced;
+      case 'keyBy':
+        return parseKeyBy(text).columns;
       case 'aggregates': {
         const calls = compileAggregates(text);
         const parsed = parseSelectList(extractAggregateFilters(text).text);
@@ -46,7 +57,8 @@ export function referencedColumns(kind: ExpressionKind, text: string): string[] 
         const columns: string[] = [];
         for (const item of items) {
           const arg = item.ast.args?.expr;
-          if (arg && arg.type !== 'star') compileExpr(arg, contextFor(text, parsed, item, 'an aggregate argument', columns));
+          if (arg && arg.type !== 'star')
+            compileExpr(arg, contextFor(text, parsed, item, 'an aggregate argument', columns));
         }
         for (const c of calls) for (const col of c.filterColumns) if (!columns.includes(col)) columns.push(col);
         return columns;

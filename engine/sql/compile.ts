@@ -6,7 +6,14 @@ import { FUNCTIONS, UNSUPPORTED_FUNCTIONS } from './functions.ts';
 import { compileBinary } from './operators.ts';
 import type { ColumnTypes, Compiled, Evaluator, Row, SqlType } from './types.ts';
 import { compare, toBool, toNumber, toTimestamp } from './values.ts';
-import { Decimal, decimalFromDouble, decimalFromInteger, decimalFromLiteral, decimalNegate, rescale } from './decimal.ts';
+import {
+  Decimal,
+  decimalFromDouble,
+  decimalFromInteger,
+  decimalFromLiteral,
+  decimalNegate,
+  rescale,
+} from './decimal.ts';
 
 /**
  * AST -> closure compiler. Each node becomes one `(row) => value` closure, built once; constant
@@ -48,8 +55,8 @@ export function columnOf(ctx: CompileContext, node: SqlAst | null, hint?: string
   if (off >= 0) return off + 1;
   if (hint) {
     const h = hint.toUpperCase();
-    const t = ctx.tokens.find((x) => x.start >= ctx.itemStart && x.upper === h)
-      ?? ctx.tokens.find((x) => x.upper === h);
+    const t =
+      ctx.tokens.find((x) => x.start >= ctx.itemStart && x.upper === h) ?? ctx.tokens.find((x) => x.upper === h);
     if (t) return t.start + 1;
   }
   return ctx.itemStart + 1;
@@ -61,7 +68,8 @@ export function fail(ctx: CompileContext, message: string, node: SqlAst | null, 
 
 export function compileExpr(node: SqlAst, ctx: CompileContext): Compiled {
   switch (node.type) {
-    case 'column_ref': return compileColumn(node, ctx);
+    case 'column_ref':
+      return compileColumn(node, ctx);
     case 'number':
     case 'bigint': {
       // SQL reads `1.005` as an exact DECIMAL(4, 3) and `1e3` as a DOUBLE (Flink, as Calcite).
@@ -77,27 +85,45 @@ export function compileExpr(node: SqlAst, ctx: CompileContext): Compiled {
     case 'single_quote_string':
     case 'string':
       return constant(String(node.value).replace(/''/g, "'"), 'STRING'); // the parser keeps '' doubled
-    case 'bool': return constant(node.value === true, 'BOOLEAN');
+    case 'bool':
+      return constant(node.value === true, 'BOOLEAN');
     case 'timestamp': {
       const ts = toTimestamp(String(node.value));
       if (ts === null) fail(ctx, `invalid TIMESTAMP literal '${String(node.value)}'`, node, 'TIMESTAMP');
       return constant(ts, 'TIMESTAMP');
     }
-    case 'null': return constant(null, 'UNKNOWN');
-    case 'binary_expr': return compileBinary(node, ctx);
-    case 'unary_expr': return compileUnary(node, ctx);
-    case 'case': return compileCase(node, ctx);
+    case 'null':
+      return constant(null, 'UNKNOWN');
+    case 'binary_expr':
+      return compileBinary(node, ctx);
+    case 'unary_expr':
+      return compileUnary(node, ctx);
+    case 'case':
+      return compileCase(node, ctx);
     case 'cast': {
-      if (node.symbol && node.symbol !== 'as') fail(ctx, "write CAST(x AS type); '::' casts are not Flink SQL", node, '::');
+      if (node.symbol && node.symbol !== 'as')
+        fail(ctx, "write CAST(x AS type); '::' casts are not Flink SQL", node, '::');
       return compileCast(node, compileExpr(node.expr, ctx), ctx);
     }
-    case 'function': return compileFunction(node, ctx);
+    case 'function':
+      return compileFunction(node, ctx);
     case 'aggr_func':
-      return fail(ctx, `aggregate function ${String(node.name).toUpperCase()} is not allowed in ${ctx.noAggregatesIn}`, node, String(node.name));
+      return fail(
+        ctx,
+        `aggregate function ${String(node.name).toUpperCase()} is not allowed in ${ctx.noAggregatesIn}`,
+        node,
+        String(node.name),
+      );
     case 'expr_list':
       return fail(ctx, 'a list of values is only allowed after IN', node, '(');
-    case 'date': case 'time':
-      return fail(ctx, `${String(node.type).toUpperCase()} literals are not supported: use TIMESTAMP '...'`, node, String(node.type));
+    case 'date':
+    case 'time':
+      return fail(
+        ctx,
+        `${String(node.type).toUpperCase()} literals are not supported: use TIMESTAMP '...'`,
+        node,
+        String(node.type),
+      );
     default:
       return fail(ctx, `unsupported expression (${String(node.type).replace(/_/g, ' ')})`, node);
   }
@@ -111,16 +137,24 @@ function columnName(node: SqlAst): string {
 
 function compileColumn(node: SqlAst, ctx: CompileContext): Compiled {
   const name = columnName(node);
-  if (node.table) fail(ctx, `qualified column names are not supported: write \`${name}\` instead of ${node.table}.${name}`, node, String(node.table));
+  if (node.table)
+    fail(
+      ctx,
+      `qualified column names are not supported: write \`${name}\` instead of ${node.table}.${name}`,
+      node,
+      String(node.table),
+    );
   if (name === '*') fail(ctx, "'*' is only allowed on its own in a select list or in COUNT(*)", node, '*');
   if (!ctx.columns.includes(name)) ctx.columns.push(name);
   const read = columnReader(name);
-  if (!Array.isArray(node.array_index) || node.array_index.length === 0) return typedColumn(read, ctx.columnTypes?.get(name));
+  if (!Array.isArray(node.array_index) || node.array_index.length === 0)
+    return typedColumn(read, ctx.columnTypes?.get(name));
   // a[1] (arrays are 1-based in Flink) and m['key'] reach into nested JSON values.
   let fn: Evaluator = read;
   for (const step of node.array_index as SqlAst[]) {
     const index = compileExpr(step.index, ctx);
-    const inner = fn, idx = index.fn;
+    const inner = fn,
+      idx = index.fn;
     fn = (row) => elementAt(inner(row), idx(row));
   }
   return { fn, type: 'UNKNOWN', constant: false };
@@ -130,7 +164,8 @@ function compileColumn(node: SqlAst, ctx: CompileContext): Compiled {
 function typedColumn(read: Evaluator, t: ReturnType<ColumnTypes['get']>): Compiled {
   if (!t || t.type === 'UNKNOWN') return { fn: read, type: 'UNKNOWN', constant: false };
   if (t.type === 'DECIMAL' && t.scale !== undefined) {
-    const p = t.precision ?? 38, s = t.scale;
+    const p = t.precision ?? 38,
+      s = t.scale;
     const fn: Evaluator = (row) => {
       const v = read(row);
       const n = typeof v === 'number' ? v : typeof v === 'string' ? toNumber(v) : null;
@@ -170,13 +205,20 @@ function compileUnary(node: SqlAst, ctx: CompileContext): Compiled {
   const f = arg.fn;
   if (op === '-') {
     requireNumeric(ctx, arg, '-', node);
-    return numeric(make((row) => {
-      const v = f(row);
-      if (typeof v === 'number') return v === 0 ? 0 : -v;
-      if (v instanceof Decimal) return decimalNegate(v);
-      const n = toNumber(v);
-      return n === null ? null : n === 0 ? 0 : -n;
-    }, arg.type === 'BIGINT' || arg.type === 'DOUBLE' || arg.type === 'DECIMAL' ? arg.type : 'UNKNOWN', [arg]), arg);
+    return numeric(
+      make(
+        (row) => {
+          const v = f(row);
+          if (typeof v === 'number') return v === 0 ? 0 : -v;
+          if (v instanceof Decimal) return decimalNegate(v);
+          const n = toNumber(v);
+          return n === null ? null : n === 0 ? 0 : -n;
+        },
+        arg.type === 'BIGINT' || arg.type === 'DOUBLE' || arg.type === 'DECIMAL' ? arg.type : 'UNKNOWN',
+        [arg],
+      ),
+      arg,
+    );
   }
   if (op === '+') {
     requireNumeric(ctx, arg, '+', node);
@@ -184,13 +226,17 @@ function compileUnary(node: SqlAst, ctx: CompileContext): Compiled {
   }
   if (op === 'NOT') {
     requireBoolean(ctx, arg, 'NOT', node);
-    return make((row) => {
-      const v = f(row);
-      if (v === true) return false;
-      if (v === false) return true;
-      const b = toBool(v);
-      return b === null ? null : !b;
-    }, 'BOOLEAN', [arg]);
+    return make(
+      (row) => {
+        const v = f(row);
+        if (v === true) return false;
+        if (v === false) return true;
+        const b = toBool(v);
+        return b === null ? null : !b;
+      },
+      'BOOLEAN',
+      [arg],
+    );
   }
   return fail(ctx, `unsupported operator ${op}`, node, op);
 }
@@ -210,7 +256,10 @@ export function describeType(c: Compiled): string {
 /** Marks a result as numeric when its exact type is unknown (a column was involved). */
 export function numeric(c: Compiled, decimalFrom?: Compiled): Compiled {
   if (c.type === 'UNKNOWN') c.numeric = true;
-  if (decimalFrom && c.type === 'DECIMAL') { c.precision = decimalFrom.precision; c.scale = decimalFrom.scale; }
+  if (decimalFrom && c.type === 'DECIMAL') {
+    c.precision = decimalFrom.precision;
+    c.scale = decimalFrom.scale;
+  }
   return c;
 }
 
@@ -230,7 +279,10 @@ function compileCase(node: SqlAst, ctx: CompileContext): Compiled {
     const result = compileExpr(arm.result, ctx);
     inputs.push(result);
     if (type === 'UNKNOWN') type = result.type;
-    if (cond === null) { otherwise = result.fn; continue; }
+    if (cond === null) {
+      otherwise = result.fn;
+      continue;
+    }
     if (!base) requireBoolean(ctx, cond, 'WHEN', arm.cond);
     inputs.push(cond);
     whens.push(cond.fn);
@@ -239,26 +291,49 @@ function compileCase(node: SqlAst, ctx: CompileContext): Compiled {
   const n = whens.length;
   if (base) {
     const b = base.fn;
-    return make((row) => {
-      const v = b(row);
-      for (let i = 0; i < n; i++) if (compare(v, whens[i](row)) === 0) return thens[i](row);
-      return otherwise(row);
-    }, type, inputs);
+    return make(
+      (row) => {
+        const v = b(row);
+        for (let i = 0; i < n; i++) if (compare(v, whens[i](row)) === 0) return thens[i](row);
+        return otherwise(row);
+      },
+      type,
+      inputs,
+    );
   }
-  return make((row) => {
-    for (let i = 0; i < n; i++) {
-      const c = whens[i](row);
-      if (c === true || (c !== false && c !== null && toBool(c) === true)) return thens[i](row);
-    }
-    return otherwise(row);
-  }, type, inputs);
+  return make(
+    (row) => {
+      for (let i = 0; i < n; i++) {
+        const c = whens[i](row);
+        if (c === true || (c !== false && c !== null && toBool(c) === true)) return thens[i](row);
+      }
+      return otherwise(row);
+    },
+    type,
+    inputs,
+  );
 }
 
-const NUMERIC_FUNCTIONS = new Set(['ABS', 'FLOOR', 'CEIL', 'CEILING', 'ROUND', 'MOD', 'CHAR_LENGTH', 'CHARACTER_LENGTH', 'POWER', 'SQRT']);
+const NUMERIC_FUNCTIONS = new Set([
+  'ABS',
+  'FLOOR',
+  'CEIL',
+  'CEILING',
+  'ROUND',
+  'MOD',
+  'CHAR_LENGTH',
+  'CHARACTER_LENGTH',
+  'POWER',
+  'SQRT',
+]);
 
 function functionName(node: SqlAst): string {
   const parts = node.name?.name;
-  if (Array.isArray(parts)) return parts.map((p: { value: string }) => p.value).join('.').toUpperCase();
+  if (Array.isArray(parts))
+    return parts
+      .map((p: { value: string }) => p.value)
+      .join('.')
+      .toUpperCase();
   return String(node.name).toUpperCase();
 }
 
@@ -273,22 +348,38 @@ function compileFunction(node: SqlAst, ctx: CompileContext): Compiled {
   // SUBSTRING(s FROM i FOR n) arrives as [s, 'from', i, 'for', n] with keyword markers.
   const markers = rawArgs.filter((a) => a.type === 'origin').map((a) => String(a.value).toUpperCase());
   const args = rawArgs.filter((a) => a.type !== 'origin');
-  if (markers.length > 0 && !(name === 'SUBSTRING' && (markers.join(' ') === 'FROM' || markers.join(' ') === 'FROM FOR'))) {
+  if (
+    markers.length > 0 &&
+    !(name === 'SUBSTRING' && (markers.join(' ') === 'FROM' || markers.join(' ') === 'FROM FOR'))
+  ) {
     fail(ctx, `unsupported syntax in ${name}(...)`, node, name);
   }
   const spec = FUNCTIONS[name];
   if (!spec) {
     const why = UNSUPPORTED_FUNCTIONS[name];
-    return fail(ctx, why ? `${name} is not supported: ${why}` : `unknown function ${name}`, node, name.split('.').pop());
+    return fail(
+      ctx,
+      why ? `${name} is not supported: ${why}` : `unknown function ${name}`,
+      node,
+      name.split('.').pop(),
+    );
   }
   if (args.length < spec.min || args.length > spec.max) {
-    const want = spec.min === spec.max ? `${spec.min}` : spec.max === Infinity ? `at least ${spec.min}` : `${spec.min} to ${spec.max}`;
+    const want =
+      spec.min === spec.max
+        ? `${spec.min}`
+        : spec.max === Infinity
+          ? `at least ${spec.min}`
+          : `${spec.min} to ${spec.max}`;
     const plural = (spec.max === Infinity ? spec.min : spec.max) === 1 ? '' : 's';
     fail(ctx, `${name} expects ${want} argument${plural}, got ${args.length}`, node, name);
   }
   const compiled = args.map((a) => compileExpr(a, ctx));
   const built = spec.build(compiled);
   const result = make(built.fn, built.type, compiled);
-  if (built.precision !== undefined) { result.precision = built.precision; result.scale = built.scale; }
+  if (built.precision !== undefined) {
+    result.precision = built.precision;
+    result.scale = built.scale;
+  }
   return NUMERIC_FUNCTIONS.has(name) ? numeric(result) : result;
 }

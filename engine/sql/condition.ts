@@ -5,7 +5,10 @@ import { parseSelectList } from './parse.ts';
 import type { ColumnTypes, Compiled, Row } from './types.ts';
 import { toBool } from './values.ts';
 
-export interface CompiledCondition { test: (row: Row) => boolean; columns: string[] }
+export interface CompiledCondition {
+  test: (row: Row) => boolean;
+  columns: string[];
+}
 
 /** Compiles a `filter.where` condition. A NULL (UNKNOWN) result counts as false, as in SQL. */
 export function compileConditionDetailed(text: string, columnTypes?: ColumnTypes): CompiledCondition {
@@ -24,10 +27,12 @@ export function compileConditionDetailed(text: string, columnTypes?: ColumnTypes
   }
   const f = c.fn;
   const test = c.constant
-    ? (toBool(f({})) === true ? () => true : () => false)
+    ? toBool(f({})) === true
+      ? () => true
+      : () => false
     : (row: Row): boolean => {
-      const v = f(row);
-      return v === true || (v !== false && v !== null && toBool(v) === true);
-    };
+        const v = f(row);
+        return v === true || (v !== false && v !== null && toBool(v) === true);
+      };
   return { test, columns };
 }

@@ -20,7 +20,11 @@ export const MAX_PRECISION = 38;
 const MIN_ADJUSTED_SCALE = 6;
 
 export class Decimal {
-  constructor(readonly unscaled: bigint, readonly scale: number, readonly precision: number) {}
+  constructor(
+    readonly unscaled: bigint,
+    readonly scale: number,
+    readonly precision: number,
+  ) {}
 
   toString(): string {
     const neg = this.unscaled < 0n;
@@ -39,7 +43,9 @@ export class Decimal {
 }
 
 const TEN = 10n;
-function pow10(n: number): bigint { return TEN ** BigInt(n); }
+function pow10(n: number): bigint {
+  return TEN ** BigInt(n);
+}
 
 /** `1.005` -> DECIMAL(4, 3). Returns null for text that is not a plain decimal literal. */
 export function decimalFromLiteral(text: string): Decimal | null {
@@ -63,7 +69,8 @@ export function decimalFromInteger(n: number | bigint, precision = 19): Decimal 
  */
 export function decimalFromDouble(x: number, precision: number, scale: number): Decimal | null {
   if (!Number.isFinite(x)) return null;
-  const text = Math.abs(x) < 1e21 && !String(x).includes('e') ? String(x) : x.toFixed(Math.min(100, Math.max(0, scale)));
+  const text =
+    Math.abs(x) < 1e21 && !String(x).includes('e') ? String(x) : x.toFixed(Math.min(100, Math.max(0, scale)));
   const d = decimalFromLiteral(text.includes('.') ? text : `${text}.`);
   return d === null ? null : rescale(d, scale, precision);
 }
@@ -98,7 +105,13 @@ function adjust(precision: number, scale: number): [number, number] {
 }
 
 /** Builds the result at the type's scale; null when it overflows the type, as Flink gives NULL. */
-function result(unscaled: bigint, scale: number, precision: number, scaleWanted: number, precisionWanted: number): Decimal | null {
+function result(
+  unscaled: bigint,
+  scale: number,
+  precision: number,
+  scaleWanted: number,
+  precisionWanted: number,
+): Decimal | null {
   const [p, s] = adjust(precisionWanted, scaleWanted);
   return rescale(new Decimal(unscaled, scale, precision), s, p);
 }
@@ -128,7 +141,7 @@ export function decimalDivide(a: Decimal, b: Decimal): Decimal | null {
   const den = b.unscaled * pow10(a.scale);
   let q = num / den;
   const r = num % den;
-  if ((r < 0n ? -r : r) * 2n >= (den < 0n ? -den : den)) q += (num < 0n) !== (den < 0n) ? -1n : 1n;
+  if ((r < 0n ? -r : r) * 2n >= (den < 0n ? -den : den)) q += num < 0n !== den < 0n ? -1n : 1n;
   const [pp] = adjust(p, want);
   if (q !== 0n && digitCount(q) > pp) return null;
   return new Decimal(q, s, pp);
@@ -143,9 +156,15 @@ export function decimalMod(a: Decimal, b: Decimal): Decimal | null {
   return result(x % y, s, Math.max(p, digitCount(x % y)), s, Math.max(p, 1));
 }
 
-export function decimalNegate(a: Decimal): Decimal { return new Decimal(-a.unscaled, a.scale, a.precision); }
-export function decimalAbs(a: Decimal): Decimal { return a.unscaled < 0n ? decimalNegate(a) : a; }
-export function decimalIsZero(a: Decimal): boolean { return a.unscaled === 0n; }
+export function decimalNegate(a: Decimal): Decimal {
+  return new Decimal(-a.unscaled, a.scale, a.precision);
+}
+export function decimalAbs(a: Decimal): Decimal {
+  return a.unscaled < 0n ? decimalNegate(a) : a;
+}
+export function decimalIsZero(a: Decimal): boolean {
+  return a.unscaled === 0n;
+}
 
 export function decimalCompare(a: Decimal, b: Decimal): number {
   const s = Math.max(a.scale, b.scale);
@@ -180,14 +199,31 @@ export function toJsValue(v: unknown): unknown {
 }
 
 /** Static DECIMAL type of `a op b` (the rules above); a BIGINT operand is DECIMAL(19, 0). */
-export function decimalResultType(op: string, a: { precision: number; scale: number }, b: { precision: number; scale: number }): { precision: number; scale: number } {
-  const { precision: p1, scale: s1 } = a, { precision: p2, scale: s2 } = b;
+export function decimalResultType(
+  op: string,
+  a: { precision: number; scale: number },
+  b: { precision: number; scale: number },
+): { precision: number; scale: number } {
+  const { precision: p1, scale: s1 } = a,
+    { precision: p2, scale: s2 } = b;
   let p: number, s: number;
   switch (op) {
-    case '+': case '-': s = Math.max(s1, s2); p = Math.max(p1 - s1, p2 - s2) + s + 1; break;
-    case '*': s = s1 + s2; p = p1 + p2 + 1; break;
-    case '/': s = Math.max(6, s1 + p2 + 1); p = p1 - s1 + s2 + s; break;
-    default: s = Math.max(s1, s2); p = Math.min(p1 - s1, p2 - s2) + s;
+    case '+':
+    case '-':
+      s = Math.max(s1, s2);
+      p = Math.max(p1 - s1, p2 - s2) + s + 1;
+      break;
+    case '*':
+      s = s1 + s2;
+      p = p1 + p2 + 1;
+      break;
+    case '/':
+      s = Math.max(6, s1 + p2 + 1);
+      p = p1 - s1 + s2 + s;
+      break;
+    default:
+      s = Math.max(s1, s2);
+      p = Math.min(p1 - s1, p2 - s2) + s;
   }
   const [pp, ss] = adjust(p, s);
   return { precision: pp, scale: ss };

@@ -43,7 +43,11 @@ function addPartial(partials: number[], x: number): void {
   let i = 0;
   for (let j = 0; j < partials.length; j++) {
     let y = partials[j];
-    if (Math.abs(x) < Math.abs(y)) { const t = x; x = y; y = t; }
+    if (Math.abs(x) < Math.abs(y)) {
+      const t = x;
+      x = y;
+      y = t;
+    }
     const hi = x + y;
     const lo = y - (hi - x);
     if (lo !== 0) partials[i++] = lo;

@@ -22,7 +22,8 @@ function numericType(t: SqlType): SqlType {
 /** A numeric function; `exact` computes it on a DECIMAL argument (keeping it exact), else doubles. */
 function unaryNumeric(op: (x: number) => number, keepsType: boolean, exact?: (d: Decimal) => Decimal): FunctionSpec {
   return {
-    min: 1, max: 1,
+    min: 1,
+    max: 1,
     build: ([a]) => {
       const f = a.fn;
       return {
@@ -40,7 +41,8 @@ function unaryNumeric(op: (x: number) => number, keepsType: boolean, exact?: (d:
 
 function unaryString(op: (s: string) => unknown, type: SqlType): FunctionSpec {
   return {
-    min: 1, max: 1,
+    min: 1,
+    max: 1,
     build: ([a]) => {
       const f = a.fn;
       return {
@@ -59,9 +61,12 @@ function unaryString(op: (s: string) => unknown, type: SqlType): FunctionSpec {
 const charLength = unaryString((s) => s.length, 'BIGINT');
 
 const substring: FunctionSpec = {
-  min: 2, max: 3,
+  min: 2,
+  max: 3,
   build: ([s, p, n]) => {
-    const sf = s.fn, pf = p.fn, nf = n ? n.fn : null;
+    const sf = s.fn,
+      pf = p.fn,
+      nf = n ? n.fn : null;
     return {
       fn: (row) => {
         const str = toText(sf(row));
@@ -82,13 +87,17 @@ const finite = (x: number): number | null => (Number.isFinite(x) ? x : null);
 
 export const FUNCTIONS: Record<string, FunctionSpec> = {
   COALESCE: {
-    min: 1, max: Infinity,
+    min: 1,
+    max: Infinity,
     build: (args) => {
       const fns = args.map((a) => a.fn);
       const n = fns.length;
       return {
         fn: (row) => {
-          for (let i = 0; i < n; i++) { const v = fns[i](row); if (v !== null) return v; }
+          for (let i = 0; i < n; i++) {
+            const v = fns[i](row);
+            if (v !== null) return v;
+          }
           return null;
         },
         type: args.find((a) => a.type !== 'UNKNOWN')?.type ?? 'UNKNOWN',
@@ -96,10 +105,19 @@ export const FUNCTIONS: Record<string, FunctionSpec> = {
     },
   },
   NULLIF: {
-    min: 2, max: 2,
+    min: 2,
+    max: 2,
     build: ([a, b]) => {
-      const af = a.fn, bf = b.fn;
-      return { fn: (row) => { const x = af(row); const y = bf(row); return x !== null && y !== null && (x === y || (num(x) !== null && num(x) === num(y))) ? null : x; }, type: a.type };
+      const af = a.fn,
+        bf = b.fn;
+      return {
+        fn: (row) => {
+          const x = af(row);
+          const y = bf(row);
+          return x !== null && y !== null && (x === y || (num(x) !== null && num(x) === num(y))) ? null : x;
+        },
+        type: a.type,
+      };
     },
   },
   UPPER: unaryString((s) => s.toUpperCase(), 'STRING'),
@@ -109,7 +127,8 @@ export const FUNCTIONS: Record<string, FunctionSpec> = {
   SUBSTRING: substring,
   SUBSTR: substring,
   CONCAT: {
-    min: 1, max: Infinity,
+    min: 1,
+    max: Infinity,
     build: (args) => {
       const fns = args.map((a) => a.fn);
       const n = fns.length;
@@ -129,13 +148,27 @@ export const FUNCTIONS: Record<string, FunctionSpec> = {
     },
   },
   ABS: unaryNumeric((x) => noZero(Math.abs(x)), true, decimalAbs),
-  FLOOR: unaryNumeric((x) => noZero(Math.floor(x)), true, (d) => decimalFloorCeil(d, false)),
-  CEIL: unaryNumeric((x) => noZero(Math.ceil(x)), true, (d) => decimalFloorCeil(d, true)),
-  CEILING: unaryNumeric((x) => noZero(Math.ceil(x)), true, (d) => decimalFloorCeil(d, true)),
+  FLOOR: unaryNumeric(
+    (x) => noZero(Math.floor(x)),
+    true,
+    (d) => decimalFloorCeil(d, false),
+  ),
+  CEIL: unaryNumeric(
+    (x) => noZero(Math.ceil(x)),
+    true,
+    (d) => decimalFloorCeil(d, true),
+  ),
+  CEILING: unaryNumeric(
+    (x) => noZero(Math.ceil(x)),
+    true,
+    (d) => decimalFloorCeil(d, true),
+  ),
   ROUND: {
-    min: 1, max: 2,
+    min: 1,
+    max: 2,
     build: ([a, d]) => {
-      const af = a.fn, df = d ? d.fn : null;
+      const af = a.fn,
+        df = d ? d.fn : null;
       return {
         fn: (row) => {
           const v = af(row);
@@ -150,7 +183,8 @@ export const FUNCTIONS: Record<string, FunctionSpec> = {
         type: numericType(a.type),
         // ROUND(DECIMAL(p, s), r) with a literal r: DECIMAL(1 + p - s + r, r) (findRoundDecimalType).
         ...(a.type === 'DECIMAL' && a.scale !== undefined && (!d || (d.constant && typeof d.fn({}) === 'number'))
-          ? decimalRoundType(a.precision ?? 38, a.scale, d ? Math.trunc(d.fn({}) as number) : 0) : {}),
+          ? decimalRoundType(a.precision ?? 38, a.scale, d ? Math.trunc(d.fn({}) as number) : 0)
+          : {}),
       };
     },
   },
@@ -158,12 +192,17 @@ export const FUNCTIONS: Record<string, FunctionSpec> = {
   LTRIM: unaryString((s) => s.replace(/^ +/, ''), 'STRING'),
   RTRIM: unaryString((s) => s.replace(/ +$/, ''), 'STRING'),
   REPLACE: {
-    min: 3, max: 3,
+    min: 3,
+    max: 3,
     build: ([a, b, c]) => {
-      const af = a.fn, bf = b.fn, cf = c.fn;
+      const af = a.fn,
+        bf = b.fn,
+        cf = c.fn;
       return {
         fn: (row) => {
-          const s = toText(af(row)), from = toText(bf(row)), to = toText(cf(row));
+          const s = toText(af(row)),
+            from = toText(bf(row)),
+            to = toText(cf(row));
           if (s === null || from === null || to === null) return null;
           return from === '' ? s : s.split(from).join(to);
         },
@@ -172,24 +211,38 @@ export const FUNCTIONS: Record<string, FunctionSpec> = {
     },
   },
   POWER: {
-    min: 2, max: 2,
+    min: 2,
+    max: 2,
     build: ([a, b]) => {
-      const af = a.fn, bf = b.fn;
-      return { fn: (row) => { const x = num(af(row)), y = num(bf(row)); return x === null || y === null ? null : finite(x ** y); }, type: 'DOUBLE' };
+      const af = a.fn,
+        bf = b.fn;
+      return {
+        fn: (row) => {
+          const x = num(af(row)),
+            y = num(bf(row));
+          return x === null || y === null ? null : finite(x ** y);
+        },
+        type: 'DOUBLE',
+      };
     },
   },
   SQRT: unaryNumeric((x) => x ** 0.5, false),
   IF: {
-    min: 3, max: 3,
+    min: 3,
+    max: 3,
     build: ([c, t, e]) => {
-      const cf = c.fn, tf = t.fn, ef = e.fn;
+      const cf = c.fn,
+        tf = t.fn,
+        ef = e.fn;
       return { fn: (row) => (cf(row) === true ? tf(row) : ef(row)), type: t.type !== 'UNKNOWN' ? t.type : e.type };
     },
   },
   MOD: {
-    min: 2, max: 2,
+    min: 2,
+    max: 2,
     build: ([a, b]) => {
-      const af = a.fn, bf = b.fn;
+      const af = a.fn,
+        bf = b.fn;
       return {
         fn: (row) => arithmetic('%', af(row), bf(row), a.type === 'DOUBLE' || b.type === 'DOUBLE'),
         type: a.type === 'BIGINT' && b.type === 'BIGINT' ? 'BIGINT' : 'UNKNOWN',

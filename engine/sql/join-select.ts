@@ -15,7 +15,10 @@ import type { Row } from './types.ts';
 
 export type JoinSide = 'L' | 'R';
 
-export interface JoinColumnRef { side: JoinSide; column: string }
+export interface JoinColumnRef {
+  side: JoinSide;
+  column: string;
+}
 
 export interface CompiledJoinSelect {
   /** Output column names, in order. */
@@ -28,17 +31,25 @@ export interface CompiledJoinSelect {
 
 /** Rewrites `L.x` / `R.x`; throws for a column without a prefix. */
 export function rewriteJoinRefs(text: string): string {
-  if (typeof text !== 'string') throw new ExpressionError(`expected SQL text, got ${text === null ? 'null' : typeof text}`, 1);
+  if (typeof text !== 'string')
+    throw new ExpressionError(`expected SQL text, got ${text === null ? 'null' : typeof text}`, 1);
   const tokens = tokenize(text);
   let out = text;
   for (let k = 0; k < tokens.length; k++) {
     const t = tokens[k];
     const dot = tokens[k + 1];
     const col = tokens[k + 2];
-    const prefixed = t.kind === 'ident' && (t.text === 'L' || t.text === 'R') && dot?.text === '.' && dot.start === t.end
-      && col && col.start === dot.end && (col.kind === 'ident' || col.kind === 'quoted');
+    const prefixed =
+      t.kind === 'ident' &&
+      (t.text === 'L' || t.text === 'R') &&
+      dot?.text === '.' &&
+      dot.start === t.end &&
+      col &&
+      col.start === dot.end &&
+      (col.kind === 'ident' || col.kind === 'quoted');
     if (prefixed) {
-      const replacement = col.kind === 'ident' ? `${t.text}$${col.text}` : `${col.text[0]}${t.text}$${col.text.slice(1)}`;
+      const replacement =
+        col.kind === 'ident' ? `${t.text}$${col.text}` : `${col.text[0]}${t.text}$${col.text.slice(1)}`;
       out = out.slice(0, t.start) + replacement + out.slice(col.end);
       k += 2;
       continue;
@@ -51,14 +62,17 @@ export function rewriteJoinRefs(text: string): string {
 }
 
 function refOf(name: string): JoinColumnRef | null {
-  return (name.startsWith('L$') || name.startsWith('R$')) ? { side: name[0] as JoinSide, column: name.slice(2) } : null;
+  return name.startsWith('L$') || name.startsWith('R$') ? { side: name[0] as JoinSide, column: name.slice(2) } : null;
 }
 
 export function compileJoinSelect(text: string, extra: { windowColumns?: boolean } = {}): CompiledJoinSelect {
   const rewritten = rewriteJoinRefs(text);
   const p = compileProjectionDetailed(rewritten);
   if (p.columns === null) {
-    throw new ExpressionError("'*' is not allowed in a join's select: name the columns (L.x, R.y)", rewritten.indexOf('*') + 1);
+    throw new ExpressionError(
+      "'*' is not allowed in a join's select: name the columns (L.x, R.y)",
+      rewritten.indexOf('*') + 1,
+    );
   }
   const plain = new Set(extra.windowColumns ? ['window_start', 'window_end'] : []);
   const referenced: JoinColumnRef[] = [];
@@ -70,7 +84,10 @@ export function compileJoinSelect(text: string, extra: { windowColumns?: boolean
       const at = m ? m.index + m[1].length : 0;
       throw new ExpressionError(`column '${name}' needs an input prefix: L.${name} or R.${name}`, at + 1);
     }
-    if (ref) { referenced.push(ref); internal.push(name); }
+    if (ref) {
+      referenced.push(ref);
+      internal.push(name);
+    }
   }
   const columns = p.columns.map((c) => {
     if (c.name !== c.sourceColumn) return c.name;
@@ -78,7 +95,11 @@ export function compileJoinSelect(text: string, extra: { windowColumns?: boolean
   });
   const seen = new Set<string>();
   columns.forEach((c, i) => {
-    if (seen.has(c)) throw new ExpressionError(`duplicate column name '${c}': give one an alias (... AS other_name)`, rewritten.indexOf(p.columns![i].expr) + 1);
+    if (seen.has(c))
+      throw new ExpressionError(
+        `duplicate column name '${c}': give one an alias (... AS other_name)`,
+        rewritten.indexOf(p.columns![i].expr) + 1,
+      );
     seen.add(c);
   });
   const internalOut = p.columns.map((c) => c.name);

@@ -32,7 +32,10 @@ export function tokenize(text: string): Token[] {
   };
   while (i < n) {
     const c = text[i];
-    if (c === ' ' || c === '\t' || c === '\n' || c === '\r' || c === '\f') { i++; continue; }
+    if (c === ' ' || c === '\t' || c === '\n' || c === '\r' || c === '\f') {
+      i++;
+      continue;
+    }
     if (c === '-' && text[i + 1] === '-') {
       while (i < n && text[i] !== '\n') i++;
       continue;
@@ -52,7 +55,10 @@ export function tokenize(text: string): Token[] {
           throw new ExpressionError(`unterminated ${what}`, start + 1);
         }
         if (text[i] === c) {
-          if (text[i + 1] === c) { i += 2; continue; } // doubled quote escapes itself
+          if (text[i + 1] === c) {
+            i += 2;
+            continue;
+          } // doubled quote escapes itself
           i++;
           break;
         }
@@ -79,7 +85,11 @@ export function tokenize(text: string): Token[] {
       continue;
     }
     const two = text.slice(i, i + 2);
-    if (TWO_CHAR_OPS.has(two)) { push('op', i, i + 2); i += 2; continue; }
+    if (TWO_CHAR_OPS.has(two)) {
+      push('op', i, i + 2);
+      i += 2;
+      continue;
+    }
     push('op', i, i + 1);
     i++;
   }
@@ -96,7 +106,10 @@ export function splitTopLevel(tokens: Token[]): Array<[number, number]> {
     if (t.kind !== 'op') continue;
     if (t.text === '(') depth++;
     else if (t.text === ')') depth--;
-    else if (t.text === ',' && depth === 0) { items.push([from, k]); from = k + 1; }
+    else if (t.text === ',' && depth === 0) {
+      items.push([from, k]);
+      from = k + 1;
+    }
   }
   items.push([from, tokens.length]);
   return items;

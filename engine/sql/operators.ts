@@ -1,4 +1,13 @@
-import { compileExpr, constant, fail, make, numeric, requireBoolean, requireNumeric, type CompileContext } from './compile.ts';
+import {
+  compileExpr,
+  constant,
+  fail,
+  make,
+  numeric,
+  requireBoolean,
+  requireNumeric,
+  type CompileContext,
+} from './compile.ts';
 import type { SqlAst } from './parse.ts';
 import type { Compiled, Evaluator, SqlType } from './types.ts';
 import { compare, likeToRegExp, toBool, toText } from './values.ts';
@@ -16,17 +25,42 @@ import { decimalResultType } from './decimal.ts';
 export function compileBinary(node: SqlAst, ctx: CompileContext): Compiled {
   const op = String(node.operator).toUpperCase();
   switch (op) {
-    case 'AND': case 'OR': return logical(op, node, ctx);
-    case '+': case '-': case '*': case '/': case '%': return arithmetic(op, node, ctx);
-    case '=': case '<>': case '!=': case '<': case '<=': case '>': case '>=':
+    case 'AND':
+    case 'OR':
+      return logical(op, node, ctx);
+    case '+':
+    case '-':
+    case '*':
+    case '/':
+    case '%':
+      return arithmetic(op, node, ctx);
+    case '=':
+    case '<>':
+    case '!=':
+    case '<':
+    case '<=':
+    case '>':
+    case '>=':
       return comparison(op, compileExpr(node.left, ctx), compileExpr(node.right, ctx));
-    case '||': return concat2(compileExpr(node.left, ctx), compileExpr(node.right, ctx));
-    case 'LIKE': case 'NOT LIKE': return like(op === 'NOT LIKE', node, ctx);
-    case 'IN': case 'NOT IN': return inList(op === 'NOT IN', node, ctx);
-    case 'BETWEEN': case 'NOT BETWEEN': return between(op === 'NOT BETWEEN', node, ctx);
-    case 'IS': case 'IS NOT': return isTest(op === 'IS NOT', node, ctx);
-    case 'IS DISTINCT FROM': case 'IS NOT DISTINCT FROM': return distinctFrom(op === 'IS DISTINCT FROM', node, ctx);
-    default: return fail(ctx, `unsupported operator ${op}`, node, op.split(' ')[0]);
+    case '||':
+      return concat2(compileExpr(node.left, ctx), compileExpr(node.right, ctx));
+    case 'LIKE':
+    case 'NOT LIKE':
+      return like(op === 'NOT LIKE', node, ctx);
+    case 'IN':
+    case 'NOT IN':
+      return inList(op === 'NOT IN', node, ctx);
+    case 'BETWEEN':
+    case 'NOT BETWEEN':
+      return between(op === 'NOT BETWEEN', node, ctx);
+    case 'IS':
+    case 'IS NOT':
+      return isTest(op === 'IS NOT', node, ctx);
+    case 'IS DISTINCT FROM':
+    case 'IS NOT DISTINCT FROM':
+      return distinctFrom(op === 'IS DISTINCT FROM', node, ctx);
+    default:
+      return fail(ctx, `unsupported operator ${op}`, node, op.split(' ')[0]);
   }
 }
 
@@ -35,17 +69,28 @@ function logical(op: 'AND' | 'OR', node: SqlAst, ctx: CompileContext): Compiled 
   const r = compileExpr(node.right, ctx);
   requireBoolean(ctx, l, op, node);
   requireBoolean(ctx, r, op, node);
-  const lf = l.fn, rf = r.fn;
+  const lf = l.fn,
+    rf = r.fn;
   const stop = op === 'OR'; // the value that decides the result on its own
-  return make((row) => {
-    let a = lf(row);
-    if (a === stop) return stop;
-    if (a !== !stop) { a = toBool(a); if (a === stop) return stop; }
-    let b = rf(row);
-    if (b === stop) return stop;
-    if (b !== !stop) { b = toBool(b); if (b === stop) return stop; }
-    return a === null || b === null ? null : !stop;
-  }, 'BOOLEAN', [l, r]);
+  return make(
+    (row) => {
+      let a = lf(row);
+      if (a === stop) return stop;
+      if (a !== !stop) {
+        a = toBool(a);
+        if (a === stop) return stop;
+      }
+      let b = rf(row);
+      if (b === stop) return stop;
+      if (b !== !stop) {
+        b = toBool(b);
+        if (b === stop) return stop;
+      }
+      return a === null || b === null ? null : !stop;
+    },
+    'BOOLEAN',
+    [l, r],
+  );
 }
 
 function arithmetic(op: string, node: SqlAst, ctx: CompileContext): Compiled {
@@ -53,7 +98,8 @@ function arithmetic(op: string, node: SqlAst, ctx: CompileContext): Compiled {
   const r = compileExpr(node.right, ctx);
   requireNumeric(ctx, l, op, node);
   requireNumeric(ctx, r, op, node);
-  const lf = l.fn, rf = r.fn;
+  const lf = l.fn,
+    rf = r.fn;
   const type = arithmeticType(l.type, r.type);
   // Statically DOUBLE (a DOUBLE CAST, POWER...): a whole-number value still divides as a double.
   const asDouble = type === 'DOUBLE';
@@ -61,12 +107,14 @@ function arithmetic(op: string, node: SqlAst, ctx: CompileContext): Compiled {
   let fn: Evaluator;
   if (op === '+' && !asDouble) {
     fn = (row) => {
-      const a = lf(row), b = rf(row);
+      const a = lf(row),
+        b = rf(row);
       if (typeof a === 'number' && typeof b === 'number') return a + b;
       return evaluateArithmetic(o, a, b, false);
     };
   } else {
-    const pl = intPrecision(l), pr = intPrecision(r);
+    const pl = intPrecision(l),
+      pr = intPrecision(r);
     fn = (row) => evaluateArithmetic(o, lf(row), rf(row), asDouble, pl, pr);
   }
   const out = numeric(make(fn, type, [l, r]));
@@ -79,58 +127,84 @@ function arithmetic(op: string, node: SqlAst, ctx: CompileContext): Compiled {
 }
 
 export function comparison(op: string, l: Compiled, r: Compiled): Compiled {
-  const lf = l.fn, rf = r.fn;
+  const lf = l.fn,
+    rf = r.fn;
   let fn: Evaluator;
   switch (op) {
-    case '=': fn = (row) => {
-      const a = lf(row), b = rf(row);
-      if (typeof a === 'number' && typeof b === 'number') return a === b;
-      const c = compare(a, b);
-      return c === null ? null : c === 0;
-    }; break;
-    case '<>': case '!=': fn = (row) => {
-      const a = lf(row), b = rf(row);
-      if (typeof a === 'number' && typeof b === 'number') return a !== b;
-      const c = compare(a, b);
-      return c === null ? null : c !== 0;
-    }; break;
-    case '<': fn = (row) => {
-      const a = lf(row), b = rf(row);
-      if (typeof a === 'number' && typeof b === 'number') return a < b;
-      const c = compare(a, b);
-      return c === null ? null : c < 0;
-    }; break;
-    case '<=': fn = (row) => {
-      const a = lf(row), b = rf(row);
-      if (typeof a === 'number' && typeof b === 'number') return a <= b;
-      const c = compare(a, b);
-      return c === null ? null : c <= 0;
-    }; break;
-    case '>': fn = (row) => {
-      const a = lf(row), b = rf(row);
-      if (typeof a === 'number' && typeof b === 'number') return a > b;
-      const c = compare(a, b);
-      return c === null ? null : c > 0;
-    }; break;
-    default: fn = (row) => {
-      const a = lf(row), b = rf(row);
-      if (typeof a === 'number' && typeof b === 'number') return a >= b;
-      const c = compare(a, b);
-      return c === null ? null : c >= 0;
-    };
+    case '=':
+      fn = (row) => {
+        const a = lf(row),
+          b = rf(row);
+        if (typeof a === 'number' && typeof b === 'number') return a === b;
+        const c = compare(a, b);
+        return c === null ? null : c === 0;
+      };
+      break;
+    case '<>':
+    case '!=':
+      fn = (row) => {
+        const a = lf(row),
+          b = rf(row);
+        if (typeof a === 'number' && typeof b === 'number') return a !== b;
+        const c = compare(a, b);
+        return c === null ? null : c !== 0;
+      };
+      break;
+    case '<':
+      fn = (row) => {
+        const a = lf(row),
+          b = rf(row);
+        if (typeof a === 'number' && typeof b === 'number') return a < b;
+        const c = compare(a, b);
+        return c === null ? null : c < 0;
+      };
+      break;
+    case '<=':
+      fn = (row) => {
+        const a = lf(row),
+          b = rf(row);
+        if (typeof a === 'number' && typeof b === 'number') return a <= b;
+        const c = compare(a, b);
+        return c === null ? null : c <= 0;
+      };
+      break;
+    case '>':
+      fn = (row) => {
+        const a = lf(row),
+          b = rf(row);
+        if (typeof a === 'number' && typeof b === 'number') return a > b;
+        const c = compare(a, b);
+        return c === null ? null : c > 0;
+      };
+      break;
+    default:
+      fn = (row) => {
+        const a = lf(row),
+          b = rf(row);
+        if (typeof a === 'number' && typeof b === 'number') return a >= b;
+        const c = compare(a, b);
+        return c === null ? null : c >= 0;
+      };
   }
   return make(fn, 'BOOLEAN', [l, r]);
 }
 
 /** `a || b`: NULL when either is NULL, as Flink's CONCAT. */
 export function concat2(l: Compiled, r: Compiled): Compiled {
-  const lf = l.fn, rf = r.fn;
-  return make((row) => {
-    const a = lf(row), b = rf(row);
-    if (typeof a === 'string' && typeof b === 'string') return a + b;
-    const x = toText(a), y = toText(b);
-    return x === null || y === null ? null : x + y;
-  }, 'STRING', [l, r]);
+  const lf = l.fn,
+    rf = r.fn;
+  return make(
+    (row) => {
+      const a = lf(row),
+        b = rf(row);
+      if (typeof a === 'string' && typeof b === 'string') return a + b;
+      const x = toText(a),
+        y = toText(b);
+      return x === null || y === null ? null : x + y;
+    },
+    'STRING',
+    [l, r],
+  );
 }
 
 function like(negate: boolean, node: SqlAst, ctx: CompileContext): Compiled {
@@ -145,7 +219,8 @@ function like(negate: boolean, node: SqlAst, ctx: CompileContext): Compiled {
     escape = v;
   }
   const pattern = compileExpr({ ...patternNode, escape: undefined }, ctx);
-  const sf = subject.fn, pf = pattern.fn;
+  const sf = subject.fn,
+    pf = pattern.fn;
   const test = (re: RegExp | null, s: unknown): boolean | null => {
     if (re === null) return null;
     const text = typeof s === 'string' ? s : toText(s);
@@ -157,24 +232,33 @@ function like(negate: boolean, node: SqlAst, ctx: CompileContext): Compiled {
     const p = pattern.fn({});
     if (p === null) return constant(null, 'BOOLEAN');
     const re = likeToRegExp(String(p), escape);
-    if (re === null) fail(ctx, `invalid LIKE pattern '${String(p)}': the escape character must precede %, _ or itself`, node, 'LIKE');
+    if (re === null)
+      fail(ctx, `invalid LIKE pattern '${String(p)}': the escape character must precede %, _ or itself`, node, 'LIKE');
     return make((row) => test(re, sf(row)), 'BOOLEAN', [subject]);
   }
   // A pattern computed per row: keep the last translation, rows tend to repeat patterns.
   let lastPattern: string | null = null;
   let lastRe: RegExp | null = null;
-  return make((row) => {
-    const p = toText(pf(row));
-    if (p === null) return null;
-    if (p !== lastPattern) { lastPattern = p; lastRe = likeToRegExp(p, escape); }
-    return test(lastRe, sf(row));
-  }, 'BOOLEAN', [subject, pattern]);
+  return make(
+    (row) => {
+      const p = toText(pf(row));
+      if (p === null) return null;
+      if (p !== lastPattern) {
+        lastPattern = p;
+        lastRe = likeToRegExp(p, escape);
+      }
+      return test(lastRe, sf(row));
+    },
+    'BOOLEAN',
+    [subject, pattern],
+  );
 }
 
 function inList(negate: boolean, node: SqlAst, ctx: CompileContext): Compiled {
   const subject = compileExpr(node.left, ctx);
   const list: SqlAst = node.right;
-  if (list.type !== 'expr_list' || !Array.isArray(list.value)) fail(ctx, 'IN expects a list of values in parentheses', node, 'IN');
+  if (list.type !== 'expr_list' || !Array.isArray(list.value))
+    fail(ctx, 'IN expects a list of values in parentheses', node, 'IN');
   for (const v of list.value as SqlAst[]) if (v.ast) fail(ctx, 'subqueries are not supported', node, 'SELECT');
   const elems = (list.value as SqlAst[]).map((v) => compileExpr(v, ctx));
   const sf = subject.fn;
@@ -183,17 +267,22 @@ function inList(negate: boolean, node: SqlAst, ctx: CompileContext): Compiled {
   const hasNull = consts.some((v) => v === null);
   const nonNull = consts.filter((v) => v !== null);
   const kind = nonNull.length > 0 && nonNull.every((v) => typeof v === typeof nonNull[0]) ? typeof nonNull[0] : null;
-  const yes = !negate, no = negate;
+  const yes = !negate,
+    no = negate;
   const fns = elems.map((e) => e.fn);
   const n = fns.length;
   if (allConst && (kind === 'number' || kind === 'string')) {
     const set = new Set(nonNull);
-    return make((row) => {
-      const v = sf(row);
-      if (v === null) return null;
-      if (typeof v === kind) return set.has(v) ? yes : hasNull ? null : no;
-      return general(v, row);
-    }, 'BOOLEAN', [subject]);
+    return make(
+      (row) => {
+        const v = sf(row);
+        if (v === null) return null;
+        if (typeof v === kind) return set.has(v) ? yes : hasNull ? null : no;
+        return general(v, row);
+      },
+      'BOOLEAN',
+      [subject],
+    );
   }
   function general(v: unknown, row: Record<string, unknown>): boolean | null {
     let unknown = false;
@@ -204,10 +293,14 @@ function inList(negate: boolean, node: SqlAst, ctx: CompileContext): Compiled {
     }
     return unknown ? null : no;
   }
-  return make((row) => {
-    const v = sf(row);
-    return v === null ? null : general(v, row);
-  }, 'BOOLEAN', [subject, ...elems]);
+  return make(
+    (row) => {
+      const v = sf(row);
+      return v === null ? null : general(v, row);
+    },
+    'BOOLEAN',
+    [subject, ...elems],
+  );
 }
 
 function between(negate: boolean, node: SqlAst, ctx: CompileContext): Compiled {
@@ -216,17 +309,23 @@ function between(negate: boolean, node: SqlAst, ctx: CompileContext): Compiled {
   if (bounds.length !== 2) fail(ctx, 'BETWEEN expects two bounds: x BETWEEN low AND high', node, 'BETWEEN');
   const lo = compileExpr(bounds[0], ctx);
   const hi = compileExpr(bounds[1], ctx);
-  const sf = subject.fn, lf = lo.fn, hf = hi.fn;
-  return make((row) => {
-    const v = sf(row);
-    const a = compare(v, lf(row));
-    const b = compare(v, hf(row));
-    // (v >= lo AND v <= hi) in three-valued logic, then negated for NOT BETWEEN.
-    const ge = a === null ? null : a >= 0;
-    const le = b === null ? null : b <= 0;
-    const r = ge === false || le === false ? false : ge === null || le === null ? null : true;
-    return r === null ? null : negate ? !r : r;
-  }, 'BOOLEAN', [subject, lo, hi]);
+  const sf = subject.fn,
+    lf = lo.fn,
+    hf = hi.fn;
+  return make(
+    (row) => {
+      const v = sf(row);
+      const a = compare(v, lf(row));
+      const b = compare(v, hf(row));
+      // (v >= lo AND v <= hi) in three-valued logic, then negated for NOT BETWEEN.
+      const ge = a === null ? null : a >= 0;
+      const le = b === null ? null : b <= 0;
+      const r = ge === false || le === false ? false : ge === null || le === null ? null : true;
+      return r === null ? null : negate ? !r : r;
+    },
+    'BOOLEAN',
+    [subject, lo, hi],
+  );
 }
 
 function isTest(negate: boolean, node: SqlAst, ctx: CompileContext): Compiled {
@@ -239,11 +338,15 @@ function isTest(negate: boolean, node: SqlAst, ctx: CompileContext): Compiled {
   if (right.type === 'bool') {
     requireBoolean(ctx, subject, 'IS', node);
     const target = right.value === true;
-    return make((row) => {
-      const v = sf(row);
-      const b = v === true || v === false ? v : toBool(v);
-      return (b === target) !== negate;
-    }, 'BOOLEAN', [subject]);
+    return make(
+      (row) => {
+        const v = sf(row);
+        const b = v === true || v === false ? v : toBool(v);
+        return (b === target) !== negate;
+      },
+      'BOOLEAN',
+      [subject],
+    );
   }
   return fail(ctx, 'IS expects NULL, TRUE or FALSE', node, 'IS');
 }
@@ -252,12 +355,18 @@ function isTest(negate: boolean, node: SqlAst, ctx: CompileContext): Compiled {
 function distinctFrom(distinct: boolean, node: SqlAst, ctx: CompileContext): Compiled {
   const l = compileExpr(node.left, ctx);
   const r = compileExpr(node.right, ctx);
-  const lf = l.fn, rf = r.fn;
-  return make((row) => {
-    const a = lf(row), b = rf(row);
-    const same = a === null || b === null ? a === b : compare(a, b) === 0;
-    return same !== distinct;
-  }, 'BOOLEAN', [l, r]);
+  const lf = l.fn,
+    rf = r.fn;
+  return make(
+    (row) => {
+      const a = lf(row),
+        b = rf(row);
+      const same = a === null || b === null ? a === b : compare(a, b) === 0;
+      return same !== distinct;
+    },
+    'BOOLEAN',
+    [l, r],
+  );
 }
 
 /** Flink's result type of `+ - * / %` where both sides are known (LogicalTypeMerging); else UNKNOWN. */
@@ -270,7 +379,9 @@ function arithmeticType(a: SqlType, b: SqlType): SqlType {
 
 /** Precision and scale of a statically DECIMAL or BIGINT operand (Flink's BIGINT is DECIMAL(19, 0)). */
 function decimalShape(c: Compiled): { precision: number; scale: number } {
-  return c.type === 'DECIMAL' ? { precision: c.precision ?? 38, scale: c.scale ?? 0 } : { precision: intPrecision(c), scale: 0 };
+  return c.type === 'DECIMAL'
+    ? { precision: c.precision ?? 38, scale: c.scale ?? 0 }
+    : { precision: intPrecision(c), scale: 0 };
 }
 
 /** Digits of an integer operand as a DECIMAL: 10 for an INT (`3`, a column declared INT), else 19. */

@@ -9,7 +9,10 @@ import { compileProjectionDetailed } from './projection.ts';
 import type { Row } from './types.ts';
 import { compare } from './values.ts';
 
-export interface OrderItem { expr: string; desc: boolean }
+export interface OrderItem {
+  expr: string;
+  desc: boolean;
+}
 
 export interface CompiledOrderBy {
   items: OrderItem[];
@@ -27,7 +30,8 @@ function compareTotal(a: unknown, b: unknown): number {
   if (an || bn) return an && bn ? 0 : an ? -1 : 1;
   const c = compare(a, b);
   if (c !== null) return c;
-  const sa = JSON.stringify(a), sb = JSON.stringify(b);
+  const sa = JSON.stringify(a),
+    sb = JSON.stringify(b);
   return sa < sb ? -1 : sa > sb ? 1 : 0;
 }
 
@@ -41,14 +45,17 @@ export function compileOrderBy(text: string): CompiledOrderBy {
   tokens.forEach((t, k) => {
     if (t.text === '(') depth++;
     else if (t.text === ')') depth--;
-    else if (t.text === ',' && depth === 0) { ranges.push([from, k]); from = k + 1; }
+    else if (t.text === ',' && depth === 0) {
+      ranges.push([from, k]);
+      from = k + 1;
+    }
   });
   ranges.push([from, tokens.length]);
   const items: OrderItem[] = [];
   const columns: string[] = [];
   const readers: Array<(row: Row) => unknown> = [];
   for (const [a, b] of ranges) {
-    if (a >= b) throw new ExpressionError("expected a column to order by", (tokens[a]?.start ?? text.length) + 1);
+    if (a >= b) throw new ExpressionError('expected a column to order by', (tokens[a]?.start ?? text.length) + 1);
     let end = b;
     let desc = false;
     const last = tokens[b - 1];

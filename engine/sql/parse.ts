@@ -32,7 +32,9 @@ export interface ParsedItem {
   filter?: string;
 }
 
-interface ParserLike { astify(sql: string, opt: object): unknown }
+interface ParserLike {
+  astify(sql: string, opt: object): unknown;
+}
 type ParserCtor = new () => ParserLike;
 const parserModule = flinkParserModule as unknown as { Parser?: ParserCtor; default?: { Parser: ParserCtor } };
 const Parser: ParserCtor = (parserModule.Parser ?? parserModule.default?.Parser) as ParserCtor;
@@ -46,12 +48,67 @@ let parser: ParserLike | null = null;
 
 /** Tokens after which an operand must follow: an error right after one means the operand is missing. */
 const EXPECTS_OPERAND = new Set([
-  '+', '-', '*', '/', '%', '=', '<>', '!=', '<', '<=', '>', '>=', '||', '(', ',',
-  'AND', 'OR', 'NOT', 'LIKE', 'IN', 'BETWEEN', 'IS', 'CASE', 'WHEN', 'THEN', 'ELSE', 'ESCAPE',
+  '+',
+  '-',
+  '*',
+  '/',
+  '%',
+  '=',
+  '<>',
+  '!=',
+  '<',
+  '<=',
+  '>',
+  '>=',
+  '||',
+  '(',
+  ',',
+  'AND',
+  'OR',
+  'NOT',
+  'LIKE',
+  'IN',
+  'BETWEEN',
+  'IS',
+  'CASE',
+  'WHEN',
+  'THEN',
+  'ELSE',
+  'ESCAPE',
 ]);
 /** Operators that cannot start an operand: seen right after EXPECTS_OPERAND, the operand is missing. */
-const BINARY_ONLY = new Set(['AND', 'OR', '=', '<>', '!=', '<', '<=', '>', '>=', '||', '/', '%', '*', 'LIKE', 'BETWEEN', 'IS', 'IN']);
-const CLAUSE_KEYWORDS = new Set(['FROM', 'WHERE', 'GROUP', 'HAVING', 'ORDER', 'LIMIT', 'UNION', 'EXCEPT', 'INTERSECT', 'WINDOW', 'QUALIFY']);
+const BINARY_ONLY = new Set([
+  'AND',
+  'OR',
+  '=',
+  '<>',
+  '!=',
+  '<',
+  '<=',
+  '>',
+  '>=',
+  '||',
+  '/',
+  '%',
+  '*',
+  'LIKE',
+  'BETWEEN',
+  'IS',
+  'IN',
+]);
+const CLAUSE_KEYWORDS = new Set([
+  'FROM',
+  'WHERE',
+  'GROUP',
+  'HAVING',
+  'ORDER',
+  'LIMIT',
+  'UNION',
+  'EXCEPT',
+  'INTERSECT',
+  'WINDOW',
+  'QUALIFY',
+]);
 
 export interface ParsedSelectList {
   items: ParsedItem[];
@@ -66,13 +123,46 @@ export interface ParsedSelectList {
  * `value`, `date` or `count`, which are ordinary column names in Weir's generated and file records.
  */
 const KEEP_BARE = new Set([
-  'AND', 'OR', 'NOT', 'LIKE', 'IN', 'BETWEEN', 'IS', 'NULL', 'TRUE', 'FALSE', 'CASE', 'WHEN', 'THEN',
-  'ELSE', 'END', 'CAST', 'TRY_CAST', 'AS', 'ESCAPE', 'DISTINCT', 'ALL', 'FROM', 'FOR', 'SELECT', 'OVER',
-  'EXISTS', 'ANY', 'SOME', 'SIMILAR', 'TO', 'ARRAY', 'MAP', 'ROW',
+  'AND',
+  'OR',
+  'NOT',
+  'LIKE',
+  'IN',
+  'BETWEEN',
+  'IS',
+  'NULL',
+  'TRUE',
+  'FALSE',
+  'CASE',
+  'WHEN',
+  'THEN',
+  'ELSE',
+  'END',
+  'CAST',
+  'TRY_CAST',
+  'AS',
+  'ESCAPE',
+  'DISTINCT',
+  'ALL',
+  'FROM',
+  'FOR',
+  'SELECT',
+  'OVER',
+  'EXISTS',
+  'ANY',
+  'SOME',
+  'SIMILAR',
+  'TO',
+  'ARRAY',
+  'MAP',
+  'ROW',
 ]);
 const TYPED_LITERALS = new Set(['DATE', 'TIME', 'TIMESTAMP', 'INTERVAL']);
 
-interface Rewritten { sql: string; toUser: (parserOffset: number) => number }
+interface Rewritten {
+  sql: string;
+  toUser: (parserOffset: number) => number;
+}
 
 /** The parser's input, with reserved words used as column names quoted; maps offsets back. */
 function rewriteForParser(text: string, tokens: Token[]): Rewritten {
@@ -82,10 +172,14 @@ function rewriteForParser(text: string, tokens: Token[]): Rewritten {
   let depth = 0;
   tokens.forEach((t, k) => {
     if (t.kind === 'number' && (t.text.startsWith('.') || t.text.endsWith('.'))) {
-      throw new ExpressionError(`write ${t.text.startsWith('.') ? `0${t.text}` : `${t.text}0`} instead of ${t.text}`, t.start + 1);
+      throw new ExpressionError(
+        `write ${t.text.startsWith('.') ? `0${t.text}` : `${t.text}0`} instead of ${t.text}`,
+        t.start + 1,
+      );
     }
     if (t.kind === 'op') {
-      if (t.text === '::') throw new ExpressionError("'::' casts are not Flink SQL: write CAST(x AS type)", t.start + 1);
+      if (t.text === '::')
+        throw new ExpressionError("'::' casts are not Flink SQL: write CAST(x AS type)", t.start + 1);
       if (t.text === '(') depth++;
       else if (t.text === ')') depth--;
       return;
@@ -114,7 +208,8 @@ function rewriteForParser(text: string, tokens: Token[]): Rewritten {
 /** Parses `text` as a select list. Throws ExpressionError with a column in `text`. */
 export function parseSelectList(text: string): ParsedSelectList {
   // Configs come from JSON: guard against a number or null where text belongs.
-  if (typeof text !== 'string') throw new ExpressionError(`expected SQL text, got ${text === null ? 'null' : typeof text}`, 1);
+  if (typeof text !== 'string')
+    throw new ExpressionError(`expected SQL text, got ${text === null ? 'null' : typeof text}`, 1);
   const tokens = tokenize(text);
   if (tokens.length === 0) throw new ExpressionError('expected an expression', 1);
   precheck(tokens);
@@ -127,8 +222,18 @@ export function parseSelectList(text: string): ParsedSelectList {
     throw translateParserError(e, text, tokens, toUser);
   }
   const select = (Array.isArray(ast) ? (ast.length === 1 ? ast[0] : null) : ast) as SqlAst | null;
-  if (!select || select.type !== 'select' || !isOnlyOurTable(select) || select.where || select.groupby
-      || select.having || select.orderby || select.limit || select.distinct || select.with) {
+  if (
+    !select ||
+    select.type !== 'select' ||
+    !isOnlyOurTable(select) ||
+    select.where ||
+    select.groupby ||
+    select.having ||
+    select.orderby ||
+    select.limit ||
+    select.distinct ||
+    select.with
+  ) {
     throw new ExpressionError('unexpected text after the expression', firstClauseColumn(tokens));
   }
   const columns: SqlAst[] = select.columns;
@@ -139,7 +244,8 @@ export function parseSelectList(text: string): ParsedSelectList {
   }
   const items = columns.map((col, k): ParsedItem => {
     const [from, to] = ranges[k];
-    const alias: string | null = typeof col.as === 'string' ? col.as : col.as == null ? null : String(col.as?.value ?? col.as);
+    const alias: string | null =
+      typeof col.as === 'string' ? col.as : col.as == null ? null : String(col.as?.value ?? col.as);
     let exprTo = to;
     if (alias !== null && to - from >= 2) {
       exprTo = to - 1;
@@ -170,10 +276,14 @@ function precheck(tokens: Token[]): void {
     const t = tokens[k];
     checkMissingOperand(k > 0 ? tokens[k - 1] : null, t);
     if (t.kind === 'number' && (t.text.startsWith('.') || t.text.endsWith('.'))) {
-      throw new ExpressionError(`write ${t.text.startsWith('.') ? `0${t.text}` : `${t.text}0`} instead of ${t.text}`, t.start + 1);
+      throw new ExpressionError(
+        `write ${t.text.startsWith('.') ? `0${t.text}` : `${t.text}0`} instead of ${t.text}`,
+        t.start + 1,
+      );
     }
     if (t.kind === 'op') {
-      if (t.text === '::') throw new ExpressionError("'::' casts are not Flink SQL: write CAST(x AS type)", t.start + 1);
+      if (t.text === '::')
+        throw new ExpressionError("'::' casts are not Flink SQL: write CAST(x AS type)", t.start + 1);
       if (t.text === '(') depth++;
       else if (t.text === ')') {
         if (--depth < 0) throw new ExpressionError("unexpected ')'", t.start + 1);
@@ -181,7 +291,10 @@ function precheck(tokens: Token[]): void {
       continue;
     }
     if (t.kind === 'dstring') {
-      throw new ExpressionError(`double quotes are not valid in Flink SQL: write 'text' for a string or \`name\` for a column`, t.start + 1);
+      throw new ExpressionError(
+        `double quotes are not valid in Flink SQL: write 'text' for a string or \`name\` for a column`,
+        t.start + 1,
+      );
     }
     if (t.kind === 'quoted' && t.text.slice(1, -1).includes('`')) {
       throw new ExpressionError('a backtick inside a quoted name is not supported', t.start + 1);
@@ -193,7 +306,8 @@ function precheck(tokens: Token[]): void {
     }
     if (t.upper === 'OVER') throw new ExpressionError('window functions (OVER) are not supported', t.start + 1);
     const isDistinctFrom = t.upper === 'FROM' && k > 0 && tokens[k - 1].upper === 'DISTINCT';
-    if (depth === 0 && CLAUSE_KEYWORDS.has(t.upper) && !isDistinctFrom) throw new ExpressionError(`unexpected '${t.text}'`, t.start + 1);
+    if (depth === 0 && CLAUSE_KEYWORDS.has(t.upper) && !isDistinctFrom)
+      throw new ExpressionError(`unexpected '${t.text}'`, t.start + 1);
   }
   if (depth > 0) {
     const last = tokens[tokens.length - 1];
@@ -232,7 +346,12 @@ function firstClauseColumn(tokens: Token[]): number {
 }
 
 /** Turns a PEG SyntaxError into a short message; the raw "Expected ... but found" list is never shown. */
-function translateParserError(e: unknown, text: string, tokens: Token[], toUser: (o: number) => number): ExpressionError {
+function translateParserError(
+  e: unknown,
+  text: string,
+  tokens: Token[],
+  toUser: (o: number) => number,
+): ExpressionError {
   const loc = (e as { location?: { start?: { offset?: number } } })?.location?.start?.offset;
   // Without a location (a semantic error of the grammar) the end of the text is the best guess.
   const offset = typeof loc === 'number' ? toUser(loc) : text.length;

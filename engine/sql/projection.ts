@@ -46,7 +46,10 @@ export function compileProjectionDetailed(text: string, columnTypes?: ColumnType
       if (++stars > 1) throw new ExpressionError("'*' may appear only once", item.start + 1);
       return;
     }
-    const c = compileExpr(item.ast, contextFor(text, parsed, item, 'a select list (use a window node to aggregate)', referenced, columnTypes));
+    const c = compileExpr(
+      item.ast,
+      contextFor(text, parsed, item, 'a select list (use a window node to aggregate)', referenced, columnTypes),
+    );
     const bare = item.ast.type === 'column_ref' && !(item.ast.array_index?.length > 0);
     const source = bare ? String(item.ast.column) : undefined;
     const name = item.alias ?? source ?? `EXPR$${i}`;
@@ -54,7 +57,10 @@ export function compileProjectionDetailed(text: string, columnTypes?: ColumnType
     seen.set(name, i);
     const col: ProjectionColumn = { name, expr: item.text, type: c.type };
     if (source !== undefined) col.sourceColumn = source;
-    if (c.type === 'DECIMAL' && c.scale !== undefined) { col.precision = c.precision; col.scale = c.scale; }
+    if (c.type === 'DECIMAL' && c.scale !== undefined) {
+      col.precision = c.precision;
+      col.scale = c.scale;
+    }
     cols.push(col);
     // A DECIMAL leaves the expression as a JS number: rows are JSON (decimal.ts).
     const f = c.fn;
@@ -94,11 +100,18 @@ export interface KeyBy {
 
 /** Parses a `window.keyBy` column list. Empty text means no key (one global group, key '[]'). */
 export function parseKeyBy(text: string): KeyBy {
-  if (typeof text === 'string' && text.trim() === '') return { columns: [], keyOf: () => '[]', valuesOf: () => [], single: null };
+  if (typeof text === 'string' && text.trim() === '')
+    return { columns: [], keyOf: () => '[]', valuesOf: () => [], single: null };
   const { items } = parseSelectList(text);
   const columns: string[] = [];
   for (const item of items) {
-    if (item.star || item.ast.type !== 'column_ref' || item.alias !== null || item.ast.table || item.ast.array_index?.length) {
+    if (
+      item.star ||
+      item.ast.type !== 'column_ref' ||
+      item.alias !== null ||
+      item.ast.table ||
+      item.ast.array_index?.length
+    ) {
       throw new ExpressionError('keyBy expects a comma-separated list of column names', item.start + 1);
     }
     const name = String(item.ast.column);

@@ -18,7 +18,11 @@ export type Evaluator = (row: Row) => unknown;
  * and a DECIMAL(p, s) column's numbers are exact Decimals in expressions, as in Flink. Without it
  * the type of a value is read from the value (engine/sql/arithmetic.ts).
  */
-export interface ColumnType { type: SqlType; precision?: number; scale?: number }
+export interface ColumnType {
+  type: SqlType;
+  precision?: number;
+  scale?: number;
+}
 export type ColumnTypes = ReadonlyMap<string, ColumnType>;
 
 /** A compiled sub-expression. `constant` ones were folded at compile time. */

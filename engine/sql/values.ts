@@ -49,19 +49,22 @@ export function compare(a: unknown, b: unknown): number | null {
   const ta = typeof a;
   const tb = typeof b;
   if (ta === 'number' && tb === 'number') {
-    const x = a as number, y = b as number;
+    const x = a as number,
+      y = b as number;
     return x < y ? -1 : x > y ? 1 : x === y ? 0 : null;
   }
   if (ta === 'string' && tb === 'string') return a < b ? -1 : a > b ? 1 : 0;
   if (a instanceof Decimal || b instanceof Decimal) return compareDecimal(a, b);
   if (ta === 'boolean' && tb === 'boolean') return (a ? 1 : 0) - (b ? 1 : 0);
   if (ta === 'number' || tb === 'number') {
-    const x = toNumber(a), y = toNumber(b);
+    const x = toNumber(a),
+      y = toNumber(b);
     if (x === null || y === null) return null;
     return x < y ? -1 : x > y ? 1 : 0;
   }
   if (ta === 'boolean' || tb === 'boolean') {
-    const x = toBool(a), y = toBool(b);
+    const x = toBool(a),
+      y = toBool(b);
     if (x === null || y === null) return null;
     return (x ? 1 : 0) - (y ? 1 : 0);
   }
@@ -146,11 +149,13 @@ export function toTimestamp(v: unknown): string | null {
 
 /** A DECIMAL against a DECIMAL or a whole number compares exactly; against a fraction, as doubles. */
 function compareDecimal(a: unknown, b: unknown): number | null {
-  const exact = (v: unknown): Decimal | null => (v instanceof Decimal ? v
-    : typeof v === 'number' && Number.isSafeInteger(v) ? decimalFromInteger(v) : null);
-  const x = exact(a), y = exact(b);
+  const exact = (v: unknown): Decimal | null =>
+    v instanceof Decimal ? v : typeof v === 'number' && Number.isSafeInteger(v) ? decimalFromInteger(v) : null;
+  const x = exact(a),
+    y = exact(b);
   if (x !== null && y !== null) return decimalCompare(x, y);
-  const n = toNumber(a), m = toNumber(b);
+  const n = toNumber(a),
+    m = toNumber(b);
   if (n === null || m === null) return null;
   return n < m ? -1 : n > m ? 1 : 0;
 }

@@ -25,11 +25,13 @@ export function checkEntrySize(table: string, key: string, keyBytes: number, val
   if (keyBytes > MAX_ENTRY_PART_BYTES) {
     throw new StateEntryTooLargeError(
       `state table '${table}': key '${shown}' is ${keyBytes} bytes (${mb(keyBytes)}); RocksDB keys are limited to ` +
-        `${MAX_ENTRY_PART_BYTES} bytes (2^31-1). Use a shorter key.`);
+        `${MAX_ENTRY_PART_BYTES} bytes (2^31-1). Use a shorter key.`,
+    );
   }
   if (valueBytes > MAX_ENTRY_PART_BYTES) {
     throw new StateEntryTooLargeError(
       `state table '${table}': the value for key '${shown}' is ${valueBytes} bytes (${mb(valueBytes)}); RocksDB values ` +
-        `are limited to ${MAX_ENTRY_PART_BYTES} bytes (2^31-1). Split the value over several keys.`);
+        `are limited to ${MAX_ENTRY_PART_BYTES} bytes (2^31-1). Split the value over several keys.`,
+    );
   }
 }

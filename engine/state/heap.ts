@@ -8,7 +8,13 @@
  * objects they read), the asynchronous part serializes/writes the copy while processing continues.
  */
 import type { StateBackendKind } from '../graph/types.ts';
-import type { KeyedStateBackend, KeyedStateSnapshot, KeyGroupRange, StateSize, StateTable } from '../contracts/keyed-state.ts';
+import type {
+  KeyedStateBackend,
+  KeyedStateSnapshot,
+  KeyGroupRange,
+  StateSize,
+  StateTable,
+} from '../contracts/keyed-state.ts';
 import type { CheckpointWorkerStorage } from '../contracts/checkpoint-storage.ts';
 import { keyGroupOfStateKey } from './keygroups.ts';
 import { INLINE_STATE_FORMAT, isInlineState, type InlineState } from './inline-state.ts';
@@ -23,7 +29,6 @@ export interface HeapStateBackendOptions {
   /** Unique file name stem per operator subtask (`node-subtask`). */
   fileStem?: string;
 }
-
 
 /**
  * One table: a Map for point access plus a lazily maintained sorted key index for `scan`.
@@ -69,12 +74,16 @@ class HeapTable<V> implements StateTable<V> {
     const add = this.added.sort();
     const old = this.sorted;
     const out: string[] = [];
-    let i = 0, j = 0;
+    let i = 0,
+      j = 0;
     let last: string | undefined;
     // Merge, dropping deleted keys and the duplicates a delete + re-add leaves behind.
     while (i < old.length || j < add.length) {
       const k = j >= add.length || (i < old.length && old[i] < add[j]) ? old[i++] : add[j++];
-      if (k !== last && this.map.has(k)) { out.push(k); last = k; }
+      if (k !== last && this.map.has(k)) {
+        out.push(k);
+        last = k;
+      }
     }
     this.sorted = out;
     this.added = [];
@@ -84,10 +93,15 @@ class HeapTable<V> implements StateTable<V> {
 
   async *scan(range?: { gte?: string; lt?: string }): AsyncIterable<[string, V]> {
     const keys = this.index();
-    let lo = 0, hi = keys.length;
+    let lo = 0,
+      hi = keys.length;
     if (range?.gte !== undefined) {
       const gte = range.gte;
-      while (lo < hi) { const mid = (lo + hi) >>> 1; if (keys[mid] < gte) lo = mid + 1; else hi = mid; }
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (keys[mid] < gte) lo = mid + 1;
+        else hi = mid;
+      }
     }
     const lt = range?.lt;
     for (let i = lo; i < keys.length; i++) {
@@ -114,7 +128,10 @@ export class HeapStateBackend implements KeyedStateBackend {
 
   table<V = unknown>(name: string): StateTable<V> {
     let t = this.tables.get(name);
-    if (!t) { t = new HeapTable<unknown>(name); this.tables.set(name, t); }
+    if (!t) {
+      t = new HeapTable<unknown>(name);
+      this.tables.set(name, t);
+    }
     return t as unknown as StateTable<V>;
   }
 
@@ -152,7 +169,13 @@ export class HeapStateBackend implements KeyedStateBackend {
         await enc.end();
         const ref = await sink.commit();
         this.lastSnapshotBytes = ref.bytes;
-        return { backend: 'fs', keyGroupRange: range, files: [ref], checkpointedBytes: ref.bytes, fullBytes: ref.bytes };
+        return {
+          backend: 'fs',
+          keyGroupRange: range,
+          files: [ref],
+          checkpointedBytes: ref.bytes,
+          fullBytes: ref.bytes,
+        };
       } catch (e) {
         await sink.abort();
         throw e;
@@ -171,7 +194,10 @@ export class HeapStateBackend implements KeyedStateBackend {
     for (const s of snapshots) {
       if (s.files && s.files.length) {
         const storage = this.opts.storage;
-        if (!storage) throw new Error(`cannot restore a file snapshot into the '${this.kind}' state backend without checkpoint storage`);
+        if (!storage)
+          throw new Error(
+            `cannot restore a file snapshot into the '${this.kind}' state backend without checkpoint storage`,
+          );
         for (const f of s.files) {
           await decodeStateFile(storage.resolve(f.path), storage.readStateFile(f.path), (records) => {
             for (const r of records) {
@@ -183,7 +209,8 @@ export class HeapStateBackend implements KeyedStateBackend {
           });
         }
       } else if (s.inline !== undefined) {
-        if (!isInlineState(s.inline)) throw new Error(`cannot restore an inline '${s.backend}' snapshot: unknown inline format`);
+        if (!isInlineState(s.inline))
+          throw new Error(`cannot restore an inline '${s.backend}' snapshot: unknown inline format`);
         for (const [name, entries] of Object.entries(s.inline.tables)) {
           const t = this.table(name) as unknown as HeapTable<unknown>;
           for (const [k, v] of entries) if (owns(k)) t.put(k, structuredClone(v));
@@ -192,5 +219,7 @@ export class HeapStateBackend implements KeyedStateBackend {
     }
   }
 
-  async dispose(): Promise<void> { this.tables.clear(); }
+  async dispose(): Promise<void> {
+    this.tables.clear();
+  }
 }

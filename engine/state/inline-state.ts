@@ -15,5 +15,7 @@ export interface InlineState {
 export function isInlineState(value: unknown): value is InlineState {
   if (typeof value !== 'object' || value === null) return false;
   const v = value as InlineState;
-  return (v.format === undefined || v.format === INLINE_STATE_FORMAT) && typeof v.tables === 'object' && v.tables !== null;
+  return (
+    (v.format === undefined || v.format === INLINE_STATE_FORMAT) && typeof v.tables === 'object' && v.tables !== null
+  );
 }

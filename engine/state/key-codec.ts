@@ -44,9 +44,13 @@ export function decodeKey(bytes: Buffer, start = 0, end = bytes.length): string 
   let s = '';
   for (let i = start; i < end;) {
     const b = bytes[i];
-    if (b < 0x80) { s += String.fromCharCode(b); i += 1; }
-    else if (b < 0xe0) { s += String.fromCharCode(((b & 0x1f) << 6) | (bytes[i + 1] & 0x3f)); i += 2; }
-    else {
+    if (b < 0x80) {
+      s += String.fromCharCode(b);
+      i += 1;
+    } else if (b < 0xe0) {
+      s += String.fromCharCode(((b & 0x1f) << 6) | (bytes[i + 1] & 0x3f));
+      i += 2;
+    } else {
       s += String.fromCharCode(((b & 0x0f) << 12) | ((bytes[i + 1] & 0x3f) << 6) | (bytes[i + 2] & 0x3f));
       i += 3;
     }

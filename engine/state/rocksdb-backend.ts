@@ -8,7 +8,13 @@ import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import type { KeyGroupRange, KeyedStateBackend, KeyedStateSnapshot, StateSize, StateTable } from '../contracts/keyed-state.ts';
+import type {
+  KeyGroupRange,
+  KeyedStateBackend,
+  KeyedStateSnapshot,
+  StateSize,
+  StateTable,
+} from '../contracts/keyed-state.ts';
 import type { CheckpointWorkerStorage } from '../contracts/checkpoint-storage.ts';
 import { checkEntrySize, MAX_ENTRY_PART_BYTES } from './entry-limits.ts';
 import { decodeKey } from './key-codec.ts';
@@ -60,19 +66,27 @@ async function sweepStaleWorkDirs(workDir: string): Promise<void> {
   if (sweptWorkDirs.has(workDir)) return;
   sweptWorkDirs.add(workDir);
   let names: string[];
-  try { names = await readdir(workDir); } catch { return; }
+  try {
+    names = await readdir(workDir);
+  } catch {
+    return;
+  }
   for (const name of names) {
     const m = /-(\d+)-[0-9a-f]{8}$/.exec(name);
     if (!m) continue;
     const pid = Number(m[1]);
-    if (pid !== process.pid && !processAlive(pid)) await rm(join(workDir, name), { recursive: true, force: true }).catch(() => undefined);
+    if (pid !== process.pid && !processAlive(pid))
+      await rm(join(workDir, name), { recursive: true, force: true }).catch(() => undefined);
   }
 }
 
 export async function createRocksDBStateBackend(opts: RocksDBStateBackendOptions): Promise<RocksDBStateBackend> {
   const workDir = opts.workDir ?? defaultRocksDBWorkDir();
   await sweepStaleWorkDirs(workDir);
-  const location = join(workDir, `${safe(opts.operatorId)}-${opts.subtask}-${process.pid}-${randomBytes(4).toString('hex')}`);
+  const location = join(
+    workDir,
+    `${safe(opts.operatorId)}-${opts.subtask}-${process.pid}-${randomBytes(4).toString('hex')}`,
+  );
   await mkdir(location, { recursive: true });
   const db = await NativeDb.open(location);
   return new RocksDBStateBackend(opts, db, location);
@@ -81,19 +95,29 @@ export async function createRocksDBStateBackend(opts: RocksDBStateBackendOptions
 async function folderBytes(dir: string): Promise<number> {
   let total = 0;
   let names: string[];
-  try { names = await readdir(dir); } catch { return 0; }
+  try {
+    names = await readdir(dir);
+  } catch {
+    return 0;
+  }
   for (const name of names) {
     try {
       const s = await stat(join(dir, name));
       total += s.isDirectory() ? await folderBytes(join(dir, name)) : s.size;
-    } catch { /* file vanished during compaction */ }
+    } catch {
+      /* file vanished during compaction */
+    }
   }
   return total;
 }
 
 class RocksTable<V> implements StateTable<V> {
   private readonly end: Buffer;
-  constructor(readonly name: string, private readonly prefix: Buffer, private readonly backend: RocksDBStateBackend) {
+  constructor(
+    readonly name: string,
+    private readonly prefix: Buffer,
+    private readonly backend: RocksDBStateBackend,
+  ) {
     this.end = tableEnd(prefix);
   }
 
@@ -117,7 +141,8 @@ class RocksTable<V> implements StateTable<V> {
         ops[i] = { type: 'del', key };
       } else {
         const json = JSON.stringify(v);
-        if (json === undefined) throw new Error(`state table '${this.name}': value for key '${k}' is not JSON-serializable`);
+        if (json === undefined)
+          throw new Error(`state table '${this.name}': value for key '${k}' is not JSON-serializable`);
         // Check the length before allocating the value bytes (UTF-8 is at most 3 bytes per UTF-16 unit).
         if (key.length > MAX_ENTRY_PART_BYTES || json.length * 3 > MAX_ENTRY_PART_BYTES) {
           checkEntrySize(this.name, k, key.length, Buffer.byteLength(json, 'utf8'));
@@ -153,7 +178,11 @@ export class RocksDBStateBackend implements KeyedStateBackend {
   private keyGroupRange: KeyGroupRange;
   private disposed = false;
 
-  constructor(private readonly opts: RocksDBStateBackendOptions, private db: NativeDb, readonly location: string) {
+  constructor(
+    private readonly opts: RocksDBStateBackendOptions,
+    private db: NativeDb,
+    readonly location: string,
+  ) {
     this.keyGroupRange = { ...opts.keyGroupRange };
     this.snapshotter = new RocksDBSnapshotter({
       db: () => this.liveDb(),
@@ -167,7 +196,8 @@ export class RocksDBStateBackend implements KeyedStateBackend {
   }
 
   liveDb(): NativeDb {
-    if (this.disposed) throw new Error(`RocksDB state of '${this.opts.operatorId}' subtask ${this.opts.subtask} is disposed`);
+    if (this.disposed)
+      throw new Error(`RocksDB state of '${this.opts.operatorId}' subtask ${this.opts.subtask} is disposed`);
     return this.db;
   }
 
@@ -214,4 +244,3 @@ export class RocksDBStateBackend implements KeyedStateBackend {
     await rm(this.location, { recursive: true, force: true });
   }
 }
-

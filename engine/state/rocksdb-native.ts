@@ -11,12 +11,20 @@ interface LevelIterator {
   end(cb: (err?: Error | null) => void): void;
 }
 
-export interface BatchOp { type: 'put' | 'del'; key: Buffer; value?: Buffer }
+export interface BatchOp {
+  type: 'put' | 'del';
+  key: Buffer;
+  value?: Buffer;
+}
 
 interface LevelDown {
   open(opts: Record<string, unknown>, cb: (err?: Error | null) => void): void;
   close(cb: (err?: Error | null) => void): void;
-  getMany(keys: Buffer[], opts: Record<string, unknown>, cb: (err: Error | null, values: Array<Buffer | undefined>) => void): void;
+  getMany(
+    keys: Buffer[],
+    opts: Record<string, unknown>,
+    cb: (err: Error | null, values: Array<Buffer | undefined>) => void,
+  ): void;
   batch(ops: BatchOp[], opts: Record<string, unknown>, cb: (err?: Error | null) => void): void;
   iterator(opts: Record<string, unknown>): LevelIterator;
   approximateSize(start: Buffer, end: Buffer, cb: (err: Error | null, size: number) => void): void;
@@ -102,7 +110,10 @@ export class NativeIterator {
 }
 
 export class NativeDb {
-  private constructor(private readonly db: LevelDown, readonly location: string) {}
+  private constructor(
+    private readonly db: LevelDown,
+    readonly location: string,
+  ) {}
 
   static async open(location: string): Promise<NativeDb> {
     const db = rocksdb()(location);
@@ -125,8 +136,11 @@ export class NativeDb {
 
   iterator(opts: IteratorOptions = {}): NativeIterator {
     const o: Record<string, unknown> = {
-      keyAsBuffer: true, valueAsBuffer: true, highWaterMark: opts.highWaterMark ?? 1 << 20,
-      keys: opts.keys ?? true, values: opts.values ?? true,
+      keyAsBuffer: true,
+      valueAsBuffer: true,
+      highWaterMark: opts.highWaterMark ?? 1 << 20,
+      keys: opts.keys ?? true,
+      values: opts.values ?? true,
     };
     if (opts.gte) o.gte = opts.gte;
     if (opts.lt) o.lt = opts.lt;

@@ -60,7 +60,10 @@ export async function restoreSnapshots(
           const key = dbKey(prefix, k);
           if (!ownsKeyGroup(range, keyGroupOfEncodedKey(key, prefix.length))) continue;
           ops.push({ type: 'put', key, value: Buffer.from(JSON.stringify(v), 'utf8') });
-          if (ops.length >= 4096) { await db.batch(ops); ops = []; }
+          if (ops.length >= 4096) {
+            await db.batch(ops);
+            ops = [];
+          }
         }
         await db.batch(ops);
       }

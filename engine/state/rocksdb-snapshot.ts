@@ -69,7 +69,9 @@ export class RocksDBSnapshotter {
     this.maxTrackedChanges = opts.maxTrackedChanges ?? 1_000_000;
   }
 
-  get tracksChanges(): boolean { return this.opts.incremental; }
+  get tracksChanges(): boolean {
+    return this.opts.incremental;
+  }
 
   /**
    * Called by the backend for every put/delete when incremental. The set lives on the heap, so it is
@@ -94,7 +96,9 @@ export class RocksDBSnapshotter {
   }
 
   /** Files of the current chain (for tests and diagnostics). */
-  get currentChain(): readonly StateFileRef[] { return this.chain; }
+  get currentChain(): readonly StateFileRef[] {
+    return this.chain;
+  }
 
   snapshot(checkpointId: number): () => Promise<KeyedStateSnapshot> {
     const db = this.opts.db();
@@ -133,8 +137,11 @@ export class RocksDBSnapshotter {
           this.chainValid = true;
         }
         return {
-          backend: 'rocksdb', keyGroupRange: { ...range }, files,
-          checkpointedBytes: written.bytes, fullBytes: files.reduce((s, f) => s + f.bytes, 0),
+          backend: 'rocksdb',
+          keyGroupRange: { ...range },
+          files,
+          checkpointedBytes: written.bytes,
+          fullBytes: files.reduce((s, f) => s + f.bytes, 0),
         };
       } catch (err) {
         // The changes captured for this checkpoint are lost to the chain: start a new base next time.
@@ -162,7 +169,11 @@ export class RocksDBSnapshotter {
   }
 
   private async writeFull(view: NativeIterator, checkpointId: number, shared: boolean): Promise<StateFileRef> {
-    const sink = await this.opts.storage.createStateFile(checkpointId, this.fileName(checkpointId, shared ? 'base' : 'full'), { shared });
+    const sink = await this.opts.storage.createStateFile(
+      checkpointId,
+      this.fileName(checkpointId, shared ? 'base' : 'full'),
+      { shared },
+    );
     try {
       const enc = new StateFileEncoder(sink);
       const names = new TableNameCache();
@@ -184,7 +195,9 @@ export class RocksDBSnapshotter {
   }
 
   private async writeDelta(view: NativeIterator, checkpointId: number, changed: Set<string>): Promise<StateFileRef> {
-    const sink = await this.opts.storage.createStateFile(checkpointId, this.fileName(checkpointId, 'delta'), { shared: true });
+    const sink = await this.opts.storage.createStateFile(checkpointId, this.fileName(checkpointId, 'delta'), {
+      shared: true,
+    });
     try {
       const enc = new StateFileEncoder(sink);
       const names = new TableNameCache();

@@ -15,10 +15,15 @@
 import { checkEntrySize, MAX_ENTRY_PART_BYTES } from './entry-limits.ts';
 
 export const STATE_FILE_MAGIC = Buffer.from('WEIRSTF1', 'ascii');
-const OP_TABLE = 0x54, OP_PUT = 0x50, OP_DEL = 0x44, OP_END = 0x45;
+const OP_TABLE = 0x54,
+  OP_PUT = 0x50,
+  OP_DEL = 0x44,
+  OP_END = 0x45;
 const CHUNK = 1 << 20;
 
-export interface ChunkSink { write(chunk: Uint8Array): Promise<void> }
+export interface ChunkSink {
+  write(chunk: Uint8Array): Promise<void>;
+}
 
 /** Batches records into ~1 MB chunks; one awaited write per chunk, not per record. */
 export class StateFileEncoder {
@@ -32,10 +37,14 @@ export class StateFileEncoder {
     this.pos = STATE_FILE_MAGIC.length;
   }
 
-  get records(): number { return this.count; }
+  get records(): number {
+    return this.count;
+  }
 
   /** True when the caller should `await flush()` before adding more. */
-  get full(): boolean { return this.pos >= CHUNK - 64; }
+  get full(): boolean {
+    return this.pos >= CHUNK - 64;
+  }
 
   private tableIdx(table: string): number {
     let idx = this.tables.get(table);
@@ -70,9 +79,11 @@ export class StateFileEncoder {
     b[this.pos++] = OP_PUT;
     this.pos = b.writeUInt32BE(idx, this.pos);
     this.pos = b.writeUInt32BE(key.length, this.pos);
-    b.set(key, this.pos); this.pos += key.length;
+    b.set(key, this.pos);
+    this.pos += key.length;
     this.pos = b.writeUInt32BE(value.length, this.pos);
-    b.set(value, this.pos); this.pos += value.length;
+    b.set(value, this.pos);
+    this.pos += value.length;
     this.count++;
   }
 
@@ -83,7 +94,8 @@ export class StateFileEncoder {
     b[this.pos++] = OP_DEL;
     this.pos = b.writeUInt32BE(idx, this.pos);
     this.pos = b.writeUInt32BE(key.length, this.pos);
-    b.set(key, this.pos); this.pos += key.length;
+    b.set(key, this.pos);
+    this.pos += key.length;
     this.count++;
   }
 
@@ -106,7 +118,11 @@ export class StateFileEncoder {
 }
 
 /** One decoded record; `value` is null for a delete. Buffers are views: copy to keep them. */
-export interface RawStateRecord { table: string; key: Buffer; value: Buffer | null }
+export interface RawStateRecord {
+  table: string;
+  key: Buffer;
+  value: Buffer | null;
+}
 
 export class StateFileFormatError extends Error {
   constructor(file: string, detail: string) {
@@ -154,7 +170,10 @@ export async function decodeStateFile(
       const start = p;
       const avail = pending.length - p;
       if (op === OP_END) {
-        if (avail < 5) { needed = 5; break; }
+        if (avail < 5) {
+          needed = 5;
+          break;
+        }
         const expected = pending.readUInt32BE(p + 1);
         if (expected !== count + batch.length) {
           throw new StateFileFormatError(file, `end marker counts ${expected} records, found ${count + batch.length}`);
@@ -166,10 +185,16 @@ export async function decodeStateFile(
       if (op !== OP_PUT && op !== OP_DEL && op !== OP_TABLE) {
         throw new StateFileFormatError(file, `unknown record type 0x${op.toString(16)} at byte ${p}`);
       }
-      if (avail < 9) { needed = 9; break; }
+      if (avail < 9) {
+        needed = 9;
+        break;
+      }
       const idx = pending.readUInt32BE(p + 1);
       const len = pending.readUInt32BE(p + 5);
-      if (avail < 9 + len + (op === OP_PUT ? 4 : 0)) { needed = 9 + len + (op === OP_PUT ? 4 : 0); break; }
+      if (avail < 9 + len + (op === OP_PUT ? 4 : 0)) {
+        needed = 9 + len + (op === OP_PUT ? 4 : 0);
+        break;
+      }
       let q = p + 9;
       const body = pending.subarray(q, q + len);
       q += len;
@@ -179,7 +204,8 @@ export async function decodeStateFile(
         continue;
       }
       const table = tables[idx];
-      if (table === undefined) throw new StateFileFormatError(file, `record at byte ${start} uses undeclared table ${idx}`);
+      if (table === undefined)
+        throw new StateFileFormatError(file, `record at byte ${start} uses undeclared table ${idx}`);
       if (op === OP_DEL) {
         batch.push({ table, key: body, value: null });
         p = q;
@@ -187,7 +213,10 @@ export async function decodeStateFile(
       }
       const vlen = pending.readUInt32BE(q);
       q += 4;
-      if (pending.length - q < vlen) { needed = q + vlen - start; break; }
+      if (pending.length - q < vlen) {
+        needed = q + vlen - start;
+        break;
+      }
       batch.push({ table, key: body, value: pending.subarray(q, q + vlen) });
       p = q + vlen;
     }

@@ -7,7 +7,10 @@
  */
 export class BoundedOutOfOrdernessWatermarks {
   maxTimestamp: number;
-  constructor(readonly maxOutOfOrderness: number, restoredMax: number | null = null) {
+  constructor(
+    readonly maxOutOfOrderness: number,
+    restoredMax: number | null = null,
+  ) {
     this.maxTimestamp = restoredMax ?? -Infinity;
   }
 
@@ -44,7 +47,12 @@ export class BoundedOutOfOrdernessWatermarks {
 export class IdlenessTimer {
   private lastActivity: number;
   idle = false;
-  constructor(readonly idleTimeout: number | null, now: number) { this.lastActivity = now; }
+  constructor(
+    readonly idleTimeout: number | null,
+    now: number,
+  ) {
+    this.lastActivity = now;
+  }
 
   activity(now: number): boolean {
     this.lastActivity = now;
@@ -56,7 +64,10 @@ export class IdlenessTimer {
   /** True when the subtask just became idle. */
   check(now: number): boolean {
     if (this.idleTimeout === null || this.idle) return false;
-    if (now - this.lastActivity >= this.idleTimeout) { this.idle = true; return true; }
+    if (now - this.lastActivity >= this.idleTimeout) {
+      this.idle = true;
+      return true;
+    }
     return false;
   }
 }

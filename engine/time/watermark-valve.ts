@@ -10,7 +10,11 @@
  * - When every unfinished channel is idle the task itself is idle (propagated downstream); with no
  *   finished channel the merged watermark then stays where it is.
  */
-export interface ChannelWatermark { watermark: number | null; idle: boolean; finished: boolean }
+export interface ChannelWatermark {
+  watermark: number | null;
+  idle: boolean;
+  finished: boolean;
+}
 
 export class WatermarkValve {
   readonly channels: ChannelWatermark[];
@@ -22,7 +26,9 @@ export class WatermarkValve {
     if (initial > -Infinity) for (const c of this.channels) c.watermark = initial;
   }
 
-  get watermark(): number { return this.current; }
+  get watermark(): number {
+    return this.current;
+  }
 
   /** True when every unfinished channel is idle (and at least one is). */
   get allIdle(): boolean {

@@ -24,8 +24,15 @@ function useFileDrop() {
   return {
     over,
     props: {
-      onDragOver: (e: DragEvent) => { if (isFiles(e)) { e.preventDefault(); setOver(true); } },
-      onDragLeave: (e: DragEvent) => { if (e.currentTarget === e.target) setOver(false); },
+      onDragOver: (e: DragEvent) => {
+        if (isFiles(e)) {
+          e.preventDefault();
+          setOver(true);
+        }
+      },
+      onDragLeave: (e: DragEvent) => {
+        if (e.currentTarget === e.target) setOver(false);
+      },
       onDrop: (e: DragEvent) => {
         setOver(false);
         const file = e.dataTransfer.files?.[0];
@@ -45,7 +52,10 @@ export function App() {
     const stop = (e: Event) => e.preventDefault();
     window.addEventListener('dragover', stop);
     window.addEventListener('drop', stop);
-    return () => { window.removeEventListener('dragover', stop); window.removeEventListener('drop', stop); };
+    return () => {
+      window.removeEventListener('dragover', stop);
+      window.removeEventListener('drop', stop);
+    };
   }, []);
   return (
     <ReactFlowProvider>

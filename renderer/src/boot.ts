@@ -25,37 +25,66 @@ import type { HostConnection } from '../../engine/host/browser/ws-client.ts';
 function runCommand(c: AppCommand): void {
   const s = docStore.getState();
   switch (c) {
-    case 'new': newDocument(); break;
-    case 'open': void openDocument(); break;
-    case 'save': void save(); break;
-    case 'save-as': void saveAs(); break;
-    case 'undo': s.undo(); break;
-    case 'redo': s.redo(); break;
-    case 'run': void run(); break;
-    case 'stop': void stop(); break;
-    case 'export': openDialog('export'); break;
-    case 'import-flink-sql': openDialog('import-flink-sql'); break;
+    case 'new':
+      newDocument();
+      break;
+    case 'open':
+      void openDocument();
+      break;
+    case 'save':
+      void save();
+      break;
+    case 'save-as':
+      void saveAs();
+      break;
+    case 'undo':
+      s.undo();
+      break;
+    case 'redo':
+      s.redo();
+      break;
+    case 'run':
+      void run();
+      break;
+    case 'stop':
+      void stop();
+      break;
+    case 'export':
+      openDialog('export');
+      break;
+    case 'import-flink-sql':
+      openDialog('import-flink-sql');
+      break;
   }
 }
 
 export async function boot(h: EngineHost): Promise<() => void> {
   const unsubEvents = h.onEvent((ev: HostEvent) => {
     if (ev.type === 'app.command') runCommand(ev.command);
-    else if (ev.type === 'metrics') { applyMetricsEvent(ev); applyHistoryEvent(ev); }
-    else { applyRunEvent(ev); applyLiveEvent(ev); applyLogEvent(ev); }
+    else if (ev.type === 'metrics') {
+      applyMetricsEvent(ev);
+      applyHistoryEvent(ev);
+    } else {
+      applyRunEvent(ev);
+      applyLiveEvent(ev);
+      applyLogEvent(ev);
+    }
   });
 
   // The WebSocket client reconnects by itself; say so while it does (calls wait meanwhile).
   const conn = h as Partial<HostConnection>;
-  const unsubConn = typeof conn.onConnectionChange === 'function'
-    ? conn.onConnectionChange((state) => uiStore.setState({ connection: state }))
-    : () => {};
+  const unsubConn =
+    typeof conn.onConnectionChange === 'function'
+      ? conn.onConnectionChange((state) => uiStore.setState({ connection: state }))
+      : () => {};
 
   const recovered = readAutosave();
   const initial = hostInfo()?.initialPath ?? null;
   if (recovered) {
     docStore.getState().load(asJobDocument(recovered.job, 'recovered work'), recovered.path, { dirty: true });
-    notify(`Recovered unsaved changes to ${recovered.job.name || 'untitled'} from ${new Date(recovered.time).toLocaleTimeString()}`);
+    notify(
+      `Recovered unsaved changes to ${recovered.job.name || 'untitled'} from ${new Date(recovered.time).toLocaleTimeString()}`,
+    );
   } else {
     // A reload reopens the document this window had open; a new session opens the host's choice.
     const last = readLastOpen();
@@ -75,7 +104,16 @@ export async function boot(h: EngineHost): Promise<() => void> {
     if (key === last) return;
     last = key;
     document.title = `${state.dirty ? '● ' : ''}${state.title} — Weir`;
-    h.setDocumentState(state).catch(() => { /* the shell may not care; the title above is enough */ });
+    h.setDocumentState(state).catch(() => {
+      /* the shell may not care; the title above is enough */
+    });
   });
-  return () => { unsubEvents(); unsubConn(); unsubAutosave(); unsubTitle(); unsubOpen(); unsubSampling(); };
+  return () => {
+    unsubEvents();
+    unsubConn();
+    unsubAutosave();
+    unsubTitle();
+    unsubOpen();
+    unsubSampling();
+  };
 }

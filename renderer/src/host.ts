@@ -13,7 +13,11 @@ let info: HostInfo | null = null;
 export function connect(): Promise<EngineHost> {
   hostPromise ??= connectPageHost().then(async (h) => {
     current = h;
-    try { info = await h.hostInfo({}); } catch { info = null; }
+    try {
+      info = await h.hostInfo({});
+    } catch {
+      info = null;
+    }
     return h;
   });
   return hostPromise;

@@ -13,7 +13,9 @@ function Failure({ message }: { message: string }) {
     <div className="boot-failure" data-testid="boot-failure">
       <h1>Weir cannot reach its engine</h1>
       <p>{message}</p>
-      <p>Start it with <code>weir serve</code> and open the address it prints (it carries the access token).</p>
+      <p>
+        Start it with <code>weir serve</code> and open the address it prints (it carries the access token).
+      </p>
     </div>
   );
 }
@@ -21,7 +23,11 @@ function Failure({ message }: { message: string }) {
 connect()
   .then(async (h) => {
     await boot(h);
-    root.render(<StrictMode><App /></StrictMode>);
+    root.render(
+      <StrictMode>
+        <App />
+      </StrictMode>,
+    );
   })
   .catch((e: unknown) => {
     root.render(<Failure message={String((e as Error)?.message ?? e)} />);

@@ -28,52 +28,92 @@ function prepare(dir: string): { job: string; expected: string[] } {
       const start = Math.floor(ts / 2000) * 2000;
       const key = `${start}|${e.k}`;
       const a = acc.get(key) ?? { start, k: e.k, n: 0, total: 0 };
-      a.n++; a.total += e.v;
+      a.n++;
+      a.total += e.v;
       acc.set(key, a);
     }
     writeFileSync(join(dir, 'in', `f${f}.jsonl`), lines.join('\n') + '\n');
   }
   const job = writeJob(dir, {
-    format: 'weir.job/v1', name: 'chaos-file',
+    format: 'weir.job/v1',
+    name: 'chaos-file',
     settings: { parallelism: 2, stateBackend: 'fs', checkpointing: { interval: '100ms', dir: 'checkpoints' } },
     nodes: [
-      { id: 'src', type: 'source.file', config: { path: 'in', format: 'jsonl', eventTime: { field: 'ts', maxOutOfOrderness: 100 } } },
+      {
+        id: 'src',
+        type: 'source.file',
+        config: { path: 'in', format: 'jsonl', eventTime: { field: 'ts', maxOutOfOrderness: 100 } },
+      },
       { id: 'f', type: 'filter', config: { where: 'MOD(v, 3) <> 0' } },
-      { id: 'w', type: 'window', config: { keyBy: 'k', window: { kind: 'tumbling', size: '2s' }, aggregates: 'COUNT(*) AS n, SUM(v) AS total' } },
+      {
+        id: 'w',
+        type: 'window',
+        config: { keyBy: 'k', window: { kind: 'tumbling', size: '2s' }, aggregates: 'COUNT(*) AS n, SUM(v) AS total' },
+      },
       { id: 'out', type: 'sink.file', config: { path: 'out', format: 'jsonl' } },
     ],
-    edges: [{ from: 'src', to: 'f' }, { from: 'f', to: 'w' }, { from: 'w', to: 'out' }],
+    edges: [
+      { from: 'src', to: 'f' },
+      { from: 'f', to: 'w' },
+      { from: 'w', to: 'out' },
+    ],
   });
-  const expected = [...acc.values()].map((a) => canonical({
-    window_start: new Date(a.start).toISOString(), window_end: new Date(a.start + 2000).toISOString(), k: a.k, n: a.n, total: a.total,
-  }));
+  const expected = [...acc.values()].map((a) =>
+    canonical({
+      window_start: new Date(a.start).toISOString(),
+      window_end: new Date(a.start + 2000).toISOString(),
+      k: a.k,
+      n: a.n,
+      total: a.total,
+    }),
+  );
   return { job, expected };
 }
 
 function assertOutput(dir: string, expected: string[]): void {
-  const { missing, extra } = diffMultisets(readCommitted(join(dir, 'out')).map((l) => canonical(l)), expected);
+  const { missing, extra } = diffMultisets(
+    readCommitted(join(dir, 'out')).map((l) => canonical(l)),
+    expected,
+  );
   assert.deepEqual([missing.length, extra.length, missing.slice(0, 2), extra.slice(0, 2)], [0, 0, [], []]);
 }
 
-test('file source: killed with SIGKILL and resumed from byte offsets, the output equals the reference', { timeout: 120_000 }, async () => {
-  const { dir, cleanup } = tempDir('chaos-file');
-  try {
-    const { job, expected } = prepare(dir);
-    const r = await killWholeProcessLoop(dir, job, 4, 3, { minMs: 0, spanMs: 60, afterCheckpoint: true });
-    assert.equal(r.final.code, 0, r.final.stderr);
-    assert.ok(r.kills >= 3, `only ${r.kills} kills`);
-    assertOutput(dir, expected);
-  } finally { cleanup(); }
-});
+test(
+  'file source: killed with SIGKILL and resumed from byte offsets, the output equals the reference',
+  { timeout: 120_000 },
+  async () => {
+    const { dir, cleanup } = tempDir('chaos-file');
+    try {
+      const { job, expected } = prepare(dir);
+      const r = await killWholeProcessLoop(dir, job, 4, 3, { minMs: 0, spanMs: 60, afterCheckpoint: true });
+      assert.equal(r.final.code, 0, r.final.stderr);
+      assert.ok(r.kills >= 3, `only ${r.kills} kills`);
+      assertOutput(dir, expected);
+    } finally {
+      cleanup();
+    }
+  },
+);
 
-test('file source: killed mid-run, then restored from the checkpoint with parallelism 3', { timeout: 120_000 }, async () => {
-  const { dir, cleanup } = tempDir('chaos-file-rescale');
-  try {
-    const { job, expected } = prepare(dir);
-    const r = await killWholeProcessLoop(dir, job, 1, 8, { minMs: 0, spanMs: 30, afterCheckpoint: true, noFinal: true });
-    assert.equal(r.kills, 1);
-    const resumed = await runWeir(['run', job, '--quiet', '--resume', '--parallelism', '3'], dir);
-    assert.equal(resumed.code, 0, resumed.stderr);
-    assertOutput(dir, expected);
-  } finally { cleanup(); }
-});
+test(
+  'file source: killed mid-run, then restored from the checkpoint with parallelism 3',
+  { timeout: 120_000 },
+  async () => {
+    const { dir, cleanup } = tempDir('chaos-file-rescale');
+    try {
+      const { job, expected } = prepare(dir);
+      const r = await killWholeProcessLoop(dir, job, 1, 8, {
+        minMs: 0,
+        spanMs: 30,
+        afterCheckpoint: true,
+        noFinal: true,
+      });
+      assert.equal(r.kills, 1);
+      const resumed = await runWeir(['run', job, '--quiet', '--resume', '--parallelism', '3'], dir);
+      assert.equal(resumed.code, 0, resumed.stderr);
+      assertOutput(dir, expected);
+    } finally {
+      cleanup();
+    }
+  },
+);

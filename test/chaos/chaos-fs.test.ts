@@ -6,13 +6,19 @@ import { tempDir, writeJob } from '../support/run-helpers.ts';
 import { chaosJob } from './chaos-job.ts';
 import { assertOutputEqualsReference, killWholeProcessLoop } from './chaos-runner.ts';
 
-test('fs: killed 5+ times with SIGKILL and resumed, the committed output equals the reference exactly', { timeout: 120_000 }, async () => {
-  const { dir, cleanup } = tempDir('chaos-fs');
-  try {
-    const job = writeJob(dir, chaosJob('fs', { rate: 50_000 }));
-    const r = await killWholeProcessLoop(dir, job, 5, 7);
-    assert.equal(r.final.code, 0, r.final.stderr);
-    assert.ok(r.kills >= 5, `only ${r.kills} kills happened before the job finished`);
-    assertOutputEqualsReference(join(dir, 'out'));
-  } finally { cleanup(); }
-});
+test(
+  'fs: killed 5+ times with SIGKILL and resumed, the committed output equals the reference exactly',
+  { timeout: 120_000 },
+  async () => {
+    const { dir, cleanup } = tempDir('chaos-fs');
+    try {
+      const job = writeJob(dir, chaosJob('fs', { rate: 50_000 }));
+      const r = await killWholeProcessLoop(dir, job, 5, 7);
+      assert.equal(r.final.code, 0, r.final.stderr);
+      assert.ok(r.kills >= 5, `only ${r.kills} kills happened before the job finished`);
+      assertOutputEqualsReference(join(dir, 'out'));
+    } finally {
+      cleanup();
+    }
+  },
+);

@@ -21,17 +21,40 @@ export function chaosJob(backend: StateBackendKind, opts: { rate: number; attemp
       restart: { attempts: opts.attempts ?? 3, delay: '50ms' },
     },
     nodes: [
-      { id: 'gen', type: 'source.generator', config: { ...GEN, rate: opts.rate, eventTime: { field: 'ts', maxOutOfOrderness: 200 } } },
+      {
+        id: 'gen',
+        type: 'source.generator',
+        config: { ...GEN, rate: opts.rate, eventTime: { field: 'ts', maxOutOfOrderness: 200 } },
+      },
       { id: 'big', type: 'filter', config: { where: 'value >= 100' } },
-      { id: 'win', type: 'window', config: { keyBy: 'key', window: { kind: 'tumbling', size: '10s' }, aggregates: 'COUNT(*) AS n, SUM(value) AS total' } },
+      {
+        id: 'win',
+        type: 'window',
+        config: {
+          keyBy: 'key',
+          window: { kind: 'tumbling', size: '10s' },
+          aggregates: 'COUNT(*) AS n, SUM(value) AS total',
+        },
+      },
       { id: 'small', type: 'filter', config: { where: 'value < 5' } },
-      { id: 'shape', type: 'map', config: { select: 'CAST(NULL AS STRING) AS window_start, CAST(NULL AS STRING) AS window_end, key, seq AS n, value AS total' } },
+      {
+        id: 'shape',
+        type: 'map',
+        config: {
+          select:
+            'CAST(NULL AS STRING) AS window_start, CAST(NULL AS STRING) AS window_end, key, seq AS n, value AS total',
+        },
+      },
       { id: 'all', type: 'union', config: {} },
       { id: 'out', type: 'sink.file', config: { path: 'out', format: 'jsonl' } },
     ],
     edges: [
-      { from: 'gen', to: 'big' }, { from: 'big', to: 'win' }, { from: 'win', to: 'all' },
-      { from: 'gen', to: 'small' }, { from: 'small', to: 'shape' }, { from: 'shape', to: 'all' },
+      { from: 'gen', to: 'big' },
+      { from: 'big', to: 'win' },
+      { from: 'win', to: 'all' },
+      { from: 'gen', to: 'small' },
+      { from: 'small', to: 'shape' },
+      { from: 'shape', to: 'all' },
       { from: 'all', to: 'out' },
     ],
   };
@@ -56,8 +79,11 @@ export function chaosReference(): Array<Record<string, unknown>> {
   }
   for (const w of windows.values()) {
     out.push({
-      window_start: new Date(w.start).toISOString(), window_end: new Date(w.start + WINDOW_MS).toISOString(),
-      key: w.key, n: w.n, total: w.total,
+      window_start: new Date(w.start).toISOString(),
+      window_end: new Date(w.start + WINDOW_MS).toISOString(),
+      key: w.key,
+      n: w.n,
+      total: w.total,
     });
   }
   return out;

@@ -6,14 +6,20 @@ import { tempDir, writeJob } from '../support/run-helpers.ts';
 import { chaosJob } from './chaos-job.ts';
 import { assertOutputEqualsReference, killTaskProcessLoop } from './chaos-runner.ts';
 
-test('memory: task process killed 5+ times, the run recovers and the committed output equals the reference', { timeout: 120_000 }, async () => {
-  const { dir, cleanup } = tempDir('chaos-memory');
-  try {
-    const job = writeJob(dir, chaosJob('memory', { rate: 40_000, attempts: 50 }));
-    const r = await killTaskProcessLoop(dir, job, 5, 11);
-    assert.equal(r.final.code, 0, r.final.stderr);
-    assert.ok(r.kills >= 5, `only ${r.kills} kills happened before the job finished`);
-    assert.match(r.final.stderr, /restart/);
-    assertOutputEqualsReference(join(dir, 'out'));
-  } finally { cleanup(); }
-});
+test(
+  'memory: task process killed 5+ times, the run recovers and the committed output equals the reference',
+  { timeout: 120_000 },
+  async () => {
+    const { dir, cleanup } = tempDir('chaos-memory');
+    try {
+      const job = writeJob(dir, chaosJob('memory', { rate: 40_000, attempts: 50 }));
+      const r = await killTaskProcessLoop(dir, job, 5, 11);
+      assert.equal(r.final.code, 0, r.final.stderr);
+      assert.ok(r.kills >= 5, `only ${r.kills} kills happened before the job finished`);
+      assert.match(r.final.stderr, /restart/);
+      assertOutputEqualsReference(join(dir, 'out'));
+    } finally {
+      cleanup();
+    }
+  },
+);

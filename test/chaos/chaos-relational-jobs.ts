@@ -21,7 +21,8 @@ const JOIN_GEN_R = { seed: 10, count: JOIN_COUNT, keys: 100_000, outOfOrderness:
 
 function settings(backend: StateBackendKind) {
   return {
-    parallelism: 2, stateBackend: backend,
+    parallelism: 2,
+    stateBackend: backend,
     checkpointing: { interval: '150ms', dir: 'checkpoints', retained: 2 },
     restart: { attempts: 3, delay: '50ms' },
   };
@@ -32,49 +33,124 @@ export function relationalChaosJob(kind: RelationalKind, backend: StateBackendKi
   const sink = (format: string) => ({ id: 'out', type: 'sink.file', config: { path: 'out', format } });
   if (kind === 'aggregate') {
     return {
-      format: 'weir.job/v1', name: `chaos-aggregate-${backend}`, settings: settings(backend),
-      nodes: [gen,
-        { id: 'agg', type: 'aggregate', config: { keyBy: 'key', aggregates: 'COUNT(*) AS n, SUM(value) AS total, COUNT(DISTINCT value) AS d, COUNT(*) FILTER (WHERE value < 100) AS small' } },
-        sink('changelog-json')],
-      edges: [{ from: 'gen', to: 'agg' }, { from: 'agg', to: 'out' }],
+      format: 'weir.job/v1',
+      name: `chaos-aggregate-${backend}`,
+      settings: settings(backend),
+      nodes: [
+        gen,
+        {
+          id: 'agg',
+          type: 'aggregate',
+          config: {
+            keyBy: 'key',
+            aggregates:
+              'COUNT(*) AS n, SUM(value) AS total, COUNT(DISTINCT value) AS d, COUNT(*) FILTER (WHERE value < 100) AS small',
+          },
+        },
+        sink('changelog-json'),
+      ],
+      edges: [
+        { from: 'gen', to: 'agg' },
+        { from: 'agg', to: 'out' },
+      ],
     };
   }
   if (kind === 'topn') {
     return {
-      format: 'weir.job/v1', name: `chaos-topn-${backend}`, settings: settings(backend),
-      nodes: [gen,
+      format: 'weir.job/v1',
+      name: `chaos-topn-${backend}`,
+      settings: settings(backend),
+      nodes: [
+        gen,
         { id: 'top', type: 'topn', config: { partitionBy: 'key', orderBy: 'value DESC, seq ASC', limit: 3 } },
-        sink('changelog-json')],
-      edges: [{ from: 'gen', to: 'top' }, { from: 'top', to: 'out' }],
+        sink('changelog-json'),
+      ],
+      edges: [
+        { from: 'gen', to: 'top' },
+        { from: 'top', to: 'out' },
+      ],
     };
   }
   if (kind === 'join') {
     // A full outer join over sparse keys: many rows are padded first and retracted on a match.
     return {
-      format: 'weir.job/v1', name: `chaos-outer-join-${backend}`, settings: settings(backend),
+      format: 'weir.job/v1',
+      name: `chaos-outer-join-${backend}`,
+      settings: settings(backend),
       nodes: [
         { id: 'gen', type: 'source.generator', config: { ...JOIN_GEN, rate } },
         { id: 'right', type: 'source.generator', config: { ...JOIN_GEN_R, rate } },
-        { id: 'j', type: 'join', config: { kind: 'full', leftKey: 'key', rightKey: 'key', select: 'L.key AS lk, R.key AS rk, L.seq AS lseq, R.seq AS rseq' } },
-        sink('changelog-json')],
-      edges: [{ from: 'gen', to: 'j', toPort: 'left' }, { from: 'right', to: 'j', toPort: 'right' }, { from: 'j', to: 'out' }],
+        {
+          id: 'j',
+          type: 'join',
+          config: {
+            kind: 'full',
+            leftKey: 'key',
+            rightKey: 'key',
+            select: 'L.key AS lk, R.key AS rk, L.seq AS lseq, R.seq AS rseq',
+          },
+        },
+        sink('changelog-json'),
+      ],
+      edges: [
+        { from: 'gen', to: 'j', toPort: 'left' },
+        { from: 'right', to: 'j', toPort: 'right' },
+        { from: 'j', to: 'out' },
+      ],
     };
   }
   if (kind === 'join.window') {
     return {
-      format: 'weir.job/v1', name: `chaos-window-join-${backend}`, settings: settings(backend),
-      nodes: [gen, { id: 'right', type: 'source.generator', config: { ...GEN_R, rate } },
-        { id: 'j', type: 'join.window', config: { leftKey: 'key', rightKey: 'key', window: { kind: 'tumbling', size: '50ms' }, select: 'window_start, L.key, L.seq AS lseq, R.seq AS rseq' } },
-        sink('jsonl')],
-      edges: [{ from: 'gen', to: 'j', toPort: 'left' }, { from: 'right', to: 'j', toPort: 'right' }, { from: 'j', to: 'out' }],
+      format: 'weir.job/v1',
+      name: `chaos-window-join-${backend}`,
+      settings: settings(backend),
+      nodes: [
+        gen,
+        { id: 'right', type: 'source.generator', config: { ...GEN_R, rate } },
+        {
+          id: 'j',
+          type: 'join.window',
+          config: {
+            leftKey: 'key',
+            rightKey: 'key',
+            window: { kind: 'tumbling', size: '50ms' },
+            select: 'window_start, L.key, L.seq AS lseq, R.seq AS rseq',
+          },
+        },
+        sink('jsonl'),
+      ],
+      edges: [
+        { from: 'gen', to: 'j', toPort: 'left' },
+        { from: 'right', to: 'j', toPort: 'right' },
+        { from: 'j', to: 'out' },
+      ],
     };
   }
   return {
-    format: 'weir.job/v1', name: `chaos-join-${backend}`, settings: settings(backend),
-    nodes: [gen, { id: 'right', type: 'source.generator', config: { ...GEN_R, rate } },
-      { id: 'j', type: 'join.interval', config: { leftKey: 'key', rightKey: 'key', lower: '-20ms', upper: '15ms', select: 'L.key, L.seq AS lseq, R.seq AS rseq, L.value + R.value AS v' } },
-      sink('jsonl')],
-    edges: [{ from: 'gen', to: 'j', toPort: 'left' }, { from: 'right', to: 'j', toPort: 'right' }, { from: 'j', to: 'out' }],
+    format: 'weir.job/v1',
+    name: `chaos-join-${backend}`,
+    settings: settings(backend),
+    nodes: [
+      gen,
+      { id: 'right', type: 'source.generator', config: { ...GEN_R, rate } },
+      {
+        id: 'j',
+        type: 'join.interval',
+        config: {
+          leftKey: 'key',
+          rightKey: 'key',
+          lower: '-20ms',
+          upper: '15ms',
+          select: 'L.key, L.seq AS lseq, R.seq AS rseq, L.value + R.value AS v',
+        },
+      },
+      sink('jsonl'),
+    ],
+    edges: [
+      { from: 'gen', to: 'j', toPort: 'left' },
+      { from: 'right', to: 'j', toPort: 'right' },
+      { from: 'j', to: 'out' },
+    ],
   };
 }
 
@@ -84,23 +160,49 @@ export function relationalReference(kind: RelationalKind): string[] {
   const recs = Array.from({ length: COUNT }, (_, seq) => generatorRecord(p, seq));
   if (kind === 'aggregate') {
     const by = new Map<string, number[]>();
-    for (const r of recs) { const l = by.get(r.key) ?? []; l.push(r.value); by.set(r.key, l); }
-    return [...by].map(([key, vs]) => canonical({
-      key, n: vs.length, total: vs.reduce((a, b) => a + b, 0), d: new Set(vs).size, small: vs.filter((v) => v < 100).length,
-    })).sort();
+    for (const r of recs) {
+      const l = by.get(r.key) ?? [];
+      l.push(r.value);
+      by.set(r.key, l);
+    }
+    return [...by]
+      .map(([key, vs]) =>
+        canonical({
+          key,
+          n: vs.length,
+          total: vs.reduce((a, b) => a + b, 0),
+          d: new Set(vs).size,
+          small: vs.filter((v) => v < 100).length,
+        }),
+      )
+      .sort();
   }
   if (kind === 'topn') {
     const by = new Map<string, typeof recs>();
-    for (const r of recs) { const l = by.get(r.key) ?? []; l.push(r); by.set(r.key, l); }
-    return [...by.values()].flatMap((l) => [...l].sort((a, b) => b.value - a.value || a.seq - b.seq).slice(0, 3)
-      .map((r, i) => canonical({ ...r, rownum: i + 1 }))).sort();
+    for (const r of recs) {
+      const l = by.get(r.key) ?? [];
+      l.push(r);
+      by.set(r.key, l);
+    }
+    return [...by.values()]
+      .flatMap((l) =>
+        [...l]
+          .sort((a, b) => b.value - a.value || a.seq - b.seq)
+          .slice(0, 3)
+          .map((r, i) => canonical({ ...r, rownum: i + 1 })),
+      )
+      .sort();
   }
   if (kind === 'join') {
     const a = Array.from({ length: JOIN_COUNT }, (_, seq) => generatorRecord(generatorParams(JOIN_GEN), seq));
     const b = Array.from({ length: JOIN_COUNT }, (_, seq) => generatorRecord(generatorParams(JOIN_GEN_R), seq));
     const out: string[] = [];
     const bByKey = new Map<string, typeof b>();
-    for (const r of b) { const l = bByKey.get(r.key) ?? []; l.push(r); bByKey.set(r.key, l); }
+    for (const r of b) {
+      const l = bByKey.get(r.key) ?? [];
+      l.push(r);
+      bByKey.set(r.key, l);
+    }
     const aKeys = new Set(a.map((l) => l.key));
     for (const l of a) {
       const rs = bByKey.get(l.key) ?? [];
@@ -124,8 +226,10 @@ export function relationalReference(kind: RelationalKind): string[] {
     for (const r of rights.get(l.key) ?? []) {
       if (kind === 'join.window') {
         const start = Math.floor(l.ts / 50) * 50;
-        if (Math.floor(r.ts / 50) * 50 === start) out.push(canonical({ window_start: new Date(start).toISOString(), key: l.key, lseq: l.seq, rseq: r.seq }));
-      } else if (l.ts >= r.ts - 20 && l.ts <= r.ts + 15) out.push(canonical({ key: l.key, lseq: l.seq, rseq: r.seq, v: l.value + r.value }));
+        if (Math.floor(r.ts / 50) * 50 === start)
+          out.push(canonical({ window_start: new Date(start).toISOString(), key: l.key, lseq: l.seq, rseq: r.seq }));
+      } else if (l.ts >= r.ts - 20 && l.ts <= r.ts + 15)
+        out.push(canonical({ key: l.key, lseq: l.seq, rseq: r.seq, v: l.value + r.value }));
     }
   }
   return out.sort();

@@ -9,7 +9,12 @@ import { join } from 'node:path';
 import { readdirSync } from 'node:fs';
 import { readCommitted, tempDir, writeJob } from '../support/run-helpers.ts';
 import { killWholeProcessLoop } from './chaos-runner.ts';
-import { committedTable, relationalChaosJob, relationalReference, type RelationalKind } from './chaos-relational-jobs.ts';
+import {
+  committedTable,
+  relationalChaosJob,
+  relationalReference,
+  type RelationalKind,
+} from './chaos-relational-jobs.ts';
 
 const KINDS: RelationalKind[] = ['aggregate', 'topn', 'join.interval', 'join', 'join.window'];
 const CHANGELOG: RelationalKind[] = ['aggregate', 'topn', 'join'];
@@ -17,27 +22,37 @@ const CHANGELOG: RelationalKind[] = ['aggregate', 'topn', 'join'];
 for (const kind of KINDS) {
   const want = relationalReference(kind);
   for (const backend of ['fs', 'rocksdb'] as const) {
-    test(`${kind}, ${backend}: killed 5+ times with SIGKILL and resumed, the folded output equals the reference`, { timeout: 180_000 }, async () => {
-      assert.ok(want.length >= 9, `the reference has rows (${want.length})`);
-      const { dir, cleanup } = tempDir(`chaos-${kind}-${backend}`);
-      try {
-        const job = writeJob(dir, relationalChaosJob(kind, backend, 5_000));
-        const r = await killWholeProcessLoop(dir, job, 5, 11, { minMs: 0, spanMs: 900, afterCheckpoint: true });
-        if (kind === 'join') {
-          const retracted = readCommitted(join(dir, 'out')).filter((l) => l.startsWith('{"op":"-D"')).length;
-          assert.ok(retracted > 100, `padded rows were retracted on a match (${retracted})`);
+    test(
+      `${kind}, ${backend}: killed 5+ times with SIGKILL and resumed, the folded output equals the reference`,
+      { timeout: 180_000 },
+      async () => {
+        assert.ok(want.length >= 9, `the reference has rows (${want.length})`);
+        const { dir, cleanup } = tempDir(`chaos-${kind}-${backend}`);
+        try {
+          const job = writeJob(dir, relationalChaosJob(kind, backend, 5_000));
+          const r = await killWholeProcessLoop(dir, job, 5, 11, { minMs: 0, spanMs: 900, afterCheckpoint: true });
+          if (kind === 'join') {
+            const retracted = readCommitted(join(dir, 'out')).filter((l) => l.startsWith('{"op":"-D"')).length;
+            assert.ok(retracted > 100, `padded rows were retracted on a match (${retracted})`);
+          }
+          assert.equal(r.final.code, 0, r.final.stderr);
+          assert.ok(r.kills >= 5, `only ${r.kills} kills happened before the job finished`);
+          const got = committedTable(join(dir, 'out'), CHANGELOG.includes(kind));
+          if (kind === 'aggregate' || kind === 'topn') {
+            const changes = readCommitted(join(dir, 'out')).length;
+            assert.ok(changes > 5 * want.length, `the changelog really carries updates (${changes} changes)`);
+          }
+          assert.equal(got.length, want.length);
+          assert.deepEqual(got, want);
+          assert.deepEqual(
+            readdirSync(join(dir, 'out')).filter((n) => n.startsWith('.')),
+            [],
+            'no pending transactions left',
+          );
+        } finally {
+          cleanup();
         }
-        assert.equal(r.final.code, 0, r.final.stderr);
-        assert.ok(r.kills >= 5, `only ${r.kills} kills happened before the job finished`);
-        const got = committedTable(join(dir, 'out'), CHANGELOG.includes(kind));
-        if (kind === 'aggregate' || kind === 'topn') {
-          const changes = readCommitted(join(dir, 'out')).length;
-          assert.ok(changes > 5 * want.length, `the changelog really carries updates (${changes} changes)`);
-        }
-        assert.equal(got.length, want.length);
-        assert.deepEqual(got, want);
-        assert.deepEqual(readdirSync(join(dir, 'out')).filter((n) => n.startsWith('.')), [], 'no pending transactions left');
-      } finally { cleanup(); }
-    });
+      },
+    );
   }
 }

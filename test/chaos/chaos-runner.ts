@@ -2,7 +2,16 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import assert from 'node:assert/strict';
-import { canonical, childPids, diffMultisets, readCommitted, rng, sleep, startWeir, type RunResult } from '../support/run-helpers.ts';
+import {
+  canonical,
+  childPids,
+  diffMultisets,
+  readCommitted,
+  rng,
+  sleep,
+  startWeir,
+  type RunResult,
+} from '../support/run-helpers.ts';
 import { chaosReference } from './chaos-job.ts';
 
 /** Highest completed checkpoint id under a checkpoint root (0 if none). */
@@ -36,8 +45,14 @@ export function hasCompletedCheckpoint(root: string): boolean {
 
 /** SIGKILL the whole `weir run` at random moments, then `--resume`; finally run to completion. */
 export async function killWholeProcessLoop(
-  dir: string, jobFile: string, kills: number, seed: number,
-  timing: { minMs: number; spanMs: number; afterCheckpoint?: boolean; noFinal?: boolean } = { minMs: 700, spanMs: 1300 },
+  dir: string,
+  jobFile: string,
+  kills: number,
+  seed: number,
+  timing: { minMs: number; spanMs: number; afterCheckpoint?: boolean; noFinal?: boolean } = {
+    minMs: 700,
+    spanMs: 1300,
+  },
 ): Promise<{ kills: number; final: RunResult }> {
   const random = rng(seed);
   let done = 0;
@@ -45,8 +60,10 @@ export async function killWholeProcessLoop(
     const resume = hasCompletedCheckpoint(join(dir, 'checkpoints'));
     const run = startWeir(['run', jobFile, '--quiet', ...(resume ? ['--resume'] : [])], dir);
     const wait = timing.afterCheckpoint
-      // Kill a random moment after the next checkpoint completed: mid-processing, never during start-up.
-      ? newCheckpoint(join(dir, 'checkpoints'), latestCheckpointId(join(dir, 'checkpoints')), 20_000).then(() => sleep(random() * timing.spanMs))
+      ? // Kill a random moment after the next checkpoint completed: mid-processing, never during start-up.
+        newCheckpoint(join(dir, 'checkpoints'), latestCheckpointId(join(dir, 'checkpoints')), 20_000).then(() =>
+          sleep(random() * timing.spanMs),
+        )
       : sleep(timing.minMs + random() * timing.spanMs);
     const exited = await Promise.race([run.result.then(() => true), wait.then(() => false)]);
     if (exited) {
@@ -68,17 +85,30 @@ export async function killWholeProcessLoop(
 }
 
 /** SIGKILL only the task process of one `weir run`, at random moments; the run must recover. */
-export async function killTaskProcessLoop(dir: string, jobFile: string, kills: number, seed: number): Promise<{ kills: number; final: RunResult }> {
+export async function killTaskProcessLoop(
+  dir: string,
+  jobFile: string,
+  kills: number,
+  seed: number,
+): Promise<{ kills: number; final: RunResult }> {
   const random = rng(seed);
   const run = startWeir(['run', jobFile], dir);
   let done = 0;
   let ended = false;
-  void run.result.then(() => { ended = true; });
+  void run.result.then(() => {
+    ended = true;
+  });
   while (done < kills && !ended) {
     await sleep(600 + random() * 900);
     const kids = childPids(run.child.pid!);
     if (kids.length === 0 || ended) continue;
-    for (const k of kids) { try { process.kill(k, 'SIGKILL'); } catch { /* gone */ } }
+    for (const k of kids) {
+      try {
+        process.kill(k, 'SIGKILL');
+      } catch {
+        /* gone */
+      }
+    }
     done++;
   }
   const t = setTimeout(() => run.child.kill('SIGKILL'), 90_000);
@@ -91,8 +121,10 @@ export function assertOutputEqualsReference(outDir: string): void {
   const actual = readCommitted(outDir).map((l) => canonical(l));
   const expected = chaosReference().map((r) => canonical(r));
   const { missing, extra } = diffMultisets(actual, expected);
-  assert.deepEqual({ missing: missing.slice(0, 5), extra: extra.slice(0, 5), missingCount: missing.length, extraCount: extra.length },
-    { missing: [], extra: [], missingCount: 0, extraCount: 0 });
+  assert.deepEqual(
+    { missing: missing.slice(0, 5), extra: extra.slice(0, 5), missingCount: missing.length, extraCount: extra.length },
+    { missing: [], extra: [], missingCount: 0, extraCount: 0 },
+  );
   assert.equal(actual.length, expected.length);
   // Nothing unfinished may be left visible, and no transaction may linger once the job finished.
   const hidden = readdirSync(outDir).filter((n) => n.startsWith('.') && n !== '.weir-sink-manifest.jsonl');

@@ -10,7 +10,14 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { artifactPath, chromiumOrSkip, ensureRenderer, launchChromium, startServe, type ServeProcess } from './support/serve.ts';
+import {
+  artifactPath,
+  chromiumOrSkip,
+  ensureRenderer,
+  launchChromium,
+  startServe,
+  type ServeProcess,
+} from './support/serve.ts';
 import { openFile, waitStatus, writeLiveJob } from './live-support.ts';
 import type { JobDocument } from '../../engine/graph/types.ts';
 
@@ -23,8 +30,18 @@ const FILE_JOB: JobDocument = {
   name: 'bad-lines',
   settings: { stateBackend: 'memory', checkpointing: { interval: '100ms' }, parallelism: 1 },
   nodes: [
-    { id: 'src', type: 'source.file', name: 'Readings file', position: { x: 0, y: 0 },
-      config: { path: 'data/readings.jsonl', format: 'jsonl', onBadRecord: 'skip', eventTime: { field: 'ts', maxOutOfOrderness: '1s' } } },
+    {
+      id: 'src',
+      type: 'source.file',
+      name: 'Readings file',
+      position: { x: 0, y: 0 },
+      config: {
+        path: 'data/readings.jsonl',
+        format: 'jsonl',
+        onBadRecord: 'skip',
+        eventTime: { field: 'ts', maxOutOfOrderness: '1s' },
+      },
+    },
     { id: 'peek', type: 'sink.preview', name: 'Preview', position: { x: 300, y: 0 }, config: {} },
   ],
   edges: [{ from: 'src', to: 'peek' }],
@@ -67,31 +84,62 @@ describe('live panel for daily work', { skip }, () => {
   it('shows records in / out per operator on the nodes and in the Metrics tab, with history charts', async () => {
     await page.getByTestId('run').click();
     await waitStatus(page, 'running');
-    await page.waitForFunction(() => /out [1-9]/.test(document.querySelector('[data-testid="io-gen"]')?.textContent ?? ''), null, { timeout: 30_000 });
-    assert.match(await page.getByTestId('io-pos').textContent() ?? '', /in .* → out /);
+    await page.waitForFunction(
+      () => /out [1-9]/.test(document.querySelector('[data-testid="io-gen"]')?.textContent ?? ''),
+      null,
+      { timeout: 30_000 },
+    );
+    assert.match((await page.getByTestId('io-pos').textContent()) ?? '', /in .* → out /);
     // Readable at the zoom that fits the job into 1280x800: the badge text is at least 9 px on screen.
     const px = await page.getByTestId('live-pos').evaluate((el) => {
-      const m = /scale\(([\d.]+)\)/.exec((document.querySelector('.react-flow__viewport') as HTMLElement).style.transform);
+      const m = /scale\(([\d.]+)\)/.exec(
+        (document.querySelector('.react-flow__viewport') as HTMLElement).style.transform,
+      );
       return parseFloat(getComputedStyle(el).fontSize) * Number(m?.[1] ?? 1);
     });
     assert.ok(px >= 9.9, `badge text is ${px.toFixed(1)} px on screen`);
     await page.getByTestId('live-tab-metrics').click();
-    await page.waitForFunction(() => Number(document.querySelector('[data-testid="metrics-row-pos"]')?.getAttribute('data-in')) > 0, null, { timeout: 30_000 });
+    await page.waitForFunction(
+      () => Number(document.querySelector('[data-testid="metrics-row-pos"]')?.getAttribute('data-in')) > 0,
+      null,
+      { timeout: 30_000 },
+    );
     const row = page.getByTestId('metrics-row-pos');
     const inN = Number(await row.getAttribute('data-in'));
     const outN = Number(await row.getAttribute('data-out'));
     assert.ok(outN <= inN, `a filter emits at most what it reads (${inN} in, ${outN} out)`);
     // Three points a second apart, then the checkpoint charts have completed checkpoints.
-    await page.waitForFunction(() => Number(document.querySelector('[data-testid="chart-throughput"]')?.getAttribute('data-points')) >= 3, null, { timeout: 30_000 });
-    await page.waitForFunction(() => Number(document.querySelector('[data-testid="chart-cp-duration"]')?.getAttribute('data-points')) >= 2, null, { timeout: 30_000 });
+    await page.waitForFunction(
+      () => Number(document.querySelector('[data-testid="chart-throughput"]')?.getAttribute('data-points')) >= 3,
+      null,
+      { timeout: 30_000 },
+    );
+    await page.waitForFunction(
+      () => Number(document.querySelector('[data-testid="chart-cp-duration"]')?.getAttribute('data-points')) >= 2,
+      null,
+      { timeout: 30_000 },
+    );
     assert.equal(await page.locator('[data-testid="chart-lag"] canvas').count(), 1, 'drawn by uPlot on a canvas');
     // The sample table shows averages to six significant digits, not 16.
-    await page.getByTestId('node-peek').click({ position: { x: 30, y: 12 } }).catch(() => undefined);
+    await page
+      .getByTestId('node-peek')
+      .click({ position: { x: 30, y: 12 } })
+      .catch(() => undefined);
     await page.getByTestId('live-tab-data').click();
-    await page.waitForFunction(() => Number(document.querySelector('[data-testid="data-sample"]')?.getAttribute('data-count')) > 0, null, { timeout: 30_000 });
+    await page.waitForFunction(
+      () => Number(document.querySelector('[data-testid="data-sample"]')?.getAttribute('data-count')) > 0,
+      null,
+      { timeout: 30_000 },
+    );
     const cells = await page.locator('[data-testid="data-sample"] td').allTextContents();
-    assert.ok(cells.some((c) => /^\d+\.\d+$/.test(c)), `some fractional average: ${cells.slice(0, 12).join(' | ')}`);
-    assert.ok(cells.every((c) => !/\.\d{6,}$/.test(c)), 'no long fractions');
+    assert.ok(
+      cells.some((c) => /^\d+\.\d+$/.test(c)),
+      `some fractional average: ${cells.slice(0, 12).join(' | ')}`,
+    );
+    assert.ok(
+      cells.every((c) => !/\.\d{6,}$/.test(c)),
+      'no long fractions',
+    );
     // At 1280 px the checkpoints table fits its panel: the last column is not cut.
     await page.getByTestId('live-tab-checkpoints').click();
     await page.getByTestId('cp-history').waitFor();
@@ -99,10 +147,16 @@ describe('live panel for daily work', { skip }, () => {
     assert.ok(overflow <= 1, `checkpoints table overflows by ${overflow} px`);
     await page.screenshot({ path: artifactPath('checkpoints-1280.png') });
     await page.getByTestId('live-tab-metrics').click();
-    await page.getByTestId('live-panel').evaluate((el) => { (el as HTMLElement).style.height = '430px'; });
+    await page.getByTestId('live-panel').evaluate((el) => {
+      (el as HTMLElement).style.height = '430px';
+    });
     await page.screenshot({ path: artifactPath('metrics-1280.png') });
     await page.setViewportSize({ width: 1920, height: 1080 });
-    await page.waitForFunction(() => Number(document.querySelector('[data-testid="chart-throughput"]')?.getAttribute('data-points')) >= 5, null, { timeout: 30_000 });
+    await page.waitForFunction(
+      () => Number(document.querySelector('[data-testid="chart-throughput"]')?.getAttribute('data-points')) >= 5,
+      null,
+      { timeout: 30_000 },
+    );
     await page.screenshot({ path: artifactPath('metrics-1920.png') });
     await page.setViewportSize({ width: 1280, height: 800 });
   });
@@ -122,7 +176,7 @@ describe('live panel for daily work', { skip }, () => {
     await page.getByTestId('node-peek').click({ position: { x: 30, y: 12 } });
     await page.keyboard.press('Delete');
     await page.getByTestId('drift').filter({ hasText: 'removed (Preview)' }).waitFor();
-    assert.match(await page.getByTestId('drift').textContent() ?? '', /1 node changed/);
+    assert.match((await page.getByTestId('drift').textContent()) ?? '', /1 node changed/);
     await page.screenshot({ path: artifactPath('drift-1280.png') });
     // Undo both: the canvas matches the job again and every mark goes.
     await page.keyboard.press('Control+z');
@@ -137,30 +191,49 @@ describe('live panel for daily work', { skip }, () => {
     await page.getByTestId('log-entry').filter({ hasText: STDERR_MARK }).first().waitFor({ timeout: 30_000 });
     await page.getByTestId('ctl-kill').click();
     await page.locator('[data-testid="log-entry"][data-kind="restart"]').first().waitFor({ timeout: 30_000 });
-    assert.match(await page.locator('[data-testid="log-entry"][data-kind="restart"]').first().textContent() ?? '', /restart 1: .*killed|died/);
+    assert.match(
+      (await page.locator('[data-testid="log-entry"][data-kind="restart"]').first().textContent()) ?? '',
+      /restart 1: .*killed|died/,
+    );
     await page.getByTestId('logs-filter').fill('restart');
-    await page.waitForFunction(() => Array.from(document.querySelectorAll('[data-testid="log-entry"]')).every((e) => /restart/i.test(e.textContent ?? '')));
+    await page.waitForFunction(() =>
+      Array.from(document.querySelectorAll('[data-testid="log-entry"]')).every((e) =>
+        /restart/i.test(e.textContent ?? ''),
+      ),
+    );
     await page.getByTestId('logs-filter').fill('');
     await page.getByTestId('logs-kind-stderr').uncheck();
     assert.equal(await page.locator('[data-testid="log-entry"][data-kind="stderr"]').count(), 0);
     await page.getByTestId('logs-kind-stderr').check();
     await page.screenshot({ path: artifactPath('logs-1280.png') });
     await page.getByTestId('stop').click();
-    await page.waitForFunction(() => ['stopped', 'finished', 'canceled'].includes(
-      document.querySelector('[data-testid="job-status"]')?.getAttribute('data-status') ?? ''), null, { timeout: 30_000 });
+    await page.waitForFunction(
+      () =>
+        ['stopped', 'finished', 'canceled'].includes(
+          document.querySelector('[data-testid="job-status"]')?.getAttribute('data-status') ?? '',
+        ),
+      null,
+      { timeout: 30_000 },
+    );
   });
 
   it('a finished job shows no failed checkpoint; a bad record is logged with its file and line', async () => {
-    page.once('dialog', (d) => { void d.accept(); });
+    page.once('dialog', (d) => {
+      void d.accept();
+    });
     await openFile(page, 'bad-lines.weir.json', FILE_JOB as never);
     await page.getByTestId('run').click();
     await waitStatus(page, 'finished', 60_000);
     await page.getByTestId('live-tab-logs').click();
     const bad = page.locator('[data-testid="log-entry"][data-kind="bad-record"]').first();
     await bad.waitFor({ timeout: 20_000 });
-    assert.match(await bad.textContent() ?? '', /readings\.jsonl.*3/);
+    assert.match((await bad.textContent()) ?? '', /readings\.jsonl.*3/);
     await page.getByTestId('live-tab-checkpoints').click();
-    assert.equal(await page.locator('[data-testid^="cp-row-"][data-status="failed"]').count(), 0, 'no checkpoint shown as failed');
+    assert.equal(
+      await page.locator('[data-testid^="cp-row-"][data-status="failed"]').count(),
+      0,
+      'no checkpoint shown as failed',
+    );
     await page.getByTestId('live-tab-overview').click();
     assert.equal(await page.getByTestId('cp-count-failed').getAttribute('data-count'), '0');
     assert.deepEqual(pageErrors, []);

@@ -11,7 +11,14 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { artifactPath, chromiumOrSkip, ensureRenderer, launchChromium, startServe, type ServeProcess } from './support/serve.ts';
+import {
+  artifactPath,
+  chromiumOrSkip,
+  ensureRenderer,
+  launchChromium,
+  startServe,
+  type ServeProcess,
+} from './support/serve.ts';
 import { openFile, waitStatus, writeLiveJob } from './live-support.ts';
 
 const skip = chromiumOrSkip();
@@ -31,7 +38,9 @@ describe('problems in words and refused runs', { skip }, () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     page = await context.newPage();
     page.on('pageerror', (e) => pageErrors.push(String(e)));
-    page.on('response', (r) => { if (r.status() === 404) missing.push(r.status()); });
+    page.on('response', (r) => {
+      if (r.status() === 404) missing.push(r.status());
+    });
     await page.goto(serve.url);
     await page.getByTestId('app-ready').waitFor({ timeout: 30_000 });
     await openFile(page, file);
@@ -53,8 +62,14 @@ describe('problems in words and refused runs', { skip }, () => {
     await page.getByTestId('run').click();
     await page.getByTestId('live-pos').waitFor({ timeout: 30_000 });
     await page.getByTestId('stop').click();
-    await page.waitForFunction(() => ['stopped', 'finished', 'canceled'].includes(
-      document.querySelector('[data-testid="job-status"]')?.getAttribute('data-status') ?? ''), null, { timeout: 30_000 });
+    await page.waitForFunction(
+      () =>
+        ['stopped', 'finished', 'canceled'].includes(
+          document.querySelector('[data-testid="job-status"]')?.getAttribute('data-status') ?? '',
+        ),
+      null,
+      { timeout: 30_000 },
+    );
     assert.equal(await page.getByTestId('live-pos').count(), 1, 'the finished run still shows its figures');
 
     // Empty the filter's condition and cut the file sink's input.
@@ -63,8 +78,10 @@ describe('problems in words and refused runs', { skip }, () => {
     await page.getByTestId('edge-rate-win.out->out').click();
     await page.getByTestId('edge-form').waitFor();
     await page.keyboard.press('Delete');
-    await page.waitForFunction(() => Number(document.querySelector('[data-testid="problems"]')?.getAttribute('data-count')) >= 2);
-    assert.match(await page.getByTestId('problems').textContent() ?? '', /^2 errors/);
+    await page.waitForFunction(
+      () => Number(document.querySelector('[data-testid="problems"]')?.getAttribute('data-count')) >= 2,
+    );
+    assert.match((await page.getByTestId('problems').textContent()) ?? '', /^2 errors/);
 
     await page.getByTestId('run').click();
     const notice = page.getByTestId('notice').filter({ hasText: 'Not run' });
@@ -76,8 +93,14 @@ describe('problems in words and refused runs', { skip }, () => {
     // The list opened by itself: every problem, in words.
     const items = page.getByTestId('problem');
     const texts = await items.allTextContents();
-    assert.ok(texts.some((t) => t.includes('Filter "Positive": condition must not be empty')), texts.join('\n'));
-    assert.ok(texts.some((t) => /File sink "Files": .*no input/.test(t)), texts.join('\n'));
+    assert.ok(
+      texts.some((t) => t.includes('Filter "Positive": condition must not be empty')),
+      texts.join('\n'),
+    );
+    assert.ok(
+      texts.some((t) => /File sink "Files": .*no input/.test(t)),
+      texts.join('\n'),
+    );
     await page.screenshot({ path: artifactPath('problems-1280.png') });
 
     // Each is clickable to its node and field.
@@ -98,7 +121,11 @@ describe('weir serve --workspace', () => {
     const dir = join(parent, 'new', 'workspace');
     const { spawn } = await import('node:child_process');
     const { createInterface } = await import('node:readline');
-    const child = spawn(process.execPath, [join(import.meta.dirname, '../../bin/weir.mjs'), 'serve', '--port', '0', '--workspace', dir], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      [join(import.meta.dirname, '../../bin/weir.mjs'), 'serve', '--port', '0', '--workspace', dir],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     try {
       const line = await new Promise<string>((resolve, reject) => {
         createInterface({ input: child.stdout }).once('line', resolve);

@@ -9,7 +9,14 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { artifactPath, chromiumOrSkip, ensureRenderer, launchChromium, startServe, type ServeProcess } from './support/serve.ts';
+import {
+  artifactPath,
+  chromiumOrSkip,
+  ensureRenderer,
+  launchChromium,
+  startServe,
+  type ServeProcess,
+} from './support/serve.ts';
 import { waitStatus } from './live-support.ts';
 
 const skip = chromiumOrSkip();
@@ -30,7 +37,9 @@ describe('groups and notes', { skip }, () => {
     await page.goto(serve.url);
     await page.getByTestId('app-ready').waitFor({ timeout: 30_000 });
     await page.getByTestId('job-name').filter({ hasText: 'orders-per-user' }).waitFor({ timeout: 20_000 });
-    await page.waitForFunction(() => document.querySelectorAll('.react-flow__node-job').length === 4, null, { timeout: 20_000 });
+    await page.waitForFunction(() => document.querySelectorAll('.react-flow__node-job').length === 4, null, {
+      timeout: 20_000,
+    });
   });
   after(async () => {
     await browser?.close();
@@ -49,14 +58,24 @@ describe('groups and notes', { skip }, () => {
     const frame = (await group.boundingBox())!;
     for (const id of ['node-orders', 'node-big']) {
       const b = (await page.getByTestId(id).boundingBox())!;
-      assert.ok(b.x >= frame.x && b.y >= frame.y && b.x + b.width <= frame.x + frame.width && b.y + b.height <= frame.y + frame.height, `${id} inside the frame`);
+      assert.ok(
+        b.x >= frame.x &&
+          b.y >= frame.y &&
+          b.x + b.width <= frame.x + frame.width &&
+          b.y + b.height <= frame.y + frame.height,
+        `${id} inside the frame`,
+      );
     }
     // Moving a member moves the frame.
     const before = frame.y;
     await page.getByTestId('node-big').click();
     await page.keyboard.press('Shift+ArrowDown');
-    await page.waitForFunction((y) => document.querySelector('[data-testid="group-group-1"]')!.getBoundingClientRect().height > 0
-      && document.querySelector('[data-testid="group-group-1"]')!.getBoundingClientRect().bottom > y + 10, before + frame.height);
+    await page.waitForFunction(
+      (y) =>
+        document.querySelector('[data-testid="group-group-1"]')!.getBoundingClientRect().height > 0 &&
+        document.querySelector('[data-testid="group-group-1"]')!.getBoundingClientRect().bottom > y + 10,
+      before + frame.height,
+    );
   });
 
   it('adds a note, writes in it and moves it by its bar', async () => {

@@ -6,7 +6,14 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
-import { artifactPath, chromiumOrSkip, ensureRenderer, launchChromium, startServe, type ServeProcess } from './support/serve.ts';
+import {
+  artifactPath,
+  chromiumOrSkip,
+  ensureRenderer,
+  launchChromium,
+  startServe,
+  type ServeProcess,
+} from './support/serve.ts';
 
 const skip = chromiumOrSkip();
 
@@ -35,8 +42,12 @@ describe('source columns sampled from the data', { skip }, () => {
   it('shows the sampled columns and types on the source', async () => {
     await page.getByTestId('node-orders').click();
     const hint = page.getByTestId('source-columns');
-    await page.waitForFunction(() => Number(document.querySelector('[data-testid="source-columns"]')?.getAttribute('data-count')) > 0, null, { timeout: 20_000 });
-    const text = await hint.textContent() ?? '';
+    await page.waitForFunction(
+      () => Number(document.querySelector('[data-testid="source-columns"]')?.getAttribute('data-count')) > 0,
+      null,
+      { timeout: 20_000 },
+    );
+    const text = (await hint.textContent()) ?? '';
     assert.match(text, /user STRING/);
     assert.match(text, /amount (DOUBLE|BIGINT)/);
   });
@@ -49,7 +60,7 @@ describe('source columns sampled from the data', { skip }, () => {
     await page.keyboard.type(' AND us');
     const completions = page.getByTestId('f-where-completions');
     await completions.waitFor();
-    assert.match(await completions.textContent() ?? '', /user\s*STRING/);
+    assert.match((await completions.textContent()) ?? '', /user\s*STRING/);
     await page.screenshot({ path: artifactPath('columns-1280.png') });
     await page.keyboard.press('Escape');
     await page.getByTestId('node-per_user').click();

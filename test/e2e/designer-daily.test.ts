@@ -8,7 +8,14 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
-import { artifactPath, chromiumOrSkip, ensureRenderer, launchChromium, startServe, type ServeProcess } from './support/serve.ts';
+import {
+  artifactPath,
+  chromiumOrSkip,
+  ensureRenderer,
+  launchChromium,
+  startServe,
+  type ServeProcess,
+} from './support/serve.ts';
 import { dragFromPalette, edgeCount, nodeCount, waitFor } from './designer-helpers.ts';
 import { openFile, writeLiveJob } from './live-support.ts';
 
@@ -33,7 +40,9 @@ describe('designer for daily work', { skip }, () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     page = await context.newPage();
     page.on('pageerror', (e) => pageErrors.push(String(e)));
-    page.on('dialog', (d) => { void d.accept(); });
+    page.on('dialog', (d) => {
+      void d.accept();
+    });
     await page.goto(serve.url);
     await page.getByTestId('app-ready').waitFor({ timeout: 30_000 });
     await page.getByTestId('job-name').filter({ hasText: 'orders-per-user' }).waitFor({ timeout: 20_000 });
@@ -51,8 +60,12 @@ describe('designer for daily work', { skip }, () => {
     await dragFromPalette(page, 'union', at);
     await waitFor(async () => (await nodeCount(page)) === 1, 'one node');
     const n = await box(page, 'node-union-1');
-    const dx = n.x - (canvas.x + at.x); const dy = n.y - (canvas.y + at.y);
-    assert.ok(Math.abs(dx) < 40 && Math.abs(dy) < 40, `node at ${n.x},${n.y}, dropped at ${canvas.x + at.x},${canvas.y + at.y}`);
+    const dx = n.x - (canvas.x + at.x);
+    const dy = n.y - (canvas.y + at.y);
+    assert.ok(
+      Math.abs(dx) < 40 && Math.abs(dy) < 40,
+      `node at ${n.x},${n.y}, dropped at ${canvas.x + at.x},${canvas.y + at.y}`,
+    );
   });
 
   it('auto-layout keeps unconnected nodes in their on-screen order', async () => {
@@ -60,14 +73,24 @@ describe('designer for daily work', { skip }, () => {
     await dragFromPalette(page, 'map', { x: 480, y: 330 });
     await dragFromPalette(page, 'filter', { x: 480, y: 60 });
     await waitFor(async () => (await nodeCount(page)) === 3, 'three nodes');
-    const before = await Promise.all(['node-filter-1', 'node-map-1', 'node-union-1'].map(async (id) => (await box(page, id)).y));
+    const before = await Promise.all(
+      ['node-filter-1', 'node-map-1', 'node-union-1'].map(async (id) => (await box(page, id)).y),
+    );
     assert.ok(before[0] < before[1] && before[1] < before[2], `screen order before: ${before}`);
     await page.getByTestId('auto-layout').click();
-    await page.waitForFunction(() => {
-      const ys = ['node-filter-1', 'node-map-1', 'node-union-1'].map((id) => document.querySelector(`[data-testid="${id}"]`)!.getBoundingClientRect());
-      return Math.abs(ys[0].x - ys[1].x) < 2 && Math.abs(ys[1].x - ys[2].x) < 2;
-    }, null, { timeout: 10_000 });
-    const after = await Promise.all(['node-filter-1', 'node-map-1', 'node-union-1'].map(async (id) => (await box(page, id)).y));
+    await page.waitForFunction(
+      () => {
+        const ys = ['node-filter-1', 'node-map-1', 'node-union-1'].map((id) =>
+          document.querySelector(`[data-testid="${id}"]`)!.getBoundingClientRect(),
+        );
+        return Math.abs(ys[0].x - ys[1].x) < 2 && Math.abs(ys[1].x - ys[2].x) < 2;
+      },
+      null,
+      { timeout: 10_000 },
+    );
+    const after = await Promise.all(
+      ['node-filter-1', 'node-map-1', 'node-union-1'].map(async (id) => (await box(page, id)).y),
+    );
     assert.ok(after[0] < after[1] && after[1] < after[2], `order after layout: ${after}`);
   });
 
@@ -91,7 +114,10 @@ describe('designer for daily work', { skip }, () => {
     const start = await transform();
     const mm = await box(page, 'rf__minimap');
     await page.mouse.click(mm.x + 12, mm.y + 12);
-    await page.waitForFunction((t) => (document.querySelector('.react-flow__viewport') as HTMLElement).style.transform !== t, start);
+    await page.waitForFunction(
+      (t) => (document.querySelector('.react-flow__viewport') as HTMLElement).style.transform !== t,
+      start,
+    );
   });
 
   it('closes the Restore popover on Escape and on a canvas click', async () => {

@@ -6,8 +6,25 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
-import { startServe, launchBrowser, openDesigner, artifact, chromiumSkip, pageErrors, type Served } from '../support/designer-support.ts';
-import { dragFromPalette, dragPort, nodeCount, edgeCount, waitFor, clickPane, mod, viewportSettled } from './designer-helpers.ts';
+import {
+  startServe,
+  launchBrowser,
+  openDesigner,
+  artifact,
+  chromiumSkip,
+  pageErrors,
+  type Served,
+} from '../support/designer-support.ts';
+import {
+  dragFromPalette,
+  dragPort,
+  nodeCount,
+  edgeCount,
+  waitFor,
+  clickPane,
+  mod,
+  viewportSettled,
+} from './designer-helpers.ts';
 
 const skip = chromiumSkip();
 let served: Served;
@@ -53,7 +70,10 @@ test('undo and redo of add, connect, delete and a config edit', { skip, timeout:
   await waitFor(async () => (await page.locator('.react-flow__edge.selected').count()) === 1, 'a selected edge');
   await page.getByTestId('edge-form').waitFor();
   await page.keyboard.press('Delete');
-  await waitFor(async () => (await edgeCount(page)) === 0 && (await nodeCount(page)) === 2, 'the edge deleted, nodes kept');
+  await waitFor(
+    async () => (await edgeCount(page)) === 0 && (await nodeCount(page)) === 2,
+    'the edge deleted, nodes kept',
+  );
   await undo();
   await waitFor(async () => (await edgeCount(page)) === 1, 'undo of the edge delete');
 
@@ -65,13 +85,13 @@ test('undo and redo of add, connect, delete and a config edit', { skip, timeout:
   assert.equal(await whereValue(), 'seq > 5');
   await undo();
   await waitFor(async () => (await whereValue()) === '', 'undo of the config edit');
-  assert.match(await page.getByTestId('summary-filter-1').textContent() ?? '', /where \(empty\)/);
+  assert.match((await page.getByTestId('summary-filter-1').textContent()) ?? '', /where \(empty\)/);
   await redo();
   await waitFor(async () => (await whereValue()) === 'seq > 5', 'redo of the config edit');
   // Undo pressed inside the field is the document's undo too.
   await page.getByTestId('f-where').click();
   await page.keyboard.press('End');
-  await page.keyboard.type(' AND key = \'k1\'');
+  await page.keyboard.type(" AND key = 'k1'");
   await undo();
   await waitFor(async () => (await whereValue()) === 'seq > 5', 'undo from inside the field');
   await redo();
@@ -98,7 +118,7 @@ test('an invalid connection is refused with the reason shown', { skip, timeout: 
   await dragPort(page, 'handle-file-source-1-out', 'handle-filter-1-in', { release: false });
   const hint = page.getByTestId('connection-hint');
   await hint.waitFor();
-  assert.match(await hint.textContent() ?? '', /exactly one input; use a union/);
+  assert.match((await hint.textContent()) ?? '', /exactly one input; use a union/);
   await page.mouse.up();
   await new Promise((r) => setTimeout(r, 200));
   assert.equal(await edgeCount(page), before, 'no edge was added');
@@ -110,10 +130,10 @@ test('a bad expression shows the parser error inline at its column', { skip, tim
   await where.fill('seq > 5 AND');
   const alert = page.getByTestId('node-form').getByRole('alert');
   await alert.waitFor();
-  assert.match(await alert.textContent() ?? '', /column \d+/);
+  assert.match((await alert.textContent()) ?? '', /column \d+/);
   await page.getByTestId('f-where-error-mark').waitFor();
   await where.fill('seq >> 5');
-  await waitFor(async () => /column 6/.test(await alert.textContent() ?? ''), 'the error at column 6');
+  await waitFor(async () => /column 6/.test((await alert.textContent()) ?? ''), 'the error at column 6');
   assert.equal(await page.getByTestId('f-where-error-mark').textContent(), '>');
   await page.screenshot({ path: artifact('designer-expression-error.png') });
   // Completions offer upstream columns.
@@ -157,7 +177,7 @@ test('copy/paste, duplicate, select all, quick add and help', { skip, timeout: 6
   await page.mouse.move(late.x + 200, late.y + 90, { steps: 6 });
   await page.mouse.up();
   await page.getByTestId('quick-add').waitFor();
-  assert.doesNotMatch(await page.getByTestId('quick-add').textContent() ?? '', /Generator/, 'sources take no input');
+  assert.doesNotMatch((await page.getByTestId('quick-add').textContent()) ?? '', /Generator/, 'sources take no input');
   await page.getByTestId('quick-add-input').fill('file sink');
   await page.keyboard.press('Enter');
   await waitFor(async () => (await edgeCount(page)) === edgesBefore + 1, 'the new node connected to late');
@@ -167,16 +187,21 @@ test('copy/paste, duplicate, select all, quick add and help', { skip, timeout: 6
   await page.keyboard.press('?');
   await page.getByTestId('help-overlay').waitFor();
   await page.screenshot({ path: artifact('designer-help.png') });
-  assert.match(await page.getByTestId('help-overlay').textContent() ?? '', /Auto-layout/);
+  assert.match((await page.getByTestId('help-overlay').textContent()) ?? '', /Auto-layout/);
   await page.keyboard.press('Escape');
   await waitFor(async () => (await page.getByTestId('help-overlay').count()) === 0, 'help closed');
 });
 
 test('an example opens, lays out and shows its inspector (screenshots)', { skip, timeout: 90_000 }, async () => {
-  page.once('dialog', (d) => { void d.accept(); }); // discard the unsaved edits above
+  page.once('dialog', (d) => {
+    void d.accept();
+  }); // discard the unsaved edits above
   await page.getByTestId('examples').click();
   await page.getByTestId('example-orders-per-user').click();
-  await waitFor(async () => (await page.getByTestId('job-name').textContent())?.includes('orders') ?? false, 'the example');
+  await waitFor(
+    async () => (await page.getByTestId('job-name').textContent())?.includes('orders') ?? false,
+    'the example',
+  );
   assert.ok((await nodeCount(page)) >= 3);
   await page.keyboard.press('l');
   await viewportSettled(page);
@@ -189,9 +214,15 @@ test('an example opens, lays out and shows its inspector (screenshots)', { skip,
   await page.getByTestId('s-stateBackend').selectOption('rocksdb');
   await page.screenshot({ path: artifact('designer-settings.png') });
   await page.getByTestId('export').click();
-  await waitFor(async () => /CREATE TABLE/i.test(await page.getByTestId('export-text').inputValue()), 'the Flink SQL export');
+  await waitFor(
+    async () => /CREATE TABLE/i.test(await page.getByTestId('export-text').inputValue()),
+    'the Flink SQL export',
+  );
   await page.getByTestId('export-json').check();
-  await waitFor(async () => /"weir.job\/v1"/.test(await page.getByTestId('export-text').inputValue()), 'the JSON export');
+  await waitFor(
+    async () => /"weir.job\/v1"/.test(await page.getByTestId('export-text').inputValue()),
+    'the JSON export',
+  );
   await page.keyboard.press('Escape');
   assert.deepEqual(pageErrors(page), []);
 });

@@ -6,7 +6,12 @@ export async function dragFromPalette(page: Page, type: string, at: { x: number;
 }
 
 /** Drag with the mouse from one port to another, the way a person connects nodes. */
-export async function dragPort(page: Page, fromTestId: string, toTestId: string, opts: { release?: boolean } = {}): Promise<void> {
+export async function dragPort(
+  page: Page,
+  fromTestId: string,
+  toTestId: string,
+  opts: { release?: boolean } = {},
+): Promise<void> {
   const a = await page.getByTestId(fromTestId).boundingBox();
   const b = await page.getByTestId(toTestId).boundingBox();
   if (!a || !b) throw new Error(`port not visible: ${!a ? fromTestId : toTestId}`);
@@ -31,13 +36,19 @@ export async function waitFor(check: () => Promise<boolean>, what: string, ms = 
 
 /** Resolves once the canvas viewport stopped moving (fit-view and layout animate it) for 10 frames. */
 export async function viewportSettled(page: Page): Promise<void> {
-  await page.evaluate(() => { delete (window as unknown as { __vp?: unknown }).__vp; });
-  await page.waitForFunction(() => {
-    const w = window as unknown as { __vp?: { t: string; n: number } };
-    const t = document.querySelector('.react-flow__viewport')?.getAttribute('style') ?? '';
-    w.__vp = w.__vp && w.__vp.t === t ? { t, n: w.__vp.n + 1 } : { t, n: 0 };
-    return w.__vp.n >= 10;
-  }, null, { polling: 'raf', timeout: 10_000 });
+  await page.evaluate(() => {
+    delete (window as unknown as { __vp?: unknown }).__vp;
+  });
+  await page.waitForFunction(
+    () => {
+      const w = window as unknown as { __vp?: { t: string; n: number } };
+      const t = document.querySelector('.react-flow__viewport')?.getAttribute('style') ?? '';
+      w.__vp = w.__vp && w.__vp.t === t ? { t, n: w.__vp.n + 1 } : { t, n: 0 };
+      return w.__vp.n >= 10;
+    },
+    null,
+    { polling: 'raf', timeout: 10_000 },
+  );
 }
 
 /** Click the empty canvas background (clears the selection) at a spot away from nodes. */

@@ -12,31 +12,56 @@ type Doc = JobDocument & { settings: JobSettingsInput };
 
 function liveJob(name: string, settings: Partial<JobSettingsInput>, gen: GeneratorSourceConfig): Doc {
   return {
-  format: 'weir.job/v1',
-  name,
-  settings: {
-    stateBackend: 'fs',
-    checkpointing: { interval: '500ms', dir: 'checkpoints', retained: 3, incremental: true },
-    memoryStateLimit: '5mb',
-    parallelism: 2,
-    restart: { attempts: 5, delay: '200ms' },
-    ...settings,
-  },
-  nodes: [
-    { id: 'gen', type: 'source.generator', name: 'Readings', position: { x: 0, y: 40 }, config: gen },
-    { id: 'pos', type: 'filter', name: 'Positive', position: { x: 280, y: 40 }, config: { where: 'value > 0.05' } },
-    { id: 'win', type: 'window', name: 'Per key, 1s', position: { x: 560, y: 40 },
-      config: { keyBy: 'key', window: { kind: 'tumbling', size: '1s' }, aggregates: 'COUNT(*) AS n, AVG(value) AS avg_v' } },
-    { id: 'out', type: 'sink.file', name: 'Files', position: { x: 840, y: -30 }, config: { path: `out/${name}`, format: 'jsonl' } },
-    { id: 'peek', type: 'sink.preview', name: 'Preview', position: { x: 840, y: 130 }, config: {} },
-  ],
-  edges: [
-    { from: 'gen', to: 'pos' }, { from: 'pos', to: 'win' }, { from: 'win', to: 'out' }, { from: 'win', to: 'peek' },
-  ],
+    format: 'weir.job/v1',
+    name,
+    settings: {
+      stateBackend: 'fs',
+      checkpointing: { interval: '500ms', dir: 'checkpoints', retained: 3, incremental: true },
+      memoryStateLimit: '5mb',
+      parallelism: 2,
+      restart: { attempts: 5, delay: '200ms' },
+      ...settings,
+    },
+    nodes: [
+      { id: 'gen', type: 'source.generator', name: 'Readings', position: { x: 0, y: 40 }, config: gen },
+      { id: 'pos', type: 'filter', name: 'Positive', position: { x: 280, y: 40 }, config: { where: 'value > 0.05' } },
+      {
+        id: 'win',
+        type: 'window',
+        name: 'Per key, 1s',
+        position: { x: 560, y: 40 },
+        config: {
+          keyBy: 'key',
+          window: { kind: 'tumbling', size: '1s' },
+          aggregates: 'COUNT(*) AS n, AVG(value) AS avg_v',
+        },
+      },
+      {
+        id: 'out',
+        type: 'sink.file',
+        name: 'Files',
+        position: { x: 840, y: -30 },
+        config: { path: `out/${name}`, format: 'jsonl' },
+      },
+      { id: 'peek', type: 'sink.preview', name: 'Preview', position: { x: 840, y: 130 }, config: {} },
+    ],
+    edges: [
+      { from: 'gen', to: 'pos' },
+      { from: 'pos', to: 'win' },
+      { from: 'win', to: 'out' },
+      { from: 'win', to: 'peek' },
+    ],
   };
 }
 
-const GEN: GeneratorSourceConfig = { seed: 7, rate: 300, keys: 40, step: 20, outOfOrderness: '300ms', eventTime: { field: 'ts', maxOutOfOrderness: '500ms' } };
+const GEN: GeneratorSourceConfig = {
+  seed: 7,
+  rate: 300,
+  keys: 40,
+  step: 20,
+  outOfOrderness: '300ms',
+  eventTime: { field: 'ts', maxOutOfOrderness: '500ms' },
+};
 
 export const LIVE_JOB = liveJob('live-demo', {}, GEN);
 
@@ -46,7 +71,11 @@ export function writeLiveJob(workspace: string, file = 'live-demo.weir.json', jo
 }
 
 /** The same job on the memory backend with a limit its window state exceeds, one restart allowed. */
-export const LIMIT_JOB = liveJob('live-limit', { stateBackend: 'memory', memoryStateLimit: '600b', restart: { attempts: 1, delay: '200ms' } }, GEN);
+export const LIMIT_JOB = liveJob(
+  'live-limit',
+  { stateBackend: 'memory', memoryStateLimit: '600b', restart: { attempts: 1, delay: '200ms' } },
+  GEN,
+);
 
 /** An unthrottled generator: the window cannot keep up, so an output channel fills (back-pressure). */
 export const FAST_JOB = liveJob('live-fast', {}, { ...GEN, rate: undefined, count: 5_000_000, keys: 5000 });
@@ -57,23 +86,55 @@ export const IDLE_JOB: Doc = {
   name: 'live-idle',
   settings: { stateBackend: 'memory', checkpointing: { interval: '500ms' }, parallelism: 1 },
   nodes: [
-    { id: 'busy', type: 'source.generator', name: 'Busy', position: { x: 0, y: 0 },
-      config: { seed: 1, rate: 200, keys: 5, eventTime: { field: 'ts', maxOutOfOrderness: '100ms', idleTimeout: '1s' } } },
-    { id: 'quiet', type: 'source.generator', name: 'Quiet', position: { x: 0, y: 160 },
-      config: { seed: 2, rate: 0.1, keys: 5, eventTime: { field: 'ts', maxOutOfOrderness: '100ms', idleTimeout: '1s' } } },
+    {
+      id: 'busy',
+      type: 'source.generator',
+      name: 'Busy',
+      position: { x: 0, y: 0 },
+      config: {
+        seed: 1,
+        rate: 200,
+        keys: 5,
+        eventTime: { field: 'ts', maxOutOfOrderness: '100ms', idleTimeout: '1s' },
+      },
+    },
+    {
+      id: 'quiet',
+      type: 'source.generator',
+      name: 'Quiet',
+      position: { x: 0, y: 160 },
+      config: {
+        seed: 2,
+        rate: 0.1,
+        keys: 5,
+        eventTime: { field: 'ts', maxOutOfOrderness: '100ms', idleTimeout: '1s' },
+      },
+    },
     { id: 'both', type: 'union', name: 'Both', position: { x: 280, y: 80 }, config: {} },
-    { id: 'win', type: 'window', name: 'Per key, 1s', position: { x: 560, y: 80 },
-      config: { keyBy: 'key', window: { kind: 'tumbling', size: '1s' }, aggregates: 'COUNT(*) AS n' } },
+    {
+      id: 'win',
+      type: 'window',
+      name: 'Per key, 1s',
+      position: { x: 560, y: 80 },
+      config: { keyBy: 'key', window: { kind: 'tumbling', size: '1s' }, aggregates: 'COUNT(*) AS n' },
+    },
     { id: 'peek', type: 'sink.preview', name: 'Preview', position: { x: 840, y: 80 }, config: {} },
   ],
-  edges: [{ from: 'busy', to: 'both' }, { from: 'quiet', to: 'both' }, { from: 'both', to: 'win' }, { from: 'win', to: 'peek' }],
+  edges: [
+    { from: 'busy', to: 'both' },
+    { from: 'quiet', to: 'both' },
+    { from: 'both', to: 'win' },
+    { from: 'win', to: 'peek' },
+  ],
 };
 
 export async function openFile(page: Page, file: string, job: Doc = LIVE_JOB): Promise<void> {
   await page.getByTestId('doc-open').click();
   await page.getByTestId(`file-${file}`).click();
   await page.getByTestId('job-name').filter({ hasText: job.name }).waitFor({ timeout: 20_000 });
-  await page.waitForFunction((n) => document.querySelectorAll('.react-flow__node').length === n, job.nodes.length, { timeout: 20_000 });
+  await page.waitForFunction((n) => document.querySelectorAll('.react-flow__node').length === n, job.nodes.length, {
+    timeout: 20_000,
+  });
 }
 
 export function attr(page: Page, testId: string, name: string): Promise<string | null> {
@@ -85,18 +146,34 @@ export async function num(page: Page, testId: string, name = 'data-count'): Prom
 }
 
 /** Wait until a numeric data attribute of a test id satisfies `pred` (checked in the page). */
-export async function waitAttr(page: Page, testId: string, name: string, min: number, timeout = 30_000): Promise<number> {
-  await page.waitForFunction(([id, n, m]) => {
-    const v = document.querySelector(`[data-testid="${id}"]`)?.getAttribute(n);
-    return v !== null && v !== undefined && v !== '' && Number(v) >= (m);
-  }, [testId, name, min] as const, { timeout });
+export async function waitAttr(
+  page: Page,
+  testId: string,
+  name: string,
+  min: number,
+  timeout = 30_000,
+): Promise<number> {
+  await page.waitForFunction(
+    ([id, n, m]) => {
+      const v = document.querySelector(`[data-testid="${id}"]`)?.getAttribute(n);
+      return v !== null && v !== undefined && v !== '' && Number(v) >= m;
+    },
+    [testId, name, min] as const,
+    { timeout },
+  );
   return num(page, testId, name);
 }
 
 export async function waitStatus(page: Page, status: string, timeout = 30_000): Promise<void> {
-  await page.waitForFunction((s) => document.querySelector('[data-testid="job-status"]')?.getAttribute('data-status') === s, status, { timeout });
+  await page.waitForFunction(
+    (s) => document.querySelector('[data-testid="job-status"]')?.getAttribute('data-status') === s,
+    status,
+    { timeout },
+  );
 }
 
 export function renders(page: Page): Promise<Record<string, number>> {
-  return page.evaluate(() => ({ ...((window as unknown as { __weirRenders?: Record<string, number> }).__weirRenders ?? {}) }));
+  return page.evaluate(() => ({
+    ...((window as unknown as { __weirRenders?: Record<string, number> }).__weirRenders ?? {}),
+  }));
 }

@@ -11,8 +11,26 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { artifactPath, chromiumOrSkip, ensureRenderer, launchChromium, startServe, type ServeProcess } from './support/serve.ts';
-import { FAST_JOB, IDLE_JOB, LIMIT_JOB, attr, num, openFile, renders, waitAttr, waitStatus, writeLiveJob } from './live-support.ts';
+import {
+  artifactPath,
+  chromiumOrSkip,
+  ensureRenderer,
+  launchChromium,
+  startServe,
+  type ServeProcess,
+} from './support/serve.ts';
+import {
+  FAST_JOB,
+  IDLE_JOB,
+  LIMIT_JOB,
+  attr,
+  num,
+  openFile,
+  renders,
+  waitAttr,
+  waitStatus,
+  writeLiveJob,
+} from './live-support.ts';
 
 const skip = chromiumOrSkip();
 
@@ -31,7 +49,9 @@ describe('live panel', { skip }, () => {
     page = await context.newPage();
     // Every run here starts over in the same folder: the app asks before clearing the output an
     // earlier run committed (issue 11, output_exists); accept, as a user starting over would.
-    page.on('dialog', (d) => { void d.accept(); });
+    page.on('dialog', (d) => {
+      void d.accept();
+    });
     page.on('pageerror', (e) => pageErrors.push(String(e)));
     await page.goto(serve.url);
     await page.getByTestId('app-ready').waitFor({ timeout: 30_000 });
@@ -51,8 +71,14 @@ describe('live panel', { skip }, () => {
 
   async function stopRun(): Promise<void> {
     await page.getByTestId('stop').click();
-    await page.waitForFunction(() => ['stopped', 'finished', 'canceled'].includes(
-      document.querySelector('[data-testid="job-status"]')?.getAttribute('data-status') ?? ''), null, { timeout: 30_000 });
+    await page.waitForFunction(
+      () =>
+        ['stopped', 'finished', 'canceled'].includes(
+          document.querySelector('[data-testid="job-status"]')?.getAttribute('data-status') ?? '',
+        ),
+      null,
+      { timeout: 30_000 },
+    );
   }
 
   it('runs with checkpoints every 500 ms: the completed count rises, a checkpoint opens in detail', async () => {
@@ -87,14 +113,29 @@ describe('live panel', { skip }, () => {
     await wm.waitFor();
     const w1 = Number(await wm.getAttribute('data-watermark'));
     const before = await renders(page);
-    await page.waitForFunction((w) => Number(document.querySelector('[data-testid="live-win"]')?.getAttribute('data-watermark')) > w + 1000, w1, { timeout: 20_000 });
+    await page.waitForFunction(
+      (w) => Number(document.querySelector('[data-testid="live-win"]')?.getAttribute('data-watermark')) > w + 1000,
+      w1,
+      { timeout: 20_000 },
+    );
     // Several more metrics ticks (the host sends about four a second): wait until the badges saw five.
     const badges = before.NodeLiveBadge ?? 0;
-    await page.waitForFunction((n) => ((window as unknown as { __weirRenders?: Record<string, number> }).__weirRenders?.NodeLiveBadge ?? 0) >= n + 5,
-      badges, { timeout: 20_000 });
+    await page.waitForFunction(
+      (n) =>
+        ((window as unknown as { __weirRenders?: Record<string, number> }).__weirRenders?.NodeLiveBadge ?? 0) >= n + 5,
+      badges,
+      { timeout: 20_000 },
+    );
     const after = await renders(page);
-    assert.ok((after.NodeLiveBadge ?? 0) - (before.NodeLiveBadge ?? 0) >= 5, `badges re-rendered: ${JSON.stringify({ before, after })}`);
-    assert.equal(after.JobNodeView ?? 0, before.JobNodeView ?? 0, `graph nodes must not re-render on ticks: ${JSON.stringify({ before, after })}`);
+    assert.ok(
+      (after.NodeLiveBadge ?? 0) - (before.NodeLiveBadge ?? 0) >= 5,
+      `badges re-rendered: ${JSON.stringify({ before, after })}`,
+    );
+    assert.equal(
+      after.JobNodeView ?? 0,
+      before.JobNodeView ?? 0,
+      `graph nodes must not re-render on ticks: ${JSON.stringify({ before, after })}`,
+    );
     const rate = Number(await page.getByTestId('edge-rate-gen.out->pos').getAttribute('data-rate'));
     assert.ok(rate > 50, `records/s on gen -> pos: ${rate}`);
     assert.match((await page.getByTestId('wm-win').textContent()) ?? '', /^\d\d:\d\d:\d\d\.\d{3}$/);
@@ -113,21 +154,37 @@ describe('live panel', { skip }, () => {
     // Any edge, not only one into a preview sink: the runtime samples it while the tab shows it.
     // First the source's edge, by its rate label (which covers the edge's middle)...
     await page.getByTestId('edge-rate-gen.out->pos').click();
-    await page.waitForFunction(() => {
-      const el = document.querySelector('[data-testid="data-sample"]');
-      return el?.getAttribute('data-target') === 'edge:gen.out' && Number(el.getAttribute('data-count')) >= 1;
-    }, null, { timeout: 20_000 });
+    await page.waitForFunction(
+      () => {
+        const el = document.querySelector('[data-testid="data-sample"]');
+        return el?.getAttribute('data-target') === 'edge:gen.out' && Number(el.getAttribute('data-count')) >= 1;
+      },
+      null,
+      { timeout: 20_000 },
+    );
     // ...then the filter's output edge, clicked on its line near the start.
-    await page.locator('.react-flow__edge[data-id="pos.out->win"] .react-flow__edge-interaction').click({ position: { x: 24, y: 10 } });
-    await page.waitForFunction(() => {
-      const el = document.querySelector('[data-testid="data-sample"]');
-      return el?.getAttribute('data-kind') === 'edge' && el.getAttribute('data-target') === 'edge:pos.out' && Number(el.getAttribute('data-count')) >= 5;
-    }, null, { timeout: 20_000 });
+    await page
+      .locator('.react-flow__edge[data-id="pos.out->win"] .react-flow__edge-interaction')
+      .click({ position: { x: 24, y: 10 } });
+    await page.waitForFunction(
+      () => {
+        const el = document.querySelector('[data-testid="data-sample"]');
+        return (
+          el?.getAttribute('data-kind') === 'edge' &&
+          el.getAttribute('data-target') === 'edge:pos.out' &&
+          Number(el.getAttribute('data-count')) >= 5
+        );
+      },
+      null,
+      { timeout: 20_000 },
+    );
     const heads = await page.locator('[data-testid="data-sample"] thead th').allTextContents();
     assert.deepEqual([...heads].sort(), ['key', 'seq', 'ts', 'value']);
     // The filter's output (chained with the source): every sampled record passed `value > 0.05`.
     const col = heads.indexOf('value') + 1;
-    const values = (await page.locator(`[data-testid="data-sample"] tbody td:nth-child(${col})`).allTextContents()).map(Number);
+    const values = (await page.locator(`[data-testid="data-sample"] tbody td:nth-child(${col})`).allTextContents()).map(
+      Number,
+    );
     assert.ok(values.length >= 5 && values.every((v) => v > 0.05), `sampled values ${values.join(', ')}`);
     assert.match((await page.getByTestId('data-sample').textContent()) ?? '', /Positive → Per key, 1s/);
     await page.screenshot({ path: artifactPath('live-edge-sample.png') });
@@ -145,7 +202,10 @@ describe('live panel', { skip }, () => {
     await waitAttr(page, 'cp-count-restored', 'data-count', 1);
     assert.match((await page.getByTestId('latest-restore').textContent()) ?? '', /#\d+ · automatic restart/);
     await waitAttr(page, 'cp-count-completed', 'data-count', completed + 2);
-    assert.match((await page.getByTestId('live-recovered').textContent()) ?? '', /SIGKILL.*rewound to checkpoint #\d+/s);
+    assert.match(
+      (await page.getByTestId('live-recovered').textContent()) ?? '',
+      /SIGKILL.*rewound to checkpoint #\d+/s,
+    );
     await page.getByTestId('live-tab-checkpoints').click();
     await page.screenshot({ path: artifactPath('live-memory-recovered.png') });
   });
@@ -181,14 +241,31 @@ describe('live panel', { skip }, () => {
       assert.equal(await attr(page, 'state-backend', 'data-backend'), backend);
       if (backend === 'rocksdb') {
         // RocksDB reports its live data and files: both columns hold real numbers for the window.
-        await page.waitForFunction(() => /\d+(\.\d)? (B|KB|MB)/.test(document.querySelector('[data-testid="state-win-0"] td:nth-child(3)')?.textContent ?? ''), null, { timeout: 15_000 });
+        await page.waitForFunction(
+          () =>
+            /\d+(\.\d)? (B|KB|MB)/.test(
+              document.querySelector('[data-testid="state-win-0"] td:nth-child(3)')?.textContent ?? '',
+            ),
+          null,
+          { timeout: 15_000 },
+        );
       }
-      assert.equal((await page.getByTestId('snapshot-kind').textContent())?.trim(), backend === 'rocksdb' ? 'INCREMENTAL checkpoints' : 'FULL checkpoints');
-      await page.waitForFunction(() => Number(document.querySelector('[data-testid="state-win-0"]')?.getAttribute('data-bytes')) > 0, null, { timeout: 15_000 });
+      assert.equal(
+        (await page.getByTestId('snapshot-kind').textContent())?.trim(),
+        backend === 'rocksdb' ? 'INCREMENTAL checkpoints' : 'FULL checkpoints',
+      );
+      await page.waitForFunction(
+        () => Number(document.querySelector('[data-testid="state-win-0"]')?.getAttribute('data-bytes')) > 0,
+        null,
+        { timeout: 15_000 },
+      );
       await page.screenshot({ path: artifactPath(`live-${backend}.png`) });
       await stopRun();
       // fs and rocksdb keep their checkpoints in the job's folder.
-      assert.ok(existsSync(join(serve.workspace, 'checkpoints')) && readdirSync(join(serve.workspace, 'checkpoints')).length > 0);
+      assert.ok(
+        existsSync(join(serve.workspace, 'checkpoints')) &&
+          readdirSync(join(serve.workspace, 'checkpoints')).length > 0,
+      );
     });
   }
 
@@ -200,11 +277,17 @@ describe('live panel', { skip }, () => {
     await waitStatus(page, 'failed', 45_000);
     await page.getByTestId('live-tab-overview').click();
     const cause = (await page.getByTestId('live-cause').textContent()) ?? '';
-    assert.match(cause, /^The job failed: .*operator 'win' subtask \d: snapshot of .* exceeds the memory state backend's limit of 600 bytes/);
+    assert.match(
+      cause,
+      /^The job failed: .*operator 'win' subtask \d: snapshot of .* exceeds the memory state backend's limit of 600 bytes/,
+    );
     assert.match(cause, /gave up after 1 restart/);
-    assert.ok(await num(page, 'cp-count-failed') >= 1);
+    assert.ok((await num(page, 'cp-count-failed')) >= 1);
     assert.equal(await num(page, 'cp-count-in-progress'), 0, 'nothing stays in progress after the job ended');
-    assert.match((await page.getByTestId('latest-failed').textContent()) ?? '', /exceeds the memory state backend's limit/);
+    assert.match(
+      (await page.getByTestId('latest-failed').textContent()) ?? '',
+      /exceeds the memory state backend's limit/,
+    );
     await page.getByTestId('live-tab-state').click();
     await page.screenshot({ path: artifactPath('live-memory-limit.png') });
     await page.getByTestId('live-tab-checkpoints').click();
@@ -234,7 +317,11 @@ describe('live panel', { skip }, () => {
     await page.getByTestId('idle-quiet').waitFor();
     assert.equal(await attr(page, 'live-busy', 'data-idle'), 'false');
     const w = Number(await attr(page, 'live-win', 'data-watermark'));
-    await page.waitForFunction((x) => Number(document.querySelector('[data-testid="live-win"]')?.getAttribute('data-watermark')) > x, w, { timeout: 15_000 });
+    await page.waitForFunction(
+      (x) => Number(document.querySelector('[data-testid="live-win"]')?.getAttribute('data-watermark')) > x,
+      w,
+      { timeout: 15_000 },
+    );
     await page.getByTestId('live-tab-watermarks').click();
     assert.equal(await attr(page, 'wm-ch-both-0-1', 'data-idle'), 'true');
     await page.screenshot({ path: artifactPath('live-idle.png') });

@@ -10,7 +10,14 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import type { Browser, Page } from 'playwright-core';
-import { artifactPath, chromiumOrSkip, ensureRenderer, launchChromium, startServe, type ServeProcess } from './support/serve.ts';
+import {
+  artifactPath,
+  chromiumOrSkip,
+  ensureRenderer,
+  launchChromium,
+  startServe,
+  type ServeProcess,
+} from './support/serve.ts';
 
 const skip = chromiumOrSkip();
 
@@ -32,7 +39,11 @@ describe('weir serve in a real browser', { skip }, () => {
   });
 
   it('prints exactly its tokenized address first', () => {
-    assert.match(serve.firstLine, /^Weir is running at http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]{32,}$/, serve.stderr());
+    assert.match(
+      serve.firstLine,
+      /^Weir is running at http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]{32,}$/,
+      serve.stderr(),
+    );
   });
 
   it('refuses requests without the token', async () => {
@@ -41,8 +52,14 @@ describe('weir serve in a real browser', { skip }, () => {
     assert.equal((await fetch(`${serve.origin}/index.html`)).status, 403);
     const refused = await new Promise<number>((resolve) => {
       const ws = new WebSocket(`ws://127.0.0.1:${serve.port}/ws`);
-      ws.once('unexpected-response', (_q, res) => { resolve(res.statusCode ?? 0); ws.terminate(); });
-      ws.once('open', () => { resolve(101); ws.close(); });
+      ws.once('unexpected-response', (_q, res) => {
+        resolve(res.statusCode ?? 0);
+        ws.terminate();
+      });
+      ws.once('open', () => {
+        resolve(101);
+        ws.close();
+      });
       ws.once('error', () => resolve(-1));
     });
     assert.equal(refused, 403);
@@ -55,15 +72,21 @@ describe('weir serve in a real browser', { skip }, () => {
     await page.goto(serve.url);
     await page.getByTestId('app-ready').waitFor({ timeout: 30_000 });
     await page.getByTestId('job-name').filter({ hasText: 'orders-per-user' }).waitFor({ timeout: 20_000 });
-    await page.waitForFunction(() => document.querySelectorAll('.react-flow__node').length === 4, null, { timeout: 20_000 });
+    await page.waitForFunction(() => document.querySelectorAll('.react-flow__node').length === 4, null, {
+      timeout: 20_000,
+    });
 
     await page.getByTestId('run').click();
     const status = page.getByTestId('job-status');
     await page.waitForFunction(
-      () => ['finished', 'failed', 'canceled'].includes(document.querySelector('[data-testid="job-status"]')?.getAttribute('data-status') ?? ''),
-      null, { timeout: 90_000 },
+      () =>
+        ['finished', 'failed', 'canceled'].includes(
+          document.querySelector('[data-testid="job-status"]')?.getAttribute('data-status') ?? '',
+        ),
+      null,
+      { timeout: 90_000 },
     );
-    assert.equal(await status.getAttribute('data-status'), 'finished', await status.getAttribute('title') ?? '');
+    assert.equal(await status.getAttribute('data-status'), 'finished', (await status.getAttribute('title')) ?? '');
     assert.equal((await status.textContent())?.trim(), 'finished');
     // The run really happened: its sink committed files into the workspace copy of the example.
     assert.ok(readdirSync(join(serve.workspace, 'orders-per-user', 'out', 'per_user')).length > 0);
@@ -82,13 +105,27 @@ describe('weir serve in a real browser', { skip }, () => {
     try {
       const other = await browser.newPage();
       await other.goto(`http://127.0.0.1:${evilPort}/`);
-      const outcome = await other.evaluate(([port, token]) => new Promise<string>((resolve) => {
-        const ws = new WebSocket(`ws://127.0.0.1:${port}/ws?token=${token}`);
-        ws.onopen = () => { resolve('open'); ws.close(); };
-        ws.onerror = () => resolve('refused');
-      }), [serve.port, serve.token] as const);
+      const outcome = await other.evaluate(
+        ([port, token]) =>
+          new Promise<string>((resolve) => {
+            const ws = new WebSocket(`ws://127.0.0.1:${port}/ws?token=${token}`);
+            ws.onopen = () => {
+              resolve('open');
+              ws.close();
+            };
+            ws.onerror = () => resolve('refused');
+          }),
+        [serve.port, serve.token] as const,
+      );
       assert.equal(outcome, 'refused');
-      const fetched = await other.evaluate((url) => fetch(url).then((r) => String(r.status), () => 'blocked'), serve.url);
+      const fetched = await other.evaluate(
+        (url) =>
+          fetch(url).then(
+            (r) => String(r.status),
+            () => 'blocked',
+          ),
+        serve.url,
+      );
       assert.notEqual(fetched, '200');
       await other.close();
     } finally {

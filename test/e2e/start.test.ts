@@ -20,10 +20,13 @@ function electronInstalled(): boolean {
   try {
     const p = createRequire(join(ROOT, 'package.json'))('electron');
     return typeof p === 'string' && existsSync(p);
-  } catch { return false; }
+  } catch {
+    return false;
+  }
 }
 
-const skip = chromiumOrSkip() ?? (electronInstalled() ? 'an Electron binary is installed: npm start opens its window' : undefined);
+const skip =
+  chromiumOrSkip() ?? (electronInstalled() ? 'an Electron binary is installed: npm start opens its window' : undefined);
 
 describe('npm start without the Electron binary', { skip }, () => {
   let child: ChildProcess;
@@ -35,7 +38,8 @@ describe('npm start without the Electron binary', { skip }, () => {
   before(async () => {
     ensureRenderer(); // built under the shared lock, so start.mjs finds it up to date
     child = spawn(process.execPath, [join(ROOT, 'scripts', 'start.mjs')], {
-      cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'],
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
       // BROWSER=true: `--open` must not start a real browser on the test machine.
       env: { ...process.env, ELECTRON_SKIP_BINARY_DOWNLOAD: '1', WEIR_WORKSPACE: workspace, BROWSER: 'true' },
     });
@@ -44,9 +48,15 @@ describe('npm start without the Electron binary', { skip }, () => {
       createInterface({ input: child.stdout! }).on('line', (l) => {
         lines.push(l);
         const m = /^Weir is running at (http:\/\/\S+)$/.exec(l);
-        if (m) { clearTimeout(timer); resolve(m[1]); }
+        if (m) {
+          clearTimeout(timer);
+          resolve(m[1]);
+        }
       });
-      child.once('exit', (c) => { clearTimeout(timer); reject(new Error(`npm start exited ${c}:\n${lines.join('\n')}`)); });
+      child.once('exit', (c) => {
+        clearTimeout(timer);
+        reject(new Error(`npm start exited ${c}:\n${lines.join('\n')}`));
+      });
     });
     browser = await launchChromium();
   });
@@ -60,8 +70,10 @@ describe('npm start without the Electron binary', { skip }, () => {
     rmSync(workspace, { recursive: true, force: true });
   });
 
-  it('install never runs electron\'s postinstall', () => {
-    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { allowScripts: Record<string, boolean> };
+  it("install never runs electron's postinstall", () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+      allowScripts: Record<string, boolean>;
+    };
     assert.equal(pkg.allowScripts.electron, false);
   });
 

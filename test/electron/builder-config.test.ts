@@ -16,7 +16,7 @@ const yaml = require('js-yaml') as { load(text: string): unknown };
 const config = yaml.load(readFileSync(join(ROOT, 'electron-builder.yml'), 'utf8')) as Record<string, any>;
 
 describe('electron-builder.yml', () => {
-  it('passes electron-builder\'s configuration schema', () => {
+  it("passes electron-builder's configuration schema", () => {
     const scheme = JSON.parse(readFileSync(require.resolve('app-builder-lib/scheme.json'), 'utf8'));
     const validate = new Ajv({ allErrors: true, strict: false }).compile(scheme);
     assert.equal(validate(config), true, JSON.stringify(validate.errors));
@@ -30,13 +30,22 @@ describe('electron-builder.yml', () => {
     assert.deepEqual(config.win.target, ['nsis']);
   });
 
-  it('unpacks rocksdb\'s native module from the asar and ships the bundles and examples', () => {
+  it("unpacks rocksdb's native module from the asar and ships the bundles and examples", () => {
     assert.equal(config.asar, true);
-    assert.ok(config.asarUnpack.some((p: string) => p.includes('node_modules/rocksdb')), JSON.stringify(config.asarUnpack));
+    assert.ok(
+      config.asarUnpack.some((p: string) => p.includes('node_modules/rocksdb')),
+      JSON.stringify(config.asarUnpack),
+    );
     assert.ok(config.files.includes('dist/**/*'));
-    assert.ok(config.extraResources.some((r: { from: string; to: string }) => r.from === 'examples' && r.to === 'examples'));
+    assert.ok(
+      config.extraResources.some((r: { from: string; to: string }) => r.from === 'examples' && r.to === 'examples'),
+    );
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
-    assert.equal(pkg.main, 'dist/electron/main.cjs', 'the entry electron-builder packs is what scripts/build.mjs writes');
+    assert.equal(
+      pkg.main,
+      'dist/electron/main.cjs',
+      'the entry electron-builder packs is what scripts/build.mjs writes',
+    );
   });
 
   it('sets the Electron fuses of the security checklist', () => {

@@ -19,13 +19,27 @@ const OUT = join(ROOT, 'dist', 'electron');
 function bundleLauncher(entry: string, execArgv: string[] = []): TaskLauncher {
   return {
     launch(): TaskProcessHandle {
-      const child = fork(entry, [], { execArgv, serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+      const child = fork(entry, [], {
+        execArgv,
+        serialization: 'advanced',
+        stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      });
       return {
-        send: (m) => { if (child.connected) child.send(m as object); },
-        onMessage: (l) => { child.on('message', l); },
-        onExit: (l) => { child.once('exit', (code, signal) => l({ code, signal })); },
-        kill: (signal = 'SIGKILL') => { child.kill(signal); },
-        get pid() { return child.pid; },
+        send: (m) => {
+          if (child.connected) child.send(m as object);
+        },
+        onMessage: (l) => {
+          child.on('message', l);
+        },
+        onExit: (l) => {
+          child.once('exit', (code, signal) => l({ code, signal }));
+        },
+        kill: (signal = 'SIGKILL') => {
+          child.kill(signal);
+        },
+        get pid() {
+          return child.pid;
+        },
       };
     },
   };
@@ -34,7 +48,10 @@ function bundleLauncher(entry: string, execArgv: string[] = []): TaskLauncher {
 describe('electron bundles', () => {
   let workspace: string;
   before(() => {
-    const r = spawnSync(process.execPath, [join(ROOT, 'scripts', 'build.mjs'), '--electron'], { cwd: ROOT, encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [join(ROOT, 'scripts', 'build.mjs'), '--electron'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    });
     assert.equal(r.status, 0, r.stderr);
     workspace = mkdtempSync(join(tmpdir(), 'weir-bundle-'));
   });
@@ -62,18 +79,25 @@ describe('electron bundles', () => {
     ['orders-per-user', 'fs', PARENT_PORT, 'parentPort'],
   ] as const;
   for (const [example, backend, execArgv, channel] of cases) {
-    it(`runs ${example} (${backend} backend) in the bundled task process over ${channel}`, { timeout: 90_000 }, async () => {
-      const dir = join(workspace, `${example}-${channel}`);
-      cpSync(join(ROOT, 'examples', example), dir, { recursive: true });
-      const doc = JSON.parse(readFileSync(join(dir, 'job.weir.json'), 'utf8'));
-      const v = validateJob(doc, { baseDir: dir });
-      assert.ok(v.ok, JSON.stringify(v.problems));
-      assert.equal(v.job.settings.stateBackend, backend);
-      const handle = await startJob({ job: { ...v.job, baseDir: dir }, launcher: bundleLauncher(join(OUT, 'task.cjs'), [...execArgv]) });
-      const result = await handle.done;
-      assert.equal(result.status, 'finished', result.cause);
-      const sinks = v.job.nodes.filter((n) => n.type === 'sink.file');
-      for (const n of sinks) assert.ok(readdirSync(join(dir, (n.config as { path: string }).path)).length > 0, n.id);
-    });
+    it(
+      `runs ${example} (${backend} backend) in the bundled task process over ${channel}`,
+      { timeout: 90_000 },
+      async () => {
+        const dir = join(workspace, `${example}-${channel}`);
+        cpSync(join(ROOT, 'examples', example), dir, { recursive: true });
+        const doc = JSON.parse(readFileSync(join(dir, 'job.weir.json'), 'utf8'));
+        const v = validateJob(doc, { baseDir: dir });
+        assert.ok(v.ok, JSON.stringify(v.problems));
+        assert.equal(v.job.settings.stateBackend, backend);
+        const handle = await startJob({
+          job: { ...v.job, baseDir: dir },
+          launcher: bundleLauncher(join(OUT, 'task.cjs'), [...execArgv]),
+        });
+        const result = await handle.done;
+        assert.equal(result.status, 'finished', result.cause);
+        const sinks = v.job.nodes.filter((n) => n.type === 'sink.file');
+        for (const n of sinks) assert.ok(readdirSync(join(dir, (n.config as { path: string }).path)).length > 0, n.id);
+      },
+    );
   }
 });

@@ -21,7 +21,9 @@ class StubIpcMain implements IpcMainLike {
     assert.ok(!this.handlers.has(channel), `second handler for ${channel}`);
     this.handlers.set(channel, listener);
   }
-  removeHandler(channel: string): void { this.handlers.delete(channel); }
+  removeHandler(channel: string): void {
+    this.handlers.delete(channel);
+  }
   async invoke(event: InvokeEvent, ...args: unknown[]): Promise<IpcReply> {
     const h = this.handlers.get(IPC_CALL_CHANNEL);
     assert.ok(h, 'handler registered');
@@ -43,14 +45,21 @@ describe('electron IPC guard', () => {
   let unregister: () => void;
 
   before(() => {
-    host = createLocalHost({ workspace, examplesDir: resolve(import.meta.dirname, '../../examples'), transport: 'electron' });
+    host = createLocalHost({
+      workspace,
+      examplesDir: resolve(import.meta.dirname, '../../examples'),
+      transport: 'electron',
+    });
     calls = [];
     // Count what reaches the host: a refused call must never get there.
     const spy = new Proxy(host, {
       get(target, prop, receiver) {
         const v = Reflect.get(target, prop, receiver);
         return typeof v === 'function' && prop !== 'onEvent'
-          ? (...args: unknown[]) => { calls.push(String(prop)); return (v as (...a: unknown[]) => unknown).apply(target, args); }
+          ? (...args: unknown[]) => {
+              calls.push(String(prop));
+              return (v as (...a: unknown[]) => unknown).apply(target, args);
+            }
           : v;
       },
     }) as EngineHost;
@@ -123,7 +132,12 @@ describe('electron IPC guard', () => {
 
   it('forwards host events to the window, one message per tick', async () => {
     const sent: Array<[string, HostEvent[]]> = [];
-    const target = { isDestroyed: () => false, send: (c: string, e: unknown) => { sent.push([c, e as HostEvent[]]); } };
+    const target = {
+      isDestroyed: () => false,
+      send: (c: string, e: unknown) => {
+        sent.push([c, e as HostEvent[]]);
+      },
+    };
     const stop = forwardEvents(host, () => target);
     host.sendAppCommand('save');
     host.sendAppCommand('open', '/x.weir.json');
@@ -131,7 +145,10 @@ describe('electron IPC guard', () => {
     stop();
     assert.equal(sent.length, 1);
     assert.equal(sent[0][0], IPC_EVENT_CHANNEL);
-    assert.deepEqual(sent[0][1], [{ type: 'app.command', command: 'save' }, { type: 'app.command', command: 'open', path: '/x.weir.json' }]);
+    assert.deepEqual(sent[0][1], [
+      { type: 'app.command', command: 'save' },
+      { type: 'app.command', command: 'open', path: '/x.weir.json' },
+    ]);
   });
 
   it('unregisters', () => {

@@ -22,11 +22,23 @@ describe('electron main process (under a recording electron stand-in)', () => {
 
   before(() => {
     ensureRenderer();
-    const b = spawnSync(process.execPath, [join(ROOT, 'scripts', 'build.mjs'), '--electron'], { cwd: ROOT, encoding: 'utf8' });
+    const b = spawnSync(process.execPath, [join(ROOT, 'scripts', 'build.mjs'), '--electron'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    });
     assert.equal(b.status, 0, b.stderr);
     home = mkdtempSync(join(tmpdir(), 'weir-main-'));
-    const r = spawnSync(process.execPath, ['-r', join(import.meta.dirname, 'fixtures', 'electron-stub.cjs'), join(ROOT, 'dist', 'electron', 'main.cjs'), '--example', 'orders-per-user'],
-      { cwd: ROOT, encoding: 'utf8', env: { ...process.env, WEIR_STUB_HOME: home }, timeout: 60_000 });
+    const r = spawnSync(
+      process.execPath,
+      [
+        '-r',
+        join(import.meta.dirname, 'fixtures', 'electron-stub.cjs'),
+        join(ROOT, 'dist', 'electron', 'main.cjs'),
+        '--example',
+        'orders-per-user',
+      ],
+      { cwd: ROOT, encoding: 'utf8', env: { ...process.env, WEIR_STUB_HOME: home }, timeout: 60_000 },
+    );
     assert.equal(r.status, 0, `${r.stdout}\n${r.stderr}`);
     report = JSON.parse(r.stdout.trim().split('\n').at(-1)!);
   });

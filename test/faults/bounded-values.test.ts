@@ -12,7 +12,9 @@ import { join } from 'node:path';
 import { readCommitted, runWeir, tempDir, writeJob } from '../support/run-helpers.ts';
 
 const fileJob = (source: string, sink: string, settings: Record<string, unknown> = {}) => ({
-  format: 'weir.job/v1', name: 'bounded', settings: { parallelism: 1, ...settings },
+  format: 'weir.job/v1',
+  name: 'bounded',
+  settings: { parallelism: 1, ...settings },
   nodes: [
     { id: 'src', type: 'source.file', config: { path: source, format: 'jsonl', eventTime: { field: 'ts' } } },
     { id: 'out', type: 'sink.file', config: { path: sink, format: 'jsonl' } },
@@ -25,39 +27,84 @@ describe('faults: bounded values', () => {
     const { dir, cleanup } = tempDir('faults-ranges');
     try {
       const job = writeJob(dir, {
-        format: 'weir.job/v1', name: 'ranges',
-        settings: { restart: { delay: '999999d' }, checkpointing: { interval: '25d', timeout: 2 ** 31 }, memoryStateLimit: '4gb' },
+        format: 'weir.job/v1',
+        name: 'ranges',
+        settings: {
+          restart: { delay: '999999d' },
+          checkpointing: { interval: '25d', timeout: 2 ** 31 },
+          memoryStateLimit: '4gb',
+        },
         nodes: [
-          { id: 'g', type: 'source.generator', config: { count: 10, startTime: 1e300, eventTime: { field: 'ts', idleTimeout: '30d' } } },
-          { id: 'w', type: 'window', config: { window: { kind: 'tumbling', size: 1e300 }, aggregates: 'COUNT(*) AS n', allowedLateness: '999999999d' } },
+          {
+            id: 'g',
+            type: 'source.generator',
+            config: { count: 10, startTime: 1e300, eventTime: { field: 'ts', idleTimeout: '30d' } },
+          },
+          {
+            id: 'w',
+            type: 'window',
+            config: {
+              window: { kind: 'tumbling', size: 1e300 },
+              aggregates: 'COUNT(*) AS n',
+              allowedLateness: '999999999d',
+            },
+          },
           { id: 'out', type: 'sink.file', config: { path: 'o', format: 'jsonl' } },
         ],
-        edges: [{ from: 'g', to: 'w' }, { from: 'w', to: 'out' }],
+        edges: [
+          { from: 'g', to: 'w' },
+          { from: 'w', to: 'out' },
+        ],
       });
       const r = await runWeir(['validate', job], dir);
       assert.equal(r.code, 2);
       const out = r.stdout + r.stderr;
-      for (const path of ['settings.restart.delay', 'settings.checkpointing.interval', 'settings.checkpointing.timeout', 'settings.memoryStateLimit',
-        'nodes[0].config.startTime', 'nodes[0].config.eventTime.idleTimeout', 'nodes[1].config.window.size', 'nodes[1].config.allowedLateness']) {
+      for (const path of [
+        'settings.restart.delay',
+        'settings.checkpointing.interval',
+        'settings.checkpointing.timeout',
+        'settings.memoryStateLimit',
+        'nodes[0].config.startTime',
+        'nodes[0].config.eventTime.idleTimeout',
+        'nodes[1].config.window.size',
+        'nodes[1].config.allowedLateness',
+      ]) {
         assert.ok(out.includes(`${path}: `), `${path} reported:\n${out}`);
       }
       assert.match(out, /settings\.restart\.delay: \d+ ms is too long: at most 2147483647 ms/);
       const run = await runWeir(['run', job], dir);
       assert.equal(run.code, 2, 'weir run refuses the same document');
-    } finally { cleanup(); }
+    } finally {
+      cleanup();
+    }
   });
 
   it('event times of 1e300 and -1e20 are bad records, counted and reported; the rest is committed', async () => {
     const { dir, cleanup } = tempDir('faults-eventtime');
     try {
-      writeFileSync(join(dir, 'in.jsonl'), ['{"id":1,"ts":1700000000000}', '{"id":2,"ts":1e300}', '{"id":3,"ts":-1e20}', '{"id":4,"ts":1700000001000}'].join('\n') + '\n');
+      writeFileSync(
+        join(dir, 'in.jsonl'),
+        [
+          '{"id":1,"ts":1700000000000}',
+          '{"id":2,"ts":1e300}',
+          '{"id":3,"ts":-1e20}',
+          '{"id":4,"ts":1700000001000}',
+        ].join('\n') + '\n',
+      );
       const r = await runWeir(['run', writeJob(dir, fileJob('in.jsonl', 'out')), '--quiet'], dir);
       assert.equal(r.code, 0, r.stderr);
       assert.match(r.stderr, /in\.jsonl:2: field 'ts' = 1e\+300 is outside the representable event-time range/);
       assert.match(r.stderr, /in\.jsonl:3: field 'ts' = -100000000000000000000 is outside/);
       assert.match(r.stderr, /2 bad records; first:/);
-      assert.deepEqual(readCommitted(join(dir, 'out')).map((l) => JSON.parse(l).id).sort(), [1, 4]);
-    } finally { cleanup(); }
+      assert.deepEqual(
+        readCommitted(join(dir, 'out'))
+          .map((l) => JSON.parse(l).id)
+          .sort(),
+        [1, 4],
+      );
+    } finally {
+      cleanup();
+    }
   });
 });
 
@@ -70,32 +117,61 @@ describe('faults: an over-long line', () => {
       const r = await runWeir(['run', writeJob(dir, fileJob('in.jsonl', 'out')), '--quiet'], dir);
       assert.equal(r.code, 0, r.stderr);
       assert.match(r.stderr, /1 bad record; first: in\.jsonl:2: line of 17825793 bytes is longer than 16777216 bytes/);
-      assert.deepEqual(readCommitted(join(dir, 'out')).map((l) => JSON.parse(l).id), [1, 3]);
-    } finally { cleanup(); }
+      assert.deepEqual(
+        readCommitted(join(dir, 'out')).map((l) => JSON.parse(l).id),
+        [1, 3],
+      );
+    } finally {
+      cleanup();
+    }
   });
 });
 
-describe('faults: paths that are not real files or folders', { skip: process.platform !== 'linux' ? 'Linux pseudo file systems' : undefined }, () => {
-  for (const [what, source, sink, settings, message] of [
-    ['a sink under /proc', 'in.jsonl', '/proc/weir-out', {}, /nodes\[1\]\.config\.path: \/proc\/weir-out is on \/proc/],
-    ['a checkpoint folder under /proc', 'in.jsonl', 'out', { stateBackend: 'fs', checkpointing: { interval: '1s', dir: '/proc/self' } }, /settings\.checkpointing\.dir: .* is on \/proc/],
-    ['a source of /dev/zero', '/dev/zero', 'out', {}, /nodes\[0\]\.config\.path: \/dev\/zero is on \/dev; a file source reads regular files only/],
-    ['a FIFO source', 'fifo', 'out', {}, /nodes\[0\]\.config\.path: .*fifo is not a regular file/],
-  ] as const) {
-    it(`${what} is refused at once`, async () => {
-      const { dir, cleanup } = tempDir('faults-pseudo');
-      try {
-        writeFileSync(join(dir, 'in.jsonl'), '{"id":1,"ts":1}\n');
-        if (source === 'fifo') execFileSync('mkfifo', [join(dir, 'fifo')]);
-        const started = Date.now();
-        const r = await runWeir(['run', writeJob(dir, fileJob(source, sink, settings)), '--quiet'], dir, 60_000);
-        assert.equal(r.code, 1, r.stderr);
-        assert.match(r.stderr, message);
-        assert.ok(Date.now() - started < 30_000, 'refused, not hung');
-      } finally { cleanup(); }
-    });
-  }
-});
+describe(
+  'faults: paths that are not real files or folders',
+  { skip: process.platform !== 'linux' ? 'Linux pseudo file systems' : undefined },
+  () => {
+    for (const [what, source, sink, settings, message] of [
+      [
+        'a sink under /proc',
+        'in.jsonl',
+        '/proc/weir-out',
+        {},
+        /nodes\[1\]\.config\.path: \/proc\/weir-out is on \/proc/,
+      ],
+      [
+        'a checkpoint folder under /proc',
+        'in.jsonl',
+        'out',
+        { stateBackend: 'fs', checkpointing: { interval: '1s', dir: '/proc/self' } },
+        /settings\.checkpointing\.dir: .* is on \/proc/,
+      ],
+      [
+        'a source of /dev/zero',
+        '/dev/zero',
+        'out',
+        {},
+        /nodes\[0\]\.config\.path: \/dev\/zero is on \/dev; a file source reads regular files only/,
+      ],
+      ['a FIFO source', 'fifo', 'out', {}, /nodes\[0\]\.config\.path: .*fifo is not a regular file/],
+    ] as const) {
+      it(`${what} is refused at once`, async () => {
+        const { dir, cleanup } = tempDir('faults-pseudo');
+        try {
+          writeFileSync(join(dir, 'in.jsonl'), '{"id":1,"ts":1}\n');
+          if (source === 'fifo') execFileSync('mkfifo', [join(dir, 'fifo')]);
+          const started = Date.now();
+          const r = await runWeir(['run', writeJob(dir, fileJob(source, sink, settings)), '--quiet'], dir, 60_000);
+          assert.equal(r.code, 1, r.stderr);
+          assert.match(r.stderr, message);
+          assert.ok(Date.now() - started < 30_000, 'refused, not hung');
+        } finally {
+          cleanup();
+        }
+      });
+    }
+  },
+);
 
 describe('faults: bad records', () => {
   it('weir run exits non-zero when every record of a source was bad, and --quiet still prints the summary', async () => {
@@ -106,18 +182,34 @@ describe('faults: bad records', () => {
       assert.equal(r.code, 1, r.stderr);
       assert.match(r.stderr, /3 bad records; first: in\.jsonl:1: invalid JSON/);
       assert.match(r.stderr, /every record of source 'src' \(3 bad\) was bad/);
-    } finally { cleanup(); }
+    } finally {
+      cleanup();
+    }
   });
 });
 
 describe('faults: dead letters', () => {
   const deadLetterJob = (edges: unknown[], onBadRecord = 'dead-letter', withWindow = false) => ({
-    format: 'weir.job/v1', name: 'dl', settings: { parallelism: 2, stateBackend: 'fs', checkpointing: { interval: '50ms' } },
+    format: 'weir.job/v1',
+    name: 'dl',
+    settings: { parallelism: 2, stateBackend: 'fs', checkpointing: { interval: '50ms' } },
     nodes: [
-      { id: 'src', type: 'source.file', config: { path: 'in', format: 'jsonl', onBadRecord, eventTime: { field: 'ts' } } },
+      {
+        id: 'src',
+        type: 'source.file',
+        config: { path: 'in', format: 'jsonl', onBadRecord, eventTime: { field: 'ts' } },
+      },
       { id: 'out', type: 'sink.file', config: { path: 'out', format: 'jsonl' } },
       { id: 'dead', type: 'sink.file', config: { path: 'dead', format: 'jsonl' } },
-      ...(withWindow ? [{ id: 'win', type: 'window', config: { window: { kind: 'tumbling', size: '1s' }, aggregates: 'COUNT(*) AS n' } }] : []),
+      ...(withWindow
+        ? [
+            {
+              id: 'win',
+              type: 'window',
+              config: { window: { kind: 'tumbling', size: '1s' }, aggregates: 'COUNT(*) AS n' },
+            },
+          ]
+        : []),
     ],
     edges,
   });
@@ -144,30 +236,73 @@ describe('faults: dead letters', () => {
         mkdirSync(join(dir, 'in'), { recursive: true });
         writeFileSync(join(dir, 'in', f), lines.join('\n') + '\n');
       }
-      const job = writeJob(dir, deadLetterJob([{ from: 'src', to: 'out' }, { from: 'src', fromPort: 'bad', to: 'dead' }]));
+      const job = writeJob(
+        dir,
+        deadLetterJob([
+          { from: 'src', to: 'out' },
+          { from: 'src', fromPort: 'bad', to: 'dead' },
+        ]),
+      );
       const r = await runWeir(['run', job, '--quiet'], dir);
       assert.equal(r.code, 0, r.stderr);
       assert.match(r.stderr, new RegExp(`${expectedBad.length} bad records; first:`));
-      assert.deepEqual(readCommitted(join(dir, 'out')).map((l) => JSON.parse(l).id).sort((a, b) => a - b), expectedGood);
-      const dead = readCommitted(join(dir, 'dead')).map((l) => JSON.parse(l) as { file: string; line: number; reason: string; text: string });
+      assert.deepEqual(
+        readCommitted(join(dir, 'out'))
+          .map((l) => JSON.parse(l).id)
+          .sort((a, b) => a - b),
+        expectedGood,
+      );
+      const dead = readCommitted(join(dir, 'dead')).map(
+        (l) => JSON.parse(l) as { file: string; line: number; reason: string; text: string },
+      );
       for (const d of dead) assert.ok(d.reason.length > 0 && d.file.endsWith('.jsonl'), JSON.stringify(d));
-      assert.deepEqual(dead.map((d) => `${d.file.split('/').pop()}:${d.line}:${d.text}`).sort(), [...expectedBad].sort());
-    } finally { cleanup(); }
+      assert.deepEqual(
+        dead.map((d) => `${d.file.split('/').pop()}:${d.line}:${d.text}`).sort(),
+        [...expectedBad].sort(),
+      );
+    } finally {
+      cleanup();
+    }
   });
 
   it('validation: dead-letter needs a bad edge; a bad edge needs dead-letter and a sink', async () => {
     const { dir, cleanup } = tempDir('faults-deadletter-rules');
     try {
       const cases: Array<[unknown, RegExp]> = [
-        [deadLetterJob([{ from: 'src', to: 'out' }]), /nodes\[0\]\.config\.onBadRecord: 'dead-letter' needs an edge from this source's 'bad' port/],
-        [deadLetterJob([{ from: 'src', to: 'out' }, { from: 'src', fromPort: 'bad', to: 'dead' }], 'skip'), /edges\[1\]\.fromPort: source 'src' sends nothing on 'bad'/],
-        [deadLetterJob([{ from: 'src', to: 'out' }, { from: 'src', fromPort: 'bad', to: 'win' }, { from: 'win', to: 'dead' }], 'dead-letter', true), /edges\[1\]\.to: dead letters from 'src' \(port 'bad'\) can only go to a sink/],
+        [
+          deadLetterJob([{ from: 'src', to: 'out' }]),
+          /nodes\[0\]\.config\.onBadRecord: 'dead-letter' needs an edge from this source's 'bad' port/,
+        ],
+        [
+          deadLetterJob(
+            [
+              { from: 'src', to: 'out' },
+              { from: 'src', fromPort: 'bad', to: 'dead' },
+            ],
+            'skip',
+          ),
+          /edges\[1\]\.fromPort: source 'src' sends nothing on 'bad'/,
+        ],
+        [
+          deadLetterJob(
+            [
+              { from: 'src', to: 'out' },
+              { from: 'src', fromPort: 'bad', to: 'win' },
+              { from: 'win', to: 'dead' },
+            ],
+            'dead-letter',
+            true,
+          ),
+          /edges\[1\]\.to: dead letters from 'src' \(port 'bad'\) can only go to a sink/,
+        ],
       ];
       for (const [doc, message] of cases) {
         const r = await runWeir(['validate', writeJob(dir, doc)], dir);
         assert.equal(r.code, 2);
         assert.match(r.stdout + r.stderr, message);
       }
-    } finally { cleanup(); }
+    } finally {
+      cleanup();
+    }
   });
 });

@@ -11,7 +11,14 @@ import { readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runWeir, startWeir, tempDir, writeJob } from '../support/run-helpers.ts';
 import {
-  assertExact, assertUnchanged, completedCheckpoints, copyDir, faultJob, faultReference, snapshotFolder, waitForCheckpoint,
+  assertExact,
+  assertUnchanged,
+  completedCheckpoints,
+  copyDir,
+  faultJob,
+  faultReference,
+  snapshotFolder,
+  waitForCheckpoint,
   killRun,
 } from './fault-job.ts';
 
@@ -19,11 +26,20 @@ const reference = faultReference();
 type Damage = 'truncate' | 'bitflip' | 'delete';
 
 function damage(path: string, how: Damage): void {
-  if (how === 'delete') { rmSync(path); return; }
+  if (how === 'delete') {
+    rmSync(path);
+    return;
+  }
   const bytes = readFileSync(path);
   // An empty file can be neither shortened nor flipped: growing it is the damage then.
-  if (bytes.length === 0) { writeFileSync(path, 'x'); return; }
-  if (how === 'truncate') { truncateSync(path, Math.floor(bytes.length / 2)); return; }
+  if (bytes.length === 0) {
+    writeFileSync(path, 'x');
+    return;
+  }
+  if (how === 'truncate') {
+    truncateSync(path, Math.floor(bytes.length / 2));
+    return;
+  }
   // One flipped bit in the middle: in _metadata that is a digit of an offset or a hash, in a state file a value.
   const at = Math.floor(bytes.length / 2);
   bytes[at] ^= 0x01;
@@ -50,7 +66,9 @@ for (const backend of ['fs', 'rocksdb'] as const) {
       assert.ok(ids.length >= 2, `at least two checkpoints retained: ${ids}`);
       newest = ids.at(-1)!;
       const meta = JSON.parse(readFileSync(join(root, `chk-${newest}`, '_metadata'), 'utf8'));
-      const files: string[] = meta.states.flatMap((s: { keyed?: { files?: Array<{ path: string }> } }) => s.keyed?.files?.map((f) => f.path) ?? []);
+      const files: string[] = meta.states.flatMap(
+        (s: { keyed?: { files?: Array<{ path: string }> } }) => s.keyed?.files?.map((f) => f.path) ?? [],
+      );
       assert.ok(files.length > 0, 'the window keeps keyed state in files');
       stateFiles = [...new Set(files)];
     });
@@ -68,7 +86,11 @@ for (const backend of ['fs', 'rocksdb'] as const) {
               damage(join(dir, 'checkpoints', 'dmg', rel), how);
               const before = snapshotFolder(join(dir, 'out'));
               const r = await runWeir(['run', 'job.json', '--resume'], dir);
-              assert.match(r.stderr, new RegExp(`checkpoint ${newest}\\b.*(unusable|corrupt|missing)`), `${rel}: the damaged checkpoint is reported: ${r.stderr}`);
+              assert.match(
+                r.stderr,
+                new RegExp(`checkpoint ${newest}\\b.*(unusable|corrupt|missing)`),
+                `${rel}: the damaged checkpoint is reported: ${r.stderr}`,
+              );
               if (process.env.WEIR_FAULTS_VERBOSE) console.log(`# ${backend} ${rel} ${how}: exit ${r.code}`);
               if (r.code === 0) {
                 assertExact(join(dir, 'out'), reference, `${backend} ${rel} ${how}`);
@@ -76,7 +98,9 @@ for (const backend of ['fs', 'rocksdb'] as const) {
                 assert.match(r.stderr, /Nothing was changed/);
                 assertUnchanged(before, snapshotFolder(join(dir, 'out')), `${backend} ${rel} ${how}`);
               }
-            } finally { cleanup(); }
+            } finally {
+              cleanup();
+            }
           }
         });
       }
@@ -85,7 +109,7 @@ for (const backend of ['fs', 'rocksdb'] as const) {
 }
 
 describe('faults: damaged savepoint (memory backend, whose savepoints are its only files)', () => {
-  it('a bit flipped in a memory savepoint\'s _metadata: --from refuses naming the file, output unchanged', async () => {
+  it("a bit flipped in a memory savepoint's _metadata: --from refuses naming the file, output unchanged", async () => {
     const { dir, cleanup } = tempDir('faults-memory-sp');
     try {
       writeJob(dir, faultJob('memory', { rate: 800, name: 'msp' }), 'job.json');
@@ -108,6 +132,8 @@ describe('faults: damaged savepoint (memory backend, whose savepoints are its on
       assert.ok(r.stderr.includes(meta), `names ${meta}: ${r.stderr}`);
       assert.match(r.stderr, /corrupt/);
       assertUnchanged(before, snapshotFolder(join(dir, 'out')), 'memory savepoint');
-    } finally { cleanup(); }
+    } finally {
+      cleanup();
+    }
   });
 });

@@ -34,7 +34,9 @@ describe('faults: concurrent runs of one job', () => {
         assertExact(join(dir, 'out'), reference, 'first run');
         assert.ok(!existsSync(join(cpRoot, '.weir-lock')), 'the lock is released when the run ends');
         assert.ok(!existsSync(join(dir, 'out', '.weir-lock')));
-      } finally { cleanup(); }
+      } finally {
+        cleanup();
+      }
     });
   }
 
@@ -51,6 +53,8 @@ describe('faults: concurrent runs of one job', () => {
       assert.equal(r.code, 0, r.stderr);
       assert.match(r.stderr, new RegExp(`took over the lock of pid ${first.child.pid} .*which no longer runs`));
       assertExact(join(dir, 'out'), reference, 'after take-over');
-    } finally { cleanup(); }
+    } finally {
+      cleanup();
+    }
   });
 });

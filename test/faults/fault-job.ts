@@ -16,7 +16,10 @@ const GEN = { seed: 7, count: COUNT, keys: 4, step: 10 };
 const WINDOW_MS = 2000;
 
 /** `rate: null` reads as fast as possible: the records are the same, only their pace differs. */
-export function faultJob(backend: StateBackendKind, opts: { rate?: number | null; name?: string; retained?: number; interval?: string } = {}) {
+export function faultJob(
+  backend: StateBackendKind,
+  opts: { rate?: number | null; name?: string; retained?: number; interval?: string } = {},
+) {
   return {
     format: 'weir.job/v1',
     name: opts.name ?? `faults-${backend}`,
@@ -24,16 +27,38 @@ export function faultJob(backend: StateBackendKind, opts: { rate?: number | null
       parallelism: 2,
       stateBackend: backend,
       // RocksDB checkpoints incrementally, so damaged files include shared ones several checkpoints use.
-      checkpointing: { interval: opts.interval ?? '100ms', dir: 'checkpoints', retained: opts.retained ?? 3, incremental: backend === 'rocksdb' },
+      checkpointing: {
+        interval: opts.interval ?? '100ms',
+        dir: 'checkpoints',
+        retained: opts.retained ?? 3,
+        incremental: backend === 'rocksdb',
+      },
       restart: { attempts: 2, delay: '50ms' },
     },
     nodes: [
-      { id: 'gen', type: 'source.generator', config: { ...GEN, ...(opts.rate === null ? {} : { rate: opts.rate ?? 1200 }), eventTime: { field: 'ts' } } },
-      { id: 'win', type: 'window', config: { keyBy: 'key', window: { kind: 'tumbling', size: WINDOW_MS }, aggregates: 'COUNT(*) AS n, SUM(value) AS total' } },
-      { id: 'raw', type: 'map', config: { select: "key, seq AS n, value AS total" } },
+      {
+        id: 'gen',
+        type: 'source.generator',
+        config: { ...GEN, ...(opts.rate === null ? {} : { rate: opts.rate ?? 1200 }), eventTime: { field: 'ts' } },
+      },
+      {
+        id: 'win',
+        type: 'window',
+        config: {
+          keyBy: 'key',
+          window: { kind: 'tumbling', size: WINDOW_MS },
+          aggregates: 'COUNT(*) AS n, SUM(value) AS total',
+        },
+      },
+      { id: 'raw', type: 'map', config: { select: 'key, seq AS n, value AS total' } },
       { id: 'out', type: 'sink.file', config: { path: 'out', format: 'jsonl' } },
     ],
-    edges: [{ from: 'gen', to: 'win' }, { from: 'win', to: 'out' }, { from: 'gen', to: 'raw' }, { from: 'raw', to: 'out' }],
+    edges: [
+      { from: 'gen', to: 'win' },
+      { from: 'win', to: 'out' },
+      { from: 'gen', to: 'raw' },
+      { from: 'raw', to: 'out' },
+    ],
   };
 }
 
@@ -53,10 +78,15 @@ export function faultReference(): string[] {
     out.push(canonical({ key: r.key, n: r.seq, total: r.value }));
   }
   for (const w of windows.values()) {
-    out.push(canonical({
-      window_start: new Date(w.start).toISOString(), window_end: new Date(w.start + WINDOW_MS).toISOString(),
-      key: w.key, n: w.n, total: w.total,
-    }));
+    out.push(
+      canonical({
+        window_start: new Date(w.start).toISOString(),
+        window_end: new Date(w.start + WINDOW_MS).toISOString(),
+        key: w.key,
+        n: w.n,
+        total: w.total,
+      }),
+    );
   }
   return out;
 }
@@ -65,8 +95,11 @@ export function faultReference(): string[] {
 export function assertExact(outDir: string, reference: string[], context: string): void {
   const got = readCommitted(outDir).map((l) => canonical(l));
   const { missing, extra } = diffMultisets(got, reference);
-  assert.equal(missing.length + extra.length, 0,
-    `${context}: ${missing.length} missing, ${extra.length} extra (of ${reference.length}); e.g. ${JSON.stringify([...missing.slice(0, 2), ...extra.slice(0, 2)])}`);
+  assert.equal(
+    missing.length + extra.length,
+    0,
+    `${context}: ${missing.length} missing, ${extra.length} extra (of ${reference.length}); e.g. ${JSON.stringify([...missing.slice(0, 2), ...extra.slice(0, 2)])}`,
+  );
 }
 
 /** A snapshot of every visible file in a folder (name -> content), to prove a refusal changed nothing. */
@@ -93,8 +126,11 @@ export function assertUnchanged(before: Map<string, string>, after: Map<string, 
 /** Completed checkpoint ids under `<dir>/checkpoints/<job>/`, ascending. */
 export function completedCheckpoints(root: string): number[] {
   if (!existsSync(root)) return [];
-  return readdirSync(root).map((d) => /^chk-(\d+)$/.exec(d)).filter((m) => m !== null && existsSync(join(root, m[0], '_metadata')))
-    .map((m) => Number(m![1])).sort((a, b) => a - b);
+  return readdirSync(root)
+    .map((d) => /^chk-(\d+)$/.exec(d))
+    .filter((m) => m !== null && existsSync(join(root, m[0], '_metadata')))
+    .map((m) => Number(m![1]))
+    .sort((a, b) => a - b);
 }
 
 /** Waits until at least `n` checkpoints have completed since the start (ids >= n), or throws. */
@@ -112,7 +148,11 @@ export function copyDir(from: string, to: string): void {
 }
 
 function running(pid: number): boolean {
-  try { return !readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z '); } catch { return false; }
+  try {
+    return !readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z ');
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -10,7 +10,15 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runWeir, startWeir, tempDir, writeJob } from '../support/run-helpers.ts';
-import { assertExact, assertUnchanged, faultJob, faultReference, snapshotFolder, waitForCheckpoint, killRun } from './fault-job.ts';
+import {
+  assertExact,
+  assertUnchanged,
+  faultJob,
+  faultReference,
+  snapshotFolder,
+  waitForCheckpoint,
+  killRun,
+} from './fault-job.ts';
 
 const reference = faultReference();
 
@@ -31,10 +39,12 @@ describe('faults: Weir deletes only what it wrote', () => {
       assert.match(r.stderr, /holds files Weir did not write: notes\.txt\. Nothing was changed/);
       assertUnchanged(before, snapshotFolder(dir), 'foreign file');
       assert.ok(existsSync(join(root, 'chk-999', 'photos')));
-    } finally { cleanup(); }
+    } finally {
+      cleanup();
+    }
   });
 
-  it('a non-empty checkpoint folder without Weir\'s marker is refused and left alone', async () => {
+  it("a non-empty checkpoint folder without Weir's marker is refused and left alone", async () => {
     const { dir, cleanup } = tempDir('faults-nomarker');
     try {
       const doc = faultJob('fs', { rate: 4000 });
@@ -49,7 +59,9 @@ describe('faults: Weir deletes only what it wrote', () => {
       assert.notEqual(r.code, 0);
       assert.match(r.stderr, /holds files Weir did not write \(chk-1, shared\) and no \.weir-checkpoints\.json marker/);
       assertUnchanged(before, snapshotFolder(join(dir, 'precious')), 'no marker');
-    } finally { cleanup(); }
+    } finally {
+      cleanup();
+    }
   });
 });
 
@@ -63,12 +75,17 @@ describe('faults: re-runs never silently duplicate', () => {
       const before = snapshotFolder(join(dir, 'out'));
       r = await runWeir(['run', 'job.json', '--quiet'], dir);
       assert.equal(r.code, 1);
-      assert.match(r.stderr, /already holds committed output .* Nothing was changed\. Choose one: --resume .*--clear-output .*another sink path/);
+      assert.match(
+        r.stderr,
+        /already holds committed output .* Nothing was changed\. Choose one: --resume .*--clear-output .*another sink path/,
+      );
       assertUnchanged(before, snapshotFolder(join(dir, 'out')), 'refused re-run');
       r = await runWeir(['run', 'job.json', '--quiet', '--clear-output'], dir);
       assert.equal(r.code, 0, r.stderr);
       assertExact(join(dir, 'out'), reference, 'after --clear-output');
-    } finally { cleanup(); }
+    } finally {
+      cleanup();
+    }
   });
 
   it('a plain re-run after a crash is refused too (committed output exists); --resume completes it exactly', async () => {
@@ -86,7 +103,9 @@ describe('faults: re-runs never silently duplicate', () => {
       r = await runWeir(['run', 'job.json', '--quiet', '--resume'], dir);
       assert.equal(r.code, 0, r.stderr);
       assertExact(join(dir, 'out'), reference, 'resumed');
-    } finally { cleanup(); }
+    } finally {
+      cleanup();
+    }
   });
 
   it('--clear-output is refused when the sink folder holds files this job did not commit', async () => {
@@ -99,8 +118,13 @@ describe('faults: re-runs never silently duplicate', () => {
       const before = snapshotFolder(join(dir, 'out'));
       r = await runWeir(['run', 'job.json', '--quiet', '--clear-output'], dir);
       assert.equal(r.code, 1);
-      assert.match(r.stderr, /--clear-output refused: .*1 file\(s\) that no earlier run of job 'faults-fs' committed \(report\.pdf\)/);
+      assert.match(
+        r.stderr,
+        /--clear-output refused: .*1 file\(s\) that no earlier run of job 'faults-fs' committed \(report\.pdf\)/,
+      );
       assertUnchanged(before, snapshotFolder(join(dir, 'out')), 'clear-output with a foreign file');
-    } finally { cleanup(); }
+    } finally {
+      cleanup();
+    }
   });
 });

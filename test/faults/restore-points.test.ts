@@ -11,7 +11,14 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runWeir, startWeir, tempDir, writeJob } from '../support/run-helpers.ts';
 import {
-  assertExact, assertUnchanged, completedCheckpoints, copyDir, faultJob, faultReference, snapshotFolder, waitForCheckpoint,
+  assertExact,
+  assertUnchanged,
+  completedCheckpoints,
+  copyDir,
+  faultJob,
+  faultReference,
+  snapshotFolder,
+  waitForCheckpoint,
   killRun,
 } from './fault-job.ts';
 
@@ -45,7 +52,9 @@ for (const backend of ['fs', 'rocksdb'] as const) {
           const r = await runWeir(['run', 'job.json', '--from', join('checkpoints', 'rp', `chk-${k}`)], dir);
           assert.equal(r.code, 0, r.stderr);
           assertExact(join(dir, 'out'), reference, `--from chk-${k}`);
-        } finally { cleanup(); }
+        } finally {
+          cleanup();
+        }
       }
     });
 
@@ -63,7 +72,9 @@ for (const backend of ['fs', 'rocksdb'] as const) {
         assert.equal(r.code, 0, r.stderr);
         assert.match(r.stderr, /rolled back \d+ file\(s\) committed after checkpoint/);
         assertExact(join(dir, 'out'), reference, `--from chk-${retained[0]} after the end`);
-      } finally { cleanup(); }
+      } finally {
+        cleanup();
+      }
     });
 
     it('a bit flipped in the sink manifest: the restore is refused and nothing changes', async () => {
@@ -77,9 +88,14 @@ for (const backend of ['fs', 'rocksdb'] as const) {
         const before = snapshotFolder(join(dir, 'out'));
         const r = await runWeir(['run', 'job.json', '--from', join('checkpoints', 'rp', `chk-${retained[0]}`)], dir);
         assert.notEqual(r.code, 0);
-        assert.match(r.stderr, /cannot restore checkpoint \d+ exactly: sink 'out': .*line \d+ is damaged.*Nothing was changed/);
+        assert.match(
+          r.stderr,
+          /cannot restore checkpoint \d+ exactly: sink 'out': .*line \d+ is damaged.*Nothing was changed/,
+        );
         assertUnchanged(before, snapshotFolder(join(dir, 'out')), 'damaged manifest');
-      } finally { cleanup(); }
+      } finally {
+        cleanup();
+      }
     });
 
     it('a savepoint restores exactly, right away and again after the job ran to the end from it', async () => {
@@ -100,7 +116,9 @@ for (const backend of ['fs', 'rocksdb'] as const) {
         r = await runWeir(['run', 'job.json', '--from', savepoint, '--quiet'], dir);
         assert.equal(r.code, 0, r.stderr);
         assertExact(join(dir, 'out'), reference, 'from the savepoint again, after the end');
-      } finally { cleanup(); }
+      } finally {
+        cleanup();
+      }
     });
   });
 }

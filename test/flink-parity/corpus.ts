@@ -30,7 +30,9 @@ export const CASES_DIR = fileURLToPath(new URL('./cases/', import.meta.url));
 
 export function loadCorpus(): ParityCase[] {
   const out: ParityCase[] = [];
-  for (const file of readdirSync(CASES_DIR).filter((f) => f.endsWith('.json')).sort()) {
+  for (const file of readdirSync(CASES_DIR)
+    .filter((f) => f.endsWith('.json'))
+    .sort()) {
     const { cases } = JSON.parse(readFileSync(join(CASES_DIR, file), 'utf8')) as { cases: Omit<ParityCase, 'id'>[] };
     cases.forEach((c, i) => out.push({ ...c, id: `${file}#${i}` }));
   }
@@ -41,9 +43,12 @@ export function loadCorpus(): ParityCase[] {
 export function caseJob(c: ParityCase): Record<string, unknown> {
   const chain = c.nodes.map((n, i) => ({ id: `n${i + 1}`, type: n.type, config: n.config }));
   const source = {
-    id: 'src', type: 'source.file',
+    id: 'src',
+    type: 'source.file',
     config: {
-      path: 'in.jsonl', format: 'jsonl', eventTime: c.eventTime ?? { field: 'ts' },
+      path: 'in.jsonl',
+      format: 'jsonl',
+      eventTime: c.eventTime ?? { field: 'ts' },
       ...(c.onBadRecord ? { onBadRecord: c.onBadRecord } : {}),
       ...(c.columns ? { columns: c.columns } : {}),
     },
@@ -55,7 +60,8 @@ export function caseJob(c: ParityCase): Record<string, unknown> {
     format: 'weir.job/v1',
     name: `parity ${c.id}`,
     settings: { checkpointing: { interval: '1s' }, restart: { attempts: 0 } },
-    nodes, edges,
+    nodes,
+    edges,
   };
 }
 
@@ -67,5 +73,7 @@ export function inputLines(c: ParityCase): string {
 
 /** Rows in a canonical order with sorted keys, for comparing multisets of rows. */
 export function canonical(rows: Array<Record<string, unknown>>): string[] {
-  return rows.map((r) => JSON.stringify(Object.fromEntries(Object.entries(r).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))))).sort();
+  return rows
+    .map((r) => JSON.stringify(Object.fromEntries(Object.entries(r).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))))
+    .sort();
 }

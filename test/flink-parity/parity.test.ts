@@ -21,11 +21,22 @@ describe('Flink parity corpus', () => {
   it('has at least 40 cases, each cited, each with rows or a failure', () => {
     assert.ok(corpus.length >= 40, `${corpus.length} cases`);
     for (const c of corpus) {
-      assert.ok(/^https:\/\/nightlies\.apache\.org\/flink\/|^flink-[a-z-]+\//.test(c.source), `${c.id}: cite a Flink doc URL or source file`);
-      assert.ok((c.expected === undefined) !== (c.expectFailure === undefined), `${c.id}: expected rows xor expectFailure`);
+      assert.ok(
+        /^https:\/\/nightlies\.apache\.org\/flink\/|^flink-[a-z-]+\//.test(c.source),
+        `${c.id}: cite a Flink doc URL or source file`,
+      );
+      assert.ok(
+        (c.expected === undefined) !== (c.expectFailure === undefined),
+        `${c.id}: expected rows xor expectFailure`,
+      );
     }
-    const kinds = new Set(corpus.flatMap((c) => c.nodes.map((n) => n.type === 'window' ? `window:${(n.config.window as { kind: string }).kind}` : n.type)));
-    for (const k of ['filter', 'map', 'window:tumbling', 'window:sliding', 'window:session']) assert.ok(kinds.has(k), `covers ${k}`);
+    const kinds = new Set(
+      corpus.flatMap((c) =>
+        c.nodes.map((n) => (n.type === 'window' ? `window:${(n.config.window as { kind: string }).kind}` : n.type)),
+      ),
+    );
+    for (const k of ['filter', 'map', 'window:tumbling', 'window:sliding', 'window:session'])
+      assert.ok(kinds.has(k), `covers ${k}`);
   });
 
   for (const c of corpus) {
@@ -36,7 +47,11 @@ describe('Flink parity corpus', () => {
         const doc = caseJob(c);
         const run = await runJobInProcess(doc, dir);
         if (c.expectFailure !== undefined) {
-          assert.equal(run.result.status, 'failed', `${c.id}: Flink fails this job; Weir finished with ${JSON.stringify(run.sinks.out)}`);
+          assert.equal(
+            run.result.status,
+            'failed',
+            `${c.id}: Flink fails this job; Weir finished with ${JSON.stringify(run.sinks.out)}`,
+          );
           assert.match(run.result.cause ?? '', new RegExp(c.expectFailure));
         } else {
           assert.equal(run.result.status, 'finished', run.result.cause);

@@ -6,7 +6,14 @@
 import { existsSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import {
-  ROOT, ARTIFACTS, CHROMIUM, chromiumOrSkip, ensureRenderer, startServe as startShared, launchChromium, artifactPath,
+  ROOT,
+  ARTIFACTS,
+  CHROMIUM,
+  chromiumOrSkip,
+  ensureRenderer,
+  startServe as startShared,
+  launchChromium,
+  artifactPath,
   type ServeProcess,
 } from '../e2e/support/serve.ts';
 

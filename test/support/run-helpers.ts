@@ -21,16 +21,32 @@ export function writeJob(dir: string, job: unknown, name = 'job.json'): string {
   return p;
 }
 
-export interface RunResult { code: number | null; signal: NodeJS.Signals | null; stderr: string; stdout: string }
+export interface RunResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stderr: string;
+  stdout: string;
+}
 
-export interface RunningWeir { child: ChildProcess; result: Promise<RunResult> }
+export interface RunningWeir {
+  child: ChildProcess;
+  result: Promise<RunResult>;
+}
 
 export function startWeir(args: string[], cwd: string, env: Record<string, string> = {}): RunningWeir {
-  const child = spawn(process.execPath, [WEIR_BIN, ...args], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [WEIR_BIN, ...args], {
+    cwd,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   let stdout = '';
-  child.stderr.on('data', (d) => { stderr += d; });
-  child.stdout.on('data', (d) => { stdout += d; });
+  child.stderr.on('data', (d) => {
+    stderr += d;
+  });
+  child.stdout.on('data', (d) => {
+    stdout += d;
+  });
   const result = new Promise<RunResult>((resolve) => {
     child.on('exit', (code, signal) => resolve({ code, signal, stderr, stdout }));
   });
@@ -40,14 +56,22 @@ export function startWeir(args: string[], cwd: string, env: Record<string, strin
 export async function runWeir(args: string[], cwd: string, timeoutMs = 120_000): Promise<RunResult> {
   const r = startWeir(args, cwd);
   const t = setTimeout(() => r.child.kill('SIGKILL'), timeoutMs);
-  try { return await r.result; } finally { clearTimeout(t); }
+  try {
+    return await r.result;
+  } finally {
+    clearTimeout(t);
+  }
 }
 
 /** Committed records of a file sink folder: every visible (non-dot) file's JSON lines. */
 export function readCommitted(dir: string): string[] {
   const lines: string[] = [];
   let names: string[];
-  try { names = readdirSync(dir); } catch { return []; }
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
   for (const n of names) {
     if (n.startsWith('.')) continue;
     const p = join(dir, n);
@@ -59,8 +83,12 @@ export function readCommitted(dir: string): string[] {
 
 /** Canonical form of a JSON record (sorted keys) so that column order does not matter. */
 export function canonical(line: string | Record<string, unknown>): string {
-  const o = typeof line === 'string' ? JSON.parse(line) as Record<string, unknown> : line;
-  return JSON.stringify(Object.keys(o).sort().map((k) => [k, o[k]]));
+  const o = typeof line === 'string' ? (JSON.parse(line) as Record<string, unknown>) : line;
+  return JSON.stringify(
+    Object.keys(o)
+      .sort()
+      .map((k) => [k, o[k]]),
+  );
 }
 
 /** Multiset difference, for readable failures: what is missing and what is extra. */
@@ -70,7 +98,8 @@ export function diffMultisets(actual: string[], expected: string[]): { missing: 
   const extra: string[] = [];
   for (const a of actual) {
     const c = counts.get(a) ?? 0;
-    if (c > 0) counts.set(a, c - 1); else extra.push(a);
+    if (c > 0) counts.set(a, c - 1);
+    else extra.push(a);
   }
   const missing: string[] = [];
   for (const [k, c] of counts) for (let i = 0; i < c; i++) missing.push(k);
@@ -86,7 +115,9 @@ export function childPids(pid: number): number[] {
       const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
       const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
       if (ppid === pid) out.push(Number(d));
-    } catch { /* gone */ }
+    } catch {
+      /* gone */
+    }
   }
   return out;
 }
@@ -106,7 +137,9 @@ export async function waitFor(cond: () => boolean, what: string, timeoutMs = 60_
 export function watchTaskPids(run: RunningWeir): Set<number> {
   const seen = new Set<number>();
   let done = false;
-  void run.result.then(() => { done = true; });
+  void run.result.then(() => {
+    done = true;
+  });
   const poll = () => {
     if (done || run.child.pid === undefined) return;
     for (const pid of childPids(run.child.pid)) seen.add(pid);
@@ -117,7 +150,12 @@ export function watchTaskPids(run: RunningWeir): Set<number> {
 }
 
 export function isAlive(pid: number): boolean {
-  try { process.kill(pid, 0); return true; } catch { return false; }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Resolves when every one of `pids` has exited (an orphaned task process noticed its host is gone). */
@@ -128,7 +166,11 @@ export function waitForExit(pids: Iterable<number>, timeoutMs = 10_000): Promise
 
 /** True once the sink folder holds a committed (visible) file or an open transaction. */
 export function sinkStarted(dir: string): boolean {
-  try { return readdirSync(dir).length > 0; } catch { return false; }
+  try {
+    return readdirSync(dir).length > 0;
+  } catch {
+    return false;
+  }
 }
 
 /** Deterministic PRNG for test data (mulberry32). */

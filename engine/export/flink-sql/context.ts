@@ -3,7 +3,10 @@ import { commentText } from './identifiers.ts';
 import { DEFAULT_FLINK_VERSION, type FlinkVersion } from './versions.ts';
 
 /** A column of a source's data as declared or inferred: name and Flink SQL type. */
-export interface Column { name: string; type: string }
+export interface Column {
+  name: string;
+  type: string;
+}
 
 export interface FlinkExportOptions {
   /** Columns of a `source.file` node; when absent or returning undefined the exporter samples the file. */
@@ -15,7 +18,11 @@ export interface FlinkExportOptions {
 }
 
 /** A column of an exported relation. `certain` is false when its type is a guess (written with CAST). */
-export interface Col { name: string; type: string; certain: boolean }
+export interface Col {
+  name: string;
+  type: string;
+  certain: boolean;
+}
 
 /**
  * What a Weir node became in the script: a table or view with Weir's record fields (`columns`) and,
@@ -49,7 +56,10 @@ export class ExportContext {
 
   readonly version: FlinkVersion;
 
-  constructor(readonly job: NormalizedJob, readonly opts: FlinkExportOptions) {
+  constructor(
+    readonly job: NormalizedJob,
+    readonly opts: FlinkExportOptions,
+  ) {
     job.nodes.forEach((n, i) => this.index.set(n.id, i));
     this.version = opts.flinkVersion ?? DEFAULT_FLINK_VERSION;
   }
@@ -71,7 +81,9 @@ export class ExportContext {
 
   warn(node: ExportNode, field: string | undefined, message: string): void {
     this.warnings.push({
-      path: this.path(node.id, field), nodeId: node.id, severity: 'warning',
+      path: this.path(node.id, field),
+      nodeId: node.id,
+      severity: 'warning',
       message: `${this.describe(node)}: ${message}`,
     });
   }

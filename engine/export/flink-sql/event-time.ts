@@ -31,10 +31,16 @@ export interface RowtimeColumn {
 }
 
 /** ISO-8601 as Weir's Date.parse reads it: a date, optionally a time, optionally Z. */
-const ISO_PATTERN = "'^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])([T ]([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9](\\.[0-9]{1,9})?)?Z?)?$'";
+const ISO_PATTERN =
+  "'^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])([T ]([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9](\\.[0-9]{1,9})?)?Z?)?$'";
 const EPOCH_PATTERN = "'^-?[0-9]{1,18}$'";
 
-export function rowtimeExpression(field: string, col: Col | undefined, onBadRecord: 'skip' | 'fail', header?: string): RowtimeColumn {
+export function rowtimeExpression(
+  field: string,
+  col: Col | undefined,
+  onBadRecord: 'skip' | 'fail',
+  header?: string,
+): RowtimeColumn {
   const f = quoteIdent(field);
   const type = (col?.type ?? 'BIGINT').toUpperCase();
   let valid: string;
@@ -54,14 +60,16 @@ export function rowtimeExpression(field: string, col: Col | undefined, onBadReco
     // casts from 'yyyy-MM-dd HH:mm:ss.SSS' to a TIMESTAMP read as UTC (table.local-time-zone is UTC).
     // REGEXP guards both casts, so a malformed value never reaches a failing CAST.
     valid = `(REGEXP(${f}, ${EPOCH_PATTERN}) OR REGEXP(${f}, ${ISO_PATTERN}))`;
-    conv = `CASE WHEN REGEXP(${f}, ${EPOCH_PATTERN}) THEN TO_TIMESTAMP_LTZ(CAST(${f} AS BIGINT), 3) `
-      + `ELSE CAST(CAST(REPLACE(REPLACE(${f}, 'T', ' '), 'Z', '') AS TIMESTAMP(3)) AS TIMESTAMP_LTZ(3)) END`;
+    conv =
+      `CASE WHEN REGEXP(${f}, ${EPOCH_PATTERN}) THEN TO_TIMESTAMP_LTZ(CAST(${f} AS BIGINT), 3) ` +
+      `ELSE CAST(CAST(REPLACE(REPLACE(${f}, 'T', ' '), 'Z', '') AS TIMESTAMP(3)) AS TIMESTAMP_LTZ(3)) END`;
     note = `${field} holds text: epoch milliseconds or ISO-8601 read as UTC; offsets other than Z are not understood (such records are skipped)`;
   }
   const late = 'TO_TIMESTAMP_LTZ(0, 3)';
-  const bad = onBadRecord === 'fail'
-    ? `TO_TIMESTAMP_LTZ(CAST(CONCAT('bad event time in field ${field.replace(/'/g, "''")}: ', COALESCE(CAST(${f} AS STRING), 'missing')) AS BIGINT), 3)`
-    : late;
+  const bad =
+    onBadRecord === 'fail'
+      ? `TO_TIMESTAMP_LTZ(CAST(CONCAT('bad event time in field ${field.replace(/'/g, "''")}: ', COALESCE(CAST(${f} AS STRING), 'missing')) AS BIGINT), 3)`
+      : late;
   const otherwise = onBadRecord === 'fail' && header ? `WHEN ${header} THEN ${late} ELSE ${bad}` : `ELSE ${bad}`;
   return { expr: `CASE WHEN ${valid} THEN ${conv} ${otherwise} END`, valid, ...(note ? { note } : {}) };
 }

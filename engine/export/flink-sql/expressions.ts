@@ -32,12 +32,15 @@ export function rewriteExpr(text: string, cols: readonly Col[], opts: RewriteOpt
     if (t.kind === 'op' && t.text === '(') owners.push(prev && prev.kind === 'ident' ? prev.upper : '');
     if (t.kind === 'op' && t.text === ')') owners.pop();
     const afterAs = prev !== undefined && prev.kind === 'ident' && prev.upper === 'AS';
-    const inCast = owners.length > 0 && (owners[owners.length - 1] === 'CAST' || owners[owners.length - 1] === 'TRY_CAST');
+    const inCast =
+      owners.length > 0 && (owners[owners.length - 1] === 'CAST' || owners[owners.length - 1] === 'TRY_CAST');
     if (t.kind === 'ident') {
       const isCall = next !== undefined && next.text === '(';
       const qualified = prev !== undefined && prev.text === '.';
-      if (afterAs && !inCast) spelled = quoteIdent(t.text); // an alias
-      else if (!isCall && !qualified && !afterAs && names.has(t.text)) spelled = quoteIdent(opts.rename?.get(t.text) ?? t.text);
+      if (afterAs && !inCast)
+        spelled = quoteIdent(t.text); // an alias
+      else if (!isCall && !qualified && !afterAs && names.has(t.text))
+        spelled = quoteIdent(opts.rename?.get(t.text) ?? t.text);
       if (t.upper === 'SQRT' && isCall) {
         // SQRT(x) is POWER(x, 0.5) in Flink (NaN below zero alike); SQL tooling's Flink grammar
         // (dt-sql-parser, which checks this export) does not know SQRT.
@@ -54,7 +57,11 @@ export function rewriteExpr(text: string, cols: readonly Col[], opts: RewriteOpt
     // SUBSTRING(s FROM a FOR b) is SUBSTRING(s, a, b) in Flink too; the comma form is the one
     // every Flink SQL tool parses.
     const owner = owners[owners.length - 1];
-    if (t.kind === 'ident' && (t.upper === 'FROM' || t.upper === 'FOR') && (owner === 'SUBSTRING' || owner === 'SUBSTR')) {
+    if (
+      t.kind === 'ident' &&
+      (t.upper === 'FROM' || t.upper === 'FOR') &&
+      (owner === 'SUBSTRING' || owner === 'SUBSTR')
+    ) {
       out += ',';
       pos = t.end;
       continue;
@@ -104,7 +111,11 @@ export function splitSelectList(text: string, cols: readonly Col[], opts: Rewrit
     let alias: string | null = null;
     const last = part[part.length - 1];
     const isName = last.kind === 'quoted' || (last.kind === 'ident' && !FLINK_KEYWORDS.has(last.upper));
-    if (part.length >= 3 && part[part.length - 2].upper === 'AS' && (isName || last.kind === 'ident' || last.kind === 'dstring')) {
+    if (
+      part.length >= 3 &&
+      part[part.length - 2].upper === 'AS' &&
+      (isName || last.kind === 'ident' || last.kind === 'dstring')
+    ) {
       alias = last.kind === 'dstring' ? last.text.slice(1, -1) : unquoteIdent(last.text);
       exprEnd = part.length - 2;
     } else if (part.length >= 2 && isName) {
@@ -116,8 +127,10 @@ export function splitSelectList(text: string, cols: readonly Col[], opts: Rewrit
     }
     const exprToks = part.slice(0, exprEnd);
     const source = text.slice(exprToks[0].start, exprToks[exprToks.length - 1].end);
-    const single = exprToks.length === 1 && (exprToks[0].kind === 'ident' || exprToks[0].kind === 'quoted')
-      ? unquoteIdent(exprToks[0].text) : null;
+    const single =
+      exprToks.length === 1 && (exprToks[0].kind === 'ident' || exprToks[0].kind === 'quoted')
+        ? unquoteIdent(exprToks[0].text)
+        : null;
     const inferred = inferType(exprToks, cols, opts) ?? { type: 'STRING', certain: false };
     items.push({
       star: false,
@@ -131,15 +144,65 @@ export function splitSelectList(text: string, cols: readonly Col[], opts: Rewrit
   return items;
 }
 
-export interface Typed { type: string; certain: boolean }
+export interface Typed {
+  type: string;
+  certain: boolean;
+}
 
-const BOOLEAN_OPS = new Set(['AND', 'OR', 'NOT', '=', '<>', '!=', '<', '>', '<=', '>=', 'LIKE', 'IN', 'BETWEEN', 'IS', 'EXISTS', 'SIMILAR']);
+const BOOLEAN_OPS = new Set([
+  'AND',
+  'OR',
+  'NOT',
+  '=',
+  '<>',
+  '!=',
+  '<',
+  '>',
+  '<=',
+  '>=',
+  'LIKE',
+  'IN',
+  'BETWEEN',
+  'IS',
+  'EXISTS',
+  'SIMILAR',
+]);
 const ARITHMETIC = new Set(['+', '-', '*', '/', '%']);
-const STRING_FUNCS = new Set(['UPPER', 'LOWER', 'CONCAT', 'CONCAT_WS', 'SUBSTRING', 'SUBSTR', 'TRIM', 'LTRIM', 'RTRIM',
-  'REPLACE', 'LPAD', 'RPAD', 'DATE_FORMAT', 'INITCAP', 'REGEXP_REPLACE', 'REGEXP_EXTRACT', 'REVERSE', 'REPEAT']);
+const STRING_FUNCS = new Set([
+  'UPPER',
+  'LOWER',
+  'CONCAT',
+  'CONCAT_WS',
+  'SUBSTRING',
+  'SUBSTR',
+  'TRIM',
+  'LTRIM',
+  'RTRIM',
+  'REPLACE',
+  'LPAD',
+  'RPAD',
+  'DATE_FORMAT',
+  'INITCAP',
+  'REGEXP_REPLACE',
+  'REGEXP_EXTRACT',
+  'REVERSE',
+  'REPEAT',
+]);
 const INT_FUNCS = new Set(['CHAR_LENGTH', 'CHARACTER_LENGTH', 'POSITION', 'LOCATE']);
 const DOUBLE_FUNCS = new Set(['POWER', 'SQRT', 'EXP', 'LN', 'LOG10', 'LOG2', 'RAND']);
-const SAME_AS_ARG = new Set(['SUM', 'MIN', 'MAX', 'ABS', 'COALESCE', 'FLOOR', 'CEIL', 'CEILING', 'ROUND', 'FIRST_VALUE', 'LAST_VALUE']);
+const SAME_AS_ARG = new Set([
+  'SUM',
+  'MIN',
+  'MAX',
+  'ABS',
+  'COALESCE',
+  'FLOOR',
+  'CEIL',
+  'CEILING',
+  'ROUND',
+  'FIRST_VALUE',
+  'LAST_VALUE',
+]);
 
 /** Flink's result type of an expression where it can be told from the tokens alone; null otherwise. */
 export function inferType(toks: Token[], cols: readonly Col[], opts: RewriteOptions = {}): Typed | null {
@@ -161,8 +224,7 @@ export function inferType(toks: Token[], cols: readonly Col[], opts: RewriteOpti
     if (depth === 0 && t.kind === 'op' && ARITHMETIC.has(t.text) && operands[operands.length - 1].length > 0) {
       operands.push([]);
       ops.push(t.text);
-    }
-    else operands[operands.length - 1].push(t);
+    } else operands[operands.length - 1].push(t);
   }
   if (first.upper === 'CASE') {
     // Flink types a CASE by all its branches; the first one is a guess, so the sink casts to it.
@@ -170,15 +232,25 @@ export function inferType(toks: Token[], cols: readonly Col[], opts: RewriteOpti
     return t && { type: t.type, certain: t.certain && (t.type === 'STRING' || t.type === 'BOOLEAN') };
   }
   if (sawConcat) return { type: 'STRING', certain: true };
-  if (operands.length > 1) return numericType(ops, operands.map((o) => inferType(stripSign(o), cols, opts)));
+  if (operands.length > 1)
+    return numericType(
+      ops,
+      operands.map((o) => inferType(stripSign(o), cols, opts)),
+    );
   if (first.kind === 'ident' && toks[1].text === '(' && matchingParen(toks, 1) === toks.length - 1) {
     const fn = first.upper;
     const args = splitTopLevel(toks.slice(2, -1)).map(([a, b]) => toks.slice(2 + a, 2 + b));
     if (fn === 'CAST' || fn === 'TRY_CAST') {
       const as = toks.findIndex((t, k) => k > 1 && t.upper === 'AS');
       if (as < 0) return null;
-      const type = toks.slice(as + 1, -1).map((t) => t.text).join(' ').toUpperCase()
-        .replace(/\s*\(\s*/g, '(').replace(/\s*\)/g, ')').replace(/\s*,\s*/g, ', ');
+      const type = toks
+        .slice(as + 1, -1)
+        .map((t) => t.text)
+        .join(' ')
+        .toUpperCase()
+        .replace(/\s*\(\s*/g, '(')
+        .replace(/\s*\)/g, ')')
+        .replace(/\s*,\s*/g, ', ');
       return { type, certain: true };
     }
     if (fn === 'COUNT') return { type: 'BIGINT', certain: true };

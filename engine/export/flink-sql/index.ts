@@ -22,7 +22,10 @@ import { emitAggregate, emitIntervalJoin, emitRegularJoin, emitTopN, emitWindowJ
 export type { Column, FlinkExportOptions } from './context.ts';
 export { FLINK_VERSIONS, DEFAULT_FLINK_VERSION, isFlinkVersion, type FlinkVersion } from './versions.ts';
 
-export interface FlinkExport { text: string; warnings: JobProblem[] }
+export interface FlinkExport {
+  text: string;
+  warnings: JobProblem[];
+}
 
 export function exportFlinkSql(job: NormalizedJob, opts: FlinkExportOptions = {}): FlinkExport {
   const ctx = new ExportContext(job, opts);
@@ -41,65 +44,104 @@ export function exportFlinkSql(job: NormalizedJob, opts: FlinkExportOptions = {}
       done = false;
     }
     // The node's config as a comment, so that `weir import` can bring the node back.
-    if (!done) ctx.emit(`${ctx.origin(node)}: left out of the script (see the warnings above)\n-- weir node config: ${commentText(JSON.stringify(node.config))}`);
+    if (!done)
+      ctx.emit(
+        `${ctx.origin(node)}: left out of the script (see the warnings above)\n-- weir node config: ${commentText(JSON.stringify(node.config))}`,
+      );
   }
   return { text: assemble(ctx, settings), warnings: ctx.warnings };
 }
 
 /** Emits the statements of one node; false when the node cannot be part of the script. */
 function emitNode(ctx: ExportContext, node: ExportNode): boolean {
-  if (node.type === 'source.file') { emitFileSource(ctx, node); return true; }
-  if (node.type === 'source.generator') { emitGeneratorSource(ctx, node); return true; }
+  if (node.type === 'source.file') {
+    emitFileSource(ctx, node);
+    return true;
+  }
+  if (node.type === 'source.generator') {
+    emitGeneratorSource(ctx, node);
+    return true;
+  }
   const inputs: Relation[] = [];
   const ports: Array<'left' | 'right' | undefined> = [];
   ctx.job.edges.forEach((e, i) => {
     if (e.to !== node.id) return;
     const from = ctx.node(e.from);
     if (e.fromPort === 'late' || e.fromPort === 'bad') {
-      const msg = e.fromPort === 'late'
-        ? `its late port has no equivalent in Flink SQL (window aggregations drop late records); edges[${i}] to '${e.to}' is left out`
-        : `its bad port (dead letters) has no equivalent in Flink SQL (formats skip or fail on bad lines); edges[${i}] to '${e.to}' is left out`;
+      const msg =
+        e.fromPort === 'late'
+          ? `its late port has no equivalent in Flink SQL (window aggregations drop late records); edges[${i}] to '${e.to}' is left out`
+          : `its bad port (dead letters) has no equivalent in Flink SQL (formats skip or fail on bad lines); edges[${i}] to '${e.to}' is left out`;
       if (from) ctx.warn(from, undefined, msg);
       else ctx.warnJob(`edges[${i}]`, msg);
       return;
     }
     const rel = ctx.relations.get(e.from);
-    if (rel) { inputs.push(rel); ports.push(e.toPort); }
+    if (rel) {
+      inputs.push(rel);
+      ports.push(e.toPort);
+    }
   });
   if (inputs.length === 0) {
-    ctx.warn(node, undefined, 'left out: none of its inputs exists in the exported script (fed only by a late port or by nodes left out)');
+    ctx.warn(
+      node,
+      undefined,
+      'left out: none of its inputs exists in the exported script (fed only by a late port or by nodes left out)',
+    );
     return false;
   }
-  if (node.type !== 'union' && node.type !== 'sink.file' && node.type !== 'sink.preview' && node.parallelism !== ctx.job.settings.parallelism) {
-    ctx.warn(node, 'parallelism', `parallelism ${node.parallelism} cannot be set per operator in Flink SQL; it runs with parallelism.default (${ctx.job.settings.parallelism})`);
+  if (
+    node.type !== 'union' &&
+    node.type !== 'sink.file' &&
+    node.type !== 'sink.preview' &&
+    node.parallelism !== ctx.job.settings.parallelism
+  ) {
+    ctx.warn(
+      node,
+      'parallelism',
+      `parallelism ${node.parallelism} cannot be set per operator in Flink SQL; it runs with parallelism.default (${ctx.job.settings.parallelism})`,
+    );
   }
   if (node.type === 'union') {
     ctx.relations.set(node.id, unionOf(ctx, node, inputs, quoteIdent(node.id)));
     return true;
   }
   if (node.type === 'join.interval' || node.type === 'join.window' || node.type === 'join') {
-    const left = inputs[ports.indexOf('left')], right = inputs[ports.indexOf('right')];
+    const left = inputs[ports.indexOf('left')],
+      right = inputs[ports.indexOf('right')];
     if (!left || !right) {
       ctx.warn(node, undefined, 'left out: one of its inputs does not exist in the exported script');
       return false;
     }
-    const rel = node.type === 'join.interval' ? emitIntervalJoin(ctx, node, left, right)
-      : node.type === 'join.window' ? emitWindowJoin(ctx, node, left, right) : emitRegularJoin(ctx, node, left, right);
+    const rel =
+      node.type === 'join.interval'
+        ? emitIntervalJoin(ctx, node, left, right)
+        : node.type === 'join.window'
+          ? emitWindowJoin(ctx, node, left, right)
+          : emitRegularJoin(ctx, node, left, right);
     if (rel) ctx.relations.set(node.id, rel);
     return rel !== null;
   }
   const input = inputs.length === 1 ? inputs[0] : unionOf(ctx, node, inputs, quoteIdent(`${node.id}__input`));
   switch (node.type) {
-    case 'filter': emitFilter(ctx, node, input); return true;
-    case 'map': emitMap(ctx, node, input); return true;
+    case 'filter':
+      emitFilter(ctx, node, input);
+      return true;
+    case 'map':
+      emitMap(ctx, node, input);
+      return true;
     case 'window': {
       const rel = emitWindow(ctx, node, input);
       if (rel) ctx.relations.set(node.id, rel);
       return rel !== null;
     }
     case 'sink.file':
-    case 'sink.preview': emitSink(ctx, node, input); return true;
-    case 'aggregate': ctx.relations.set(node.id, emitAggregate(ctx, node, input)); return true;
+    case 'sink.preview':
+      emitSink(ctx, node, input);
+      return true;
+    case 'aggregate':
+      ctx.relations.set(node.id, emitAggregate(ctx, node, input));
+      return true;
     case 'topn': {
       const rel = emitTopN(ctx, node, input);
       if (rel) ctx.relations.set(node.id, rel);
@@ -135,7 +177,12 @@ function idleTimeout(ctx: ExportContext): number | null {
   if (found.length === 0) return null;
   const min = Math.min(...found.map(([, t]) => t));
   for (const [node, t] of found) {
-    if (t !== min) ctx.warn(node, 'config.eventTime.idleTimeout', `idleTimeout ${t} ms: Flink SQL has one idle timeout for all sources; ${min} ms is used`);
+    if (t !== min)
+      ctx.warn(
+        node,
+        'config.eventTime.idleTimeout',
+        `idleTimeout ${t} ms: Flink SQL has one idle timeout for all sources; ${min} ms is used`,
+      );
   }
   return min;
 }
@@ -145,17 +192,27 @@ function namesInJob(ctx: ExportContext): Set<string> {
   const names = new Set<string>();
   for (const cols of ctx.sourceColumns.values()) for (const c of cols) names.add(c.name.toLowerCase());
   for (const node of ctx.job.nodes) {
-    const texts = node.type === 'filter' ? [node.config.where]
-      : node.type === 'map' ? [node.config.select]
-        : node.type === 'window' ? [node.config.aggregates, node.config.keyBy ?? '']
-          : node.type === 'aggregate' ? [node.config.aggregates, node.config.keyBy]
-            : node.type === 'topn' ? [node.config.partitionBy, node.config.orderBy]
-              : node.type === 'join.interval' || node.type === 'join.window' || node.type === 'join'
-                ? [node.config.select, node.config.leftKey, node.config.rightKey] : [];
+    const texts =
+      node.type === 'filter'
+        ? [node.config.where]
+        : node.type === 'map'
+          ? [node.config.select]
+          : node.type === 'window'
+            ? [node.config.aggregates, node.config.keyBy ?? '']
+            : node.type === 'aggregate'
+              ? [node.config.aggregates, node.config.keyBy]
+              : node.type === 'topn'
+                ? [node.config.partitionBy, node.config.orderBy]
+                : node.type === 'join.interval' || node.type === 'join.window' || node.type === 'join'
+                  ? [node.config.select, node.config.leftKey, node.config.rightKey]
+                  : [];
     for (const text of texts) {
       try {
-        for (const t of tokenize(text)) if (t.kind === 'ident' || t.kind === 'quoted') names.add(unquoteIdent(t.text).toLowerCase());
-      } catch { /* reported where the expression is exported */ }
+        for (const t of tokenize(text))
+          if (t.kind === 'ident' || t.kind === 'quoted') names.add(unquoteIdent(t.text).toLowerCase());
+      } catch {
+        /* reported where the expression is exported */
+      }
     }
   }
   return names;
@@ -174,7 +231,7 @@ function assemble(ctx: ExportContext, settings: string[]): string {
     '--   ./bin/sql-client.sh -f <this file>',
     ctx.opts.pathPrefix
       ? `-- Relative data and checkpoint paths are under ${commentText(ctx.opts.pathPrefix)} (copy the job's files there).`
-      : '-- Relative data and checkpoint paths are file:/// URIs under the job\'s folder (Weir resolves them there too).',
+      : "-- Relative data and checkpoint paths are file:/// URIs under the job's folder (Weir resolves them there too).",
     '--',
   ];
   if (ctx.warnings.length === 0) head.push('-- Everything in this job has a Flink SQL equivalent: no warnings.');

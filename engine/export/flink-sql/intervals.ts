@@ -2,7 +2,12 @@
  * Durations (milliseconds) spelled for Flink: SQL interval literals for windows and watermarks, and
  * Flink's configuration duration format (`10 s`, `5 min`) for SET statements.
  */
-const UNITS: Array<[string, number]> = [['DAY', 86_400_000], ['HOUR', 3_600_000], ['MINUTE', 60_000], ['SECOND', 1000]];
+const UNITS: Array<[string, number]> = [
+  ['DAY', 86_400_000],
+  ['HOUR', 3_600_000],
+  ['MINUTE', 60_000],
+  ['SECOND', 1000],
+];
 
 /**
  * `INTERVAL '10' SECOND`. Calcite gives every interval field a default leading precision of 2, so
@@ -29,11 +34,18 @@ export function intervalLiteral(ms: number): string {
 
 /** Whole seconds with the milliseconds as a fraction only when there are any: `5`, `0.25`. */
 function seconds(ms: number): string {
-  const frac = String(ms % 1000).padStart(3, '0').replace(/0+$/, '');
+  const frac = String(ms % 1000)
+    .padStart(3, '0')
+    .replace(/0+$/, '');
   return `${Math.floor(ms / 1000)}${frac ? '.' + frac : ''}`;
 }
 
-const CONFIG_UNITS: Array<[string, number]> = [['d', 86_400_000], ['h', 3_600_000], ['min', 60_000], ['s', 1000]];
+const CONFIG_UNITS: Array<[string, number]> = [
+  ['d', 86_400_000],
+  ['h', 3_600_000],
+  ['min', 60_000],
+  ['s', 1000],
+];
 
 /** Flink's configuration duration syntax (TimeUtils.parseDuration): `1 s`, `10 min`, `250 ms`. */
 export function configDuration(ms: number): string {

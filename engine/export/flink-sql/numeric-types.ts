@@ -8,7 +8,10 @@
 const MAX_PRECISION = 38;
 const INTEGERS: Record<string, number> = { TINYINT: 3, SMALLINT: 5, INT: 10, INTEGER: 10, BIGINT: 19 };
 
-export interface DecimalType { precision: number; scale: number }
+export interface DecimalType {
+  precision: number;
+  scale: number;
+}
 
 export function isInteger(type: string): boolean {
   return type in INTEGERS;
@@ -44,18 +47,27 @@ function adjust(precision: number, scale: number): DecimalType {
 /** `a op b` for known numeric types; null when either is not numeric. */
 export function arithmeticType(op: string, a: string, b: string): string | null {
   if (a === 'DOUBLE' || a === 'FLOAT' || b === 'DOUBLE' || b === 'FLOAT') {
-    return decimalOf(a) || a === 'DOUBLE' || a === 'FLOAT' ? (decimalOf(b) || b === 'DOUBLE' || b === 'FLOAT' ? 'DOUBLE' : null) : null;
+    return decimalOf(a) || a === 'DOUBLE' || a === 'FLOAT'
+      ? decimalOf(b) || b === 'DOUBLE' || b === 'FLOAT'
+        ? 'DOUBLE'
+        : null
+      : null;
   }
-  if (isInteger(a) && isInteger(b)) return INTEGERS[a] >= INTEGERS[b] ? (a === 'INTEGER' ? 'INT' : a) : (b === 'INTEGER' ? 'INT' : b);
-  const x = decimalOf(a), y = decimalOf(b);
+  if (isInteger(a) && isInteger(b))
+    return INTEGERS[a] >= INTEGERS[b] ? (a === 'INTEGER' ? 'INT' : a) : b === 'INTEGER' ? 'INT' : b;
+  const x = decimalOf(a),
+    y = decimalOf(b);
   if (!x || !y) return null;
-  const { precision: p1, scale: s1 } = x, { precision: p2, scale: s2 } = y;
+  const { precision: p1, scale: s1 } = x,
+    { precision: p2, scale: s2 } = y;
   switch (op) {
-    case '+': case '-': {
+    case '+':
+    case '-': {
       const s = Math.max(s1, s2);
       return decimalType(adjust(Math.max(p1 - s1, p2 - s2) + s + 1, s));
     }
-    case '*': return decimalType(adjust(p1 + p2 + 1, s1 + s2));
+    case '*':
+      return decimalType(adjust(p1 + p2 + 1, s1 + s2));
     case '/': {
       const s = Math.max(6, s1 + p2 + 1);
       return decimalType(adjust(p1 - s1 + s2 + s, s));

@@ -15,11 +15,17 @@ export function flinkPath(ctx: ExportContext, path: string, warnPath: string, no
   if (URI.test(path)) return path;
   const prefix = ctx.opts.pathPrefix;
   if (prefix) {
-    const rel = isAbsolute(path) ? path.replace(/^\/+/, '') : posix.normalize(path.replace(/\\/g, '/')).replace(/^(\.\/)+/, '');
+    const rel = isAbsolute(path)
+      ? path.replace(/^\/+/, '')
+      : posix.normalize(path.replace(/\\/g, '/')).replace(/^(\.\/)+/, '');
     return `${prefix.endsWith('/') ? prefix : `${prefix}/`}${rel}`;
   }
   if (isAbsolute(path)) return pathToFileURL(path).href;
   if (ctx.job.baseDir !== undefined) return pathToFileURL(resolve(ctx.job.baseDir, path)).href;
-  ctx.warnJob(warnPath, `path '${path}' is relative and the job's folder is unknown: Flink needs an absolute URI such as file:///path/${path} (or use --path-prefix)`, nodeId);
+  ctx.warnJob(
+    warnPath,
+    `path '${path}' is relative and the job's folder is unknown: Flink needs an absolute URI such as file:///path/${path} (or use --path-prefix)`,
+    nodeId,
+  );
   return path;
 }

@@ -25,7 +25,9 @@ import { inferType, rewriteExpr, splitSelectList } from './expressions.ts';
 import { quoteIdent } from './identifiers.ts';
 import { intervalLiteral } from './intervals.ts';
 
-type N<T extends 'aggregate' | 'topn' | 'join.interval' | 'join.window' | 'join'> = JobNodeOf<T> & { parallelism: number };
+type N<T extends 'aggregate' | 'topn' | 'join.interval' | 'join.window' | 'join'> = JobNodeOf<T> & {
+  parallelism: number;
+};
 
 const RANK = 'rownum';
 
@@ -37,16 +39,28 @@ export function emitAggregate(ctx: ExportContext, node: N<'aggregate'>, input: R
   compileAggregates(c.aggregates).forEach((call, i) => {
     if (call.fn === 'COUNT' && aggs[i]) aggs[i] = { ...aggs[i], type: 'BIGINT', certain: true };
   });
-  for (const a of aggs) if (a.generatedName) ctx.warn(node, 'config.aggregates', `'${a.expr}' has no alias; Flink names it ${a.name}`);
-  const comments = [ctx.origin(node), '-- A group aggregation: an updating result (Weir emits it as a changelog: +I, -U, +U).'];
+  for (const a of aggs)
+    if (a.generatedName) ctx.warn(node, 'config.aggregates', `'${a.expr}' has no alias; Flink names it ${a.name}`);
+  const comments = [
+    ctx.origin(node),
+    '-- A group aggregation: an updating result (Weir emits it as a changelog: +I, -U, +U).',
+  ];
   if (c.stateTtl !== undefined) {
     const ttl = parseSignedDuration(c.stateTtl);
-    ctx.warn(node, 'config.stateTtl', `stateTtl ${ttl} ms is event time in Weir; Flink's table.exec.state.ttl is processing time and job-wide (not set here)`);
+    ctx.warn(
+      node,
+      'config.stateTtl',
+      `stateTtl ${ttl} ms is event time in Weir; Flink's table.exec.state.ttl is processing time and job-wide (not set here)`,
+    );
   }
-  const keyCols = keys.map((k) => input.columns.find((col) => col.name === k) ?? { name: k, type: 'STRING', certain: false });
+  const keyCols = keys.map(
+    (k) => input.columns.find((col) => col.name === k) ?? { name: k, type: 'STRING', certain: false },
+  );
   const items = [...keys.map(quoteIdent), ...aggs.map((a) => `${a.expr} AS ${quoteIdent(a.name)}`)];
   const name = quoteIdent(node.id);
-  ctx.emit(`${comments.join('\n')}\nCREATE VIEW ${name} AS\nSELECT\n${items.map((i) => '  ' + i).join(',\n')}\nFROM ${input.sql}\nGROUP BY ${keys.map(quoteIdent).join(', ')};`);
+  ctx.emit(
+    `${comments.join('\n')}\nCREATE VIEW ${name} AS\nSELECT\n${items.map((i) => '  ' + i).join(',\n')}\nFROM ${input.sql}\nGROUP BY ${keys.map(quoteIdent).join(', ')};`,
+  );
   const columns: Col[] = [...keyCols, ...aggs.map((a) => ({ name: a.name, type: a.type, certain: a.certain }))];
   return { sql: name, columns, rowtime: null, changelog: true };
 }
@@ -55,18 +69,32 @@ export function emitTopN(ctx: ExportContext, node: N<'topn'>, input: Relation): 
   const c = node.config;
   if (c.window) return emitWindowTopN(ctx, node, input);
   const keys = parseKeyBy(c.partitionBy).columns.map(quoteIdent);
-  const order = compileOrderBy(c.orderBy).items
-    .map((i) => `${rewriteExpr(i.expr, input.columns)} ${i.desc ? 'DESC' : 'ASC'}`);
+  const order = compileOrderBy(c.orderBy).items.map(
+    (i) => `${rewriteExpr(i.expr, input.columns)} ${i.desc ? 'DESC' : 'ASC'}`,
+  );
   const dedup = c.limit === 1;
-  const comments = [ctx.origin(node), dedup
-    ? `-- Deduplication (limit 1): keeps the ${/\bDESC$/.test(order[0]) ? 'last' : 'first'} row per partition in this order (Flink's Top-1 / deduplication pattern).`
-    : `-- Top-N: the first ${c.limit} rows per partition; an updating result (Weir emits it as a changelog).`];
+  const comments = [
+    ctx.origin(node),
+    dedup
+      ? `-- Deduplication (limit 1): keeps the ${/\bDESC$/.test(order[0]) ? 'last' : 'first'} row per partition in this order (Flink's Top-1 / deduplication pattern).`
+      : `-- Top-N: the first ${c.limit} rows per partition; an updating result (Weir emits it as a changelog).`,
+  ];
   const cols = input.columns.map((col) => quoteIdent(col.name));
-  const inner = [...cols, ...(input.rowtime ? [quoteIdent(input.rowtime)] : []),
-    `ROW_NUMBER() OVER (PARTITION BY ${keys.join(', ')} ORDER BY ${order.join(', ')}) AS ${RANK}`];
+  const inner = [
+    ...cols,
+    ...(input.rowtime ? [quoteIdent(input.rowtime)] : []),
+    `ROW_NUMBER() OVER (PARTITION BY ${keys.join(', ')} ORDER BY ${order.join(', ')}) AS ${RANK}`,
+  ];
   const name = quoteIdent(node.id);
-  ctx.emit(`${comments.join('\n')}\nCREATE VIEW ${name} AS\nSELECT ${[...cols, RANK].join(', ')}\nFROM (\n  SELECT\n${inner.map((i) => '    ' + i).join(',\n')}\n  FROM ${input.sql}\n)\nWHERE ${dedup ? `${RANK} = 1` : `${RANK} <= ${c.limit}`};`);
-  return { sql: name, columns: [...input.columns, { name: RANK, type: 'BIGINT', certain: true }], rowtime: null, changelog: true };
+  ctx.emit(
+    `${comments.join('\n')}\nCREATE VIEW ${name} AS\nSELECT ${[...cols, RANK].join(', ')}\nFROM (\n  SELECT\n${inner.map((i) => '    ' + i).join(',\n')}\n  FROM ${input.sql}\n)\nWHERE ${dedup ? `${RANK} = 1` : `${RANK} <= ${c.limit}`};`,
+  );
+  return {
+    sql: name,
+    columns: [...input.columns, { name: RANK, type: 'BIGINT', certain: true }],
+    rowtime: null,
+    changelog: true,
+  };
 }
 
 /** Window Top-N: ROW_NUMBER over a window table function, partitioned by the window bounds too. */
@@ -74,7 +102,11 @@ function emitWindowTopN(ctx: ExportContext, node: N<'topn'>, input: Relation): R
   const c = node.config;
   const w = c.window!;
   if (!input.rowtime) {
-    ctx.warn(node, undefined, 'its input has no event time in the exported script; the window Top-N and everything after it is left out');
+    ctx.warn(
+      node,
+      undefined,
+      'its input has no event time in the exported script; the window Top-N and everything after it is left out',
+    );
     return null;
   }
   if (w.kind === 'session') {
@@ -82,23 +114,41 @@ function emitWindowTopN(ctx: ExportContext, node: N<'topn'>, input: Relation): R
     return null;
   }
   const keys = parseKeyBy(c.partitionBy).columns.map(quoteIdent);
-  const order = compileOrderBy(c.orderBy).items.map((i) => `${rewriteExpr(i.expr, input.columns)} ${i.desc ? 'DESC' : 'ASC'}`);
+  const order = compileOrderBy(c.orderBy).items.map(
+    (i) => `${rewriteExpr(i.expr, input.columns)} ${i.desc ? 'DESC' : 'ASC'}`,
+  );
   const rt = quoteIdent(input.rowtime);
-  const tvf = w.kind === 'tumbling'
-    ? `TUMBLE(TABLE ${input.sql}, DESCRIPTOR(${rt}), ${intervalLiteral(parseSignedDuration(w.size))})`
-    : `HOP(TABLE ${input.sql}, DESCRIPTOR(${rt}), ${intervalLiteral(parseSignedDuration(w.slide))}, ${intervalLiteral(parseSignedDuration(w.size))})`;
+  const tvf =
+    w.kind === 'tumbling'
+      ? `TUMBLE(TABLE ${input.sql}, DESCRIPTOR(${rt}), ${intervalLiteral(parseSignedDuration(w.size))})`
+      : `HOP(TABLE ${input.sql}, DESCRIPTOR(${rt}), ${intervalLiteral(parseSignedDuration(w.slide))}, ${intervalLiteral(parseSignedDuration(w.size))})`;
   const cols = input.columns.map((col) => quoteIdent(col.name));
-  const outer = [`DATE_FORMAT(window_start, ${ISO_FORMAT}) AS window_start`, `DATE_FORMAT(window_end, ${ISO_FORMAT}) AS window_end`, ...cols, RANK];
-  const inner = [...cols, 'window_start', 'window_end',
-    `ROW_NUMBER() OVER (PARTITION BY ${['window_start', 'window_end', ...keys].join(', ')} ORDER BY ${order.join(', ')}) AS ${RANK}`];
+  const outer = [
+    `DATE_FORMAT(window_start, ${ISO_FORMAT}) AS window_start`,
+    `DATE_FORMAT(window_end, ${ISO_FORMAT}) AS window_end`,
+    ...cols,
+    RANK,
+  ];
+  const inner = [
+    ...cols,
+    'window_start',
+    'window_end',
+    `ROW_NUMBER() OVER (PARTITION BY ${['window_start', 'window_end', ...keys].join(', ')} ORDER BY ${order.join(', ')}) AS ${RANK}`,
+  ];
   const name = quoteIdent(node.id);
-  ctx.emit(`${ctx.origin(node)}\n-- Window Top-N: the first ${c.limit} rows per partition and window, emitted when the window closes (append-only).\n`
-    + `CREATE VIEW ${name} AS\nSELECT ${outer.join(', ')}\nFROM (\n  SELECT\n${inner.map((i) => '    ' + i).join(',\n')}\n  FROM TABLE(\n    ${tvf})\n)\n`
-    + `WHERE ${c.limit === 1 ? `${RANK} = 1` : `${RANK} <= ${c.limit}`};`);
+  ctx.emit(
+    `${ctx.origin(node)}\n-- Window Top-N: the first ${c.limit} rows per partition and window, emitted when the window closes (append-only).\n` +
+      `CREATE VIEW ${name} AS\nSELECT ${outer.join(', ')}\nFROM (\n  SELECT\n${inner.map((i) => '    ' + i).join(',\n')}\n  FROM TABLE(\n    ${tvf})\n)\n` +
+      `WHERE ${c.limit === 1 ? `${RANK} = 1` : `${RANK} <= ${c.limit}`};`,
+  );
   return {
     sql: name,
-    columns: [{ name: 'window_start', type: 'STRING', certain: true }, { name: 'window_end', type: 'STRING', certain: true },
-      ...input.columns, { name: RANK, type: 'BIGINT', certain: true }],
+    columns: [
+      { name: 'window_start', type: 'STRING', certain: true },
+      { name: 'window_end', type: 'STRING', certain: true },
+      ...input.columns,
+      { name: RANK, type: 'BIGINT', certain: true },
+    ],
     rowtime: null,
   };
 }
@@ -112,13 +162,26 @@ function qualify(text: string, windowBounds = false): string {
   let out = '';
   let pos = 0;
   for (let k = 0; k < toks.length; k++) {
-    const t = toks[k], dot = toks[k + 1], col = toks[k + 2];
-    if (t.kind === 'ident' && (t.text === 'L' || t.text === 'R') && dot?.text === '.' && col && (col.kind === 'ident' || col.kind === 'quoted')) {
+    const t = toks[k],
+      dot = toks[k + 1],
+      col = toks[k + 2];
+    if (
+      t.kind === 'ident' &&
+      (t.text === 'L' || t.text === 'R') &&
+      dot?.text === '.' &&
+      col &&
+      (col.kind === 'ident' || col.kind === 'quoted')
+    ) {
       const name = col.kind === 'quoted' ? col.text.slice(1, -1) : col.text;
       out += text.slice(pos, t.start) + `${t.text}.${quoteIdent(name)}`;
       pos = col.end;
       k += 2;
-    } else if (windowBounds && t.kind === 'ident' && (t.text === 'window_start' || t.text === 'window_end') && toks[k - 1]?.text !== '.') {
+    } else if (
+      windowBounds &&
+      t.kind === 'ident' &&
+      (t.text === 'window_start' || t.text === 'window_end') &&
+      toks[k - 1]?.text !== '.'
+    ) {
       out += text.slice(pos, t.start) + `DATE_FORMAT(L.${t.text}, ${ISO_FORMAT})`;
       pos = t.end;
     }
@@ -135,10 +198,19 @@ function bound(rt: string, ms: number): string {
 }
 
 /** The select list of a join as SQL items with their output columns. */
-function joinSelect(text: string, left: Relation, right: Relation, windowBounds: boolean): { items: string[]; columns: Col[] } {
+function joinSelect(
+  text: string,
+  left: Relation,
+  right: Relation,
+  windowBounds: boolean,
+): { items: string[]; columns: Col[] } {
   const sel = compileJoinSelect(text, { windowColumns: windowBounds });
-  const both: Col[] = [...left.columns.map((k) => ({ ...k, name: `L$${k.name}` })), ...right.columns.map((k) => ({ ...k, name: `R$${k.name}` })),
-    { name: 'window_start', type: 'STRING', certain: true }, { name: 'window_end', type: 'STRING', certain: true }];
+  const both: Col[] = [
+    ...left.columns.map((k) => ({ ...k, name: `L$${k.name}` })),
+    ...right.columns.map((k) => ({ ...k, name: `R$${k.name}` })),
+    { name: 'window_start', type: 'STRING', certain: true },
+    { name: 'window_end', type: 'STRING', certain: true },
+  ];
   const parts = splitTopLevel(text).map((item) => item.replace(ALIAS, ''));
   const items = parts.map((e, i) => `${qualify(e, windowBounds)} AS ${quoteIdent(sel.columns[i])}`);
   const columns = parts.map((e, i) => {
@@ -149,7 +221,8 @@ function joinSelect(text: string, left: Relation, right: Relation, windowBounds:
 }
 
 function keyCondition(leftKey: string, rightKey: string): string[] {
-  const lk = parseKeyBy(leftKey).columns, rk = parseKeyBy(rightKey).columns;
+  const lk = parseKeyBy(leftKey).columns,
+    rk = parseKeyBy(rightKey).columns;
   return lk.map((k, i) => `L.${quoteIdent(k)} = R.${quoteIdent(rk[i])}`);
 }
 
@@ -158,59 +231,102 @@ const JOIN_KEYWORDS = { inner: 'JOIN', left: 'LEFT JOIN', right: 'RIGHT JOIN', f
 export function emitRegularJoin(ctx: ExportContext, node: N<'join'>, left: Relation, right: Relation): Relation {
   const c = node.config;
   const { items, columns } = joinSelect(c.select, left, right, false);
-  const comments = [ctx.origin(node), c.kind === 'inner'
-    ? '-- A regular inner join (append-only on append-only inputs).'
-    : `-- A regular ${c.kind} outer join: an updating result (Weir emits a changelog: a NULL-padded row is retracted on its first match).`];
+  const comments = [
+    ctx.origin(node),
+    c.kind === 'inner'
+      ? '-- A regular inner join (append-only on append-only inputs).'
+      : `-- A regular ${c.kind} outer join: an updating result (Weir emits a changelog: a NULL-padded row is retracted on its first match).`,
+  ];
   if (c.stateTtl !== undefined) {
-    ctx.warn(node, 'config.stateTtl', `stateTtl ${parseSignedDuration(c.stateTtl)} ms is event time in Weir; Flink's table.exec.state.ttl is processing time and job-wide (not set here)`);
+    ctx.warn(
+      node,
+      'config.stateTtl',
+      `stateTtl ${parseSignedDuration(c.stateTtl)} ms is event time in Weir; Flink's table.exec.state.ttl is processing time and job-wide (not set here)`,
+    );
   }
   const name = quoteIdent(node.id);
-  ctx.emit(`${comments.join('\n')}\nCREATE VIEW ${name} AS\nSELECT\n${items.map((i) => '  ' + i).join(',\n')}\n`
-    + `FROM ${left.sql} AS L\n${JOIN_KEYWORDS[c.kind]} ${right.sql} AS R\n  ON ${keyCondition(c.leftKey, c.rightKey).join(' AND ')};`);
+  ctx.emit(
+    `${comments.join('\n')}\nCREATE VIEW ${name} AS\nSELECT\n${items.map((i) => '  ' + i).join(',\n')}\n` +
+      `FROM ${left.sql} AS L\n${JOIN_KEYWORDS[c.kind]} ${right.sql} AS R\n  ON ${keyCondition(c.leftKey, c.rightKey).join(' AND ')};`,
+  );
   return { sql: name, columns, rowtime: null, ...(c.kind !== 'inner' ? { changelog: true } : {}) };
 }
 
-export function emitWindowJoin(ctx: ExportContext, node: N<'join.window'>, left: Relation, right: Relation): Relation | null {
+export function emitWindowJoin(
+  ctx: ExportContext,
+  node: N<'join.window'>,
+  left: Relation,
+  right: Relation,
+): Relation | null {
   const c = node.config;
   const w = c.window;
   if (!left.rowtime || !right.rowtime) {
-    ctx.warn(node, undefined, 'an input has no event time in the exported script; the window join and everything after it is left out');
+    ctx.warn(
+      node,
+      undefined,
+      'an input has no event time in the exported script; the window join and everything after it is left out',
+    );
     return null;
   }
   if (w.kind === 'session') {
     ctx.warn(node, 'config.window', 'session windows are not supported by join.window');
     return null;
   }
-  const clash = [...left.columns, ...right.columns].find((k) => ['window_start', 'window_end', 'window_time'].includes(k.name));
+  const clash = [...left.columns, ...right.columns].find((k) =>
+    ['window_start', 'window_end', 'window_time'].includes(k.name),
+  );
   if (clash) {
-    ctx.warn(node, undefined, `an input already has a column '${clash.name}', which the window table function adds; the window join is left out`);
+    ctx.warn(
+      node,
+      undefined,
+      `an input already has a column '${clash.name}', which the window table function adds; the window join is left out`,
+    );
     return null;
   }
   const { items, columns } = joinSelect(c.select, left, right, true);
-  const tvf = (rel: Relation) => (w.kind === 'tumbling'
-    ? `TUMBLE(TABLE ${rel.sql}, DESCRIPTOR(${quoteIdent(rel.rowtime!)}), ${intervalLiteral(parseSignedDuration(w.size))})`
-    : `HOP(TABLE ${rel.sql}, DESCRIPTOR(${quoteIdent(rel.rowtime!)}), ${intervalLiteral(parseSignedDuration(w.slide))}, ${intervalLiteral(parseSignedDuration(w.size))})`);
+  const tvf = (rel: Relation) =>
+    w.kind === 'tumbling'
+      ? `TUMBLE(TABLE ${rel.sql}, DESCRIPTOR(${quoteIdent(rel.rowtime!)}), ${intervalLiteral(parseSignedDuration(w.size))})`
+      : `HOP(TABLE ${rel.sql}, DESCRIPTOR(${quoteIdent(rel.rowtime!)}), ${intervalLiteral(parseSignedDuration(w.slide))}, ${intervalLiteral(parseSignedDuration(w.size))})`;
   const on = [...keyCondition(c.leftKey, c.rightKey), 'L.window_start = R.window_start', 'L.window_end = R.window_end'];
   const name = quoteIdent(node.id);
-  ctx.emit(`${ctx.origin(node)}\n-- A window join (window table functions on both inputs, joined per window; append-only).\n`
-    + `CREATE VIEW ${name} AS\nSELECT\n${items.map((i) => '  ' + i).join(',\n')}\n`
-    + `FROM (SELECT * FROM TABLE(${tvf(left)})) AS L\nJOIN (SELECT * FROM TABLE(${tvf(right)})) AS R\n  ON ${on.join(' AND ')};`);
+  ctx.emit(
+    `${ctx.origin(node)}\n-- A window join (window table functions on both inputs, joined per window; append-only).\n` +
+      `CREATE VIEW ${name} AS\nSELECT\n${items.map((i) => '  ' + i).join(',\n')}\n` +
+      `FROM (SELECT * FROM TABLE(${tvf(left)})) AS L\nJOIN (SELECT * FROM TABLE(${tvf(right)})) AS R\n  ON ${on.join(' AND ')};`,
+  );
   return { sql: name, columns, rowtime: null };
 }
 
-export function emitIntervalJoin(ctx: ExportContext, node: N<'join.interval'>, left: Relation, right: Relation): Relation | null {
+export function emitIntervalJoin(
+  ctx: ExportContext,
+  node: N<'join.interval'>,
+  left: Relation,
+  right: Relation,
+): Relation | null {
   const c = node.config;
   if (!left.rowtime || !right.rowtime) {
-    ctx.warn(node, undefined, 'an input has no event time in the exported script; the interval join and everything after it is left out');
+    ctx.warn(
+      node,
+      undefined,
+      'an input has no event time in the exported script; the interval join and everything after it is left out',
+    );
     return null;
   }
   const { items, columns } = joinSelect(c.select, left, right, false);
-  const lower = parseSignedDuration(c.lower), upper = parseSignedDuration(c.upper);
-  const lrt = `L.${quoteIdent(left.rowtime)}`, rrt = `R.${quoteIdent(right.rowtime)}`;
-  const where = [...keyCondition(c.leftKey, c.rightKey), `${lrt} BETWEEN ${bound(rrt, lower)} AND ${bound(rrt, upper)}`];
+  const lower = parseSignedDuration(c.lower),
+    upper = parseSignedDuration(c.upper);
+  const lrt = `L.${quoteIdent(left.rowtime)}`,
+    rrt = `R.${quoteIdent(right.rowtime)}`;
+  const where = [
+    ...keyCondition(c.leftKey, c.rightKey),
+    `${lrt} BETWEEN ${bound(rrt, lower)} AND ${bound(rrt, upper)}`,
+  ];
   const name = quoteIdent(node.id);
-  ctx.emit(`${ctx.origin(node)}\n-- An interval join (append-only). Weir's result time is the larger of the two rows' times;\n`
-    + `-- Flink keeps both as columns, so no event-time attribute is passed on here.\n`
-    + `CREATE VIEW ${name} AS\nSELECT\n${items.map((i) => '  ' + i).join(',\n')}\nFROM ${left.sql} AS L, ${right.sql} AS R\nWHERE ${where.join('\n  AND ')};`);
+  ctx.emit(
+    `${ctx.origin(node)}\n-- An interval join (append-only). Weir's result time is the larger of the two rows' times;\n` +
+      `-- Flink keeps both as columns, so no event-time attribute is passed on here.\n` +
+      `CREATE VIEW ${name} AS\nSELECT\n${items.map((i) => '  ' + i).join(',\n')}\nFROM ${left.sql} AS L, ${right.sql} AS R\nWHERE ${where.join('\n  AND ')};`,
+  );
   return { sql: name, columns, rowtime: null };
 }

@@ -26,16 +26,19 @@ export function settingsStatements(ctx: ExportContext, idleTimeout: number | nul
 
   lines.push('', `-- State backend: Weir '${s.stateBackend}'.`);
   if (s.stateBackend === 'memory') {
-    lines.push('-- memory = heap state with checkpoints kept in the JobManager\'s memory (lost with it).');
+    lines.push("-- memory = heap state with checkpoints kept in the JobManager's memory (lost with it).");
     if (s.memoryStateLimit !== DEFAULT_SETTINGS.memoryStateLimit) {
-      ctx.warnJob('settings.memoryStateLimit',
-        `memoryStateLimit ${s.memoryStateLimit} bytes has no Flink configuration key: Flink's jobmanager checkpoint storage keeps its built-in 5 MB limit per state`);
+      ctx.warnJob(
+        'settings.memoryStateLimit',
+        `memoryStateLimit ${s.memoryStateLimit} bytes has no Flink configuration key: Flink's jobmanager checkpoint storage keeps its built-in 5 MB limit per state`,
+      );
     }
   }
   lines.push(setStatement('state.backend.type', s.stateBackend === 'rocksdb' ? 'rocksdb' : 'hashmap'));
   const keys = checkpointKeys(ctx.version);
   lines.push(setStatement(keys.storage, s.stateBackend === 'memory' ? 'jobmanager' : 'filesystem'));
-  if (s.stateBackend !== 'memory') lines.push(setStatement(keys.dir, flinkPath(ctx, s.checkpointing.dir, 'settings.checkpointing.dir')));
+  if (s.stateBackend !== 'memory')
+    lines.push(setStatement(keys.dir, flinkPath(ctx, s.checkpointing.dir, 'settings.checkpointing.dir')));
 
   lines.push('');
   if (cp.interval === null) {
@@ -44,7 +47,9 @@ export function settingsStatements(ctx: ExportContext, idleTimeout: number | nul
   } else {
     lines.push(setStatement('execution.checkpointing.interval', configDuration(cp.interval)));
   }
-  lines.push(setStatement('execution.checkpointing.mode', cp.mode === 'exactly-once' ? 'EXACTLY_ONCE' : 'AT_LEAST_ONCE'));
+  lines.push(
+    setStatement('execution.checkpointing.mode', cp.mode === 'exactly-once' ? 'EXACTLY_ONCE' : 'AT_LEAST_ONCE'),
+  );
   lines.push(setStatement('execution.checkpointing.timeout', configDuration(cp.timeout)));
   lines.push(setStatement('execution.checkpointing.min-pause', configDuration(cp.minPause)));
   lines.push(setStatement(keys.retained, cp.retained));
@@ -63,7 +68,10 @@ export function settingsStatements(ctx: ExportContext, idleTimeout: number | nul
     lines.push(setStatement('restart-strategy.fixed-delay.delay', configDuration(s.restart.delay)));
   }
   if (idleTimeout !== null) {
-    lines.push('', '-- eventTime.idleTimeout: a source split without data for this long stops holding the watermark back.');
+    lines.push(
+      '',
+      '-- eventTime.idleTimeout: a source split without data for this long stops holding the watermark back.',
+    );
     lines.push(setStatement('table.exec.source.idle-timeout', configDuration(idleTimeout)));
   }
   return lines;

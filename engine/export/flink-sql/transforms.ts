@@ -13,7 +13,9 @@ export function projection(rel: Relation): string[] {
 }
 
 function selectFrom(rel: Relation, indent = '  '): string {
-  return `SELECT\n${projection(rel).map((c) => indent + c).join(',\n')}\nFROM ${rel.sql}`;
+  return `SELECT\n${projection(rel)
+    .map((c) => indent + c)
+    .join(',\n')}\nFROM ${rel.sql}`;
 }
 
 /**
@@ -27,7 +29,12 @@ export function unionOf(ctx: ExportContext, node: ExportNode, inputs: Relation[]
     for (const c of rel.columns) {
       const i = columns.findIndex((k) => k.name === c.name);
       if (i < 0) columns.push(c);
-      else columns[i] = { ...columns[i], type: commonType(columns[i].type, c.type), certain: columns[i].certain && c.certain };
+      else
+        columns[i] = {
+          ...columns[i],
+          type: commonType(columns[i].type, c.type),
+          certain: columns[i].certain && c.certain,
+        };
     }
   }
   const withTime = inputs.every((r) => r.rowtime !== null);
@@ -44,7 +51,11 @@ export function unionOf(ctx: ExportContext, node: ExportNode, inputs: Relation[]
       }
       if (own.type.toUpperCase() !== c.type.toUpperCase()) {
         if (!NUMERIC.test(own.type) || !NUMERIC.test(c.type)) {
-          ctx.warn(node, undefined, `column '${c.name}' is ${own.type} in input ${rel.sql} but ${c.type} in the union; cast to ${c.type}`);
+          ctx.warn(
+            node,
+            undefined,
+            `column '${c.name}' is ${own.type} in input ${rel.sql} but ${c.type} in the union; cast to ${c.type}`,
+          );
         }
         return `CAST(${quoteIdent(c.name)} AS ${c.type}) AS ${quoteIdent(c.name)}`;
       }
@@ -82,7 +93,11 @@ export function emitMap(ctx: ExportContext, node: Node<'map'>, input: Relation):
   for (const item of items) {
     if (item.star) continue;
     if (item.generatedName) {
-      ctx.warn(node, 'config.select', `'${item.expr}' has no alias; Flink names it ${item.name} (add AS name for a stable column name)`);
+      ctx.warn(
+        node,
+        'config.select',
+        `'${item.expr}' has no alias; Flink names it ${item.name} (add AS name for a stable column name)`,
+      );
     }
     const plain = item.expr === quoteIdent(item.name);
     explicit.push({
@@ -102,13 +117,19 @@ export function emitMap(ctx: ExportContext, node: Node<'map'>, input: Relation):
   let rowtime: string | null = null;
   if (input.rowtime) {
     if (columns.some((c) => c.name === input.rowtime)) {
-      ctx.warn(node, 'config.select', `a column named '${input.rowtime}' hides the event-time attribute; no window can follow`);
+      ctx.warn(
+        node,
+        'config.select',
+        `a column named '${input.rowtime}' hides the event-time attribute; no window can follow`,
+      );
     } else {
       rowtime = input.rowtime;
       select.push(quoteIdent(rowtime));
     }
   }
   const name = quoteIdent(node.id);
-  ctx.emit(`${ctx.origin(node)}\nCREATE VIEW ${name} AS\nSELECT\n${select.map((o) => '  ' + o).join(',\n')}\nFROM ${input.sql};`);
+  ctx.emit(
+    `${ctx.origin(node)}\nCREATE VIEW ${name} AS\nSELECT\n${select.map((o) => '  ' + o).join(',\n')}\nFROM ${input.sql};`,
+  );
   ctx.relations.set(node.id, { sql: name, columns, rowtime, ...(input.changelog ? { changelog: true } : {}) });
 }

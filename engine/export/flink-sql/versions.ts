@@ -13,12 +13,27 @@ export function isFlinkVersion(v: string): v is FlinkVersion {
   return (FLINK_VERSIONS as readonly string[]).includes(v);
 }
 
-export interface CheckpointKeys { storage: string; dir: string; retained: string; incremental: string }
+export interface CheckpointKeys {
+  storage: string;
+  dir: string;
+  retained: string;
+  incremental: string;
+}
 
 export function checkpointKeys(v: FlinkVersion): CheckpointKeys {
   return v === '1.19'
-    ? { storage: 'state.checkpoint-storage', dir: 'state.checkpoints.dir', retained: 'state.checkpoints.num-retained', incremental: 'state.backend.incremental' }
-    : { storage: 'execution.checkpointing.storage', dir: 'execution.checkpointing.dir', retained: 'execution.checkpointing.num-retained', incremental: 'execution.checkpointing.incremental' };
+    ? {
+        storage: 'state.checkpoint-storage',
+        dir: 'state.checkpoints.dir',
+        retained: 'state.checkpoints.num-retained',
+        incremental: 'state.backend.incremental',
+      }
+    : {
+        storage: 'execution.checkpointing.storage',
+        dir: 'execution.checkpointing.dir',
+        retained: 'execution.checkpointing.num-retained',
+        incremental: 'execution.checkpointing.incremental',
+      };
 }
 
 /** How the header names the target: "Flink 1.19", "Flink 1.20", "Flink 2.x". */

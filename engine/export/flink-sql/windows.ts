@@ -24,27 +24,44 @@ const TVF_COLUMNS = ['window_start', 'window_end', 'window_time'];
 export function emitWindow(ctx: ExportContext, node: WindowNode, input: Relation): Relation | null {
   const c = node.config;
   if (!input.rowtime) {
-    ctx.warn(node, undefined, 'its input has no event time in the exported script; the window and everything after it is left out');
+    ctx.warn(
+      node,
+      undefined,
+      'its input has no event time in the exported script; the window and everything after it is left out',
+    );
     return null;
   }
-  const keys = (c.keyBy ?? '').split(',').map((k) => unquoteIdent(k)).filter((k) => k !== '');
+  const keys = (c.keyBy ?? '')
+    .split(',')
+    .map((k) => unquoteIdent(k))
+    .filter((k) => k !== '');
   const w = c.window;
-  const useTvf = w.kind === 'tumbling' || (w.kind === 'sliding' && parseDuration(w.size) % parseDuration(w.slide) === 0);
+  const useTvf =
+    w.kind === 'tumbling' || (w.kind === 'sliding' && parseDuration(w.size) % parseDuration(w.slide) === 0);
   const rename = useTvf ? clashRenames(input) : new Map<string, string>();
   const aggs = splitSelectList(filtersAsCase(c.aggregates), input.columns, { rename });
   for (const a of aggs) {
     if (a.generatedName) ctx.warn(node, 'config.aggregates', `'${a.expr}' has no alias; Flink names it ${a.name}`);
     const fn = /^\s*(SUM|AVG)\s*\(/i.exec(a.expr)?.[1]?.toUpperCase();
-    if (fn && a.type === 'DOUBLE') ctx.warn(node, 'config.aggregates', `${a.expr} AS ${a.name} sums a DOUBLE: ${EXACT_DOUBLE_SUM_NOTE}`);
+    if (fn && a.type === 'DOUBLE')
+      ctx.warn(node, 'config.aggregates', `${a.expr} AS ${a.name} sums a DOUBLE: ${EXACT_DOUBLE_SUM_NOTE}`);
   }
   const lateness = c.allowedLateness === undefined ? 0 : parseDuration(c.allowedLateness);
   const comments = [ctx.origin(node)];
   if (lateness > 0) {
-    ctx.warn(node, 'config.allowedLateness', `allowedLateness ${lateness} ms has no equivalent in Flink SQL window aggregations: records behind the watermark are dropped and windows fire once`);
-    comments.push(`-- allowedLateness ${lateness} ms is not exported: Flink SQL windows fire once and drop later records.`,
-      '-- (table.exec.emit.allow-lateness exists but is experimental and not used here.)');
+    ctx.warn(
+      node,
+      'config.allowedLateness',
+      `allowedLateness ${lateness} ms has no equivalent in Flink SQL window aggregations: records behind the watermark are dropped and windows fire once`,
+    );
+    comments.push(
+      `-- allowedLateness ${lateness} ms is not exported: Flink SQL windows fire once and drop later records.`,
+      '-- (table.exec.emit.allow-lateness exists but is experimental and not used here.)',
+    );
   }
-  const keyCols = keys.map((k) => input.columns.find((col) => col.name === k) ?? { name: k, type: 'STRING', certain: false });
+  const keyCols = keys.map(
+    (k) => input.columns.find((col) => col.name === k) ?? { name: k, type: 'STRING', certain: false },
+  );
   const columns: Col[] = [
     { name: 'window_start', type: 'STRING', certain: true },
     { name: 'window_end', type: 'STRING', certain: true },
@@ -58,23 +75,42 @@ export function emitWindow(ctx: ExportContext, node: WindowNode, input: Relation
   let sql: string;
   if (!useTvf) {
     const fn = w.kind === 'session' ? 'SESSION' : 'HOP';
-    const args = w.kind === 'session'
-      ? `${rt}, ${intervalLiteral(parseDuration(w.gap))}`
-      : `${rt}, ${intervalLiteral(parseDuration(w.slide))}, ${intervalLiteral(parseDuration(w.size))}`;
-    if (w.kind === 'sliding') comments.push('-- size is not a multiple of slide: the HOP group window, which allows that.');
-    else comments.push(`-- Flink 1.19+ equivalent: TABLE(SESSION(TABLE ${input.sql}${keyList.length ? ` PARTITION BY ${keyList.join(', ')}` : ''}, DESCRIPTOR(${rt}), ${intervalLiteral(parseDuration(w.gap))})).`);
+    const args =
+      w.kind === 'session'
+        ? `${rt}, ${intervalLiteral(parseDuration(w.gap))}`
+        : `${rt}, ${intervalLiteral(parseDuration(w.slide))}, ${intervalLiteral(parseDuration(w.size))}`;
+    if (w.kind === 'sliding')
+      comments.push('-- size is not a multiple of slide: the HOP group window, which allows that.');
+    else
+      comments.push(
+        `-- Flink 1.19+ equivalent: TABLE(SESSION(TABLE ${input.sql}${keyList.length ? ` PARTITION BY ${keyList.join(', ')}` : ''}, DESCRIPTOR(${rt}), ${intervalLiteral(parseDuration(w.gap))})).`,
+      );
     const bound = (b: 'START' | 'END') => `DATE_FORMAT(CAST(${fn}_${b}(${args}) AS TIMESTAMP(3)), ${ISO_FORMAT})`;
-    sql = selectList([`${bound('START')} AS window_start`, `${bound('END')} AS window_end`], keyList, keys, aggs,
-      `${fn}_ROWTIME(${args}) AS ${quoteIdent(rowtime)}`)
-      + `\nFROM ${input.sql}\nGROUP BY ${[`${fn}(${args})`, ...keyList].join(', ')};`;
+    sql =
+      selectList(
+        [`${bound('START')} AS window_start`, `${bound('END')} AS window_end`],
+        keyList,
+        keys,
+        aggs,
+        `${fn}_ROWTIME(${args}) AS ${quoteIdent(rowtime)}`,
+      ) + `\nFROM ${input.sql}\nGROUP BY ${[`${fn}(${args})`, ...keyList].join(', ')};`;
   } else {
     const source = tvfInput(ctx, node, input, rename);
-    const tvf = w.kind === 'tumbling'
-      ? `TUMBLE(TABLE ${source}, DESCRIPTOR(${rt}), ${intervalLiteral(parseDuration(w.size))})`
-      : `HOP(TABLE ${source}, DESCRIPTOR(${rt}), ${intervalLiteral(parseDuration(w.slide))}, ${intervalLiteral(parseDuration(w.size))})`;
-    sql = selectList([`DATE_FORMAT(window_start, ${ISO_FORMAT}) AS window_start`, `DATE_FORMAT(window_end, ${ISO_FORMAT}) AS window_end`],
-      keyList, keys, aggs, `window_time AS ${quoteIdent(rowtime)}`)
-      + `\nFROM TABLE(\n  ${tvf})\nGROUP BY ${['window_start', 'window_end', 'window_time', ...keyList].join(', ')};`;
+    const tvf =
+      w.kind === 'tumbling'
+        ? `TUMBLE(TABLE ${source}, DESCRIPTOR(${rt}), ${intervalLiteral(parseDuration(w.size))})`
+        : `HOP(TABLE ${source}, DESCRIPTOR(${rt}), ${intervalLiteral(parseDuration(w.slide))}, ${intervalLiteral(parseDuration(w.size))})`;
+    sql =
+      selectList(
+        [
+          `DATE_FORMAT(window_start, ${ISO_FORMAT}) AS window_start`,
+          `DATE_FORMAT(window_end, ${ISO_FORMAT}) AS window_end`,
+        ],
+        keyList,
+        keys,
+        aggs,
+        `window_time AS ${quoteIdent(rowtime)}`,
+      ) + `\nFROM TABLE(\n  ${tvf})\nGROUP BY ${['window_start', 'window_end', 'window_time', ...keyList].join(', ')};`;
   }
   ctx.emit(`${comments.join('\n')}\nCREATE VIEW ${name} AS\n${sql}`);
   return { sql: name, columns, rowtime };
@@ -106,9 +142,13 @@ function clashRenames(input: Relation): Map<string, string> {
 
 function tvfInput(ctx: ExportContext, node: WindowNode, input: Relation, rename: Map<string, string>): string {
   if (rename.size === 0) return input.sql;
-  const cols = input.columns.map((c) => (rename.has(c.name) ? `${quoteIdent(c.name)} AS ${quoteIdent(rename.get(c.name)!)}` : quoteIdent(c.name)));
+  const cols = input.columns.map((c) =>
+    rename.has(c.name) ? `${quoteIdent(c.name)} AS ${quoteIdent(rename.get(c.name)!)}` : quoteIdent(c.name),
+  );
   const view = quoteIdent(`${node.id}__renamed`);
-  ctx.emit(`${ctx.origin(node)}: its input with ${[...rename.keys()].join(', ')} renamed, names the window function gives its own columns\n`
-    + `CREATE VIEW ${view} AS\nSELECT ${[...cols, quoteIdent(input.rowtime!)].join(', ')}\nFROM ${input.sql};`);
+  ctx.emit(
+    `${ctx.origin(node)}: its input with ${[...rename.keys()].join(', ')} renamed, names the window function gives its own columns\n` +
+      `CREATE VIEW ${view} AS\nSELECT ${[...cols, quoteIdent(input.rowtime!)].join(', ')}\nFROM ${input.sql};`,
+  );
   return view;
 }

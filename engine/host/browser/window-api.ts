@@ -15,19 +15,24 @@ import { HOST_METHODS } from '../common/protocol.ts';
 export type WeirBridge = EngineHost;
 
 declare global {
-  interface Window { weir?: WeirBridge }
+  interface Window {
+    weir?: WeirBridge;
+  }
 }
 
 /** The Electron host, or null outside Electron. */
 export function hostFromWindow(): EngineHost | null {
   const bridge = (globalThis as { weir?: WeirBridge }).weir;
   if (!bridge) return null;
-  const host = Object.fromEntries(HOST_METHODS.map((method) => [
-    method,
-    (params: unknown) => (bridge[method] as (p: unknown) => Promise<unknown>)(params ?? {}).catch((e: unknown) => {
-      throw toHostError(e);
-    }),
-  ])) as unknown as EngineHost;
+  const host = Object.fromEntries(
+    HOST_METHODS.map((method) => [
+      method,
+      (params: unknown) =>
+        (bridge[method] as (p: unknown) => Promise<unknown>)(params ?? {}).catch((e: unknown) => {
+          throw toHostError(e);
+        }),
+    ]),
+  ) as unknown as EngineHost;
   host.onEvent = (listener) => bridge.onEvent(listener);
   return host;
 }

@@ -91,7 +91,9 @@ export function connectHost(url: string, token: string, options: ConnectOptions 
       ws.onmessage = (ev) => {
         if (typeof ev.data === 'string') rpc.receive(ev.data);
       };
-      ws.onerror = () => { /* onclose follows and decides */ };
+      ws.onerror = () => {
+        /* onclose follows and decides */
+      };
       ws.onclose = () => {
         if (socket !== ws) return;
         socket = null;
@@ -99,11 +101,16 @@ export function connectHost(url: string, token: string, options: ConnectOptions 
         if (state === 'closed') return;
         if (!everOpened) {
           setState('closed');
-          reject(new HostError('internal', `cannot connect to Weir at ${url} (is it running, and is the token right?)`));
+          reject(
+            new HostError('internal', `cannot connect to Weir at ${url} (is it running, and is the token right?)`),
+          );
           return;
         }
         setState('reconnecting');
-        timer = setTimeout(() => { timer = null; open(); }, delay);
+        timer = setTimeout(() => {
+          timer = null;
+          open();
+        }, delay);
         delay = Math.min(delay * 2, maxDelay);
       };
     }
@@ -112,7 +119,9 @@ export function connectHost(url: string, token: string, options: ConnectOptions 
       ...rpc.host,
       onConnectionChange(listener: (s: ConnectionState) => void) {
         stateListeners.add(listener);
-        return () => { stateListeners.delete(listener); };
+        return () => {
+          stateListeners.delete(listener);
+        };
       },
       close() {
         setState('closed');

@@ -13,14 +13,25 @@ import type { JobStatus, OperatorMetrics, RunEvent } from '../../contracts/run-e
 export type { JobStatus, OperatorMetrics, RunEvent };
 
 export type HostErrorCode =
-  | 'invalid_request' | 'invalid_job' | 'not_found' | 'forbidden_path' | 'job_not_running'
-  | 'already_running' | 'io_error' | 'internal' | 'unsupported'
+  | 'invalid_request'
+  | 'invalid_job'
+  | 'not_found'
+  | 'forbidden_path'
+  | 'job_not_running'
+  | 'already_running'
+  | 'io_error'
+  | 'internal'
+  | 'unsupported'
   /** A fresh run's sink folder holds committed output: the UI offers Resume, Clear output, Cancel. */
   | 'output_exists'
   /** A restore cannot be proven exact (or a checkpoint folder holds foreign files): nothing changed. */
   | 'restore_refused';
 
-export interface HostErrorShape { code: HostErrorCode; message: string; problems?: JobProblem[] }
+export interface HostErrorShape {
+  code: HostErrorCode;
+  message: string;
+  problems?: JobProblem[];
+}
 
 export interface RunOptions {
   /** The job to run; relative paths resolve against `path`'s folder (or the workspace). */
@@ -46,9 +57,18 @@ export type HostEvent =
 
 /** Commands the shell's menus and accelerators send to the renderer. */
 export type AppCommand =
-  | 'new' | 'open' | 'save' | 'save-as' | 'export' | 'import-flink-sql' | 'undo' | 'redo' | 'run' | 'stop';
+  'new' | 'open' | 'save' | 'save-as' | 'export' | 'import-flink-sql' | 'undo' | 'redo' | 'run' | 'stop';
 export const APP_COMMANDS: readonly AppCommand[] = [
-  'new', 'open', 'save', 'save-as', 'export', 'import-flink-sql', 'undo', 'redo', 'run', 'stop',
+  'new',
+  'open',
+  'save',
+  'save-as',
+  'export',
+  'import-flink-sql',
+  'undo',
+  'redo',
+  'run',
+  'stop',
 ];
 
 /** What the renderer needs to know about the shell it runs in. */
@@ -75,16 +95,34 @@ export interface RunInfo {
   memoryStateLimit?: number;
 }
 
-export interface ExportResult { text: string; warnings: JobProblem[] }
+export interface ExportResult {
+  text: string;
+  warnings: JobProblem[];
+}
 
 /** A column of a source's data: its name and Flink SQL type (BIGINT, DOUBLE, BOOLEAN, STRING). */
-export interface SourceColumn { name: string; type: string }
+export interface SourceColumn {
+  name: string;
+  type: string;
+}
 
-export interface FileEntry { path: string; name: string; modified: number }
+export interface FileEntry {
+  path: string;
+  name: string;
+  modified: number;
+}
 
 /** A place in an imported Flink SQL script (1-based) with what could not become part of the job. */
-export interface ImportProblem { line: number; column: number; message: string; severity: 'error' | 'warning' }
-export interface ImportResult { job: JobDocument; problems: ImportProblem[] }
+export interface ImportProblem {
+  line: number;
+  column: number;
+  message: string;
+  severity: 'error' | 'warning';
+}
+export interface ImportResult {
+  job: JobDocument;
+  problems: ImportProblem[];
+}
 
 export interface EngineHost {
   validate(req: { job: unknown }): Promise<{ ok: boolean; problems: JobProblem[]; summary?: string }>;
@@ -100,13 +138,25 @@ export interface EngineHost {
    * Every edge leaving that port carries the same records; `to`, when given, must be one of them.
    * Off by default and cheap when off; stays on across restarts of the run.
    */
-  sampleEdge(req: { runId: string; from: string; fromPort?: 'out' | 'late' | 'bad'; to?: string; on: boolean }): Promise<{ target: string }>;
+  sampleEdge(req: {
+    runId: string;
+    from: string;
+    fromPort?: 'out' | 'late' | 'bad';
+    to?: string;
+    on: boolean;
+  }): Promise<{ target: string }>;
   listRuns(req: Record<string, never>): Promise<RunInfo[]>;
   listCheckpoints(req: { job: JobDocument; path?: string }): Promise<RetainedCheckpoint[]>;
   checkpointHistory(req: { runId: string }): Promise<CheckpointStats[]>;
   /** `path`: the job file, so relative data paths resolve (the Flink export samples file sources). */
   /** `flinkVersion`, `pathPrefix`: Flink SQL only (`weir export --flink-version`, `--path-prefix`). */
-  exportJob(req: { job: JobDocument; format: 'json' | 'flink-sql'; path?: string; flinkVersion?: '1.19' | '1.20' | '2.x'; pathPrefix?: string }): Promise<ExportResult>;
+  exportJob(req: {
+    job: JobDocument;
+    format: 'json' | 'flink-sql';
+    path?: string;
+    flinkVersion?: '1.19' | '1.20' | '2.x';
+    pathPrefix?: string;
+  }): Promise<ExportResult>;
   /**
    * A Flink SQL script as a laid-out job (File > Import Flink SQL...). `path`: where the job will
    * be saved, so file:/// data paths inside its folder become relative. Never fails on content:
@@ -120,12 +170,18 @@ export interface EngineHost {
    * `path`: the job file, so a relative data path resolves; the data must be inside the workspace.
    * A source whose data cannot be read answers `columns: []` and a `message` saying why.
    */
-  sampleSource(req: { job: JobDocument; nodeId: string; path?: string }): Promise<{ columns: SourceColumn[]; message?: string }>;
+  sampleSource(req: {
+    job: JobDocument;
+    nodeId: string;
+    path?: string;
+  }): Promise<{ columns: SourceColumn[]; message?: string }>;
   /** Documents: a workspace folder in served mode; native dialogs feed paths in Electron. */
   listFiles(req: { dir?: string }): Promise<FileEntry[]>;
   readJob(req: { path: string }): Promise<{ path: string; job: unknown }>;
   writeJob(req: { path: string; job: JobDocument }): Promise<{ path: string }>;
-  listExamples(req: Record<string, never>): Promise<Array<{ id: string; name: string; description: string; path: string }>>;
+  listExamples(
+    req: Record<string, never>,
+  ): Promise<Array<{ id: string; name: string; description: string; path: string }>>;
   /** Copies the example's folder into the workspace (once) and returns the copy's job. */
   openExample(req: { id: string }): Promise<{ path: string; job: unknown }>;
   hostInfo(req: Record<string, never>): Promise<HostInfo>;

@@ -24,8 +24,17 @@ export class HostError extends Error implements HostErrorShape {
 }
 
 const CODES: ReadonlySet<string> = new Set<HostErrorCode>([
-  'invalid_request', 'invalid_job', 'not_found', 'forbidden_path', 'job_not_running',
-  'already_running', 'io_error', 'internal', 'unsupported', 'output_exists', 'restore_refused',
+  'invalid_request',
+  'invalid_job',
+  'not_found',
+  'forbidden_path',
+  'job_not_running',
+  'already_running',
+  'io_error',
+  'internal',
+  'unsupported',
+  'output_exists',
+  'restore_refused',
 ]);
 
 function isHostErrorShape(value: unknown): value is HostErrorShape {

@@ -22,11 +22,15 @@ export function createMemoryTransport(host: EngineHost): MemoryTransport {
   const rpc = createRpcClient((text) => {
     if (closed) throw new HostError('internal', 'connection to Weir closed');
     stats.toServer++;
-    setImmediate(() => { if (!closed) void session.receive(text); });
+    setImmediate(() => {
+      if (!closed) void session.receive(text);
+    });
   });
   const session = serveHost(host, (text) => {
     stats.toClient++;
-    setImmediate(() => { if (!closed) rpc.receive(text); });
+    setImmediate(() => {
+      if (!closed) rpc.receive(text);
+    });
   });
   return {
     client: rpc.host,

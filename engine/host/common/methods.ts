@@ -6,9 +6,27 @@
 import type { HostMethod } from './api.ts';
 
 export const HOST_METHOD_NAMES = [
-  'validate', 'run', 'stop', 'triggerSavepoint', 'killTaskProcess', 'sampleEdge', 'listRuns', 'listCheckpoints',
-  'checkpointHistory', 'exportJob', 'importFlinkSql', 'sampleSource', 'listFiles', 'readJob', 'writeJob', 'listExamples', 'openExample',
-  'hostInfo', 'setDocumentState', 'showOpenDialog', 'showSaveDialog',
+  'validate',
+  'run',
+  'stop',
+  'triggerSavepoint',
+  'killTaskProcess',
+  'sampleEdge',
+  'listRuns',
+  'listCheckpoints',
+  'checkpointHistory',
+  'exportJob',
+  'importFlinkSql',
+  'sampleSource',
+  'listFiles',
+  'readJob',
+  'writeJob',
+  'listExamples',
+  'openExample',
+  'hostInfo',
+  'setDocumentState',
+  'showOpenDialog',
+  'showSaveDialog',
 ] as const satisfies readonly HostMethod[];
 
 // Fails to compile when EngineHost gains a method this list lacks.
@@ -20,4 +38,5 @@ export const IPC_CALL_CHANNEL = 'weir:host-call';
 export const IPC_EVENT_CHANNEL = 'weir:host-events';
 
 /** What the IPC call handler answers: plain data, since thrown Errors lose their code over IPC. */
-export type IpcReply = { ok: true; result: unknown } | { ok: false; error: { code: string; message: string; problems?: unknown[] } };
+export type IpcReply =
+  { ok: true; result: unknown } | { ok: false; error: { code: string; message: string; problems?: unknown[] } };

@@ -27,19 +27,41 @@ const jobObject = z.record(z.string(), z.unknown()).transform((j) => j as unknow
 const empty = z.strictObject({});
 const runId = z.string().min(1).max(200);
 const path = z.string().min(1).max(4096);
-const jobStatus = z.enum(['created', 'running', 'restarting', 'finishing', 'finished', 'stopped', 'failed', 'canceled']);
+const jobStatus = z.enum([
+  'created',
+  'running',
+  'restarting',
+  'finishing',
+  'finished',
+  'stopped',
+  'failed',
+  'canceled',
+]);
 const errorCode = z.enum([
-  'invalid_request', 'invalid_job', 'not_found', 'forbidden_path', 'job_not_running',
-  'already_running', 'io_error', 'internal', 'unsupported', 'output_exists', 'restore_refused',
+  'invalid_request',
+  'invalid_job',
+  'not_found',
+  'forbidden_path',
+  'job_not_running',
+  'already_running',
+  'io_error',
+  'internal',
+  'unsupported',
+  'output_exists',
+  'restore_refused',
 ]);
 
 const problem = z.object({
-  path: z.string(), message: z.string(), nodeId: z.string().optional(),
+  path: z.string(),
+  message: z.string(),
+  nodeId: z.string().optional(),
   severity: z.enum(['error', 'warning']).optional(),
 });
 
 export const hostErrorSchema = z.object({
-  code: errorCode, message: z.string(), problems: z.array(problem).optional(),
+  code: errorCode,
+  message: z.string(),
+  problems: z.array(problem).optional(),
 });
 
 /** Params of every method. Strict: an unknown field is a client bug worth hearing about. */
@@ -49,11 +71,13 @@ export const requestSchemas = {
     job: jobObject,
     path: path.optional(),
     stateBackend: z.enum(['memory', 'fs', 'rocksdb']).optional(),
-    checkpointing: z.strictObject({
-      interval: z.union([z.string(), z.number().nonnegative(), z.null()]).optional(),
-      mode: z.enum(['exactly-once', 'at-least-once']).optional(),
-      incremental: z.boolean().optional(),
-    }).optional(),
+    checkpointing: z
+      .strictObject({
+        interval: z.union([z.string(), z.number().nonnegative(), z.null()]).optional(),
+        mode: z.enum(['exactly-once', 'at-least-once']).optional(),
+        incremental: z.boolean().optional(),
+      })
+      .optional(),
     restoreFrom: path.optional(),
     parallelism: z.number().int().min(1).max(1024).optional(),
     clearOutput: z.boolean().optional(),
@@ -62,16 +86,25 @@ export const requestSchemas = {
   triggerSavepoint: z.strictObject({ runId }),
   killTaskProcess: z.strictObject({ runId }),
   sampleEdge: z.strictObject({
-    runId, from: z.string().min(1).max(200), fromPort: z.enum(['out', 'late', 'bad']).optional(),
-    to: z.string().min(1).max(200).optional(), on: z.boolean(),
+    runId,
+    from: z.string().min(1).max(200),
+    fromPort: z.enum(['out', 'late', 'bad']).optional(),
+    to: z.string().min(1).max(200).optional(),
+    on: z.boolean(),
   }),
   listRuns: empty,
   listCheckpoints: z.strictObject({ job: jobObject, path: path.optional() }),
   checkpointHistory: z.strictObject({ runId }),
   exportJob: z.strictObject({
-    job: jobObject, format: z.enum(['json', 'flink-sql']), path: path.optional(),
+    job: jobObject,
+    format: z.enum(['json', 'flink-sql']),
+    path: path.optional(),
     flinkVersion: z.enum(['1.19', '1.20', '2.x']).optional(),
-    pathPrefix: z.string().regex(/^[a-z][a-z0-9+.-]*:\/\/./i, 'a URI such as s3://bucket/weir/').max(1000).optional(),
+    pathPrefix: z
+      .string()
+      .regex(/^[a-z][a-z0-9+.-]*:\/\/./i, 'a URI such as s3://bucket/weir/')
+      .max(1000)
+      .optional(),
   }),
   importFlinkSql: z.strictObject({ sql: z.string().max(10_000_000), path: path.optional() }),
   sampleSource: z.strictObject({ job: jobObject, nodeId: z.string().min(1).max(200), path: path.optional() }),
@@ -82,7 +115,9 @@ export const requestSchemas = {
   openExample: z.strictObject({ id: z.string().min(1).max(200) }),
   hostInfo: empty,
   setDocumentState: z.strictObject({
-    title: z.string().max(500), dirty: z.boolean(), path: z.union([path, z.null()]).optional(),
+    title: z.string().max(500),
+    dirty: z.boolean(),
+    path: z.union([path, z.null()]).optional(),
   }),
   showOpenDialog: empty,
   showSaveDialog: z.strictObject({ suggestedPath: path.optional() }),
@@ -97,24 +132,45 @@ export function isHostMethod(name: unknown): name is HostMethod {
 // ---- results --------------------------------------------------------------------------------
 
 const runInfo = z.object({
-  runId: z.string(), jobName: z.string(), status: jobStatus, startedAt: z.number(), restarts: z.number(),
+  runId: z.string(),
+  jobName: z.string(),
+  status: jobStatus,
+  startedAt: z.number(),
+  restarts: z.number(),
   stateBackend: z.enum(['memory', 'fs', 'rocksdb']).optional(),
   memoryStateLimit: z.number().optional(),
 });
 const subtaskStats = z.object({
-  operatorId: z.string(), subtask: z.number(), startDelay: z.number(), alignmentDuration: z.number(),
-  syncDuration: z.number(), asyncDuration: z.number(), checkpointedBytes: z.number(), fullBytes: z.number(),
+  operatorId: z.string(),
+  subtask: z.number(),
+  startDelay: z.number(),
+  alignmentDuration: z.number(),
+  syncDuration: z.number(),
+  asyncDuration: z.number(),
+  checkpointedBytes: z.number(),
+  fullBytes: z.number(),
   limitBytes: z.number().optional(),
 });
 export const checkpointStatsSchema = z.object({
-  id: z.number(), kind: z.enum(['checkpoint', 'savepoint']),
+  id: z.number(),
+  kind: z.enum(['checkpoint', 'savepoint']),
   status: z.enum(['in_progress', 'completed', 'failed']),
-  triggerTime: z.number(), duration: z.number().nullable(), acknowledged: z.number(), total: z.number(),
-  checkpointedBytes: z.number(), fullBytes: z.number(), subtasks: z.array(subtaskStats),
-  failureReason: z.string().optional(), location: z.string().optional(),
+  triggerTime: z.number(),
+  duration: z.number().nullable(),
+  acknowledged: z.number(),
+  total: z.number(),
+  checkpointedBytes: z.number(),
+  fullBytes: z.number(),
+  subtasks: z.array(subtaskStats),
+  failureReason: z.string().optional(),
+  location: z.string().optional(),
 });
 const retained = z.object({
-  id: z.number(), kind: z.enum(['checkpoint', 'savepoint']), path: z.string(), time: z.number(), bytes: z.number(),
+  id: z.number(),
+  kind: z.enum(['checkpoint', 'savepoint']),
+  path: z.string(),
+  time: z.number(),
+  bytes: z.number(),
 });
 const voidResult = z.union([z.undefined(), z.null()]).transform(() => undefined);
 
@@ -131,17 +187,25 @@ export const resultSchemas = {
   exportJob: z.object({ text: z.string(), warnings: z.array(problem) }),
   importFlinkSql: z.object({
     job: z.unknown(),
-    problems: z.array(z.object({ line: z.number(), column: z.number(), message: z.string(), severity: z.enum(['error', 'warning']) })),
+    problems: z.array(
+      z.object({ line: z.number(), column: z.number(), message: z.string(), severity: z.enum(['error', 'warning']) }),
+    ),
   }),
-  sampleSource: z.object({ columns: z.array(z.object({ name: z.string(), type: z.string() })), message: z.string().optional() }),
+  sampleSource: z.object({
+    columns: z.array(z.object({ name: z.string(), type: z.string() })),
+    message: z.string().optional(),
+  }),
   listFiles: z.array(z.object({ path: z.string(), name: z.string(), modified: z.number() })),
   readJob: z.object({ path: z.string(), job: z.unknown() }),
   writeJob: z.object({ path: z.string() }),
   listExamples: z.array(z.object({ id: z.string(), name: z.string(), description: z.string(), path: z.string() })),
   openExample: z.object({ path: z.string(), job: z.unknown() }),
   hostInfo: z.object({
-    transport: z.enum(['electron', 'websocket', 'memory']), nativeDialogs: z.boolean(),
-    workspace: z.string(), initialPath: z.string().nullable(), version: z.string(),
+    transport: z.enum(['electron', 'websocket', 'memory']),
+    nativeDialogs: z.boolean(),
+    workspace: z.string(),
+    initialPath: z.string().nullable(),
+    version: z.string(),
   }),
   setDocumentState: voidResult,
   showOpenDialog: z.object({ path: z.string().nullable() }),
@@ -151,28 +215,55 @@ export const resultSchemas = {
 // ---- events ---------------------------------------------------------------------------------
 
 const operatorMetrics = z.object({
-  nodeId: z.string(), subtask: z.number(), recordsIn: z.number(), recordsOut: z.number(),
-  rateIn: z.number(), rateOut: z.number(), watermark: z.number().nullable(),
+  nodeId: z.string(),
+  subtask: z.number(),
+  recordsIn: z.number(),
+  recordsOut: z.number(),
+  rateIn: z.number(),
+  rateOut: z.number(),
+  watermark: z.number().nullable(),
   inputWatermarks: z.array(z.object({ channel: z.string(), watermark: z.number().nullable(), idle: z.boolean() })),
-  maxEventTime: z.number().nullable(), lateRecords: z.number(), badRecords: z.number(),
-  stateBytes: z.number(), stateDiskBytes: z.number(), backPressure: z.number(),
-  pendingRecords: z.number().optional(), pendingFiles: z.number().optional(), idle: z.boolean().optional(),
+  maxEventTime: z.number().nullable(),
+  lateRecords: z.number(),
+  badRecords: z.number(),
+  stateBytes: z.number(),
+  stateDiskBytes: z.number(),
+  backPressure: z.number(),
+  pendingRecords: z.number().optional(),
+  pendingFiles: z.number().optional(),
+  idle: z.boolean().optional(),
 });
 
 export const hostEventSchema = z.discriminatedUnion('type', [
   z.object({
-    type: z.literal('job.status'), runId: z.string(), status: jobStatus, cause: z.string().optional(),
-    restarts: z.number(), startedAt: z.number(),
+    type: z.literal('job.status'),
+    runId: z.string(),
+    status: jobStatus,
+    cause: z.string().optional(),
+    restarts: z.number(),
+    startedAt: z.number(),
   }),
   z.object({
-    type: z.literal('job.restart'), runId: z.string(), restarts: z.number(), cause: z.string(),
+    type: z.literal('job.restart'),
+    runId: z.string(),
+    restarts: z.number(),
+    cause: z.string(),
     restoredCheckpoint: z.number().nullable(),
   }),
   z.object({ type: z.literal('checkpoint'), runId: z.string(), stats: checkpointStatsSchema }),
   z.object({ type: z.literal('metrics'), runId: z.string(), time: z.number(), operators: z.array(operatorMetrics) }),
   z.object({ type: z.literal('preview'), runId: z.string(), target: z.string(), records: z.array(z.unknown()) }),
-  z.object({ type: z.literal('log'), runId: z.string(), level: z.enum(['info', 'warn', 'error']), message: z.string() }),
-  z.object({ type: z.literal('app.command'), command: z.enum(APP_COMMANDS as [string, ...string[]]), path: z.string().optional() }),
+  z.object({
+    type: z.literal('log'),
+    runId: z.string(),
+    level: z.enum(['info', 'warn', 'error']),
+    message: z.string(),
+  }),
+  z.object({
+    type: z.literal('app.command'),
+    command: z.enum(APP_COMMANDS as [string, ...string[]]),
+    path: z.string().optional(),
+  }),
 ]);
 
 // ---- envelopes ------------------------------------------------------------------------------
@@ -201,10 +292,13 @@ export type MethodResult<M extends HostMethod> = Awaited<ReturnType<EngineHost[M
 
 /** `params.runId: expected string, received number` - the first few issues, each with its path. */
 export function describeIssues(error: z.ZodError, prefix: string): string {
-  return error.issues.slice(0, 3).map((issue) => {
-    const where = [prefix, ...issue.path.map(String)].filter(Boolean).join('.');
-    return `${where}: ${issue.message}`;
-  }).join('; ');
+  return error.issues
+    .slice(0, 3)
+    .map((issue) => {
+      const where = [prefix, ...issue.path.map(String)].filter(Boolean).join('.');
+      return `${where}: ${issue.message}`;
+    })
+    .join('; ');
 }
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; message: string };
@@ -216,22 +310,29 @@ export function parseParams<M extends HostMethod>(method: M, params: unknown): P
 
 export function parseResult<M extends HostMethod>(method: M, result: unknown): Parsed<MethodResult<M>> {
   const r = resultSchemas[method].safeParse(result);
-  return r.success ? { ok: true, value: r.data as MethodResult<M> } : { ok: false, message: describeIssues(r.error, `${method} result`) };
+  return r.success
+    ? { ok: true, value: r.data as MethodResult<M> }
+    : { ok: false, message: describeIssues(r.error, `${method} result`) };
 }
 
 export function parseEvent(event: unknown): Parsed<HostEvent> {
   const r = hostEventSchema.safeParse(event);
-  return r.success ? { ok: true, value: r.data as HostEvent } : { ok: false, message: describeIssues(r.error, 'event') };
+  return r.success
+    ? { ok: true, value: r.data as HostEvent }
+    : { ok: false, message: describeIssues(r.error, 'event') };
 }
 
 export function parseCall(raw: unknown): Parsed<CallMessage> {
   const r = callMessageSchema.safeParse(raw);
   if (!r.success) return { ok: false, message: describeIssues(r.error, 'message') };
-  if (!isHostMethod(r.data.method)) return { ok: false, message: `message.method: unknown method '${r.data.method.slice(0, 60)}'` };
+  if (!isHostMethod(r.data.method))
+    return { ok: false, message: `message.method: unknown method '${r.data.method.slice(0, 60)}'` };
   return { ok: true, value: r.data as CallMessage };
 }
 
 export function parseServerMessage(raw: unknown): Parsed<ServerMessage> {
   const r = serverMessageSchema.safeParse(raw);
-  return r.success ? { ok: true, value: r.data as ServerMessage } : { ok: false, message: describeIssues(r.error, 'message') };
+  return r.success
+    ? { ok: true, value: r.data as ServerMessage }
+    : { ok: false, message: describeIssues(r.error, 'message') };
 }

@@ -17,10 +17,17 @@ export interface RpcClient {
   readonly pendingCount: number;
 }
 
-interface Pending { method: HostMethod; resolve(value: unknown): void; reject(error: HostError): void }
+interface Pending {
+  method: HostMethod;
+  resolve(value: unknown): void;
+  reject(error: HostError): void;
+}
 
 /** `send` may throw (e.g. socket closed); the call then rejects with that error. */
-export function createRpcClient(send: (text: string) => void, opts: { onProtocolError?: (message: string) => void } = {}): RpcClient {
+export function createRpcClient(
+  send: (text: string) => void,
+  opts: { onProtocolError?: (message: string) => void } = {},
+): RpcClient {
   let nextId = 1;
   const pending = new Map<number, Pending>();
   const listeners = new Set<(event: HostEvent) => void>();
@@ -34,7 +41,11 @@ export function createRpcClient(send: (text: string) => void, opts: { onProtocol
         send(JSON.stringify({ kind: 'call', id, method, params: params ?? {} }));
       } catch (err) {
         pending.delete(id);
-        reject(err instanceof HostError ? err : new HostError('internal', `cannot send '${method}': ${(err as Error).message}`));
+        reject(
+          err instanceof HostError
+            ? err
+            : new HostError('internal', `cannot send '${method}': ${(err as Error).message}`),
+        );
       }
     });
   }
@@ -53,9 +64,16 @@ export function createRpcClient(send: (text: string) => void, opts: { onProtocol
     if (m.kind === 'events') {
       for (const e of m.events) {
         const ev = parseEvent(e);
-        if (!ev.ok) { protocolError(ev.message); continue; }
+        if (!ev.ok) {
+          protocolError(ev.message);
+          continue;
+        }
         for (const l of [...listeners]) {
-          try { l(ev.value); } catch (err) { protocolError(`event listener threw: ${(err as Error).message}`); }
+          try {
+            l(ev.value);
+          } catch (err) {
+            protocolError(`event listener threw: ${(err as Error).message}`);
+          }
         }
       }
       return;
@@ -76,10 +94,14 @@ export function createRpcClient(send: (text: string) => void, opts: { onProtocol
     else p.reject(new HostError('internal', `malformed answer from host: ${r.message}`));
   }
 
-  const host = Object.fromEntries(HOST_METHODS.map((method) => [method, (params: unknown) => call(method, params)])) as unknown as EngineHost;
+  const host = Object.fromEntries(
+    HOST_METHODS.map((method) => [method, (params: unknown) => call(method, params)]),
+  ) as unknown as EngineHost;
   host.onEvent = (listener) => {
     listeners.add(listener);
-    return () => { listeners.delete(listener); };
+    return () => {
+      listeners.delete(listener);
+    };
   };
 
   return {
@@ -90,6 +112,8 @@ export function createRpcClient(send: (text: string) => void, opts: { onProtocol
       pending.clear();
       for (const p of all) p.reject(error);
     },
-    get pendingCount() { return pending.size; },
+    get pendingCount() {
+      return pending.size;
+    },
   };
 }

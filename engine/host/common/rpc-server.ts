@@ -21,7 +21,11 @@ export function serveHost(host: EngineHost, send: (text: string) => void): RpcSe
 
   const safeSend = (text: string) => {
     if (closed) return;
-    try { send(text); } catch { /* the transport is gone; its close handler ends the session */ }
+    try {
+      send(text);
+    } catch {
+      /* the transport is gone; its close handler ends the session */
+    }
   };
   const unsubscribe = host.onEvent((event) => {
     if (closed) return;
@@ -40,7 +44,9 @@ export function serveHost(host: EngineHost, send: (text: string) => void): RpcSe
     try {
       raw = JSON.parse(text);
     } catch {
-      safeSend(JSON.stringify({ kind: 'error', id: null, error: { code: 'invalid_request', message: 'message is not JSON' } }));
+      safeSend(
+        JSON.stringify({ kind: 'error', id: null, error: { code: 'invalid_request', message: 'message is not JSON' } }),
+      );
       return;
     }
     const call = parseCall(raw);
@@ -52,7 +58,13 @@ export function serveHost(host: EngineHost, send: (text: string) => void): RpcSe
     const { id, method, params } = call.value;
     const parsed = parseParams(method, params);
     if (!parsed.ok) {
-      safeSend(JSON.stringify({ kind: 'error', id, error: { code: 'invalid_request', message: `${method}: ${parsed.message}` } }));
+      safeSend(
+        JSON.stringify({
+          kind: 'error',
+          id,
+          error: { code: 'invalid_request', message: `${method}: ${parsed.message}` },
+        }),
+      );
       return;
     }
     try {

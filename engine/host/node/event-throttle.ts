@@ -36,7 +36,10 @@ export function createEventThrottle(
   let closed = false;
 
   function flush(): void {
-    if (timer) { clearTimeout(timer); timer = null; }
+    if (timer) {
+      clearTimeout(timer);
+      timer = null;
+    }
     lastFlush = Date.now();
     const events = queue.filter((e): e is HostEvent => e !== null);
     queue = [];
@@ -54,7 +57,10 @@ export function createEventThrottle(
 
   return {
     push(event) {
-      if (closed) { deliver([event]); return; }
+      if (closed) {
+        deliver([event]);
+        return;
+      }
       if (event.type === 'metrics') {
         if (metricsAt >= 0) queue[metricsAt] = null;
         metricsAt = queue.push(event) - 1;

@@ -7,7 +7,12 @@ import { promises as fs } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { HostError } from '../common/errors.ts';
 
-export interface ExampleEntry { id: string; name: string; description: string; path: string }
+export interface ExampleEntry {
+  id: string;
+  name: string;
+  description: string;
+  path: string;
+}
 
 export async function readExampleIndex(examplesDir: string): Promise<ExampleEntry[]> {
   let raw: unknown;
@@ -19,9 +24,18 @@ export async function readExampleIndex(examplesDir: string): Promise<ExampleEntr
   }
   const list = Array.isArray(raw) ? raw : (raw as { examples?: unknown })?.examples;
   if (!Array.isArray(list)) throw new HostError('io_error', 'examples/index.json: expected an array of examples');
-  return list.flatMap((e: Record<string, unknown>) => (typeof e?.id === 'string' && typeof e.path === 'string'
-    ? [{ id: e.id, name: String(e.name ?? e.id), description: String(e.description ?? ''), path: resolve(examplesDir, e.path) }]
-    : []));
+  return list.flatMap((e: Record<string, unknown>) =>
+    typeof e?.id === 'string' && typeof e.path === 'string'
+      ? [
+          {
+            id: e.id,
+            name: String(e.name ?? e.id),
+            description: String(e.description ?? ''),
+            path: resolve(examplesDir, e.path),
+          },
+        ]
+      : [],
+  );
 }
 
 /** Copies the example's folder to `<workspace>/<id>/` unless it is there; returns the job path. */
@@ -35,7 +49,10 @@ export async function materializeExample(examplesDir: string, id: string, worksp
   }
   const destDir = join(resolve(workspace), id);
   const dest = join(destDir, relative(srcDir, entry.path));
-  const exists = await fs.stat(dest).then(() => true, () => false);
+  const exists = await fs.stat(dest).then(
+    () => true,
+    () => false,
+  );
   if (!exists) {
     await fs.mkdir(destDir, { recursive: true });
     await fs.cp(srcDir, destDir, { recursive: true, force: false, errorOnExist: false });

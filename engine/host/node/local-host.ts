@@ -70,7 +70,10 @@ function summarize(problems: Array<{ path: string; message: string; severity?: s
 }
 
 /** The generator's columns with their types, as the Flink exporter types them (value is an integer 0..999). */
-const GENERATOR_SOURCE_COLUMNS = GENERATOR_COLUMNS.map((name) => ({ name, type: name === 'key' ? 'STRING' : 'BIGINT' }));
+const GENERATOR_SOURCE_COLUMNS = GENERATOR_COLUMNS.map((name) => ({
+  name,
+  type: name === 'key' ? 'STRING' : 'BIGINT',
+}));
 
 export function createLocalHost(opts: LocalHostOptions): LocalHost {
   const files = new WorkspaceFiles(opts.workspace, [opts.examplesDir]);
@@ -79,7 +82,11 @@ export function createLocalHost(opts: LocalHostOptions): LocalHost {
 
   function emit(event: HostEvent): void {
     for (const l of [...listeners]) {
-      try { l(event); } catch { /* a listener's failure must not stop the others */ }
+      try {
+        l(event);
+      } catch {
+        /* a listener's failure must not stop the others */
+      }
     }
   }
 
@@ -101,107 +108,151 @@ export function createLocalHost(opts: LocalHostOptions): LocalHost {
 
   const host: LocalHost = {
     files,
-    get listenerCount() { return listeners.size; },
+    get listenerCount() {
+      return listeners.size;
+    },
 
-    validate: ({ job }) => guard(async () => {
-      const v = validateJob(job, { baseDir: files.workspace });
-      return { ok: v.ok, problems: v.problems, summary: v.ok ? summarizeJob(v.job, v.problems) : summarize(v.problems) };
-    }),
+    validate: ({ job }) =>
+      guard(async () => {
+        const v = validateJob(job, { baseDir: files.workspace });
+        return {
+          ok: v.ok,
+          problems: v.problems,
+          summary: v.ok ? summarizeJob(v.job, v.problems) : summarize(v.problems),
+        };
+      }),
 
-    run: (req) => guard(async () => {
-      const baseDir = await baseDirFor(req.path, 'write');
-      const overridden = applyRunOverrides(req.job, { parallelism: req.parallelism, stateBackend: req.stateBackend, checkpointing: req.checkpointing });
-      const job = await confineRun({ ...validated(overridden, baseDir).job, baseDir }, files, baseDir);
-      let from: string | undefined;
-      if (req.restoreFrom && req.restoreFrom !== 'latest') {
-        // A job's checkpoints live under its own folder, which may be a granted one outside the workspace.
-        from = await files.resolve(req.restoreFrom, 'read', { base: baseDir, extraRoot: baseDir });
-      }
-      return runs.start({ job, resume: req.restoreFrom === 'latest', from, clearOutput: req.clearOutput });
-    }),
+    run: (req) =>
+      guard(async () => {
+        const baseDir = await baseDirFor(req.path, 'write');
+        const overridden = applyRunOverrides(req.job, {
+          parallelism: req.parallelism,
+          stateBackend: req.stateBackend,
+          checkpointing: req.checkpointing,
+        });
+        const job = await confineRun({ ...validated(overridden, baseDir).job, baseDir }, files, baseDir);
+        let from: string | undefined;
+        if (req.restoreFrom && req.restoreFrom !== 'latest') {
+          // A job's checkpoints live under its own folder, which may be a granted one outside the workspace.
+          from = await files.resolve(req.restoreFrom, 'read', { base: baseDir, extraRoot: baseDir });
+        }
+        return runs.start({ job, resume: req.restoreFrom === 'latest', from, clearOutput: req.clearOutput });
+      }),
 
     stop: ({ runId, savepoint }) => guard(() => runs.active(runId).stop({ savepoint })),
     triggerSavepoint: ({ runId }) => guard(() => runs.active(runId).triggerSavepoint()),
-    killTaskProcess: ({ runId }) => guard(async () => { runs.active(runId).killTaskProcess(); }),
-    sampleEdge: ({ runId, from, fromPort, to, on }) => guard(async () => {
-      const r = runs.get(runId);
-      const port = fromPort ?? 'out';
-      if (to !== undefined && !r.job.edges.some((e) => e.from === from && e.to === to && (e.fromPort ?? 'out') === port)) {
-        throw new HostError('invalid_request', `to: job '${r.job.name}' has no edge ${from}${port === 'out' ? '' : `.${port}`} -> ${to}`);
-      }
-      const handle = on ? runs.active(runId) : r.handle;
-      handle?.sampleEdge({ nodeId: from, port, on });
-      return { target: `edge:${from}.${port}` };
-    }),
+    killTaskProcess: ({ runId }) =>
+      guard(async () => {
+        runs.active(runId).killTaskProcess();
+      }),
+    sampleEdge: ({ runId, from, fromPort, to, on }) =>
+      guard(async () => {
+        const r = runs.get(runId);
+        const port = fromPort ?? 'out';
+        if (
+          to !== undefined &&
+          !r.job.edges.some((e) => e.from === from && e.to === to && (e.fromPort ?? 'out') === port)
+        ) {
+          throw new HostError(
+            'invalid_request',
+            `to: job '${r.job.name}' has no edge ${from}${port === 'out' ? '' : `.${port}`} -> ${to}`,
+          );
+        }
+        const handle = on ? runs.active(runId) : r.handle;
+        handle?.sampleEdge({ nodeId: from, port, on });
+        return { target: `edge:${from}.${port}` };
+      }),
     listRuns: () => guard(async () => runs.list()),
     checkpointHistory: ({ runId }) => guard(async () => runs.get(runId).handle?.checkpointHistory() ?? []),
 
-    listCheckpoints: ({ job, path }) => guard(async () => {
-      return listRetainedCheckpoints(validated(job, await baseDirFor(path, 'read')).job);
-    }),
+    listCheckpoints: ({ job, path }) =>
+      guard(async () => {
+        return listRetainedCheckpoints(validated(job, await baseDirFor(path, 'read')).job);
+      }),
 
-    exportJob: ({ job, format, path, flinkVersion, pathPrefix }) => guard(async () => {
-      const v = validated(job, await baseDirFor(path, 'read'));
-      if (format === 'json') return { text: exportJobJson(v.job), warnings: v.problems };
-      return exportFlinkSql(v.job, { flinkVersion, pathPrefix });
-    }),
+    exportJob: ({ job, format, path, flinkVersion, pathPrefix }) =>
+      guard(async () => {
+        const v = validated(job, await baseDirFor(path, 'read'));
+        if (format === 'json') return { text: exportJobJson(v.job), warnings: v.problems };
+        return exportFlinkSql(v.job, { flinkVersion, pathPrefix });
+      }),
 
-    sampleSource: ({ job, nodeId, path }) => guard(async () => {
-      const node = Array.isArray(job.nodes) ? job.nodes.find((n) => n?.id === nodeId) : undefined;
-      if (!node) throw new HostError('not_found', `no node '${nodeId}' in the job`);
-      if (node.type === 'source.generator') return { columns: GENERATOR_SOURCE_COLUMNS.map((c) => ({ ...c })) };
-      if (node.type !== 'source.file') throw new HostError('unsupported', `'${nodeId}' is a ${String(node.type)} node: only sources have data to sample`);
-      const config = node.config;
-      if (typeof config?.path !== 'string' || !config.path) return { columns: [], message: 'no path set' };
-      const baseDir = await baseDirFor(path, 'read');
-      // The data is read only inside the workspace (or a granted folder), like every other file.
-      let data: string;
-      try {
-        data = await files.resolve(config.path, 'read', { base: baseDir });
-      } catch (err) {
-        if (err instanceof HostError && err.code === 'forbidden_path') throw err;
-        return { columns: [], message: `cannot read ${config.path}` };
-      }
-      const r = inferFileColumns({ ...config, path: data });
-      return r.ok ? { columns: r.columns } : { columns: [], message: r.message };
-    }),
+    sampleSource: ({ job, nodeId, path }) =>
+      guard(async () => {
+        const node = Array.isArray(job.nodes) ? job.nodes.find((n) => n?.id === nodeId) : undefined;
+        if (!node) throw new HostError('not_found', `no node '${nodeId}' in the job`);
+        if (node.type === 'source.generator') return { columns: GENERATOR_SOURCE_COLUMNS.map((c) => ({ ...c })) };
+        if (node.type !== 'source.file')
+          throw new HostError(
+            'unsupported',
+            `'${nodeId}' is a ${String(node.type)} node: only sources have data to sample`,
+          );
+        const config = node.config;
+        if (typeof config?.path !== 'string' || !config.path) return { columns: [], message: 'no path set' };
+        const baseDir = await baseDirFor(path, 'read');
+        // The data is read only inside the workspace (or a granted folder), like every other file.
+        let data: string;
+        try {
+          data = await files.resolve(config.path, 'read', { base: baseDir });
+        } catch (err) {
+          if (err instanceof HostError && err.code === 'forbidden_path') throw err;
+          return { columns: [], message: `cannot read ${config.path}` };
+        }
+        const r = inferFileColumns({ ...config, path: data });
+        return r.ok ? { columns: r.columns } : { columns: [], message: r.message };
+      }),
 
-    importFlinkSql: ({ sql, path }) => guard(async () => {
-      const baseDir = await baseDirFor(path, 'write');
-      return importFlinkSql(sql, { baseDir, ...(path ? { name: basename(path).replace(/\.weir\.json$|\.json$/i, '') } : {}) });
-    }),
+    importFlinkSql: ({ sql, path }) =>
+      guard(async () => {
+        const baseDir = await baseDirFor(path, 'write');
+        return importFlinkSql(sql, {
+          baseDir,
+          ...(path ? { name: basename(path).replace(/\.weir\.json$|\.json$/i, '') } : {}),
+        });
+      }),
 
     listFiles: ({ dir }) => guard(() => files.list(dir)),
     readJob: ({ path }) => guard(() => files.readJob(path)),
     writeJob: ({ path, job }) => guard(() => files.writeJob(path, job)),
     listExamples: () => guard(() => readExampleIndex(opts.examplesDir)),
-    openExample: ({ id }) => guard(async () => files.readJob(await materializeExample(opts.examplesDir, id, files.workspace))),
+    openExample: ({ id }) =>
+      guard(async () => files.readJob(await materializeExample(opts.examplesDir, id, files.workspace))),
 
-    hostInfo: () => guard(async () => ({
-      transport: opts.transport ?? 'memory',
-      nativeDialogs: Boolean(opts.shell?.showOpenDialog),
-      workspace: files.workspace,
-      initialPath,
-      version: opts.version ?? '0.0.0',
-    })),
+    hostInfo: () =>
+      guard(async () => ({
+        transport: opts.transport ?? 'memory',
+        nativeDialogs: Boolean(opts.shell?.showOpenDialog),
+        workspace: files.workspace,
+        initialPath,
+        version: opts.version ?? '0.0.0',
+      })),
 
-    setDocumentState: (state) => guard(async () => { opts.shell?.setDocumentState?.(state); }),
-    showOpenDialog: () => guard(async () => {
-      if (!opts.shell?.showOpenDialog) throw new HostError('unsupported', 'no native dialogs here: pick a file from the workspace');
-      const path = await opts.shell.showOpenDialog();
-      if (path) await files.grant(path);
-      return { path };
-    }),
-    showSaveDialog: ({ suggestedPath }) => guard(async () => {
-      if (!opts.shell?.showSaveDialog) throw new HostError('unsupported', 'no native dialogs here: save into the workspace');
-      const path = await opts.shell.showSaveDialog(suggestedPath);
-      if (path) await files.grant(path);
-      return { path };
-    }),
+    setDocumentState: (state) =>
+      guard(async () => {
+        opts.shell?.setDocumentState?.(state);
+      }),
+    showOpenDialog: () =>
+      guard(async () => {
+        if (!opts.shell?.showOpenDialog)
+          throw new HostError('unsupported', 'no native dialogs here: pick a file from the workspace');
+        const path = await opts.shell.showOpenDialog();
+        if (path) await files.grant(path);
+        return { path };
+      }),
+    showSaveDialog: ({ suggestedPath }) =>
+      guard(async () => {
+        if (!opts.shell?.showSaveDialog)
+          throw new HostError('unsupported', 'no native dialogs here: save into the workspace');
+        const path = await opts.shell.showSaveDialog(suggestedPath);
+        if (path) await files.grant(path);
+        return { path };
+      }),
 
     onEvent(listener) {
       listeners.add(listener);
-      return () => { listeners.delete(listener); };
+      return () => {
+        listeners.delete(listener);
+      };
     },
 
     setInitialPath(path) {

@@ -17,8 +17,11 @@ export async function confineRun(job: NormalizedJob, files: WorkspaceFiles, base
       return await files.resolve(p, mode, { base: baseDir, extraRoot: baseDir });
     } catch (err) {
       if (err instanceof HostError && err.code === 'forbidden_path') {
-        throw new HostError('forbidden_path', `${where}: ${p} is outside the workspace ${files.workspace} and the job's folder `
-          + `${baseDir}; a run may only read and write there`);
+        throw new HostError(
+          'forbidden_path',
+          `${where}: ${p} is outside the workspace ${files.workspace} and the job's folder ` +
+            `${baseDir}; a run may only read and write there`,
+        );
       }
       throw err;
     }

@@ -64,10 +64,17 @@ export class RunRegistry {
     this.pruneFinished();
     const runId = `${job.name.replace(/[^A-Za-z0-9_-]+/g, '-').slice(0, 40)}-${Date.now().toString(36)}-${++this.counter}`;
     const info: RunInfo = {
-      runId, jobName: job.name, status: 'created', startedAt: Date.now(), restarts: 0, stateBackend: job.settings.stateBackend,
+      runId,
+      jobName: job.name,
+      status: 'created',
+      startedAt: Date.now(),
+      restarts: 0,
+      stateBackend: job.settings.stateBackend,
       ...(job.settings.stateBackend === 'memory' ? { memoryStateLimit: job.settings.memoryStateLimit } : {}),
     };
-    const throttle = createEventThrottle((events) => events.forEach((e) => this.opts.emit(e)), { interval: this.opts.eventInterval });
+    const throttle = createEventThrottle((events) => events.forEach((e) => this.opts.emit(e)), {
+      interval: this.opts.eventInterval,
+    });
     const rec: RunRecord = { info, key, job, handle: null, throttle };
     this.runs.set(runId, rec);
     let lastStatus: JobStatus | null = null;
@@ -81,7 +88,11 @@ export class RunRegistry {
     };
     try {
       rec.handle = await startJob({
-        job, launcher: this.opts.launcher, resume: req.resume, from: req.from, clearOutput: req.clearOutput,
+        job,
+        launcher: this.opts.launcher,
+        resume: req.resume,
+        from: req.from,
+        clearOutput: req.clearOutput,
         onEvent: (e) => push({ ...e, runId }),
       });
     } catch (err) {
@@ -90,17 +101,19 @@ export class RunRegistry {
       throw err;
     }
     if (info.status === 'created') info.status = rec.handle.status;
-    void rec.handle.done.then(
-      (result) => ({ status: result.status as JobStatus, cause: result.cause, restarts: result.restarts }),
-      (err: unknown) => ({ status: 'failed' as JobStatus, cause: toHostError(err).message, restarts: info.restarts }),
-    ).then(({ status, cause, restarts }) => {
-      // The runner normally reports its final status itself; make sure listeners always see one.
-      if (lastStatus !== status) {
-        push({ type: 'job.status', runId, status, restarts, startedAt: info.startedAt, ...(cause ? { cause } : {}) });
-      }
-      info.status = status;
-      throttle.close();
-    });
+    void rec.handle.done
+      .then(
+        (result) => ({ status: result.status as JobStatus, cause: result.cause, restarts: result.restarts }),
+        (err: unknown) => ({ status: 'failed' as JobStatus, cause: toHostError(err).message, restarts: info.restarts }),
+      )
+      .then(({ status, cause, restarts }) => {
+        // The runner normally reports its final status itself; make sure listeners always see one.
+        if (lastStatus !== status) {
+          push({ type: 'job.status', runId, status, restarts, startedAt: info.startedAt, ...(cause ? { cause } : {}) });
+        }
+        info.status = status;
+        throttle.close();
+      });
     return { ...info };
   }
 
@@ -127,10 +140,15 @@ export class RunRegistry {
   /** Stops every run that has not ended and closes every throttle. */
   async dispose(): Promise<void> {
     const live = [...this.runs.values()].filter((r) => r.handle && !TERMINAL.has(r.info.status));
-    await Promise.all(live.map(async (r) => {
-      await r.handle!.stop().catch(() => {});
-      await Promise.race([r.handle!.done.catch(() => {}), new Promise((res) => setTimeout(res, DISPOSE_WAIT_MS).unref())]);
-    }));
+    await Promise.all(
+      live.map(async (r) => {
+        await r.handle!.stop().catch(() => {});
+        await Promise.race([
+          r.handle!.done.catch(() => {}),
+          new Promise((res) => setTimeout(res, DISPOSE_WAIT_MS).unref()),
+        ]);
+      }),
+    );
     for (const r of this.runs.values()) r.throttle.close();
   }
 

@@ -50,7 +50,9 @@ export function checkRequest(auth: ServeAuth, req: IncomingMessage): AuthVerdict
   const url = new URL(req.url ?? '/', 'http://127.0.0.1');
   const fromQuery = url.searchParams.get('token');
   if (fromQuery !== null && fromQuery !== '') {
-    return sameToken(fromQuery, auth.token) ? { ok: true, via: 'query' } : { ok: false, status: 403, reason: 'wrong token' };
+    return sameToken(fromQuery, auth.token)
+      ? { ok: true, via: 'query' }
+      : { ok: false, status: 403, reason: 'wrong token' };
   }
   const fromCookie = cookieValue(req.headers.cookie, `${auth.cookieName}_${auth.port}`);
   if (fromCookie !== null && sameToken(fromCookie, auth.token)) return { ok: true, via: 'cookie' };

@@ -11,10 +11,19 @@ import { checkRequest, createServeAuth, tokenCookie, type ServeAuth } from './se
 import { attachHostSocket } from './ws-server.ts';
 
 const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8', '.json': 'application/json; charset=utf-8', '.svg': 'image/svg+xml',
-  '.png': 'image/png', '.ico': 'image/x-icon', '.woff2': 'font/woff2', '.woff': 'font/woff', '.map': 'application/json',
-  '.wasm': 'application/wasm', '.txt': 'text/plain; charset=utf-8',
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.woff': 'font/woff',
+  '.map': 'application/json',
+  '.wasm': 'application/wasm',
+  '.txt': 'text/plain; charset=utf-8',
 };
 
 export interface WebServer {
@@ -37,9 +46,16 @@ function securityHeaders(port: number): Record<string, string> {
   const self = `http://127.0.0.1:${port} http://localhost:${port}`;
   return {
     'Content-Security-Policy': [
-      "default-src 'self'", "script-src 'self'", "style-src 'self' 'unsafe-inline'", "img-src 'self' data: blob:",
-      "font-src 'self' data:", `connect-src 'self' ${self.replace(/http:/g, 'ws:')}`, "object-src 'none'",
-      "base-uri 'none'", "frame-ancestors 'none'", "form-action 'none'",
+      "default-src 'self'",
+      "script-src 'self'",
+      "style-src 'self' 'unsafe-inline'",
+      "img-src 'self' data: blob:",
+      "font-src 'self' data:",
+      `connect-src 'self' ${self.replace(/http:/g, 'ws:')}`,
+      "object-src 'none'",
+      "base-uri 'none'",
+      "frame-ancestors 'none'",
+      "form-action 'none'",
     ].join('; '),
     'X-Content-Type-Options': 'nosniff',
     'Referrer-Policy': 'no-referrer',
@@ -61,7 +77,11 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
     const headers = securityHeaders(auth.port);
     if (setCookie) headers['Set-Cookie'] = tokenCookie(auth);
     if (req.method !== 'GET' && req.method !== 'HEAD') {
-      return send(res, 405, 'method not allowed\n', { ...headers, 'Content-Type': 'text/plain; charset=utf-8', Allow: 'GET, HEAD' });
+      return send(res, 405, 'method not allowed\n', {
+        ...headers,
+        'Content-Type': 'text/plain; charset=utf-8',
+        Allow: 'GET, HEAD',
+      });
     }
     let pathname: string;
     try {
@@ -84,8 +104,10 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
       });
     } catch {
       if (pathname === '/') {
-        return send(res, 503, 'The Weir renderer is not built: run `npm run build`, then restart `weir serve`.\n',
-          { ...headers, 'Content-Type': 'text/plain; charset=utf-8' });
+        return send(res, 503, 'The Weir renderer is not built: run `npm run build`, then restart `weir serve`.\n', {
+          ...headers,
+          'Content-Type': 'text/plain; charset=utf-8',
+        });
       }
       send(res, 404, 'not found\n', { ...headers, 'Content-Type': 'text/plain; charset=utf-8' });
     }
@@ -94,7 +116,10 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
   const server = createServer((req, res) => {
     const verdict = checkRequest(auth, req);
     if (!verdict.ok) {
-      send(res, verdict.status, `${verdict.reason}\n`, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });
+      send(res, verdict.status, `${verdict.reason}\n`, {
+        'Content-Type': 'text/plain; charset=utf-8',
+        'Cache-Control': 'no-store',
+      });
       return;
     }
     serveFile(req, res, verdict.via === 'query').catch(() => {

@@ -26,7 +26,8 @@ async function realPathOf(p: string): Promise<string> {
       const real = await fs.realpath(existing);
       return rest.length ? join(real, ...rest.reverse()) : real;
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT' && (err as NodeJS.ErrnoException).code !== 'ENOTDIR') throw err;
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT' && (err as NodeJS.ErrnoException).code !== 'ENOTDIR')
+        throw err;
       const parent = dirname(existing);
       if (parent === existing) return p;
       rest.push(basename(existing));
@@ -64,13 +65,17 @@ export class WorkspaceFiles {
    * `forbidden_path`. `extraRoot` admits one more folder (a job's own folder, for its checkpoints).
    */
   async resolve(p: string, mode: 'read' | 'write', opts: { base?: string; extraRoot?: string } = {}): Promise<string> {
-    if (typeof p !== 'string' || p.includes('\0')) throw new HostError('forbidden_path', 'path is not a valid file name');
+    if (typeof p !== 'string' || p.includes('\0'))
+      throw new HostError('forbidden_path', 'path is not a valid file name');
     const abs = isAbsolute(p) ? resolve(p) : resolve(opts.base ?? this.workspace, p);
     const real = await realPathOf(abs);
     const roots = await this.roots();
     const extra = opts.extraRoot ? await realPathOf(opts.extraRoot) : null;
-    const ok = inside(roots.workspace, real) || this.granted.has(real) || (extra !== null && inside(extra, real))
-      || (mode === 'read' && roots.readOnly.some((r) => inside(r, real)));
+    const ok =
+      inside(roots.workspace, real) ||
+      this.granted.has(real) ||
+      (extra !== null && inside(extra, real)) ||
+      (mode === 'read' && roots.readOnly.some((r) => inside(r, real)));
     if (!ok) throw new HostError('forbidden_path', `${p}: outside the workspace ${this.workspace}`);
     return real;
   }
@@ -83,7 +88,11 @@ export class WorkspaceFiles {
       try {
         entries = await fs.readdir(d, { withFileTypes: true });
       } catch (err) {
-        if (d === start) throw new HostError('not_found', `${dir || '.'}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such folder' : (err as Error).message}`);
+        if (d === start)
+          throw new HostError(
+            'not_found',
+            `${dir || '.'}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such folder' : (err as Error).message}`,
+          );
         return;
       }
       for (const e of entries) {
@@ -106,12 +115,16 @@ export class WorkspaceFiles {
     try {
       const st = await fs.stat(real);
       if (!st.isFile()) throw new HostError('not_found', `${p}: not a file`);
-      if (st.size > MAX_JOB_BYTES) throw new HostError('invalid_job', `${p}: ${st.size} bytes is too large for a job file`);
+      if (st.size > MAX_JOB_BYTES)
+        throw new HostError('invalid_job', `${p}: ${st.size} bytes is too large for a job file`);
       text = await fs.readFile(real, 'utf8');
     } catch (err) {
       if (err instanceof HostError) throw err;
       const code = (err as NodeJS.ErrnoException).code;
-      throw new HostError(code === 'ENOENT' ? 'not_found' : 'io_error', `${p}: ${code === 'ENOENT' ? 'no such file' : (err as Error).message}`);
+      throw new HostError(
+        code === 'ENOENT' ? 'not_found' : 'io_error',
+        `${p}: ${code === 'ENOENT' ? 'no such file' : (err as Error).message}`,
+      );
     }
     try {
       return { path: real, job: JSON.parse(text) };

@@ -25,8 +25,10 @@ export function attachHostSocket(server: Server, host: EngineHost, auth: ServeAu
 
   function refuse(socket: Duplex, status: number, reason: string): void {
     const text = `${reason}\n`;
-    socket.end(`HTTP/1.1 ${status} ${status === 403 ? 'Forbidden' : status === 404 ? 'Not Found' : 'Misdirected Request'}\r\n`
-      + `Connection: close\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`);
+    socket.end(
+      `HTTP/1.1 ${status} ${status === 403 ? 'Forbidden' : status === 404 ? 'Not Found' : 'Misdirected Request'}\r\n` +
+        `Connection: close\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`,
+    );
   }
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -60,10 +62,13 @@ export function attachHostSocket(server: Server, host: EngineHost, auth: ServeAu
   });
 
   return {
-    get clients() { return sockets.size; },
-    close: () => new Promise((resolve) => {
-      for (const ws of sockets) ws.terminate();
-      wss.close(() => resolve());
-    }),
+    get clients() {
+      return sockets.size;
+    },
+    close: () =>
+      new Promise((resolve) => {
+        for (const ws of sockets) ws.terminate();
+        wss.close(() => resolve());
+      }),
   };
 }

@@ -7,9 +7,18 @@ import type { Pos } from './tree.ts';
 import type { Origin, ScriptProblem } from './statements.ts';
 
 /** What a table or view name stands for: the Weir node(s) whose output it is, and its event-time column. */
-export interface Relation { nodes: string[]; rowtime: string | null; columns: string[] }
+export interface Relation {
+  nodes: string[];
+  rowtime: string | null;
+  columns: string[];
+}
 
-export interface BuiltNode { node: JobNode; pos: Pos; origin: Origin | null; order: number }
+export interface BuiltNode {
+  node: JobNode;
+  pos: Pos;
+  origin: Origin | null;
+  order: number;
+}
 
 export class JobBuilder {
   readonly nodes: BuiltNode[] = [];
@@ -18,7 +27,10 @@ export class JobBuilder {
   readonly problems: ScriptProblem[] = [];
   private counter = 0;
 
-  constructor(readonly sql: string, readonly baseDir: string | undefined) {}
+  constructor(
+    readonly sql: string,
+    readonly baseDir: string | undefined,
+  ) {}
 
   problem(pos: Pos, message: string, severity: 'error' | 'warning' = 'warning'): void {
     this.problems.push({ line: pos.line, column: pos.column, message, severity });
@@ -43,7 +55,12 @@ export class JobBuilder {
 
   relation(name: string, pos: Pos, what: string): Relation | null {
     const r = this.relations.get(name);
-    if (!r) this.problem(pos, `${what} reads '${name}', which is not a table or view this script defines (or one Weir could not import)`, 'error');
+    if (!r)
+      this.problem(
+        pos,
+        `${what} reads '${name}', which is not a table or view this script defines (or one Weir could not import)`,
+        'error',
+      );
     return r ?? null;
   }
 }

@@ -19,14 +19,23 @@ export interface ExportHints {
 
 const PARALLELISM = /^--\s+nodes\[(\d+)\]\.parallelism: .*?parallelism (\d+) (?:has no|cannot)/;
 const LIMIT = /^--\s+nodes\[(\d+)\]: sink\.preview .*without its limit of (\d+) records/;
-const IDLE = /^--\s+nodes\[(\d+)\]\.config\.eventTime\.idleTimeout: .*idleTimeout (\d+) ms: Flink SQL has one idle timeout/;
+const IDLE =
+  /^--\s+nodes\[(\d+)\]\.config\.eventTime\.idleTimeout: .*idleTimeout (\d+) ms: Flink SQL has one idle timeout/;
 const LATENESS = /^--\s+nodes\[(\d+)\]\.config\.allowedLateness: .*allowedLateness (\d+) ms has no equivalent/;
-const LATE = /^--\s+nodes\[\d+\]: window '((?:[^']|'')*)'.*its late port .* edges\[\d+\] to '((?:[^']|'')*)' is left out/;
+const LATE =
+  /^--\s+nodes\[\d+\]: window '((?:[^']|'')*)'.*its late port .* edges\[\d+\] to '((?:[^']|'')*)' is left out/;
 const LEFT_OUT = /^-- nodes\[(\d+)\] ([a-z.]+) '((?:[^']|'')*)'(?: \((.*)\))?: left out of the script/;
 const CONFIG = /^-- weir node config: (\{.*\})$/;
 
 export function readHints(b: JobBuilder, sql: string): ExportHints {
-  const hints: ExportHints = { parallelism: new Map(), previewLimit: new Map(), idleTimeout: new Map(), allowedLateness: new Map(), memoryStateLimit: null, lateEdges: [] };
+  const hints: ExportHints = {
+    parallelism: new Map(),
+    previewLimit: new Map(),
+    idleTimeout: new Map(),
+    allowedLateness: new Map(),
+    memoryStateLimit: null,
+    lateEdges: [],
+  };
   const lines = sql.split('\n');
   lines.forEach((line, i) => {
     const p = PARALLELISM.exec(line);
@@ -46,9 +55,16 @@ export function readHints(b: JobBuilder, sql: string): ExportHints {
     if (o && c) {
       try {
         const node = { id: o[3], type: o[2], config: JSON.parse(c[1]) } as JobNode;
-        b.add(node, { line: i + 1, column: 1 }, { index: Number(o[1]), type: o[2], id: o[3], ...(o[4] !== undefined ? { name: o[4] } : {}) });
+        b.add(
+          node,
+          { line: i + 1, column: 1 },
+          { index: Number(o[1]), type: o[2], id: o[3], ...(o[4] !== undefined ? { name: o[4] } : {}) },
+        );
       } catch {
-        b.problem({ line: i + 2, column: 1 }, 'the config of a node Weir left out of the script is not valid JSON; the node is not imported');
+        b.problem(
+          { line: i + 2, column: 1 },
+          'the config of a node Weir left out of the script is not valid JSON; the node is not imported',
+        );
       }
     }
   });

@@ -14,7 +14,13 @@ import { readHints } from './hints.ts';
 import { weirDuration } from './values.ts';
 import { readQuery } from './query.ts';
 import { readSettings } from './settings.ts';
-import { readStatements, type InsertStatement, type ScriptProblem, type SetStatement, type TableStatement } from './statements.ts';
+import {
+  readStatements,
+  type InsertStatement,
+  type ScriptProblem,
+  type SetStatement,
+  type TableStatement,
+} from './statements.ts';
 import { importTable } from './tables.ts';
 import { importQuery, isPassThrough } from './views.ts';
 
@@ -47,21 +53,28 @@ export function importFlinkSql(sql: string, opts: ImportOptions = {}): FlinkImpo
       const rel = importQuery(b, s.name, readQuery(sql, s.query), s.origin, s.pos);
       if (rel) b.relations.set(s.name, rel);
     } else if (s.kind === 'insert') importInsert(b, s);
-    else if (s.kind === 'other') b.problem(s.pos, `statement has no Weir equivalent; left out: ${s.text.split('\n')[0].slice(0, 80)}`, 'error');
+    else if (s.kind === 'other')
+      b.problem(s.pos, `statement has no Weir equivalent; left out: ${s.text.split('\n')[0].slice(0, 80)}`, 'error');
   }
   if (idleTimeout !== null) {
     for (const { node } of b.nodes) {
-      if ((node.type === 'source.file' || node.type === 'source.generator') && node.config.eventTime) node.config.eventTime.idleTimeout = idleTimeout;
+      if ((node.type === 'source.file' || node.type === 'source.generator') && node.config.eventTime)
+        node.config.eventTime.idleTimeout = idleTimeout;
     }
   }
   for (const e of hints.lateEdges) {
-    if (b.nodes.some((n) => n.node.id === e.from) && b.nodes.some((n) => n.node.id === e.to)) b.edges.push({ from: e.from, to: e.to, fromPort: 'late' });
+    if (b.nodes.some((n) => n.node.id === e.from) && b.nodes.some((n) => n.node.id === e.to))
+      b.edges.push({ from: e.from, to: e.to, fromPort: 'late' });
   }
   for (const n of b.nodes) {
     const p = n.origin ? hints.parallelism.get(n.origin.index) : undefined;
     if (p !== undefined) n.node.parallelism = p;
     const idle = n.origin ? hints.idleTimeout.get(n.origin.index) : undefined;
-    if (idle !== undefined && (n.node.type === 'source.file' || n.node.type === 'source.generator') && n.node.config.eventTime) {
+    if (
+      idle !== undefined &&
+      (n.node.type === 'source.file' || n.node.type === 'source.generator') &&
+      n.node.config.eventTime
+    ) {
       n.node.config.eventTime.idleTimeout = weirDuration(idle);
     }
     const lateness = n.origin ? hints.allowedLateness.get(n.origin.index) : undefined;
@@ -70,7 +83,9 @@ export function importFlinkSql(sql: string, opts: ImportOptions = {}): FlinkImpo
     if (limit !== undefined && n.node.type === 'sink.preview') n.node.config.limit = limit;
   }
   if (hints.memoryStateLimit !== null) settings.memoryStateLimit = hints.memoryStateLimit;
-  const ordered = [...b.nodes].sort((x, y) => (x.origin && y.origin ? x.origin.index - y.origin.index : x.order - y.order)).map((n) => n.node);
+  const ordered = [...b.nodes]
+    .sort((x, y) => (x.origin && y.origin ? x.origin.index - y.origin.index : x.order - y.order))
+    .map((n) => n.node);
   layOut(ordered, b.edges);
   const job: JobDocument = {
     format: 'weir.job/v1',

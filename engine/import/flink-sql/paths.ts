@@ -7,9 +7,16 @@ import type { Pos } from './tree.ts';
 export function jobPath(b: JobBuilder, uri: string, pos: Pos): string {
   let path = uri;
   if (/^file:\/\//i.test(uri)) {
-    try { path = fileURLToPath(uri); } catch { return uri; }
+    try {
+      path = fileURLToPath(uri);
+    } catch {
+      return uri;
+    }
   } else if (/^[a-z][a-z0-9+.-]*:\/\//i.test(uri)) {
-    b.problem(pos, `'${uri}' is not a local path: Weir reads and writes local files (copy the data, or change the path)`);
+    b.problem(
+      pos,
+      `'${uri}' is not a local path: Weir reads and writes local files (copy the data, or change the path)`,
+    );
     return uri;
   }
   if (b.baseDir !== undefined && isAbsolute(path)) {

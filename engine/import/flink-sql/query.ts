@@ -6,9 +6,26 @@
 import { child, children, find, findAll, kind, posOf, textOf, type Ctx, type Pos } from './tree.ts';
 import { intervalMs, unquoteIdent } from './values.ts';
 
-export interface SelectItem { text: string; expr: string; alias: string | null; column: string | null; pos: Pos }
-export interface WindowCall { fn: string; table: string; timeCol: string; intervals: number[]; partitionBy: string[]; pos: Pos }
-export interface GroupWindow { fn: string; timeCol: string; intervals: number[] }
+export interface SelectItem {
+  text: string;
+  expr: string;
+  alias: string | null;
+  column: string | null;
+  pos: Pos;
+}
+export interface WindowCall {
+  fn: string;
+  table: string;
+  timeCol: string;
+  intervals: number[];
+  partitionBy: string[];
+  pos: Pos;
+}
+export interface GroupWindow {
+  fn: string;
+  timeCol: string;
+  intervals: number[];
+}
 
 export interface SelectShape {
   kind: 'select';
@@ -21,14 +38,24 @@ export interface SelectShape {
   /** Clauses Weir has no node for (HAVING, ORDER BY, JOIN...), with positions. */
   unsupported: Array<{ what: string; pos: Pos }>;
 }
-export interface UnionShape { kind: 'union'; pos: Pos; branches: QueryShape[]; all: boolean }
+export interface UnionShape {
+  kind: 'union';
+  pos: Pos;
+  branches: QueryShape[];
+  all: boolean;
+}
 export type QueryShape = SelectShape | UnionShape | { kind: 'other'; pos: Pos; text: string };
 
 export function readQuery(sql: string, query: Ctx): QueryShape {
   const inner = children(query, 'QueryStatement');
   if (inner.length >= 2) {
     const text = textOf(sql, query);
-    return { kind: 'union', pos: posOf(query), branches: inner.map((q) => readQuery(sql, q)), all: /\bUNION\s+ALL\b/i.test(text) };
+    return {
+      kind: 'union',
+      pos: posOf(query),
+      branches: inner.map((q) => readQuery(sql, q)),
+      all: /\bUNION\s+ALL\b/i.test(text),
+    };
   }
   if (inner.length === 1 && !child(query, 'SelectStatement')) return readQuery(sql, inner[0]);
   const select = child(query, 'SelectStatement');
@@ -47,24 +74,34 @@ function readSelect(sql: string, select: Ctx): SelectShape {
       continue;
     }
     const k = kind(item);
-    if (k !== 'ColumnProjectItem') { if (textOf(sql, item).trim() === '*') star = true; continue; }
+    if (k !== 'ColumnProjectItem') {
+      if (textOf(sql, item).trim() === '*') star = true;
+      continue;
+    }
     const aliasCtx = child(item, 'ColumnAlias');
     const exprCtx = (item.children ?? []).find((c) => c.children && kind(c) !== 'ColumnAlias');
     const expr = exprCtx ? textOf(sql, exprCtx) : textOf(sql, item);
-    if (expr.trim() === '*') { star = true; continue; }
+    if (expr.trim() === '*') {
+      star = true;
+      continue;
+    }
     const alias = aliasCtx ? unquoteIdent(textOf(sql, aliasCtx).replace(/^AS\s+/i, '')) : null;
     const column = exprCtx && kind(exprCtx) === 'SelectLiteralColumnName' ? unquoteIdent(expr) : null;
     items.push({ text: textOf(sql, item), expr, alias, column, pos: posOf(item) });
   }
   const fromCtx = child(select, 'FromClause');
-  let from: SelectShape['from'] = { other: fromCtx ? textOf(sql, fromCtx) : '(none)', pos: fromCtx ? posOf(fromCtx) : posOf(select) };
+  let from: SelectShape['from'] = {
+    other: fromCtx ? textOf(sql, fromCtx) : '(none)',
+    pos: fromCtx ? posOf(fromCtx) : posOf(select),
+  };
   if (fromCtx) {
     const tvf = find(fromCtx, 'WindowTVFExpression');
     const refs = findAll(fromCtx, 'TablePath');
     // One table and nothing else (no join, no subquery): a JOIN or a subquery has no Weir node.
     const subquery = find(fromCtx, 'QueryStatement');
     if (tvf) from = { tvf: readTvf(sql, tvf) };
-    else if (refs.length === 1 && !subquery && !/\bJOIN\b/i.test(textOf(sql, fromCtx))) from = { table: unquoteIdent(textOf(sql, refs[0])) };
+    else if (refs.length === 1 && !subquery && !/\bJOIN\b/i.test(textOf(sql, fromCtx)))
+      from = { table: unquoteIdent(textOf(sql, refs[0])) };
   }
   const whereCtx = child(select, 'WhereClause');
   const where = whereCtx ? textOf(sql, whereCtx).replace(/^WHERE\s+/i, '') : null;
@@ -76,21 +113,40 @@ function readSelect(sql: string, select: Ctx): SelectShape {
       if (gw) {
         const fn = textOf(sql, child(gw, 'GroupWindowFunctionName') ?? gw).toUpperCase();
         const time = child(gw, 'TimeAttrColumn');
-        return { window: { fn, timeCol: time ? unquoteIdent(textOf(sql, time)) : '', intervals: findAll(gw, 'TimeIntervalExpression').map((t) => intervalOf(sql, t)) } };
+        return {
+          window: {
+            fn,
+            timeCol: time ? unquoteIdent(textOf(sql, time)) : '',
+            intervals: findAll(gw, 'TimeIntervalExpression').map((t) => intervalOf(sql, t)),
+          },
+        };
       }
       const col = child(g, 'ColumnName');
       if (col && textOf(sql, col) === textOf(sql, g)) return { column: unquoteIdent(textOf(sql, col)) };
       // HOP(...) in GROUP BY parses as a plain function call: read its time column and intervals.
       const call = /^(HOP|TUMBLE|SESSION)\s*\(\s*(`(?:[^`]|``)*`|[A-Za-z_][A-Za-z0-9_]*)/i.exec(textOf(sql, g));
       if (call) {
-        return { window: { fn: call[1].toUpperCase(), timeCol: unquoteIdent(call[2]), intervals: findAll(g, 'TimeIntervalExpression').map((t) => intervalOf(sql, t)) } };
+        return {
+          window: {
+            fn: call[1].toUpperCase(),
+            timeCol: unquoteIdent(call[2]),
+            intervals: findAll(g, 'TimeIntervalExpression').map((t) => intervalOf(sql, t)),
+          },
+        };
       }
       return { other: textOf(sql, g) };
     });
   }
   for (const clause of ['HavingClause', 'OrderByClause', 'LimitClause', 'WindowClause']) {
     const c = child(select, clause);
-    if (c) unsupported.push({ what: clause.replace(/Clause$/, '').replace(/By$/, ' BY').toUpperCase(), pos: posOf(c) });
+    if (c)
+      unsupported.push({
+        what: clause
+          .replace(/Clause$/, '')
+          .replace(/By$/, ' BY')
+          .toUpperCase(),
+        pos: posOf(c),
+      });
   }
   return { kind: 'select', pos: posOf(select), items, star, from, where, groupBy, unsupported };
 }

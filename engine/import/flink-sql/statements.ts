@@ -10,10 +10,18 @@ import { FlinkSQL } from 'dt-sql-parser';
 import { child, children, find, findAll, kind, posOf, textOf, type Ctx, type Pos } from './tree.ts';
 import { unquoteIdent, unquoteString } from './values.ts';
 
-export interface Origin { index: number; type: string; id: string; name?: string }
+export interface Origin {
+  index: number;
+  type: string;
+  id: string;
+  name?: string;
+}
 
 export interface TableStatement {
-  kind: 'table'; name: string; pos: Pos; origin: Origin | null;
+  kind: 'table';
+  name: string;
+  pos: Pos;
+  origin: Origin | null;
   columns: Array<{ name: string; type: string }>;
   computed: Array<{ name: string; expr: string }>;
   watermark: { column: string; expr: string } | null;
@@ -21,19 +29,52 @@ export interface TableStatement {
   /** The comment lines right above the statement. */
   notes: string[];
 }
-export interface ViewStatement { kind: 'view'; name: string; pos: Pos; origin: Origin | null; query: Ctx }
-export interface InsertStatement { kind: 'insert'; target: string; pos: Pos; origin: Origin | null; query: Ctx }
-export interface SetStatement { kind: 'set'; key: string; value: string; pos: Pos }
-export interface OtherStatement { kind: 'other'; text: string; pos: Pos }
+export interface ViewStatement {
+  kind: 'view';
+  name: string;
+  pos: Pos;
+  origin: Origin | null;
+  query: Ctx;
+}
+export interface InsertStatement {
+  kind: 'insert';
+  target: string;
+  pos: Pos;
+  origin: Origin | null;
+  query: Ctx;
+}
+export interface SetStatement {
+  kind: 'set';
+  key: string;
+  value: string;
+  pos: Pos;
+}
+export interface OtherStatement {
+  kind: 'other';
+  text: string;
+  pos: Pos;
+}
 export type Statement = TableStatement | ViewStatement | InsertStatement | SetStatement | OtherStatement;
 
-export interface ScriptProblem { line: number; column: number; message: string; severity: 'error' | 'warning' }
+export interface ScriptProblem {
+  line: number;
+  column: number;
+  message: string;
+  severity: 'error' | 'warning';
+}
 
 const flink = new FlinkSQL();
 
-export function readStatements(sql: string): { statements: Statement[]; problems: ScriptProblem[]; jobName: string | null } {
+export function readStatements(sql: string): {
+  statements: Statement[];
+  problems: ScriptProblem[];
+  jobName: string | null;
+} {
   const problems: ScriptProblem[] = flink.validate(sql).map((e) => ({
-    line: e.startLine, column: e.startColumn, severity: 'error' as const, message: `syntax error: ${e.message}`,
+    line: e.startLine,
+    column: e.startColumn,
+    severity: 'error' as const,
+    message: `syntax error: ${e.message}`,
   }));
   const statements: Statement[] = [];
   const tree = flink.parse(sql, () => undefined) as unknown as Ctx; // errors: from validate() above
@@ -50,7 +91,13 @@ export function readStatements(sql: string): { statements: Statement[]; problems
       const prop = find(set, 'TableProperty');
       const key = prop ? child(prop, 'TablePropertyKey') : undefined;
       const value = prop ? child(prop, 'TablePropertyValue') : undefined;
-      if (key && value) statements.push({ kind: 'set', key: unquoteString(textOf(sql, key)), value: unquoteString(textOf(sql, value)), pos });
+      if (key && value)
+        statements.push({
+          kind: 'set',
+          key: unquoteString(textOf(sql, key)),
+          value: unquoteString(textOf(sql, value)),
+          pos,
+        });
       else statements.push({ kind: 'other', text: textOf(sql, stmt), pos });
     } else if (table) {
       statements.push({ ...readTable(sql, table, pos, origin), notes: commentsBefore(lines, pos.line) });
@@ -64,7 +111,14 @@ export function readStatements(sql: string): { statements: Statement[]; problems
         const target = child(simple, 'TablePath');
         const query = child(simple, 'QueryStatement');
         const p = posOf(simple);
-        if (target && query) statements.push({ kind: 'insert', target: unquoteIdent(textOf(sql, target)), pos: p, origin: originBefore(lines, p.line), query });
+        if (target && query)
+          statements.push({
+            kind: 'insert',
+            target: unquoteIdent(textOf(sql, target)),
+            pos: p,
+            origin: originBefore(lines, p.line),
+            query,
+          });
         else statements.push({ kind: 'other', text: textOf(sql, simple), pos: p });
       }
     } else {
@@ -78,8 +132,15 @@ export function readStatements(sql: string): { statements: Statement[]; problems
 function readTable(sql: string, table: Ctx, pos: Pos, origin: Origin | null): TableStatement {
   const nameCtx = child(table, 'TablePathCreate');
   const out: TableStatement = {
-    kind: 'table', name: nameCtx ? unquoteIdent(textOf(sql, nameCtx)) : '', pos, origin,
-    columns: [], computed: [], watermark: null, options: {}, notes: [],
+    kind: 'table',
+    name: nameCtx ? unquoteIdent(textOf(sql, nameCtx)) : '',
+    pos,
+    origin,
+    columns: [],
+    computed: [],
+    watermark: null,
+    options: {},
+    notes: [],
   };
   for (const def of children(table, 'ColumnOptionDefinition')) {
     const physical = child(def, 'PhysicalColumnDefinition');

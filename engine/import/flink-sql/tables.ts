@@ -23,16 +23,25 @@ export function importTable(b: JobBuilder, t: TableStatement, isSink: boolean): 
   const id = b.freeId(t.origin?.id ?? t.name.replace(SOURCE_TABLE_SUFFIX, ''));
   if (isSink) {
     if (connector === 'filesystem') {
-      const node: JobNode = { id, type: 'sink.file', config: { path: jobPath(b, t.options.path ?? '', t.pos), format: t.options.format === 'csv' ? 'csv' : 'jsonl' } };
+      const node: JobNode = {
+        id,
+        type: 'sink.file',
+        config: { path: jobPath(b, t.options.path ?? '', t.pos), format: t.options.format === 'csv' ? 'csv' : 'jsonl' },
+      };
       if (t.options['sink.parallelism']) node.parallelism = Number(t.options['sink.parallelism']);
       b.add(node, t.pos, t.origin);
     } else if (connector === 'print' || connector === 'blackhole') {
       const node: JobNode = { id, type: 'sink.preview', config: {} };
       if (t.options['sink.parallelism']) node.parallelism = Number(t.options['sink.parallelism']);
       b.add(node, t.pos, t.origin);
-      if (connector === 'blackhole') b.problem(t.pos, `table '${t.name}': the blackhole connector becomes a preview sink`);
+      if (connector === 'blackhole')
+        b.problem(t.pos, `table '${t.name}': the blackhole connector becomes a preview sink`);
     } else {
-      b.problem(t.pos, `table '${t.name}': connector '${connector}' has no Weir sink (filesystem and print do); left out`, 'error');
+      b.problem(
+        t.pos,
+        `table '${t.name}': connector '${connector}' has no Weir sink (filesystem and print do); left out`,
+        'error',
+      );
       return;
     }
     b.relations.set(t.name, { nodes: [id], rowtime: null, columns: t.columns.map((c) => c.name) });
@@ -43,13 +52,21 @@ export function importTable(b: JobBuilder, t: TableStatement, isSink: boolean): 
   if (connector === 'filesystem') importFileSource(b, t, id, rowtimeCol?.expr ?? null);
   else if (connector === 'datagen') importDatagen(b, t, id);
   else {
-    b.problem(t.pos, `table '${t.name}': connector '${connector}' has no Weir source (filesystem and datagen do); left out`, 'error');
+    b.problem(
+      t.pos,
+      `table '${t.name}': connector '${connector}' has no Weir source (filesystem and datagen do); left out`,
+      'error',
+    );
     return;
   }
   b.relations.set(t.name, { nodes: [id], rowtime: wm?.column ?? null, columns: t.columns.map((c) => c.name) });
 }
 
-function eventTimeOf(b: JobBuilder, t: TableStatement, rowtimeExpr: string | null): FileSourceConfig['eventTime'] | undefined {
+function eventTimeOf(
+  b: JobBuilder,
+  t: TableStatement,
+  rowtimeExpr: string | null,
+): FileSourceConfig['eventTime'] | undefined {
   const wm = t.watermark;
   if (!wm) return undefined;
   const direct = t.columns.find((c) => c.name === wm.column);
@@ -59,11 +76,20 @@ function eventTimeOf(b: JobBuilder, t: TableStatement, rowtimeExpr: string | nul
   let field = direct?.name;
   let at = Infinity;
   for (const c of direct ? [] : t.columns) {
-    const m = new RegExp(`(^|[^A-Za-z0-9_\`'])\`?${c.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\`?([^A-Za-z0-9_\`']|$)`).exec(head);
-    if (m && m.index < at) { at = m.index; field = c.name; }
+    const m = new RegExp(
+      `(^|[^A-Za-z0-9_\`'])\`?${c.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\`?([^A-Za-z0-9_\`']|$)`,
+    ).exec(head);
+    if (m && m.index < at) {
+      at = m.index;
+      field = c.name;
+    }
   }
   if (!field) {
-    b.problem(t.pos, `table '${t.name}': the watermark's column '${wm.column}' is not computed from a physical column; no event time`, 'error');
+    b.problem(
+      t.pos,
+      `table '${t.name}': the watermark's column '${wm.column}' is not computed from a physical column; no event time`,
+      'error',
+    );
     return undefined;
   }
   const delay = -intervalsIn(wm.expr).ms;
@@ -73,10 +99,15 @@ function eventTimeOf(b: JobBuilder, t: TableStatement, rowtimeExpr: string | nul
 
 function importFileSource(b: JobBuilder, t: TableStatement, id: string, rowtimeExpr: string | null): void {
   const format = t.options.format === 'csv' ? 'csv' : t.options.format === 'json' ? 'jsonl' : null;
-  if (format === null) b.problem(t.pos, `table '${t.name}': format '${t.options.format ?? ''}' is not one Weir reads (json, csv); read as JSON lines`);
+  if (format === null)
+    b.problem(
+      t.pos,
+      `table '${t.name}': format '${t.options.format ?? ''}' is not one Weir reads (json, csv); read as JSON lines`,
+    );
   const config: FileSourceConfig = { path: jobPath(b, t.options.path ?? '', t.pos), format: format ?? 'jsonl' };
   const failsOnBadTime = rowtimeExpr !== null && /CAST\(CONCAT\('bad event time/.test(rowtimeExpr);
-  if (t.options[`${format === 'csv' ? 'csv' : 'json'}.ignore-parse-errors`] === 'false' || failsOnBadTime) config.onBadRecord = 'fail';
+  if (t.options[`${format === 'csv' ? 'csv' : 'json'}.ignore-parse-errors`] === 'false' || failsOnBadTime)
+    config.onBadRecord = 'fail';
   if (t.options['source.monitor-interval']) config.follow = true;
   const et = eventTimeOf(b, t, rowtimeExpr);
   if (et) config.eventTime = et;
@@ -88,7 +119,8 @@ function importFileSource(b: JobBuilder, t: TableStatement, id: string, rowtimeE
   }
   // The table's columns are declared: Weir then types every value as Flink does (a DOUBLE column's
   // 4 divides as 4.0), and the export writes the same CREATE TABLE again.
-  if (t.columns.length > 0) config.columns = Object.fromEntries(t.columns.map((c) => [c.name, declaredTimestamps.get(c.name) ?? c.type]));
+  if (t.columns.length > 0)
+    config.columns = Object.fromEntries(t.columns.map((c) => [c.name, declaredTimestamps.get(c.name) ?? c.type]));
   b.add({ id, type: 'source.file', config }, t.pos, t.origin);
 }
 
@@ -107,7 +139,10 @@ function importDatagen(b: JobBuilder, t: TableStatement, id: string): void {
     if (Number(m[1]) !== 1_700_000_000_000) config.startTime = Number(m[1]);
     if (Number(m[2]) !== 10) config.step = Number(m[2]);
   } else {
-    b.problem(t.pos, `table '${t.name}': datagen fields become Weir's generator records {seq, key, value, ts}; the script's own fields are not reproduced`);
+    b.problem(
+      t.pos,
+      `table '${t.name}': datagen fields become Weir's generator records {seq, key, value, ts}; the script's own fields are not reproduced`,
+    );
   }
   if (t.watermark) {
     const delay = Math.max(0, -intervalsIn(t.watermark.expr).ms - 1);

@@ -10,7 +10,10 @@ export interface Ctx {
   stop?: { stop: number } | null;
 }
 
-export interface Pos { line: number; column: number }
+export interface Pos {
+  line: number;
+  column: number;
+}
 
 export function kind(ctx: Ctx): string {
   return ctx.constructor.name.replace(/Context$/, '');

@@ -12,8 +12,16 @@ export function unquoteString(text: string): string {
 }
 
 const UNIT_MS: Record<string, number> = {
-  MILLISECOND: 1, MILLISECONDS: 1, SECOND: 1000, SECONDS: 1000, MINUTE: 60_000, MINUTES: 60_000,
-  HOUR: 3_600_000, HOURS: 3_600_000, DAY: 86_400_000, DAYS: 86_400_000,
+  MILLISECOND: 1,
+  MILLISECONDS: 1,
+  SECOND: 1000,
+  SECONDS: 1000,
+  MINUTE: 60_000,
+  MINUTES: 60_000,
+  HOUR: 3_600_000,
+  HOURS: 3_600_000,
+  DAY: 86_400_000,
+  DAYS: 86_400_000,
 };
 
 /**
@@ -37,7 +45,9 @@ export function intervalMs(body: string): number | null {
   const parts = value.split(/[ :]/);
   if (parts.length !== last - first + 1) return null;
   let ms = 0;
-  parts.forEach((p, i) => { ms += Number(p) * UNIT_MS[order[first + i]]; });
+  parts.forEach((p, i) => {
+    ms += Number(p) * UNIT_MS[order[first + i]];
+  });
   return Number.isFinite(ms) ? Math.round(ms) : null;
 }
 
@@ -57,10 +67,21 @@ export function intervalsIn(expr: string): { ms: number; count: number } {
 
 /** Flink's configuration duration (`1 s`, `10 min`, `500 ms`, `PT1S` not supported) in ms. */
 export function configMs(text: string): number | null {
-  const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|milli|millis|millisecond|milliseconds|s|sec|secs|second|seconds|min|m|minute|minutes|h|hour|hours|d|day|days)?\s*$/i.exec(text);
+  const m =
+    /^\s*(\d+(?:\.\d+)?)\s*(ms|milli|millis|millisecond|milliseconds|s|sec|secs|second|seconds|min|m|minute|minutes|h|hour|hours|d|day|days)?\s*$/i.exec(
+      text,
+    );
   if (!m) return null;
   const unit = (m[2] ?? 'ms').toLowerCase();
-  const size = /^(ms|milli)/.test(unit) ? 1 : /^s/.test(unit) ? 1000 : /^(min|m$|minute)/.test(unit) ? 60_000 : /^h/.test(unit) ? 3_600_000 : 86_400_000;
+  const size = /^(ms|milli)/.test(unit)
+    ? 1
+    : /^s/.test(unit)
+      ? 1000
+      : /^(min|m$|minute)/.test(unit)
+        ? 60_000
+        : /^h/.test(unit)
+          ? 3_600_000
+          : 86_400_000;
   return Math.round(Number(m[1]) * size);
 }
 

@@ -19,22 +19,40 @@ const BOUND_FUNCTIONS = /\b(SESSION|HOP|TUMBLE)_(START|END|ROWTIME|PROCTIME)\s*\
 const AGGREGATE = /\b(COUNT|SUM|MIN|MAX|AVG)\s*\(/i;
 
 /** Imports a view; returns the relation its name stands for, or null (reported). */
-export function importQuery(b: JobBuilder, name: string, q: QueryShape, origin: Origin | null, pos: Pos): Relation | null {
+export function importQuery(
+  b: JobBuilder,
+  name: string,
+  q: QueryShape,
+  origin: Origin | null,
+  pos: Pos,
+): Relation | null {
   if (q.kind === 'other') {
-    b.problem(q.pos, `'${name}': this query has no Weir node (only SELECT ... FROM one table or view, a window, or UNION ALL)`, 'error');
+    b.problem(
+      q.pos,
+      `'${name}': this query has no Weir node (only SELECT ... FROM one table or view, a window, or UNION ALL)`,
+      'error',
+    );
     return null;
   }
   if (q.kind === 'union') return importUnion(b, name, q.branches, q.all, origin, pos);
   for (const u of q.unsupported) b.problem(u.pos, `'${name}': ${u.what} has no Weir node; left out`, 'error');
   if ('other' in q.from) {
-    b.problem(q.from.pos, `'${name}': FROM ${q.from.other.replace(/^FROM\s+/i, '')} has no Weir node (one table or view, or a window table function)`, 'error');
+    b.problem(
+      q.from.pos,
+      `'${name}': FROM ${q.from.other.replace(/^FROM\s+/i, '')} has no Weir node (one table or view, or a window table function)`,
+      'error',
+    );
     return null;
   }
   if ('tvf' in q.from) return importWindow(b, name, q, q.from.tvf, null, origin);
   const groupWindow = q.groupBy?.find((g): g is { window: GroupWindow } => 'window' in g);
   if (groupWindow) return importWindow(b, name, q, null, groupWindow.window, origin);
   if (q.groupBy) {
-    b.problem(q.pos, `'${name}': GROUP BY without a window has no Weir node (a window node aggregates per window)`, 'error');
+    b.problem(
+      q.pos,
+      `'${name}': GROUP BY without a window has no Weir node (a window node aggregates per window)`,
+      'error',
+    );
     return null;
   }
   const input = b.relation(q.from.table, q.pos, `'${name}'`);
@@ -47,7 +65,7 @@ export function importQuery(b: JobBuilder, name: string, q: QueryShape, origin: 
   const passThrough = isPassThrough(q.items, input);
   const kind = origin?.type;
   if (q.where !== null) {
-    const id = b.freeId(passThrough ? origin?.id ?? name : `${name}_where`);
+    const id = b.freeId(passThrough ? (origin?.id ?? name) : `${name}_where`);
     b.add({ id, type: 'filter', config: { where: q.where } }, q.pos, passThrough ? origin : null);
     b.connect(current, id);
     current = { nodes: [id], rowtime: input.rowtime, columns: input.columns };
@@ -59,7 +77,9 @@ export function importQuery(b: JobBuilder, name: string, q: QueryShape, origin: 
   }
   const items = q.items.filter((i) => !isRowtimeItem(i, input.rowtime));
   // `expr AS EXPR$i` at position i is Flink's (and Weir's) own name for an unaliased expression.
-  const select = [...(q.star ? ['*'] : []), ...items.map((i, k) => (i.alias === `EXPR$${k}` ? i.expr : i.text))].join(', ');
+  const select = [...(q.star ? ['*'] : []), ...items.map((i, k) => (i.alias === `EXPR$${k}` ? i.expr : i.text))].join(
+    ', ',
+  );
   const id = b.freeId(origin?.id ?? name);
   b.add({ id, type: 'map', config: { select } }, q.pos, origin);
   b.connect(current, id);
@@ -73,16 +93,33 @@ function isRowtimeItem(i: SelectItem, rowtime: string | null): boolean {
 
 /** Every item a bare input column (or the export's `CAST(c AS T) AS c`): the rows pass unchanged. */
 export function isPassThrough(items: SelectItem[], input: Relation): boolean {
-  return items.every((i) => (i.column !== null && (i.alias === null || i.alias === i.column))
-    || (i.alias !== null && new RegExp(`^CAST\\(\\s*\`?${escape(i.alias)}\`?\\s+AS\\s+[^)]*\\)$`, 'i').test(i.expr))) && items.length > 0
-    && (input.columns.length === 0 || items.every((i) => i.alias === input.rowtime || i.column === input.rowtime || input.columns.includes(i.alias ?? i.column ?? '')));
+  return (
+    items.every(
+      (i) =>
+        (i.column !== null && (i.alias === null || i.alias === i.column)) ||
+        (i.alias !== null && new RegExp(`^CAST\\(\\s*\`?${escape(i.alias)}\`?\\s+AS\\s+[^)]*\\)$`, 'i').test(i.expr)),
+    ) &&
+    items.length > 0 &&
+    (input.columns.length === 0 ||
+      items.every(
+        (i) =>
+          i.alias === input.rowtime || i.column === input.rowtime || input.columns.includes(i.alias ?? i.column ?? ''),
+      ))
+  );
 }
 
 function escape(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\`]/g, '\\$&');
 }
 
-function importUnion(b: JobBuilder, name: string, branches: QueryShape[], all: boolean, origin: Origin | null, pos: Pos): Relation | null {
+function importUnion(
+  b: JobBuilder,
+  name: string,
+  branches: QueryShape[],
+  all: boolean,
+  origin: Origin | null,
+  pos: Pos,
+): Relation | null {
   if (!all) b.problem(pos, `'${name}': UNION without ALL removes duplicates; Weir's union keeps every record`);
   const inputs: Relation[] = [];
   for (const br of branches) {
@@ -108,33 +145,52 @@ function importUnion(b: JobBuilder, name: string, branches: QueryShape[], all: b
   return { nodes: [id], rowtime, columns };
 }
 
-function importWindow(b: JobBuilder, name: string, q: SelectShape, tvf: WindowCall | null, gw: GroupWindow | null, origin: Origin | null): Relation | null {
+function importWindow(
+  b: JobBuilder,
+  name: string,
+  q: SelectShape,
+  tvf: WindowCall | null,
+  gw: GroupWindow | null,
+  origin: Origin | null,
+): Relation | null {
   const fn = tvf?.fn ?? gw!.fn;
   const iv = tvf?.intervals ?? gw!.intervals;
   let window: WindowConfig['window'];
   if (fn === 'TUMBLE' && iv.length >= 1) window = { kind: 'tumbling', size: weirDuration(iv[0]) };
-  else if (fn === 'HOP' && iv.length >= 2) window = { kind: 'sliding', size: weirDuration(iv[1]), slide: weirDuration(iv[0]) };
+  else if (fn === 'HOP' && iv.length >= 2)
+    window = { kind: 'sliding', size: weirDuration(iv[1]), slide: weirDuration(iv[0]) };
   else if (fn === 'SESSION' && iv.length >= 1) window = { kind: 'session', gap: weirDuration(iv[iv.length - 1]) };
   else {
-    b.problem(tvf?.pos ?? q.pos, `'${name}': the ${fn} window has no Weir node (tumbling, sliding/HOP and session windows do)`, 'error');
+    b.problem(
+      tvf?.pos ?? q.pos,
+      `'${name}': the ${fn} window has no Weir node (tumbling, sliding/HOP and session windows do)`,
+      'error',
+    );
     return null;
   }
-  const inputName = tvf ? tvf.table : ('table' in q.from ? q.from.table : '');
+  const inputName = tvf ? tvf.table : 'table' in q.from ? q.from.table : '';
   // Weir's export renames an input's window bounds in `<id>__renamed` (input_window_start...).
   const renamed = /__renamed$/.test(inputName);
   const input = b.relation(inputName, q.pos, `'${name}'`);
   if (!input) return null;
   const restore = (s: string): string => (renamed ? s.replace(/\binput_(window_start|window_end)\b/g, '$1') : s);
-  const keys = (q.groupBy ?? []).flatMap((g) => ('column' in g && !WINDOW_COLUMNS.has(g.column) ? [restore(g.column)] : []));
-  for (const g of q.groupBy ?? []) if ('other' in g) b.problem(q.pos, `'${name}': GROUP BY ${g.other} is not a column; Weir groups by columns`, 'error');
+  const keys = (q.groupBy ?? []).flatMap((g) =>
+    'column' in g && !WINDOW_COLUMNS.has(g.column) ? [restore(g.column)] : [],
+  );
+  for (const g of q.groupBy ?? [])
+    if ('other' in g)
+      b.problem(q.pos, `'${name}': GROUP BY ${g.other} is not a column; Weir groups by columns`, 'error');
   const aggregates: string[] = [];
   const aggregateNames: string[] = [];
   for (const item of q.items) {
     const out = item.alias ?? item.column;
-    if (out !== null && keys.includes(restore(out)) && (item.column !== null)) continue; // a key column
+    if (out !== null && keys.includes(restore(out)) && item.column !== null) continue; // a key column
     if (BOUND_FUNCTIONS.test(item.expr) && !AGGREGATE.test(item.expr)) continue; // window bounds and time
     if (!AGGREGATE.test(item.expr)) {
-      b.problem(item.pos, `'${name}': ${item.text} is neither a key nor an aggregate; Weir's window writes keys and aggregates`);
+      b.problem(
+        item.pos,
+        `'${name}': ${item.text} is neither a key nor an aggregate; Weir's window writes keys and aggregates`,
+      );
       continue;
     }
     aggregates.push(restore(item.text));
@@ -144,11 +200,24 @@ function importWindow(b: JobBuilder, name: string, q: SelectShape, tvf: WindowCa
     b.problem(q.pos, `'${name}': a window needs at least one aggregate (COUNT, SUM, MIN, MAX, AVG)`, 'error');
     return null;
   }
-  if (q.where !== null) b.problem(q.pos, `'${name}': WHERE before a window aggregation becomes part of the window's input in Flink; put a filter node before the window`, 'error');
+  if (q.where !== null)
+    b.problem(
+      q.pos,
+      `'${name}': WHERE before a window aggregation becomes part of the window's input in Flink; put a filter node before the window`,
+      'error',
+    );
   const id = b.freeId(origin?.id ?? name);
-  const node: JobNode = { id, type: 'window', config: { ...(keys.length ? { keyBy: keys.join(', ') } : {}), window, aggregates: aggregates.join(', ') } };
+  const node: JobNode = {
+    id,
+    type: 'window',
+    config: { ...(keys.length ? { keyBy: keys.join(', ') } : {}), window, aggregates: aggregates.join(', ') },
+  };
   b.add(node, q.pos, origin);
   b.connect(input, id);
   const rowtimeItem = q.items.find((i) => /^(window_time|(SESSION|HOP|TUMBLE)_ROWTIME\s*\()/i.test(i.expr));
-  return { nodes: [id], rowtime: rowtimeItem ? (rowtimeItem.alias ?? 'window_time') : null, columns: ['window_start', 'window_end', ...keys, ...aggregateNames] };
+  return {
+    nodes: [id],
+    rowtime: rowtimeItem ? (rowtimeItem.alias ?? 'window_time') : null,
+    columns: ['window_start', 'window_end', ...keys, ...aggregateNames],
+  };
 }

@@ -51,7 +51,11 @@ export interface NetworkEdge {
 }
 
 /** An edge inside a chain (no queue): the upstream node's port feeds the next node. */
-export interface ChainedEdge { fromNode: string; port: 'out' | 'late' | 'bad'; toNode: string }
+export interface ChainedEdge {
+  fromNode: string;
+  port: 'out' | 'late' | 'bad';
+  toNode: string;
+}
 
 export interface PhysicalPlan {
   jobName: string;
@@ -71,13 +75,22 @@ function keyByOf(node: JobNode | undefined, toPort?: 'left' | 'right'): string |
   if (!node) return undefined;
   let k: string | undefined;
   switch (node.type) {
-    case 'window': k = node.config.keyBy; break;
-    case 'aggregate': k = node.config.keyBy; break;
-    case 'topn': k = node.config.partitionBy; break;
+    case 'window':
+      k = node.config.keyBy;
+      break;
+    case 'aggregate':
+      k = node.config.keyBy;
+      break;
+    case 'topn':
+      k = node.config.partitionBy;
+      break;
     case 'join.interval':
     case 'join.window':
-    case 'join': k = toPort === 'right' ? node.config.rightKey : node.config.leftKey; break;
-    default: return undefined;
+    case 'join':
+      k = toPort === 'right' ? node.config.rightKey : node.config.leftKey;
+      break;
+    default:
+      return undefined;
   }
   k = k?.trim();
   return k ? k : undefined;
@@ -98,9 +111,17 @@ function changelogNodes(job: NormalizedJob, order: string[]): Set<string> {
   for (const id of order) {
     const n = byId.get(id)!;
     const t = n.type;
-    if (t === 'aggregate' || (n.type === 'topn' && !n.config.window) || (n.type === 'join' && n.config.kind !== 'inner')) set.add(id);
-    else if ((t === 'filter' || t === 'map' || t === 'union')
-      && job.edges.some((e) => e.to === id && e.fromPort === 'out' && set.has(e.from))) set.add(id);
+    if (
+      t === 'aggregate' ||
+      (n.type === 'topn' && !n.config.window) ||
+      (n.type === 'join' && n.config.kind !== 'inner')
+    )
+      set.add(id);
+    else if (
+      (t === 'filter' || t === 'map' || t === 'union') &&
+      job.edges.some((e) => e.to === id && e.fromPort === 'out' && set.has(e.from))
+    )
+      set.add(id);
   }
   return set;
 }
@@ -111,14 +132,25 @@ export function planJob(job: NormalizedJob): PhysicalPlan {
   const par = (id: string): number => byId.get(id)!.parallelism;
   const outs = new Map<string, typeof job.edges>();
   const ins = new Map<string, typeof job.edges>();
-  for (const n of job.nodes) { outs.set(n.id, []); ins.set(n.id, []); }
-  for (const e of job.edges) { outs.get(e.from)!.push(e); ins.get(e.to)!.push(e); }
+  for (const n of job.nodes) {
+    outs.set(n.id, []);
+    ins.set(n.id, []);
+  }
+  for (const e of job.edges) {
+    outs.get(e.from)!.push(e);
+    ins.get(e.to)!.push(e);
+  }
 
   const chainable = (e: (typeof job.edges)[number]): boolean => {
     const target = byId.get(e.to)!;
     // Into a window only at parallelism 1: then its keyBy/global routing has one possible target.
-    return outs.get(e.from)!.length === 1 && ins.get(e.to)!.length === 1 && par(e.from) === par(e.to)
-      && (!isKeyed(target.type) || par(e.to) === 1) && e.fromPort === 'out';
+    return (
+      outs.get(e.from)!.length === 1 &&
+      ins.get(e.to)!.length === 1 &&
+      par(e.from) === par(e.to) &&
+      (!isKeyed(target.type) || par(e.to) === 1) &&
+      e.fromPort === 'out'
+    );
   };
 
   // Walk nodes in job order; a node starts a new chain unless its single input edge is chainable.
@@ -144,7 +176,10 @@ export function planJob(job: NormalizedJob): PhysicalPlan {
   for (const e of job.edges) {
     const fromChain = chainOf.get(e.from)!;
     const toChain = chainOf.get(e.to)!;
-    if (fromChain === toChain) { chainedEdges.push({ fromNode: e.from, port: e.fromPort, toNode: e.to }); continue; }
+    if (fromChain === toChain) {
+      chainedEdges.push({ fromNode: e.from, port: e.fromPort, toNode: e.to });
+      continue;
+    }
     const target = byId.get(e.to)!;
     const keyBy = keyByOf(target, e.toPort);
     let partitioning: Partitioning;
@@ -156,13 +191,22 @@ export function planJob(job: NormalizedJob): PhysicalPlan {
     // Two-input nodes: input 0 is `left`, input 1 is `right`, whatever the edges' order.
     const inputIndex = e.toPort ? (e.toPort === 'right' ? 1 : 0) : ins.get(e.to)!.indexOf(e);
     edges.push({
-      fromChain, fromNode: e.from, port: e.fromPort, toChain, toNode: e.to,
-      inputIndex, partitioning, keyBy,
+      fromChain,
+      fromNode: e.from,
+      port: e.fromPort,
+      toChain,
+      toNode: e.to,
+      inputIndex,
+      partitioning,
+      keyBy,
     });
   }
 
   const nodes: PlannedNode[] = order.map((id) => ({
-    id, type: byId.get(id)!.type, parallelism: par(id), chain: chainOf.get(id)!,
+    id,
+    type: byId.get(id)!.type,
+    parallelism: par(id),
+    chain: chainOf.get(id)!,
     position: chains[chainOf.get(id)!].nodes.indexOf(id),
   }));
   return { jobName: job.name, maxParallelism: job.settings.maxParallelism, nodes, chains, edges, chainedEdges };

@@ -25,8 +25,12 @@ export interface AssignedState {
 }
 
 export function assignState(
-  states: readonly SubtaskStateSnapshot[], nodeId: string, subtask: number, parallelism: number,
-  range: KeyGroupRange, unionOperatorState: boolean,
+  states: readonly SubtaskStateSnapshot[],
+  nodeId: string,
+  subtask: number,
+  parallelism: number,
+  range: KeyGroupRange,
+  unionOperatorState: boolean,
 ): AssignedState | null {
   const mine = states.filter((s) => s.operatorId === nodeId);
   if (mine.length === 0) return null;
@@ -38,7 +42,9 @@ export function assignState(
     keyed = picked.flatMap((s) => (s.keyed ? [s.keyed] : []));
   } else {
     picked = unionOperatorState ? mine : mine.filter((s) => s.subtask % parallelism === subtask);
-    keyed = mine.flatMap((s) => (s.keyed && s.keyed.keyGroupRange.start <= range.end && s.keyed.keyGroupRange.end >= range.start ? [s.keyed] : []));
+    keyed = mine.flatMap((s) =>
+      s.keyed && s.keyed.keyGroupRange.start <= range.end && s.keyed.keyGroupRange.end >= range.start ? [s.keyed] : [],
+    );
     // Keyed operators inherit the watermarks of the subtasks whose key groups they now own.
     if (keyed.length) picked = mine.filter((s) => s.keyed && keyed.includes(s.keyed));
   }

@@ -13,7 +13,12 @@
  *   (memoryStateLimit), so the failed checkpoint shows how far over the limit it was.
  */
 import type { NormalizedJob } from '../../graph/types.ts';
-import type { CheckpointAck, CheckpointBarrier, SubtaskCheckpointStats, SubtaskStateSnapshot } from '../../contracts/checkpoint.ts';
+import type {
+  CheckpointAck,
+  CheckpointBarrier,
+  SubtaskCheckpointStats,
+  SubtaskStateSnapshot,
+} from '../../contracts/checkpoint.ts';
 import type { OperatorMetrics } from '../../contracts/run-events.ts';
 import type { PhysicalPlan } from './plan.ts';
 import type { OutputPort } from '../../contracts/operator.ts';

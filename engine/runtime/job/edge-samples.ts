@@ -7,7 +7,10 @@ import type { OutputPort } from '../../contracts/operator.ts';
 import { outputPorts } from '../../graph/ports.ts';
 import { SampleEdgeError } from './errors.ts';
 
-export interface EdgeSample { nodeId: string; port: OutputPort }
+export interface EdgeSample {
+  nodeId: string;
+  port: OutputPort;
+}
 
 export class EdgeSamples {
   private readonly on = new Map<string, EdgeSample>();

@@ -35,8 +35,11 @@ export function createJobCoordinator(o: JobCheckpointOptions): CheckpointCoordin
   const s = o.settings;
   const coordinator: CheckpointCoordinator = new CheckpointCoordinator({
     settings: {
-      interval: s.interval, timeout: s.timeout, minPause: s.minPause,
-      retained: Math.max(1, s.retained), tolerableFailures: s.tolerableFailures,
+      interval: s.interval,
+      timeout: s.timeout,
+      minPause: s.minPause,
+      retained: Math.max(1, s.retained),
+      tolerableFailures: s.tolerableFailures,
     },
     storage: o.storage,
     timers: o.timers,

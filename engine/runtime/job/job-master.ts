@@ -47,7 +47,10 @@ class Attempt {
   /** Set when every source is exhausted: the last checkpoint id triggered before that. */
   exhaustedAfter: number | null = null;
   tasksFinished = false;
-  constructor(readonly number: number, readonly proc: TaskProcessHandle) {}
+  constructor(
+    readonly number: number,
+    readonly proc: TaskProcessHandle,
+  ) {}
 }
 
 export class JobMaster {
@@ -65,11 +68,22 @@ export class JobMaster {
   private result: JobResult | null = null;
   private resolveDone!: (r: JobResult) => void;
 
-  constructor(private readonly run: PreparedRun, private readonly opts: JobMasterOptions) {
-    this.done = new Promise<JobResult>((r) => { this.resolveDone = r; });
+  constructor(
+    private readonly run: PreparedRun,
+    private readonly opts: JobMasterOptions,
+  ) {
+    this.done = new Promise<JobResult>((r) => {
+      this.resolveDone = r;
+    });
     this.samples = new EdgeSamples(run.job);
     this.state = new JobStateMachine((status, cause) => {
-      this.emit({ type: 'job.status', status, restarts: this.restarts, startedAt: this.startedAt, ...(cause ? { cause } : {}) });
+      this.emit({
+        type: 'job.status',
+        status,
+        restarts: this.restarts,
+        startedAt: this.startedAt,
+        ...(cause ? { cause } : {}),
+      });
     });
     this.coordinator = createJobCoordinator({
       settings: run.job.settings.checkpointing,
@@ -93,7 +107,11 @@ export class JobMaster {
         stats: (stats) => {
           this.emit({ type: 'checkpoint', stats });
           // The checkpoint in flight when the sources ran dry is not the final one: trigger that next.
-          if (stats.status !== 'in_progress') setTimeout(() => { this.ensureFinalCheckpoint(); this.maybeFinish(); }, 0);
+          if (stats.status !== 'in_progress')
+            setTimeout(() => {
+              this.ensureFinalCheckpoint();
+              this.maybeFinish();
+            }, 0);
         },
         tooManyFailures: (reason) => this.failure(reason),
       },
@@ -107,7 +125,9 @@ export class JobMaster {
     this.launch();
     const state = this.state;
     return {
-      get status() { return state.status; },
+      get status() {
+        return state.status;
+      },
       done: this.done,
       stop: (o) => this.stop(o),
       triggerSavepoint: () => this.triggerSavepoint(),
@@ -150,7 +170,11 @@ export class JobMaster {
   }
 
   private emit(e: RunEvent): void {
-    try { this.opts.onEvent?.(e); } catch { /* a listener must not break the run */ }
+    try {
+      this.opts.onEvent?.(e);
+    } catch {
+      /* a listener must not break the run */
+    }
   }
 
   private send(m: HostToTask): void {
@@ -187,7 +211,14 @@ export class JobMaster {
   /** After every source is exhausted, a checkpoint triggered later commits the last transactions. */
   private ensureFinalCheckpoint(): void {
     const a = this.current;
-    if (!a || a.exhaustedAfter === null || this.state.terminal || this.state.status === 'finishing' || !this.checkpointing) return;
+    if (
+      !a ||
+      a.exhaustedAfter === null ||
+      this.state.terminal ||
+      this.state.status === 'finishing' ||
+      !this.checkpointing
+    )
+      return;
     if (this.coordinator.lastTriggeredId > a.exhaustedAfter || this.coordinator.inFlight) return;
     this.triggerNow();
   }
@@ -213,18 +244,30 @@ export class JobMaster {
     const dead = this.current;
     this.current = null;
     dead?.proc.kill('SIGKILL');
-    if (this.stopRequest) { this.finish({ status: 'stopped', restarts: this.restarts, ...this.stopRequest }); return; }
+    if (this.stopRequest) {
+      this.finish({ status: 'stopped', restarts: this.restarts, ...this.stopRequest });
+      return;
+    }
     const allowed = this.run.job.settings.restart.attempts;
     if (this.restarts >= allowed) {
-      const tried = allowed === 0 ? 'restarts are disabled (settings.restart.attempts = 0)'
-        : `gave up after ${this.restarts} restart${this.restarts === 1 ? '' : 's'} (settings.restart.attempts = ${allowed})`;
+      const tried =
+        allowed === 0
+          ? 'restarts are disabled (settings.restart.attempts = 0)'
+          : `gave up after ${this.restarts} restart${this.restarts === 1 ? '' : 's'} (settings.restart.attempts = ${allowed})`;
       this.finish({ status: 'failed', cause: `${cause}; ${tried}`, restarts: this.restarts });
       return;
     }
     this.restarts++;
     this.state.to('restarting', cause);
-    this.emit({ type: 'job.restart', restarts: this.restarts, cause, restoredCheckpoint: this.latestCheckpoint()?.id ?? null });
-    setTimeout(() => { if (!this.state.terminal) this.launch(); }, this.run.job.settings.restart.delay);
+    this.emit({
+      type: 'job.restart',
+      restarts: this.restarts,
+      cause,
+      restoredCheckpoint: this.latestCheckpoint()?.id ?? null,
+    });
+    setTimeout(() => {
+      if (!this.state.terminal) this.launch();
+    }, this.run.job.settings.restart.delay);
   }
 
   private onMessage(from: Attempt, raw: unknown): void {
@@ -241,19 +284,38 @@ export class JobMaster {
         this.state.to('running');
         if (this.checkpointing) this.coordinator.start();
         break;
-      case 'ack': this.coordinator.receiveAck(m.ack); break;
-      case 'decline': this.coordinator.declineCheckpoint(m.checkpointId, m.reason, m.stats); break;
+      case 'ack':
+        this.coordinator.receiveAck(m.ack);
+        break;
+      case 'decline':
+        this.coordinator.declineCheckpoint(m.checkpointId, m.reason, m.stats);
+        break;
       case 'exhausted':
         from.exhaustedAfter = this.coordinator.lastTriggeredId;
         this.ensureFinalCheckpoint();
         break;
-      case 'finished': from.tasksFinished = true; this.maybeFinish(); break;
-      case 'notified': this.notified.reached(m.checkpointId); this.maybeFinish(); break;
-      case 'metrics': this.emit({ type: 'metrics', time: m.time, operators: m.operators }); break;
-      case 'preview': this.emit({ type: 'preview', target: m.target, records: m.records }); break;
-      case 'log': this.emit({ type: 'log', level: m.level, message: m.message }); break;
-      case 'failed': this.failure(m.message); break;
-      case 'closed': break;
+      case 'finished':
+        from.tasksFinished = true;
+        this.maybeFinish();
+        break;
+      case 'notified':
+        this.notified.reached(m.checkpointId);
+        this.maybeFinish();
+        break;
+      case 'metrics':
+        this.emit({ type: 'metrics', time: m.time, operators: m.operators });
+        break;
+      case 'preview':
+        this.emit({ type: 'preview', target: m.target, records: m.records });
+        break;
+      case 'log':
+        this.emit({ type: 'log', level: m.level, message: m.message });
+        break;
+      case 'failed':
+        this.failure(m.message);
+        break;
+      case 'closed':
+        break;
     }
   }
 
@@ -266,8 +328,11 @@ export class JobMaster {
     } else if (this.state.status === 'finishing') {
       this.current = null;
       // Every record was processed and committed before `close`; only the goodbye went wrong.
-      this.finish(info.code === 0 ? { status: 'finished', restarts: this.restarts }
-        : { status: 'finished', restarts: this.restarts, cause: `the task process ${how} while closing` });
+      this.finish(
+        info.code === 0
+          ? { status: 'finished', restarts: this.restarts }
+          : { status: 'finished', restarts: this.restarts, cause: `the task process ${how} while closing` },
+      );
     } else {
       this.failure(`the task process ${how}`, `task process died: ${how}`);
     }
@@ -280,7 +345,11 @@ export class JobMaster {
       if (cp) recordSinkCommits(this.run.job, cp.id, cp.states, this.run.lineage);
       recoverSinks(this.run.job, cp?.states ?? []);
     } catch (e) {
-      this.finish({ status: 'failed', cause: `recovering sink folders failed: ${(e as Error).message}`, restarts: this.restarts });
+      this.finish({
+        status: 'failed',
+        cause: `recovering sink folders failed: ${(e as Error).message}`,
+        restarts: this.restarts,
+      });
       return;
     }
     const attempt = new Attempt(++this.attempts, this.opts.launcher.launch());
@@ -289,14 +358,20 @@ export class JobMaster {
     attempt.proc.onExit((info) => this.onExit(attempt, info));
     // The task process's stderr reaches the app's Logs tab; a previous attempt's last lines do not.
     attempt.proc.onStderr?.((line) => {
-      if (attempt === this.current && line.trim()) this.emit({ type: 'log', level: 'error', message: `stderr: ${line}` });
+      if (attempt === this.current && line.trim())
+        this.emit({ type: 'log', level: 'error', message: `stderr: ${line}` });
     });
     const { job, plan, lineage } = this.run;
     const settings = job.settings;
     this.send({
-      type: 'start', job, plan, attempt: attempt.number, lineage,
+      type: 'start',
+      job,
+      plan,
+      attempt: attempt.number,
+      lineage,
       restore: cp ? { checkpointId: cp.id, states: cp.states } : null,
-      checkpointDir: settings.stateBackend === 'memory' ? '' : storageRootOf({ jobName: job.name, settings, baseDir: job.baseDir }),
+      checkpointDir:
+        settings.stateBackend === 'memory' ? '' : storageRootOf({ jobName: job.name, settings, baseDir: job.baseDir }),
       metricsInterval: this.opts.metricsInterval,
     });
     for (const s of this.samples.active()) this.send({ type: 'sample', nodeId: s.nodeId, port: s.port, on: true });

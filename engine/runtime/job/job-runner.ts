@@ -18,7 +18,13 @@ export { JobStartError, SampleEdgeError } from './errors.ts';
 export async function startJob(opts: StartJobOptions): Promise<JobHandle> {
   // Refused before the locks, so not even a stale lock of a crashed run is touched.
   refuseImpossibleRun(opts);
-  const notice = (message: string) => { try { opts.onEvent?.({ type: 'log', level: 'warn', message }); } catch { /* a listener */ } };
+  const notice = (message: string) => {
+    try {
+      opts.onEvent?.({ type: 'log', level: 'warn', message });
+    } catch {
+      /* a listener */
+    }
+  };
   const locks = lockRun(opts.job, notice);
   try {
     const run = await prepareRun(opts);

@@ -28,21 +28,46 @@ export function forkLauncher(): TaskLauncher {
       });
       const stderrListeners: Array<(line: string) => void> = [];
       child.stderr?.on('data', (d: Buffer) => process.stderr.write(d));
-      if (child.stderr) createInterface({ input: child.stderr }).on('line', (line) => { for (const l of stderrListeners) l(line); });
+      if (child.stderr)
+        createInterface({ input: child.stderr }).on('line', (line) => {
+          for (const l of stderrListeners) l(line);
+        });
       const exitListeners: Array<(info: { code: number | null; signal: string | null }) => void> = [];
       let exited: { code: number | null; signal: string | null } | null = null;
       child.on('exit', (code, signal) => {
         exited = { code, signal };
         for (const l of exitListeners) l(exited);
       });
-      child.on('error', () => { /* reported through exit */ });
+      child.on('error', () => {
+        /* reported through exit */
+      });
       return {
-        send: (m) => { if (child.connected) child.send(m as object, (err) => { void err; }); },
-        onMessage: (l) => { child.on('message', l); },
-        onExit: (l) => { if (exited) l(exited); else exitListeners.push(l); },
-        kill: (signal = 'SIGKILL') => { try { child.kill(signal); } catch { /* gone */ } },
-        get pid() { return child.pid; },
-        onStderr: (l) => { stderrListeners.push(l); },
+        send: (m) => {
+          if (child.connected)
+            child.send(m as object, (err) => {
+              void err;
+            });
+        },
+        onMessage: (l) => {
+          child.on('message', l);
+        },
+        onExit: (l) => {
+          if (exited) l(exited);
+          else exitListeners.push(l);
+        },
+        kill: (signal = 'SIGKILL') => {
+          try {
+            child.kill(signal);
+          } catch {
+            /* gone */
+          }
+        },
+        get pid() {
+          return child.pid;
+        },
+        onStderr: (l) => {
+          stderrListeners.push(l);
+        },
       };
     },
   };

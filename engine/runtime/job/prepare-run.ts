@@ -33,14 +33,18 @@ export interface PreparedRun {
 export function refuseImpossibleRun(opts: Pick<StartJobOptions, 'job' | 'resume'>): void {
   const job = opts.job;
   if (opts.resume && job.settings.stateBackend === 'memory') {
-    throw new JobStartError(`cannot --resume job '${job.name}': the memory state backend keeps checkpoints only in the memory `
-      + `of the process that ran the job, so they are gone after it exited. Nothing was changed. Use stateBackend 'fs' or `
-      + `'rocksdb' to resume after a crash, or run the job from the start without --resume.`);
+    throw new JobStartError(
+      `cannot --resume job '${job.name}': the memory state backend keeps checkpoints only in the memory ` +
+        `of the process that ran the job, so they are gone after it exited. Nothing was changed. Use stateBackend 'fs' or ` +
+        `'rocksdb' to resume after a crash, or run the job from the start without --resume.`,
+    );
   }
 }
 
 /** Called with the run's locks held (run-preparation.ts): it may change sink folders. */
-export async function prepareRun(opts: Pick<StartJobOptions, 'job' | 'resume' | 'from' | 'clearOutput'>): Promise<PreparedRun> {
+export async function prepareRun(
+  opts: Pick<StartJobOptions, 'job' | 'resume' | 'from' | 'clearOutput'>,
+): Promise<PreparedRun> {
   const job = opts.job;
   const settings = job.settings;
   refuseImpossibleRun(opts);
@@ -58,11 +62,15 @@ export async function prepareRun(opts: Pick<StartJobOptions, 'job' | 'resume' | 
     // that run was committed and starting over is exactly-once; its temp files are aborted at launch.
     if (restored === null) {
       if (settings.checkpointing.interval === null) {
-        throw new JobStartError(`cannot --resume job '${job.name}': checkpointing is off, so there is no checkpoint to `
-          + `resume from. Nothing was changed. Set settings.checkpointing.interval, or run without --resume.`);
+        throw new JobStartError(
+          `cannot --resume job '${job.name}': checkpointing is off, so there is no checkpoint to ` +
+            `resume from. Nothing was changed. Set settings.checkpointing.interval, or run without --resume.`,
+        );
       }
-      notices.push(`nothing to resume yet: job '${job.name}' has no completed checkpoint, so none of its output was `
-        + `committed; starting from the beginning`);
+      notices.push(
+        `nothing to resume yet: job '${job.name}' has no completed checkpoint, so none of its output was ` +
+          `committed; starting from the beginning`,
+      );
     }
   }
   const newest = await storage.latest().catch(() => null);

@@ -9,7 +9,9 @@ import { sinkRecoveryFor } from '../../connectors/sink-recovery.ts';
 import type { WrappedOperatorState } from '../common/state-assignment.ts';
 
 function operatorStatesOf(states: readonly SubtaskStateSnapshot[], nodeId: string): unknown[] {
-  return states.filter((s) => s.operatorId === nodeId).map((s) => (s.operator as WrappedOperatorState | undefined)?.state);
+  return states
+    .filter((s) => s.operatorId === nodeId)
+    .map((s) => (s.operator as WrappedOperatorState | undefined)?.state);
 }
 
 /** Before an attempt starts: commit what the restored checkpoint lists as pending, abort the rest. */
@@ -23,7 +25,9 @@ export function recoverSinks(job: NormalizedJob, states: readonly SubtaskStateSn
 /** Every folder a sink of the job writes: the run locks them (run-lock.ts). */
 export function sinkOutputFolders(job: NormalizedJob): string[] {
   const baseDir = job.baseDir ?? process.cwd();
-  return job.nodes.flatMap((node) => sinkRecoveryFor(node.type)?.outputFolders?.({ node, baseDir, jobName: job.name }) ?? []);
+  return job.nodes.flatMap(
+    (node) => sinkRecoveryFor(node.type)?.outputFolders?.({ node, baseDir, jobName: job.name }) ?? [],
+  );
 }
 
 /**
@@ -31,25 +35,47 @@ export function sinkOutputFolders(job: NormalizedJob): string[] {
  * `clearOutput`; a restore of k: what was committed up to k). Every sink is checked before any is
  * changed, so a refusal (SinkOutputError) leaves all of them as they were.
  */
-export function prepareSinkOutputs(job: NormalizedJob, o: { restored: { id: number; lineage: string } | null; lineage: string;
-  clearOutput: boolean; notice(message: string): void }): void {
+export function prepareSinkOutputs(
+  job: NormalizedJob,
+  o: {
+    restored: { id: number; lineage: string } | null;
+    lineage: string;
+    clearOutput: boolean;
+    notice(message: string): void;
+  },
+): void {
   const baseDir = job.baseDir ?? process.cwd();
-  const changes = job.nodes.map((node) => sinkRecoveryFor(node.type)?.prepareOutput?.({ node, baseDir, jobName: job.name, ...o }));
+  const changes = job.nodes.map((node) =>
+    sinkRecoveryFor(node.type)?.prepareOutput?.({ node, baseDir, jobName: job.name, ...o }),
+  );
   for (const apply of changes) apply?.();
 }
 
 /** Before notify(n): every sink durably records what checkpoint n commits (contracts/sink-recovery.ts). */
-export function recordSinkCommits(job: NormalizedJob, checkpointId: number, states: readonly SubtaskStateSnapshot[], lineage: string): void {
+export function recordSinkCommits(
+  job: NormalizedJob,
+  checkpointId: number,
+  states: readonly SubtaskStateSnapshot[],
+  lineage: string,
+): void {
   const baseDir = job.baseDir ?? process.cwd();
   for (const node of job.nodes) {
     sinkRecoveryFor(node.type)?.recordCommits?.({
-      node, baseDir, jobName: job.name, checkpointId, lineage, states: operatorStatesOf(states, node.id),
+      node,
+      baseDir,
+      jobName: job.name,
+      checkpointId,
+      lineage,
+      states: operatorStatesOf(states, node.id),
     });
   }
 }
 
 /** The lineage a restored checkpoint's sinks committed under, or null (fresh start). */
-export function restoredLineage(job: NormalizedJob, states: readonly SubtaskStateSnapshot[] | undefined): string | null {
+export function restoredLineage(
+  job: NormalizedJob,
+  states: readonly SubtaskStateSnapshot[] | undefined,
+): string | null {
   for (const node of job.nodes) {
     const lineage = sinkRecoveryFor(node.type)?.lineage?.(operatorStatesOf(states ?? [], node.id));
     if (lineage) return lineage;

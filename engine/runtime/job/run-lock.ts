@@ -13,21 +13,49 @@
  *   removes the locks it still holds (a SIGKILL cannot, which is what the stale rule is for).
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, linkSync, mkdirSync, rmdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  linkSync,
+  mkdirSync,
+  rmdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 
 export const LOCK_FILE = '.weir-lock';
 
-export interface LockHolder { pid: number; host: string; startedAt: string; job: string; token: string }
+export interface LockHolder {
+  pid: number;
+  host: string;
+  startedAt: string;
+  job: string;
+  token: string;
+}
 
 export class RunLockedError extends Error {
   override name = 'RunLockedError';
-  constructor(message: string, readonly lockFile: string, readonly holder: LockHolder | null) { super(message); }
+  constructor(
+    message: string,
+    readonly lockFile: string,
+    readonly holder: LockHolder | null,
+  ) {
+    super(message);
+  }
 }
 
 function alive(pid: number): boolean {
-  try { process.kill(pid, 0); return true; } catch (e) { return (e as NodeJS.ErrnoException).code === 'EPERM'; }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 /**
@@ -41,7 +69,9 @@ function processStartMs(pid: number): number | null {
     const btime = Number(/^btime (\d+)$/m.exec(readFileSync('/proc/stat', 'utf8'))?.[1]);
     // USER_HZ is 100 on every Linux architecture Node supports.
     return Number.isFinite(ticks) && Number.isFinite(btime) ? btime * 1000 + ticks * 10 : null;
-  } catch { return null; }
+  } catch {
+    return null;
+  }
 }
 
 function holderRuns(h: LockHolder): boolean {
@@ -54,14 +84,18 @@ function holderRuns(h: LockHolder): boolean {
 
 function readHolder(path: string): LockHolder | null | 'missing' {
   let text: string;
-  try { text = readFileSync(path, 'utf8'); } catch (e) {
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return 'missing';
     throw e;
   }
   try {
     const h = JSON.parse(text) as LockHolder;
     return typeof h?.pid === 'number' && typeof h.host === 'string' ? h : null;
-  } catch { return null; }
+  } catch {
+    return null;
+  }
 }
 
 function describe(h: LockHolder): string {
@@ -73,7 +107,11 @@ export class RunLock {
   private released = false;
   /** The topmost folder `acquire` created, removed again on release when still empty. */
   private created: string | undefined;
-  private constructor(readonly folder: string, readonly file: string, readonly holder: LockHolder) {}
+  private constructor(
+    readonly folder: string,
+    readonly file: string,
+    readonly holder: LockHolder,
+  ) {}
 
   /**
    * Takes the lock on `folder` (created if missing) for `job`, or throws RunLockedError.
@@ -83,12 +121,20 @@ export class RunLock {
     const created = mkdirSync(folder, { recursive: true });
     const file = join(folder, LOCK_FILE);
     const me: LockHolder = {
-      pid: process.pid, host: hostname(), startedAt: new Date().toISOString(), job, token: randomBytes(8).toString('hex'),
+      pid: process.pid,
+      host: hostname(),
+      startedAt: new Date().toISOString(),
+      job,
+      token: randomBytes(8).toString('hex'),
     };
     for (let attempt = 0; attempt < 5; attempt++) {
       try {
         const fd = openSync(file, 'wx');
-        try { writeSync(fd, JSON.stringify(me)); } finally { closeSync(fd); }
+        try {
+          writeSync(fd, JSON.stringify(me));
+        } finally {
+          closeSync(fd);
+        }
         const lock = new RunLock(folder, file, me);
         lock.created = created;
         return RunLock.track(lock);
@@ -101,29 +147,46 @@ export class RunLock {
         // Unreadable: a holder between open and write, or a damaged file. Only an old one is stale.
         const age = Date.now() - (statSafe(file) ?? Date.now());
         if (age < 5000) {
-          throw new RunLockedError(`${folder} is being locked by another run right now (${file}); try again, or remove `
-            + `${file} if no Weir run uses this folder`, file, null);
+          throw new RunLockedError(
+            `${folder} is being locked by another run right now (${file}); try again, or remove ` +
+              `${file} if no Weir run uses this folder`,
+            file,
+            null,
+          );
         }
       } else if (held.host !== hostname() || holderRuns(held)) {
-        throw new RunLockedError(`${folder} is in use by another run of Weir: ${describe(held)} holds ${file}. `
-          + `Wait for that run to end or stop it${held.host !== hostname() ? `; if it is really gone, delete ${file}` : ''}.`,
-        file, held);
+        throw new RunLockedError(
+          `${folder} is in use by another run of Weir: ${describe(held)} holds ${file}. ` +
+            `Wait for that run to end or stop it${held.host !== hostname() ? `; if it is really gone, delete ${file}` : ''}.`,
+          file,
+          held,
+        );
       }
       // Stale: move it aside (one winner), check we moved what we judged, then retry the create.
       const aside = `${file}.stale-${me.token}`;
-      try { renameSync(file, aside); } catch { continue; }
+      try {
+        renameSync(file, aside);
+      } catch {
+        continue;
+      }
       const moved = readHolder(aside);
-      const same = held === null ? moved === null : (moved !== 'missing' && moved !== null && moved.token === held.token);
+      const same = held === null ? moved === null : moved !== 'missing' && moved !== null && moved.token === held.token;
       if (!same) {
         // Another taker replaced the stale lock in between: put its lock back (never over a newer one).
-        try { linkSync(aside, file); } catch { /* a newer lock exists; ours to retry against */ }
+        try {
+          linkSync(aside, file);
+        } catch {
+          /* a newer lock exists; ours to retry against */
+        }
         rmSync(aside, { force: true });
         continue;
       }
       rmSync(aside, { force: true });
-      notice(held === null
-        ? `took over an unreadable lock ${file} (older than 5s, no holder recorded)`
-        : `took over the lock of ${describe(held)}, which no longer runs (${file})`);
+      notice(
+        held === null
+          ? `took over an unreadable lock ${file} (older than 5s, no holder recorded)`
+          : `took over the lock of ${describe(held)}, which no longer runs (${file})`,
+      );
     }
     throw new RunLockedError(`${folder}: could not take the lock ${file}; another run keeps taking it`, file, null);
   }
@@ -135,7 +198,9 @@ export class RunLock {
     RunLock.held.add(lock);
     if (!RunLock.exitHook) {
       RunLock.exitHook = true;
-      process.on('exit', () => { for (const l of [...RunLock.held]) l.release(); });
+      process.on('exit', () => {
+        for (const l of [...RunLock.held]) l.release();
+      });
     }
     return lock;
   }
@@ -149,14 +214,22 @@ export class RunLock {
     // A refused run leaves no trace: folders created only to hold the lock go again (if still empty).
     if (this.created) {
       for (let d = this.folder; d.length >= this.created.length; d = dirname(d)) {
-        try { rmdirSync(d); } catch { break; }
+        try {
+          rmdirSync(d);
+        } catch {
+          break;
+        }
       }
     }
   }
 }
 
 function statSafe(path: string): number | null {
-  try { return statSync(path).mtimeMs; } catch { return null; }
+  try {
+    return statSync(path).mtimeMs;
+  } catch {
+    return null;
+  }
 }
 
 /** Locks on several folders, all or none; sorted so two runs never wait on each other in a cycle. */

@@ -18,8 +18,14 @@ export class RunPathError extends Error {
 
 const PSEUDO_ROOTS = ['/proc', '/sys', '/dev'];
 // statfs f_type magic numbers (linux/magic.h): procfs, sysfs, devtmpfs/tmpfs-on-dev excluded on purpose.
-const PSEUDO_FS = new Map<number, string>([[0x9fa0, 'procfs'], [0x62656572, 'sysfs'], [0x1373, 'devfs'], [0x64626720, 'debugfs'],
-  [0x27e0eb, 'cgroupfs'], [0x63677270, 'cgroup2fs']]);
+const PSEUDO_FS = new Map<number, string>([
+  [0x9fa0, 'procfs'],
+  [0x62656572, 'sysfs'],
+  [0x1373, 'devfs'],
+  [0x64626720, 'debugfs'],
+  [0x27e0eb, 'cgroupfs'],
+  [0x63677270, 'cgroup2fs'],
+]);
 
 function underPseudoRoot(real: string): string | null {
   if (process.platform === 'win32') return null;
@@ -27,7 +33,11 @@ function underPseudoRoot(real: string): string | null {
 }
 
 function pseudoFs(real: string): string | null {
-  try { return PSEUDO_FS.get(Number(statfsSync(real).type)) ?? null; } catch { return null; }
+  try {
+    return PSEUDO_FS.get(Number(statfsSync(real).type)) ?? null;
+  } catch {
+    return null;
+  }
 }
 
 function deepestExisting(p: string): string {
@@ -47,9 +57,13 @@ export function checkWritableFolder(where: string, dir: string): void {
   if (pseudo) throw new RunPathError(`${where}: ${dir} is on ${pseudo}, not a folder Weir can write output to`);
   const st = statSync(real);
   if (!st.isDirectory()) {
-    throw new RunPathError(`${where}: ${existing === dir ? dir : existing} is not a folder${existing === dir ? '' : ` (needed to create ${dir})`}`);
+    throw new RunPathError(
+      `${where}: ${existing === dir ? dir : existing} is not a folder${existing === dir ? '' : ` (needed to create ${dir})`}`,
+    );
   }
-  try { accessSync(real, constants.W_OK | constants.X_OK); } catch {
+  try {
+    accessSync(real, constants.W_OK | constants.X_OK);
+  } catch {
     throw new RunPathError(`${where}: ${existing} is not writable`);
   }
 }
@@ -61,8 +75,10 @@ export function checkSourcePath(where: string, path: string): void {
   const pseudo = underPseudoRoot(real) ?? pseudoFs(real);
   if (pseudo) throw new RunPathError(`${where}: ${path} is on ${pseudo}; a file source reads regular files only`);
   if (!st.isFile() && !st.isDirectory()) {
-    throw new RunPathError(`${where}: ${path} is not a regular file (a device, FIFO or socket never ends); a file source reads `
-      + `regular files or a folder of them`);
+    throw new RunPathError(
+      `${where}: ${path} is not a regular file (a device, FIFO or socket never ends); a file source reads ` +
+        `regular files or a folder of them`,
+    );
   }
 }
 
@@ -74,6 +90,9 @@ export function checkRunPaths(job: NormalizedJob): void {
     if (n.type === 'sink.file') checkWritableFolder(`nodes[${i}].config.path`, resolvePath(base, n.config.path));
   });
   if (job.settings.stateBackend !== 'memory' || job.settings.checkpointing.dir) {
-    checkWritableFolder('settings.checkpointing.dir', storageRootOf({ jobName: job.name, settings: job.settings, baseDir: job.baseDir }));
+    checkWritableFolder(
+      'settings.checkpointing.dir',
+      storageRootOf({ jobName: job.name, settings: job.settings, baseDir: job.baseDir }),
+    );
   }
 }

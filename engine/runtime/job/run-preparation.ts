@@ -10,7 +10,11 @@
  * Whatever throws here leaves files as they were (checks come before changes) and the locks released.
  */
 import type { NormalizedJob } from '../../graph/types.ts';
-import { CheckpointRestoreError, type CheckpointStorage, type CompletedCheckpoint } from '../../contracts/checkpoint-storage.ts';
+import {
+  CheckpointRestoreError,
+  type CheckpointStorage,
+  type CompletedCheckpoint,
+} from '../../contracts/checkpoint-storage.ts';
 import { storageRootOf } from '../../checkpoint/storage-factory.ts';
 import { RunLocks } from './run-lock.ts';
 import { checkRunPaths } from './run-paths.ts';
@@ -26,20 +30,31 @@ export interface RestorePoint {
 export function lockRun(job: NormalizedJob, notice: (message: string) => void): RunLocks {
   checkRunPaths(job);
   const folders = sinkOutputFolders(job);
-  if (job.settings.stateBackend !== 'memory') folders.push(storageRootOf({ jobName: job.name, settings: job.settings, baseDir: job.baseDir }));
+  if (job.settings.stateBackend !== 'memory')
+    folders.push(storageRootOf({ jobName: job.name, settings: job.settings, baseDir: job.baseDir }));
   return RunLocks.acquire(folders, job.name, notice);
 }
 
 /** `--resume`: newest usable checkpoint, reporting every damaged one skipped on the way. */
-export async function latestRestorePoint(storage: CheckpointStorage, report: (message: string) => void): Promise<RestorePoint> {
-  const fs = storage as CheckpointStorage & { latestUsable?: (r: (m: string) => void) => Promise<{ checkpoint: CompletedCheckpoint | null; highestId: number }> };
+export async function latestRestorePoint(
+  storage: CheckpointStorage,
+  report: (message: string) => void,
+): Promise<RestorePoint> {
+  const fs = storage as CheckpointStorage & {
+    latestUsable?: (r: (m: string) => void) => Promise<{ checkpoint: CompletedCheckpoint | null; highestId: number }>;
+  };
   if (fs.latestUsable) {
     const unusable: string[] = [];
-    const { checkpoint, highestId } = await fs.latestUsable((m) => { report(m); if (/ is unusable: /.test(m)) unusable.push(m); });
+    const { checkpoint, highestId } = await fs.latestUsable((m) => {
+      report(m);
+      if (/ is unusable: /.test(m)) unusable.push(m);
+    });
     if (!checkpoint && unusable.length > 0) {
       // Starting over would not be a resume, and its fresh-run refusal would not say why.
-      throw new CheckpointRestoreError(`cannot resume: every retained checkpoint is damaged (${unusable.join('; ')}). Nothing was `
-        + `changed. Run from the start with --clear-output (Clear output in the app), or restore a savepoint with --from.`);
+      throw new CheckpointRestoreError(
+        `cannot resume: every retained checkpoint is damaged (${unusable.join('; ')}). Nothing was ` +
+          `changed. Run from the start with --clear-output (Clear output in the app), or restore a savepoint with --from.`,
+      );
     }
     return { restored: checkpoint, highestId };
   }
@@ -47,7 +62,12 @@ export async function latestRestorePoint(storage: CheckpointStorage, report: (me
   return { restored, highestId: restored?.id ?? 0 };
 }
 
-export function prepareSinks(job: NormalizedJob, restored: CompletedCheckpoint | null, lineage: string,
-  clearOutput: boolean, notice: (message: string) => void): void {
+export function prepareSinks(
+  job: NormalizedJob,
+  restored: CompletedCheckpoint | null,
+  lineage: string,
+  clearOutput: boolean,
+  notice: (message: string) => void,
+): void {
   prepareSinkOutputs(job, { restored: restored ? { id: restored.id, lineage } : null, lineage, clearOutput, notice });
 }

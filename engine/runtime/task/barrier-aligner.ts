@@ -20,7 +20,11 @@ export class BarrierAligner {
   /** Wall time when the first barrier of the current alignment arrived. */
   firstBarrierAt = 0;
 
-  constructor(private readonly gate: InputGate, private readonly finished: boolean[], private readonly exactlyOnce: boolean) {
+  constructor(
+    private readonly gate: InputGate,
+    private readonly finished: boolean[],
+    private readonly exactlyOnce: boolean,
+  ) {
     this.arrived = gate.channels.map(() => false);
   }
 
@@ -54,9 +58,14 @@ export class BarrierAligner {
 
   private reset(): void {
     this.current = null;
-    for (let i = 0; i < this.arrived.length; i++) { this.arrived[i] = false; this.gate.blocked[i] = false; }
+    for (let i = 0; i < this.arrived.length; i++) {
+      this.arrived[i] = false;
+      this.gate.blocked[i] = false;
+    }
   }
 
   /** Channel finished state is shared with the task; ids are remembered across restores. */
-  setLastId(id: number): void { this.lastId = id; }
+  setLastId(id: number): void {
+    this.lastId = id;
+  }
 }

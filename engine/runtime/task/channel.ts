@@ -38,9 +38,15 @@ export class Channel {
     this.gate.wake();
   }
 
-  get writable(): boolean { return this.batches < this.capacity; }
-  get fill(): number { return Math.min(1, this.batches / this.capacity); }
-  get size(): number { return this.items.length - this.head; }
+  get writable(): boolean {
+    return this.batches < this.capacity;
+  }
+  get fill(): number {
+    return Math.min(1, this.batches / this.capacity);
+  }
+  get size(): number {
+    return this.items.length - this.head;
+  }
 
   /** Wake every producer waiting for space (cancellation: they re-check and leave). */
   releaseWaiters(): void {
@@ -53,7 +59,9 @@ export class Channel {
     return new Promise((resolve) => this.spaceWaiters.push(resolve));
   }
 
-  peek(): ChannelItem | undefined { return this.head < this.items.length ? this.items[this.head] : undefined; }
+  peek(): ChannelItem | undefined {
+    return this.head < this.items.length ? this.items[this.head] : undefined;
+  }
 
   take(): ChannelItem {
     const item = this.items[this.head++];
@@ -89,7 +97,10 @@ export class InputGate {
 
   wake(): void {
     const w = this.waiter;
-    if (w) { this.waiter = null; w(); }
+    if (w) {
+      this.waiter = null;
+      w();
+    }
   }
 
   /** Next item from an unblocked channel, round-robin so that no input starves another. */
@@ -109,14 +120,18 @@ export class InputGate {
 
   /** Resolves on the next push into any channel or an explicit `wake()` (mail for the task). */
   waitForData(): Promise<void> {
-    return new Promise<void>((resolve) => { this.waiter = resolve; });
+    return new Promise<void>((resolve) => {
+      this.waiter = resolve;
+    });
   }
 
   async next(): Promise<{ channel: number; item: ChannelItem }> {
     for (;;) {
       const r = this.poll();
       if (r) return r;
-      await new Promise<void>((resolve) => { this.waiter = resolve; });
+      await new Promise<void>((resolve) => {
+        this.waiter = resolve;
+      });
     }
   }
 }
@@ -124,7 +139,9 @@ export class InputGate {
 /** The channels one producer subtask writes to (across all its network edges). */
 export class OutputSet {
   readonly channels: Channel[] = [];
-  add(ch: Channel): void { if (!this.channels.includes(ch)) this.channels.push(ch); }
+  add(ch: Channel): void {
+    if (!this.channels.includes(ch)) this.channels.push(ch);
+  }
 
   writable(): boolean {
     for (const ch of this.channels) if (!ch.writable) return false;

@@ -6,14 +6,25 @@ import { HeapStateBackend } from '../../state/heap.ts';
 import { createRocksDBStateBackend } from '../../state/rocksdb-backend.ts';
 
 export async function createStateBackend(
-  job: NormalizedJob, nodeId: string, subtask: number, range: KeyGroupRange, storage: CheckpointWorkerStorage,
+  job: NormalizedJob,
+  nodeId: string,
+  subtask: number,
+  range: KeyGroupRange,
+  storage: CheckpointWorkerStorage,
 ): Promise<KeyedStateBackend> {
   const stem = `${nodeId.replace(/[^A-Za-z0-9_-]+/g, '_').slice(0, 60) || 'op'}-${subtask}`;
   switch (job.settings.stateBackend) {
-    case 'memory': return new HeapStateBackend({ kind: 'memory', keyGroupRange: range });
-    case 'fs': return new HeapStateBackend({ kind: 'fs', keyGroupRange: range, storage, fileStem: stem });
-    case 'rocksdb': return createRocksDBStateBackend({
-      storage, operatorId: nodeId, subtask, keyGroupRange: range, incremental: job.settings.checkpointing.incremental,
-    });
+    case 'memory':
+      return new HeapStateBackend({ kind: 'memory', keyGroupRange: range });
+    case 'fs':
+      return new HeapStateBackend({ kind: 'fs', keyGroupRange: range, storage, fileStem: stem });
+    case 'rocksdb':
+      return createRocksDBStateBackend({
+        storage,
+        operatorId: nodeId,
+        subtask,
+        keyGroupRange: range,
+        incremental: job.settings.checkpointing.incremental,
+      });
   }
 }

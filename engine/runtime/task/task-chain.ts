@@ -4,7 +4,12 @@
  * chain hands the buffer to the next operator, in order, once the call has resolved.
  * The runtime, not the operators, drops watermark regressions and tracks per-operator metrics.
  */
-import type { OperatorOutput, OutputPort as OperatorPort, RecordBatch, StreamOperator } from '../../contracts/operator.ts';
+import type {
+  OperatorOutput,
+  OutputPort as OperatorPort,
+  RecordBatch,
+  StreamOperator,
+} from '../../contracts/operator.ts';
 import type { TaskOutput } from './task-output.ts';
 import type { KeyedStateBackend } from '../../contracts/keyed-state.ts';
 import type { EdgeTap } from './edge-sampler.ts';
@@ -26,7 +31,10 @@ export class ChainLink implements OperatorOutput {
   /** Edge-sample taps of this operator's output ports (null = off: one check per batch). */
   tapOut: EdgeTap | null = null;
   tapLate: EdgeTap | null = null;
-  constructor(readonly nodeId: string, readonly op: StreamOperator) {}
+  constructor(
+    readonly nodeId: string,
+    readonly op: StreamOperator,
+  ) {}
 
   emit(batch: RecordBatch, port: OperatorPort = 'out'): void {
     if (batch.rows.length === 0) return;
@@ -45,11 +53,17 @@ export class ChainLink implements OperatorOutput {
 }
 
 export class OperatorChain {
-  constructor(readonly links: ChainLink[], readonly output: TaskOutput) {}
+  constructor(
+    readonly links: ChainLink[],
+    readonly output: TaskOutput,
+  ) {}
 
   /** Feed a batch into link `i` (0 = chain head) and everything it causes downstream. */
   async pushBatch(i: number, batch: RecordBatch, input: number): Promise<void> {
-    if (i === this.links.length) { this.output.emit(batch, 'out'); return; }
+    if (i === this.links.length) {
+      this.output.emit(batch, 'out');
+      return;
+    }
     const link = this.links[i];
     link.recordsIn += batch.rows.length;
     await link.op.processBatch(batch, input);

@@ -13,7 +13,11 @@ if (!process.send) {
 }
 
 const send = (m: TaskToHost): void => {
-  try { process.send!(m); } catch { /* host gone: the disconnect handler exits */ }
+  try {
+    process.send!(m);
+  } catch {
+    /* host gone: the disconnect handler exits */
+  }
 };
 
 let exiting = false;

@@ -26,11 +26,18 @@ export async function collectMetrics(subtasks: readonly TaskSubtask[]): Promise<
     if (s) {
       const id = `${s.nodeId}#${t.subtask}`;
       out.push({
-        nodeId: s.nodeId, subtask: t.subtask, recordsIn: 0, recordsOut: s.recordsOut,
+        nodeId: s.nodeId,
+        subtask: t.subtask,
+        recordsIn: 0,
+        recordsOut: s.recordsOut,
         ...rates(id, 0, s.recordsOut, now),
-        watermark: finiteOrNull(s.watermark), inputWatermarks: [],
+        watermark: finiteOrNull(s.watermark),
+        inputWatermarks: [],
         maxEventTime: s.watermarks.maxTimestamp === -Infinity ? null : s.watermarks.maxTimestamp,
-        lateRecords: 0, badRecords: s.badRecords, stateBytes: 0, stateDiskBytes: 0,
+        lateRecords: 0,
+        badRecords: s.badRecords,
+        stateBytes: 0,
+        stateDiskBytes: 0,
         backPressure: t.chain.links.length ? 0 : bp,
         // Idle: nothing to read for its idle timeout (downstream stops waiting for its watermark).
         idle: !s.exhausted && s.idleness.idle,
@@ -40,14 +47,33 @@ export async function collectMetrics(subtasks: readonly TaskSubtask[]): Promise<
     for (let i = 0; i < links.length; i++) {
       const l = links[i];
       const id = `${l.nodeId}#${t.subtask}`;
-      const inputWatermarks = i === 0 && t.valve
-        ? t.valve.channels.map((c, k) => ({ channel: t.gate!.channels[k].name, watermark: c.watermark === null ? null : finiteOrNull(c.watermark), idle: c.idle }))
-        : [{ channel: i === 0 ? (s?.nodeId ?? 'source') : links[i - 1].nodeId, watermark: finiteOrNull(l.inputWatermark), idle: false }];
+      const inputWatermarks =
+        i === 0 && t.valve
+          ? t.valve.channels.map((c, k) => ({
+              channel: t.gate!.channels[k].name,
+              watermark: c.watermark === null ? null : finiteOrNull(c.watermark),
+              idle: c.idle,
+            }))
+          : [
+              {
+                channel: i === 0 ? (s?.nodeId ?? 'source') : links[i - 1].nodeId,
+                watermark: finiteOrNull(l.inputWatermark),
+                idle: false,
+              },
+            ];
       const m: OperatorMetrics = {
-        nodeId: l.nodeId, subtask: t.subtask, recordsIn: l.recordsIn, recordsOut: l.recordsOut,
+        nodeId: l.nodeId,
+        subtask: t.subtask,
+        recordsIn: l.recordsIn,
+        recordsOut: l.recordsOut,
         ...rates(id, l.recordsIn, l.recordsOut, now),
-        watermark: finiteOrNull(l.inputWatermark), inputWatermarks, maxEventTime: null,
-        lateRecords: l.lateRecords, badRecords: l.badRecords, stateBytes: 0, stateDiskBytes: 0,
+        watermark: finiteOrNull(l.inputWatermark),
+        inputWatermarks,
+        maxEventTime: null,
+        lateRecords: l.lateRecords,
+        badRecords: l.badRecords,
+        stateBytes: 0,
+        stateDiskBytes: 0,
         backPressure: i === links.length - 1 ? bp : 0,
       };
       if (l.state) {

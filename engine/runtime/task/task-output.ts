@@ -29,7 +29,9 @@ export class TaskOutput {
     }
   }
 
-  get hasOutputs(): boolean { return this.routes.length > 0; }
+  get hasOutputs(): boolean {
+    return this.routes.length > 0;
+  }
 
   emit(batch: RecordBatch, port: OutputPort): void {
     for (const r of this.routes) {
@@ -38,9 +40,15 @@ export class TaskOutput {
     if (port === 'out') this.recordsOut += batch.rows.length;
   }
 
-  broadcast(item: ChannelItem): void { this.set.broadcast(item); }
-  waitWritable(): Promise<void> { return this.set.waitWritable(); }
-  writable(): boolean { return this.set.writable(); }
+  broadcast(item: ChannelItem): void {
+    this.set.broadcast(item);
+  }
+  waitWritable(): Promise<void> {
+    return this.set.waitWritable();
+  }
+  writable(): boolean {
+    return this.set.writable();
+  }
 }
 
 function makeRoute(r: RoutedEdge, subtask: number, maxParallelism: number): (b: RecordBatch) => void {
@@ -66,14 +74,22 @@ function makeRoute(r: RoutedEdge, subtask: number, maxParallelism: number): (b: 
       // Cache key -> target subtask: keys repeat, hashing them does not need to.
       const cache = new Map<string, number>();
       return (b) => {
-        if (targetParallelism === 1) { channels[0].push({ kind: 'batch', batch: b }); return; }
+        if (targetParallelism === 1) {
+          channels[0].push({ kind: 'batch', batch: b });
+          return;
+        }
         const rows: Row[][] = [];
         const ts: number[][] = [];
         const sw = b.sourceWatermarks;
         const sws: number[][] | null = sw ? [] : null;
         const kinds = b.kinds;
         const ks: RowKind[][] | null = kinds ? [] : null;
-        for (let j = 0; j < targetParallelism; j++) { rows.push([]); ts.push([]); sws?.push([]); ks?.push([]); }
+        for (let j = 0; j < targetParallelism; j++) {
+          rows.push([]);
+          ts.push([]);
+          sws?.push([]);
+          ks?.push([]);
+        }
         for (let i = 0; i < b.rows.length; i++) {
           const key = keyOf(b.rows[i]);
           let t = cache.get(key);
@@ -89,7 +105,8 @@ function makeRoute(r: RoutedEdge, subtask: number, maxParallelism: number): (b: 
         }
         for (let j = 0; j < targetParallelism; j++) {
           if (rows[j].length) {
-            const part: RecordBatch = sws === null ? { rows: rows[j], ts: ts[j] } : { rows: rows[j], ts: ts[j], sourceWatermarks: sws[j] };
+            const part: RecordBatch =
+              sws === null ? { rows: rows[j], ts: ts[j] } : { rows: rows[j], ts: ts[j], sourceWatermarks: sws[j] };
             if (ks !== null) part.kinds = ks[j];
             channels[j].push({ kind: 'batch', batch: part });
           }

@@ -41,15 +41,28 @@ export class TaskProcessRuntime {
   /** Output ports whose records are sampled (`node\0port`), kept for subtasks built later. */
   private readonly sampled = new Set<string>();
 
-  constructor(private readonly send: (m: TaskToHost) => void, private readonly exit: (code: number) => void) {}
+  constructor(
+    private readonly send: (m: TaskToHost) => void,
+    private readonly exit: (code: number) => void,
+  ) {}
 
   handle(m: HostToTask): void {
     switch (m.type) {
-      case 'start': void this.boot(m).catch((e) => this.fail(e)); break;
-      case 'trigger': this.trigger(m.barrier); break;
-      case 'notify': void this.notify(m.checkpointId).catch((e) => this.fail(e)); break;
-      case 'sample': this.setSample(m.nodeId, m.port, m.on); break;
-      case 'close': void this.close().catch((e) => this.fail(e)); break;
+      case 'start':
+        void this.boot(m).catch((e) => this.fail(e));
+        break;
+      case 'trigger':
+        this.trigger(m.barrier);
+        break;
+      case 'notify':
+        void this.notify(m.checkpointId).catch((e) => this.fail(e));
+        break;
+      case 'sample':
+        this.setSample(m.nodeId, m.port, m.on);
+        break;
+      case 'close':
+        void this.close().catch((e) => this.fail(e));
+        break;
     }
   }
 
@@ -57,8 +70,10 @@ export class TaskProcessRuntime {
     if (this.failed) return;
     this.failed = true;
     const err = e as Error;
-    const message = err?.name && /Error$/.test(err.name) && err.name !== 'Error' && err.name !== 'TypeError'
-      ? err.message : (err?.message ?? String(e));
+    const message =
+      err?.name && /Error$/.test(err.name) && err.name !== 'Error' && err.name !== 'TypeError'
+        ? err.message
+        : (err?.message ?? String(e));
     this.send({ type: 'failed', message: process.env.WEIR_DEBUG ? String(err?.stack ?? message) : message });
     this.stopMetrics();
     this.exit(1);
@@ -71,7 +86,9 @@ export class TaskProcessRuntime {
     const byId = new Map(job.nodes.map((n) => [n.id, n]));
     const baseDir = job.baseDir ?? process.cwd();
     const services: OperatorServices = {
-      lineage: m.lineage, attempt: m.attempt, checkpointing,
+      lineage: m.lineage,
+      attempt: m.attempt,
+      checkpointing,
       sendPreview: (target, records) => this.send({ type: 'preview', target, records }),
       log: (level, message) => this.send({ type: 'log', level, message }),
     };
@@ -80,7 +97,8 @@ export class TaskProcessRuntime {
       checkpointing,
       memoryStateLimit: job.settings.stateBackend === 'memory' ? job.settings.memoryStateLimit : null,
       ack: (ack) => this.send({ type: 'ack', ack }),
-      decline: (checkpointId, reason, stats) => this.send({ type: 'decline', checkpointId, reason, ...(stats ? { stats } : {}) }),
+      decline: (checkpointId, reason, stats) =>
+        this.send({ type: 'decline', checkpointId, reason, ...(stats ? { stats } : {}) }),
       exhausted: () => {
         if (++this.exhaustedCount === this.sourceCount()) this.send({ type: 'exhausted' });
       },
@@ -141,9 +159,20 @@ export class TaskProcessRuntime {
           link.outputWatermark = wm;
           if (links.length === 0) headWatermark = wm;
           const ctx: OperatorContext = {
-            nodeId: node.id, subtask: s, parallelism: c.parallelism, maxParallelism: plan.maxParallelism,
-            keyGroupRange: range, state,
-            metrics: { lateRecords: (n) => { link.lateRecords += n; }, badRecords: (n) => { link.badRecords += n; } },
+            nodeId: node.id,
+            subtask: s,
+            parallelism: c.parallelism,
+            maxParallelism: plan.maxParallelism,
+            keyGroupRange: range,
+            state,
+            metrics: {
+              lateRecords: (n) => {
+                link.lateRecords += n;
+              },
+              badRecords: (n) => {
+                link.badRecords += n;
+              },
+            },
             resolvePath: (p) => resolvePath(baseDir, p),
           };
           await op.open(ctx, link, assigned ? { operator: assigned.operator } : undefined);
@@ -151,15 +180,30 @@ export class TaskProcessRuntime {
         }
         const chain = new OperatorChain(links, output);
         let source: SourceRuntime | null = null;
-        if (c.isSource) source = this.buildSource(byId.get(c.nodes[0])!, job, s, c.parallelism, restore?.states ?? null);
+        if (c.isSource)
+          source = this.buildSource(byId.get(c.nodes[0])!, job, s, c.parallelism, restore?.states ?? null);
         const g = gates.get(key(c.index, s));
-        this.subtasks.push(new TaskSubtask(
-          c.index, s, c.parallelism, chain, output, env, g?.gate ?? null, g?.inputs ?? [], source,
-          source ? source.watermark : headWatermark, lastCheckpointId,
-        ));
+        this.subtasks.push(
+          new TaskSubtask(
+            c.index,
+            s,
+            c.parallelism,
+            chain,
+            output,
+            env,
+            g?.gate ?? null,
+            g?.inputs ?? [],
+            source,
+            source ? source.watermark : headWatermark,
+            lastCheckpointId,
+          ),
+        );
       }
     }
-    for (const k of this.sampled) { const [n, p] = k.split('\0'); this.setSample(n, p as OutputPort, true); }
+    for (const k of this.sampled) {
+      const [n, p] = k.split('\0');
+      this.setSample(n, p as OutputPort, true);
+    }
     this.send({ type: 'ready' });
     this.metricsTimer = setInterval(() => void this.reportMetrics(), m.metricsInterval);
     this.metricsTimer.unref();
@@ -167,9 +211,17 @@ export class TaskProcessRuntime {
     await this.running;
   }
 
-  private sourceCount(): number { return this.subtasks.filter((t) => t.source).length; }
+  private sourceCount(): number {
+    return this.subtasks.filter((t) => t.source).length;
+  }
 
-  private buildSource(node: JobNode, job: NormalizedJob, s: number, p: number, states: SubtaskStateSnapshot[] | null): SourceRuntime {
+  private buildSource(
+    node: JobNode,
+    job: NormalizedJob,
+    s: number,
+    p: number,
+    states: SubtaskStateSnapshot[] | null,
+  ): SourceRuntime {
     const baseDir = job.baseDir ?? process.cwd();
     // Every subtask sees the positions of all old subtasks (a union) and takes its share of splits;
     // its max timestamp and watermark come from its own old state, or after a rescale from the
@@ -183,26 +235,43 @@ export class TaskProcessRuntime {
     let restoredWm: number | null = null;
     for (const x of timeStates) {
       const st = unwrap(x)?.state as { maxTimestamp?: number | null } | undefined;
-      if (typeof st?.maxTimestamp === 'number') maxTs = maxTs === null ? st.maxTimestamp : Math.min(maxTs, st.maxTimestamp);
+      if (typeof st?.maxTimestamp === 'number')
+        maxTs = maxTs === null ? st.maxTimestamp : Math.min(maxTs, st.maxTimestamp);
       const w = unwrap(x)?.watermark;
       if (typeof w === 'number') restoredWm = restoredWm === null ? w : Math.min(restoredWm, w);
     }
     let badRecords = 0;
-    const reader = createSourceReader(node, {
-      subtask: s, parallelism: p, resolvePath: (x) => resolvePath(baseDir, x),
-      badRecord: (where, message) => {
-        badRecords++;
-        rt.badRecords = badRecords;
-        if (badRecords <= 10) this.send({ type: 'log', level: 'warn', message: `bad record at ${where}: ${message}${badRecords === 10 ? ' (further bad records are only counted)' : ''}` });
+    const reader = createSourceReader(
+      node,
+      {
+        subtask: s,
+        parallelism: p,
+        resolvePath: (x) => resolvePath(baseDir, x),
+        badRecord: (where, message) => {
+          badRecords++;
+          rt.badRecords = badRecords;
+          if (badRecords <= 10)
+            this.send({
+              type: 'log',
+              level: 'warn',
+              message: `bad record at ${where}: ${message}${badRecords === 10 ? ' (further bad records are only counted)' : ''}`,
+            });
+        },
       },
-    }, positions);
+      positions,
+    );
     const wmCfg = sourceWatermarkSettings(node);
     const rt: SourceRuntime = {
-      nodeId: node.id, reader,
+      nodeId: node.id,
+      reader,
       watermarks: new BoundedOutOfOrdernessWatermarks(wmCfg.maxOutOfOrderness, maxTs),
       idleness: new IdlenessTimer(wmCfg.idleTimeout, Date.now()),
       watermark: decodeWatermark(restoredWm),
-      recordsOut: 0, badRecords: 0, exhausted: false, finalBarrierDone: false, tap: null,
+      recordsOut: 0,
+      badRecords: 0,
+      exhausted: false,
+      finalBarrierDone: false,
+      tap: null,
     };
     return rt;
   }
@@ -210,7 +279,10 @@ export class TaskProcessRuntime {
   private trigger(barrier: CheckpointBarrier): void {
     this.storage?.beginCheckpoint(barrier);
     this.currentBarrier = barrier;
-    if (process.env.WEIR_TRACE) process.stderr.write(`[weir trace] task: trigger ${barrier.id} ${this.subtasks.map((t) => `${t.name}:${t.finished ? 'F' : ''}${t.source ? 'S' : ''}`).join(' ')}\n`);
+    if (process.env.WEIR_TRACE)
+      process.stderr.write(
+        `[weir trace] task: trigger ${barrier.id} ${this.subtasks.map((t) => `${t.name}:${t.finished ? 'F' : ''}${t.source ? 'S' : ''}`).join(' ')}\n`,
+      );
     for (const t of this.subtasks) {
       if (t.source || t.finished) t.triggerCheckpoint(barrier).catch((e) => this.fail(e));
     }
@@ -224,7 +296,8 @@ export class TaskProcessRuntime {
   /** Switch the tap of every subtask of `nodeId` on `port` (idempotent; taps keep their samples). */
   private setSample(nodeId: string, port: OutputPort, on: boolean): void {
     const k = `${nodeId}\0${port}`;
-    if (on) this.sampled.add(k); else this.sampled.delete(k);
+    if (on) this.sampled.add(k);
+    else this.sampled.delete(k);
     for (const t of this.subtasks) {
       if (t.source?.nodeId === nodeId && port === 'out') t.source.tap = on ? (t.source.tap ?? new EdgeTap()) : null;
       for (const l of t.chain.links) {
@@ -240,7 +313,8 @@ export class TaskProcessRuntime {
     if (this.sampled.size === 0) return;
     for (const t of this.subtasks) {
       const records = t.source?.tap?.take();
-      if (records) this.send({ type: 'preview', target: `${edgeTarget(t.source!.nodeId, 'out')}#${t.subtask}`, records });
+      if (records)
+        this.send({ type: 'preview', target: `${edgeTarget(t.source!.nodeId, 'out')}#${t.subtask}`, records });
       for (const l of t.chain.links) {
         const out = l.tapOut?.take();
         if (out) this.send({ type: 'preview', target: `${edgeTarget(l.nodeId, 'out')}#${t.subtask}`, records: out });
@@ -255,7 +329,9 @@ export class TaskProcessRuntime {
     this.flushSamples();
     try {
       this.send({ type: 'metrics', time: Date.now(), operators: await collectMetrics(this.subtasks) });
-    } catch { /* metrics are best effort */ }
+    } catch {
+      /* metrics are best effort */
+    }
   }
 
   private stopMetrics(): void {

@@ -6,7 +6,12 @@
  * host (inject barrier n, notify checkpoint complete) are posted as mail and run by the loop between
  * two batches, so no operator method is ever called concurrently with another.
  */
-import type { CheckpointAck, CheckpointBarrier, SubtaskCheckpointStats, SubtaskStateSnapshot } from '../../contracts/checkpoint.ts';
+import type {
+  CheckpointAck,
+  CheckpointBarrier,
+  SubtaskCheckpointStats,
+  SubtaskStateSnapshot,
+} from '../../contracts/checkpoint.ts';
 import type { KeyedStateSnapshot } from '../../contracts/keyed-state.ts';
 import type { OperatorSnapshot } from '../../contracts/operator.ts';
 import type { InputGate } from './channel.ts';
@@ -32,7 +37,12 @@ function yieldDue(): boolean {
   return Date.now() - lastYield >= YIELD_MS;
 }
 function yieldToEventLoop(): Promise<void> {
-  return new Promise<void>((resolve) => setImmediate(() => { lastYield = Date.now(); resolve(); }));
+  return new Promise<void>((resolve) =>
+    setImmediate(() => {
+      lastYield = Date.now();
+      resolve();
+    }),
+  );
 }
 
 export interface SubtaskEnv {
@@ -117,10 +127,18 @@ export class TaskSubtask {
       return p;
     }
     return new Promise<void>((resolve, reject) => {
-      this.mail.push(() => fn().then(resolve, (e) => { reject(e); throw e; }));
+      this.mail.push(() =>
+        fn().then(resolve, (e) => {
+          reject(e);
+          throw e;
+        }),
+      );
       this.gate?.wake();
       const w = this.wakeSleeper;
-      if (w) { this.wakeSleeper = null; w(); }
+      if (w) {
+        this.wakeSleeper = null;
+        w();
+      }
     });
   }
 
@@ -130,8 +148,17 @@ export class TaskSubtask {
 
   private sleep(ms: number): Promise<void> {
     return new Promise<void>((resolve) => {
-      const t = ms === Infinity ? null : setTimeout(() => { this.wakeSleeper = null; resolve(); }, ms);
-      this.wakeSleeper = () => { if (t) clearTimeout(t); resolve(); };
+      const t =
+        ms === Infinity
+          ? null
+          : setTimeout(() => {
+              this.wakeSleeper = null;
+              resolve();
+            }, ms);
+      this.wakeSleeper = () => {
+        if (t) clearTimeout(t);
+        resolve();
+      };
     });
   }
 
@@ -140,7 +167,10 @@ export class TaskSubtask {
     this.canceled = true;
     this.gate?.wake();
     const w = this.wakeSleeper;
-    if (w) { this.wakeSleeper = null; w(); }
+    if (w) {
+      this.wakeSleeper = null;
+      w();
+    }
     // A producer waiting for space would never be woken: release it through its channels.
     this.output.set.releaseWaiters();
   }
@@ -164,9 +194,12 @@ export class TaskSubtask {
       const now = Date.now();
       const n = r.rows.length;
       // Dead letters go out on the `bad` port (never chained: see plan.ts), in-band before Sn moves on.
-      if (r.bad?.length) output.emit({ rows: r.bad, ts: r.bad.map(() => (Number.isFinite(s.watermark) ? s.watermark : 0)) }, 'bad');
+      if (r.bad?.length)
+        output.emit({ rows: r.bad, ts: r.bad.map(() => (Number.isFinite(s.watermark) ? s.watermark : 0)) }, 'bad');
       if (n > 0) {
-        if (s.idleness.activity(now)) { output.broadcast({ kind: 'idle', idle: false }); }
+        if (s.idleness.activity(now)) {
+          output.broadcast({ kind: 'idle', idle: false });
+        }
         const sourceWatermarks = s.watermarks.observeEach(r.ts);
         s.recordsOut += n;
         const batch = { rows: r.rows, ts: r.ts, sourceWatermarks };
@@ -205,7 +238,10 @@ export class TaskSubtask {
       if (this.canceled) return;
       if (this.mail.length) await this.runMail();
       const r = gate.poll();
-      if (r === null) { await gate.waitForData(); continue; }
+      if (r === null) {
+        await gate.waitForData();
+        continue;
+      }
       const item = r.item;
       switch (item.kind) {
         case 'batch':
@@ -236,7 +272,10 @@ export class TaskSubtask {
           if (m !== null) await chain.pushWatermark(0, m);
           const b = aligner.onEnd();
           if (b) await this.checkpoint(b, aligner.firstBarrierAt, null);
-          if (this.finishedChannels.every(Boolean)) { await this.finish(); return; }
+          if (this.finishedChannels.every(Boolean)) {
+            await this.finish();
+            return;
+          }
           break;
         }
       }
@@ -269,7 +308,10 @@ export class TaskSubtask {
   triggerCheckpoint(barrier: CheckpointBarrier): Promise<void> {
     return this.post(async () => {
       if (barrier.id <= this.lastSnapshotId) return;
-      if (this.finished) { await this.checkpoint(barrier, 0, this.sourceState()); return; }
+      if (this.finished) {
+        await this.checkpoint(barrier, 0, this.sourceState());
+        return;
+      }
       const s = this.source;
       if (!s) return; // network tasks receive barriers in-band
       await this.checkpoint(barrier, 0, this.sourceState());
@@ -297,7 +339,9 @@ export class TaskSubtask {
    * any later record), the barrier goes downstream, and the asynchronous part writes and acks.
    */
   private async checkpoint(
-    b: CheckpointBarrier, firstBarrierAt: number, source: { nodeId: string; state: unknown; watermark: number } | null,
+    b: CheckpointBarrier,
+    firstBarrierAt: number,
+    source: { nodeId: string; state: unknown; watermark: number } | null,
   ): Promise<void> {
     this.lastSnapshotId = b.id;
     const t0 = Date.now();
@@ -319,14 +363,18 @@ export class TaskSubtask {
   }
 
   private async completeAsync(
-    b: CheckpointBarrier, snaps: OperatorSnapshot[], wms: number[],
+    b: CheckpointBarrier,
+    snaps: OperatorSnapshot[],
+    wms: number[],
     source: { nodeId: string; state: unknown; watermark: number } | null,
     t: { startDelay: number; alignment: number; syncDuration: number },
   ): Promise<void> {
     const ta = Date.now();
     try {
-      // eslint-disable-next-line @typescript-eslint/await-thenable -- a mix of promises and undefined (stateless operators)
-      const keyed: Array<KeyedStateSnapshot | undefined> = await Promise.all(snaps.map((s) => (s.keyed ? s.keyed() : undefined)));
+      const keyed: Array<KeyedStateSnapshot | undefined> = await Promise.all(
+        // eslint-disable-next-line @typescript-eslint/await-thenable -- a mix of promises and undefined (stateless operators)
+        snaps.map((s) => (s.keyed ? s.keyed() : undefined)),
+      );
       const asyncDuration = Date.now() - ta;
       const states: SubtaskStateSnapshot[] = [];
       const stats: SubtaskCheckpointStats[] = [];
@@ -336,22 +384,38 @@ export class TaskSubtask {
         const fullBytes = (k?.fullBytes ?? 0) + opBytes;
         const limit = this.env.memoryStateLimit;
         const stat: SubtaskCheckpointStats = {
-          operatorId, subtask: this.subtask, startDelay: t.startDelay, alignmentDuration: t.alignment,
-          syncDuration: t.syncDuration, asyncDuration, checkpointedBytes, fullBytes,
+          operatorId,
+          subtask: this.subtask,
+          startDelay: t.startDelay,
+          alignmentDuration: t.alignment,
+          syncDuration: t.syncDuration,
+          asyncDuration,
+          checkpointedBytes,
+          fullBytes,
         };
         if (limit !== null && fullBytes > limit) {
           stats.push({ ...stat, limitBytes: limit });
-          throw new SnapshotDeclined(`operator '${operatorId}' subtask ${this.subtask}: snapshot of ${fullBytes} bytes (${fmtBytes(fullBytes)}) exceeds `
-            + `the memory state backend's limit of ${limit} bytes (${fmtBytes(limit)}, memoryStateLimit); use the 'fs' or 'rocksdb' `
-            + `state backend for larger state`, stats);
+          throw new SnapshotDeclined(
+            `operator '${operatorId}' subtask ${this.subtask}: snapshot of ${fullBytes} bytes (${fmtBytes(fullBytes)}) exceeds ` +
+              `the memory state backend's limit of ${limit} bytes (${fmtBytes(limit)}, memoryStateLimit); use the 'fs' or 'rocksdb' ` +
+              `state backend for larger state`,
+            stats,
+          );
         }
-        const st: SubtaskStateSnapshot = { operatorId, subtask: this.subtask, parallelism: this.parallelism, operator: op };
+        const st: SubtaskStateSnapshot = {
+          operatorId,
+          subtask: this.subtask,
+          parallelism: this.parallelism,
+          operator: op,
+        };
         if (k) st.keyed = k;
         states.push(st);
         stats.push(stat);
       };
       if (source) add(source.nodeId, { state: source.state, watermark: encodeWatermark(source.watermark) }, undefined);
-      this.chain.links.forEach((l, i) => add(l.nodeId, { state: snaps[i].operator, watermark: encodeWatermark(wms[i]) }, keyed[i]));
+      this.chain.links.forEach((l, i) =>
+        add(l.nodeId, { state: snaps[i].operator, watermark: encodeWatermark(wms[i]) }, keyed[i]),
+      );
       this.env.ack({ checkpointId: b.id, states, stats });
     } catch (e) {
       this.env.decline(b.id, (e as Error).message, e instanceof SnapshotDeclined ? e.stats : undefined);
@@ -361,7 +425,12 @@ export class TaskSubtask {
 
 /** A snapshot refused for its size: carries the sizes measured so far (the refused one last). */
 class SnapshotDeclined extends Error {
-  constructor(message: string, readonly stats: SubtaskCheckpointStats[]) { super(message); }
+  constructor(
+    message: string,
+    readonly stats: SubtaskCheckpointStats[],
+  ) {
+    super(message);
+  }
 }
 
 function fmtBytes(n: number): string {

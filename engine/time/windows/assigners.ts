@@ -36,7 +36,10 @@ function checkPositive(what: string, value: number): void {
 export function tumblingWindows(size: number, offset = 0): AlignedWindowAssigner {
   checkPositive('window size', size);
   return {
-    kind: 'tumbling', size, slide: size, windowsPerRecord: 1,
+    kind: 'tumbling',
+    size,
+    slide: size,
+    windowsPerRecord: 1,
     assignEnds(timestamp, ends) {
       ends[0] = windowStart(timestamp, offset, size) + size;
       return 1;
@@ -53,7 +56,10 @@ export function slidingWindows(size: number, slide: number, offset = 0): Aligned
     throw new RangeError(`window slide (${slide} ms) must not be larger than the window size (${size} ms)`);
   }
   return {
-    kind: 'sliding', size, slide, windowsPerRecord: Math.ceil(size / slide),
+    kind: 'sliding',
+    size,
+    slide,
+    windowsPerRecord: Math.ceil(size / slide),
     assignEnds(timestamp, ends) {
       let n = 0;
       for (let start = windowStart(timestamp, offset, slide); start > timestamp - size; start -= slide) {

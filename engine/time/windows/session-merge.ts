@@ -8,7 +8,10 @@
  */
 import { intersects } from './time-window.ts';
 
-export interface SessionLike { start: number; end: number }
+export interface SessionLike {
+  start: number;
+  end: number;
+}
 
 export interface MergeResult {
   /** First index of the run of intersecting sessions (insert position when `count` is 0). */

@@ -3,7 +3,10 @@
  * A window's last event time is `end - 1` (`maxTimestamp`); it fires once the watermark reaches it.
  */
 
-export interface TimeWindow { start: number; end: number }
+export interface TimeWindow {
+  start: number;
+  end: number;
+}
 
 /** Flink's `TimeWindow.getWindowStartWithOffset`, correct for negative timestamps too. */
 export function windowStart(timestamp: number, offset: number, size: number): number {

@@ -3,7 +3,16 @@
  * useCanvasHandlers, commands and shortcuts from their own modules.
  */
 import { useEffect, useMemo } from 'react';
-import { ReactFlow, Background, BackgroundVariant, MiniMap, Controls, useReactFlow, useStore, ConnectionLineType } from '@xyflow/react';
+import {
+  ReactFlow,
+  Background,
+  BackgroundVariant,
+  MiniMap,
+  Controls,
+  useReactFlow,
+  useStore,
+  ConnectionLineType,
+} from '@xyflow/react';
 import { docStore, useDoc } from '../state.ts';
 import { pruneMeasured } from './measuredStore.ts';
 import { uiStore, useUi } from '../ui/uiStore.ts';
@@ -26,12 +35,15 @@ const GRID: [number, number] = [16, 16];
 const MULTI_SELECT_KEYS = ['Shift', 'Meta', 'Control'];
 
 const GROUP_COLORS: Record<string, string> = {
-  Sources: '#3fb68b', Transforms: '#5b8def', Windows: '#c58af9', Sinks: '#f0a04b',
+  Sources: '#3fb68b',
+  Transforms: '#5b8def',
+  Windows: '#c58af9',
+  Sinks: '#f0a04b',
 };
 function minimapColor(n: CanvasNode): string {
   if (n.type === 'note') return '#b59a3a';
   if (n.type === 'wgroup') return 'rgba(139,149,163,.18)';
-  return GROUP_COLORS[typeInfo((n).data.node.type).group] ?? '#888';
+  return GROUP_COLORS[typeInfo(n.data.node.type).group] ?? '#888';
 }
 
 function useFitOnRequest() {
@@ -41,14 +53,22 @@ function useFitOnRequest() {
   useEffect(() => {
     uiStore.setState({ connectionHint: null });
     const job = docStore.getState().job;
-    pruneMeasured(new Set([...job.nodes.map((n) => n.id), ...(job.notes ?? []).map((n) => `note:${n.id}`), ...(job.groups ?? []).map((g) => `group:${g.id}`)]));
+    pruneMeasured(
+      new Set([
+        ...job.nodes.map((n) => n.id),
+        ...(job.notes ?? []).map((n) => `note:${n.id}`),
+        ...(job.groups ?? []).map((g) => `group:${g.id}`),
+      ]),
+    );
   }, [docVersion]);
   useEffect(() => {
     // Nothing to fit on an empty canvas; and React Flow would keep the request until the first node
     // appears, then centre that node instead of leaving it where it was dropped.
     if (docStore.getState().job.nodes.length === 0) return;
     // Wait a frame so freshly loaded nodes are measured before fitting.
-    const t = requestAnimationFrame(() => { void rf.fitView({ padding: 0.12, maxZoom: 1.1, duration: fitRequest ? 200 : 0 }); });
+    const t = requestAnimationFrame(() => {
+      void rf.fitView({ padding: 0.12, maxZoom: 1.1, duration: fitRequest ? 200 : 0 });
+    });
     return () => cancelAnimationFrame(t);
   }, [rf, docVersion, fitRequest]);
 }
@@ -72,7 +92,10 @@ export function Canvas() {
   const groups = useGroupNodes();
   const notes = useNoteNodes();
   // Frames behind the job nodes, notes above them (zIndex too, React Flow sorts by it).
-  const nodes = useMemo<CanvasNode[]>(() => (groups.length || notes.length ? [...groups, ...jobNodes, ...notes] : jobNodes), [groups, jobNodes, notes]);
+  const nodes = useMemo<CanvasNode[]>(
+    () => (groups.length || notes.length ? [...groups, ...jobNodes, ...notes] : jobNodes),
+    [groups, jobNodes, notes],
+  );
   const edges = useFlowEdges();
   const h = useCanvasHandlers();
   const snap = useUi((s) => s.snapToGrid);
@@ -82,7 +105,13 @@ export function Canvas() {
   useEffect(() => bindScreenToFlow(rf.screenToFlowPosition), [rf]);
   useFitOnRequest();
   return (
-    <div className="canvas" data-testid="canvas" onDragOver={h.onDragOver} onDrop={h.onDrop} onDoubleClick={h.onDoubleClick}>
+    <div
+      className="canvas"
+      data-testid="canvas"
+      onDragOver={h.onDragOver}
+      onDrop={h.onDrop}
+      onDoubleClick={h.onDoubleClick}
+    >
       <ReactFlow<CanvasNode>
         nodes={nodes}
         edges={edges}
@@ -106,18 +135,35 @@ export function Canvas() {
         colorMode="dark"
       >
         <Background variant={BackgroundVariant.Dots} gap={GRID[0]} size={1.2} color="#2c3442" />
-        {minimap && nodes.length > 0 && <MiniMap<CanvasNode> pannable zoomable
-          onClick={(_e, at) => { void rf.setCenter(at.x, at.y, { zoom: rf.getZoom(), duration: 200 }); }} style={{ width: 168, height: 110 }} nodeColor={minimapColor} nodeStrokeWidth={0} maskColor="rgba(12,15,20,0.7)" />}
+        {minimap && nodes.length > 0 && (
+          <MiniMap<CanvasNode>
+            pannable
+            zoomable
+            onClick={(_e, at) => {
+              void rf.setCenter(at.x, at.y, { zoom: rf.getZoom(), duration: 200 });
+            }}
+            style={{ width: 168, height: 110 }}
+            nodeColor={minimapColor}
+            nodeStrokeWidth={0}
+            maskColor="rgba(12,15,20,0.7)"
+          />
+        )}
         <Controls showInteractive={false} />
         <BadgeScale />
       </ReactFlow>
       <DriftBanner />
-      {hint && <div className="connection-hint" role="status" data-testid="connection-hint">Cannot connect: {hint}</div>}
+      {hint && (
+        <div className="connection-hint" role="status" data-testid="connection-hint">
+          Cannot connect: {hint}
+        </div>
+      )}
       {jobNodes.length === 0 && notes.length === 0 && (
         <div className="canvas__empty" data-testid="canvas-empty">
           <div className="canvas__empty-title">Start a pipeline</div>
           <div>Drag a source from the palette, or double-click here to search.</div>
-          <div>Open an example from <b>Examples</b>, or drop a <code>.weir.json</code> file on the window.</div>
+          <div>
+            Open an example from <b>Examples</b>, or drop a <code>.weir.json</code> file on the window.
+          </div>
         </div>
       )}
     </div>

@@ -9,8 +9,15 @@ export function DriftBanner() {
   const d = useDrift();
   if (!d.any) return null;
   return (
-    <div className="drift-banner" role="status" data-testid="drift" data-nodes={d.nodes.size} data-removed={d.removed.length}>
-      <b>Not in the running job:</b> {describeDrift(d)}. The job keeps running as it started; these edits apply at the next run.
+    <div
+      className="drift-banner"
+      role="status"
+      data-testid="drift"
+      data-nodes={d.nodes.size}
+      data-removed={d.removed.length}
+    >
+      <b>Not in the running job:</b> {describeDrift(d)}. The job keeps running as it started; these edits apply at the
+      next run.
     </div>
   );
 }

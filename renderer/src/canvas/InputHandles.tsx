@@ -8,21 +8,39 @@ import type { NodeType } from '../../../engine/graph/types.ts';
 
 export function InputHandles({ nodeId, type, multiInput }: { nodeId: string; type: NodeType; multiInput: boolean }) {
   let ports: readonly string[] = [];
-  try { ports = inputPorts(type); } catch { ports = []; }
+  try {
+    ports = inputPorts(type);
+  } catch {
+    ports = [];
+  }
   if (ports.length === 0) {
     return (
-      <Handle type="target" position={Position.Left} id="in" data-testid={`handle-${nodeId}-in`}
+      <Handle
+        type="target"
+        position={Position.Left}
+        id="in"
+        data-testid={`handle-${nodeId}-in`}
         className={`whandle whandle--in${multiInput ? ' whandle--multi' : ''}`}
-        title={multiInput ? 'input: accepts many streams' : 'input: one stream'} />
+        title={multiInput ? 'input: accepts many streams' : 'input: one stream'}
+      />
     );
   }
-  return (<>
-    {ports.map((port, i) => (
-      <Handle key={port} type="target" position={Position.Left} id={port} data-testid={`handle-${nodeId}-${port}`}
-        className={`whandle whandle--in whandle--${port}`} title={`${port} input: its columns are ${port === 'left' ? 'L' : 'R'}.x in the select`}
-        style={{ top: `${35 + i * 35}%` }}>
-        <span className="whandle__label whandle__label--in">{port === 'left' ? 'L' : 'R'}</span>
-      </Handle>
-    ))}
-  </>);
+  return (
+    <>
+      {ports.map((port, i) => (
+        <Handle
+          key={port}
+          type="target"
+          position={Position.Left}
+          id={port}
+          data-testid={`handle-${nodeId}-${port}`}
+          className={`whandle whandle--in whandle--${port}`}
+          title={`${port} input: its columns are ${port === 'left' ? 'L' : 'R'}.x in the select`}
+          style={{ top: `${35 + i * 35}%` }}
+        >
+          <span className="whandle__label whandle__label--in">{port === 'left' ? 'L' : 'R'}</span>
+        </Handle>
+      ))}
+    </>
+  );
 }

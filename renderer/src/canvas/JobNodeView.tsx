@@ -35,33 +35,66 @@ function JobNodeViewImpl({ data, selected }: NodeProps<JobFlowNode>) {
   const drift = useNodeDrift(node.id);
   const cls = `wnode wnode--${info.group.toLowerCase()}${selected ? ' is-selected' : ''}${level}${drift ? ' is-drifted' : ''}`;
   return (
-    <div className={cls} data-testid={`node-${node.id}`} data-node-type={node.type} title={`${info.label}: ${hasProblem ? problems.map((p) => p.message).join('\n') : summary}`}>
+    <div
+      className={cls}
+      data-testid={`node-${node.id}`}
+      data-node-type={node.type}
+      title={`${info.label}: ${hasProblem ? problems.map((p) => p.message).join('\n') : summary}`}
+    >
       {info.hasInput && <InputHandles nodeId={node.id} type={node.type} multiInput={info.multiInput} />}
       {drift && (
-        <div className="wnode__drift" data-testid={`drift-${node.id}`} data-drift={drift}
-          title="The running job does not have this edit: it applies at the next run">{drift === 'added' ? 'new · next run' : 'edited · next run'}</div>
+        <div
+          className="wnode__drift"
+          data-testid={`drift-${node.id}`}
+          data-drift={drift}
+          title="The running job does not have this edit: it applies at the next run"
+        >
+          {drift === 'added' ? 'new · next run' : 'edited · next run'}
+        </div>
       )}
       <div className="wnode__head">
-        <span className="wnode__icon"><TypeIcon type={node.type} /></span>
+        <span className="wnode__icon">
+          <TypeIcon type={node.type} />
+        </span>
         <span className="wnode__name">{node.name || node.id}</span>
         {typeof (node as { parallelism?: number }).parallelism === 'number' && (
-          <span className="wnode__par" title="parallelism">×{(node as { parallelism?: number }).parallelism}</span>
+          <span className="wnode__par" title="parallelism">
+            ×{(node as { parallelism?: number }).parallelism}
+          </span>
         )}
       </div>
-      <div className="wnode__summary" data-testid={`summary-${node.id}`}><span className="wnode__summary-text">{summary}</span></div>
+      <div className="wnode__summary" data-testid={`summary-${node.id}`}>
+        <span className="wnode__summary-text">{summary}</span>
+      </div>
       {hasProblem && (
-        <div className={`wnode__problem${hasError ? '' : ' wnode__problem--warning'}`} data-testid={`problem-${node.id}`} data-severity={hasError ? 'error' : 'warning'}>
+        <div
+          className={`wnode__problem${hasError ? '' : ' wnode__problem--warning'}`}
+          data-testid={`problem-${node.id}`}
+          data-severity={hasError ? 'error' : 'warning'}
+        >
           <span className="wnode__problem-text">
-            <span className="wnode__bang">!</span>{first!.message}{problems.length > 1 ? ` (+${problems.length - 1} more)` : ''}
+            <span className="wnode__bang">!</span>
+            {first!.message}
+            {problems.length > 1 ? ` (+${problems.length - 1} more)` : ''}
           </span>
         </div>
       )}
       <NodeLiveBadge nodeId={node.id} hasInput={info.hasInput} hasOutput={info.outputs.length > 0} />
       {info.outputs.map((port, i) => (
-        <Handle key={port} type="source" position={Position.Right} id={port}
-          className={`whandle whandle--${port}`} data-testid={`handle-${node.id}-${port}`}
-          title={port === 'late' ? 'late: records that arrive after the watermark passed their window (plus allowed lateness)' : 'output'}
-          style={{ top: info.outputs.length === 1 ? '50%' : `${35 + i * 35}%` }}>
+        <Handle
+          key={port}
+          type="source"
+          position={Position.Right}
+          id={port}
+          className={`whandle whandle--${port}`}
+          data-testid={`handle-${node.id}-${port}`}
+          title={
+            port === 'late'
+              ? 'late: records that arrive after the watermark passed their window (plus allowed lateness)'
+              : 'output'
+          }
+          style={{ top: info.outputs.length === 1 ? '50%' : `${35 + i * 35}%` }}
+        >
           {port === 'late' && <span className="whandle__label">late</span>}
         </Handle>
       ))}

@@ -14,17 +14,25 @@ import { measuredStore } from './measuredStore.ts';
 
 export function addNodeAt(type: NodeType, position: Position): string {
   let id = '';
-  docStore.getState().commit(`add ${type}`, (job) => {
-    const r = addNode(job, type, position);
-    id = r.id;
-    return r.job;
-  }, { select: [] });
+  docStore.getState().commit(
+    `add ${type}`,
+    (job) => {
+      const r = addNode(job, type, position);
+      id = r.id;
+      return r.job;
+    },
+    { select: [] },
+  );
   docStore.getState().select([id]);
   return id;
 }
 
 /** Add a node and connect an output to it, as one undo step (a connection dropped on the canvas). */
-export function addNodeConnected(type: NodeType, position: Position, from: { nodeId: string; port: 'out' | 'late' }): string {
+export function addNodeConnected(
+  type: NodeType,
+  position: Position,
+  from: { nodeId: string; port: 'out' | 'late' },
+): string {
   let id = '';
   docStore.getState().commit(`add ${type}`, (job) => {
     const r = addNode(job, type, position);
@@ -40,7 +48,10 @@ export function deleteSelection(): void {
   const s = docStore.getState();
   const note = uiStore.getState().selectedNote;
   if (s.selectedNodes.size === 0 && s.selectedEdges.size === 0) {
-    if (note) { uiStore.setState({ selectedNote: null }); s.commit('delete note', (job) => removeNote(job, note)); }
+    if (note) {
+      uiStore.setState({ selectedNote: null });
+      s.commit('delete note', (job) => removeNote(job, note));
+    }
     return;
   }
   // Deleted nodes leave their groups (a group left empty goes with them).
@@ -66,7 +77,10 @@ export function rememberCopied(text: string): void {
 export function pasteText(text: string | null | undefined): boolean {
   const frag = parseFragment(text ?? localClipboard ?? '');
   if (!frag) return false;
-  if (text && text !== localClipboard) { localClipboard = text; pasteCount = 0; }
+  if (text && text !== localClipboard) {
+    localClipboard = text;
+    pasteCount = 0;
+  }
   pasteCount++;
   const d = 40 * pasteCount;
   let ids: string[] = [];
@@ -130,7 +144,9 @@ export function toggleMinimap(): void {
 type ScreenToFlow = (p: { x: number; y: number }) => { x: number; y: number };
 let screenToFlow: ScreenToFlow = (p) => p;
 /** The canvas hands over its coordinate mapping, so commands run from shortcuts can place things. */
-export function bindScreenToFlow(fn: ScreenToFlow): void { screenToFlow = fn; }
+export function bindScreenToFlow(fn: ScreenToFlow): void {
+  screenToFlow = fn;
+}
 
 /**
  * A sticky note (N), its text field focused: just above the topmost node, where it covers
@@ -145,10 +161,17 @@ export function addNoteInView(): void {
     at = { x: left, y: top - 140 };
   } else {
     const el = document.querySelector('.canvas')?.getBoundingClientRect();
-    at = screenToFlow({ x: (el?.left ?? 0) + (el?.width ?? 600) / 2 - 110, y: (el?.top ?? 0) + (el?.height ?? 400) / 3 });
+    at = screenToFlow({
+      x: (el?.left ?? 0) + (el?.width ?? 600) / 2 - 110,
+      y: (el?.top ?? 0) + (el?.height ?? 400) / 3,
+    });
   }
   let id = '';
-  docStore.getState().commit('add note', (job) => { const r = addNote(job, at); id = r.id; return r.job; });
+  docStore.getState().commit('add note', (job) => {
+    const r = addNote(job, at);
+    id = r.id;
+    return r.job;
+  });
   if (nodes.length) zoomToFit(); // the spot above the graph may be outside the view
   requestAnimationFrame(() => document.querySelector<HTMLTextAreaElement>(`[data-testid="note-text-${id}"]`)?.focus());
 }
@@ -156,6 +179,9 @@ export function addNoteInView(): void {
 /** Frame the selected nodes in a new group (Ctrl+G). */
 export function groupSelection(): void {
   const s = docStore.getState();
-  if (s.selectedNodes.size === 0) { notify('Select the nodes to group first'); return; }
+  if (s.selectedNodes.size === 0) {
+    notify('Select the nodes to group first');
+    return;
+  }
   s.commit('group', (job) => addGroup(job, s.selectedNodes).job);
 }

@@ -32,8 +32,17 @@ const PATHS: Record<NodeType, string> = {
 
 export function TypeIcon({ type, size = 16 }: { type: NodeType; size?: number }) {
   return (
-    <svg width={size} height={size} viewBox="0 0 24 24" fill="none" stroke="currentColor"
-      strokeWidth={1.8} strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
+    <svg
+      width={size}
+      height={size}
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth={1.8}
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden="true"
+    >
       <path d={PATHS[type] ?? 'M4 4h16v16H4z'} />
     </svg>
   );

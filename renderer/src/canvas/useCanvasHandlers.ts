@@ -4,7 +4,15 @@
  * dropping palette items and double-click to add.
  */
 import { useCallback, useMemo, type DragEvent, type MouseEvent } from 'react';
-import { useReactFlow, type Connection, type Edge, type EdgeChange, type NodeChange, type IsValidConnection, type OnConnectEnd } from '@xyflow/react';
+import {
+  useReactFlow,
+  type Connection,
+  type Edge,
+  type EdgeChange,
+  type NodeChange,
+  type IsValidConnection,
+  type OnConnectEnd,
+} from '@xyflow/react';
 import type { Position } from '../../../engine/graph/types.ts';
 import { docStore } from '../state.ts';
 import { moveNodes, addEdge } from '../model/ops.ts';
@@ -43,7 +51,8 @@ export function useCanvasHandlers() {
         sizes.push({ id: c.id, size: c.dimensions });
       } else if (c.type === 'select') {
         sel ??= new Set(s.selectedNodes);
-        if (c.selected) sel.add(c.id); else sel.delete(c.id);
+        if (c.selected) sel.add(c.id);
+        else sel.delete(c.id);
       }
     }
     if (moved.size) docStore.getState().preview((job) => moveNodes(job, moved));
@@ -58,7 +67,8 @@ export function useCanvasHandlers() {
     for (const c of changes) {
       if (c.type === 'select') {
         sel ??= new Set(s.selectedEdges);
-        if (c.selected) sel.add(c.id); else sel.delete(c.id);
+        if (c.selected) sel.add(c.id);
+        else sel.delete(c.id);
       }
     }
     if (sel) s.select(s.selectedNodes, sel);
@@ -66,7 +76,10 @@ export function useCanvasHandlers() {
 
   const isValidConnection: IsValidConnection = useCallback((conn) => {
     const v = checkConnection(docStore.getState().job, {
-      from: conn.source, to: conn.target, fromPort: conn.sourceHandle, toPort: conn.targetHandle,
+      from: conn.source,
+      to: conn.target,
+      fromPort: conn.sourceHandle,
+      toPort: conn.targetHandle,
     });
     const hint = v.ok ? null : v.reason;
     if (uiStore.getState().connectionHint !== hint) uiStore.setState({ connectionHint: hint });
@@ -74,26 +87,35 @@ export function useCanvasHandlers() {
   }, []);
 
   const onConnect = useCallback((conn: Connection) => {
-    const v = checkConnection(docStore.getState().job, { from: conn.source, to: conn.target, fromPort: conn.sourceHandle, toPort: conn.targetHandle });
+    const v = checkConnection(docStore.getState().job, {
+      from: conn.source,
+      to: conn.target,
+      fromPort: conn.sourceHandle,
+      toPort: conn.targetHandle,
+    });
     if (!v.ok) return;
     docStore.getState().commit('connect', (job) => addEdge(job, v.edge));
   }, []);
 
-  const onConnectEnd: OnConnectEnd = useCallback((event, state) => {
-    // Keep a refusal visible for a moment after release so the user can read why.
-    if (uiStore.getState().connectionHint) setTimeout(() => uiStore.setState({ connectionHint: null }), 1800);
-    // Dropped on empty canvas from an output: offer to add a node there, connected (as Node-RED does).
-    const handle = state.fromHandle;
-    if (state.toNode || state.isValid !== null || !handle || handle.type !== 'source') return;
-    const pt = 'changedTouches' in event ? event.changedTouches[0] : event;
-    const screen = { x: pt.clientX, y: pt.clientY };
-    uiStore.setState({
-      quickAdd: {
-        screen, flow: rf.screenToFlowPosition(screen),
-        connectFrom: { nodeId: handle.nodeId, port: handle.id === 'late' ? 'late' : 'out' },
-      },
-    });
-  }, [rf]);
+  const onConnectEnd: OnConnectEnd = useCallback(
+    (event, state) => {
+      // Keep a refusal visible for a moment after release so the user can read why.
+      if (uiStore.getState().connectionHint) setTimeout(() => uiStore.setState({ connectionHint: null }), 1800);
+      // Dropped on empty canvas from an output: offer to add a node there, connected (as Node-RED does).
+      const handle = state.fromHandle;
+      if (state.toNode || state.isValid !== null || !handle || handle.type !== 'source') return;
+      const pt = 'changedTouches' in event ? event.changedTouches[0] : event;
+      const screen = { x: pt.clientX, y: pt.clientY };
+      uiStore.setState({
+        quickAdd: {
+          screen,
+          flow: rf.screenToFlowPosition(screen),
+          connectFrom: { nodeId: handle.nodeId, port: handle.id === 'late' ? 'late' : 'out' },
+        },
+      });
+    },
+    [rf],
+  );
 
   const onDragOver = useCallback((e: DragEvent) => {
     if (e.dataTransfer.types.includes(PALETTE_MIME)) {
@@ -102,24 +124,43 @@ export function useCanvasHandlers() {
     }
   }, []);
 
-  const onDrop = useCallback((e: DragEvent) => {
-    const type = e.dataTransfer.getData(PALETTE_MIME);
-    if (!isNodeType(type)) return;
-    e.preventDefault();
-    e.stopPropagation();
-    const p = rf.screenToFlowPosition({ x: e.clientX, y: e.clientY });
-    addNodeAt(type, { x: p.x - 20, y: p.y - 20 });
-  }, [rf]);
+  const onDrop = useCallback(
+    (e: DragEvent) => {
+      const type = e.dataTransfer.getData(PALETTE_MIME);
+      if (!isNodeType(type)) return;
+      e.preventDefault();
+      e.stopPropagation();
+      const p = rf.screenToFlowPosition({ x: e.clientX, y: e.clientY });
+      addNodeAt(type, { x: p.x - 20, y: p.y - 20 });
+    },
+    [rf],
+  );
 
-  const onDoubleClick = useCallback((e: MouseEvent) => {
-    const target = e.target as HTMLElement;
-    if (!target.classList.contains('react-flow__pane')) return;
-    uiStore.setState({
-      quickAdd: { screen: { x: e.clientX, y: e.clientY }, flow: rf.screenToFlowPosition({ x: e.clientX, y: e.clientY }) },
-    });
-  }, [rf]);
+  const onDoubleClick = useCallback(
+    (e: MouseEvent) => {
+      const target = e.target as HTMLElement;
+      if (!target.classList.contains('react-flow__pane')) return;
+      uiStore.setState({
+        quickAdd: {
+          screen: { x: e.clientX, y: e.clientY },
+          flow: rf.screenToFlowPosition({ x: e.clientX, y: e.clientY }),
+        },
+      });
+    },
+    [rf],
+  );
 
-  return useMemo(() => ({
-    onNodesChange, onEdgesChange, isValidConnection, onConnect, onConnectEnd, onDragOver, onDrop, onDoubleClick,
-  }), [onNodesChange, onEdgesChange, isValidConnection, onConnect, onConnectEnd, onDragOver, onDrop, onDoubleClick]);
+  return useMemo(
+    () => ({
+      onNodesChange,
+      onEdgesChange,
+      isValidConnection,
+      onConnect,
+      onConnectEnd,
+      onDragOver,
+      onDrop,
+      onDoubleClick,
+    }),
+    [onNodesChange, onEdgesChange, isValidConnection, onConnect, onConnectEnd, onDragOver, onDrop, onDoubleClick],
+  );
 }

@@ -24,6 +24,9 @@ export function useChangelogEdges(): Set<string> {
   const nodes = useDoc((s) => s.job.nodes);
   const edges = useDoc((s) => s.job.edges);
   // Only types and configs matter; a drag changes positions, which this signature ignores.
-  const signature = useMemo(() => JSON.stringify(nodes.map((n) => [n?.id, n?.type, n?.type === 'join' ? n.config?.kind : 0])), [nodes]);
+  const signature = useMemo(
+    () => JSON.stringify(nodes.map((n) => [n?.id, n?.type, n?.type === 'join' ? n.config?.kind : 0])),
+    [nodes],
+  );
   return useMemo(() => changelogEdgeKeys({ nodes, edges }), [signature, edges]);
 }

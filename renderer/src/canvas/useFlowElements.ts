@@ -12,7 +12,13 @@ import type { JobFlowNode } from './JobNodeView.tsx';
 import { useMeasured } from './measuredStore.ts';
 import { useChangelogEdges } from './useChangelogEdges.ts';
 
-interface Cached { src: JobNode; selected: boolean; problems: JobProblem[] | undefined; measured: unknown; flow: JobFlowNode }
+interface Cached {
+  src: JobNode;
+  selected: boolean;
+  problems: JobProblem[] | undefined;
+  measured: unknown;
+  flow: JobFlowNode;
+}
 
 export function useFlowNodes(): JobFlowNode[] {
   const nodes = useDoc((s) => s.job.nodes);
@@ -59,25 +65,27 @@ export function useFlowEdges(): Edge[] {
   const changelog = useChangelogEdges();
   return useMemo(() => {
     const seen = new Set<string>();
-    return edges.filter((e) => {
-      if (!e || typeof e.from !== 'string' || typeof e.to !== 'string') return false;
-      const k = edgeKey(e);
-      if (seen.has(k)) return false;
-      seen.add(k);
-      return true;
-    }).map((e) => {
-    const id = edgeKey(e);
-    const port = e.fromPort ?? 'out';
-    return {
-      id,
-      type: 'live',
-      source: e.from,
-      target: e.to,
-      sourceHandle: port,
-      targetHandle: e.toPort ?? 'in',
-      selected: selected.has(id),
-      className: port === 'late' ? 'wedge wedge--late' : changelog.has(id) ? 'wedge wedge--changelog' : 'wedge',
-    } satisfies Edge;
-    });
+    return edges
+      .filter((e) => {
+        if (!e || typeof e.from !== 'string' || typeof e.to !== 'string') return false;
+        const k = edgeKey(e);
+        if (seen.has(k)) return false;
+        seen.add(k);
+        return true;
+      })
+      .map((e) => {
+        const id = edgeKey(e);
+        const port = e.fromPort ?? 'out';
+        return {
+          id,
+          type: 'live',
+          source: e.from,
+          target: e.to,
+          sourceHandle: port,
+          targetHandle: e.toPort ?? 'in',
+          selected: selected.has(id),
+          className: port === 'late' ? 'wedge wedge--late' : changelog.has(id) ? 'wedge wedge--changelog' : 'wedge',
+        } satisfies Edge;
+      });
   }, [edges, selected, changelog]);
 }

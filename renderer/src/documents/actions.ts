@@ -58,7 +58,9 @@ export async function openDocument(): Promise<void> {
     try {
       const r = await host().showOpenDialog({});
       if (r.path) await openPath(r.path);
-    } catch (e) { notify(message(e), 'error'); }
+    } catch (e) {
+      notify(message(e), 'error');
+    }
     return;
   }
   openDialog('open');
@@ -72,7 +74,11 @@ export async function saveTo(path: string): Promise<boolean> {
     pushRecent(r.path);
     clearAutosave();
     const problems = docStore.getState().problems.all.length;
-    notify(problems ? `Saved ${displayPath(r.path)} (${problems} problem${problems > 1 ? 's' : ''} to fix before it runs)` : `Saved ${displayPath(r.path)}`);
+    notify(
+      problems
+        ? `Saved ${displayPath(r.path)} (${problems} problem${problems > 1 ? 's' : ''} to fix before it runs)`
+        : `Saved ${displayPath(r.path)}`,
+    );
     return true;
   } catch (e) {
     notify(`Could not save: ${message(e)}`, 'error');
@@ -91,7 +97,9 @@ export async function saveAs(): Promise<void> {
     try {
       const r = await host().showSaveDialog({ suggestedPath: docStore.getState().path ?? undefined });
       if (r.path) await saveTo(r.path);
-    } catch (e) { notify(message(e), 'error'); }
+    } catch (e) {
+      notify(message(e), 'error');
+    }
     return;
   }
   openDialog('save-as');

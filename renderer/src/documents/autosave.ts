@@ -9,7 +9,11 @@ import { isDirty } from '../model/docStore.ts';
 
 const KEY = 'weir.autosave.v1';
 
-export interface Autosave { job: JobDocument; path: string | null; time: number }
+export interface Autosave {
+  job: JobDocument;
+  path: string | null;
+  time: number;
+}
 
 export function readAutosave(): Autosave | null {
   try {
@@ -17,11 +21,17 @@ export function readAutosave(): Autosave | null {
     if (!raw) return null;
     const v = JSON.parse(raw) as Autosave;
     return v && v.job && v.job.format === 'weir.job/v1' && Array.isArray(v.job.nodes) ? v : null;
-  } catch { return null; }
+  } catch {
+    return null;
+  }
 }
 
 export function clearAutosave(): void {
-  try { localStorage.removeItem(KEY); } catch { /* nothing to clear */ }
+  try {
+    localStorage.removeItem(KEY);
+  } catch {
+    /* nothing to clear */
+  }
 }
 
 /** Keep localStorage in step with the store; returns the unsubscribe function. */
@@ -30,10 +40,15 @@ export function startAutosave(store: DocStore, delayMs = 300): () => void {
   const flush = () => {
     timer = null;
     const s = store.getState();
-    if (!isDirty(s)) { clearAutosave(); return; }
+    if (!isDirty(s)) {
+      clearAutosave();
+      return;
+    }
     try {
       localStorage.setItem(KEY, JSON.stringify({ job: s.job, path: s.path, time: Date.now() } satisfies Autosave));
-    } catch { /* quota: recovery is best effort, saving still works */ }
+    } catch {
+      /* quota: recovery is best effort, saving still works */
+    }
   };
   const unsub = store.subscribe((s, prev) => {
     if (s.job === prev.job && s.saved === prev.saved) return;
@@ -41,7 +56,16 @@ export function startAutosave(store: DocStore, delayMs = 300): () => void {
     timer = setTimeout(flush, delayMs);
   });
   // A reload right after an edit must not lose it: flush synchronously when the page goes away.
-  const onHide = () => { if (timer) { clearTimeout(timer); flush(); } };
+  const onHide = () => {
+    if (timer) {
+      clearTimeout(timer);
+      flush();
+    }
+  };
   window.addEventListener('pagehide', onHide);
-  return () => { unsub(); window.removeEventListener('pagehide', onHide); if (timer) clearTimeout(timer); };
+  return () => {
+    unsub();
+    window.removeEventListener('pagehide', onHide);
+    if (timer) clearTimeout(timer);
+  };
 }

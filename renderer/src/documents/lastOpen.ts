@@ -14,13 +14,21 @@ export function readLastOpen(): string | null | undefined {
     if (raw === null) return undefined;
     const v = JSON.parse(raw) as { path?: unknown };
     return typeof v.path === 'string' ? v.path : null;
-  } catch { return undefined; }
+  } catch {
+    return undefined;
+  }
 }
 
 export function startRememberingOpen(store: DocStore): () => void {
   const write = (path: string | null) => {
-    try { sessionStorage.setItem(KEY, JSON.stringify({ path })); } catch { /* storage disabled: a reload opens the default */ }
+    try {
+      sessionStorage.setItem(KEY, JSON.stringify({ path }));
+    } catch {
+      /* storage disabled: a reload opens the default */
+    }
   };
   write(store.getState().path);
-  return store.subscribe((s, prev) => { if (s.path !== prev.path || s.docVersion !== prev.docVersion) write(s.path); });
+  return store.subscribe((s, prev) => {
+    if (s.path !== prev.path || s.docVersion !== prev.docVersion) write(s.path);
+  });
 }

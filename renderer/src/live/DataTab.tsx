@@ -15,7 +15,7 @@ export function DataTab() {
   const selEdges = useDoc((s) => s.selectedEdges);
   const target = useMemo(() => previewTarget(nodes, edges, selNodes, selEdges), [nodes, edges, selNodes, selEdges]);
   const error = useEdgeSample(target.edge);
-  const records = useLive((s) => (target.key ? s.previews.get(target.key) ?? null : null));
+  const records = useLive((s) => (target.key ? (s.previews.get(target.key) ?? null) : null));
   const columns = useMemo(() => {
     const cols = new Set<string>();
     for (const r of records ?? []) if (r && typeof r === 'object') for (const k of Object.keys(r)) cols.add(k);
@@ -24,24 +24,62 @@ export function DataTab() {
   if (!target.key) {
     return (
       <div className="data-tab data-tab--empty" data-testid="data-sample" data-count={0}>
-        {target.label ? <>No records pass <b>{target.label}</b>: it has no input.</>
-          : <>Select an edge or a node to watch the records flowing there.</>}
+        {target.label ? (
+          <>
+            No records pass <b>{target.label}</b>: it has no input.
+          </>
+        ) : (
+          <>Select an edge or a node to watch the records flowing there.</>
+        )}
       </div>
     );
   }
   const shown = (records ?? []).slice(-30).reverse();
   const how = target.edge ? 'sampled on the edge: newest records a few times a second' : 'newest first';
   return (
-    <div className="data-tab" data-testid="data-sample" data-count={records?.length ?? 0} data-target={target.key}
-      data-kind={target.edge ? 'edge' : 'preview'} {...(target.nodeId ? { 'data-node': target.nodeId } : {})}>
-      <div className="data-tab__head">Live sample at <b>{target.label}</b> <span className="dim">({how}, {records?.length ?? 0} kept)</span></div>
-      {error && <div className="data-tab__error" data-testid="data-sample-error">Cannot sample this edge: {error}</div>}
+    <div
+      className="data-tab"
+      data-testid="data-sample"
+      data-count={records?.length ?? 0}
+      data-target={target.key}
+      data-kind={target.edge ? 'edge' : 'preview'}
+      {...(target.nodeId ? { 'data-node': target.nodeId } : {})}
+    >
+      <div className="data-tab__head">
+        Live sample at <b>{target.label}</b>{' '}
+        <span className="dim">
+          ({how}, {records?.length ?? 0} kept)
+        </span>
+      </div>
+      {error && (
+        <div className="data-tab__error" data-testid="data-sample-error">
+          Cannot sample this edge: {error}
+        </div>
+      )}
       <table className="live-table live-table--data">
-        <thead><tr>{columns.map((c) => <th key={c}>{c}</th>)}</tr></thead>
+        <thead>
+          <tr>
+            {columns.map((c) => (
+              <th key={c}>{c}</th>
+            ))}
+          </tr>
+        </thead>
         <tbody>
-          {shown.length === 0 && <tr><td className="live-table__empty">{target.edge ? 'Waiting for records on this edge…' : 'No records yet.'}</td></tr>}
+          {shown.length === 0 && (
+            <tr>
+              <td className="live-table__empty">
+                {target.edge ? 'Waiting for records on this edge…' : 'No records yet.'}
+              </td>
+            </tr>
+          )}
           {shown.map((r, i) => (
-            <tr key={i}>{columns.map((c) => <td key={c} title={String((r as Record<string, unknown>)?.[c] ?? '')}>{fmt((r as Record<string, unknown>)?.[c])}</td>)}</tr>
+            <tr key={i}>
+              {columns.map((c) => (
+                <td key={c} title={String((r as Record<string, unknown>)?.[c] ?? '')}>
+                  {fmt((r as Record<string, unknown>)?.[c])}
+                </td>
+              ))}
+            </tr>
           ))}
         </tbody>
       </table>

@@ -17,20 +17,29 @@ function LiveEdgeImpl(p: EdgeProps) {
   const live = useEdgeLive(p.source, port);
   const [path, labelX, labelY] = getBezierPath(p);
   const full = !!live && live.backPressure >= BACKPRESSURE_FULL;
-  const style = live && port === 'out'
-    ? { ...p.style, strokeWidth: edgeWidth(live.rate), ...(full ? { stroke: 'var(--err)' } : {}) }
-    : p.style;
+  const style =
+    live && port === 'out'
+      ? { ...p.style, strokeWidth: edgeWidth(live.rate), ...(full ? { stroke: 'var(--err)' } : {}) }
+      : p.style;
   return (
     <>
       <BaseEdge id={p.id} path={path} style={style} interactionWidth={20} markerEnd={p.markerEnd} />
       {live && (
         <EdgeLabelRenderer>
-          <div className={`wedge-label nopan${full ? ' is-full' : ''}`} data-testid={`edge-rate-${p.id}`}
+          <div
+            className={`wedge-label nopan${full ? ' is-full' : ''}`}
+            data-testid={`edge-rate-${p.id}`}
             // The label covers the edge's middle: clicking it selects the edge (its live sample opens).
             onClick={() => docStore.getState().select([], [p.id])}
-            data-rate={live.rate} data-backpressure={live.backPressure}
+            data-rate={live.rate}
+            data-backpressure={live.backPressure}
             style={{ transform: `translate(-50%, -50%) translate(${labelX}px, ${labelY}px)` }}
-            title={full ? 'Back-pressure: the output channel is full, the sender waits' : 'Records per second on this connection'}>
+            title={
+              full
+                ? 'Back-pressure: the output channel is full, the sender waits'
+                : 'Records per second on this connection'
+            }
+          >
             {port === 'late' ? `late ${count(live.late)}` : rate(live.rate)}
             {full && <b> · back-pressure</b>}
             {!full && live.backPressure >= 0.5 && <span> · {Math.round(live.backPressure * 100)}% full</span>}

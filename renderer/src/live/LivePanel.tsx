@@ -20,7 +20,13 @@ import { LogsTab } from './LogsTab.tsx';
 import { useLog } from './logStore.ts';
 
 const TABS: Array<[LiveTab, string]> = [
-  ['overview', 'Overview'], ['metrics', 'Metrics'], ['checkpoints', 'Checkpoints'], ['watermarks', 'Watermarks'], ['state', 'State'], ['data', 'Data'], ['logs', 'Logs'],
+  ['overview', 'Overview'],
+  ['metrics', 'Metrics'],
+  ['checkpoints', 'Checkpoints'],
+  ['watermarks', 'Watermarks'],
+  ['state', 'State'],
+  ['data', 'Data'],
+  ['logs', 'Logs'],
 ];
 
 function useDataTabOnSelection() {
@@ -39,7 +45,10 @@ function useDataTabOnSelection() {
 function useFitOnResize(open: boolean) {
   const first = useRef(true);
   useEffect(() => {
-    if (first.current) { first.current = false; return; }
+    if (first.current) {
+      first.current = false;
+      return;
+    }
     // After React Flow's resize observer has seen the new canvas size (it runs after rAF callbacks).
     const t = setTimeout(() => uiStore.setState((s) => ({ fitRequest: s.fitRequest + 1 })), 60);
     return () => clearTimeout(t);
@@ -73,17 +82,43 @@ export function LivePanel() {
   useDataTabOnSelection();
   useFitOnResize(open);
   return (
-    <section className={`live${open ? ' is-open' : ''}`} data-testid="live-panel" data-open={open ? 'true' : 'false'} style={open ? { height } : undefined}>
-      {open && <div className="live__resize" data-testid="live-resize" title="Drag to resize" onPointerDown={startResize} />}
+    <section
+      className={`live${open ? ' is-open' : ''}`}
+      data-testid="live-panel"
+      data-open={open ? 'true' : 'false'}
+      style={open ? { height } : undefined}
+    >
+      {open && (
+        <div className="live__resize" data-testid="live-resize" title="Drag to resize" onPointerDown={startResize} />
+      )}
       <div className="live__bar">
-        <button type="button" className="btn btn--ghost live__toggle" data-testid="live-toggle" title={open ? 'Hide the live panel' : 'Show the live panel'}
-          onClick={() => setOpen(!liveStore.getState().open)}>{open ? '▾' : '▸'} Live</button>
+        <button
+          type="button"
+          className="btn btn--ghost live__toggle"
+          data-testid="live-toggle"
+          title={open ? 'Hide the live panel' : 'Show the live panel'}
+          onClick={() => setOpen(!liveStore.getState().open)}
+        >
+          {open ? '▾' : '▸'} Live
+        </button>
         <nav className="live__tabs" role="tablist">
           {TABS.map(([id, label]) => (
-            <button key={id} type="button" role="tab" aria-selected={open && tab === id} data-testid={`live-tab-${id}`}
-              className={`live__tab${open && tab === id ? ' is-active' : ''}`} onClick={() => setTab(id)}>
-              {label}{id === 'checkpoints' && completed > 0 ? <span className="live__badge">{completed}</span> : null}
-              {id === 'logs' && problems > 0 ? <span className="live__badge live__badge--warn" data-testid="logs-badge">{problems}</span> : null}
+            <button
+              key={id}
+              type="button"
+              role="tab"
+              aria-selected={open && tab === id}
+              data-testid={`live-tab-${id}`}
+              className={`live__tab${open && tab === id ? ' is-active' : ''}`}
+              onClick={() => setTab(id)}
+            >
+              {label}
+              {id === 'checkpoints' && completed > 0 ? <span className="live__badge">{completed}</span> : null}
+              {id === 'logs' && problems > 0 ? (
+                <span className="live__badge live__badge--warn" data-testid="logs-badge">
+                  {problems}
+                </span>
+              ) : null}
             </button>
           ))}
         </nav>

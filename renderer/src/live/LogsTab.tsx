@@ -7,8 +7,12 @@ import { useLog, type LogKind } from './logStore.ts';
 import { timeOfDay } from './format.ts';
 
 const KINDS: Array<[LogKind, string]> = [
-  ['restart', 'restarts'], ['failure', 'failures'], ['checkpoint', 'checkpoint failures'],
-  ['bad-record', 'bad records'], ['stderr', 'task stderr'], ['notice', 'notices'],
+  ['restart', 'restarts'],
+  ['failure', 'failures'],
+  ['checkpoint', 'checkpoint failures'],
+  ['bad-record', 'bad records'],
+  ['stderr', 'task stderr'],
+  ['notice', 'notices'],
 ];
 
 export function LogsTab() {
@@ -24,7 +28,13 @@ export function LogsTab() {
     const q = text.trim().toLowerCase();
     return entries.filter((e) => !hidden.has(e.kind) && (!q || e.message.toLowerCase().includes(q)));
   }, [entries, hidden, text]);
-  const toggle = (k: LogKind) => setHidden((h) => { const n = new Set(h); if (n.has(k)) n.delete(k); else n.add(k); return n; });
+  const toggle = (k: LogKind) =>
+    setHidden((h) => {
+      const n = new Set(h);
+      if (n.has(k)) n.delete(k);
+      else n.add(k);
+      return n;
+    });
   return (
     <div className="logs" data-testid="logs" data-count={entries.length}>
       <div className="logs__bar">
@@ -34,17 +44,37 @@ export function LogsTab() {
             {label} <span className="dim">{counts.get(k) ?? 0}</span>
           </label>
         ))}
-        <input className="input logs__search" type="search" placeholder="Filter messages…" value={text} data-testid="logs-filter"
-          onChange={(e) => setText(e.target.value)} />
+        <input
+          className="input logs__search"
+          type="search"
+          placeholder="Filter messages…"
+          value={text}
+          data-testid="logs-filter"
+          onChange={(e) => setText(e.target.value)}
+        />
       </div>
       <div className="logs__list">
         <table className="live-table logs__table">
           <tbody>
-            {shown.length === 0 && <tr><td className="live-table__empty">{entries.length ? 'Nothing matches the filter.' : 'Nothing logged for this run yet.'}</td></tr>}
+            {shown.length === 0 && (
+              <tr>
+                <td className="live-table__empty">
+                  {entries.length ? 'Nothing matches the filter.' : 'Nothing logged for this run yet.'}
+                </td>
+              </tr>
+            )}
             {shown.map((e) => (
-              <tr key={e.seq} className={`logs__row logs__row--${e.level}`} data-testid="log-entry" data-kind={e.kind} data-level={e.level}>
+              <tr
+                key={e.seq}
+                className={`logs__row logs__row--${e.level}`}
+                data-testid="log-entry"
+                data-kind={e.kind}
+                data-level={e.level}
+              >
                 <td className="logs__time">{timeOfDay(e.time)}</td>
-                <td><span className={`logs__tag logs__tag--${e.kind}`}>{e.kind}</span></td>
+                <td>
+                  <span className={`logs__tag logs__tag--${e.kind}`}>{e.kind}</span>
+                </td>
                 <td className="logs__msg">{e.message}</td>
               </tr>
             ))}

@@ -13,20 +13,78 @@ function NodeLiveBadgeImpl({ nodeId, hasInput, hasOutput }: { nodeId: string; ha
   const b = useNodeBadge(nodeId);
   if (!b.active) return null;
   return (
-    <div className="wnode__live" data-testid={`live-${nodeId}`} data-watermark={b.watermark ?? ''} data-idle={b.idleInputs > 0 || b.idleOutputs > 0 ? 'true' : 'false'}>
-      <span className="wnode__io" data-testid={`io-${nodeId}`} title="Records in / out since the run started, and the current rate">
-        {hasInput && <><span className="wnode__k">in</span> {b.recordsIn}</>}{hasInput && hasOutput && ' → '}
-        {hasOutput && <><span className="wnode__k">out</span> {b.recordsOut}</>} <span className="wnode__k">·</span> {b.rate}
+    <div
+      className="wnode__live"
+      data-testid={`live-${nodeId}`}
+      data-watermark={b.watermark ?? ''}
+      data-idle={b.idleInputs > 0 || b.idleOutputs > 0 ? 'true' : 'false'}
+    >
+      <span
+        className="wnode__io"
+        data-testid={`io-${nodeId}`}
+        title="Records in / out since the run started, and the current rate"
+      >
+        {hasInput && (
+          <>
+            <span className="wnode__k">in</span> {b.recordsIn}
+          </>
+        )}
+        {hasInput && hasOutput && ' → '}
+        {hasOutput && (
+          <>
+            <span className="wnode__k">out</span> {b.recordsOut}
+          </>
+        )}{' '}
+        <span className="wnode__k">·</span> {b.rate}
       </span>
       <span className="wnode__wm" title="Watermark (event time, UTC): the slowest subtask's">
         <span className="wnode__k">wm</span> <span data-testid={`wm-${nodeId}`}>{watermark(b.watermark)}</span>
       </span>
-      {b.lag !== null && <span className="wnode__lag" title="Lag: newest event time seen by the sources minus this watermark">lag {duration(b.lag)}</span>}
-      {b.idleInputs > 0 && <span className="wnode__idle" data-testid={`idle-${nodeId}`} title="Idle input channels do not hold the watermark back">idle input ×{b.idleInputs}</span>}
-      {b.idleOutputs > 0 && b.idleInputs === 0 && <span className="wnode__idle" data-testid={`idle-${nodeId}`} title="No records for longer than its idle timeout: downstream does not wait for its watermark">idle</span>}
-      {b.late > 0 && <span className="wnode__late" title="Late records dropped (or sent to the late port)">late {count(b.late)}</span>}
-      {b.stateBytes > 0 && <span className="wnode__state" data-testid={`state-${nodeId}`} title="Keyed state of this operator, all subtasks (heap estimate or RocksDB live data)"><span className="wnode__k">state</span> {bytes(b.stateBytes)}</span>}
-      {b.pending !== null && b.pending > 0 && <span className="wnode__pending" title="Records written but not yet committed (they commit with the next completed checkpoint)"><span className="wnode__k">uncommitted</span> {count(b.pending)}</span>}
+      {b.lag !== null && (
+        <span className="wnode__lag" title="Lag: newest event time seen by the sources minus this watermark">
+          lag {duration(b.lag)}
+        </span>
+      )}
+      {b.idleInputs > 0 && (
+        <span
+          className="wnode__idle"
+          data-testid={`idle-${nodeId}`}
+          title="Idle input channels do not hold the watermark back"
+        >
+          idle input ×{b.idleInputs}
+        </span>
+      )}
+      {b.idleOutputs > 0 && b.idleInputs === 0 && (
+        <span
+          className="wnode__idle"
+          data-testid={`idle-${nodeId}`}
+          title="No records for longer than its idle timeout: downstream does not wait for its watermark"
+        >
+          idle
+        </span>
+      )}
+      {b.late > 0 && (
+        <span className="wnode__late" title="Late records dropped (or sent to the late port)">
+          late {count(b.late)}
+        </span>
+      )}
+      {b.stateBytes > 0 && (
+        <span
+          className="wnode__state"
+          data-testid={`state-${nodeId}`}
+          title="Keyed state of this operator, all subtasks (heap estimate or RocksDB live data)"
+        >
+          <span className="wnode__k">state</span> {bytes(b.stateBytes)}
+        </span>
+      )}
+      {b.pending !== null && b.pending > 0 && (
+        <span
+          className="wnode__pending"
+          title="Records written but not yet committed (they commit with the next completed checkpoint)"
+        >
+          <span className="wnode__k">uncommitted</span> {count(b.pending)}
+        </span>
+      )}
     </div>
   );
 }

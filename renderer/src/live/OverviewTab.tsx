@@ -21,7 +21,9 @@ function Latest({ label, c, testId }: { label: string; c: CheckpointStats | null
           #{c.id} at {timeOfDay(c.triggerTime)} · {duration(c.duration)} · {bytes(c.checkpointedBytes)}
           {c.failureReason ? <span className="ov-latest__reason"> — {c.failureReason}</span> : null}
         </button>
-      ) : <span className="dim">none</span>}
+      ) : (
+        <span className="dim">none</span>
+      )}
     </div>
   );
 }
@@ -34,14 +36,29 @@ function PendingSinks() {
   if (!sinks.length) return null;
   return (
     <div className="ov-box" data-testid="pending-sinks">
-      <h4>Pending sink transactions <span className="dim">(written, committed at the next completed checkpoint)</span></h4>
+      <h4>
+        Pending sink transactions <span className="dim">(written, committed at the next completed checkpoint)</span>
+      </h4>
       {sinks.map((n) => {
         const live = idx.nodes.get(n.id);
         const subs = byNode.get(n.id) ?? [];
         return (
-          <div key={n.id} className="ov-pending" data-testid={`pending-${n.id}`} data-records={live?.pendingRecords ?? ''}>
-            <b>{n.name || n.id}</b>: {live?.pendingRecords == null ? 'not running' : `${count(live.pendingRecords)} records in ${count(live.pendingFiles ?? 0)} file(s) waiting`}
-            {subs.length > 1 && <span className="dim"> ({subs.map((m) => `#${m.subtask}: ${count(m.pendingRecords ?? 0)}`).join(', ')})</span>}
+          <div
+            key={n.id}
+            className="ov-pending"
+            data-testid={`pending-${n.id}`}
+            data-records={live?.pendingRecords ?? ''}
+          >
+            <b>{n.name || n.id}</b>:{' '}
+            {live?.pendingRecords == null
+              ? 'not running'
+              : `${count(live.pendingRecords)} records in ${count(live.pendingFiles ?? 0)} file(s) waiting`}
+            {subs.length > 1 && (
+              <span className="dim">
+                {' '}
+                ({subs.map((m) => `#${m.subtask}: ${count(m.pendingRecords ?? 0)}`).join(', ')})
+              </span>
+            )}
           </div>
         );
       })}
@@ -70,22 +87,40 @@ export function OverviewTab() {
   return (
     <div className="ov">
       <div className="ov-counts">
-        {([['triggered', sum.counts.triggered], ['in progress', sum.counts.inProgress], ['completed', sum.counts.completed],
-          ['failed', sum.counts.failed], ['restored', sum.counts.restored]] as const).map(([k, v]) => (
-          <div key={k} className={`ov-count ov-count--${k.replace(' ', '-')}`} data-testid={`cp-count-${k.replace(' ', '-')}`} data-count={v}>
-            <span className="ov-count__n">{v}</span><span className="ov-count__k">{k}</span>
+        {(
+          [
+            ['triggered', sum.counts.triggered],
+            ['in progress', sum.counts.inProgress],
+            ['completed', sum.counts.completed],
+            ['failed', sum.counts.failed],
+            ['restored', sum.counts.restored],
+          ] as const
+        ).map(([k, v]) => (
+          <div
+            key={k}
+            className={`ov-count ov-count--${k.replace(' ', '-')}`}
+            data-testid={`cp-count-${k.replace(' ', '-')}`}
+            data-count={v}
+          >
+            <span className="ov-count__n">{v}</span>
+            <span className="ov-count__k">{k}</span>
           </div>
         ))}
         <div className="ov-count ov-count--restarts" data-testid="restart-count" data-count={restarts}>
-          <span className="ov-count__n">{restarts}</span><span className="ov-count__k">restarts</span>
+          <span className="ov-count__n">{restarts}</span>
+          <span className="ov-count__k">restarts</span>
         </div>
       </div>
       {(status === 'failed' || (status === 'restarting' && cause)) && (
-        <div className="ov-cause" data-testid="live-cause">{status === 'failed' ? 'The job failed: ' : 'Restarting after: '}{cause ?? 'no cause reported'}</div>
+        <div className="ov-cause" data-testid="live-cause">
+          {status === 'failed' ? 'The job failed: ' : 'Restarting after: '}
+          {cause ?? 'no cause reported'}
+        </div>
       )}
       {status !== 'failed' && status !== 'restarting' && lastRestart && (
         <div className="ov-recovered" data-testid="live-recovered">
-          Recovered from “{lastRestart.cause}”: rewound to {lastRestart.id === null ? 'the start (no checkpoint had completed)' : `checkpoint #${lastRestart.id}`},
+          Recovered from “{lastRestart.cause}”: rewound to{' '}
+          {lastRestart.id === null ? 'the start (no checkpoint had completed)' : `checkpoint #${lastRestart.id}`},
           sources re-read from its positions, uncommitted output discarded, and continued.
         </div>
       )}
@@ -97,24 +132,68 @@ export function OverviewTab() {
           <Latest label="savepoint" c={sum.latestSavepoint} testId="latest-savepoint" />
           <div className="ov-latest" data-testid="latest-restore">
             <span className="ov-latest__label">restore</span>
-            {lr ? <span title={lr.location}>{lr.id >= 0 ? `#${lr.id} · ` : ''}{shortLocation(lr.location)} at {timeOfDay(lr.restoreTime)}</span> : <span className="dim">none</span>}
+            {lr ? (
+              <span title={lr.location}>
+                {lr.id >= 0 ? `#${lr.id} · ` : ''}
+                {shortLocation(lr.location)} at {timeOfDay(lr.restoreTime)}
+              </span>
+            ) : (
+              <span className="dim">none</span>
+            )}
           </div>
         </div>
         <div className="ov-box" data-testid="live-config">
           <h4>Configuration in effect</h4>
           {st && cp ? (
             <dl className="ov-config">
-              <dt>state backend</dt><dd data-testid="config-backend">{st.stateBackend}{config.backendSource === 'override' ? ' (chosen for this run)' : ''}</dd>
-              <dt>interval</dt><dd>{cp.interval === null ? 'off (sinks commit at end of input)' : duration(cp.interval)}</dd>
-              <dt>mode</dt><dd>{cp.mode}</dd>
-              <dt>incremental</dt><dd>{st.stateBackend === 'rocksdb' ? (cp.incremental ? 'yes' : 'no (full)') : 'n/a (full snapshots)'}</dd>
-              <dt>timeout / min pause</dt><dd>{duration(cp.timeout)} / {duration(cp.minPause)}</dd>
-              <dt>retained / tolerable failures</dt><dd>{cp.retained} / {cp.tolerableFailures}</dd>
-              {st.stateBackend === 'memory' ? <><dt>memory state limit</dt><dd>{bytes(st.memoryStateLimit)} per snapshot</dd></> : <><dt>checkpoint dir</dt><dd><code>{cp.dir}</code></dd></>}
-              <dt>restart</dt><dd>{st.restart.attempts} attempts, {duration(st.restart.delay)} apart</dd>
-              {config.restoreFrom && <><dt>started from</dt><dd><code>{config.restoreFrom}</code></dd></>}
+              <dt>state backend</dt>
+              <dd data-testid="config-backend">
+                {st.stateBackend}
+                {config.backendSource === 'override' ? ' (chosen for this run)' : ''}
+              </dd>
+              <dt>interval</dt>
+              <dd>{cp.interval === null ? 'off (sinks commit at end of input)' : duration(cp.interval)}</dd>
+              <dt>mode</dt>
+              <dd>{cp.mode}</dd>
+              <dt>incremental</dt>
+              <dd>{st.stateBackend === 'rocksdb' ? (cp.incremental ? 'yes' : 'no (full)') : 'n/a (full snapshots)'}</dd>
+              <dt>timeout / min pause</dt>
+              <dd>
+                {duration(cp.timeout)} / {duration(cp.minPause)}
+              </dd>
+              <dt>retained / tolerable failures</dt>
+              <dd>
+                {cp.retained} / {cp.tolerableFailures}
+              </dd>
+              {st.stateBackend === 'memory' ? (
+                <>
+                  <dt>memory state limit</dt>
+                  <dd>{bytes(st.memoryStateLimit)} per snapshot</dd>
+                </>
+              ) : (
+                <>
+                  <dt>checkpoint dir</dt>
+                  <dd>
+                    <code>{cp.dir}</code>
+                  </dd>
+                </>
+              )}
+              <dt>restart</dt>
+              <dd>
+                {st.restart.attempts} attempts, {duration(st.restart.delay)} apart
+              </dd>
+              {config.restoreFrom && (
+                <>
+                  <dt>started from</dt>
+                  <dd>
+                    <code>{config.restoreFrom}</code>
+                  </dd>
+                </>
+              )}
             </dl>
-          ) : <span className="dim">Not run yet.</span>}
+          ) : (
+            <span className="dim">Not run yet.</span>
+          )}
         </div>
         <PendingSinks />
       </div>

@@ -18,7 +18,9 @@ export function RestoreMenu({ onClose }: { onClose: () => void }) {
   const close = useRef(onClose);
   close.current = onClose;
   useEffect(() => {
-    const onKey = (e: KeyboardEvent) => { if (e.key === 'Escape') close.current(); };
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') close.current();
+    };
     const onDown = (e: PointerEvent) => {
       const t = e.target;
       if (!(t instanceof Element)) return;
@@ -27,22 +29,53 @@ export function RestoreMenu({ onClose }: { onClose: () => void }) {
     };
     window.addEventListener('keydown', onKey);
     window.addEventListener('pointerdown', onDown, true);
-    return () => { window.removeEventListener('keydown', onKey); window.removeEventListener('pointerdown', onDown, true); };
+    return () => {
+      window.removeEventListener('keydown', onKey);
+      window.removeEventListener('pointerdown', onDown, true);
+    };
   }, []);
   useEffect(() => {
     let live = true;
-    listRetained().then((l) => { if (live) setList(l); }, (e: unknown) => { if (live) setError(String((e as Error)?.message ?? e)); });
-    return () => { live = false; };
+    listRetained().then(
+      (l) => {
+        if (live) setList(l);
+      },
+      (e: unknown) => {
+        if (live) setError(String((e as Error)?.message ?? e));
+      },
+    );
+    return () => {
+      live = false;
+    };
   }, []);
   return (
     <div className="restore-menu" data-testid="restore-list" role="menu" ref={box}>
-      <div className="restore-menu__head">Restore from…<button type="button" className="btn btn--ghost" onClick={onClose} aria-label="Close">×</button></div>
+      <div className="restore-menu__head">
+        Restore from…
+        <button type="button" className="btn btn--ghost" onClick={onClose} aria-label="Close">
+          ×
+        </button>
+      </div>
       {error && <div className="restore-menu__empty">Cannot list checkpoints: {error}</div>}
       {!error && !list && <div className="restore-menu__empty">Loading…</div>}
-      {list && list.length === 0 && <div className="restore-menu__empty">Nothing retained yet. Checkpoints are kept in the job's checkpoint folder (memory backend: savepoints only).</div>}
+      {list && list.length === 0 && (
+        <div className="restore-menu__empty">
+          Nothing retained yet. Checkpoints are kept in the job's checkpoint folder (memory backend: savepoints only).
+        </div>
+      )}
       {list?.map((c) => (
-        <button type="button" key={c.path} className="restore-menu__item" role="menuitem" data-testid={`restore-item-${c.kind}-${c.id}`}
-          title={c.path} onClick={() => { onClose(); void restoreFrom(c.path); }}>
+        <button
+          type="button"
+          key={c.path}
+          className="restore-menu__item"
+          role="menuitem"
+          data-testid={`restore-item-${c.kind}-${c.id}`}
+          title={c.path}
+          onClick={() => {
+            onClose();
+            void restoreFrom(c.path);
+          }}
+        >
           <span className={`kind kind--${c.kind}`}>{c.kind === 'savepoint' ? 'savepoint' : 'checkpoint'}</span>
           <b>#{c.id}</b>
           <span>{new Date(c.time).toLocaleString()}</span>

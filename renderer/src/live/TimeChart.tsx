@@ -7,7 +7,11 @@ import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 
-export interface ChartSeries { label: string; color: string; dash?: boolean }
+export interface ChartSeries {
+  label: string;
+  color: string;
+  dash?: boolean;
+}
 
 export interface TimeChartProps {
   title: string;
@@ -20,7 +24,12 @@ export interface TimeChartProps {
   height?: number;
 }
 
-const AXIS = { stroke: '#8b95a3', grid: { stroke: 'rgba(255,255,255,.06)', width: 1 }, ticks: { stroke: 'rgba(255,255,255,.1)', width: 1 }, font: '11px system-ui, sans-serif' };
+const AXIS = {
+  stroke: '#8b95a3',
+  grid: { stroke: 'rgba(255,255,255,.06)', width: 1 },
+  ticks: { stroke: 'rgba(255,255,255,.1)', width: 1 },
+  font: '11px system-ui, sans-serif',
+};
 
 export function TimeChart(p: TimeChartProps) {
   const box = useRef<HTMLDivElement>(null);
@@ -33,27 +42,43 @@ export function TimeChart(p: TimeChartProps) {
     const el = box.current;
     if (!el) return;
     const opts: uPlot.Options = {
-      width: Math.max(200, el.clientWidth), height: p.height ?? 150,
+      width: Math.max(200, el.clientWidth),
+      height: p.height ?? 150,
       // Labels only: live values under four charts at once would be noise (the table has the numbers).
       legend: { show: true, live: false },
       cursor: { drag: { x: false, y: false } },
       scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] } },
       axes: [{ ...AXIS }, { ...AXIS, size: 64, values: (_u, ticks) => ticks.map((t) => formatRef.current(t)) }],
-      series: [{}, ...p.series.map((s) => ({
-        label: s.label, stroke: s.color, width: 1.5, points: { show: false }, spanGaps: false,
-        ...(s.dash ? { dash: [4, 3] } : {}), value: (_u: uPlot, v: number | null) => (v == null ? '—' : formatRef.current(v)),
-      }))],
+      series: [
+        {},
+        ...p.series.map((s) => ({
+          label: s.label,
+          stroke: s.color,
+          width: 1.5,
+          points: { show: false },
+          spanGaps: false,
+          ...(s.dash ? { dash: [4, 3] } : {}),
+          value: (_u: uPlot, v: number | null) => (v == null ? '—' : formatRef.current(v)),
+        })),
+      ],
     };
     const u = new uPlot(opts, [[]], el);
     chart.current = u;
     const ro = new ResizeObserver(() => u.setSize({ width: Math.max(200, el.clientWidth), height: p.height ?? 150 }));
     ro.observe(el);
-    return () => { ro.disconnect(); u.destroy(); chart.current = null; };
+    return () => {
+      ro.disconnect();
+      u.destroy();
+      chart.current = null;
+    };
     // Rebuilt only when the series change (names or colours), not on every data update.
   }, [layout, p.height]);
 
   useEffect(() => {
-    chart.current?.setData([p.time as number[], ...p.values.map((v) => v as Array<number | null>)] as uPlot.AlignedData);
+    chart.current?.setData([
+      p.time as number[],
+      ...p.values.map((v) => v as Array<number | null>),
+    ] as uPlot.AlignedData);
   }, [p.time, p.values, layout]);
 
   return (

@@ -10,7 +10,10 @@ export function Uptime() {
   const [now, setNow] = useState(() => Date.now());
   const [endedAt, setEndedAt] = useState<number | null>(null);
   useEffect(() => {
-    if (!active) { setEndedAt((e) => e ?? Date.now()); return; }
+    if (!active) {
+      setEndedAt((e) => e ?? Date.now());
+      return;
+    }
     setEndedAt(null);
     const t = setInterval(() => setNow(Date.now()), 1000);
     return () => clearInterval(t);

@@ -21,12 +21,24 @@ export function WatermarksTab() {
         {windows.length > 0 && (
           <span className="wm-late" data-testid="late-per-window">
             late records dropped:{' '}
-            {windows.map((w) => <span key={w.id} data-testid={`late-${w.id}`} data-count={idx.nodes.get(w.id)?.lateRecords ?? 0}>{w.name || w.id} <b>{count(idx.nodes.get(w.id)?.lateRecords ?? 0)}</b> </span>)}
+            {windows.map((w) => (
+              <span key={w.id} data-testid={`late-${w.id}`} data-count={idx.nodes.get(w.id)?.lateRecords ?? 0}>
+                {w.name || w.id} <b>{count(idx.nodes.get(w.id)?.lateRecords ?? 0)}</b>{' '}
+              </span>
+            ))}
           </span>
         )}
       </div>
       <table className="live-table" data-testid="wm-table">
-        <thead><tr><th>operator / subtask</th><th>input channel</th><th>watermark (UTC)</th><th>lag</th><th></th></tr></thead>
+        <thead>
+          <tr>
+            <th>operator / subtask</th>
+            <th>input channel</th>
+            <th>watermark (UTC)</th>
+            <th>lag</th>
+            <th></th>
+          </tr>
+        </thead>
         <tbody>
           {nodes.map((n) => {
             const subs = byNode.get(n.id);
@@ -35,8 +47,13 @@ export function WatermarksTab() {
             return (
               <Fragment key={n.id}>
                 <tr className="live-table__group" data-testid={`wm-op-${n.id}`}>
-                  <td>{n.name || n.id}</td><td className="dim">{live?.inputs ? `${live.inputs / Math.max(1, live.subtasks)} channel(s) per subtask` : 'source'}</td>
-                  <td>{watermark(live?.watermark)}</td><td>{live?.lag == null ? '—' : duration(live.lag)}</td><td />
+                  <td>{n.name || n.id}</td>
+                  <td className="dim">
+                    {live?.inputs ? `${live.inputs / Math.max(1, live.subtasks)} channel(s) per subtask` : 'source'}
+                  </td>
+                  <td>{watermark(live?.watermark)}</td>
+                  <td>{live?.lag == null ? '—' : duration(live.lag)}</td>
+                  <td />
                 </tr>
                 {subs.map((m) => {
                   // The channel with the smallest watermark among the non-idle ones holds this subtask back.
@@ -50,20 +67,53 @@ export function WatermarksTab() {
                   if (m.inputWatermarks.filter((c) => !c.idle).length < 2) holder = -1;
                   const rows = m.inputWatermarks.length ? m.inputWatermarks : [null];
                   return rows.map((c, i) => (
-                    <tr key={`${m.subtask}-${i}`} className={`live-table__sub${c?.idle ? ' is-idle' : ''}${i === holder ? ' is-holding' : ''}`}
-                      data-testid={`wm-ch-${n.id}-${m.subtask}-${i}`} data-idle={c?.idle ? 'true' : 'false'}>
+                    <tr
+                      key={`${m.subtask}-${i}`}
+                      className={`live-table__sub${c?.idle ? ' is-idle' : ''}${i === holder ? ' is-holding' : ''}`}
+                      data-testid={`wm-ch-${n.id}-${m.subtask}-${i}`}
+                      data-idle={c?.idle ? 'true' : 'false'}
+                    >
                       <td>{i === 0 ? `subtask ${m.subtask} → ${watermark(m.watermark)}` : ''}</td>
-                      <td>{c ? c.channel : <span className="dim">(source: max event time {watermark(m.maxEventTime)})</span>}</td>
+                      <td>
+                        {c ? (
+                          c.channel
+                        ) : (
+                          <span className="dim">(source: max event time {watermark(m.maxEventTime)})</span>
+                        )}
+                      </td>
                       <td>{c ? watermark(c.watermark) : watermark(m.watermark)}</td>
-                      <td>{c?.watermark != null && idx.newestEventTime !== null ? duration(Math.max(0, idx.newestEventTime - c.watermark)) : ''}</td>
-                      <td>{c?.idle ? <span className="tag tag--idle">idle</span> : i === holder ? <span className="tag tag--hold" title="The smallest watermark among active channels: this one holds the subtask's watermark">holding</span> : ''}</td>
+                      <td>
+                        {c?.watermark != null && idx.newestEventTime !== null
+                          ? duration(Math.max(0, idx.newestEventTime - c.watermark))
+                          : ''}
+                      </td>
+                      <td>
+                        {c?.idle ? (
+                          <span className="tag tag--idle">idle</span>
+                        ) : i === holder ? (
+                          <span
+                            className="tag tag--hold"
+                            title="The smallest watermark among active channels: this one holds the subtask's watermark"
+                          >
+                            holding
+                          </span>
+                        ) : (
+                          ''
+                        )}
+                      </td>
                     </tr>
                   ));
                 })}
               </Fragment>
             );
           })}
-          {byNode.size === 0 && <tr><td colSpan={5} className="live-table__empty">No metrics yet: run the job.</td></tr>}
+          {byNode.size === 0 && (
+            <tr>
+              <td colSpan={5} className="live-table__empty">
+                No metrics yet: run the job.
+              </td>
+            </tr>
+          )}
         </tbody>
       </table>
     </div>

@@ -47,7 +47,16 @@ export interface LiveState {
 }
 
 const initial = (): LiveState => ({
-  runId: null, config: null, checkpoints: [], restores: [], previews: new Map(), open: false, tab: 'overview', detailId: null, backend: null, height: 320,
+  runId: null,
+  config: null,
+  checkpoints: [],
+  restores: [],
+  previews: new Map(),
+  open: false,
+  tab: 'overview',
+  detailId: null,
+  backend: null,
+  height: 320,
 });
 
 export const liveStore = createStore<LiveState>()(() => initial());
@@ -60,9 +69,21 @@ export function useLive<T>(selector: (s: LiveState) => T): T {
 export function beginRun(config: RunConfig): void {
   resetLog();
   liveStore.setState((s) => ({
-    ...initial(), open: true, tab: s.tab, backend: s.backend, height: s.height, config,
+    ...initial(),
+    open: true,
+    tab: s.tab,
+    backend: s.backend,
+    height: s.height,
+    config,
     restores: config.restoreFrom
-      ? [{ id: null, source: config.restoreFrom === 'latest' ? 'latest retained checkpoint' : config.restoreFrom, time: Date.now(), cause: null }]
+      ? [
+          {
+            id: null,
+            source: config.restoreFrom === 'latest' ? 'latest retained checkpoint' : config.restoreFrom,
+            time: Date.now(),
+            cause: null,
+          },
+        ]
       : [],
   }));
 }
@@ -71,16 +92,30 @@ export function beginRun(config: RunConfig): void {
 export function setRunId(runId: string): void {
   const s = liveStore.getState();
   if (s.runId === runId) return;
-  if (s.runId === null) { liveStore.setState({ runId }); return; }
-  liveStore.setState({ runId, checkpoints: [], previews: new Map(), restores: s.restores.filter((r) => r.cause === null) });
+  if (s.runId === null) {
+    liveStore.setState({ runId });
+    return;
+  }
+  liveStore.setState({
+    runId,
+    checkpoints: [],
+    previews: new Map(),
+    restores: s.restores.filter((r) => r.cause === null),
+  });
 }
 
 /** Insert or replace by id, keeping id order (events arrive in order; replace is the common case). */
 export function upsertCheckpoint(list: CheckpointStats[], stats: CheckpointStats): CheckpointStats[] {
   const out = list.slice();
   for (let i = out.length - 1; i >= 0; i--) {
-    if (out[i].id === stats.id) { out[i] = stats; return out; }
-    if (out[i].id < stats.id) { out.splice(i + 1, 0, stats); return out; }
+    if (out[i].id === stats.id) {
+      out[i] = stats;
+      return out;
+    }
+    if (out[i].id < stats.id) {
+      out.splice(i + 1, 0, stats);
+      return out;
+    }
   }
   out.unshift(stats);
   return out;
@@ -99,26 +134,38 @@ export function applyLiveEvent(ev: HostEvent): void {
   if (s.runId && ev.runId !== s.runId) return;
   if (!s.runId) liveStore.setState({ runId: ev.runId });
   if (ev.type === 'checkpoint') {
-    const restored = s.restores.length && s.restores[0].id === null && ev.stats.id > 1
-      ? [{ ...s.restores[0], id: ev.stats.id - 1 }, ...s.restores.slice(1)]
-      : s.restores;
+    const restored =
+      s.restores.length && s.restores[0].id === null && ev.stats.id > 1
+        ? [{ ...s.restores[0], id: ev.stats.id - 1 }, ...s.restores.slice(1)]
+        : s.restores;
     liveStore.setState({ checkpoints: upsertCheckpoint(s.checkpoints, ev.stats), restores: restored });
   } else if (ev.type === 'job.status' && TERMINAL.has(ev.status)) {
     settleMetrics();
     // A checkpoint still pending when the run ends will never complete (Flink fails them on suspend).
     if (s.checkpoints.some((c) => c.status === 'in_progress')) {
       liveStore.setState({
-        checkpoints: s.checkpoints.map((c) => (c.status === 'in_progress'
-          ? { ...c, status: 'failed' as const, failureReason: c.failureReason ?? `abandoned: the job ${ev.status} before it completed` }
-          : c)),
+        checkpoints: s.checkpoints.map((c) =>
+          c.status === 'in_progress'
+            ? {
+                ...c,
+                status: 'failed' as const,
+                failureReason: c.failureReason ?? `abandoned: the job ${ev.status} before it completed`,
+              }
+            : c,
+        ),
       });
     }
   } else if (ev.type === 'job.restart') {
     liveStore.setState({
-      restores: [...s.restores, {
-        id: ev.restoredCheckpoint, source: ev.restoredCheckpoint === null ? 'no checkpoint (from the start)' : 'automatic restart',
-        time: Date.now(), cause: ev.cause,
-      }],
+      restores: [
+        ...s.restores,
+        {
+          id: ev.restoredCheckpoint,
+          source: ev.restoredCheckpoint === null ? 'no checkpoint (from the start)' : 'automatic restart',
+          time: Date.now(),
+          cause: ev.cause,
+        },
+      ],
     });
   } else if (ev.type === 'preview') {
     const node = previewNode(ev.target);
@@ -136,13 +183,23 @@ export function applyLiveEvent(ev: HostEvent): void {
  * keep watermarks and counts. Scheduled like the metrics flush, so it lands after a pending tick.
  */
 function settleMetrics(): void {
-  const settle = () => metricsStore.setState((m) => ({
-    byNode: new Map([...m.byNode].map(([id, subs]) => [id, subs.map((x) => ({
-      ...x, rateIn: 0, rateOut: 0, backPressure: 0,
-      ...(x.pendingRecords !== undefined ? { pendingRecords: 0, pendingFiles: 0 } : {}),
-    }))])),
-  }));
-  if (typeof requestAnimationFrame === 'function') requestAnimationFrame(settle); else setTimeout(settle, 20);
+  const settle = () =>
+    metricsStore.setState((m) => ({
+      byNode: new Map(
+        [...m.byNode].map(([id, subs]) => [
+          id,
+          subs.map((x) => ({
+            ...x,
+            rateIn: 0,
+            rateOut: 0,
+            backPressure: 0,
+            ...(x.pendingRecords !== undefined ? { pendingRecords: 0, pendingFiles: 0 } : {}),
+          })),
+        ]),
+      ),
+    }));
+  if (typeof requestAnimationFrame === 'function') requestAnimationFrame(settle);
+  else setTimeout(settle, 20);
 }
 
 export function openCheckpoint(id: number | null): void {

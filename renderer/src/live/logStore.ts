@@ -15,9 +15,18 @@ export const LOG_CAP = 2000;
 
 export type LogKind = 'restart' | 'failure' | 'checkpoint' | 'bad-record' | 'stderr' | 'notice';
 
-export interface LogEntry { seq: number; time: number; level: 'info' | 'warn' | 'error'; kind: LogKind; message: string }
+export interface LogEntry {
+  seq: number;
+  time: number;
+  level: 'info' | 'warn' | 'error';
+  kind: LogKind;
+  message: string;
+}
 
-export interface LogState { runId: string | null; entries: LogEntry[] }
+export interface LogState {
+  runId: string | null;
+  entries: LogEntry[];
+}
 
 export const logStore = createStore<LogState>()(() => ({ runId: null, entries: [] }));
 
@@ -48,22 +57,40 @@ export function applyLogEvent(ev: HostEvent): void {
   // of any other run are an older run's stragglers.
   if (s.runId !== null && s.runId !== ev.runId) return;
   if (ev.type === 'job.status') {
-    if (ev.status === 'running' && ev.restarts === 0 && !logStore.getState().entries.some((e) => e.message === 'job started')) {
+    if (
+      ev.status === 'running' &&
+      ev.restarts === 0 &&
+      !logStore.getState().entries.some((e) => e.message === 'job started')
+    ) {
       add(ev.runId, 'info', 'notice', 'job started');
-    }
-    else if (ev.status === 'failed') add(ev.runId, 'error', 'failure', `job failed: ${ev.cause ?? 'no cause reported'}`);
+    } else if (ev.status === 'failed')
+      add(ev.runId, 'error', 'failure', `job failed: ${ev.cause ?? 'no cause reported'}`);
     else if (ev.status === 'finished' || ev.status === 'stopped' || ev.status === 'canceled') {
       add(ev.runId, ev.cause ? 'warn' : 'info', 'notice', `job ${ev.status}${ev.cause ? `: ${ev.cause}` : ''}`);
     }
   } else if (ev.type === 'job.restart') {
-    add(ev.runId, 'error', 'restart', `restart ${ev.restarts}: ${ev.cause}; ${ev.restoredCheckpoint === null ? 'from the start' : `from checkpoint #${ev.restoredCheckpoint}`}`);
+    add(
+      ev.runId,
+      'error',
+      'restart',
+      `restart ${ev.restarts}: ${ev.cause}; ${ev.restoredCheckpoint === null ? 'from the start' : `from checkpoint #${ev.restoredCheckpoint}`}`,
+    );
   } else if (ev.type === 'checkpoint') {
     const key = `${ev.runId}#${ev.stats.id}`;
     if (ev.stats.status !== 'failed' || isDiscarded(ev.stats) || loggedCheckpoints.has(key)) return;
     loggedCheckpoints.add(key);
-    add(ev.runId, 'warn', 'checkpoint', `${ev.stats.kind} #${ev.stats.id} failed: ${ev.stats.failureReason ?? 'no reason reported'}`);
+    add(
+      ev.runId,
+      'warn',
+      'checkpoint',
+      `${ev.stats.kind} #${ev.stats.id} failed: ${ev.stats.failureReason ?? 'no reason reported'}`,
+    );
   } else if (ev.type === 'log') {
-    const kind: LogKind = ev.message.startsWith('stderr: ') ? 'stderr' : ev.message.startsWith('bad record') ? 'bad-record' : 'notice';
+    const kind: LogKind = ev.message.startsWith('stderr: ')
+      ? 'stderr'
+      : ev.message.startsWith('bad record')
+        ? 'bad-record'
+        : 'notice';
     add(ev.runId, ev.level, kind, kind === 'stderr' ? ev.message.slice('stderr: '.length) : ev.message);
   }
 }

@@ -41,33 +41,66 @@ export interface LiveIndex {
 
 export function nodeLive(subtasks: readonly OperatorMetrics[], newestEventTime: number | null): NodeLive {
   let watermark: number | null = Infinity;
-  let idleInputs = 0; let inputs = 0;
-  let rateIn = 0; let rateOut = 0; let recordsIn = 0; let recordsOut = 0; let late = 0;
-  let stateBytes = 0; let disk = 0; let bp = 0;
-  let pendingRecords: number | null = null; let pendingFiles: number | null = null;
+  let idleInputs = 0;
+  let inputs = 0;
+  let rateIn = 0;
+  let rateOut = 0;
+  let recordsIn = 0;
+  let recordsOut = 0;
+  let late = 0;
+  let stateBytes = 0;
+  let disk = 0;
+  let bp = 0;
+  let pendingRecords: number | null = null;
+  let pendingFiles: number | null = null;
   for (const m of subtasks) {
     if (m.watermark === null) watermark = null;
     else if (watermark !== null) watermark = Math.min(watermark, m.watermark);
-    for (const c of m.inputWatermarks) { inputs++; if (c.idle) idleInputs++; }
-    rateIn += m.rateIn; rateOut += m.rateOut; recordsIn += m.recordsIn; recordsOut += m.recordsOut;
-    late += m.lateRecords; stateBytes += m.stateBytes; disk += m.stateDiskBytes;
+    for (const c of m.inputWatermarks) {
+      inputs++;
+      if (c.idle) idleInputs++;
+    }
+    rateIn += m.rateIn;
+    rateOut += m.rateOut;
+    recordsIn += m.recordsIn;
+    recordsOut += m.recordsOut;
+    late += m.lateRecords;
+    stateBytes += m.stateBytes;
+    disk += m.stateDiskBytes;
     bp = Math.max(bp, m.backPressure);
     if (m.pendingRecords !== undefined) pendingRecords = (pendingRecords ?? 0) + m.pendingRecords;
     if (m.pendingFiles !== undefined) pendingFiles = (pendingFiles ?? 0) + m.pendingFiles;
   }
   if (watermark === Infinity || !subtasks.length) watermark = null;
-  const lag = watermark !== null && newestEventTime !== null && Math.abs(watermark) < 8.64e15
-    ? Math.max(0, newestEventTime - watermark) : null;
+  const lag =
+    watermark !== null && newestEventTime !== null && Math.abs(watermark) < 8.64e15
+      ? Math.max(0, newestEventTime - watermark)
+      : null;
   return {
-    watermark, lag, idleInputs, inputs, idleOutputs: 0, rateIn, rateOut, recordsIn, recordsOut, lateRecords: late,
-    stateBytes, stateDiskBytes: disk, backPressure: bp, pendingRecords, pendingFiles, subtasks: subtasks.length,
+    watermark,
+    lag,
+    idleInputs,
+    inputs,
+    idleOutputs: 0,
+    rateIn,
+    rateOut,
+    recordsIn,
+    recordsOut,
+    lateRecords: late,
+    stateBytes,
+    stateDiskBytes: disk,
+    backPressure: bp,
+    pendingRecords,
+    pendingFiles,
+    subtasks: subtasks.length,
   };
 }
 
 export function buildIndex(byNode: ReadonlyMap<string, readonly OperatorMetrics[]>): LiveIndex {
   let newest: number | null = null;
   for (const subs of byNode.values()) {
-    for (const m of subs) if (m.maxEventTime !== null && (newest === null || m.maxEventTime > newest)) newest = m.maxEventTime;
+    for (const m of subs)
+      if (m.maxEventTime !== null && (newest === null || m.maxEventTime > newest)) newest = m.maxEventTime;
   }
   const nodes = new Map<string, NodeLive>();
   // Channels are named by their sender: `node#subtask`, or `node` alone for a one-to-one edge.
@@ -88,7 +121,7 @@ export function buildIndex(byNode: ReadonlyMap<string, readonly OperatorMetrics[
     const n = nodeLive(subs, newest);
     // Sources say so themselves; a downstream channel would also call a finished source idle.
     const flagged = subs.some((m) => m.idle !== undefined);
-    n.idleOutputs = flagged ? subs.filter((m) => m.idle === true).length : idleSenders.get(id)?.size ?? 0;
+    n.idleOutputs = flagged ? subs.filter((m) => m.idle === true).length : (idleSenders.get(id)?.size ?? 0);
     nodes.set(id, n);
   }
   return { nodes, newestEventTime: newest };
@@ -99,11 +132,18 @@ const cache = new WeakMap<object, LiveIndex>();
 /** The tick's index, built at most once per tick whatever the number of subscribers. */
 export function liveIndex(s: MetricsState): LiveIndex {
   let idx = cache.get(s.byNode);
-  if (!idx) { idx = buildIndex(s.byNode); cache.set(s.byNode, idx); }
+  if (!idx) {
+    idx = buildIndex(s.byNode);
+    cache.set(s.byNode, idx);
+  }
   return idx;
 }
 
-export interface EdgeLive { rate: number; backPressure: number; late: number }
+export interface EdgeLive {
+  rate: number;
+  backPressure: number;
+  late: number;
+}
 
 /** What flows on an edge: the sender's output rate (every downstream receives all of it). */
 export function edgeLive(idx: LiveIndex, from: string, port: 'out' | 'late'): EdgeLive | null {

@@ -9,7 +9,11 @@
 import type { JobEdge, JobNode } from '../../../engine/graph/types.ts';
 import { edgeKey } from '../model/ops.ts';
 
-export interface EdgeSampleRequest { from: string; fromPort: NonNullable<JobEdge['fromPort']>; to?: string }
+export interface EdgeSampleRequest {
+  from: string;
+  fromPort: NonNullable<JobEdge['fromPort']>;
+  to?: string;
+}
 
 export interface PreviewTarget {
   /** Key of the records in liveStore.previews: a preview node id or `edge:<from>.<port>`; null = none. */
@@ -28,11 +32,21 @@ export function edgeSampleKey(from: string, fromPort: NonNullable<JobEdge['fromP
 
 const isSink = (n: JobNode | undefined) => n?.type === 'sink.preview' || n?.type === 'sink.file';
 
-export function previewTarget(nodes: readonly JobNode[], edges: readonly JobEdge[], selNodes: ReadonlySet<string>, selEdges: ReadonlySet<string>): PreviewTarget {
+export function previewTarget(
+  nodes: readonly JobNode[],
+  edges: readonly JobEdge[],
+  selNodes: ReadonlySet<string>,
+  selEdges: ReadonlySet<string>,
+): PreviewTarget {
   const byId = new Map(nodes.map((n) => [n.id, n]));
   const name = (id: string) => byId.get(id)?.name || id;
   const preview = (id: string, label: string): PreviewTarget => ({ key: id, nodeId: id, label, edge: null });
-  const sample = (e: EdgeSampleRequest, label: string): PreviewTarget => ({ key: edgeSampleKey(e.from, e.fromPort), nodeId: null, label, edge: e });
+  const sample = (e: EdgeSampleRequest, label: string): PreviewTarget => ({
+    key: edgeSampleKey(e.from, e.fromPort),
+    nodeId: null,
+    label,
+    edge: e,
+  });
   const port = (e: JobEdge) => e.fromPort ?? 'out';
   for (const id of selNodes) {
     const n = byId.get(id);
@@ -41,7 +55,9 @@ export function previewTarget(nodes: readonly JobNode[], edges: readonly JobEdge
     if (isSink(n)) {
       // A file sink: what arrives on its (first) input.
       const e = edges.find((x) => x.to === n.id);
-      return e ? sample({ from: e.from, fromPort: port(e), to: e.to }, `${name(e.from)} → ${name(n.id)}`) : { key: null, nodeId: null, label: name(n.id), edge: null };
+      return e
+        ? sample({ from: e.from, fromPort: port(e), to: e.to }, `${name(e.from)} → ${name(n.id)}`)
+        : { key: null, nodeId: null, label: name(n.id), edge: null };
     }
     // A selected node that feeds a preview sink: show what it sends there.
     const e = edges.find((x) => x.from === n.id && port(x) === 'out' && byId.get(x.to)?.type === 'sink.preview');
@@ -53,7 +69,9 @@ export function previewTarget(nodes: readonly JobNode[], edges: readonly JobEdge
     if (!e) continue;
     const label = `${name(e.from)}${port(e) === 'late' ? ' (late)' : ''} → ${name(e.to)}`;
     if (byId.get(e.to)?.type === 'sink.preview') return preview(e.to, label);
-    const sibling = edges.find((x) => x.from === e.from && port(x) === port(e) && byId.get(x.to)?.type === 'sink.preview');
+    const sibling = edges.find(
+      (x) => x.from === e.from && port(x) === port(e) && byId.get(x.to)?.type === 'sink.preview',
+    );
     // A preview sink on the same output sees exactly the records this edge carries.
     if (sibling) return preview(sibling.to, label);
     return sample({ from: e.from, fromPort: port(e), to: e.to }, label);

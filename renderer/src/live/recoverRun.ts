@@ -13,14 +13,24 @@ export async function adoptActiveRun(h: EngineHost): Promise<string | null> {
   if (runStore.getState().runId) return null;
   const { job } = docStore.getState();
   const runs = await h.listRuns({}).catch(() => []);
-  const run = runs.filter((r) => r.jobName === job.name && ACTIVE.has(r.status)).sort((a, b) => b.startedAt - a.startedAt)[0];
+  const run = runs
+    .filter((r) => r.jobName === job.name && ACTIVE.has(r.status))
+    .sort((a, b) => b.startedAt - a.startedAt)[0];
   if (!run || runStore.getState().runId) return null;
-  runStore.setState({ runId: run.runId, status: run.status, restarts: run.restarts, startedAt: run.startedAt, cause: null, job: null });
+  runStore.setState({
+    runId: run.runId,
+    status: run.status,
+    restarts: run.restarts,
+    startedAt: run.startedAt,
+    cause: null,
+    job: null,
+  });
   // The host reports the backend in effect; other overrides are not known here.
   const jobBackend = job.settings?.stateBackend ?? 'memory';
   const config = runConfig(job, run.stateBackend && run.stateBackend !== jobBackend ? run.stateBackend : null, null);
   // The limit in effect is the run's, not the document's (edited since, or never parsed here).
-  if (run.memoryStateLimit !== undefined) config.settings = { ...config.settings, memoryStateLimit: run.memoryStateLimit };
+  if (run.memoryStateLimit !== undefined)
+    config.settings = { ...config.settings, memoryStateLimit: run.memoryStateLimit };
   beginRun(config);
   setRunId(run.runId);
   const history = await h.checkpointHistory({ runId: run.runId }).catch(() => []);

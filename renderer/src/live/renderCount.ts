@@ -4,7 +4,8 @@
  * One integer increment per render: cheap enough to keep in production builds.
  */
 const counts: Record<string, number> = {};
-if (typeof window !== 'undefined') (window as unknown as { __weirRenders: Record<string, number> }).__weirRenders = counts;
+if (typeof window !== 'undefined')
+  (window as unknown as { __weirRenders: Record<string, number> }).__weirRenders = counts;
 
 export function countRender(name: string): void {
   counts[name] = (counts[name] ?? 0) + 1;

@@ -14,7 +14,11 @@ export interface RunConfig {
 }
 
 function orDefault<T>(read: () => T, fallback: T): T {
-  try { return read(); } catch { return fallback; }
+  try {
+    return read();
+  } catch {
+    return fallback;
+  }
 }
 
 export function effectiveSettings(job: JobDocument, backend?: StateBackendKind | null): JobSettings {
@@ -26,19 +30,29 @@ export function effectiveSettings(job: JobDocument, backend?: StateBackendKind |
     checkpointing: {
       interval: cp.interval == null || cp.interval === '' ? null : orDefault(() => parseDuration(cp.interval!), null),
       mode: cp.mode ?? d.checkpointing.mode,
-      timeout: cp.timeout == null ? d.checkpointing.timeout : orDefault(() => parseDuration(cp.timeout!), d.checkpointing.timeout),
-      minPause: cp.minPause == null ? d.checkpointing.minPause : orDefault(() => parseDuration(cp.minPause!), d.checkpointing.minPause),
+      timeout:
+        cp.timeout == null
+          ? d.checkpointing.timeout
+          : orDefault(() => parseDuration(cp.timeout!), d.checkpointing.timeout),
+      minPause:
+        cp.minPause == null
+          ? d.checkpointing.minPause
+          : orDefault(() => parseDuration(cp.minPause!), d.checkpointing.minPause),
       retained: cp.retained ?? d.checkpointing.retained,
       incremental: cp.incremental ?? d.checkpointing.incremental,
       dir: cp.dir ?? d.checkpointing.dir,
       tolerableFailures: cp.tolerableFailures ?? d.checkpointing.tolerableFailures,
     },
-    memoryStateLimit: s.memoryStateLimit == null ? d.memoryStateLimit : orDefault(() => parseSize(s.memoryStateLimit!), d.memoryStateLimit),
+    memoryStateLimit:
+      s.memoryStateLimit == null
+        ? d.memoryStateLimit
+        : orDefault(() => parseSize(s.memoryStateLimit!), d.memoryStateLimit),
     parallelism: s.parallelism ?? d.parallelism,
     maxParallelism: s.maxParallelism ?? d.maxParallelism,
     restart: {
       attempts: s.restart?.attempts ?? d.restart.attempts,
-      delay: s.restart?.delay == null ? d.restart.delay : orDefault(() => parseDuration(s.restart!.delay!), d.restart.delay),
+      delay:
+        s.restart?.delay == null ? d.restart.delay : orDefault(() => parseDuration(s.restart!.delay!), d.restart.delay),
     },
   };
 }

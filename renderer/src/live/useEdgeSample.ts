@@ -25,10 +25,16 @@ export function useEdgeSample(edge: EdgeSampleRequest | null): string | null {
     if (!from || !runId || !active) return;
     let live = true;
     const req = { runId, from, fromPort, ...(to ? { to } : {}) };
-    host().sampleEdge({ ...req, on: true }).catch((e) => { if (live) setError(message(e)); });
+    host()
+      .sampleEdge({ ...req, on: true })
+      .catch((e) => {
+        if (live) setError(message(e));
+      });
     return () => {
       live = false;
-      host().sampleEdge({ ...req, on: false }).catch(() => undefined); // the run may be gone: nothing to stop
+      host()
+        .sampleEdge({ ...req, on: false })
+        .catch(() => undefined); // the run may be gone: nothing to stop
     };
   }, [runId, active, from, fromPort, to]);
   return error;

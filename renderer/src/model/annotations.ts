@@ -14,7 +14,8 @@ export const NOTE_SIZE = { width: 220, height: 110 };
 /** Space between a group's frame and its members (room for the label above them). */
 export const GROUP_PAD = { x: 20, top: 40, bottom: 26 };
 
-const taken = (job: JobDocument) => new Set([...(job.groups ?? []).map((g) => g.id), ...(job.notes ?? []).map((n) => n.id)]);
+const taken = (job: JobDocument) =>
+  new Set([...(job.groups ?? []).map((g) => g.id), ...(job.notes ?? []).map((n) => n.id)]);
 
 export function addNote(job: JobDocument, at: Position, text = ''): { job: JobDocument; id: string } {
   const id = uniqueId('note', taken(job));
@@ -38,7 +39,8 @@ export function setNoteText(job: JobDocument, id: string, text: string): JobDocu
 }
 
 export function setNoteSize(job: JobDocument, id: string, size: { width: number; height: number }): JobDocument {
-  const w = Math.round(size.width); const h = Math.round(size.height);
+  const w = Math.round(size.width);
+  const h = Math.round(size.height);
   return patchNote(job, id, (n) => (n.width === w && n.height === h ? n : { ...n, width: w, height: h }));
 }
 
@@ -64,7 +66,11 @@ export function removeNote(job: JobDocument, id: string): JobDocument {
   return notes.length ? { ...rest, notes } : rest;
 }
 
-export function addGroup(job: JobDocument, nodeIds: Iterable<string>, label?: string): { job: JobDocument; id: string | null } {
+export function addGroup(
+  job: JobDocument,
+  nodeIds: Iterable<string>,
+  label?: string,
+): { job: JobDocument; id: string | null } {
   const exists = new Set(job.nodes.map((n) => n.id));
   const members = [...nodeIds].filter((id) => exists.has(id));
   if (members.length === 0) return { job, id: null };
@@ -106,21 +112,38 @@ export function pruneGroups(job: JobDocument): JobDocument {
   return groups.length ? { ...rest, groups } : rest;
 }
 
-export interface Frame { x: number; y: number; width: number; height: number }
+export interface Frame {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
 
 /** The frame around a group's members (positions and measured sizes), or null when none is drawn. */
 export function groupFrame(
-  job: JobDocument, group: JobGroup, sizes: ReadonlyMap<string, { width: number; height: number }>,
+  job: JobDocument,
+  group: JobGroup,
+  sizes: ReadonlyMap<string, { width: number; height: number }>,
   fallback: { width: number; height: number },
 ): Frame | null {
-  let x0 = Infinity; let y0 = Infinity; let x1 = -Infinity; let y1 = -Infinity;
+  let x0 = Infinity;
+  let y0 = Infinity;
+  let x1 = -Infinity;
+  let y1 = -Infinity;
   const members = new Set(group.nodes);
   for (const n of job.nodes) {
     if (!members.has(n.id) || !n.position) continue;
     const s = sizes.get(n.id) ?? fallback;
-    x0 = Math.min(x0, n.position.x); y0 = Math.min(y0, n.position.y);
-    x1 = Math.max(x1, n.position.x + s.width); y1 = Math.max(y1, n.position.y + s.height);
+    x0 = Math.min(x0, n.position.x);
+    y0 = Math.min(y0, n.position.y);
+    x1 = Math.max(x1, n.position.x + s.width);
+    y1 = Math.max(y1, n.position.y + s.height);
   }
   if (!Number.isFinite(x0)) return null;
-  return { x: x0 - GROUP_PAD.x, y: y0 - GROUP_PAD.top, width: x1 - x0 + 2 * GROUP_PAD.x, height: y1 - y0 + GROUP_PAD.top + GROUP_PAD.bottom };
+  return {
+    x: x0 - GROUP_PAD.x,
+    y: y0 - GROUP_PAD.top,
+    width: x1 - x0 + 2 * GROUP_PAD.x,
+    height: y1 - y0 + GROUP_PAD.top + GROUP_PAD.bottom,
+  };
 }

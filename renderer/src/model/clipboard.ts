@@ -9,7 +9,11 @@ import { edgeKey, uniqueId, nodeIds } from './ops.ts';
 
 export const FRAGMENT_FORMAT = 'weir.fragment/v1';
 
-export interface Fragment { format: typeof FRAGMENT_FORMAT; nodes: JobNode[]; edges: JobEdge[] }
+export interface Fragment {
+  format: typeof FRAGMENT_FORMAT;
+  nodes: JobNode[];
+  edges: JobEdge[];
+}
 
 export function copyFragment(job: JobDocument, selected: Iterable<string>): Fragment | null {
   const ids = new Set(selected);
@@ -22,16 +26,27 @@ export function copyFragment(job: JobDocument, selected: Iterable<string>): Frag
 /** Parse clipboard text; null when it is not a fragment or job (pasting ordinary text is a no-op). */
 export function parseFragment(text: string): Fragment | null {
   let data: unknown;
-  try { data = JSON.parse(text); } catch { return null; }
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return null;
+  }
   if (!data || typeof data !== 'object') return null;
   const d = data as { format?: unknown; nodes?: unknown; edges?: unknown };
   if (d.format !== FRAGMENT_FORMAT && d.format !== 'weir.job/v1') return null;
   if (!Array.isArray(d.nodes)) return null;
-  const nodes = d.nodes.filter((n): n is JobNode =>
-    !!n && typeof n === 'object' && typeof (n as JobNode).id === 'string' && isNodeType((n as JobNode).type));
+  const nodes = d.nodes.filter(
+    (n): n is JobNode =>
+      !!n && typeof n === 'object' && typeof (n as JobNode).id === 'string' && isNodeType((n as JobNode).type),
+  );
   const edges = Array.isArray(d.edges)
-    ? d.edges.filter((e): e is JobEdge => !!e && typeof e === 'object'
-      && typeof (e as JobEdge).from === 'string' && typeof (e as JobEdge).to === 'string')
+    ? d.edges.filter(
+        (e): e is JobEdge =>
+          !!e &&
+          typeof e === 'object' &&
+          typeof (e as JobEdge).from === 'string' &&
+          typeof (e as JobEdge).to === 'string',
+      )
     : [];
   return nodes.length ? { format: FRAGMENT_FORMAT, nodes, edges } : null;
 }
@@ -46,7 +61,9 @@ function prefixOf(id: string): string {
  * `at` is given the fragment's top-left corner lands there instead.
  */
 export function pasteFragment(
-  job: JobDocument, frag: Fragment, opts: { offset?: { x: number; y: number }; at?: { x: number; y: number } } = {},
+  job: JobDocument,
+  frag: Fragment,
+  opts: { offset?: { x: number; y: number }; at?: { x: number; y: number } } = {},
 ): { job: JobDocument; ids: string[] } {
   const taken = nodeIds(job);
   const rename = new Map<string, string>();
@@ -75,5 +92,8 @@ export function pasteFragment(
     const ne: JobEdge = e.fromPort && e.fromPort !== 'out' ? { from, to, fromPort: e.fromPort } : { from, to };
     if (!existing.has(edgeKey(ne))) edges.push(ne);
   }
-  return { job: { ...job, nodes: [...job.nodes, ...nodes], edges: [...job.edges, ...edges] }, ids: nodes.map((n) => n.id) };
+  return {
+    job: { ...job, nodes: [...job.nodes, ...nodes], edges: [...job.edges, ...edges] },
+    ids: nodes.map((n) => n.id),
+  };
 }

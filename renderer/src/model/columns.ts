@@ -19,9 +19,15 @@ const IDENT_RE = /^[`"]?([A-Za-z_][\w]*)[`"]?$/;
 function selectColumns(list: string, input: string[]): string[] {
   const out: string[] = [];
   for (const part of splitTopLevel(list)) {
-    if (part === '*') { out.push(...input); continue; }
+    if (part === '*') {
+      out.push(...input);
+      continue;
+    }
     const alias = ALIAS_RE.exec(part);
-    if (alias) { out.push(alias[1]); continue; }
+    if (alias) {
+      out.push(alias[1]);
+      continue;
+    }
     const ident = IDENT_RE.exec(part);
     if (ident) out.push(ident[1]);
   }
@@ -31,24 +37,40 @@ function selectColumns(list: string, input: string[]): string[] {
 function outputColumns(job: JobDocument, node: JobNode, seen: Set<string>, docPath: string | null): string[] {
   switch (node.type) {
     case 'source.file': {
-      const cols = node.config?.columns ? Object.keys(node.config.columns) : sampledColumns(node, docPath)?.columns.map((c) => c.name) ?? [];
+      const cols = node.config?.columns
+        ? Object.keys(node.config.columns)
+        : (sampledColumns(node, docPath)?.columns.map((c) => c.name) ?? []);
       const et = node.config?.eventTime?.field;
       return uniq(et ? [...cols, et] : cols);
     }
-    case 'source.generator': return [...GENERATOR_COLUMNS];
-    case 'map': return uniq(selectColumns(node.config?.select ?? '', inputColumns(job, node.id, seen, docPath)));
+    case 'source.generator':
+      return [...GENERATOR_COLUMNS];
+    case 'map':
+      return uniq(selectColumns(node.config?.select ?? '', inputColumns(job, node.id, seen, docPath)));
     case 'window': {
-      const keys = (node.config?.keyBy ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+      const keys = (node.config?.keyBy ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
       const aggs = selectColumns(node.config?.aggregates ?? '', []);
       return uniq([...keys, 'window_start', 'window_end', ...aggs]);
     }
     case 'sink.file':
-    case 'sink.preview': return [];
+    case 'sink.preview':
+      return [];
     case 'aggregate': {
-      const keys = (node.config?.keyBy ?? '').split(',').map((x) => x.trim()).filter(Boolean);
+      const keys = (node.config?.keyBy ?? '')
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean);
       return uniq([...keys, ...selectColumns(node.config?.aggregates ?? '', [])]);
     }
-    case 'topn': return uniq([...(node.config?.window ? ['window_start', 'window_end'] : []), ...inputColumns(job, node.id, seen), 'rownum']);
+    case 'topn':
+      return uniq([
+        ...(node.config?.window ? ['window_start', 'window_end'] : []),
+        ...inputColumns(job, node.id, seen),
+        'rownum',
+      ]);
     case 'join':
     case 'join.interval':
     case 'join.window':
@@ -59,10 +81,15 @@ function outputColumns(job: JobDocument, node: JobNode, seen: Set<string>, docPa
       // unknown (a file without declared columns): offer them downstream too.
       const where = typeof node.config?.where === 'string' ? node.config.where : '';
       let named: string[] = [];
-      try { named = where ? cachedExpressions.referencedColumns('where', where) : []; } catch { named = []; }
+      try {
+        named = where ? cachedExpressions.referencedColumns('where', where) : [];
+      } catch {
+        named = [];
+      }
       return uniq([...inputColumns(job, node.id, seen, docPath), ...named]);
     }
-    default: return inputColumns(job, node.id, seen, docPath);
+    default:
+      return inputColumns(job, node.id, seen, docPath);
   }
 }
 
@@ -70,7 +97,12 @@ function outputColumns(job: JobDocument, node: JobNode, seen: Set<string>, docPa
  * Columns arriving at `nodeId` (the union over its inputs' outputs). `docPath`: the document's
  * path, which sampled source columns belong to (null: an unsaved document).
  */
-export function inputColumns(job: JobDocument, nodeId: string, seen = new Set<string>(), docPath: string | null = null): string[] {
+export function inputColumns(
+  job: JobDocument,
+  nodeId: string,
+  seen = new Set<string>(),
+  docPath: string | null = null,
+): string[] {
   if (seen.has(nodeId)) return []; // a cycle is reported by validation; do not loop here
   seen.add(nodeId);
   const cols: string[] = [];
@@ -79,7 +111,11 @@ export function inputColumns(job: JobDocument, nodeId: string, seen = new Set<st
     const src = job.nodes.find((n) => n.id === e.from);
     if (!src) continue;
     // A window's `late` output carries its input records unchanged.
-    cols.push(...(e.fromPort === 'late' ? inputColumns(job, src.id, new Set(seen), docPath) : outputColumns(job, src, new Set(seen), docPath)));
+    cols.push(
+      ...(e.fromPort === 'late'
+        ? inputColumns(job, src.id, new Set(seen), docPath)
+        : outputColumns(job, src, new Set(seen), docPath)),
+    );
   }
   return uniq(cols);
 }
@@ -88,14 +124,22 @@ export function inputColumns(job: JobDocument, nodeId: string, seen = new Set<st
  * Completions of a two-input node: each input's columns with its prefix (`L.user`, `R.country`),
  * plus `window_start` / `window_end` for a window join.
  */
-export function joinInputColumns(job: JobDocument, nodeId: string, windowColumns: boolean, docPath: string | null = null): string[] {
+export function joinInputColumns(
+  job: JobDocument,
+  nodeId: string,
+  windowColumns: boolean,
+  docPath: string | null = null,
+): string[] {
   const out: string[] = windowColumns ? ['window_start', 'window_end'] : [];
   for (const port of ['left', 'right'] as const) {
     for (const e of job.edges) {
       if (e.to !== nodeId || e.toPort !== port) continue;
       const src = job.nodes.find((n) => n.id === e.from);
       if (!src) continue;
-      const cols = e.fromPort === 'late' ? inputColumns(job, src.id, undefined, docPath) : outputColumns(job, src, new Set([nodeId]), docPath);
+      const cols =
+        e.fromPort === 'late'
+          ? inputColumns(job, src.id, undefined, docPath)
+          : outputColumns(job, src, new Set([nodeId]), docPath);
       out.push(...cols.map((c) => `${port === 'left' ? 'L' : 'R'}.${c}`));
     }
   }
@@ -103,9 +147,18 @@ export function joinInputColumns(job: JobDocument, nodeId: string, windowColumns
 }
 
 /** The unprefixed columns of one input port (for a join's key fields). */
-export function portColumns(job: JobDocument, nodeId: string, port: 'left' | 'right', docPath: string | null = null): string[] {
+export function portColumns(
+  job: JobDocument,
+  nodeId: string,
+  port: 'left' | 'right',
+  docPath: string | null = null,
+): string[] {
   const prefix = port === 'left' ? 'L.' : 'R.';
-  return joinInputColumns(job, nodeId, false, docPath).filter((c) => c.startsWith(prefix)).map((c) => c.slice(2));
+  return joinInputColumns(job, nodeId, false, docPath)
+    .filter((c) => c.startsWith(prefix))
+    .map((c) => c.slice(2));
 }
 
-function uniq(xs: string[]): string[] { return [...new Set(xs)]; }
+function uniq(xs: string[]): string[] {
+  return [...new Set(xs)];
+}

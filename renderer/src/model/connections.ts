@@ -6,7 +6,12 @@
 import type { JobDocument, JobEdge } from '../../../engine/graph/types.ts';
 import { canConnect, type OutputPort } from '../../../engine/graph/ports.ts';
 
-export interface ConnectionRequest { from: string; to: string; fromPort?: string | null; toPort?: string | null }
+export interface ConnectionRequest {
+  from: string;
+  to: string;
+  fromPort?: string | null;
+  toPort?: string | null;
+}
 
 export type ConnectionVerdict = { ok: true; edge: JobEdge } | { ok: false; reason: string };
 
@@ -22,7 +27,8 @@ export function checkConnection(job: JobDocument, req: ConnectionRequest): Conne
     return { ok: false, reason: 'one of these nodes has an unknown type' };
   }
   if (!r.ok) return r;
-  const edge: JobEdge = port === 'out' ? { from: req.from, to: req.to } : { from: req.from, to: req.to, fromPort: port };
+  const edge: JobEdge =
+    port === 'out' ? { from: req.from, to: req.to } : { from: req.from, to: req.to, fromPort: port };
   if (toPort) edge.toPort = toPort;
   return { ok: true, edge };
 }

@@ -28,7 +28,11 @@ export interface DocState {
   problems: ProblemIndex;
   dragStart: JobDocument | null;
 
-  commit(label: string, edit: (job: JobDocument) => JobDocument, opts?: { coalesceKey?: string; select?: string[] }): void;
+  commit(
+    label: string,
+    edit: (job: JobDocument) => JobDocument,
+    opts?: { coalesceKey?: string; select?: string[] },
+  ): void;
   preview(edit: (job: JobDocument) => JobDocument): void;
   commitDrag(label: string): void;
   undo(): void;
@@ -112,10 +116,15 @@ export function createDocStore(initial: JobDocument = emptyJob()) {
 
       load(job, path, opts = {}) {
         set({
-          history: createHistory(job), job, path,
+          history: createHistory(job),
+          job,
+          path,
           saved: opts.dirty ? emptyJob('') : job,
           docVersion: get().docVersion + 1,
-          selectedNodes: EMPTY, selectedEdges: EMPTY, problems: computeProblems(job), dragStart: null,
+          selectedNodes: EMPTY,
+          selectedEdges: EMPTY,
+          problems: computeProblems(job),
+          dragStart: null,
         });
       },
 

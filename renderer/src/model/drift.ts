@@ -21,7 +21,14 @@ export interface Drift {
   any: boolean;
 }
 
-export const NO_DRIFT: Drift = { nodes: new Map(), removed: [], edgesAdded: 0, edgesRemoved: 0, settings: false, any: false };
+export const NO_DRIFT: Drift = {
+  nodes: new Map(),
+  removed: [],
+  edgesAdded: 0,
+  edgesRemoved: 0,
+  settings: false,
+  any: false,
+};
 
 function runnable(n: JobNode): string {
   return JSON.stringify([n.type, n.config, (n as { parallelism?: number }).parallelism ?? null]);
@@ -50,7 +57,9 @@ export function jobDrift(running: JobDocument, canvas: JobDocument): Drift {
     const eNow = new Set(canvas.edges.map(edgeKey));
     const edgesAdded = [...eNow].filter((k) => !eBefore.has(k)).length;
     const edgesRemoved = [...eBefore].filter((k) => !eNow.has(k)).length;
-    const settings = running.settings !== canvas.settings && JSON.stringify(running.settings ?? {}) !== JSON.stringify(canvas.settings ?? {});
+    const settings =
+      running.settings !== canvas.settings &&
+      JSON.stringify(running.settings ?? {}) !== JSON.stringify(canvas.settings ?? {});
     const any = nodes.size > 0 || removed.length > 0 || edgesAdded > 0 || edgesRemoved > 0 || settings;
     d = any ? { nodes, removed, edgesAdded, edgesRemoved, settings, any } : NO_DRIFT;
   }

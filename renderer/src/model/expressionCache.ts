@@ -17,7 +17,11 @@ function memo<A extends unknown[], R>(fn: (...args: A) => R, key: (...args: A) =
     const k = key(...args);
     let hit = cache.get(k);
     if (!hit) {
-      try { hit = { ok: true, v: fn(...args) }; } catch (e) { hit = { ok: false, e }; }
+      try {
+        hit = { ok: true, v: fn(...args) };
+      } catch (e) {
+        hit = { ok: false, e };
+      }
       if (cache.size >= MAX_ENTRIES) cache.delete(cache.keys().next().value!);
       cache.set(k, hit);
     }
@@ -29,5 +33,8 @@ function memo<A extends unknown[], R>(fn: (...args: A) => R, key: (...args: A) =
 export const cachedExpressions: ExpressionChecker = {
   checkExpression: memo(checkExpression, (kind, text) => `${kind}\u0000${text}`),
   referencedColumns: memo(referencedColumns, (kind, text) => `${kind}\u0000${text}`),
-  outputColumns: memo(outputColumns, (kind, text, input) => `${kind}\u0000${text}\u0000${input === null ? '\u0001' : input.join('\u0000')}`),
+  outputColumns: memo(
+    outputColumns,
+    (kind, text, input) => `${kind}\u0000${text}\u0000${input === null ? '\u0001' : input.join('\u0000')}`,
+  ),
 };

@@ -5,16 +5,58 @@
  */
 export type HighlightKind = 'keyword' | 'function' | 'ident' | 'string' | 'number' | 'op' | 'plain';
 
-export interface HighlightToken { kind: HighlightKind; text: string; start: number }
+export interface HighlightToken {
+  kind: HighlightKind;
+  text: string;
+  start: number;
+}
 
 export const SQL_KEYWORDS = new Set([
-  'AND', 'OR', 'NOT', 'AS', 'IS', 'NULL', 'IN', 'LIKE', 'BETWEEN', 'CASE', 'WHEN', 'THEN', 'ELSE', 'END',
-  'TRUE', 'FALSE', 'CAST', 'DISTINCT', 'INTERVAL', 'SIMILAR', 'TO', 'ESCAPE',
+  'AND',
+  'OR',
+  'NOT',
+  'AS',
+  'IS',
+  'NULL',
+  'IN',
+  'LIKE',
+  'BETWEEN',
+  'CASE',
+  'WHEN',
+  'THEN',
+  'ELSE',
+  'END',
+  'TRUE',
+  'FALSE',
+  'CAST',
+  'DISTINCT',
+  'INTERVAL',
+  'SIMILAR',
+  'TO',
+  'ESCAPE',
 ]);
 
 export const SQL_FUNCTIONS = [
-  'COUNT', 'SUM', 'AVG', 'MIN', 'MAX', 'UPPER', 'LOWER', 'TRIM', 'CHAR_LENGTH', 'SUBSTRING', 'CONCAT',
-  'COALESCE', 'ABS', 'ROUND', 'FLOOR', 'CEIL', 'MOD', 'POWER', 'SQRT', 'CAST',
+  'COUNT',
+  'SUM',
+  'AVG',
+  'MIN',
+  'MAX',
+  'UPPER',
+  'LOWER',
+  'TRIM',
+  'CHAR_LENGTH',
+  'SUBSTRING',
+  'CONCAT',
+  'COALESCE',
+  'ABS',
+  'ROUND',
+  'FLOOR',
+  'CEIL',
+  'MOD',
+  'POWER',
+  'SQRT',
+  'CAST',
 ];
 
 const RULES: Array<[HighlightKind, RegExp]> = [
@@ -63,6 +105,8 @@ export function completionsFor(prefix: string, columns: readonly string[]): stri
   const p = prefix.toLowerCase();
   const cols = columns.filter((c) => c.toLowerCase().startsWith(p) && c.toLowerCase() !== p);
   const fns = SQL_FUNCTIONS.filter((f) => f.toLowerCase().startsWith(p) && f.toLowerCase() !== p);
-  const kws = [...SQL_KEYWORDS].filter((k) => k.toLowerCase().startsWith(p) && k.toLowerCase() !== p && !fns.includes(k));
+  const kws = [...SQL_KEYWORDS].filter(
+    (k) => k.toLowerCase().startsWith(p) && k.toLowerCase() !== p && !fns.includes(k),
+  );
   return [...new Set([...cols, ...fns, ...kws])].slice(0, 8);
 }

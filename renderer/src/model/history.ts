@@ -13,7 +13,10 @@
  *   step (typing in one field is one undo step, not one per key stroke).
  * - An edit that returns the identical object is not recorded.
  */
-export interface HistoryEntry<D> { doc: D; label: string }
+export interface HistoryEntry<D> {
+  doc: D;
+  label: string;
+}
 
 export interface HistoryState<D> {
   past: HistoryEntry<D>[];
@@ -25,14 +28,19 @@ export interface HistoryState<D> {
   lastTime: number;
 }
 
-export interface HistoryOptions { limit?: number; coalesceMs?: number }
+export interface HistoryOptions {
+  limit?: number;
+  coalesceMs?: number;
+}
 
 export function createHistory<D>(doc: D): HistoryState<D> {
   return { past: [], present: doc, presentLabel: '', future: [], lastKey: null, lastTime: 0 };
 }
 
 export function record<D>(
-  h: HistoryState<D>, next: D, label: string,
+  h: HistoryState<D>,
+  next: D,
+  label: string,
   opts: HistoryOptions & { coalesceKey?: string; now?: number } = {},
 ): HistoryState<D> {
   if (next === h.present) return h;
@@ -48,8 +56,12 @@ export function record<D>(
   return { past, present: next, presentLabel: label, future: [], lastKey: key, lastTime: now };
 }
 
-export function canUndo<D>(h: HistoryState<D>): boolean { return h.past.length > 0; }
-export function canRedo<D>(h: HistoryState<D>): boolean { return h.future.length > 0; }
+export function canUndo<D>(h: HistoryState<D>): boolean {
+  return h.past.length > 0;
+}
+export function canRedo<D>(h: HistoryState<D>): boolean {
+  return h.future.length > 0;
+}
 
 /** The label of the step undo would revert (for the menu: "Undo connect"). */
 export function undoLabel<D>(h: HistoryState<D>): string | null {

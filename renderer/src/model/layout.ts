@@ -11,7 +11,8 @@ const elk = new ELK();
 export const DEFAULT_NODE_SIZE = { width: 208, height: 56 };
 
 export async function layoutJob(
-  job: JobDocument, sizes: ReadonlyMap<string, { width: number; height: number }> = new Map(),
+  job: JobDocument,
+  sizes: ReadonlyMap<string, { width: number; height: number }> = new Map(),
 ): Promise<Map<string, Position>> {
   const graph = {
     id: 'root',
@@ -37,6 +38,7 @@ export async function layoutJob(
   };
   const out = await elk.layout(graph);
   const positions = new Map<string, Position>();
-  for (const c of out.children ?? []) positions.set(c.id, { x: Math.round(c.x ?? 0) + 40, y: Math.round(c.y ?? 0) + 40 });
+  for (const c of out.children ?? [])
+    positions.set(c.id, { x: Math.round(c.x ?? 0) + 40, y: Math.round(c.y ?? 0) + 40 });
   return positions;
 }

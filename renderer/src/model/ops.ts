@@ -3,7 +3,14 @@
  * one (unchanged parts shared), so the history can snapshot cheaply and React can compare by
  * identity. No React here; unit-tested in test/renderer/model/ops.test.ts.
  */
-import type { JobDocument, JobEdge, JobNode, JobSettingsInput, NodeType, Position } from '../../../engine/graph/types.ts';
+import type {
+  JobDocument,
+  JobEdge,
+  JobNode,
+  JobSettingsInput,
+  NodeType,
+  Position,
+} from '../../../engine/graph/types.ts';
 import { JOB_FORMAT } from '../../../engine/graph/types.ts';
 import { typeInfo } from './catalog.ts';
 
@@ -40,9 +47,10 @@ export function roundPos(p: Position): Position {
 }
 
 export function addEdge(job: JobDocument, edge: JobEdge): JobDocument {
-  const e: JobEdge = edge.fromPort && edge.fromPort !== 'out'
-    ? { from: edge.from, to: edge.to, fromPort: edge.fromPort }
-    : { from: edge.from, to: edge.to };
+  const e: JobEdge =
+    edge.fromPort && edge.fromPort !== 'out'
+      ? { from: edge.from, to: edge.to, fromPort: edge.fromPort }
+      : { from: edge.from, to: edge.to };
   if (job.edges.some((x) => edgeKey(x) === edgeKey(e))) return job;
   return { ...job, edges: [...job.edges, e] };
 }
@@ -72,7 +80,11 @@ export function moveNodes(job: JobDocument, positions: ReadonlyMap<string, Posit
   return changed ? { ...job, nodes } : job;
 }
 
-export interface NodePatch { name?: string; parallelism?: number | undefined; config?: unknown }
+export interface NodePatch {
+  name?: string;
+  parallelism?: number | undefined;
+  config?: unknown;
+}
 
 export function updateNode(job: JobDocument, id: string, patch: NodePatch): JobDocument {
   let changed = false;
@@ -92,8 +104,11 @@ export function renameNodeId(job: JobDocument, from: string, to: string): JobDoc
   return {
     ...job,
     nodes: job.nodes.map((n) => (n.id === from ? { ...n, id: to } : n)),
-    edges: job.edges.map((e) => (e.from === from || e.to === from
-      ? { ...e, from: e.from === from ? to : e.from, to: e.to === from ? to : e.to } : e)),
+    edges: job.edges.map((e) =>
+      e.from === from || e.to === from
+        ? { ...e, from: e.from === from ? to : e.from, to: e.to === from ? to : e.to }
+        : e,
+    ),
   };
 }
 
@@ -115,7 +130,7 @@ export function setIn<T extends object>(obj: T, path: readonly string[], value: 
     if (value === undefined) delete copy[head];
     else copy[head] = value;
   } else {
-    const child = (src[head] && typeof src[head] === 'object') ? src[head] : {};
+    const child = src[head] && typeof src[head] === 'object' ? src[head] : {};
     const nextChild = setIn(child, rest, value) as Record<string, unknown>;
     if (Object.keys(nextChild).length === 0) delete copy[head];
     else copy[head] = nextChild;

@@ -23,19 +23,43 @@ export interface ProblemText {
 
 /** Inspector labels of config paths; anything else is shown as its last segment, split into words. */
 const FIELD_LABELS: Record<string, string> = {
-  where: 'condition', select: 'select list', keyBy: 'key by', aggregates: 'aggregates',
-  'window.size': 'window size', 'window.slide': 'slide', 'window.gap': 'session gap', window: 'window',
-  path: 'path', format: 'format', columns: 'columns', follow: 'follow',
-  'eventTime.field': 'time column', 'eventTime.maxOutOfOrderness': 'max out-of-orderness', 'eventTime.idleTimeout': 'idle timeout',
-  eventTime: 'event time', count: 'records', rate: 'rate', keys: 'keys', seed: 'seed', step: 'event-time step',
-  outOfOrderness: 'out-of-orderness jitter', limit: 'keep last', allowedLateness: 'allowed lateness', onBadRecord: 'on a bad record',
+  where: 'condition',
+  select: 'select list',
+  keyBy: 'key by',
+  aggregates: 'aggregates',
+  'window.size': 'window size',
+  'window.slide': 'slide',
+  'window.gap': 'session gap',
+  window: 'window',
+  path: 'path',
+  format: 'format',
+  columns: 'columns',
+  follow: 'follow',
+  'eventTime.field': 'time column',
+  'eventTime.maxOutOfOrderness': 'max out-of-orderness',
+  'eventTime.idleTimeout': 'idle timeout',
+  eventTime: 'event time',
+  count: 'records',
+  rate: 'rate',
+  keys: 'keys',
+  seed: 'seed',
+  step: 'event-time step',
+  outOfOrderness: 'out-of-orderness jitter',
+  limit: 'keep last',
+  allowedLateness: 'allowed lateness',
+  onBadRecord: 'on a bad record',
 };
 const SETTINGS_LABELS: Record<string, [label: string, testId: string]> = {
-  'checkpointing.interval': ['checkpoint interval', 's-interval'], 'checkpointing.timeout': ['checkpoint timeout', 's-timeout'],
-  'checkpointing.mode': ['checkpoint mode', 's-mode'], 'checkpointing.minPause': ['min pause between checkpoints', 's-minPause'],
-  'checkpointing.retained': ['retained checkpoints', 's-retained'], stateBackend: ['state backend', 's-stateBackend'],
-  memoryStateLimit: ['memory state limit', 's-memoryStateLimit'], parallelism: ['parallelism', 's-parallelism'],
-  maxParallelism: ['max parallelism', 's-maxParallelism'], 'restart.attempts': ['restart attempts', 's-restart.attempts'],
+  'checkpointing.interval': ['checkpoint interval', 's-interval'],
+  'checkpointing.timeout': ['checkpoint timeout', 's-timeout'],
+  'checkpointing.mode': ['checkpoint mode', 's-mode'],
+  'checkpointing.minPause': ['min pause between checkpoints', 's-minPause'],
+  'checkpointing.retained': ['retained checkpoints', 's-retained'],
+  stateBackend: ['state backend', 's-stateBackend'],
+  memoryStateLimit: ['memory state limit', 's-memoryStateLimit'],
+  parallelism: ['parallelism', 's-parallelism'],
+  maxParallelism: ['max parallelism', 's-maxParallelism'],
+  'restart.attempts': ['restart attempts', 's-restart.attempts'],
   'restart.delay': ['restart delay', 's-restart.delay'],
 };
 
@@ -52,7 +76,7 @@ function nodeSubject(job: JobDocument, id: string): string {
 const configPath = (rest: string) => rest.replace(/\[\d+\]/g, '').replace(/^\./, '');
 
 export function describeProblem(job: JobDocument, p: JobProblem): ProblemText {
-  const base = { message: p.message, severity: p.severity === 'warning' ? 'warning' as const : 'error' as const };
+  const base = { message: p.message, severity: p.severity === 'warning' ? ('warning' as const) : ('error' as const) };
   const node = /^nodes\[(\d+)\](.*)$/.exec(p.path);
   if (node || p.nodeId) {
     const id = p.nodeId ?? job.nodes[Number(node![1])]?.id ?? null;
@@ -64,22 +88,42 @@ export function describeProblem(job: JobDocument, p: JobProblem): ProblemText {
       const path = configPath(cfg[1]);
       field = FIELD_LABELS[path] ?? words(path.split('.').pop() ?? path);
       fieldTestId = `f-${path}`;
-    } else if (rest === '.name') { field = 'name'; fieldTestId = 'f-name'; }
-    else if (rest === '.parallelism') { field = 'parallelism'; fieldTestId = 'f-parallelism'; }
+    } else if (rest === '.name') {
+      field = 'name';
+      fieldTestId = 'f-name';
+    } else if (rest === '.parallelism') {
+      field = 'parallelism';
+      fieldTestId = 'f-parallelism';
+    }
     return { ...base, subject: id ? nodeSubject(job, id) : 'Node', field, nodeId: id, edgeIndex: null, fieldTestId };
   }
   const edge = /^edges\[(\d+)\]/.exec(p.path);
   if (edge) {
     const e = job.edges[Number(edge[1])];
     const name = (id: string) => job.nodes.find((n) => n.id === id)?.name || id;
-    return { ...base, subject: e ? `Connection ${name(e.from)} → ${name(e.to)}` : 'Connection', field: null, nodeId: null, edgeIndex: Number(edge[1]), fieldTestId: null };
+    return {
+      ...base,
+      subject: e ? `Connection ${name(e.from)} → ${name(e.to)}` : 'Connection',
+      field: null,
+      nodeId: null,
+      edgeIndex: Number(edge[1]),
+      fieldTestId: null,
+    };
   }
   const settings = /^settings\.?(.*)$/.exec(p.path);
   if (settings) {
     const known = SETTINGS_LABELS[settings[1]];
-    return { ...base, subject: 'Job settings', field: known?.[0] ?? (settings[1] ? words(settings[1]) : null), nodeId: null, edgeIndex: null, fieldTestId: known?.[1] ?? null };
+    return {
+      ...base,
+      subject: 'Job settings',
+      field: known?.[0] ?? (settings[1] ? words(settings[1]) : null),
+      nodeId: null,
+      edgeIndex: null,
+      fieldTestId: known?.[1] ?? null,
+    };
   }
-  if (p.path === 'name') return { ...base, subject: 'Job', field: 'name', nodeId: null, edgeIndex: null, fieldTestId: 's-name' };
+  if (p.path === 'name')
+    return { ...base, subject: 'Job', field: 'name', nodeId: null, edgeIndex: null, fieldTestId: 's-name' };
   return { ...base, subject: 'Job', field: null, nodeId: null, edgeIndex: null, fieldTestId: null };
 }
 

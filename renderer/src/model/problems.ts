@@ -31,7 +31,8 @@ export function indexProblems(job: JobDocument, problems: JobProblem[]): Problem
     }
     if (id) {
       const l = byNode.get(id);
-      if (l) l.push(p); else byNode.set(id, [p]);
+      if (l) l.push(p);
+      else byNode.set(id, [p]);
     } else if (p.path.startsWith('settings')) settings.push(p);
     else other.push(p);
   }
@@ -50,7 +51,12 @@ export function computeProblems(job: JobDocument): ProblemIndex {
 }
 
 /** The problems of one node whose path points into a given config field (for inline errors). */
-export function fieldProblems(job: JobDocument, list: JobProblem[] | undefined, nodeId: string, field: string): JobProblem[] {
+export function fieldProblems(
+  job: JobDocument,
+  list: JobProblem[] | undefined,
+  nodeId: string,
+  field: string,
+): JobProblem[] {
   if (!list) return [];
   const idx = job.nodes.findIndex((n) => n.id === nodeId);
   const prefix = `nodes[${idx}].config.${field}`;

@@ -13,7 +13,11 @@ import type { EngineHost, SourceColumn } from '../../../engine/host/common/api.t
 import type { JobNode } from '../../../engine/graph/types.ts';
 import type { DocStore } from './docStore.ts';
 
-export interface Sampled { key: string; columns: SourceColumn[]; message?: string }
+export interface Sampled {
+  key: string;
+  columns: SourceColumn[];
+  message?: string;
+}
 
 export const sampledStore = createStore<{ byNode: ReadonlyMap<string, Sampled> }>()(() => ({ byNode: new Map() }));
 
@@ -22,7 +26,8 @@ export function useSampled<T>(selector: (s: { byNode: ReadonlyMap<string, Sample
 }
 
 export function sampleKey(node: JobNode, docPath: string | null): string | null {
-  if (node.type !== 'source.file' || node.config?.columns || typeof node.config?.path !== 'string' || !node.config.path) return null;
+  if (node.type !== 'source.file' || node.config?.columns || typeof node.config?.path !== 'string' || !node.config.path)
+    return null;
   return `${docPath ?? ''}|${node.config.path}|${node.config.format}`;
 }
 
@@ -37,11 +42,12 @@ export function sampledColumns(node: JobNode, docPath: string | null): Sampled |
 export function sampledTypes(byNode: ReadonlyMap<string, Sampled>): ReadonlyMap<string, string> {
   const out = new Map<string, string>();
   const clash = new Set<string>();
-  for (const s of byNode.values()) for (const c of s.columns) {
-    const t = out.get(c.name);
-    if (t !== undefined && t !== c.type) clash.add(c.name);
-    out.set(c.name, c.type);
-  }
+  for (const s of byNode.values())
+    for (const c of s.columns) {
+      const t = out.get(c.name);
+      if (t !== undefined && t !== c.type) clash.add(c.name);
+      out.set(c.name, c.type);
+    }
   for (const n of clash) out.delete(n);
   return out;
 }
@@ -55,17 +61,29 @@ export function startSourceSampling(store: DocStore, host: () => EngineHost, del
     const { job, path } = store.getState();
     for (const node of job.nodes) {
       const key = sampleKey(node, path);
-      if (!key || inFlight.has(`${node.id}|${key}`) || sampledStore.getState().byNode.get(node.id)?.key === key) continue;
+      if (!key || inFlight.has(`${node.id}|${key}`) || sampledStore.getState().byNode.get(node.id)?.key === key)
+        continue;
       inFlight.add(`${node.id}|${key}`);
-      host().sampleSource({ job, nodeId: node.id, ...(path ? { path } : {}) }).then(
-        (r) => put(node.id, { key, columns: r.columns, ...(r.message ? { message: r.message } : {}) }),
-        (e: unknown) => put(node.id, { key, columns: [], message: String((e as Error)?.message ?? e) }),
-      ).finally(() => inFlight.delete(`${node.id}|${key}`));
+      host()
+        .sampleSource({ job, nodeId: node.id, ...(path ? { path } : {}) })
+        .then(
+          (r) => put(node.id, { key, columns: r.columns, ...(r.message ? { message: r.message } : {}) }),
+          (e: unknown) => put(node.id, { key, columns: [], message: String((e as Error)?.message ?? e) }),
+        )
+        .finally(() => inFlight.delete(`${node.id}|${key}`));
     }
   };
   const put = (id: string, s: Sampled) => sampledStore.setState((st) => ({ byNode: new Map(st.byNode).set(id, s) }));
-  const schedule = () => { if (timer) clearTimeout(timer); timer = setTimeout(check, delayMs); };
+  const schedule = () => {
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(check, delayMs);
+  };
   schedule();
-  const unsub = store.subscribe((s, prev) => { if (s.job.nodes !== prev.job.nodes || s.path !== prev.path) schedule(); });
-  return () => { unsub(); if (timer) clearTimeout(timer); };
+  const unsub = store.subscribe((s, prev) => {
+    if (s.job.nodes !== prev.job.nodes || s.path !== prev.path) schedule();
+  });
+  return () => {
+    unsub();
+    if (timer) clearTimeout(timer);
+  };
 }

@@ -19,10 +19,14 @@ function str(x: unknown): string {
 function windowText(w: WindowSpec | undefined): string {
   if (!w || typeof w !== 'object') return 'window?';
   switch (w.kind) {
-    case 'tumbling': return `tumbling ${str(w.size) || '?'}`;
-    case 'sliding': return `sliding ${str(w.size) || '?'}/${str(w.slide) || '?'}`;
-    case 'session': return `session gap ${str(w.gap) || '?'}`;
-    default: return 'window?';
+    case 'tumbling':
+      return `tumbling ${str(w.size) || '?'}`;
+    case 'sliding':
+      return `sliding ${str(w.size) || '?'}/${str(w.slide) || '?'}`;
+    case 'session':
+      return `session gap ${str(w.gap) || '?'}`;
+    default:
+      return 'window?';
   }
 }
 
@@ -39,7 +43,9 @@ export function summarize(node: JobNode): string {
   switch (node.type) {
     case 'source.file': {
       const et = node.config?.eventTime?.field ? ` · time ${node.config.eventTime.field}` : '';
-      return clip(`${str(c.format) || '?'} ${str(c.path) || '(no path)'}${node.config?.follow ? ' · follow' : ''}${et}`);
+      return clip(
+        `${str(c.format) || '?'} ${str(c.path) || '(no path)'}${node.config?.follow ? ' · follow' : ''}${et}`,
+      );
     }
     case 'source.generator': {
       const cfg = node.config ?? {};
@@ -48,17 +54,23 @@ export function summarize(node: JobNode): string {
       const keys = cfg.keys === undefined ? '' : ` · ${cfg.keys} keys`;
       return clip(`${count}${rate}${keys}`);
     }
-    case 'filter': return clip(str(c.where) ? `where ${str(c.where)}` : 'where (empty)');
-    case 'map': return clip(str(c.select) ? `select ${str(c.select)}` : 'select (empty)');
-    case 'union': return 'merge inputs';
+    case 'filter':
+      return clip(str(c.where) ? `where ${str(c.where)}` : 'where (empty)');
+    case 'map':
+      return clip(str(c.select) ? `select ${str(c.select)}` : 'select (empty)');
+    case 'union':
+      return 'merge inputs';
     case 'window': {
       const cfg = node.config;
       const aggs = aggregatesShort(str(cfg?.aggregates));
       const by = cfg?.keyBy ? ` by ${cfg.keyBy}` : '';
       return clip(`${windowText(cfg?.window)} · ${aggs || 'no aggregates'}${by}`);
     }
-    case 'sink.file': return clip(`${str(c.format) || '?'} ${str(c.path) || '(no path)'}`);
-    case 'sink.preview': return `last ${node.config?.limit ?? 100} records`;
-    default: return '';
+    case 'sink.file':
+      return clip(`${str(c.format) || '?'} ${str(c.path) || '(no path)'}`);
+    case 'sink.preview':
+      return `last ${node.config?.limit ?? 100} records`;
+    default:
+      return '';
   }
 }

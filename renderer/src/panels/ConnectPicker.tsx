@@ -10,7 +10,12 @@ import { checkConnection } from '../model/connections.ts';
 import { typeInfo } from '../model/catalog.ts';
 import { addEdge } from '../model/ops.ts';
 
-interface Choice { to: string; port: 'out' | 'late'; label: string; reason: string | null }
+interface Choice {
+  to: string;
+  port: 'out' | 'late';
+  label: string;
+  reason: string | null;
+}
 
 export function ConnectPicker() {
   const from = useUi((s) => s.connectFrom);
@@ -18,7 +23,13 @@ export function ConnectPicker() {
   const [query, setQuery] = useState('');
   const [active, setActive] = useState(0);
   const input = useRef<HTMLInputElement>(null);
-  useEffect(() => { if (from) { setQuery(''); setActive(0); input.current?.focus(); } }, [from]);
+  useEffect(() => {
+    if (from) {
+      setQuery('');
+      setActive(0);
+      input.current?.focus();
+    }
+  }, [from]);
   const source = from ? job.nodes.find((n) => n.id === from) : undefined;
   const choices = useMemo(() => {
     if (!source) return [];
@@ -33,7 +44,9 @@ export function ConnectPicker() {
     }
     const q = query.trim().toLowerCase();
     // Possible connections first; refused ones stay visible with their reason.
-    return out.filter((c) => !q || c.label.toLowerCase().includes(q)).sort((a, b) => Number(a.reason !== null) - Number(b.reason !== null));
+    return out
+      .filter((c) => !q || c.label.toLowerCase().includes(q))
+      .sort((a, b) => Number(a.reason !== null) - Number(b.reason !== null));
   }, [source, job, query]);
   if (!from || !source) return null;
   const close = () => uiStore.setState({ connectFrom: null });
@@ -45,22 +58,51 @@ export function ConnectPicker() {
   };
   return (
     <div className="quickadd connect-picker" data-testid="connect-picker" onMouseDown={(e) => e.stopPropagation()}>
-      <div className="connect-picker__title">Connect <b>{source.name || source.id}</b> to…</div>
-      <input ref={input} className="quickadd__input" placeholder="Filter nodes…" value={query} data-testid="connect-picker-input"
-        onChange={(e) => { setQuery(e.target.value); setActive(0); }}
+      <div className="connect-picker__title">
+        Connect <b>{source.name || source.id}</b> to…
+      </div>
+      <input
+        ref={input}
+        className="quickadd__input"
+        placeholder="Filter nodes…"
+        value={query}
+        data-testid="connect-picker-input"
+        onChange={(e) => {
+          setQuery(e.target.value);
+          setActive(0);
+        }}
         onBlur={() => setTimeout(close, 150)}
         onKeyDown={(e) => {
-          if (e.key === 'ArrowDown') { e.preventDefault(); setActive((a) => Math.min(choices.length - 1, a + 1)); }
-          else if (e.key === 'ArrowUp') { e.preventDefault(); setActive((a) => Math.max(0, a - 1)); }
-          else if (e.key === 'Enter') { e.preventDefault(); choose(choices[active]); }
-          else if (e.key === 'Escape') { e.preventDefault(); close(); }
-        }} />
+          if (e.key === 'ArrowDown') {
+            e.preventDefault();
+            setActive((a) => Math.min(choices.length - 1, a + 1));
+          } else if (e.key === 'ArrowUp') {
+            e.preventDefault();
+            setActive((a) => Math.max(0, a - 1));
+          } else if (e.key === 'Enter') {
+            e.preventDefault();
+            choose(choices[active]);
+          } else if (e.key === 'Escape') {
+            e.preventDefault();
+            close();
+          }
+        }}
+      />
       <ul className="quickadd__list">
         {choices.map((c, i) => (
-          <li key={`${c.port}:${c.to}`} data-testid={`connect-to-${c.to}${c.port === 'late' ? '-late' : ''}`}
+          <li
+            key={`${c.port}:${c.to}`}
+            data-testid={`connect-to-${c.to}${c.port === 'late' ? '-late' : ''}`}
             className={`${i === active ? 'is-active' : ''}${c.reason ? ' is-refused' : ''}`}
-            title={c.reason ?? undefined} onMouseDown={(e) => { e.preventDefault(); choose(c); }} onMouseEnter={() => setActive(i)}>
-            {c.label}{c.reason && <span className="quickadd__group">{c.reason}</span>}
+            title={c.reason ?? undefined}
+            onMouseDown={(e) => {
+              e.preventDefault();
+              choose(c);
+            }}
+            onMouseEnter={() => setActive(i)}
+          >
+            {c.label}
+            {c.reason && <span className="quickadd__group">{c.reason}</span>}
           </li>
         ))}
         {choices.length === 0 && <li className="quickadd__none">No node takes an input here</li>}

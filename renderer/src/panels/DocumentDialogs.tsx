@@ -16,17 +16,33 @@ function OpenDialog() {
   const [error, setError] = useState<string | null>(null);
   const recent = recentPaths();
   useEffect(() => {
-    host().listFiles({}).then((f) => setFiles(f.filter((x) => JOB_FILE.test(x.name))), (e) => setError(String(e?.message ?? e)));
+    host()
+      .listFiles({})
+      .then(
+        (f) => setFiles(f.filter((x) => JOB_FILE.test(x.name))),
+        (e) => setError(String(e?.message ?? e)),
+      );
   }, []);
-  const open = (p: string) => { openDialog(null); void openPath(p); };
+  const open = (p: string) => {
+    openDialog(null);
+    void openPath(p);
+  };
   return (
     <Modal title="Open a pipeline" testId="open-dialog">
-      {recent.length > 0 && (<>
-        <h3 className="modal__section">Recent</h3>
-        <ul className="filelist" data-testid="recent-list">
-          {recent.map((p) => <li key={p}><button type="button" onClick={() => open(p)}>{displayPath(p)}</button></li>)}
-        </ul>
-      </>)}
+      {recent.length > 0 && (
+        <>
+          <h3 className="modal__section">Recent</h3>
+          <ul className="filelist" data-testid="recent-list">
+            {recent.map((p) => (
+              <li key={p}>
+                <button type="button" onClick={() => open(p)}>
+                  {displayPath(p)}
+                </button>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
       <h3 className="modal__section">Workspace {hostInfo()?.workspace && <code>{hostInfo()!.workspace}</code>}</h3>
       {error && <div className="field__error">{error}</div>}
       {!files && !error && <div className="note">Loading…</div>}
@@ -35,7 +51,8 @@ function OpenDialog() {
         {files?.map((f) => (
           <li key={f.path}>
             <button type="button" data-testid={`file-${displayPath(f.path)}`} onClick={() => open(f.path)}>
-              {displayPath(f.path)}<span className="filelist__time">{new Date(f.modified).toLocaleString()}</span>
+              {displayPath(f.path)}
+              <span className="filelist__time">{new Date(f.modified).toLocaleString()}</span>
             </button>
           </li>
         ))}
@@ -47,7 +64,11 @@ function OpenDialog() {
 function suggestName(): string {
   const s = docStore.getState();
   if (s.path) return displayPath(s.path) ?? s.path;
-  const slug = (s.job.name || 'pipeline').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'pipeline';
+  const slug =
+    (s.job.name || 'pipeline')
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '') || 'pipeline';
   return `${slug}.weir.json`;
 }
 
@@ -61,13 +82,31 @@ function SaveAsDialog() {
   };
   return (
     <Modal title="Save pipeline as" testId="save-as-dialog">
-      <form onSubmit={(e) => { e.preventDefault(); void submit(); }}>
-        <label className="field__label" htmlFor="save-as-path">File in the workspace</label>
-        <input id="save-as-path" className="input" autoFocus value={name} data-testid="save-as-path"
-          onChange={(e) => setName(e.target.value)} spellCheck={false} />
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          void submit();
+        }}
+      >
+        <label className="field__label" htmlFor="save-as-path">
+          File in the workspace
+        </label>
+        <input
+          id="save-as-path"
+          className="input"
+          autoFocus
+          value={name}
+          data-testid="save-as-path"
+          onChange={(e) => setName(e.target.value)}
+          spellCheck={false}
+        />
         <div className="modal__actions">
-          <button type="button" className="btn" onClick={() => openDialog(null)}>Cancel</button>
-          <button type="submit" className="btn btn--primary" data-testid="save-as-confirm">Save</button>
+          <button type="button" className="btn" onClick={() => openDialog(null)}>
+            Cancel
+          </button>
+          <button type="submit" className="btn btn--primary" data-testid="save-as-confirm">
+            Save
+          </button>
         </div>
       </form>
     </Modal>

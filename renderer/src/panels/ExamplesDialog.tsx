@@ -13,7 +13,9 @@ export function ExamplesDialog() {
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
     if (!open) return;
-    host().listExamples({}).then(setList, (e) => setError(String(e?.message ?? e)));
+    host()
+      .listExamples({})
+      .then(setList, (e) => setError(String(e?.message ?? e)));
   }, [open]);
   if (!open) return null;
   return (
@@ -22,7 +24,15 @@ export function ExamplesDialog() {
       {!list && !error && <div className="note">Loading…</div>}
       <div className="gallery">
         {list?.map((x) => (
-          <button type="button" key={x.id} className="gallery__card" data-testid={`example-${x.id}`} onClick={() => { void openExample(x.id); }}>
+          <button
+            type="button"
+            key={x.id}
+            className="gallery__card"
+            data-testid={`example-${x.id}`}
+            onClick={() => {
+              void openExample(x.id);
+            }}
+          >
             <div className="gallery__name">{x.name}</div>
             <div className="gallery__desc">{x.description}</div>
             <div className="gallery__path">{x.path}</div>

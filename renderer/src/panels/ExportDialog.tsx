@@ -27,7 +27,8 @@ export function ExportDialog() {
     setError(null);
     // The path lets the exporter sample the job's data files (relative to it) for column types.
     const { job, path } = docStore.getState();
-    host().exportJob({ job, format, ...(path ? { path } : {}) })
+    host()
+      .exportJob({ job, format, ...(path ? { path } : {}) })
       .then(setResult, (e) => setError(String(e?.message ?? e)));
   }, [open, format]);
   if (!open) return null;
@@ -37,21 +38,60 @@ export function ExportDialog() {
       <div className="export__formats">
         {(['flink-sql', 'json'] as const).map((f) => (
           <label key={f} className="check">
-            <input type="radio" name="export-format" checked={format === f} onChange={() => setFormat(f)} data-testid={`export-${f}`} />
+            <input
+              type="radio"
+              name="export-format"
+              checked={format === f}
+              onChange={() => setFormat(f)}
+              data-testid={`export-${f}`}
+            />
             <span>{f === 'json' ? 'weir.job/v1 JSON (runs with `weir run`)' : 'Flink SQL script'}</span>
           </label>
         ))}
       </div>
-      {error && <div className="field__error" role="alert">{error}</div>}
-      {result && result.warnings.length > 0 && (
-        <ul className="inspector__problems">{result.warnings.map((w, i) => <li key={i} className="is-warning">{w.path}: {w.message}</li>)}</ul>
+      {error && (
+        <div className="field__error" role="alert">
+          {error}
+        </div>
       )}
-      <textarea className="export__text" readOnly value={result?.text ?? (error ? '' : 'Exporting…')} data-testid="export-text" spellCheck={false} />
+      {result && result.warnings.length > 0 && (
+        <ul className="inspector__problems">
+          {result.warnings.map((w, i) => (
+            <li key={i} className="is-warning">
+              {w.path}: {w.message}
+            </li>
+          ))}
+        </ul>
+      )}
+      <textarea
+        className="export__text"
+        readOnly
+        value={result?.text ?? (error ? '' : 'Exporting…')}
+        data-testid="export-text"
+        spellCheck={false}
+      />
       <div className="modal__actions">
-        <button type="button" className="btn" disabled={!result}
-          onClick={() => { void navigator.clipboard?.writeText(result!.text).then(() => notify('Copied'), () => notify('Copy failed: select the text and copy it', 'error')); }}>Copy</button>
-        <button type="button" className="btn btn--primary" disabled={!result}
-          onClick={() => download(`${name}.${format === 'json' ? 'weir.json' : 'sql'}`, result!.text)}>Download</button>
+        <button
+          type="button"
+          className="btn"
+          disabled={!result}
+          onClick={() => {
+            void navigator.clipboard?.writeText(result!.text).then(
+              () => notify('Copied'),
+              () => notify('Copy failed: select the text and copy it', 'error'),
+            );
+          }}
+        >
+          Copy
+        </button>
+        <button
+          type="button"
+          className="btn btn--primary"
+          disabled={!result}
+          onClick={() => download(`${name}.${format === 'json' ? 'weir.json' : 'sql'}`, result!.text)}
+        >
+          Download
+        </button>
       </div>
     </Modal>
   );

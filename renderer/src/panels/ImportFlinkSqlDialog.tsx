@@ -16,11 +16,18 @@ export function ImportFlinkSqlDialog() {
   const [sql, setSql] = useState('');
   const [result, setResult] = useState<ImportResult | null>(null);
   const [error, setError] = useState<string | null>(null);
-  useEffect(() => { if (open) { setResult(null); setError(null); } }, [open]);
+  useEffect(() => {
+    if (open) {
+      setResult(null);
+      setError(null);
+    }
+  }, [open]);
   if (!open) return null;
   const read = () => {
     setError(null);
-    host().importFlinkSql({ sql }).then(setResult, (e) => setError(String(e?.message ?? e)));
+    host()
+      .importFlinkSql({ sql })
+      .then(setResult, (e) => setError(String(e?.message ?? e)));
   };
   const openJob = () => {
     if (!result) return;
@@ -31,20 +38,58 @@ export function ImportFlinkSqlDialog() {
   };
   return (
     <Modal title="Import Flink SQL" testId="import-flink-sql-dialog" wide>
-      <input type="file" accept=".sql,text/plain" data-testid="import-flink-sql-file"
-        onChange={(e) => { const f = e.target.files?.[0]; if (f) void f.text().then((t) => { setSql(t); setResult(null); }); }} />
-      <textarea className="export__text" value={sql} onChange={(e) => { setSql(e.target.value); setResult(null); }}
-        placeholder="CREATE TABLE ... ; CREATE VIEW ... ; INSERT INTO ... ;" data-testid="import-flink-sql-text" spellCheck={false} />
-      {error && <div className="field__error" role="alert">{error}</div>}
+      <input
+        type="file"
+        accept=".sql,text/plain"
+        data-testid="import-flink-sql-file"
+        onChange={(e) => {
+          const f = e.target.files?.[0];
+          if (f)
+            void f.text().then((t) => {
+              setSql(t);
+              setResult(null);
+            });
+        }}
+      />
+      <textarea
+        className="export__text"
+        value={sql}
+        onChange={(e) => {
+          setSql(e.target.value);
+          setResult(null);
+        }}
+        placeholder="CREATE TABLE ... ; CREATE VIEW ... ; INSERT INTO ... ;"
+        data-testid="import-flink-sql-text"
+        spellCheck={false}
+      />
+      {error && (
+        <div className="field__error" role="alert">
+          {error}
+        </div>
+      )}
       {result && (
         <ul className="inspector__problems" data-testid="import-flink-sql-problems">
           {result.problems.length === 0 && <li>Everything in the script has a Weir node.</li>}
-          {result.problems.map((p, i) => <li key={i} className={p.severity === 'error' ? 'is-error' : 'is-warning'}>line {p.line}, column {p.column}: {p.message}</li>)}
+          {result.problems.map((p, i) => (
+            <li key={i} className={p.severity === 'error' ? 'is-error' : 'is-warning'}>
+              line {p.line}, column {p.column}: {p.message}
+            </li>
+          ))}
         </ul>
       )}
       <div className="modal__actions">
-        <button type="button" className="btn" disabled={sql.trim() === ''} onClick={read}>Read script</button>
-        <button type="button" className="btn btn--primary" disabled={!result} onClick={openJob} data-testid="import-flink-sql-open">Open on canvas</button>
+        <button type="button" className="btn" disabled={sql.trim() === ''} onClick={read}>
+          Read script
+        </button>
+        <button
+          type="button"
+          className="btn btn--primary"
+          disabled={!result}
+          onClick={openJob}
+          data-testid="import-flink-sql-open"
+        >
+          Open on canvas
+        </button>
       </div>
     </Modal>
   );

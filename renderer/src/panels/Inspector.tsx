@@ -19,19 +19,32 @@ import * as R from './RelationalForms.tsx';
 
 function NodeForm({ node, columns, err }: F.FormProps<JobNode['type']>) {
   switch (node.type) {
-    case 'source.file': return <F.FileSourceForm node={node} columns={columns} err={err} />;
-    case 'source.generator': return <F.GeneratorForm node={node} columns={columns} err={err} />;
-    case 'filter': return <F.FilterForm node={node} columns={columns} err={err} />;
-    case 'map': return <F.MapForm node={node} columns={columns} err={err} />;
-    case 'union': return <F.UnionForm />;
-    case 'window': return <F.WindowForm node={node} columns={columns} err={err} />;
-    case 'join.interval': return <R.IntervalJoinForm node={node} columns={columns} err={err} />;
-    case 'join.window': return <R.WindowJoinForm node={node} columns={columns} err={err} />;
-    case 'join': return <R.JoinForm node={node} columns={columns} err={err} />;
-    case 'aggregate': return <R.AggregateForm node={node} columns={columns} err={err} />;
-    case 'topn': return <R.TopNForm node={node} columns={columns} err={err} />;
-    case 'sink.file': return <F.FileSinkForm node={node} columns={columns} err={err} />;
-    case 'sink.preview': return <F.PreviewForm node={node} columns={columns} err={err} />;
+    case 'source.file':
+      return <F.FileSourceForm node={node} columns={columns} err={err} />;
+    case 'source.generator':
+      return <F.GeneratorForm node={node} columns={columns} err={err} />;
+    case 'filter':
+      return <F.FilterForm node={node} columns={columns} err={err} />;
+    case 'map':
+      return <F.MapForm node={node} columns={columns} err={err} />;
+    case 'union':
+      return <F.UnionForm />;
+    case 'window':
+      return <F.WindowForm node={node} columns={columns} err={err} />;
+    case 'join.interval':
+      return <R.IntervalJoinForm node={node} columns={columns} err={err} />;
+    case 'join.window':
+      return <R.WindowJoinForm node={node} columns={columns} err={err} />;
+    case 'join':
+      return <R.JoinForm node={node} columns={columns} err={err} />;
+    case 'aggregate':
+      return <R.AggregateForm node={node} columns={columns} err={err} />;
+    case 'topn':
+      return <R.TopNForm node={node} columns={columns} err={err} />;
+    case 'sink.file':
+      return <F.FileSinkForm node={node} columns={columns} err={err} />;
+    case 'sink.preview':
+      return <F.PreviewForm node={node} columns={columns} err={err} />;
   }
 }
 
@@ -41,8 +54,15 @@ function useNodeIgnoringPosition(id: string): JobNode | undefined {
   return useDoc((s) => {
     const n = s.job.nodes.find((x) => x.id === id);
     const p = last.current;
-    if (p && n && p.config === n.config && p.name === n.name && p.type === n.type
-      && (p as { parallelism?: number }).parallelism === (n as { parallelism?: number }).parallelism) return p;
+    if (
+      p &&
+      n &&
+      p.config === n.config &&
+      p.name === n.name &&
+      p.type === n.type &&
+      (p as { parallelism?: number }).parallelism === (n as { parallelism?: number }).parallelism
+    )
+      return p;
     last.current = n;
     return n;
   });
@@ -67,7 +87,9 @@ function NodeInspector({ id }: { id: string }) {
   return (
     <div className="inspector__body" data-testid="node-form" data-node-id={id}>
       <div className="inspector__head">
-        <span className={`inspector__icon inspector__icon--${info.group.toLowerCase()}`}><TypeIcon type={node.type} size={18} /></span>
+        <span className={`inspector__icon inspector__icon--${info.group.toLowerCase()}`}>
+          <TypeIcon type={node.type} size={18} />
+        </span>
         <div>
           <div className="inspector__title">{info.label}</div>
           <div className="inspector__sub">{info.description}</div>
@@ -75,36 +97,71 @@ function NodeInspector({ id }: { id: string }) {
       </div>
       {nodeLevel.length > 0 && (
         <ul className="inspector__problems" data-testid="node-problems">
-          {nodeLevel.map((p, i) => <li key={i} className={p.severity === 'warning' ? 'is-warning' : ''}>{p.message}</li>)}
+          {nodeLevel.map((p, i) => (
+            <li key={i} className={p.severity === 'warning' ? 'is-warning' : ''}>
+              {p.message}
+            </li>
+          ))}
         </ul>
       )}
-      <TextField label="Name" value={node.name} testId="f-name" placeholder={node.id}
-        hint={<>id <code>{node.id}</code></>} onChange={(v) => editNodeField(id, 'name', v)} />
-      {isNodeType(node.type) ? <NodeForm node={safe} columns={columns} err={err} />
-        : <p className="note">Unknown node type <code>{String(node.type)}</code>: delete this node or fix the file.</p>}
-      <NumberField label="Parallelism" value={(node as { parallelism?: number }).parallelism} integer min={1}
-        testId="f-parallelism" placeholder="job default" error={messageAt(problems, `${base}.parallelism`)}
-        onChange={(v) => editNodeField(id, 'parallelism', v)} />
+      <TextField
+        label="Name"
+        value={node.name}
+        testId="f-name"
+        placeholder={node.id}
+        hint={
+          <>
+            id <code>{node.id}</code>
+          </>
+        }
+        onChange={(v) => editNodeField(id, 'name', v)}
+      />
+      {isNodeType(node.type) ? (
+        <NodeForm node={safe} columns={columns} err={err} />
+      ) : (
+        <p className="note">
+          Unknown node type <code>{String(node.type)}</code>: delete this node or fix the file.
+        </p>
+      )}
+      <NumberField
+        label="Parallelism"
+        value={(node as { parallelism?: number }).parallelism}
+        integer
+        min={1}
+        testId="f-parallelism"
+        placeholder="job default"
+        error={messageAt(problems, `${base}.parallelism`)}
+        onChange={(v) => editNodeField(id, 'parallelism', v)}
+      />
     </div>
   );
 }
 
 function EdgeInspector({ edgeKey }: { edgeKey: string }) {
   const edge = useDoc((s) => edgeOfKey(s.job, edgeKey));
-  const names = useDocShallow((s) => [edge?.from, edge?.to].map((id) => s.job.nodes.find((n) => n.id === id)?.name ?? id));
+  const names = useDocShallow((s) =>
+    [edge?.from, edge?.to].map((id) => s.job.nodes.find((n) => n.id === id)?.name ?? id),
+  );
   if (!edge) return null;
   const late = edge.fromPort === 'late';
   return (
     <div className="inspector__body" data-testid="edge-form">
-      <div className="inspector__head"><div>
-        <div className="inspector__title">Connection</div>
-        <div className="inspector__sub">{names[0]} → {names[1]}</div>
-      </div></div>
+      <div className="inspector__head">
+        <div>
+          <div className="inspector__title">Connection</div>
+          <div className="inspector__sub">
+            {names[0]} → {names[1]}
+          </div>
+        </div>
+      </div>
       <p className="note">
-        {late ? 'Carries the records that arrived after the watermark passed the end of their window plus the allowed lateness.'
+        {late
+          ? 'Carries the records that arrived after the watermark passed the end of their window plus the allowed lateness.'
           : 'Carries every record and watermark from the upstream output. Barriers for each checkpoint travel along it too.'}
       </p>
-      <button type="button" className="btn" onClick={deleteSelection}>Delete connection</button>
+      <button type="button" className="btn" onClick={deleteSelection}>
+        Delete connection
+      </button>
     </div>
   );
 }
@@ -117,13 +174,22 @@ export function Inspector() {
   const onlyEdge = count === 0 && selectedEdges.size === 1 ? [...selectedEdges][0] : null;
   return (
     <aside className="inspector" data-testid="inspector">
-      {only ? <NodeInspector key={only} id={only} />
-        : count > 1 ? (
-          <div className="inspector__body">
-            <div className="inspector__head"><div className="inspector__title">{count} nodes selected</div></div>
-            <p className="note">Move them together, duplicate (Ctrl+D), copy (Ctrl+C) or delete (Del). Select one node to edit it.</p>
+      {only ? (
+        <NodeInspector key={only} id={only} />
+      ) : count > 1 ? (
+        <div className="inspector__body">
+          <div className="inspector__head">
+            <div className="inspector__title">{count} nodes selected</div>
           </div>
-        ) : onlyEdge ? <EdgeInspector key={onlyEdge} edgeKey={onlyEdge} /> : <SettingsForm />}
+          <p className="note">
+            Move them together, duplicate (Ctrl+D), copy (Ctrl+C) or delete (Del). Select one node to edit it.
+          </p>
+        </div>
+      ) : onlyEdge ? (
+        <EdgeInspector key={onlyEdge} edgeKey={onlyEdge} />
+      ) : (
+        <SettingsForm />
+      )}
     </aside>
   );
 }

@@ -18,27 +18,49 @@ export function Palette() {
   };
   const addAtCenter = (type: NodeType) => {
     const el = document.querySelector('.canvas')?.getBoundingClientRect();
-    const p = rf.screenToFlowPosition({ x: (el?.left ?? 0) + (el?.width ?? 800) / 2, y: (el?.top ?? 0) + (el?.height ?? 600) / 2 });
+    const p = rf.screenToFlowPosition({
+      x: (el?.left ?? 0) + (el?.width ?? 800) / 2,
+      y: (el?.top ?? 0) + (el?.height ?? 600) / 2,
+    });
     addNodeAt(type, { x: p.x - 110, y: p.y - 30 });
   };
 
   return (
     <aside className="palette" data-testid="palette">
-      <input className="palette__search" type="search" placeholder="Search nodes…" value={query}
-        data-testid="palette-search" aria-label="Search nodes"
+      <input
+        className="palette__search"
+        type="search"
+        placeholder="Search nodes…"
+        value={query}
+        data-testid="palette-search"
+        aria-label="Search nodes"
         onChange={(e) => setQuery(e.target.value)}
-        onKeyDown={(e) => { if (e.key === 'Enter' && groups[0]) addAtCenter(groups[0].items[0].type); }} />
+        onKeyDown={(e) => {
+          if (e.key === 'Enter' && groups[0]) addAtCenter(groups[0].items[0].type);
+        }}
+      />
       <div className="palette__groups">
         {groups.map((g) => (
           <section key={g.group} className="palette__group">
             <h3 className="palette__title">{g.group}</h3>
             {g.items.map((i) => (
-              <div key={i.type} className={`palette__item palette__item--${i.group.toLowerCase()}`} draggable
-                tabIndex={0} role="button" data-testid={`palette-${i.type}`} title={i.description}
+              <div
+                key={i.type}
+                className={`palette__item palette__item--${i.group.toLowerCase()}`}
+                draggable
+                tabIndex={0}
+                role="button"
+                data-testid={`palette-${i.type}`}
+                title={i.description}
                 onDragStart={(e) => onDragStart(e, i.type)}
-                onKeyDown={(e) => { if (e.key === 'Enter') addAtCenter(i.type); }}
-                onDoubleClick={() => addAtCenter(i.type)}>
-                <span className="palette__icon"><TypeIcon type={i.type} /></span>
+                onKeyDown={(e) => {
+                  if (e.key === 'Enter') addAtCenter(i.type);
+                }}
+                onDoubleClick={() => addAtCenter(i.type)}
+              >
+                <span className="palette__icon">
+                  <TypeIcon type={i.type} />
+                </span>
                 <span className="palette__label">{i.label}</span>
               </div>
             ))}
@@ -46,7 +68,9 @@ export function Palette() {
         ))}
         {groups.length === 0 && <div className="palette__none">No node matches “{query}”.</div>}
       </div>
-      <div className="palette__foot">Drag onto the canvas · double-click the canvas to search · <kbd>?</kbd> shortcuts</div>
+      <div className="palette__foot">
+        Drag onto the canvas · double-click the canvas to search · <kbd>?</kbd> shortcuts
+      </div>
     </aside>
   );
 }

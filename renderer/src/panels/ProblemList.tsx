@@ -19,7 +19,10 @@ function goTo(t: ProblemText): void {
   const id = t.fieldTestId;
   const focus = (tries: number) => {
     const el = document.querySelector<HTMLElement>(`.inspector [data-testid="${CSS.escape(id)}"]`);
-    if (el) { el.focus(); el.scrollIntoView({ block: 'nearest' }); } else if (tries > 0) requestAnimationFrame(() => focus(tries - 1));
+    if (el) {
+      el.focus();
+      el.scrollIntoView({ block: 'nearest' });
+    } else if (tries > 0) requestAnimationFrame(() => focus(tries - 1));
   };
   requestAnimationFrame(() => focus(10));
 }
@@ -33,9 +36,19 @@ export function ProblemList() {
     <ul className="problem-list" data-testid="problem-list">
       {items.map((t, i) => (
         <li key={i}>
-          <button type="button" className={`problem-list__item${t.severity === 'warning' ? ' is-warning' : ''}`} data-testid="problem"
-            data-node-id={t.nodeId ?? ''} data-field={t.fieldTestId ?? ''} onClick={() => { goTo(t); uiStore.setState({ problemsOpen: false }); }}>
-            <span className="problem-list__sev">{t.severity === 'warning' ? '⚠' : '✕'}</span>{problemLine(t)}
+          <button
+            type="button"
+            className={`problem-list__item${t.severity === 'warning' ? ' is-warning' : ''}`}
+            data-testid="problem"
+            data-node-id={t.nodeId ?? ''}
+            data-field={t.fieldTestId ?? ''}
+            onClick={() => {
+              goTo(t);
+              uiStore.setState({ problemsOpen: false });
+            }}
+          >
+            <span className="problem-list__sev">{t.severity === 'warning' ? '⚠' : '✕'}</span>
+            {problemLine(t)}
           </button>
         </li>
       ))}

@@ -12,10 +12,18 @@ export function QuickAdd() {
   const [active, setActive] = useState(0);
   const input = useRef<HTMLInputElement>(null);
   const rf = useReactFlow();
-  useEffect(() => { if (qa) { setQuery(''); setActive(0); input.current?.focus(); } }, [qa]);
+  useEffect(() => {
+    if (qa) {
+      setQuery('');
+      setActive(0);
+      input.current?.focus();
+    }
+  }, [qa]);
   if (!qa) return null;
   // Connecting from an output: only nodes that take an input are offered.
-  const items = searchCatalog(query).flatMap((g) => g.items).filter((i) => !qa.connectFrom || i.hasInput);
+  const items = searchCatalog(query)
+    .flatMap((g) => g.items)
+    .filter((i) => !qa.connectFrom || i.hasInput);
   const close = () => uiStore.setState({ quickAdd: null });
   const choose = (i: number) => {
     const item = items[i];
@@ -26,23 +34,52 @@ export function QuickAdd() {
     close();
   };
   return (
-    <div className="quickadd" style={{ left: qa.screen.x, top: qa.screen.y }} data-testid="quick-add"
-      onMouseDown={(e) => e.stopPropagation()}>
-      <input ref={input} className="quickadd__input" placeholder={qa.connectFrom ? 'Add and connect…' : 'Add node…'} value={query} data-testid="quick-add-input"
-        onChange={(e) => { setQuery(e.target.value); setActive(0); }}
+    <div
+      className="quickadd"
+      style={{ left: qa.screen.x, top: qa.screen.y }}
+      data-testid="quick-add"
+      onMouseDown={(e) => e.stopPropagation()}
+    >
+      <input
+        ref={input}
+        className="quickadd__input"
+        placeholder={qa.connectFrom ? 'Add and connect…' : 'Add node…'}
+        value={query}
+        data-testid="quick-add-input"
+        onChange={(e) => {
+          setQuery(e.target.value);
+          setActive(0);
+        }}
         onBlur={() => setTimeout(close, 150)}
         onKeyDown={(e) => {
-          if (e.key === 'ArrowDown') { e.preventDefault(); setActive((a) => Math.min(items.length - 1, a + 1)); }
-          else if (e.key === 'ArrowUp') { e.preventDefault(); setActive((a) => Math.max(0, a - 1)); }
-          else if (e.key === 'Enter') { e.preventDefault(); choose(active); }
-          else if (e.key === 'Escape') close();
-        }} />
+          if (e.key === 'ArrowDown') {
+            e.preventDefault();
+            setActive((a) => Math.min(items.length - 1, a + 1));
+          } else if (e.key === 'ArrowUp') {
+            e.preventDefault();
+            setActive((a) => Math.max(0, a - 1));
+          } else if (e.key === 'Enter') {
+            e.preventDefault();
+            choose(active);
+          } else if (e.key === 'Escape') close();
+        }}
+      />
       <ul className="quickadd__list">
         {items.map((i, idx) => (
-          <li key={i.type} className={idx === active ? 'is-active' : ''} onMouseDown={(e) => { e.preventDefault(); choose(idx); }}
-            onMouseEnter={() => setActive(idx)}>
-            <span className={`quickadd__icon quickadd__icon--${i.group.toLowerCase()}`}><TypeIcon type={i.type} size={14} /></span>
-            {i.label}<span className="quickadd__group">{i.group}</span>
+          <li
+            key={i.type}
+            className={idx === active ? 'is-active' : ''}
+            onMouseDown={(e) => {
+              e.preventDefault();
+              choose(idx);
+            }}
+            onMouseEnter={() => setActive(idx)}
+          >
+            <span className={`quickadd__icon quickadd__icon--${i.group.toLowerCase()}`}>
+              <TypeIcon type={i.type} size={14} />
+            </span>
+            {i.label}
+            <span className="quickadd__group">{i.group}</span>
           </li>
         ))}
         {items.length === 0 && <li className="quickadd__none">No match</li>}

@@ -12,17 +12,43 @@ export function RunControls() {
   const active = ACTIVE.has(status);
   return (
     <div className="runbar">
-      <span className={`status status--${status}`} data-testid="job-status" data-status={status} title={cause ?? undefined}>
+      <span
+        className={`status status--${status}`}
+        data-testid="job-status"
+        data-status={status}
+        title={cause ?? undefined}
+      >
         {status}
       </span>
       <Uptime />
-      {restarts > 0 && <span className="runbar__restarts" data-testid="restarts" data-count={restarts} title="Restarts">↻ {restarts}</span>}
+      {restarts > 0 && (
+        <span className="runbar__restarts" data-testid="restarts" data-count={restarts} title="Restarts">
+          ↻ {restarts}
+        </span>
+      )}
       {active ? (
-        <button type="button" className="btn btn--stop" data-testid="stop" onClick={() => { void stop(); }}>■ Stop</button>
+        <button
+          type="button"
+          className="btn btn--stop"
+          data-testid="stop"
+          onClick={() => {
+            void stop();
+          }}
+        >
+          ■ Stop
+        </button>
       ) : (
-        <button type="button" className="btn btn--run" data-testid="run"
+        <button
+          type="button"
+          className="btn btn--run"
+          data-testid="run"
           title={errors ? `${errors} problem(s) to fix first (Ctrl+Enter)` : 'Run (Ctrl+Enter)'}
-          onClick={() => { void run(); }}>▶ Run</button>
+          onClick={() => {
+            void run();
+          }}
+        >
+          ▶ Run
+        </button>
       )}
     </div>
   );

@@ -17,14 +17,31 @@ export function StatusBar() {
   const warnings = problems.length - errors;
   return (
     <footer className="statusbar">
-      <button type="button" className={`statusbar__problems${errors ? ' has-errors' : ''}`} data-testid="problems"
-        data-count={problems.length} onClick={() => setOpen((o) => !o)}>
-        {errors === 0 && warnings === 0 ? '✓ valid' : `${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}`}
+      <button
+        type="button"
+        className={`statusbar__problems${errors ? ' has-errors' : ''}`}
+        data-testid="problems"
+        data-count={problems.length}
+        onClick={() => setOpen((o) => !o)}
+      >
+        {errors === 0 && warnings === 0
+          ? '✓ valid'
+          : `${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}`}
       </button>
-      <span>{nodes} nodes · {edges} edges</span>
+      <span>
+        {nodes} nodes · {edges} edges
+      </span>
       <span>snap {snap ? 'on' : 'off'} (G)</span>
-      {connection !== 'open' && <span className="statusbar__conn" data-testid="connection">{connection === 'closed' ? 'disconnected from Weir' : 'reconnecting to Weir…'}</span>}
-      {cause && <span className="statusbar__cause" data-testid="run-cause">run failed: {cause}</span>}
+      {connection !== 'open' && (
+        <span className="statusbar__conn" data-testid="connection">
+          {connection === 'closed' ? 'disconnected from Weir' : 'reconnecting to Weir…'}
+        </span>
+      )}
+      {cause && (
+        <span className="statusbar__cause" data-testid="run-cause">
+          run failed: {cause}
+        </span>
+      )}
       <span className="statusbar__right">Double-click canvas to add · Shift+drag to box-select · ? for shortcuts</span>
       {open && <ProblemList />}
     </footer>

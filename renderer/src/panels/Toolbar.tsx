@@ -9,10 +9,25 @@ import { docStore } from '../state.ts';
 import { RunControls } from './RunControls.tsx';
 import { displayPath } from '../documents/paths.ts';
 
-function Btn(p: { label: string; title: string; onClick: () => void; testId?: string; disabled?: boolean; primary?: boolean }) {
+function Btn(p: {
+  label: string;
+  title: string;
+  onClick: () => void;
+  testId?: string;
+  disabled?: boolean;
+  primary?: boolean;
+}) {
   return (
-    <button type="button" className={`btn${p.primary ? ' btn--primary' : ''}`} title={p.title} disabled={p.disabled}
-      data-testid={p.testId} onClick={p.onClick}>{p.label}</button>
+    <button
+      type="button"
+      className={`btn${p.primary ? ' btn--primary' : ''}`}
+      title={p.title}
+      disabled={p.disabled}
+      data-testid={p.testId}
+      onClick={p.onClick}
+    >
+      {p.label}
+    </button>
   );
 }
 
@@ -27,28 +42,97 @@ export function Toolbar() {
   const hasSelection = useDoc((s) => s.selectedNodes.size > 0);
   return (
     <header className="toolbar">
-      <div className="toolbar__brand"><span className="logo" aria-hidden="true">≋</span>Weir</div>
-      <div className="toolbar__group">
-        <Btn label="New" title="New pipeline (Alt+N)" testId="doc-new" onClick={newDocument} />
-        <Btn label="Open" title="Open (Ctrl+O)" testId="doc-open" onClick={() => { void openDocument(); }} />
-        <Btn label="Save" title="Save (Ctrl+S)" testId="doc-save" onClick={() => { void save(); }} />
-        <Btn label="Save as" title="Save as (Ctrl+Shift+S)" testId="doc-save-as" onClick={() => { void saveAs(); }} />
-        <Btn label="Examples" title="Example pipelines (Alt+E)" testId="examples" onClick={() => openDialog('examples')} />
-        <Btn label="Export" title="Export as JSON or Flink SQL (Ctrl+Shift+E)" testId="export" onClick={() => openDialog('export')} />
+      <div className="toolbar__brand">
+        <span className="logo" aria-hidden="true">
+          ≋
+        </span>
+        Weir
       </div>
       <div className="toolbar__group">
-        <Btn label="↶" title={uLabel ? `Undo ${uLabel} (Ctrl+Z)` : 'Undo (Ctrl+Z)'} testId="undo" disabled={!undoable} onClick={() => docStore.getState().undo()} />
-        <Btn label="↷" title={rLabel ? `Redo ${rLabel} (Ctrl+Shift+Z)` : 'Redo (Ctrl+Shift+Z)'} testId="redo" disabled={!redoable} onClick={() => docStore.getState().redo()} />
-        <Btn label="Layout" title="Auto-layout (L)" testId="auto-layout" onClick={() => { void autoLayout(); }} />
+        <Btn label="New" title="New pipeline (Alt+N)" testId="doc-new" onClick={newDocument} />
+        <Btn
+          label="Open"
+          title="Open (Ctrl+O)"
+          testId="doc-open"
+          onClick={() => {
+            void openDocument();
+          }}
+        />
+        <Btn
+          label="Save"
+          title="Save (Ctrl+S)"
+          testId="doc-save"
+          onClick={() => {
+            void save();
+          }}
+        />
+        <Btn
+          label="Save as"
+          title="Save as (Ctrl+Shift+S)"
+          testId="doc-save-as"
+          onClick={() => {
+            void saveAs();
+          }}
+        />
+        <Btn
+          label="Examples"
+          title="Example pipelines (Alt+E)"
+          testId="examples"
+          onClick={() => openDialog('examples')}
+        />
+        <Btn
+          label="Export"
+          title="Export as JSON or Flink SQL (Ctrl+Shift+E)"
+          testId="export"
+          onClick={() => openDialog('export')}
+        />
+      </div>
+      <div className="toolbar__group">
+        <Btn
+          label="↶"
+          title={uLabel ? `Undo ${uLabel} (Ctrl+Z)` : 'Undo (Ctrl+Z)'}
+          testId="undo"
+          disabled={!undoable}
+          onClick={() => docStore.getState().undo()}
+        />
+        <Btn
+          label="↷"
+          title={rLabel ? `Redo ${rLabel} (Ctrl+Shift+Z)` : 'Redo (Ctrl+Shift+Z)'}
+          testId="redo"
+          disabled={!redoable}
+          onClick={() => docStore.getState().redo()}
+        />
+        <Btn
+          label="Layout"
+          title="Auto-layout (L)"
+          testId="auto-layout"
+          onClick={() => {
+            void autoLayout();
+          }}
+        />
         <Btn label="Fit" title="Zoom to fit (F)" testId="zoom-fit" onClick={zoomToFit} />
         <Btn label="Note" title="Add a sticky note (N)" testId="add-note" onClick={addNoteInView} />
-        <Btn label="Group" title="Frame the selected nodes in a labelled group (Ctrl+G)" testId="group" disabled={!hasSelection} onClick={groupSelection} />
+        <Btn
+          label="Group"
+          title="Frame the selected nodes in a labelled group (Ctrl+G)"
+          testId="group"
+          disabled={!hasSelection}
+          onClick={groupSelection}
+        />
         <Btn label="?" title="Keyboard shortcuts (?)" testId="help" onClick={() => openDialog('help')} />
       </div>
       <div className="toolbar__doc" title={path ?? 'not saved yet'}>
-        <span className="toolbar__name" data-testid="job-name">{name || 'untitled'}</span>
-        {dirty && <span className="toolbar__dirty" data-testid="dirty" title="Unsaved changes">●</span>}
-        <span className="toolbar__path" data-testid="doc-path">{displayPath(path) ?? 'unsaved'}</span>
+        <span className="toolbar__name" data-testid="job-name">
+          {name || 'untitled'}
+        </span>
+        {dirty && (
+          <span className="toolbar__dirty" data-testid="dirty" title="Unsaved changes">
+            ●
+          </span>
+        )}
+        <span className="toolbar__path" data-testid="doc-path">
+          {displayPath(path) ?? 'unsaved'}
+        </span>
       </div>
       <RunControls />
     </header>

@@ -4,11 +4,15 @@ import { docStore } from '../state.ts';
 import { setIn, updateNode, setSettings, setName } from '../model/ops.ts';
 
 export function editConfig(nodeId: string, path: readonly string[], value: unknown): void {
-  docStore.getState().commit(`edit ${path.join('.')}`, (job) => {
-    const node = job.nodes.find((n) => n.id === nodeId);
-    if (!node) return job;
-    return updateNode(job, nodeId, { config: setIn(node.config as object, path, value) });
-  }, { coalesceKey: `${nodeId}.config.${path.join('.')}` });
+  docStore.getState().commit(
+    `edit ${path.join('.')}`,
+    (job) => {
+      const node = job.nodes.find((n) => n.id === nodeId);
+      if (!node) return job;
+      return updateNode(job, nodeId, { config: setIn(node.config as object, path, value) });
+    },
+    { coalesceKey: `${nodeId}.config.${path.join('.')}` },
+  );
 }
 
 /** Replace a whole config (e.g. switching window kind resets its fields). */
@@ -23,8 +27,11 @@ export function editNodeField(nodeId: string, field: 'name' | 'parallelism', val
 }
 
 export function editSettings(path: readonly string[], value: unknown): void {
-  docStore.getState().commit(`edit settings.${path.join('.')}`, (job) =>
-    setSettings(job, setIn(job.settings ?? {}, path, value)), { coalesceKey: `settings.${path.join('.')}` });
+  docStore
+    .getState()
+    .commit(`edit settings.${path.join('.')}`, (job) => setSettings(job, setIn(job.settings ?? {}, path, value)), {
+      coalesceKey: `settings.${path.join('.')}`,
+    });
 }
 
 export function editJobName(name: string): void {
@@ -33,7 +40,9 @@ export function editJobName(name: string): void {
 
 /** The first message of the problems whose path is `prefix` or below it. */
 export function messageAt(problems: readonly JobProblem[] | undefined, prefix: string): string | null {
-  const p = problems?.find((x) => x.path === prefix || x.path.startsWith(`${prefix}.`) || x.path.startsWith(`${prefix}[`));
+  const p = problems?.find(
+    (x) => x.path === prefix || x.path.startsWith(`${prefix}.`) || x.path.startsWith(`${prefix}[`),
+  );
   return p ? p.message : null;
 }
 

@@ -16,7 +16,12 @@ import { buildIndex } from '../live/nodeLive.ts';
 export const HISTORY_POINTS = 600;
 const MIN_STEP_MS = 1000;
 
-export interface NodeSeries { rateIn: number[]; rateOut: number[]; lag: Array<number | null>; backPressure: number[] }
+export interface NodeSeries {
+  rateIn: number[];
+  rateOut: number[];
+  lag: Array<number | null>;
+  backPressure: number[];
+}
 
 export interface HistoryState {
   runId: string | null;
@@ -50,17 +55,23 @@ export function applyHistoryEvent(ev: HostEvent): void {
   const grouped = new Map<string, OperatorMetrics[]>();
   for (const m of ev.operators) {
     const l = grouped.get(m.nodeId);
-    if (l) l.push(m); else grouped.set(m.nodeId, [m]);
+    if (l) l.push(m);
+    else grouped.set(m.nodeId, [m]);
   }
   const idx = buildIndex(grouped);
   const full = s.time.length >= HISTORY_POINTS;
-  const grow = <T,>(a: readonly T[], v: T): T[] => [...(full ? thin(a) : a), v];
+  const grow = <T>(a: readonly T[], v: T): T[] => [...(full ? thin(a) : a), v];
   const n = s.time.length;
   const byNode = new Map<string, NodeSeries>();
   // Nodes first seen mid-run (none today, but a restart could re-plan) are padded to the time axis.
   const ids = new Set([...s.byNode.keys(), ...idx.nodes.keys()]);
   for (const id of ids) {
-    const prev = s.byNode.get(id) ?? { rateIn: Array(n).fill(0), rateOut: Array(n).fill(0), lag: Array(n).fill(null), backPressure: Array(n).fill(0) };
+    const prev = s.byNode.get(id) ?? {
+      rateIn: Array(n).fill(0),
+      rateOut: Array(n).fill(0),
+      lag: Array(n).fill(null),
+      backPressure: Array(n).fill(0),
+    };
     const live = idx.nodes.get(id);
     byNode.set(id, {
       rateIn: grow(prev.rateIn, live?.rateIn ?? 0),

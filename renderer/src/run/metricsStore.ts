@@ -35,11 +35,13 @@ export function applyMetricsEvent(ev: HostEvent): void {
     const byNode = new Map<string, OperatorMetrics[]>();
     for (const m of p.operators) {
       const l = byNode.get(m.nodeId);
-      if (l) l.push(m); else byNode.set(m.nodeId, [m]);
+      if (l) l.push(m);
+      else byNode.set(m.nodeId, [m]);
     }
     metricsStore.setState({ runId: p.runId, time: p.time, byNode });
   };
-  if (typeof requestAnimationFrame === 'function') requestAnimationFrame(flush); else setTimeout(flush, 16);
+  if (typeof requestAnimationFrame === 'function') requestAnimationFrame(flush);
+  else setTimeout(flush, 16);
 }
 
 /** Forget every node's numbers (a run that was refused must not leave the previous run's badges). */

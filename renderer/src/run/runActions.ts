@@ -11,7 +11,12 @@ import { runConfig } from '../live/runConfig.ts';
 function message(e: unknown): string {
   const m = e && typeof e === 'object' && 'message' in e ? String(e.message) : String(e);
   const problems = (e as { problems?: Array<{ path: string; message: string }> })?.problems;
-  return problems?.length ? `${m}: ${problems.slice(0, 3).map((p) => `${p.path}: ${p.message}`).join('; ')}` : m;
+  return problems?.length
+    ? `${m}: ${problems
+        .slice(0, 3)
+        .map((p) => `${p.path}: ${p.message}`)
+        .join('; ')}`
+    : m;
 }
 
 /**
@@ -31,9 +36,15 @@ function refused(text: string, problems: boolean): void {
  * Restore from the latest checkpoint instead). A native confirm keeps this self-contained.
  */
 function confirmClearOutput(reason: string): boolean {
-  return typeof window !== 'undefined' && typeof window.confirm === 'function' && window.confirm(`${reason}\n\n`
-    + 'OK: delete the output earlier runs of this job committed there, and run from the start.\n'
-    + 'Cancel: keep it (Restore from the latest checkpoint continues the earlier run instead).');
+  return (
+    typeof window !== 'undefined' &&
+    typeof window.confirm === 'function' &&
+    window.confirm(
+      `${reason}\n\n` +
+        'OK: delete the output earlier runs of this job committed there, and run from the start.\n' +
+        'Cancel: keep it (Restore from the latest checkpoint continues the earlier run instead).',
+    )
+  );
 }
 
 /** Run the open document; `restoreFrom` starts from a checkpoint/savepoint path or 'latest'. */
@@ -51,7 +62,10 @@ export async function run(opts: Pick<RunOptions, 'restoreFrom' | 'clearOutput'> 
   beginRun(runConfig(job, stateBackend, opts.restoreFrom ?? null));
   try {
     const info = await host().run({
-      job, ...(path ? { path } : {}), ...(stateBackend ? { stateBackend } : {}), ...(opts.restoreFrom ? { restoreFrom: opts.restoreFrom } : {}),
+      job,
+      ...(path ? { path } : {}),
+      ...(stateBackend ? { stateBackend } : {}),
+      ...(opts.restoreFrom ? { restoreFrom: opts.restoreFrom } : {}),
       ...(opts.clearOutput ? { clearOutput: true } : {}),
     });
     setRunId(info.runId);

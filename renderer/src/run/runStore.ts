@@ -20,14 +20,25 @@ export interface RunState {
 }
 
 export const runStore = createStore<RunState>()(() => ({
-  runId: null, status: 'idle', cause: null, restarts: 0, startedAt: null, job: null,
+  runId: null,
+  status: 'idle',
+  cause: null,
+  restarts: 0,
+  startedAt: null,
+  job: null,
 }));
 
 export function useRun<T>(selector: (s: RunState) => T): T {
   return useStore(runStore, selector);
 }
 
-export const ACTIVE: ReadonlySet<RunState['status']> = new Set(['starting', 'created', 'running', 'restarting', 'finishing']);
+export const ACTIVE: ReadonlySet<RunState['status']> = new Set([
+  'starting',
+  'created',
+  'running',
+  'restarting',
+  'finishing',
+]);
 
 export function applyRunEvent(ev: HostEvent): void {
   const s = runStore.getState();
@@ -35,7 +46,11 @@ export function applyRunEvent(ev: HostEvent): void {
     // Events of an older run (e.g. one still shutting down) must not overwrite the current one.
     if (s.runId && ev.runId !== s.runId) return;
     runStore.setState({
-      runId: ev.runId, status: ev.status, cause: ev.cause ?? null, restarts: ev.restarts, startedAt: ev.startedAt,
+      runId: ev.runId,
+      status: ev.status,
+      cause: ev.cause ?? null,
+      restarts: ev.restarts,
+      startedAt: ev.startedAt,
     });
   } else if (ev.type === 'job.restart' && ev.runId === s.runId) {
     runStore.setState({ restarts: ev.restarts, cause: ev.cause });

@@ -12,13 +12,13 @@ function currentDrift(): Drift {
 
 /** The whole drift (banner); re-renders when the run or the document changes. */
 export function useDrift(): Drift {
-  useRun((s) => s.job && ACTIVE.has(s.status) ? s.job : null);
+  useRun((s) => (s.job && ACTIVE.has(s.status) ? s.job : null));
   useStore(docStore, (s) => s.job);
   return currentDrift();
 }
 
 /** One node's drift: a canvas node re-renders only when its own mark changes. */
 export function useNodeDrift(id: string): NodeDrift | null {
-  useRun((s) => s.job && ACTIVE.has(s.status) ? s.job : null);
+  useRun((s) => (s.job && ACTIVE.has(s.status) ? s.job : null));
   return useStore(docStore, () => currentDrift().nodes.get(id) ?? null);
 }

@@ -6,7 +6,11 @@ import { createStore, useStore } from 'zustand';
 
 export type Dialog = null | 'open' | 'save-as' | 'examples' | 'help' | 'export' | 'import-flink-sql';
 
-export interface Notice { id: number; kind: 'info' | 'error'; text: string }
+export interface Notice {
+  id: number;
+  kind: 'info' | 'error';
+  text: string;
+}
 
 export interface QuickAdd {
   screen: { x: number; y: number };
@@ -59,7 +63,10 @@ let noticeId = 0;
 export function notify(text: string, kind: Notice['kind'] = 'info'): void {
   const id = ++noticeId;
   uiStore.setState((s) => ({ notices: [...s.notices, { id, kind, text }].slice(-4) }));
-  setTimeout(() => uiStore.setState((s) => ({ notices: s.notices.filter((n) => n.id !== id) })), kind === 'error' ? 8000 : 3500);
+  setTimeout(
+    () => uiStore.setState((s) => ({ notices: s.notices.filter((n) => n.id !== id) })),
+    kind === 'error' ? 8000 : 3500,
+  );
 }
 
 export function openDialog(dialog: Dialog): void {

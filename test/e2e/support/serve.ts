@@ -22,7 +22,9 @@ export const ADDRESS_LINE = /^Weir is running at (http:\/\/127\.0\.0\.1:(\d+)\/\
 export function chromiumOrSkip(): string | undefined {
   if (existsSync(CHROMIUM)) return undefined;
   if (process.env.WEIR_E2E_OPTIONAL === '1') return `skipped: ${CHROMIUM} is missing (WEIR_E2E_OPTIONAL=1)`;
-  throw new Error(`${CHROMIUM} is missing: install it (apt-get install -y chromium) or set WEIR_E2E_OPTIONAL=1 to skip the browser tests`);
+  throw new Error(
+    `${CHROMIUM} is missing: install it (apt-get install -y chromium) or set WEIR_E2E_OPTIONAL=1 to skip the browser tests`,
+  );
 }
 
 function newest(path: string): number {
@@ -35,7 +37,9 @@ function newest(path: string): number {
 function rendererStale(): boolean {
   const out = join(ROOT, 'dist', 'renderer', 'index.html');
   const built = existsSync(out) ? statSync(out).mtimeMs : 0;
-  const sources = Math.max(...['renderer', 'engine/host', 'engine/graph', 'engine/sql'].map((d) => newest(join(ROOT, d))));
+  const sources = Math.max(
+    ...['renderer', 'engine/host', 'engine/graph', 'engine/sql'].map((d) => newest(join(ROOT, d))),
+  );
   return built < sources;
 }
 
@@ -55,14 +59,18 @@ export function ensureRenderer(): void {
       break;
     } catch {
       // A lock older than two minutes belongs to a build that died.
-      if (existsSync(lock) && Date.now() - statSync(lock).mtimeMs > 120_000) rmSync(lock, { recursive: true, force: true });
+      if (existsSync(lock) && Date.now() - statSync(lock).mtimeMs > 120_000)
+        rmSync(lock, { recursive: true, force: true });
       if (Date.now() - start > 180_000) throw new Error(`renderer build lock ${lock} held for 3 minutes`);
       spawnSync(process.execPath, ['-e', 'setTimeout(() => {}, 200)']);
     }
   }
   try {
     if (!rendererStale()) return;
-    const r = spawnSync(process.execPath, [join(ROOT, 'scripts', 'build.mjs'), '--renderer'], { cwd: ROOT, encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [join(ROOT, 'scripts', 'build.mjs'), '--renderer'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    });
     if (r.status !== 0) throw new Error(`renderer build failed:\n${r.stderr}`);
   } finally {
     rmSync(lock, { recursive: true, force: true });
@@ -84,17 +92,28 @@ export interface ServeProcess {
 
 export async function startServe(args: string[] = []): Promise<ServeProcess> {
   const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'weir-e2e-')));
-  const child = spawn(process.execPath, [join(ROOT, 'bin', 'weir.mjs'), 'serve', '--port', '0', '--workspace', workspace, ...args],
-    { cwd: workspace, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [join(ROOT, 'bin', 'weir.mjs'), 'serve', '--port', '0', '--workspace', workspace, ...args],
+    { cwd: workspace, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let err = '';
-  child.stderr.on('data', (d) => { err += String(d); });
+  child.stderr.on('data', (d) => {
+    err += String(d);
+  });
   const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
   let firstLine: string;
   try {
     firstLine = await new Promise<string>((resolveLine, reject) => {
       const timer = setTimeout(() => reject(new Error(`weir serve printed nothing in 60 s:\n${err}`)), 60_000);
-      createInterface({ input: child.stdout }).once('line', (line) => { clearTimeout(timer); resolveLine(line); });
-      void exited.then((code) => { clearTimeout(timer); reject(new Error(`weir serve exited ${code}:\n${err}`)); });
+      createInterface({ input: child.stdout }).once('line', (line) => {
+        clearTimeout(timer);
+        resolveLine(line);
+      });
+      void exited.then((code) => {
+        clearTimeout(timer);
+        reject(new Error(`weir serve exited ${code}:\n${err}`));
+      });
     });
   } catch (e) {
     child.kill('SIGKILL');
@@ -104,7 +123,10 @@ export async function startServe(args: string[] = []): Promise<ServeProcess> {
   const m = ADDRESS_LINE.exec(firstLine);
   const url = m?.[1] ?? '';
   return {
-    url, firstLine, workspace, child,
+    url,
+    firstLine,
+    workspace,
+    child,
     origin: url ? new URL(url).origin : '',
     port: Number(m?.[2] ?? 0),
     token: m?.[3] ?? '',

@@ -12,7 +12,8 @@ function setup(settings: Partial<CheckpointCoordinatorSettings> = {}, storage?: 
   const coordinator = new CheckpointCoordinator({
     settings: { interval: 100, timeout: 50, minPause: 0, retained: 1, tolerableFailures: 0, ...settings },
     storage: storage ?? new MemoryCheckpointStorage('job', 1000),
-    gateway, timers,
+    gateway,
+    timers,
     expectedSubtasks: () => SUBTASKS,
     onJobFailure: (r) => jobFailures.push(r),
   });
@@ -51,7 +52,9 @@ describe('CheckpointCoordinator failure handling', () => {
     const jobFailures: string[] = [];
     const coordinator = new CheckpointCoordinator({
       settings: { interval: 100, timeout: 5000, minPause: 0, retained: 1, tolerableFailures: 0 },
-      storage: new MemoryCheckpointStorage('job', 1000), gateway: new RecordingGateway(), timers,
+      storage: new MemoryCheckpointStorage('job', 1000),
+      gateway: new RecordingGateway(),
+      timers,
       expectedSubtasks: () => SUBTASKS,
       onJobFailure: (r) => jobFailures.push(r),
       onStats: (st) => seen.push({ status: st.status, subtasks: st.subtasks.length, failures: jobFailures.length }),
@@ -64,7 +67,11 @@ describe('CheckpointCoordinator failure handling', () => {
     assert.equal(stats.status, 'failed');
     assert.deepEqual(stats.subtasks, [refused]);
     assert.equal(stats.fullBytes, 9000);
-    assert.deepEqual(seen.at(-1), { status: 'failed', subtasks: 1, failures: 0 }, 'the failed stats go out before the job is failed');
+    assert.deepEqual(
+      seen.at(-1),
+      { status: 'failed', subtasks: 1, failures: 0 },
+      'the failed stats go out before the job is failed',
+    );
     assert.equal(jobFailures.length, 1);
     coordinator.stop();
   });
@@ -126,10 +133,19 @@ describe('CheckpointCoordinator failure handling', () => {
     coordinator.start();
     await timers.advance(100);
     coordinator.receiveAck(ackFor(1, 'src', 0));
-    coordinator.receiveAck(ackFor(1, 'win', 1, { state: { keyed: {
-      backend: 'memory', keyGroupRange: { start: 64, end: 127 }, inline: { tables: { w: [['0001:k', 'x'.repeat(2000)]] } },
-      checkpointedBytes: 2000, fullBytes: 2000,
-    } } }));
+    coordinator.receiveAck(
+      ackFor(1, 'win', 1, {
+        state: {
+          keyed: {
+            backend: 'memory',
+            keyGroupRange: { start: 64, end: 127 },
+            inline: { tables: { w: [['0001:k', 'x'.repeat(2000)]] } },
+            checkpointedBytes: 2000,
+            fullBytes: 2000,
+          },
+        },
+      }),
+    );
     assert.equal(gateway.aborted.length, 1);
     const reason = gateway.aborted[0].reason;
     assert.match(reason, /checkpoint 1 failed: the state of operator 'win' subtask 1 is \d{4} bytes/);
@@ -143,7 +159,9 @@ describe('CheckpointCoordinator failure handling', () => {
 
   it('a storage failure while persisting fails the checkpoint and never notifies completion', async () => {
     const storage = new MemoryCheckpointStorage('job');
-    storage.store = async () => { throw new Error('EIO: i/o error'); };
+    storage.store = async () => {
+      throw new Error('EIO: i/o error');
+    };
     const { timers, gateway, coordinator } = setup({ tolerableFailures: 3 }, storage);
     coordinator.start();
     await timers.advance(100);

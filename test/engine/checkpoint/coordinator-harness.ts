@@ -3,14 +3,20 @@ import type { CheckpointTimers, TimerHandle } from '../../../engine/checkpoint/t
 import type { CheckpointGateway } from '../../../engine/checkpoint/coordinator.ts';
 import type { CheckpointAck, CheckpointBarrier, SubtaskStateSnapshot } from '../../../engine/contracts/checkpoint.ts';
 
-interface Timer extends TimerHandle { at: number; fn: () => void; seq: number }
+interface Timer extends TimerHandle {
+  at: number;
+  fn: () => void;
+  seq: number;
+}
 
 export class ManualTimers implements CheckpointTimers {
   private t = 0;
   private seq = 0;
   private readonly timers = new Set<Timer>();
 
-  now(): number { return this.t; }
+  now(): number {
+    return this.t;
+  }
 
   setTimeout(fn: () => void, ms: number): TimerHandle {
     const timer = { __timer: true as const, at: this.t + Math.max(0, ms), fn, seq: this.seq++ };
@@ -22,7 +28,9 @@ export class ManualTimers implements CheckpointTimers {
     this.timers.delete(handle as Timer);
   }
 
-  get pendingTimers(): number { return this.timers.size; }
+  get pendingTimers(): number {
+    return this.timers.size;
+  }
 
   /** Moves time forward, firing due timers in order (and the microtasks they cause). */
   async advance(ms: number): Promise<void> {
@@ -30,7 +38,8 @@ export class ManualTimers implements CheckpointTimers {
     for (;;) {
       let next: Timer | null = null;
       for (const timer of this.timers) {
-        if (timer.at <= end && (!next || timer.at < next.at || (timer.at === next.at && timer.seq < next.seq))) next = timer;
+        if (timer.at <= end && (!next || timer.at < next.at || (timer.at === next.at && timer.seq < next.seq)))
+          next = timer;
       }
       if (!next) break;
       this.timers.delete(next);
@@ -66,7 +75,9 @@ export class RecordingGateway implements CheckpointGateway {
     this.aborted.push({ id, reason });
     this.log.push(`abort ${id}`);
   }
-  get last(): CheckpointBarrier { return this.triggered[this.triggered.length - 1]; }
+  get last(): CheckpointBarrier {
+    return this.triggered[this.triggered.length - 1];
+  }
 }
 
 export const SUBTASKS = [
@@ -76,17 +87,35 @@ export const SUBTASKS = [
 ];
 
 export function ackFor(
-  checkpointId: number, operatorId: string, subtask: number,
+  checkpointId: number,
+  operatorId: string,
+  subtask: number,
   opts: { state?: Partial<SubtaskStateSnapshot>; bytes?: number; sync?: number } = {},
 ): CheckpointAck {
   const bytes = opts.bytes ?? 100;
   return {
     checkpointId,
-    states: [{ operatorId, subtask, parallelism: operatorId === 'src' ? 1 : 2, operator: { pos: checkpointId }, ...opts.state }],
-    stats: [{
-      operatorId, subtask, startDelay: 1, alignmentDuration: 2, syncDuration: opts.sync ?? 3, asyncDuration: 4,
-      checkpointedBytes: bytes, fullBytes: bytes * 2,
-    }],
+    states: [
+      {
+        operatorId,
+        subtask,
+        parallelism: operatorId === 'src' ? 1 : 2,
+        operator: { pos: checkpointId },
+        ...opts.state,
+      },
+    ],
+    stats: [
+      {
+        operatorId,
+        subtask,
+        startDelay: 1,
+        alignmentDuration: 2,
+        syncDuration: opts.sync ?? 3,
+        asyncDuration: 4,
+        checkpointedBytes: bytes,
+        fullBytes: bytes * 2,
+      },
+    ],
   };
 }
 

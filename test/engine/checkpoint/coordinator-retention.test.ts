@@ -20,7 +20,9 @@ import { ManualTimers } from './coordinator-harness.ts';
 describe('CheckpointCoordinator retention with filesystem storage and incremental RocksDB', () => {
   let h: RocksHarness;
   const disposables: RocksDBStateBackend[] = [];
-  before(async () => { h = await rocksHarness(true); });
+  before(async () => {
+    h = await rocksHarness(true);
+  });
   after(async () => {
     for (const b of disposables) await b.dispose();
     await h.cleanup();
@@ -31,8 +33,10 @@ describe('CheckpointCoordinator retention with filesystem storage and incrementa
     const storage = new FsCheckpointStorage(root, 'job');
     await storage.open();
     const ranges = [keyGroupRangeFor(MAX_PARALLELISM, 2, 0), keyGroupRangeFor(MAX_PARALLELISM, 2, 1)];
-    const backends = [await h.create(ranges[0], { subtask: 0, operatorId: 'win', maxDeltaChain: 2 }),
-      await h.create(ranges[1], { subtask: 1, operatorId: 'win', maxDeltaChain: 2 })];
+    const backends = [
+      await h.create(ranges[0], { subtask: 0, operatorId: 'win', maxDeltaChain: 2 }),
+      await h.create(ranges[1], { subtask: 1, operatorId: 'win', maxDeltaChain: 2 }),
+    ];
     disposables.push(...backends);
     const ownerOf = (key: string) => (keyGroupOf(key, MAX_PARALLELISM) <= ranges[0].end ? 0 : 1);
     const timers = new ManualTimers();
@@ -40,13 +44,17 @@ describe('CheckpointCoordinator retention with filesystem storage and incrementa
     const notified: number[] = [];
     const coordinator = new CheckpointCoordinator({
       settings: { interval: 100, timeout: 10_000, minPause: 0, retained: 2, tolerableFailures: 0 },
-      storage, timers,
+      storage,
+      timers,
       gateway: {
         triggerCheckpoint: (b) => barriers.push(b),
         notifyCheckpointComplete: (n) => notified.push(n),
         abortCheckpoint: () => undefined,
       },
-      expectedSubtasks: () => [{ operatorId: 'win', subtask: 0 }, { operatorId: 'win', subtask: 1 }],
+      expectedSubtasks: () => [
+        { operatorId: 'win', subtask: 0 },
+        { operatorId: 'win', subtask: 1 },
+      ],
       onJobFailure: (r) => assert.fail(r),
     });
     /** What a task does on barrier n: announce it, snapshot, acknowledge. */
@@ -57,8 +65,18 @@ describe('CheckpointCoordinator retention with filesystem storage and incrementa
         const ack: CheckpointAck = {
           checkpointId: b.id,
           states: [{ operatorId: 'win', subtask: i, parallelism: 2, keyed }],
-          stats: [{ operatorId: 'win', subtask: i, startDelay: 0, alignmentDuration: 0, syncDuration: 0, asyncDuration: 0,
-            checkpointedBytes: keyed.checkpointedBytes, fullBytes: keyed.fullBytes }],
+          stats: [
+            {
+              operatorId: 'win',
+              subtask: i,
+              startDelay: 0,
+              alignmentDuration: 0,
+              syncDuration: 0,
+              asyncDuration: 0,
+              checkpointedBytes: keyed.checkpointedBytes,
+              fullBytes: keyed.fullBytes,
+            },
+          ],
         };
         coordinator.receiveAck(ack);
       }
@@ -73,7 +91,10 @@ describe('CheckpointCoordinator retention with filesystem storage and incrementa
     const restoreAndDump = async (cp: CompletedCheckpoint) => {
       const r = await h.create({ start: 0, end: MAX_PARALLELISM - 1 }, { operatorId: 'check' });
       try {
-        await r.restore(cp.states.map((s) => s.keyed!), { start: 0, end: MAX_PARALLELISM - 1 });
+        await r.restore(
+          cp.states.map((s) => s.keyed!),
+          { start: 0, end: MAX_PARALLELISM - 1 },
+        );
         return await dump(r, ['w']);
       } finally {
         await r.dispose();
@@ -120,7 +141,11 @@ describe('CheckpointCoordinator retention with filesystem storage and incrementa
     const folders = (await readdir(root)).filter((n) => n.startsWith('chk-')).sort();
     assert.deepEqual(folders, retainedIds.map((n) => `chk-${n}`).sort());
     // shared/ holds exactly the files the retained checkpoints reference.
-    const referenced = new Set(coordinator.retainedCheckpoints().flatMap((c) => c.states.flatMap((s) => s.keyed!.files!.filter((f) => f.shared).map((f) => f.path))));
+    const referenced = new Set(
+      coordinator
+        .retainedCheckpoints()
+        .flatMap((c) => c.states.flatMap((s) => s.keyed!.files!.filter((f) => f.shared).map((f) => f.path))),
+    );
     assert.deepEqual((await readdir(join(root, 'shared'))).map((n) => `shared/${n}`).sort(), [...referenced].sort());
     // The savepoint survived every subsumption and restores exactly.
     assert.ok(savepoint);
@@ -133,12 +158,21 @@ describe('CheckpointCoordinator retention with filesystem storage and incrementa
     assert.deepEqual(await restoreAndDump(latest), expected.get(latest.id));
     const next = new CheckpointCoordinator({
       settings: { interval: 100, timeout: 1000, minPause: 0, retained: 2, tolerableFailures: 0 },
-      storage: reopened, timers: new ManualTimers(),
-      gateway: { triggerCheckpoint: (b) => barriers.push(b), notifyCheckpointComplete: () => undefined, abortCheckpoint: () => undefined },
-      expectedSubtasks: () => [], onJobFailure: () => undefined,
+      storage: reopened,
+      timers: new ManualTimers(),
+      gateway: {
+        triggerCheckpoint: (b) => barriers.push(b),
+        notifyCheckpointComplete: () => undefined,
+        abortCheckpoint: () => undefined,
+      },
+      expectedSubtasks: () => [],
+      onJobFailure: () => undefined,
     });
     await next.restoreFrom(latest);
-    assert.deepEqual(next.retainedCheckpoints().map((c) => c.id), [...retainedIds].sort((a, b) => a - b));
+    assert.deepEqual(
+      next.retainedCheckpoints().map((c) => c.id),
+      [...retainedIds].sort((a, b) => a - b),
+    );
     const final = next.triggerCheckpoint();
     assert.equal(barriers[barriers.length - 1].id, latest.id + 1);
     await next.settled();

@@ -11,8 +11,11 @@ describe('CheckpointCoordinator statistics', () => {
     const events: Array<{ stats: CheckpointStats; summary: CheckpointStatsSummary }> = [];
     const coordinator = new CheckpointCoordinator({
       settings: { interval: 100, timeout: 40, minPause: 0, retained: 1, tolerableFailures: 10 },
-      storage: new MemoryCheckpointStorage('job'), gateway: new RecordingGateway(), timers,
-      expectedSubtasks: () => SUBTASKS, onJobFailure: () => undefined,
+      storage: new MemoryCheckpointStorage('job'),
+      gateway: new RecordingGateway(),
+      timers,
+      expectedSubtasks: () => SUBTASKS,
+      onJobFailure: () => undefined,
       onStats: (stats, summary) => events.push({ stats, summary }),
     });
     coordinator.start();
@@ -38,8 +41,21 @@ describe('CheckpointCoordinator statistics', () => {
     assert.equal(done.checkpointedBytes, 60);
     assert.equal(done.fullBytes, 120);
     assert.equal(done.location, 'memory://job/1');
-    assert.deepEqual(done.subtasks.map((s) => [s.operatorId, s.subtask, s.syncDuration, s.asyncDuration, s.alignmentDuration, s.startDelay]),
-      [['src', 0, 1, 4, 2, 1], ['win', 0, 2, 4, 2, 1], ['win', 1, 3, 4, 2, 1]]);
+    assert.deepEqual(
+      done.subtasks.map((s) => [
+        s.operatorId,
+        s.subtask,
+        s.syncDuration,
+        s.asyncDuration,
+        s.alignmentDuration,
+        s.startDelay,
+      ]),
+      [
+        ['src', 0, 1, 4, 2, 1],
+        ['win', 0, 2, 4, 2, 1],
+        ['win', 1, 3, 4, 2, 1],
+      ],
+    );
     // Checkpoint 2 fails by timeout.
     await timers.advance(85 + 40);
     const sp = coordinator.triggerSavepoint();

@@ -12,7 +12,8 @@ function setup(settings: Partial<CheckpointCoordinatorSettings> = {}, storage?: 
   const coordinator = new CheckpointCoordinator({
     settings: { interval: 100, timeout: 1000, minPause: 0, retained: 1, tolerableFailures: 0, ...settings },
     storage: storage ?? new MemoryCheckpointStorage('job'),
-    gateway, timers,
+    gateway,
+    timers,
     expectedSubtasks: () => SUBTASKS,
     onJobFailure: (r) => jobFailures.push(r),
   });
@@ -38,7 +39,13 @@ describe('CheckpointCoordinator triggering', () => {
     await timers.advance(89);
     assert.equal(gateway.triggered.length, 1);
     await timers.advance(1);
-    assert.deepEqual(gateway.triggered.map((b) => [b.id, b.timestamp]), [[1, 100], [2, 200]]);
+    assert.deepEqual(
+      gateway.triggered.map((b) => [b.id, b.timestamp]),
+      [
+        [1, 100],
+        [2, 200],
+      ],
+    );
     coordinator.stop();
   });
 
@@ -50,7 +57,13 @@ describe('CheckpointCoordinator triggering', () => {
     assert.equal(gateway.triggered.length, 1);
     await ackAllOf(coordinator, 1);
     await timers.advance(0);
-    assert.deepEqual(gateway.triggered.map((b) => [b.id, b.timestamp]), [[1, 100], [2, 350]]);
+    assert.deepEqual(
+      gateway.triggered.map((b) => [b.id, b.timestamp]),
+      [
+        [1, 100],
+        [2, 350],
+      ],
+    );
     coordinator.stop();
   });
 
@@ -63,7 +76,10 @@ describe('CheckpointCoordinator triggering', () => {
     await timers.advance(79); // t=229: interval passed (200) but the pause runs until 230
     assert.equal(gateway.triggered.length, 1);
     await timers.advance(1);
-    assert.deepEqual(gateway.triggered.map((b) => b.timestamp), [100, 230]);
+    assert.deepEqual(
+      gateway.triggered.map((b) => b.timestamp),
+      [100, 230],
+    );
     coordinator.stop();
   });
 
@@ -87,7 +103,13 @@ describe('CheckpointCoordinator triggering', () => {
     await timers.advance(20);
     assert.equal(gateway.triggered.length, 1, 'savepoint waits for the in-flight checkpoint');
     await ackAllOf(coordinator, 1);
-    assert.deepEqual(gateway.triggered.map((b) => [b.id, b.kind, b.timestamp]), [[1, 'checkpoint', 100], [2, 'savepoint', 120]]);
+    assert.deepEqual(
+      gateway.triggered.map((b) => [b.id, b.kind, b.timestamp]),
+      [
+        [1, 'checkpoint', 100],
+        [2, 'savepoint', 120],
+      ],
+    );
     await timers.advance(5);
     await ackAllOf(coordinator, 2);
     const done = await sp;
@@ -107,7 +129,10 @@ describe('CheckpointCoordinator triggering', () => {
     const { timers, coordinator, jobFailures } = setup({ interval: null, timeout: 50 });
     coordinator.start();
     const sp = coordinator.triggerSavepoint();
-    const outcome = sp.then(() => null, (err: Error) => err);
+    const outcome = sp.then(
+      () => null,
+      (err: Error) => err,
+    );
     await timers.advance(50);
     assert.match(String(await outcome), /savepoint 1 expired after 50 ms/);
     assert.deepEqual(jobFailures, []);
@@ -116,7 +141,15 @@ describe('CheckpointCoordinator triggering', () => {
 
   it('continues checkpoint ids after a restore', async () => {
     const { timers, gateway, coordinator } = setup();
-    await coordinator.restoreFrom({ id: 7, kind: 'checkpoint', triggerTime: 0, time: 0, location: 'memory://job/7', bytes: 0, states: [] });
+    await coordinator.restoreFrom({
+      id: 7,
+      kind: 'checkpoint',
+      triggerTime: 0,
+      time: 0,
+      location: 'memory://job/7',
+      bytes: 0,
+      states: [],
+    });
     coordinator.start();
     await timers.advance(100);
     assert.equal(gateway.last.id, 8);
@@ -144,10 +177,16 @@ describe('CheckpointCoordinator triggering', () => {
     coordinator.start();
     await timers.advance(100);
     const sp = coordinator.triggerSavepoint();
-    const outcome = sp.then(() => null, (err: Error) => err);
+    const outcome = sp.then(
+      () => null,
+      (err: Error) => err,
+    );
     coordinator.stop('job finished');
     assert.match(String(await outcome), /cancelled: job finished/);
-    assert.deepEqual(gateway.aborted.map((a) => a.id), [1]);
+    assert.deepEqual(
+      gateway.aborted.map((a) => a.id),
+      [1],
+    );
     assert.match(gateway.aborted[0].reason, /job finished/);
     assert.deepEqual(jobFailures, [], 'stopping is not a checkpoint failure');
     assert.equal(timers.pendingTimers, 0);

@@ -22,9 +22,13 @@ function runAndKill(dir: string, killAfterMs: number): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = fork(CHILD, [dir], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
     let stderr = '';
-    child.stderr?.on('data', (d) => { stderr += d; });
+    child.stderr?.on('data', (d) => {
+      stderr += d;
+    });
     let timer: NodeJS.Timeout | undefined;
-    child.on('message', () => { timer = setTimeout(() => child.kill('SIGKILL'), killAfterMs); });
+    child.on('message', () => {
+      timer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+    });
     child.on('exit', (code, signal) => {
       clearTimeout(timer);
       if (signal === 'SIGKILL') resolve();
@@ -35,13 +39,15 @@ function runAndKill(dir: string, killAfterMs: number): Promise<void> {
 
 describe('filesystem storage survives SIGKILL', () => {
   let dir: string;
-  after(async () => { if (dir) await rm(dir, { recursive: true, force: true }); });
+  after(async () => {
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
 
   it('every completed checkpoint restores exactly after random kills', async () => {
     dir = await mkdtemp(join(tmpdir(), 'weir-crash-'));
     const root = join(dir, 'checkpoints', 'crashjob');
     let seed = 12345;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     for (let kill = 0; kill < 4; kill++) {
       await runAndKill(dir, 50 + Math.floor(random() * 400));
       const storage = new FsCheckpointStorage(root, 'crashjob');
@@ -51,12 +57,22 @@ describe('filesystem storage survives SIGKILL', () => {
       for (const r of listed) {
         const cp = await storage.load(r.path); // verifies every checksum
         const backend = await createRocksDBStateBackend({
-          storage: new FsCheckpointWorkerStorage(root), operatorId: 'verify', subtask: 0,
-          keyGroupRange: { start: 0, end: 127 }, workDir: join(dir, 'verify'),
+          storage: new FsCheckpointWorkerStorage(root),
+          operatorId: 'verify',
+          subtask: 0,
+          keyGroupRange: { start: 0, end: 127 },
+          workDir: join(dir, 'verify'),
         });
         try {
-          await backend.restore(cp.states.map((s) => s.keyed!), { start: 0, end: 127 });
-          assert.deepEqual(await collect(backend.table<number>('w').scan()), expectedAfterRounds(cp.id), `checkpoint ${cp.id}`);
+          await backend.restore(
+            cp.states.map((s) => s.keyed!),
+            { start: 0, end: 127 },
+          );
+          assert.deepEqual(
+            await collect(backend.table<number>('w').scan()),
+            expectedAfterRounds(cp.id),
+            `checkpoint ${cp.id}`,
+          );
         } finally {
           await backend.dispose();
         }

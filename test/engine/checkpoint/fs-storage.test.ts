@@ -8,7 +8,11 @@ import { FsCheckpointWorkerStorage } from '../../../engine/checkpoint/fs-worker-
 import { AtomicFileWriter } from '../../../engine/checkpoint/atomic-file.ts';
 import { jobRoot } from '../../../engine/checkpoint/fs-layout.ts';
 import type { SubtaskStateSnapshot } from '../../../engine/contracts/checkpoint.ts';
-import type { CheckpointKind, PendingCheckpointData, StateFileRef } from '../../../engine/contracts/checkpoint-storage.ts';
+import type {
+  CheckpointKind,
+  PendingCheckpointData,
+  StateFileRef,
+} from '../../../engine/contracts/checkpoint-storage.ts';
 
 let dir: string;
 let root: string;
@@ -22,23 +26,41 @@ beforeEach(async () => {
   worker = new FsCheckpointWorkerStorage(root);
   await storage.open();
 });
-afterEach(async () => { await rm(dir, { recursive: true, force: true }); });
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
 
 function stateWith(files: StateFileRef[], operatorId = 'win', subtask = 0): SubtaskStateSnapshot {
   return {
-    operatorId, subtask, parallelism: 1, operator: { pos: 42 },
+    operatorId,
+    subtask,
+    parallelism: 1,
+    operator: { pos: 42 },
     keyed: { backend: 'rocksdb', keyGroupRange: { start: 0, end: 127 }, files, checkpointedBytes: 0, fullBytes: 0 },
   };
 }
 
 /** Writes files through the worker view as a task would, then stores the checkpoint. */
-async function checkpoint(id: number, kind: CheckpointKind = 'checkpoint', opts: { shared?: StateFileRef[]; newShared?: string } = {}) {
+async function checkpoint(
+  id: number,
+  kind: CheckpointKind = 'checkpoint',
+  opts: { shared?: StateFileRef[]; newShared?: string } = {},
+) {
   const timestamp = 1_700_000_000_000 + id;
   worker.beginCheckpoint({ id, kind, timestamp });
   const files = [await worker.writeStateFile(id, 'win-0.wst', Buffer.from(`state of ${id}`))];
-  if (opts.newShared) files.push(await worker.writeStateFile(id, opts.newShared, Buffer.from(`shared ${opts.newShared}`), { shared: true }));
+  if (opts.newShared)
+    files.push(
+      await worker.writeStateFile(id, opts.newShared, Buffer.from(`shared ${opts.newShared}`), { shared: true }),
+    );
   files.push(...(opts.shared ?? []));
-  const data: PendingCheckpointData = { id, kind, triggerTime: timestamp, barrierTimestamp: timestamp, states: [stateWith(files)] };
+  const data: PendingCheckpointData = {
+    id,
+    kind,
+    triggerTime: timestamp,
+    barrierTimestamp: timestamp,
+    states: [stateWith(files)],
+  };
   return { data, cp: await storage.store(data), files };
 }
 
@@ -55,7 +77,10 @@ describe('FsCheckpointStorage', () => {
     assert.match(meta.states[0].keyed.files[0].sha256, /^[0-9a-f]{64}$/);
     assert.deepEqual(meta.states[0].operator, { pos: 42 });
     const listed = await storage.listRetained();
-    assert.deepEqual(listed.map((r) => [r.id, r.kind, r.path]), [[1, 'checkpoint', cp.location]]);
+    assert.deepEqual(
+      listed.map((r) => [r.id, r.kind, r.path]),
+      [[1, 'checkpoint', cp.location]],
+    );
     assert.ok(listed[0].bytes > 0);
   });
 
@@ -65,10 +90,16 @@ describe('FsCheckpointStorage', () => {
     worker.beginCheckpoint({ id: 2, kind: 'checkpoint', timestamp: 5 });
     await worker.writeStateFile(2, 'win-0.wst', Buffer.from('half'));
     await writeFile(join(root, 'chk-2', '.win-1.wst.abcd.tmp'), 'torn');
-    assert.deepEqual((await storage.listRetained()).map((r) => r.id), [1]);
+    assert.deepEqual(
+      (await storage.listRetained()).map((r) => r.id),
+      [1],
+    );
     assert.equal((await storage.latest())?.id, 1);
     await storage.open();
-    assert.deepEqual((await readdir(root)).filter((n) => n.startsWith('chk-')), ['chk-1']);
+    assert.deepEqual(
+      (await readdir(root)).filter((n) => n.startsWith('chk-')),
+      ['chk-1'],
+    );
   });
 
   it('writes files atomically: an unfinished write is invisible under its final name', async () => {
@@ -77,7 +108,7 @@ describe('FsCheckpointStorage', () => {
     await w.write(Buffer.from('partial'));
     await assert.rejects(stat(target));
     const done = await w.commit();
-    assert.equal((await readFile(target, 'utf8')), 'partial');
+    assert.equal(await readFile(target, 'utf8'), 'partial');
     assert.equal(done.bytes, 7);
     const w2 = await AtomicFileWriter.create(join(root, 'chk-9', 'y.wst'));
     await w2.write(Buffer.from('never'));
@@ -91,8 +122,10 @@ describe('FsCheckpointStorage', () => {
     const bytes = await readFile(file);
     bytes[0] ^= 0xff;
     await writeFile(file, bytes);
-    await assert.rejects(storage.load(cp.location), (err: Error) =>
-      err.message.includes(file) && /corrupt: sha256 [0-9a-f]+ does not match/.test(err.message));
+    await assert.rejects(
+      storage.load(cp.location),
+      (err: Error) => err.message.includes(file) && /corrupt: sha256 [0-9a-f]+ does not match/.test(err.message),
+    );
     await assert.rejects(storage.latest(), new RegExp(file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
     await writeFile(file, Buffer.concat([bytes, Buffer.from('x')]));
     await assert.rejects(storage.load(cp.location), /corrupt: it has \d+ bytes, the checkpoint metadata records/);
@@ -122,7 +155,10 @@ describe('FsCheckpointStorage', () => {
     const { cp: sp } = await checkpoint(2, 'savepoint', { shared: [sharedRef] });
     assert.equal(sp.location, join(root, 'savepoints', `sp-2-${1_700_000_000_002}`));
     const spFiles = sp.states[0].keyed!.files!;
-    assert.ok(spFiles.every((f) => !f.shared && f.path.startsWith('savepoints/sp-2-')), JSON.stringify(spFiles));
+    assert.ok(
+      spFiles.every((f) => !f.shared && f.path.startsWith('savepoints/sp-2-')),
+      JSON.stringify(spFiles),
+    );
     await storage.discard(sp);
     assert.ok((await stat(join(sp.location, '_metadata'))).isFile());
     // Moved elsewhere, it still loads (it shares nothing with the job folder).
@@ -138,13 +174,23 @@ describe('FsCheckpointStorage', () => {
 
   it('latest() is the newest completed checkpoint or savepoint by id', async () => {
     assert.equal(await storage.latest(), null);
-    await assert.rejects(storage.resumeLatest(), /nothing to resume: no completed checkpoint or savepoint of job 'my job\/1'/);
+    await assert.rejects(
+      storage.resumeLatest(),
+      /nothing to resume: no completed checkpoint or savepoint of job 'my job\/1'/,
+    );
     await checkpoint(1);
     await checkpoint(2, 'savepoint');
     assert.equal((await storage.latest())?.kind, 'savepoint');
     await checkpoint(3);
     assert.deepEqual([(await storage.resumeLatest()).id, (await storage.resumeLatest()).kind], [3, 'checkpoint']);
-    assert.deepEqual((await storage.listRetained()).map((r) => [r.id, r.kind]), [[3, 'checkpoint'], [2, 'savepoint'], [1, 'checkpoint']]);
+    assert.deepEqual(
+      (await storage.listRetained()).map((r) => [r.id, r.kind]),
+      [
+        [3, 'checkpoint'],
+        [2, 'savepoint'],
+        [1, 'checkpoint'],
+      ],
+    );
   });
 
   it('deletes a shared file only when no retained checkpoint references it, and rebuilds counts on open', async () => {
@@ -172,7 +218,13 @@ describe('FsCheckpointStorage', () => {
     worker.beginCheckpoint({ id: 5, kind: 'checkpoint', timestamp: 1 });
     const exclusive = await worker.writeStateFile(5, 'a.wst', Buffer.from('a'));
     const shared = await worker.writeStateFile(5, 'd.wst', Buffer.from('d'), { shared: true });
-    await storage.discardFailed({ id: 5, kind: 'checkpoint', triggerTime: 1, barrierTimestamp: 1, states: [stateWith([exclusive, shared])] });
+    await storage.discardFailed({
+      id: 5,
+      kind: 'checkpoint',
+      triggerTime: 1,
+      barrierTimestamp: 1,
+      states: [stateWith([exclusive, shared])],
+    });
     await assert.rejects(stat(join(root, 'chk-5')));
     assert.ok(await stat(join(root, shared.path)));
   });

@@ -50,7 +50,13 @@ test('export json to stdout by default; bad jobs and formats exit 2 without a st
   assert.equal(fmt.stderr, "weir export: unknown format 'yaml' (allowed: json, flink-sql)\n");
 
   const dir = tempDir(t);
-  const bad = writeJob(dir, 'bad.json', { format: 'weir.job/v1', name: 'x', nodes: [], edges: [], settings: { stateBackend: 'disk' } });
+  const bad = writeJob(dir, 'bad.json', {
+    format: 'weir.job/v1',
+    name: 'x',
+    nodes: [],
+    edges: [],
+    settings: { stateBackend: 'disk' },
+  });
   const b = await weir(['export', bad, '--format', 'json']);
   assert.equal(b.code, 2);
   assert.equal(b.stdout, '');

@@ -38,8 +38,12 @@ test('loadJob: valid file gets baseDir = its folder; BOM is tolerated', async (t
 test('loadJob: read, parse and validate failures are problems, never exceptions', async (t) => {
   const dir = tempDir(t);
   const missing = await loadJob(join(dir, 'none.json'));
-  assert.deepEqual(missing, { ok: false, file: join(dir, 'none.json'), stage: 'read',
-    problems: [{ path: join(dir, 'none.json'), message: 'cannot read job file: no such file', severity: 'error' }] });
+  assert.deepEqual(missing, {
+    ok: false,
+    file: join(dir, 'none.json'),
+    stage: 'read',
+    problems: [{ path: join(dir, 'none.json'), message: 'cannot read job file: no such file', severity: 'error' }],
+  });
   mkdirSync(join(dir, 'folder.json'));
   const folder = await readJobFile(join(dir, 'folder.json'));
   assert.equal(folder.ok ? '' : folder.problem.message, 'cannot read job file: is a folder, not a job file');

@@ -18,7 +18,9 @@ function childrenOf(pid: number): number[] {
       const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
       const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
       if (ppid === pid) out.push(Number(name));
-    } catch { /* gone */ }
+    } catch {
+      /* gone */
+    }
   }
   return out;
 }
@@ -28,11 +30,15 @@ describe('weir serve process', { skip: process.platform !== 'linux' ? 'reads /pr
     const serve = await startServe();
     let closed = false;
     try {
-      const host = await connectHost(`ws://127.0.0.1:${serve.port}/ws`, serve.token, { WebSocket: WebSocket as unknown as WebSocketConstructor });
+      const host = await connectHost(`ws://127.0.0.1:${serve.port}/ws`, serve.token, {
+        WebSocket: WebSocket as unknown as WebSocketConstructor,
+      });
       const events: HostEvent[] = [];
       host.onEvent((e) => events.push(e));
       const job = {
-        format: 'weir.job/v1', name: 'forever', settings: { stateBackend: 'memory' },
+        format: 'weir.job/v1',
+        name: 'forever',
+        settings: { stateBackend: 'memory' },
         nodes: [
           { id: 'gen', type: 'source.generator', config: { rate: 200, keys: 3 } },
           { id: 'peek', type: 'sink.preview', config: {} },
@@ -51,7 +57,12 @@ describe('weir serve process', { skip: process.platform !== 'linux' ? 'reads /pr
       const code = await serve.close();
       closed = true;
       assert.equal(code, 0);
-      for (const pid of tasks) assert.equal(existsSync(`/proc/${pid}`) && !readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z '), false, `task process ${pid} is gone`);
+      for (const pid of tasks)
+        assert.equal(
+          existsSync(`/proc/${pid}`) && !readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z '),
+          false,
+          `task process ${pid} is gone`,
+        );
     } finally {
       if (!closed) await serve.close();
     }

@@ -49,7 +49,9 @@ test('a missing file: one line, exit 2', async () => {
 test('an unknown node type lists the known types', async (t) => {
   const job = ordersJob();
   job.nodes[1].type = 'filterz';
-  await rejects(t, job, [/^nodes\[1\]\.type: unknown node type 'filterz' \(known: source\.file, source\.generator, filter, map, union, window, join\.interval, join\.window, join, aggregate, topn, sink\.file, sink\.preview\)$/m]);
+  await rejects(t, job, [
+    /^nodes\[1\]\.type: unknown node type 'filterz' \(known: source\.file, source\.generator, filter, map, union, window, join\.interval, join\.window, join, aggregate, topn, sink\.file, sink\.preview\)$/m,
+  ]);
 });
 
 test('a dangling edge', async (t) => {
@@ -62,8 +64,11 @@ test('a cycle names its nodes', async (t) => {
   const job = ordersJob();
   job.nodes.push({ id: 'both', type: 'union', config: {} });
   job.edges = [
-    { from: 'orders', to: 'both' }, { from: 'both', to: 'big' }, { from: 'big', to: 'both' },
-    { from: 'big', to: 'per_user' }, { from: 'per_user', to: 'out' },
+    { from: 'orders', to: 'both' },
+    { from: 'both', to: 'big' },
+    { from: 'big', to: 'both' },
+    { from: 'big', to: 'per_user' },
+    { from: 'per_user', to: 'out' },
   ];
   await rejects(t, job, [/^edges\[\d\]: cycle: (both -> big -> both|big -> both -> big)$/m]);
 });
@@ -77,7 +82,9 @@ test('a bad expression: path, message and column', async (t) => {
 test('a window without event time upstream', async (t) => {
   const job = ordersJob();
   delete job.nodes[0].config.eventTime;
-  await rejects(t, job, [/^nodes\[2\]\.config\.window: window 'per_user' needs event time, but source 'orders' has none: set nodes\[0\]\.config\.eventTime$/m]);
+  await rejects(t, job, [
+    /^nodes\[2\]\.config\.window: window 'per_user' needs event time, but source 'orders' has none: set nodes\[0\]\.config\.eventTime$/m,
+  ]);
 });
 
 test('an unknown stateBackend lists the allowed values', async (t) => {
@@ -104,11 +111,17 @@ test('warnings do not fail validation; --json prints one object per file', async
   const r = await weir(['validate', file]);
   assert.equal(r.code, 0, r.stderr);
   assert.equal(r.stderr, '');
-  assert.equal(r.stdout, "nodes[4]: warning: the output of 'unused' is not connected: its records go nowhere\n"
-    + 'orders-per-user: valid (5 nodes, 4 edges, backend fs, checkpoints every 1s, 1 warning)\n');
+  assert.equal(
+    r.stdout,
+    "nodes[4]: warning: the output of 'unused' is not connected: its records go nowhere\n" +
+      'orders-per-user: valid (5 nodes, 4 edges, backend fs, checkpoints every 1s, 1 warning)\n',
+  );
   const j = await weir(['validate', '--json', file, 'missing.json']);
   assert.equal(j.code, 2);
-  const [ok, missing] = j.stdout.trim().split('\n').map((l) => JSON.parse(l));
+  const [ok, missing] = j.stdout
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
   assert.equal(ok.ok, true);
   assert.equal(ok.problems[0].severity, 'warning');
   assert.equal(missing.ok, false);

@@ -10,17 +10,30 @@ import type { OperatorServices } from '../../../engine/contracts/operator-servic
 import { tempDir } from '../../support/run-helpers.ts';
 
 const services = (checkpointing: boolean): OperatorServices => ({
-  lineage: 'abcd', attempt: 1, checkpointing, sendPreview: () => undefined, log: () => undefined,
+  lineage: 'abcd',
+  attempt: 1,
+  checkpointing,
+  sendPreview: () => undefined,
+  log: () => undefined,
 });
 function ctx(dir: string): OperatorContext {
   return {
-    nodeId: 'out', subtask: 0, parallelism: 1, maxParallelism: 128, keyGroupRange: { start: 0, end: 127 }, state: null,
-    metrics: { lateRecords: () => undefined, badRecords: () => undefined }, resolvePath: (p) => join(dir, p),
+    nodeId: 'out',
+    subtask: 0,
+    parallelism: 1,
+    maxParallelism: 128,
+    keyGroupRange: { start: 0, end: 127 },
+    state: null,
+    metrics: { lateRecords: () => undefined, badRecords: () => undefined },
+    resolvePath: (p) => join(dir, p),
   };
 }
 const noOut = { emit: () => undefined, emitWatermark: () => undefined };
 const rows = (...v: number[]) => ({ rows: v.map((x) => ({ x })), ts: v.map(() => NaN) });
-const visible = (dir: string) => readdirSync(dir).filter((n) => !n.startsWith('.')).sort();
+const visible = (dir: string) =>
+  readdirSync(dir)
+    .filter((n) => !n.startsWith('.'))
+    .sort();
 const hidden = (dir: string) => readdirSync(dir).filter((n) => n.startsWith('.'));
 
 test('records become visible only when the checkpoint that pre-committed them completes', async () => {
@@ -46,7 +59,9 @@ test('records become visible only when the checkpoint that pre-committed them co
     await s.endInput();
     await s.close();
     assert.deepEqual(hidden(out), []);
-  } finally { cleanup(); }
+  } finally {
+    cleanup();
+  }
 });
 
 test('recovery commits what the snapshot lists as pending and aborts every other transaction', async () => {
@@ -67,7 +82,9 @@ test('recovery commits what the snapshot lists as pending and aborts every other
     assert.deepEqual(hidden(out), []);
     assert.deepEqual(recoverSinkFolder(out, snap.pending), { committed: 1, aborted: 0 }, 'idempotent');
     assert.deepEqual(visible(out), ['part-abcd-0-000005.csv']);
-  } finally { cleanup(); }
+  } finally {
+    cleanup();
+  }
 });
 
 test('without checkpointing the single transaction commits at end of input; close aborts an open one', async () => {
@@ -84,5 +101,7 @@ test('without checkpointing the single transaction commits at end of input; clos
     await t.processBatch(rows(1));
     await t.close();
     assert.ok(!existsSync(join(dir, 'o2')) || readdirSync(join(dir, 'o2')).length === 0);
-  } finally { cleanup(); }
+  } finally {
+    cleanup();
+  }
 });

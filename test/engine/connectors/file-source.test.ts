@@ -29,13 +29,24 @@ test('jsonl: batches never split records; a reader restored at a position contin
     const cfg: FileSourceConfig = { path: 'x.jsonl', format: 'jsonl', eventTime: { field: 'ts' } };
     const r = new FileSourceReader(cfg, ctx(dir));
     const first = await r.read(4);
-    assert.deepEqual(first.rows.map((x) => x.i), [0, 1, 2, 3]);
+    assert.deepEqual(
+      first.rows.map((x) => x.i),
+      [0, 1, 2, 3],
+    );
     assert.equal(first.ts[1], Date.UTC(2024, 0, 1, 0, 0, 1));
     const pos = r.position();
     const r2 = new FileSourceReader(cfg, ctx(dir), [pos]);
-    assert.deepEqual((await readAll(r2)).map((x) => x.i), [4, 5, 6, 7, 8, 9]);
-    assert.deepEqual((await readAll(r)).map((x) => x.i), [4, 5, 6, 7, 8, 9]);
-  } finally { cleanup(); }
+    assert.deepEqual(
+      (await readAll(r2)).map((x) => x.i),
+      [4, 5, 6, 7, 8, 9],
+    );
+    assert.deepEqual(
+      (await readAll(r)).map((x) => x.i),
+      [4, 5, 6, 7, 8, 9],
+    );
+  } finally {
+    cleanup();
+  }
 });
 
 test('csv with header, declared and inferred types; restore re-reads the header', async () => {
@@ -45,10 +56,15 @@ test('csv with header, declared and inferred types; restore re-reads the header'
     const cfg: FileSourceConfig = { path: 'x.csv', format: 'csv', columns: { id: 'STRING' } };
     const r = new FileSourceReader(cfg, ctx(dir));
     const a = await r.read(2);
-    assert.deepEqual(a.rows, [{ id: '1', name: 'a, b', amount: 2.5, ok: true }, { id: '2', name: 'say "hi"', amount: null, ok: false }]);
+    assert.deepEqual(a.rows, [
+      { id: '1', name: 'a, b', amount: 2.5, ok: true },
+      { id: '2', name: 'say "hi"', amount: null, ok: false },
+    ]);
     const r2 = new FileSourceReader(cfg, ctx(dir), [r.position()]);
     assert.deepEqual(await readAll(r2), [{ id: '3', name: 'c', amount: 7, ok: true }]);
-  } finally { cleanup(); }
+  } finally {
+    cleanup();
+  }
 });
 
 test('a folder: every visible file, split over subtasks; bad lines reported with file:line', async () => {
@@ -61,11 +77,25 @@ test('a folder: every visible file, split over subtasks; bad lines reported with
     const bad: string[] = [];
     const s0 = await readAll(new FileSourceReader({ path: 'in', format: 'jsonl' }, ctx(dir, bad, 0, 2)));
     const s1 = await readAll(new FileSourceReader({ path: 'in', format: 'jsonl' }, ctx(dir, bad, 1, 2)));
-    assert.deepEqual(s0.map((x) => x.v), [1, 2]);
-    assert.deepEqual(s1.map((x) => x.v), [3]);
-    assert.deepEqual(bad.map((b) => b.split(' ')[0]), ['a.jsonl:2', 'b.jsonl:2']);
-    await assert.rejects(readAll(new FileSourceReader({ path: 'in', format: 'jsonl', onBadRecord: 'fail' }, ctx(dir, [], 0, 2))), /a\.jsonl:2: invalid JSON/);
-  } finally { cleanup(); }
+    assert.deepEqual(
+      s0.map((x) => x.v),
+      [1, 2],
+    );
+    assert.deepEqual(
+      s1.map((x) => x.v),
+      [3],
+    );
+    assert.deepEqual(
+      bad.map((b) => b.split(' ')[0]),
+      ['a.jsonl:2', 'b.jsonl:2'],
+    );
+    await assert.rejects(
+      readAll(new FileSourceReader({ path: 'in', format: 'jsonl', onBadRecord: 'fail' }, ctx(dir, [], 0, 2))),
+      /a\.jsonl:2: invalid JSON/,
+    );
+  } finally {
+    cleanup();
+  }
 });
 
 test('follow: waits at the end of the file, never emits a half-written line, picks up appended data', async () => {
@@ -82,5 +112,7 @@ test('follow: waits at the end of the file, never emits a half-written line, pic
     appendFileSync(join(dir, 'x.jsonl'), '2}\n{"v":3}\n');
     const c = await r.read(10);
     assert.deepEqual(c.rows, [{ v: 2 }, { v: 3 }]);
-  } finally { cleanup(); }
+  } finally {
+    cleanup();
+  }
 });

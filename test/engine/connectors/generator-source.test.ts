@@ -3,11 +3,20 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { GeneratorSourceReader, generatorParams } from '../../../engine/connectors/generator-source.ts';
 
-const ctx = (subtask: number, parallelism: number) => ({ subtask, parallelism, resolvePath: (p: string) => p, badRecord: () => undefined });
+const ctx = (subtask: number, parallelism: number) => ({
+  subtask,
+  parallelism,
+  resolvePath: (p: string) => p,
+  badRecord: () => undefined,
+});
 
 async function drain(r: GeneratorSourceReader): Promise<Array<Record<string, unknown>>> {
   const out: Array<Record<string, unknown>> = [];
-  for (;;) { const b = await r.read(100); out.push(...b.rows); if (b.end) return out; }
+  for (;;) {
+    const b = await r.read(100);
+    out.push(...b.rows);
+    if (b.end) return out;
+  }
 }
 
 test('the same records for a seed whatever the parallelism; different seeds differ', async () => {
@@ -18,11 +27,16 @@ test('the same records for a seed whatever the parallelism; different seeds diff
   assert.deepEqual(bySeq(three), one);
   assert.equal(new Set(one.map((r) => r.key)).size, 5);
   const other = await drain(new GeneratorSourceReader(generatorParams({ seed: 4, count: 1000, keys: 5 }), ctx(0, 1)));
-  assert.notDeepEqual(other.map((r) => r.value), one.map((r) => r.value));
+  assert.notDeepEqual(
+    other.map((r) => r.value),
+    one.map((r) => r.value),
+  );
 });
 
 test('timestamps are out of order by at most outOfOrderness', async () => {
-  const rows = await drain(new GeneratorSourceReader(generatorParams({ seed: 1, count: 5000, outOfOrderness: 80, step: 10 }), ctx(0, 1)));
+  const rows = await drain(
+    new GeneratorSourceReader(generatorParams({ seed: 1, count: 5000, outOfOrderness: 80, step: 10 }), ctx(0, 1)),
+  );
   let max = -Infinity;
   let outOfOrder = 0;
   for (const r of rows) {
@@ -39,9 +53,14 @@ test('positions: restore continues exactly; a rescale deals the sequence streams
   const a = [new GeneratorSourceReader(p, ctx(0, 2)), new GeneratorSourceReader(p, ctx(1, 2))];
   const before = [...(await a[0].read(100)).rows, ...(await a[1].read(37)).rows];
   const positions = a.map((r) => r.position());
-  const after = (await Promise.all([0, 1, 2].map((s) => drain(new GeneratorSourceReader(p, ctx(s, 3), positions))))).flat();
+  const after = (
+    await Promise.all([0, 1, 2].map((s) => drain(new GeneratorSourceReader(p, ctx(s, 3), positions))))
+  ).flat();
   const seqs = [...before, ...after].map((r) => r.seq as number).sort((x, y) => x - y);
-  assert.deepEqual(seqs, Array.from({ length: 999 }, (_, i) => i));
+  assert.deepEqual(
+    seqs,
+    Array.from({ length: 999 }, (_, i) => i),
+  );
 });
 
 test('rate limiting: no more than rate records per second', async () => {

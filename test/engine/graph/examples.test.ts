@@ -10,10 +10,17 @@ import { validateJob } from '../../../engine/graph/validate.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const examples = join(root, 'examples');
-const index = JSON.parse(readFileSync(join(examples, 'index.json'), 'utf8')) as Array<{ id: string; name: string; description: string; path: string }>;
+const index = JSON.parse(readFileSync(join(examples, 'index.json'), 'utf8')) as Array<{
+  id: string;
+  name: string;
+  description: string;
+  path: string;
+}>;
 
 test('examples/index.json lists every example folder, with a name and a description', () => {
-  const folders = readdirSync(examples).filter((f) => existsSync(join(examples, f, 'job.weir.json'))).sort();
+  const folders = readdirSync(examples)
+    .filter((f) => existsSync(join(examples, f, 'job.weir.json')))
+    .sort();
   assert.ok(folders.length >= 4);
   assert.deepEqual(index.map((e) => e.id).sort(), folders);
   for (const e of index) {
@@ -32,7 +39,8 @@ for (const entry of index) {
     assert.equal(r.job.name, entry.id);
     assert.ok(existsSync(resolve(dirname(file), doc.$schema)), `$schema ${doc.$schema} resolves`);
     for (const n of r.job.nodes) {
-      if (n.type === 'source.file') assert.ok(existsSync(resolve(r.job.baseDir!, n.config.path)), `${entry.id}: ${n.config.path}`);
+      if (n.type === 'source.file')
+        assert.ok(existsSync(resolve(r.job.baseDir!, n.config.path)), `${entry.id}: ${n.config.path}`);
     }
   });
 }
@@ -40,15 +48,41 @@ for (const entry of index) {
 test('the examples cover the node types and features they are meant to show', () => {
   const jobs = index.map((e) => JSON.parse(readFileSync(join(examples, e.path), 'utf8')));
   const types = new Set(jobs.flatMap((j) => j.nodes.map((n: { type: string }) => n.type)));
-  for (const t of ['source.file', 'source.generator', 'filter', 'map', 'union', 'window', 'join.interval', 'join.window', 'join', 'aggregate', 'topn', 'sink.file', 'sink.preview']) {
+  for (const t of [
+    'source.file',
+    'source.generator',
+    'filter',
+    'map',
+    'union',
+    'window',
+    'join.interval',
+    'join.window',
+    'join',
+    'aggregate',
+    'topn',
+    'sink.file',
+    'sink.preview',
+  ]) {
     assert.ok(types.has(t), `some example uses ${t}`);
   }
-  const kinds = new Set(jobs.flatMap((j) => j.nodes.filter((n: { type: string }) => n.type === 'window').map((n: { config: { window: { kind: string } } }) => n.config.window.kind)));
+  const kinds = new Set(
+    jobs.flatMap((j) =>
+      j.nodes
+        .filter((n: { type: string }) => n.type === 'window')
+        .map((n: { config: { window: { kind: string } } }) => n.config.window.kind),
+    ),
+  );
   assert.deepEqual([...kinds].sort(), ['session', 'sliding', 'tumbling']);
   assert.ok(jobs.some((j) => j.edges.some((e: { fromPort?: string }) => e.fromPort === 'late')));
   const backends = new Set(jobs.map((j) => j.settings?.stateBackend));
   assert.deepEqual([...backends].sort(), ['fs', 'memory', 'rocksdb']);
-  const formats = new Set(jobs.flatMap((j) => j.nodes.filter((n: { type: string }) => n.type === 'source.file').map((n: { config: { format: string } }) => n.config.format)));
+  const formats = new Set(
+    jobs.flatMap((j) =>
+      j.nodes
+        .filter((n: { type: string }) => n.type === 'source.file')
+        .map((n: { config: { format: string } }) => n.config.format),
+    ),
+  );
   assert.deepEqual([...formats].sort(), ['csv', 'jsonl']);
 });
 
@@ -56,13 +90,18 @@ test('the committed data files are exactly what examples/generate-data.mjs write
   const out = mkdtempSync(join(tmpdir(), 'weir-examples-'));
   try {
     execFileSync(process.execPath, [join(examples, 'generate-data.mjs'), '--out', out]);
-    const generated = (dir: string, base = ''): string[] => readdirSync(join(dir, base), { withFileTypes: true })
-      .flatMap((d) => (d.isDirectory() ? generated(dir, join(base, d.name)) : [join(base, d.name)]));
+    const generated = (dir: string, base = ''): string[] =>
+      readdirSync(join(dir, base), { withFileTypes: true }).flatMap((d) =>
+        d.isDirectory() ? generated(dir, join(base, d.name)) : [join(base, d.name)],
+      );
     const files = generated(out);
     assert.ok(files.length >= 4);
     for (const f of files) {
-      assert.equal(readFileSync(join(examples, f), 'utf8'), readFileSync(join(out, f), 'utf8'),
-        `${f} is stale: run node examples/generate-data.mjs`);
+      assert.equal(
+        readFileSync(join(examples, f), 'utf8'),
+        readFileSync(join(out, f), 'utf8'),
+        `${f} is stale: run node examples/generate-data.mjs`,
+      );
     }
   } finally {
     rmSync(out, { recursive: true, force: true });

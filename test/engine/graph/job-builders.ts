@@ -8,21 +8,32 @@ export function baseJob(): JobDocument {
     settings: { stateBackend: 'fs', checkpointing: { interval: '1s' } },
     nodes: [
       {
-        id: 'orders', type: 'source.file',
+        id: 'orders',
+        type: 'source.file',
         config: {
-          path: 'data/orders.jsonl', format: 'jsonl',
+          path: 'data/orders.jsonl',
+          format: 'jsonl',
           columns: { user: 'STRING', amount: 'DOUBLE', ts: 'BIGINT' },
           eventTime: { field: 'ts', maxOutOfOrderness: '5s' },
         },
       },
       { id: 'big', type: 'filter', config: { where: 'amount >= 10' } },
       {
-        id: 'per_user', type: 'window',
-        config: { keyBy: 'user', window: { kind: 'tumbling', size: '10s' }, aggregates: 'COUNT(*) AS n, SUM(amount) AS total' },
+        id: 'per_user',
+        type: 'window',
+        config: {
+          keyBy: 'user',
+          window: { kind: 'tumbling', size: '10s' },
+          aggregates: 'COUNT(*) AS n, SUM(amount) AS total',
+        },
       },
       { id: 'out', type: 'sink.file', config: { path: 'out/x', format: 'jsonl' } },
     ],
-    edges: [{ from: 'orders', to: 'big' }, { from: 'big', to: 'per_user' }, { from: 'per_user', to: 'out' }],
+    edges: [
+      { from: 'orders', to: 'big' },
+      { from: 'big', to: 'per_user' },
+      { from: 'per_user', to: 'out' },
+    ],
   };
 }
 

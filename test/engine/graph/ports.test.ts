@@ -1,12 +1,26 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { PORTS, acceptsInputs, canConnect, isSink, isSource, outputPorts, reaches, type GraphLike } from '../../../engine/graph/ports.ts';
+import {
+  PORTS,
+  acceptsInputs,
+  canConnect,
+  isSink,
+  isSource,
+  outputPorts,
+  reaches,
+  type GraphLike,
+} from '../../../engine/graph/ports.ts';
 import { NODE_TYPES, type JobEdge, type NodeType } from '../../../engine/graph/types.ts';
 
 const graph = (): GraphLike & { nodes: Array<{ id: string; type: NodeType }>; edges: JobEdge[] } => ({
   nodes: [
-    { id: 'src', type: 'source.file' }, { id: 'gen', type: 'source.generator' }, { id: 'f', type: 'filter' },
-    { id: 'u', type: 'union' }, { id: 'w', type: 'window' }, { id: 'out', type: 'sink.file' }, { id: 'p', type: 'sink.preview' },
+    { id: 'src', type: 'source.file' },
+    { id: 'gen', type: 'source.generator' },
+    { id: 'f', type: 'filter' },
+    { id: 'u', type: 'union' },
+    { id: 'w', type: 'window' },
+    { id: 'out', type: 'sink.file' },
+    { id: 'p', type: 'sink.preview' },
   ],
   edges: [{ from: 'src', to: 'f' }],
 });
@@ -40,7 +54,10 @@ test('canConnect rejects with a reason', () => {
   assert.equal(reason(canConnect(g, 'out', 'out', 'p')), 'a sink.file node has no outputs');
   assert.equal(reason(canConnect(g, 'f', 'out', 'gen')), 'a source.generator node takes no inputs');
   assert.equal(reason(canConnect(g, 'f', 'late', 'p')), "a filter node has no output port 'late' (ports: out)");
-  assert.equal(reason(canConnect(g, 'gen', 'out', 'f')), 'a filter node takes exactly one input; use a union to merge streams');
+  assert.equal(
+    reason(canConnect(g, 'gen', 'out', 'f')),
+    'a filter node takes exactly one input; use a union to merge streams',
+  );
   assert.equal(reason(canConnect(g, 'src', 'out', 'f')), "'src' is already connected to 'f'");
   assert.equal(reason(canConnect(g, 'f', 'out', 'f')), 'a node cannot connect to itself');
   assert.equal(reason(canConnect(g, 'x', 'out', 'f')), "unknown node 'x'");

@@ -15,8 +15,11 @@ function problemsFor(doc: unknown): string[] {
 
 test('the committed JSON Schema is generated from the zod schema', () => {
   const committed = readFileSync(SCHEMA_FILE, 'utf8');
-  assert.equal(committed, renderJobJsonSchema(),
-    'schemas/weir.job.v1.schema.json is stale: run `node --import tsx schemas/generate.ts`');
+  assert.equal(
+    committed,
+    renderJobJsonSchema(),
+    'schemas/weir.job.v1.schema.json is stale: run `node --import tsx schemas/generate.ts`',
+  );
   const schema = JSON.parse(committed);
   assert.equal(schema.$schema, 'https://json-schema.org/draft/2020-12/schema');
   assert.equal(schema.additionalProperties, false);
@@ -24,7 +27,9 @@ test('the committed JSON Schema is generated from the zod schema', () => {
 });
 
 test('the schema discriminates exactly the node types of types.ts', () => {
-  const opts = (jobDocumentSchema.shape.nodes.element as unknown as { options: Array<{ shape: { type: { value: string } } }> }).options;
+  const opts = (
+    jobDocumentSchema.shape.nodes.element as unknown as { options: Array<{ shape: { type: { value: string } } }> }
+  ).options;
   assert.deepEqual(opts.map((o) => o.shape.type.value).sort(), [...NODE_TYPES].sort());
 });
 
@@ -57,8 +62,20 @@ test('unknown fields are errors at their own path, with the allowed fields', () 
   doc.description = 'not part of the format';
   const p = problemsFor(doc);
   assert.ok(p.includes("nodes[1].config.wher: unknown field 'wher' (allowed here: where)"), p.join('\n'));
-  assert.ok(p.some((l) => l.startsWith("settings.checkpointing.intervall: unknown field 'intervall' (allowed here: interval, mode,")), p.join('\n'));
-  assert.ok(p.some((l) => l.startsWith("description: unknown field 'description' (allowed here: $schema, format, name, settings, nodes, edges, groups, notes)")), p.join('\n'));
+  assert.ok(
+    p.some((l) =>
+      l.startsWith("settings.checkpointing.intervall: unknown field 'intervall' (allowed here: interval, mode,"),
+    ),
+    p.join('\n'),
+  );
+  assert.ok(
+    p.some((l) =>
+      l.startsWith(
+        "description: unknown field 'description' (allowed here: $schema, format, name, settings, nodes, edges, groups, notes)",
+      ),
+    ),
+    p.join('\n'),
+  );
 });
 
 test('missing and mistyped fields, bad durations and sizes, out-of-range numbers', () => {
@@ -102,9 +119,12 @@ test('window kinds are discriminated too; the wrong format and non-objects are e
     'format: missing required field (expected "weir.job/v1")',
     'nodes[0].config.format: missing required field (allowed: jsonl, csv)',
   ]);
-  assert.deepEqual(problemsFor({ ...baseJob(), format: 'weir.job/v2' }), ['format: expected "weir.job/v1", got \'weir.job/v2\'']);
-  assert.deepEqual(problemsFor({ ...baseJob(), nodes: [{ id: 'a', config: {} }] }).slice(0, 1),
-    ['nodes[0].type: missing node type (known: source.file, source.generator, filter, map, union, window, join.interval, join.window, join, aggregate, topn, sink.file, sink.preview)']);
+  assert.deepEqual(problemsFor({ ...baseJob(), format: 'weir.job/v2' }), [
+    'format: expected "weir.job/v1", got \'weir.job/v2\'',
+  ]);
+  assert.deepEqual(problemsFor({ ...baseJob(), nodes: [{ id: 'a', config: {} }] }).slice(0, 1), [
+    'nodes[0].type: missing node type (known: source.file, source.generator, filter, map, union, window, join.interval, join.window, join, aggregate, topn, sink.file, sink.preview)',
+  ]);
 });
 
 test('a valid document parses and $schema is allowed', () => {
@@ -115,19 +135,33 @@ test('a valid document parses and $schema is allowed', () => {
 test('the JSON Schema works in a standard validator: examples pass, mistakes fail', async () => {
   // ajv comes with electron-store; it is what editors' JSON Schema support behaves like.
   const { default: Ajv2020 } = await import('ajv/dist/2020.js');
-  const validate = new Ajv2020({ allErrors: true, strict: false }).compile(JSON.parse(readFileSync(SCHEMA_FILE, 'utf8')));
+  const validate = new Ajv2020({ allErrors: true, strict: false }).compile(
+    JSON.parse(readFileSync(SCHEMA_FILE, 'utf8')),
+  );
   const root = new URL('../../../examples/', import.meta.url);
   for (const name of ['orders-per-user', 'clicks-sessions', 'sensor-sliding', 'union-late']) {
     const doc = JSON.parse(readFileSync(new URL(`${name}/job.weir.json`, root), 'utf8'));
     assert.equal(validate(doc), true, `${name}: ${JSON.stringify(validate.errors)}`);
   }
   const mistakes: Array<(d: any) => void> = [
-    (d) => { d.settings.stateBackend = 'redis'; },
-    (d) => { d.nodes[1].config.wher = 'x'; },
-    (d) => { d.nodes[2].config.window.size = '5q'; },
-    (d) => { d.nodes[0].type = 'source.kafka'; },
-    (d) => { d.settings.memoryStateLimit = '5tb'; },
-    (d) => { d.edges[0].fromPort = 'early'; },
+    (d) => {
+      d.settings.stateBackend = 'redis';
+    },
+    (d) => {
+      d.nodes[1].config.wher = 'x';
+    },
+    (d) => {
+      d.nodes[2].config.window.size = '5q';
+    },
+    (d) => {
+      d.nodes[0].type = 'source.kafka';
+    },
+    (d) => {
+      d.settings.memoryStateLimit = '5tb';
+    },
+    (d) => {
+      d.edges[0].fromPort = 'early';
+    },
   ];
   for (const [i, mistake] of mistakes.entries()) {
     const doc = baseJob() as any;

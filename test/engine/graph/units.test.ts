@@ -1,7 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  checkDuration, checkSize, formatDuration, formatSize, parseDuration, parseSize, UnitError,
+  checkDuration,
+  checkSize,
+  formatDuration,
+  formatSize,
+  parseDuration,
+  parseSize,
+  UnitError,
 } from '../../../engine/graph/units.ts';
 
 test('durations: every unit, plain numbers and unitless strings are milliseconds', () => {
@@ -28,9 +34,15 @@ test('sizes: b, kb, mb, gb in powers of 1024, case-insensitive; numbers are byte
 });
 
 test('bad durations and sizes name the value and the allowed units', () => {
-  assert.throws(() => parseDuration('5x'), (e: unknown) =>
-    e instanceof UnitError && e.message === "invalid duration '5x': unknown unit 'x' (allowed: ms, s, m, h, d)");
-  assert.throws(() => parseDuration('soon'), /invalid duration 'soon': expected a number followed by one of ms, s, m, h, d/);
+  assert.throws(
+    () => parseDuration('5x'),
+    (e: unknown) =>
+      e instanceof UnitError && e.message === "invalid duration '5x': unknown unit 'x' (allowed: ms, s, m, h, d)",
+  );
+  assert.throws(
+    () => parseDuration('soon'),
+    /invalid duration 'soon': expected a number followed by one of ms, s, m, h, d/,
+  );
   assert.throws(() => parseDuration(-1), /non-negative/);
   assert.throws(() => parseDuration(Number.NaN), /non-negative/);
   assert.throws(() => parseSize('5tb'), /invalid size '5tb': unknown unit 'tb' \(allowed: b, kb, mb, gb\)/);
@@ -49,6 +61,7 @@ test('formatting picks the largest exact unit and round-trips', () => {
   assert.equal(formatDuration(86_400_000 * 2), '2d');
   assert.equal(formatSize(5 * 1024 * 1024), '5mb');
   assert.equal(formatSize(1000), '1000b');
-  for (const ms of [0, 1, 999, 1000, 61_000, 3_600_000, 123_456_789]) assert.equal(parseDuration(formatDuration(ms)), ms);
+  for (const ms of [0, 1, 999, 1000, 61_000, 3_600_000, 123_456_789])
+    assert.equal(parseDuration(formatDuration(ms)), ms);
   for (const b of [0, 1, 1024, 1536, 5 * 1024 ** 2, 3 * 1024 ** 3]) assert.equal(parseSize(formatSize(b)), b);
 });

@@ -28,8 +28,12 @@ test('a window needs event time on every source it reads from, even through a un
     { id: 'u', type: 'union', config: {} },
   );
   two.edges = [
-    { from: 'orders', to: 'u' }, { from: 'gen', to: 'g2' }, { from: 'g2', to: 'u' }, { from: 'u', to: 'big' },
-    { from: 'big', to: 'per_user' }, { from: 'per_user', to: 'out' },
+    { from: 'orders', to: 'u' },
+    { from: 'gen', to: 'g2' },
+    { from: 'g2', to: 'u' },
+    { from: 'u', to: 'big' },
+    { from: 'big', to: 'per_user' },
+    { from: 'per_user', to: 'out' },
   ];
   // A generator always has event time (its `ts`); the file source without eventTime is the problem.
   assert.equal(validateJob(two).ok, true, JSON.stringify(validateJob(two).problems));
@@ -41,13 +45,21 @@ test('a window needs event time on every source it reads from, even through a un
 
 test('a generator without eventTime feeds a window on its ts column and runs', () => {
   const doc = {
-    format: 'weir.job/v1', name: 'gen-window',
+    format: 'weir.job/v1',
+    name: 'gen-window',
     nodes: [
       { id: 'g', type: 'source.generator', config: { count: 100, outOfOrderness: '1s' } },
-      { id: 'w', type: 'window', config: { keyBy: 'key', window: { kind: 'tumbling', size: '1s' }, aggregates: 'COUNT(*) AS n' } },
+      {
+        id: 'w',
+        type: 'window',
+        config: { keyBy: 'key', window: { kind: 'tumbling', size: '1s' }, aggregates: 'COUNT(*) AS n' },
+      },
       { id: 'o', type: 'sink.file', config: { path: 'out', format: 'jsonl' } },
     ],
-    edges: [{ from: 'g', to: 'w' }, { from: 'w', to: 'o' }],
+    edges: [
+      { from: 'g', to: 'w' },
+      { from: 'w', to: 'o' },
+    ],
   };
   const r = validateJob(doc);
   assert.equal(r.ok, true, JSON.stringify(r.problems));
@@ -73,7 +85,9 @@ test('unknown columns against a declared file schema', () => {
   assert.deepEqual(errorLines(key), ["nodes[2].config.keyBy: unknown column 'usr' (known: user, amount, ts)"]);
   const et = baseJob();
   (node(et, 'orders').config as { eventTime: { field: string } }).eventTime.field = 'time';
-  assert.deepEqual(errorLines(et), ["nodes[0].config.eventTime.field: unknown column 'time' (known: user, amount, ts)"]);
+  assert.deepEqual(errorLines(et), [
+    "nodes[0].config.eventTime.field: unknown column 'time' (known: user, amount, ts)",
+  ]);
 });
 
 test('a file source without declared columns is not checked', () => {
@@ -85,15 +99,25 @@ test('a file source without declared columns is not checked', () => {
 
 test('generator columns, map output and window output flow downstream', () => {
   const doc: JobDocument = {
-    format: 'weir.job/v1', name: 'gen',
+    format: 'weir.job/v1',
+    name: 'gen',
     nodes: [
       { id: 'gen', type: 'source.generator', config: { count: 10, eventTime: { field: 'ts' } } },
       { id: 'm', type: 'map', config: { select: 'key AS sensor, value * 2 AS v2, ts' } },
-      { id: 'w', type: 'window', config: { keyBy: 'sensor', window: { kind: 'tumbling', size: '1s' }, aggregates: 'AVG(v2) AS avg_v, COUNT(*)' } },
+      {
+        id: 'w',
+        type: 'window',
+        config: { keyBy: 'sensor', window: { kind: 'tumbling', size: '1s' }, aggregates: 'AVG(v2) AS avg_v, COUNT(*)' },
+      },
       { id: 'f', type: 'filter', config: { where: 'avg_v > 1 AND sensor IS NOT NULL AND window_end > window_start' } },
       { id: 'out', type: 'sink.preview', config: {} },
     ],
-    edges: [{ from: 'gen', to: 'm' }, { from: 'm', to: 'w' }, { from: 'w', to: 'f' }, { from: 'f', to: 'out' }],
+    edges: [
+      { from: 'gen', to: 'm' },
+      { from: 'm', to: 'w' },
+      { from: 'w', to: 'f' },
+      { from: 'f', to: 'out' },
+    ],
   };
   assert.equal(validateJob(doc).ok, true, JSON.stringify(validateJob(doc).problems));
 
@@ -102,13 +126,17 @@ test('generator columns, map output and window output flow downstream', () => {
 
   (node(doc, 'm').config as { select: string }).select = 'key AS sensor, value * 2 AS v2, ts';
   (node(doc, 'f').config as { where: string }).where = 'value > 1';
-  assert.deepEqual(errorLines(doc),
-    ["nodes[3].config.where: unknown column 'value' (known: window_start, window_end, sensor, avg_v, EXPR$1)"]);
+  assert.deepEqual(errorLines(doc), [
+    "nodes[3].config.where: unknown column 'value' (known: window_start, window_end, sensor, avg_v, EXPR$1)",
+  ]);
 });
 
 test("a window's late port carries its input columns", () => {
   const doc = baseJob();
-  doc.nodes.push({ id: 'late_f', type: 'filter', config: { where: 'n > 1' } }, { id: 'late', type: 'sink.preview', config: {} });
+  doc.nodes.push(
+    { id: 'late_f', type: 'filter', config: { where: 'n > 1' } },
+    { id: 'late', type: 'sink.preview', config: {} },
+  );
   doc.edges.push({ from: 'per_user', to: 'late_f', fromPort: 'late' }, { from: 'late_f', to: 'late' });
   assert.deepEqual(errorLines(doc), ["nodes[4].config.where: unknown column 'n' (known: user, amount, ts)"]);
   (node(doc, 'late_f').config as { where: string }).where = 'amount > 1';
@@ -121,20 +149,33 @@ test('union inputs with different known columns are rejected', () => {
     { id: 'gen', type: 'source.generator', config: { eventTime: { field: 'ts' } } },
     { id: 'u', type: 'union', config: {} },
   );
-  doc.edges = [{ from: 'orders', to: 'u' }, { from: 'gen', to: 'u' }, { from: 'u', to: 'big' },
-    { from: 'big', to: 'per_user' }, { from: 'per_user', to: 'out' }];
-  assert.deepEqual(errorLines(doc),
-    ['nodes[5]: union inputs have different columns: (user, amount, ts) vs (seq, key, value, ts)']);
+  doc.edges = [
+    { from: 'orders', to: 'u' },
+    { from: 'gen', to: 'u' },
+    { from: 'u', to: 'big' },
+    { from: 'big', to: 'per_user' },
+    { from: 'per_user', to: 'out' },
+  ];
+  assert.deepEqual(errorLines(doc), [
+    'nodes[5]: union inputs have different columns: (user, amount, ts) vs (seq, key, value, ts)',
+  ]);
 });
 
 test('select * passes the input columns through', () => {
   const doc = baseJob();
   doc.nodes.splice(1, 0, { id: 'all', type: 'map', config: { select: '*, amount * 2 AS double_amount' } });
-  doc.edges = [{ from: 'orders', to: 'all' }, { from: 'all', to: 'big' }, { from: 'big', to: 'per_user' }, { from: 'per_user', to: 'out' }];
+  doc.edges = [
+    { from: 'orders', to: 'all' },
+    { from: 'all', to: 'big' },
+    { from: 'big', to: 'per_user' },
+    { from: 'per_user', to: 'out' },
+  ];
   (node(doc, 'big').config as { where: string }).where = 'double_amount > 20 AND amount > 0';
   assert.equal(validateJob(doc).ok, true, JSON.stringify(validateJob(doc).problems));
   (node(doc, 'big').config as { where: string }).where = 'triple > 20';
-  assert.deepEqual(errorLines(doc), ["nodes[2].config.where: unknown column 'triple' (known: user, amount, ts, double_amount)"]);
+  assert.deepEqual(errorLines(doc), [
+    "nodes[2].config.where: unknown column 'triple' (known: user, amount, ts, double_amount)",
+  ]);
 });
 
 test('nodeColumns reports what each node emits on each port', () => {
@@ -144,7 +185,10 @@ test('nodeColumns reports what each node emits on each port', () => {
   const cols = nodeColumns(doc);
   assert.deepEqual(cols.get('orders')?.out, ['user', 'amount', 'ts']);
   assert.deepEqual(cols.get('big')?.out, ['user', 'amount', 'ts']);
-  assert.deepEqual(cols.get('per_user'), { out: ['window_start', 'window_end', 'user', 'n', 'total'], late: ['user', 'amount', 'ts'] });
+  assert.deepEqual(cols.get('per_user'), {
+    out: ['window_start', 'window_end', 'user', 'n', 'total'],
+    late: ['user', 'amount', 'ts'],
+  });
   delete (node(doc, 'orders').config as { columns?: unknown }).columns;
   assert.equal(nodeColumns(doc).get('big')?.out, null);
 });
@@ -152,7 +196,11 @@ test('nodeColumns reports what each node emits on each port', () => {
 test('an aggregate alias may not reuse a key or window column', () => {
   const doc = baseJob();
   (node(doc, 'per_user').config as { aggregates: string }).aggregates = 'COUNT(*) AS user';
-  assert.deepEqual(errorLines(doc), ["nodes[2].config.aggregates: output column 'user' is already a key column: choose another alias"]);
+  assert.deepEqual(errorLines(doc), [
+    "nodes[2].config.aggregates: output column 'user' is already a key column: choose another alias",
+  ]);
   (node(doc, 'per_user').config as { aggregates: string }).aggregates = 'MAX(ts) AS window_end';
-  assert.deepEqual(errorLines(doc), ["nodes[2].config.aggregates: output column 'window_end' is already a window column: choose another alias"]);
+  assert.deepEqual(errorLines(doc), [
+    "nodes[2].config.aggregates: output column 'window_end' is already a window column: choose another alias",
+  ]);
 });

@@ -13,8 +13,11 @@ function rejected(doc: JobDocument): JobProblem[] {
 
 /** The base job sums a column declared DOUBLE: validation notes that Weir's sum is exact (issue 12). */
 const EXACT_SUM_WARNING = {
-  path: 'nodes[2].config.aggregates', nodeId: 'per_user', severity: 'warning',
-  message: 'SUM(amount) AS total sums a DOUBLE: Weir adds DOUBLE values exactly, so the result does not depend on arrival order; Flink adds them in arrival order, so the last digits may differ',
+  path: 'nodes[2].config.aggregates',
+  nodeId: 'per_user',
+  severity: 'warning',
+  message:
+    'SUM(amount) AS total sums a DOUBLE: Weir adds DOUBLE values exactly, so the result does not depend on arrival order; Flink adds them in arrival order, so the last digits may differ',
 };
 
 test('the base job is valid; its only warning is the exact DOUBLE sum', () => {
@@ -59,11 +62,17 @@ test('sources take no inputs, sinks have no outputs', () => {
   doc.nodes.push({ id: 'preview', type: 'sink.preview', config: {} });
   doc.edges.push({ from: 'out', to: 'preview' }, { from: 'big', to: 'orders' });
   const p = errorsOf(rejected(doc));
-  assert.deepEqual(lines(p).filter((l) => l.startsWith('edges')), [
-    "edges[3].from: 'out' is a sink.file node: sinks have no outputs",
-    "edges[4].to: 'orders' is a source.file node: sources take no inputs",
-  ]);
-  assert.deepEqual(p.filter((x) => x.path.startsWith('edges')).map((x) => x.nodeId), ['out', 'orders']);
+  assert.deepEqual(
+    lines(p).filter((l) => l.startsWith('edges')),
+    [
+      "edges[3].from: 'out' is a sink.file node: sinks have no outputs",
+      "edges[4].to: 'orders' is a source.file node: sources take no inputs",
+    ],
+  );
+  assert.deepEqual(
+    p.filter((x) => x.path.startsWith('edges')).map((x) => x.nodeId),
+    ['out', 'orders'],
+  );
 });
 
 test('filter, map and window take exactly one input; union two or more; sinks need one', () => {
@@ -74,9 +83,17 @@ test('filter, map and window take exactly one input; union two or more; sinks ne
     { id: 'm', type: 'map', config: { select: 'user' } },
     { id: 'lonely', type: 'sink.preview', config: {} },
   );
-  doc.edges.push({ from: 'other', to: 'big' }, { from: 'big', to: 'u' }, { from: 'u', to: 'out' }, { from: 'm', to: 'out' });
+  doc.edges.push(
+    { from: 'other', to: 'big' },
+    { from: 'big', to: 'u' },
+    { from: 'u', to: 'out' },
+    { from: 'm', to: 'out' },
+  );
   const l = lines(errorsOf(rejected(doc)));
-  assert.ok(l.includes("nodes[1]: a filter node needs exactly one input, 'big' has 2 (merge streams with a union first)"), l.join('\n'));
+  assert.ok(
+    l.includes("nodes[1]: a filter node needs exactly one input, 'big' has 2 (merge streams with a union first)"),
+    l.join('\n'),
+  );
   assert.ok(l.includes("nodes[5]: a union needs at least two inputs, 'u' has 1"), l.join('\n'));
   assert.ok(l.includes("nodes[6]: a map node needs exactly one input, 'm' has 0"), l.join('\n'));
   assert.ok(l.includes("nodes[7]: 'lonely' has no input"), l.join('\n'));
@@ -84,11 +101,18 @@ test('filter, map and window take exactly one input; union two or more; sinks ne
 
 test('a cycle is an error naming the nodes on it', () => {
   const doc = baseJob();
-  doc.nodes.push({ id: 'u', type: 'union', config: {} }, { id: 'again', type: 'filter', config: { where: 'amount > 1' } });
+  doc.nodes.push(
+    { id: 'u', type: 'union', config: {} },
+    { id: 'again', type: 'filter', config: { where: 'amount > 1' } },
+  );
   // orders -> u -> big -> again -> u  (the cycle is u -> big -> again -> u)
   doc.edges = [
-    { from: 'orders', to: 'u' }, { from: 'u', to: 'big' }, { from: 'big', to: 'again' }, { from: 'again', to: 'u' },
-    { from: 'big', to: 'per_user' }, { from: 'per_user', to: 'out' },
+    { from: 'orders', to: 'u' },
+    { from: 'u', to: 'big' },
+    { from: 'big', to: 'again' },
+    { from: 'again', to: 'u' },
+    { from: 'big', to: 'per_user' },
+    { from: 'per_user', to: 'out' },
   ];
   const cyc = errorsOf(rejected(doc)).filter((x) => x.message.startsWith('cycle'));
   assert.equal(cyc.length, 1);
@@ -100,8 +124,13 @@ test('a cycle is an error naming the nodes on it', () => {
 test('a self loop is a cycle too', () => {
   const doc = baseJob();
   doc.nodes.push({ id: 'u', type: 'union', config: {} });
-  doc.edges = [{ from: 'orders', to: 'u' }, { from: 'u', to: 'u' }, { from: 'u', to: 'big' },
-    { from: 'big', to: 'per_user' }, { from: 'per_user', to: 'out' }];
+  doc.edges = [
+    { from: 'orders', to: 'u' },
+    { from: 'u', to: 'u' },
+    { from: 'u', to: 'big' },
+    { from: 'big', to: 'per_user' },
+    { from: 'per_user', to: 'out' },
+  ];
   assert.ok(lines(rejected(doc)).includes('edges[1]: cycle: u -> u'), lines(rejected(doc)).join('\n'));
 });
 
@@ -111,10 +140,15 @@ test('an unconnected output is a warning, not an error', () => {
   doc.edges.push({ from: 'orders', to: 'dead_end' });
   const r = validateJob(doc);
   assert.equal(r.ok, true);
-  assert.deepEqual(r.problems, [{
-    path: 'nodes[4]', message: "the output of 'dead_end' is not connected: its records go nowhere",
-    severity: 'warning', nodeId: 'dead_end',
-  }, EXACT_SUM_WARNING]);
+  assert.deepEqual(r.problems, [
+    {
+      path: 'nodes[4]',
+      message: "the output of 'dead_end' is not connected: its records go nowhere",
+      severity: 'warning',
+      nodeId: 'dead_end',
+    },
+    EXACT_SUM_WARNING,
+  ]);
 });
 
 test('parallelism must not exceed maxParallelism (job and node)', () => {
@@ -127,7 +161,9 @@ test('parallelism must not exceed maxParallelism (job and node)', () => {
   ]);
   const dflt = baseJob();
   dflt.nodes[1].parallelism = 129; // default maxParallelism is 128
-  assert.deepEqual(lines(errorsOf(rejected(dflt))), ['nodes[1].parallelism: parallelism 129 is greater than maxParallelism 128']);
+  assert.deepEqual(lines(errorsOf(rejected(dflt))), [
+    'nodes[1].parallelism: parallelism 129 is greater than maxParallelism 128',
+  ]);
 });
 
 test('a job needs a source and a sink; window sizes must be positive', () => {
@@ -146,5 +182,7 @@ test('two file sinks may not write to the same folder', () => {
   const doc = baseJob();
   doc.nodes.push({ id: 'out2', type: 'sink.file', config: { path: './out/x/', format: 'csv' } });
   doc.edges.push({ from: 'per_user', to: 'out2' });
-  assert.deepEqual(lines(errorsOf(rejected(doc))), ["nodes[4].config.path: sink path './out/x/' is also written by nodes[3]"]);
+  assert.deepEqual(lines(errorsOf(rejected(doc))), [
+    "nodes[4].config.path: sink path './out/x/' is also written by nodes[3]",
+  ]);
 });

@@ -12,14 +12,41 @@ import { errorsOf, lines } from './job-builders.ts';
 
 function joinJob(): JobDocument {
   return {
-    format: 'weir.job/v1', name: 'j',
+    format: 'weir.job/v1',
+    name: 'j',
     nodes: [
-      { id: 'orders', type: 'source.file', config: { path: 'o.jsonl', format: 'jsonl', columns: { user: 'STRING', amount: 'DOUBLE', ts: 'BIGINT' }, eventTime: { field: 'ts' } } },
-      { id: 'users', type: 'source.file', config: { path: 'u.jsonl', format: 'jsonl', columns: { id: 'STRING', country: 'STRING', ts: 'BIGINT' }, eventTime: { field: 'ts' } } },
-      { id: 'j', type: 'join.interval', config: { leftKey: 'user', rightKey: 'id', lower: '-5s', upper: '5s', select: 'L.user, L.amount, R.country' } },
+      {
+        id: 'orders',
+        type: 'source.file',
+        config: {
+          path: 'o.jsonl',
+          format: 'jsonl',
+          columns: { user: 'STRING', amount: 'DOUBLE', ts: 'BIGINT' },
+          eventTime: { field: 'ts' },
+        },
+      },
+      {
+        id: 'users',
+        type: 'source.file',
+        config: {
+          path: 'u.jsonl',
+          format: 'jsonl',
+          columns: { id: 'STRING', country: 'STRING', ts: 'BIGINT' },
+          eventTime: { field: 'ts' },
+        },
+      },
+      {
+        id: 'j',
+        type: 'join.interval',
+        config: { leftKey: 'user', rightKey: 'id', lower: '-5s', upper: '5s', select: 'L.user, L.amount, R.country' },
+      },
       { id: 'out', type: 'sink.file', config: { path: 'out/j', format: 'jsonl' } },
     ],
-    edges: [{ from: 'orders', to: 'j', toPort: 'left' }, { from: 'users', to: 'j', toPort: 'right' }, { from: 'j', to: 'out' }],
+    edges: [
+      { from: 'orders', to: 'j', toPort: 'left' },
+      { from: 'users', to: 'j', toPort: 'right' },
+      { from: 'j', to: 'out' },
+    ],
   };
 }
 
@@ -61,8 +88,14 @@ test('join ports: toPort required, one edge per port, none on other nodes', () =
     "nodes[3]: 'out' has no input",
   ]);
   const g = { nodes: joinJob().nodes, edges: [{ from: 'orders', to: 'j', toPort: 'left' as const }] };
-  assert.deepEqual(canConnect(g, 'users', 'out', 'j'), { ok: false, reason: 'a join.interval node has input ports left and right: choose one' });
-  assert.deepEqual(canConnect(g, 'users', 'out', 'j', 'left'), { ok: false, reason: "the left input of 'j' is already connected" });
+  assert.deepEqual(canConnect(g, 'users', 'out', 'j'), {
+    ok: false,
+    reason: 'a join.interval node has input ports left and right: choose one',
+  });
+  assert.deepEqual(canConnect(g, 'users', 'out', 'j', 'left'), {
+    ok: false,
+    reason: "the left input of 'j' is already connected",
+  });
   assert.deepEqual(canConnect(g, 'users', 'out', 'j', 'right'), { ok: true });
   // A self-join: the same node on both ports.
   assert.deepEqual(canConnect(g, 'orders', 'out', 'j', 'right'), { ok: true });
@@ -78,11 +111,15 @@ test('join columns are checked against the input on their side', () => {
     "nodes[2].config.select: column 'country' needs an input prefix: L.country or R.country (column 19)",
   ]);
   c.select = 'L.user, R.amount, L.user AS u2';
-  assert.deepEqual(errorLines(doc).slice(1), ["nodes[2].config.select: unknown column 'R.amount' (known: R.id, R.country, R.ts)"]);
+  assert.deepEqual(errorLines(doc).slice(1), [
+    "nodes[2].config.select: unknown column 'R.amount' (known: R.id, R.country, R.ts)",
+  ]);
   c.leftKey = 'user';
   c.lower = '10s';
   c.select = 'L.user';
-  assert.deepEqual(errorLines(doc), ['nodes[2].config.lower: lower (10000 ms) is greater than upper (5000 ms): no row could ever join']);
+  assert.deepEqual(errorLines(doc), [
+    'nodes[2].config.lower: lower (10000 ms) is greater than upper (5000 ms): no row could ever join',
+  ]);
   const bad = joinJob();
   (bad.nodes[2].config as { upper: string }).upper = '-x';
   assert.match(errorLines(bad)[0], /^nodes\[2\]\.config\.upper: invalid duration '-x'/);
@@ -95,14 +132,26 @@ test('join columns are checked against the input on their side', () => {
 
 function aggJob(): JobDocument {
   return {
-    format: 'weir.job/v1', name: 'a',
+    format: 'weir.job/v1',
+    name: 'a',
     nodes: [
       { id: 'gen', type: 'source.generator', config: { count: 10 } },
-      { id: 'agg', type: 'aggregate', config: { keyBy: 'key', aggregates: 'COUNT(*) AS n, COUNT(DISTINCT value) AS d, SUM(value) FILTER (WHERE value > 3) AS s' } },
+      {
+        id: 'agg',
+        type: 'aggregate',
+        config: {
+          keyBy: 'key',
+          aggregates: 'COUNT(*) AS n, COUNT(DISTINCT value) AS d, SUM(value) FILTER (WHERE value > 3) AS s',
+        },
+      },
       { id: 'f', type: 'filter', config: { where: 'n > 1' } },
       { id: 'out', type: 'sink.file', config: { path: 'out/a', format: 'changelog-json' } },
     ],
-    edges: [{ from: 'gen', to: 'agg' }, { from: 'agg', to: 'f' }, { from: 'f', to: 'out' }],
+    edges: [
+      { from: 'gen', to: 'agg' },
+      { from: 'agg', to: 'f' },
+      { from: 'f', to: 'out' },
+    ],
   };
 }
 
@@ -111,7 +160,8 @@ test('aggregate and topn: columns, COUNT(DISTINCT), FILTER and their errors', ()
   assert.ok(ok.ok, JSON.stringify(!ok.ok && ok.problems));
   assert.deepEqual(nodeColumns(aggJob()).get('agg')?.out, ['key', 'n', 'd', 's']);
   const doc = aggJob();
-  (doc.nodes[1].config as { aggregates: string }).aggregates = 'COUNT(*) FILTER (WHERE nope > 3) AS n, SUM(DISTINCT value) AS s';
+  (doc.nodes[1].config as { aggregates: string }).aggregates =
+    'COUNT(*) FILTER (WHERE nope > 3) AS n, SUM(DISTINCT value) AS s';
   assert.deepEqual(errorLines(doc), [
     'nodes[1].config.aggregates: SUM(DISTINCT ...) is not supported: only COUNT(DISTINCT x) (column 40)',
   ]);
@@ -120,8 +170,18 @@ test('aggregate and topn: columns, COUNT(DISTINCT), FILTER and their errors', ()
     "nodes[1].config.aggregates: unknown column 'nope' (known: seq, key, value, ts)",
     "nodes[1].config.aggregates: output column 'key' is already a key column: choose another alias",
   ]);
-  const top: JobDocument = { ...aggJob(), nodes: [aggJob().nodes[0], { id: 't', type: 'topn', config: { partitionBy: 'key', orderBy: 'value DESC, tss', limit: 3 } }, aggJob().nodes[3]],
-    edges: [{ from: 'gen', to: 't' }, { from: 't', to: 'out' }] };
+  const top: JobDocument = {
+    ...aggJob(),
+    nodes: [
+      aggJob().nodes[0],
+      { id: 't', type: 'topn', config: { partitionBy: 'key', orderBy: 'value DESC, tss', limit: 3 } },
+      aggJob().nodes[3],
+    ],
+    edges: [
+      { from: 'gen', to: 't' },
+      { from: 't', to: 'out' },
+    ],
+  };
   assert.deepEqual(errorLines(top), ["nodes[1].config.orderBy: unknown column 'tss' (known: seq, key, value, ts)"]);
   (top.nodes[1].config as { orderBy: string }).orderBy = 'ts ASC';
   assert.ok(validateJob(top).ok);
@@ -139,7 +199,11 @@ test('changelog edges are computed; a node that cannot take one names the produc
     "edges[2]: sink.file 'out' cannot take a changelog, but aggregate 'agg' produces one (through 'f'): set nodes[3].config.format to \"changelog-json\"",
   ]);
   const win = aggJob();
-  win.nodes[2] = { id: 'f', type: 'window', config: { keyBy: 'key', window: { kind: 'tumbling', size: '1s' }, aggregates: 'COUNT(*) AS c' } };
+  win.nodes[2] = {
+    id: 'f',
+    type: 'window',
+    config: { keyBy: 'key', window: { kind: 'tumbling', size: '1s' }, aggregates: 'COUNT(*) AS c' },
+  };
   assert.deepEqual(errorLines(win), [
     "edges[1]: window 'f' cannot take a changelog, but aggregate 'agg' produces one: only filter, map, union, sink.preview and sink.file with format \"changelog-json\" take one",
   ]);
@@ -150,7 +214,11 @@ test('changelog edges are computed; a node that cannot take one names the produc
 
 test('join and join.window: kinds, window bounds in the select, session refused, outer joins are changelogs', () => {
   const doc = joinJob();
-  doc.nodes[2] = { id: 'j', type: 'join', config: { kind: 'left', leftKey: 'user', rightKey: 'id', select: 'L.user, R.country' } };
+  doc.nodes[2] = {
+    id: 'j',
+    type: 'join',
+    config: { kind: 'left', leftKey: 'user', rightKey: 'id', select: 'L.user, R.country' },
+  };
   assert.deepEqual(errorLines(doc), [
     "edges[2]: sink.file 'out' cannot take a changelog, but join 'j' produces one: set nodes[3].config.format to \"changelog-json\"",
   ]);
@@ -160,31 +228,68 @@ test('join and join.window: kinds, window bounds in the select, session refused,
   assert.match(errorLines(doc)[0], /^nodes\[2\]\.config\.kind: /);
 
   const win = joinJob();
-  win.nodes[2] = { id: 'j', type: 'join.window', config: { leftKey: 'user', rightKey: 'id', window: { kind: 'tumbling', size: '10s' }, select: 'window_start, window_end, L.user, R.country' } };
+  win.nodes[2] = {
+    id: 'j',
+    type: 'join.window',
+    config: {
+      leftKey: 'user',
+      rightKey: 'id',
+      window: { kind: 'tumbling', size: '10s' },
+      select: 'window_start, window_end, L.user, R.country',
+    },
+  };
   assert.ok(validateJob(win).ok);
   assert.deepEqual(nodeColumns(win).get('j')?.out, ['window_start', 'window_end', 'user', 'country']);
   (win.nodes[2].config as { window: unknown }).window = { kind: 'session', gap: '5s' };
-  assert.deepEqual(errorLines(win), ['nodes[2].config.window.kind: join.window supports tumbling and sliding windows; session windows are not supported yet']);
+  assert.deepEqual(errorLines(win), [
+    'nodes[2].config.window.kind: join.window supports tumbling and sliding windows; session windows are not supported yet',
+  ]);
   (win.nodes[2].config as { window: unknown }).window = { kind: 'sliding', size: '0s', slide: '1s' };
   assert.deepEqual(errorLines(win), [
     'nodes[2].config.window.size: must be greater than 0',
     'nodes[2].config.window.slide: slide (1000 ms) must not be larger than size (0 ms)',
   ]);
   const plainWin = joinJob();
-  plainWin.nodes[2] = { id: 'j', type: 'join', config: { kind: 'inner', leftKey: 'user', rightKey: 'id', select: 'window_start, L.user' } };
-  assert.deepEqual(errorLines(plainWin), ["nodes[2].config.select: column 'window_start' needs an input prefix: L.window_start or R.window_start (column 1)"]);
+  plainWin.nodes[2] = {
+    id: 'j',
+    type: 'join',
+    config: { kind: 'inner', leftKey: 'user', rightKey: 'id', select: 'window_start, L.user' },
+  };
+  assert.deepEqual(errorLines(plainWin), [
+    "nodes[2].config.select: column 'window_start' needs an input prefix: L.window_start or R.window_start (column 1)",
+  ]);
 });
 
 test('topn with a window: append-only, window columns first, session refused', () => {
   const doc = aggJob();
-  doc.nodes[1] = { id: 'agg', type: 'topn', config: { partitionBy: 'key', orderBy: 'value DESC', limit: 2, window: { kind: 'tumbling', size: '1s' } } };
-  doc.nodes[2] = { id: 'f', type: 'window', config: { window: { kind: 'tumbling', size: '1m' }, aggregates: 'COUNT(*) AS c' } };
+  doc.nodes[1] = {
+    id: 'agg',
+    type: 'topn',
+    config: { partitionBy: 'key', orderBy: 'value DESC', limit: 2, window: { kind: 'tumbling', size: '1s' } },
+  };
+  doc.nodes[2] = {
+    id: 'f',
+    type: 'window',
+    config: { window: { kind: 'tumbling', size: '1m' }, aggregates: 'COUNT(*) AS c' },
+  };
   (doc.nodes[3].config as { format: string }).format = 'jsonl';
   const r = validateJob(doc);
   assert.ok(r.ok, JSON.stringify(!r.ok && r.problems));
-  assert.deepEqual(nodeColumns(doc).get('agg')?.out, ['window_start', 'window_end', 'seq', 'key', 'value', 'ts', 'rownum']);
+  assert.deepEqual(nodeColumns(doc).get('agg')?.out, [
+    'window_start',
+    'window_end',
+    'seq',
+    'key',
+    'value',
+    'ts',
+    'rownum',
+  ]);
   (doc.nodes[1].config as { window: unknown }).window = { kind: 'session', gap: '1s' };
-  assert.deepEqual(errorLines(doc), ['nodes[1].config.window.kind: topn supports tumbling and sliding windows; session windows are not supported yet']);
+  assert.deepEqual(errorLines(doc), [
+    'nodes[1].config.window.kind: topn supports tumbling and sliding windows; session windows are not supported yet',
+  ]);
   (doc.nodes[1].config as { window: unknown }).window = { kind: 'sliding', size: '1s', slide: '2s' };
-  assert.deepEqual(errorLines(doc), ['nodes[1].config.window.slide: slide (2000 ms) must not be larger than size (1000 ms)']);
+  assert.deepEqual(errorLines(doc), [
+    'nodes[1].config.window.slide: slide (2000 ms) must not be larger than size (1000 ms)',
+  ]);
 });

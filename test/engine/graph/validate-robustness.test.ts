@@ -8,8 +8,9 @@ import { fileURLToPath } from 'node:url';
 import { validateJob } from '../../../engine/graph/validate.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
-const seeds = ['orders-per-user', 'clicks-sessions', 'sensor-sliding', 'union-late']
-  .map((n) => JSON.parse(readFileSync(join(root, 'examples', n, 'job.weir.json'), 'utf8')));
+const seeds = ['orders-per-user', 'clicks-sessions', 'sensor-sliding', 'union-late'].map((n) =>
+  JSON.parse(readFileSync(join(root, 'examples', n, 'job.weir.json'), 'utf8')),
+);
 
 function rng(seed: number) {
   let a = seed >>> 0;
@@ -22,13 +23,51 @@ function rng(seed: number) {
   };
 }
 
-const WEIRD: unknown[] = [null, true, 0, -1, 1.5, 1e308, '', ' ', 'x', '5s', '-1s', 'amount >', '((', 'a,,b', '*',
-  [], {}, [1], { x: 1 }, 'window', 'late', 'source.file', 'orders', 'per_user', 'COUNT(*) AS n', 'SUM(', "'", '"'];
+const WEIRD: unknown[] = [
+  null,
+  true,
+  0,
+  -1,
+  1.5,
+  1e308,
+  '',
+  ' ',
+  'x',
+  '5s',
+  '-1s',
+  'amount >',
+  '((',
+  'a,,b',
+  '*',
+  [],
+  {},
+  [1],
+  { x: 1 },
+  'window',
+  'late',
+  'source.file',
+  'orders',
+  'per_user',
+  'COUNT(*) AS n',
+  'SUM(',
+  "'",
+  '"',
+];
 
-function containers(v: unknown, out: Array<{ parent: Record<string, unknown> | unknown[]; key: string | number }> = []) {
-  if (Array.isArray(v)) v.forEach((x, i) => { out.push({ parent: v, key: i }); containers(x, out); });
+function containers(
+  v: unknown,
+  out: Array<{ parent: Record<string, unknown> | unknown[]; key: string | number }> = [],
+) {
+  if (Array.isArray(v))
+    v.forEach((x, i) => {
+      out.push({ parent: v, key: i });
+      containers(x, out);
+    });
   else if (v && typeof v === 'object') {
-    for (const [k, x] of Object.entries(v)) { out.push({ parent: v as Record<string, unknown>, key: k }); containers(x, out); }
+    for (const [k, x] of Object.entries(v)) {
+      out.push({ parent: v as Record<string, unknown>, key: k });
+      containers(x, out);
+    }
   }
   return out;
 }
@@ -43,7 +82,7 @@ test('validateJob never throws on mutated jobs', () => {
       const slots = containers(doc);
       const { parent, key } = slots[Math.floor(r() * slots.length)];
       const choice = r();
-      if (choice < 0.3 && !Array.isArray(parent)) delete (parent)[key as string];
+      if (choice < 0.3 && !Array.isArray(parent)) delete parent[key as string];
       else if (choice < 0.4 && Array.isArray(parent)) parent.splice(key as number, 1);
       else if (choice < 0.5 && Array.isArray(parent)) parent.push(structuredClone(parent[key as number]));
       else (parent as Record<string | number, unknown>)[key] = structuredClone(WEIRD[Math.floor(r() * WEIRD.length)]);
@@ -60,7 +99,10 @@ test('validateJob never throws on mutated jobs', () => {
     }
     for (const p of result.problems) {
       assert.equal(typeof p.path, 'string');
-      assert.ok(p.message.length > 0 && !p.message.includes('[object Object]') && !p.message.includes('undefined'), p.message);
+      assert.ok(
+        p.message.length > 0 && !p.message.includes('[object Object]') && !p.message.includes('undefined'),
+        p.message,
+      );
     }
   }
   assert.ok(rejected > 1000, `most mutations are invalid (${rejected})`);

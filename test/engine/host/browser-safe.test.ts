@@ -36,13 +36,28 @@ describe('browser-safe host modules', () => {
       const { files, packages } = closure(entry);
       if (entry.endsWith('page-host.ts')) {
         for (const f of ['ws-client.ts', 'protocol.ts', 'rpc-client.ts', 'window-api.ts', 'errors.ts']) {
-          assert.ok(files.some((x) => x.endsWith(`/${f}`)), `the walk reached ${f}: ${files.join(', ')}`);
+          assert.ok(
+            files.some((x) => x.endsWith(`/${f}`)),
+            `the walk reached ${f}: ${files.join(', ')}`,
+          );
         }
       }
-      assert.deepEqual(packages.filter((p) => p.startsWith('node:') || ['ws', 'electron', 'fs', 'path', 'child_process'].includes(p)), [], `${entry} imports ${packages.join(', ')}`);
-      assert.deepEqual(packages.filter((p) => p !== 'zod'), [], 'only zod from npm');
-      const forbidden = files.filter((f) => /^engine\/(runtime|state|checkpoint|connectors|cli)\//.test(f)
-        || /^engine\/host\/node\//.test(f) || /^engine\/host\/common\/memory-transport\.ts$/.test(f));
+      assert.deepEqual(
+        packages.filter((p) => p.startsWith('node:') || ['ws', 'electron', 'fs', 'path', 'child_process'].includes(p)),
+        [],
+        `${entry} imports ${packages.join(', ')}`,
+      );
+      assert.deepEqual(
+        packages.filter((p) => p !== 'zod'),
+        [],
+        'only zod from npm',
+      );
+      const forbidden = files.filter(
+        (f) =>
+          /^engine\/(runtime|state|checkpoint|connectors|cli)\//.test(f) ||
+          /^engine\/host\/node\//.test(f) ||
+          /^engine\/host\/common\/memory-transport\.ts$/.test(f),
+      );
       assert.deepEqual(forbidden, [], `${entry} reaches host-only code`);
     });
   }

@@ -4,13 +4,33 @@ import type { HostEvent, OperatorMetrics } from '../../../engine/host/common/api
 import { createEventThrottle } from '../../../engine/host/node/event-throttle.ts';
 
 const metrics = (n: number): HostEvent => ({
-  type: 'metrics', runId: 'r', time: n,
+  type: 'metrics',
+  runId: 'r',
+  time: n,
   operators: [{ nodeId: 'a', subtask: 0, recordsIn: n, recordsOut: n } as OperatorMetrics],
 });
-const status = (s: 'running' | 'finished'): HostEvent => ({ type: 'job.status', runId: 'r', status: s, restarts: 0, startedAt: 1 });
+const status = (s: 'running' | 'finished'): HostEvent => ({
+  type: 'job.status',
+  runId: 'r',
+  status: s,
+  restarts: 0,
+  startedAt: 1,
+});
 const checkpoint = (id: number): HostEvent => ({
-  type: 'checkpoint', runId: 'r',
-  stats: { id, kind: 'checkpoint', status: 'completed', triggerTime: 0, duration: 1, acknowledged: 1, total: 1, checkpointedBytes: 0, fullBytes: 0, subtasks: [] },
+  type: 'checkpoint',
+  runId: 'r',
+  stats: {
+    id,
+    kind: 'checkpoint',
+    status: 'completed',
+    triggerTime: 0,
+    duration: 1,
+    acknowledged: 1,
+    total: 1,
+    checkpointedBytes: 0,
+    fullBytes: 0,
+    subtasks: [],
+  },
 });
 
 describe('event throttle', () => {
@@ -28,7 +48,10 @@ describe('event throttle', () => {
     t.flush();
     assert.equal(batches.length, 1);
     const got = batches[0];
-    assert.deepEqual(got.map((e) => e.type), ['job.status', 'checkpoint', 'metrics', 'preview', 'checkpoint']);
+    assert.deepEqual(
+      got.map((e) => e.type),
+      ['job.status', 'checkpoint', 'metrics', 'preview', 'checkpoint'],
+    );
     assert.equal((got[2] as { time: number }).time, 1000, 'the newest metrics survive');
     assert.deepEqual((got[3] as { records: unknown[] }).records, [3, 4, 5, 6, 7], 'previews merged, newest kept');
     t.close();
@@ -50,7 +73,10 @@ describe('event throttle', () => {
     t.push(metrics(i));
     t.push(status('finished'));
     assert.equal(batches.length, before + 1, 'terminal status flushed synchronously');
-    assert.deepEqual(batches.at(-1)!.map((e) => e.type), ['metrics', 'job.status']);
+    assert.deepEqual(
+      batches.at(-1)!.map((e) => e.type),
+      ['metrics', 'job.status'],
+    );
     t.close();
   });
 });

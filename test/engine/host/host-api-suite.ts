@@ -15,7 +15,10 @@ import { main as weirCli } from '../../../engine/cli/main.ts';
 
 export const EXAMPLES_DIR = resolve(import.meta.dirname, '../../../examples');
 
-export interface Connected { client: EngineHost; close(): Promise<void> | void }
+export interface Connected {
+  client: EngineHost;
+  close(): Promise<void> | void;
+}
 export type Connect = (host: LocalHost) => Promise<Connected>;
 
 async function rejectsWith(p: Promise<unknown>, code: string, message?: RegExp): Promise<HostError> {
@@ -47,7 +50,13 @@ export function defineHostApiSuite(transport: string, connect: Connect): void {
       workspace = realpathSync(mkdtempSync(join(tmpdir(), 'weir-host-ws-')));
       outside = realpathSync(mkdtempSync(join(tmpdir(), 'weir-host-outside-')));
       await fs.writeFile(join(outside, 'secret.weir.json'), '{"secret":true}');
-      host = createLocalHost({ workspace, examplesDir: EXAMPLES_DIR, transport: 'memory', version: 'test', eventInterval: 100 });
+      host = createLocalHost({
+        workspace,
+        examplesDir: EXAMPLES_DIR,
+        transport: 'memory',
+        version: 'test',
+        eventInterval: 100,
+      });
       conn = await connect(host);
       api = conn.client;
     });
@@ -74,22 +83,45 @@ export function defineHostApiSuite(transport: string, connect: Connect): void {
       (job.nodes as Array<{ config: Record<string, unknown> }>)[1].config.where = 'amount >';
       const bad = await api.validate({ job });
       assert.equal(bad.ok, false);
-      assert.ok(bad.problems.some((p) => p.path === 'nodes[1].config.where' && p.nodeId === 'big'), JSON.stringify(bad.problems));
+      assert.ok(
+        bad.problems.some((p) => p.path === 'nodes[1].config.where' && p.nodeId === 'big'),
+        JSON.stringify(bad.problems),
+      );
     });
 
     it('validates a run with its overrides: parallelism above maxParallelism is refused, as weir validate refuses it', async () => {
       const { path, job } = await api.openExample({ id: 'orders-per-user' });
       const doc = job as { settings?: Record<string, unknown> };
       doc.settings = { ...doc.settings, maxParallelism: 4 };
-      const err = await rejectsWith(api.run({ job: doc as never, path, parallelism: 8 }), 'invalid_job', /settings\.parallelism: parallelism 8 is greater than maxParallelism 4/);
-      assert.ok(err.problems?.some((p) => p.path === 'settings.parallelism'), JSON.stringify(err.problems));
-      assert.deepEqual((await api.listRuns({})).filter((r) => r.jobName === 'orders-per-user' && r.status === 'running'), [], 'nothing runs');
-      const badInterval = await rejectsWith(api.run({ job: doc as never, path, checkpointing: { interval: 'soon' } }), 'invalid_job');
-      assert.ok(badInterval.problems?.some((p) => p.path === 'settings.checkpointing.interval'), JSON.stringify(badInterval.problems));
+      const err = await rejectsWith(
+        api.run({ job: doc as never, path, parallelism: 8 }),
+        'invalid_job',
+        /settings\.parallelism: parallelism 8 is greater than maxParallelism 4/,
+      );
+      assert.ok(
+        err.problems?.some((p) => p.path === 'settings.parallelism'),
+        JSON.stringify(err.problems),
+      );
+      assert.deepEqual(
+        (await api.listRuns({})).filter((r) => r.jobName === 'orders-per-user' && r.status === 'running'),
+        [],
+        'nothing runs',
+      );
+      const badInterval = await rejectsWith(
+        api.run({ job: doc as never, path, checkpointing: { interval: 'soon' } }),
+        'invalid_job',
+      );
+      assert.ok(
+        badInterval.problems?.some((p) => p.path === 'settings.checkpointing.interval'),
+        JSON.stringify(badInterval.problems),
+      );
     });
 
     it('refuses to run an invalid job with invalid_job and its problems', async () => {
-      const err = await rejectsWith(api.run({ job: { format: 'weir.job/v1', name: 'x', nodes: [], edges: [] } as never }), 'invalid_job');
+      const err = await rejectsWith(
+        api.run({ job: { format: 'weir.job/v1', name: 'x', nodes: [], edges: [] } as never }),
+        'invalid_job',
+      );
       assert.ok(err.problems && err.problems.length > 0);
     });
 
@@ -111,7 +143,10 @@ export function defineHostApiSuite(transport: string, connect: Connect): void {
       const written = await api.writeJob({ path: 'jobs/mine.weir.json', job: job as never });
       assert.equal(written.path, join(workspace, 'jobs', 'mine.weir.json'));
       const files = await api.listFiles({});
-      assert.ok(files.some((f) => f.path === written.path && f.name === join('jobs', 'mine.weir.json')), JSON.stringify(files));
+      assert.ok(
+        files.some((f) => f.path === written.path && f.name === join('jobs', 'mine.weir.json')),
+        JSON.stringify(files),
+      );
       const back = await api.readJob({ path: written.path });
       assert.deepEqual(back.job, job);
       await rejectsWith(api.readJob({ path: 'missing.weir.json' }), 'not_found');
@@ -122,7 +157,10 @@ export function defineHostApiSuite(transport: string, connect: Connect): void {
     it('refuses every path outside the workspace', async () => {
       await rejectsWith(api.readJob({ path: '../secret.weir.json' }), 'forbidden_path');
       await rejectsWith(api.readJob({ path: join(outside, 'secret.weir.json') }), 'forbidden_path');
-      await rejectsWith(api.readJob({ path: `jobs/../../${outside.split('/').pop()}/secret.weir.json` }), 'forbidden_path');
+      await rejectsWith(
+        api.readJob({ path: `jobs/../../${outside.split('/').pop()}/secret.weir.json` }),
+        'forbidden_path',
+      );
       await rejectsWith(api.readJob({ path: '/etc/passwd' }), 'forbidden_path');
       await rejectsWith(api.listFiles({ dir: outside }), 'forbidden_path');
       await rejectsWith(api.writeJob({ path: join(outside, 'x.weir.json'), job: {} as never }), 'forbidden_path');
@@ -134,7 +172,10 @@ export function defineHostApiSuite(transport: string, connect: Connect): void {
       await rejectsWith(api.readJob({ path: 'secret-link.weir.json' }), 'forbidden_path');
       await rejectsWith(api.writeJob({ path: 'link/new/x.weir.json', job: {} as never }), 'forbidden_path');
       await assert.rejects(fs.stat(join(outside, 'new')), 'nothing was created outside');
-      await rejectsWith(api.run({ job: await readExample('orders-per-user') as never, path: join(outside, 'secret.weir.json') }), 'forbidden_path');
+      await rejectsWith(
+        api.run({ job: (await readExample('orders-per-user')) as never, path: join(outside, 'secret.weir.json') }),
+        'forbidden_path',
+      );
     });
 
     it('lists the bundled examples and opens one as a workspace copy', async () => {
@@ -158,7 +199,12 @@ export function defineHostApiSuite(transport: string, connect: Connect): void {
       const opened = await api.openExample({ id: 'orders-per-user' });
       const out = await api.exportJob({ job: opened.job as never, format: 'json', path: opened.path });
       let cliText = '';
-      const code = await weirCli(['export', opened.path, '--format', 'json'], { out: (t) => { cliText += t; }, err: () => undefined });
+      const code = await weirCli(['export', opened.path, '--format', 'json'], {
+        out: (t) => {
+          cliText += t;
+        },
+        err: () => undefined,
+      });
       assert.equal(code, 0);
       assert.equal(out.text, cliText);
       // Normalized, not the document as sent: defaults written out (every edge's port), no $schema.
@@ -166,7 +212,10 @@ export function defineHostApiSuite(transport: string, connect: Connect): void {
       const doc = JSON.parse(out.text) as { $schema?: string; edges: Array<{ fromPort?: string }> };
       assert.ok(raw.$schema && raw.edges.some((e) => e.fromPort === undefined), 'the example leaves defaults out');
       assert.equal(doc.$schema, undefined);
-      assert.ok(doc.edges.every((e) => e.fromPort === 'out'), out.text);
+      assert.ok(
+        doc.edges.every((e) => e.fromPort === 'out'),
+        out.text,
+      );
       await rejectsWith(api.exportJob({ job: { name: 'x' } as never, format: 'json' }), 'invalid_job');
       const sql = await api.exportJob({ job: opened.job as never, format: 'flink-sql', path: opened.path });
       assert.match(sql.text, /CREATE TABLE/i);
@@ -175,7 +224,7 @@ export function defineHostApiSuite(transport: string, connect: Connect): void {
       await rejectsWith(api.exportJob({ job: { name: 'x' } as never, format: 'flink-sql' }), 'invalid_job');
     });
 
-    it('samples a source\'s columns and types from its data, inside the workspace only', async () => {
+    it("samples a source's columns and types from its data, inside the workspace only", async () => {
       const opened = await api.openExample({ id: 'orders-per-user' });
       const job = opened.job as { nodes: Array<{ id: string; type: string; config: Record<string, unknown> }> };
       const sampled = await api.sampleSource({ job: job as never, nodeId: 'orders', path: opened.path });
@@ -183,14 +232,26 @@ export function defineHostApiSuite(transport: string, connect: Connect): void {
       assert.equal(types.user, 'STRING');
       assert.equal(types.amount !== undefined, true, JSON.stringify(sampled));
       assert.equal(sampled.message, undefined);
-      const gen = { ...job, nodes: [{ id: 'g', type: 'source.generator', name: 'g', position: { x: 0, y: 0 }, config: {} }] };
-      assert.deepEqual((await api.sampleSource({ job: gen as never, nodeId: 'g' })).columns.map((c) => c.name), ['seq', 'key', 'value', 'ts']);
+      const gen = {
+        ...job,
+        nodes: [{ id: 'g', type: 'source.generator', name: 'g', position: { x: 0, y: 0 }, config: {} }],
+      };
+      assert.deepEqual(
+        (await api.sampleSource({ job: gen as never, nodeId: 'g' })).columns.map((c) => c.name),
+        ['seq', 'key', 'value', 'ts'],
+      );
       const missing = structuredClone(job);
       missing.nodes[0].config.path = 'data/none.jsonl';
-      assert.match((await api.sampleSource({ job: missing as never, nodeId: 'orders', path: opened.path })).message ?? '', /cannot read/);
+      assert.match(
+        (await api.sampleSource({ job: missing as never, nodeId: 'orders', path: opened.path })).message ?? '',
+        /cannot read/,
+      );
       const outside = structuredClone(job);
       outside.nodes[0].config.path = '/etc/passwd';
-      await rejectsWith(api.sampleSource({ job: outside as never, nodeId: 'orders', path: opened.path }), 'forbidden_path');
+      await rejectsWith(
+        api.sampleSource({ job: outside as never, nodeId: 'orders', path: opened.path }),
+        'forbidden_path',
+      );
       await rejectsWith(api.sampleSource({ job: job as never, nodeId: 'big', path: opened.path }), 'unsupported');
       await rejectsWith(api.sampleSource({ job: job as never, nodeId: 'nope' }), 'not_found');
     });
@@ -206,7 +267,8 @@ export function defineHostApiSuite(transport: string, connect: Connect): void {
       const off = api.onEvent((e) => events.push(e));
       const info = await api.run({ job: job as never, path });
       assert.equal(info.jobName, 'orders-per-user');
-      const finished = () => events.some((e) => e.type === 'job.status' && e.runId === info.runId && e.status === 'finished');
+      const finished = () =>
+        events.some((e) => e.type === 'job.status' && e.runId === info.runId && e.status === 'finished');
       await waitFor(finished, 60_000, 'the run to finish');
       off();
       const statuses = events.filter((e) => e.type === 'job.status').map((e) => (e as { status: string }).status);
@@ -222,12 +284,16 @@ export function defineHostApiSuite(transport: string, connect: Connect): void {
       assert.ok(out.length > 0, 'the sink committed its files into the workspace copy');
       await rejectsWith(api.stop({ runId: info.runId }), 'job_not_running');
       const retained = await api.listCheckpoints({ job: job as never, path });
-      assert.ok(retained.every((c) => c.path.startsWith(join(workspace, 'orders-per-user'))), JSON.stringify(retained));
+      assert.ok(
+        retained.every((c) => c.path.startsWith(join(workspace, 'orders-per-user'))),
+        JSON.stringify(retained),
+      );
     });
 
     it('refuses a second run of a running job, stops with a savepoint and restores from it', async () => {
       const job = {
-        format: 'weir.job/v1', name: 'ticker',
+        format: 'weir.job/v1',
+        name: 'ticker',
         settings: { stateBackend: 'fs', checkpointing: { interval: '200ms' }, restart: { attempts: 3, delay: '50ms' } },
         nodes: [
           { id: 'gen', type: 'source.generator', config: { seed: 1, rate: 400, keys: 4 } },
@@ -240,25 +306,58 @@ export function defineHostApiSuite(transport: string, connect: Connect): void {
       const events: HostEvent[] = [];
       const off = api.onEvent((e) => events.push(e));
       const info = await api.run({ job: job as never, path });
-      await waitFor(() => events.some((e) => e.type === 'checkpoint' && e.runId === info.runId && e.stats.status === 'completed'), 30_000, 'a checkpoint');
+      await waitFor(
+        () => events.some((e) => e.type === 'checkpoint' && e.runId === info.runId && e.stats.status === 'completed'),
+        30_000,
+        'a checkpoint',
+      );
       await rejectsWith(api.run({ job: job as never, path }), 'already_running', /ticker/);
 
       await api.killTaskProcess({ runId: info.runId });
       await waitFor(() => events.some((e) => e.type === 'job.restart' && e.runId === info.runId), 30_000, 'a restart');
-      await waitFor(() => (events.filter((e) => e.type === 'job.status' && e.runId === info.runId).at(-1) as { status?: string } | undefined)?.status === 'running', 30_000, 'running again');
+      await waitFor(
+        () =>
+          (
+            events.filter((e) => e.type === 'job.status' && e.runId === info.runId).at(-1) as
+              { status?: string } | undefined
+          )?.status === 'running',
+        30_000,
+        'running again',
+      );
 
       const sp = await api.triggerSavepoint({ runId: info.runId });
       assert.ok(sp.id > 0);
       const stopped = await api.stop({ runId: info.runId, savepoint: true });
       assert.ok(stopped.savepoint, 'stop with savepoint returns its path');
-      await waitFor(() => events.some((e) => e.type === 'job.status' && e.runId === info.runId && e.status === 'stopped'), 30_000, 'stopped');
+      await waitFor(
+        () => events.some((e) => e.type === 'job.status' && e.runId === info.runId && e.status === 'stopped'),
+        30_000,
+        'stopped',
+      );
       const retained = await api.listCheckpoints({ job: job as never, path });
-      assert.ok(retained.some((c) => c.kind === 'savepoint' && c.path === stopped.savepoint), JSON.stringify(retained));
+      assert.ok(
+        retained.some((c) => c.kind === 'savepoint' && c.path === stopped.savepoint),
+        JSON.stringify(retained),
+      );
 
       const again = await api.run({ job: job as never, path, restoreFrom: stopped.savepoint });
-      await waitFor(() => events.some((e) => e.type === 'job.status' && e.runId === again.runId && e.status === 'running'), 30_000, 'restored run');
+      await waitFor(
+        () => events.some((e) => e.type === 'job.status' && e.runId === again.runId && e.status === 'running'),
+        30_000,
+        'restored run',
+      );
       await api.stop({ runId: again.runId });
-      await waitFor(() => events.some((e) => e.type === 'job.status' && e.runId === again.runId && ['stopped', 'canceled', 'finished'].includes(e.status)), 30_000, 'second stop');
+      await waitFor(
+        () =>
+          events.some(
+            (e) =>
+              e.type === 'job.status' &&
+              e.runId === again.runId &&
+              ['stopped', 'canceled', 'finished'].includes(e.status),
+          ),
+        30_000,
+        'second stop',
+      );
       off();
       const metrics = events.filter((e) => e.type === 'metrics' && e.runId === info.runId).length;
       const seconds = (Date.now() - info.startedAt) / 1000;
@@ -268,7 +367,9 @@ export function defineHostApiSuite(transport: string, connect: Connect): void {
 
     it('lets exactly one of two simultaneous runs of a job start', async () => {
       const job = {
-        format: 'weir.job/v1', name: 'twins', settings: { stateBackend: 'memory' },
+        format: 'weir.job/v1',
+        name: 'twins',
+        settings: { stateBackend: 'memory' },
         nodes: [
           { id: 'gen', type: 'source.generator', config: { rate: 100, keys: 2 } },
           { id: 'peek', type: 'sink.preview', config: {} },
@@ -279,7 +380,7 @@ export function defineHostApiSuite(transport: string, connect: Connect): void {
       const won = results.filter((r) => r.status === 'fulfilled');
       const lost = results.filter((r) => r.status === 'rejected');
       assert.equal(won.length, 1, JSON.stringify(results));
-      assert.equal(((lost[0]).reason as HostError).code, 'already_running');
+      assert.equal((lost[0].reason as HostError).code, 'already_running');
       const runId = (won[0] as PromiseFulfilledResult<{ runId: string }>).value.runId;
       await api.stop({ runId });
       const start = Date.now();
@@ -288,7 +389,9 @@ export function defineHostApiSuite(transport: string, connect: Connect): void {
         if (st && ['stopped', 'canceled', 'finished'].includes(st)) break;
         await new Promise((r) => setTimeout(r, 50));
       }
-      assert.ok(['stopped', 'canceled', 'finished'].includes((await api.listRuns({})).find((r) => r.runId === runId)!.status));
+      assert.ok(
+        ['stopped', 'canceled', 'finished'].includes((await api.listRuns({})).find((r) => r.runId === runId)!.status),
+      );
     });
 
     it('delivers app commands as events', async () => {
@@ -303,7 +406,10 @@ export function defineHostApiSuite(transport: string, connect: Connect): void {
       host.sendAppCommand('stop');
       await waitFor(() => still.some((e) => e.type === 'app.command' && e.command === 'stop'));
       offStill();
-      assert.ok(!seen.some((e) => e.type === 'app.command' && e.command === 'stop'), 'unsubscribed listeners get nothing');
+      assert.ok(
+        !seen.some((e) => e.type === 'app.command' && e.command === 'stop'),
+        'unsubscribed listeners get nothing',
+      );
     });
   });
 }

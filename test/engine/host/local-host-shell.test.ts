@@ -27,7 +27,9 @@ describe('local host with a desktop shell', () => {
     const states: unknown[] = [];
     let answer: string | null = picked;
     const host = createLocalHost({
-      workspace, examplesDir: EXAMPLES_DIR, transport: 'electron',
+      workspace,
+      examplesDir: EXAMPLES_DIR,
+      transport: 'electron',
       shell: {
         setDocumentState: (s) => states.push(s),
         showOpenDialog: async () => answer,
@@ -36,12 +38,18 @@ describe('local host with a desktop shell', () => {
     });
     const info = await host.hostInfo({});
     assert.equal(info.nativeDialogs, true);
-    await assert.rejects(host.readJob({ path: picked }), (e: unknown) => e instanceof HostError && e.code === 'forbidden_path');
+    await assert.rejects(
+      host.readJob({ path: picked }),
+      (e: unknown) => e instanceof HostError && e.code === 'forbidden_path',
+    );
     assert.deepEqual(await host.showOpenDialog({}), { path: picked });
     assert.deepEqual((await host.readJob({ path: picked })).job, { name: 'picked' });
     await host.writeJob({ path: picked, job: { name: 'changed' } as never });
     assert.deepEqual((await host.readJob({ path: picked })).job, { name: 'changed' });
-    await assert.rejects(host.readJob({ path: sibling }), (e: unknown) => e instanceof HostError && e.code === 'forbidden_path');
+    await assert.rejects(
+      host.readJob({ path: sibling }),
+      (e: unknown) => e instanceof HostError && e.code === 'forbidden_path',
+    );
 
     const saveAs = join(elsewhere, 'new.weir.json');
     assert.deepEqual(await host.showSaveDialog({ suggestedPath: saveAs }), { path: saveAs });

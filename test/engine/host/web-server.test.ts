@@ -13,27 +13,42 @@ import { createLocalHost, type LocalHost } from '../../../engine/host/node/local
 import { startWebServer, type WebServer } from '../../../engine/host/node/web-server.ts';
 import { EXAMPLES_DIR } from './host-api-suite.ts';
 
-interface Reply { status: number; headers: Record<string, string | string[] | undefined>; body: string }
+interface Reply {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
 
 function get(port: number, path: string, headers: Record<string, string> = {}): Promise<Reply> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, headers: { host: `127.0.0.1:${port}`, ...headers } }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (c) => { body += c; });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-    });
+    const req = request(
+      { host: '127.0.0.1', port, path, headers: { host: `127.0.0.1:${port}`, ...headers } },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (c) => {
+          body += c;
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      },
+    );
     req.on('error', reject);
     req.end();
   });
 }
 
 /** Resolves with 'open' or the HTTP status the upgrade was refused with. */
-function trySocket(url: string, headers: Record<string, string> = {}): Promise<{ outcome: 'open' | number; ws: WebSocket }> {
+function trySocket(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<{ outcome: 'open' | number; ws: WebSocket }> {
   return new Promise((resolve) => {
     const ws = new WebSocket(url, { headers });
     ws.once('open', () => resolve({ outcome: 'open', ws }));
-    ws.once('unexpected-response', (_req, res) => { resolve({ outcome: res.statusCode ?? 0, ws }); ws.terminate(); });
+    ws.once('unexpected-response', (_req, res) => {
+      resolve({ outcome: res.statusCode ?? 0, ws });
+      ws.terminate();
+    });
     ws.once('error', () => resolve({ outcome: -1, ws }));
   });
 }
@@ -92,7 +107,11 @@ describe('weir serve web server', () => {
     assert.equal((await get(server.port, t, { origin: 'http://evil.example' })).status, 403);
     assert.equal((await get(server.port, t, { origin: `http://127.0.0.1:${server.port + 1}` })).status, 403);
     assert.equal((await get(server.port, t, { host: `evil.example:${server.port}` })).status, 421);
-    assert.equal((await get(server.port, t, { origin: `http://localhost:${server.port}`, host: `localhost:${server.port}` })).status, 200);
+    assert.equal(
+      (await get(server.port, t, { origin: `http://localhost:${server.port}`, host: `localhost:${server.port}` }))
+        .status,
+      200,
+    );
   });
 
   it('never serves a file outside the renderer folder', async () => {
@@ -126,7 +145,10 @@ describe('weir serve web server', () => {
     assert.equal(before, 0);
     const { ws } = await trySocket(`ws://127.0.0.1:${server.port}/ws?token=${server.token}`);
     assert.equal(host.listenerCount, before + 1);
-    await new Promise((r) => { ws.once('close', r); ws.close(); });
+    await new Promise((r) => {
+      ws.once('close', r);
+      ws.close();
+    });
     await settle(0);
     assert.equal(host.listenerCount, 0);
   });

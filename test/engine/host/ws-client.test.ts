@@ -4,7 +4,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
-import { connectHost, type ConnectionState, type WebSocketConstructor } from '../../../engine/host/browser/ws-client.ts';
+import {
+  connectHost,
+  type ConnectionState,
+  type WebSocketConstructor,
+} from '../../../engine/host/browser/ws-client.ts';
 import { HostError } from '../../../engine/host/common/errors.ts';
 import { createLocalHost } from '../../../engine/host/node/local-host.ts';
 import { createServeAuth } from '../../../engine/host/node/serve-auth.ts';
@@ -21,8 +25,10 @@ describe('ws-client', () => {
     const host = createLocalHost({ workspace, examplesDir: EXAMPLES_DIR });
     const server = await startWebServer({ host, rendererDir: workspace, port: 0 });
     try {
-      await assert.rejects(connectHost(`ws://127.0.0.1:${server.port}/ws`, 'wrong', { WebSocket: WS }),
-        (e: unknown) => e instanceof HostError && /cannot connect/.test(e.message));
+      await assert.rejects(
+        connectHost(`ws://127.0.0.1:${server.port}/ws`, 'wrong', { WebSocket: WS }),
+        (e: unknown) => e instanceof HostError && /cannot connect/.test(e.message),
+      );
     } finally {
       await server.close();
     }
@@ -33,7 +39,11 @@ describe('ws-client', () => {
     const auth = createServeAuth();
     let server = await startWebServer({ host, rendererDir: workspace, port: 0, auth });
     const port = server.port;
-    const client = await connectHost(`ws://127.0.0.1:${port}/ws`, auth.token, { WebSocket: WS, minReconnectDelay: 20, maxReconnectDelay: 100 });
+    const client = await connectHost(`ws://127.0.0.1:${port}/ws`, auth.token, {
+      WebSocket: WS,
+      minReconnectDelay: 20,
+      maxReconnectDelay: 100,
+    });
     const states: ConnectionState[] = [];
     client.onConnectionChange((s) => states.push(s));
     try {

@@ -12,7 +12,20 @@ import { ManualTimers } from '../checkpoint/coordinator-harness.ts';
 const ack = (id: number, sub: number, withStats = true): CheckpointAck => ({
   checkpointId: id,
   states: [{ operatorId: 'op', subtask: sub, parallelism: 2, operator: { sub } }],
-  stats: withStats ? [{ operatorId: 'op', subtask: sub, startDelay: 0, alignmentDuration: 0, syncDuration: 0, asyncDuration: 0, checkpointedBytes: 1, fullBytes: 1 }] : [],
+  stats: withStats
+    ? [
+        {
+          operatorId: 'op',
+          subtask: sub,
+          startDelay: 0,
+          alignmentDuration: 0,
+          syncDuration: 0,
+          asyncDuration: 0,
+          checkpointedBytes: 1,
+          fullBytes: 1,
+        },
+      ]
+    : [],
 });
 
 function setup(restored: CompletedCheckpoint | null = null, firstId = 1) {
@@ -29,9 +42,14 @@ function setup(restored: CompletedCheckpoint | null = null, firstId = 1) {
       stats: (s) => stats.push(s),
       tooManyFailures: (r) => log.push(`too many: ${r}`),
     },
-    restored, firstId, timers,
+    restored,
+    firstId,
+    timers,
   });
-  const receive = async (a: CheckpointAck) => { coordinator.receiveAck(a); await coordinator.settled(); };
+  const receive = async (a: CheckpointAck) => {
+    coordinator.receiveAck(a);
+    await coordinator.settled();
+  };
   return { timers, log, stats, coordinator, receive };
 }
 
@@ -49,7 +67,10 @@ describe('the job coordinator', () => {
     assert.deepEqual(log, ['trigger checkpoint 5', 'completed 5']);
     assert.equal(coordinator.latestCompleted()?.id, 5);
     assert.equal(coordinator.latestCompleted()?.states.length, 2);
-    assert.deepEqual(stats.map((s) => s.status), ['in_progress', 'completed']);
+    assert.deepEqual(
+      stats.map((s) => s.status),
+      ['in_progress', 'completed'],
+    );
     assert.equal(coordinator.lastTriggeredId, 5);
     coordinator.stop();
   });
@@ -69,7 +90,9 @@ describe('the job coordinator', () => {
 
   it('a failure with the tasks is not counted; timeouts are, up to tolerableFailures', async () => {
     const { timers, log, coordinator } = setup();
-    const quiet = (p: Promise<unknown>) => { p.catch(() => undefined); };
+    const quiet = (p: Promise<unknown>) => {
+      p.catch(() => undefined);
+    };
     quiet(coordinator.triggerCheckpoint());
     coordinator.failPending('task failure: boom', false);
     quiet(coordinator.triggerCheckpoint());
@@ -77,12 +100,23 @@ describe('the job coordinator', () => {
     quiet(coordinator.triggerCheckpoint());
     await timers.advance(50); // 3 expires: second in a row
     assert.equal(log.filter((l) => l.startsWith('too many')).length, 1);
-    assert.match(log.find((l) => l.startsWith('too many'))!, /checkpoint 3 failed and more than 1 consecutive/);
+    assert.match(
+      log.find((l) => l.startsWith('too many'))!,
+      /checkpoint 3 failed and more than 1 consecutive/,
+    );
     coordinator.stop();
   });
 
   it('continues after a restored checkpoint and counts the restore', async () => {
-    const restored: CompletedCheckpoint = { id: 9, kind: 'checkpoint', triggerTime: 0, time: 0, location: 'memory://job/9', bytes: 0, states: [] };
+    const restored: CompletedCheckpoint = {
+      id: 9,
+      kind: 'checkpoint',
+      triggerTime: 0,
+      time: 0,
+      location: 'memory://job/9',
+      bytes: 0,
+      states: [],
+    };
     const { coordinator } = setup(restored, 10);
     assert.equal(coordinator.latestCompleted()?.id, 9);
     coordinator.triggerCheckpoint().catch(() => undefined); // rejected by stop() below

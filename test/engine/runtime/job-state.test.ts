@@ -17,7 +17,15 @@ test('the designed paths are allowed and reported in order, with their cause', (
   m.to('running');
   m.to('finishing');
   m.to('finished');
-  assert.deepEqual(seen, ['created', 'running', 'restarting: the task process killed by SIGKILL', 'restarting: again', 'running', 'finishing', 'finished']);
+  assert.deepEqual(seen, [
+    'created',
+    'running',
+    'restarting: the task process killed by SIGKILL',
+    'restarting: again',
+    'running',
+    'finishing',
+    'finished',
+  ]);
   assert.equal(m.terminal, true);
 });
 
@@ -35,6 +43,9 @@ test('terminal states have no way out; finishing can no longer fail or restart',
 test('a forbidden transition throws and leaves the state as it was', () => {
   const m = new JobStateMachine(() => undefined);
   m.to('failed', 'boom');
-  assert.throws(() => m.to('running'), (e: unknown) => e instanceof IllegalJobTransitionError && /failed -> running/.test(e.message));
+  assert.throws(
+    () => m.to('running'),
+    (e: unknown) => e instanceof IllegalJobTransitionError && /failed -> running/.test(e.message),
+  );
   assert.equal(m.status, 'failed');
 });

@@ -14,41 +14,65 @@ import { readCommitted, runWeir, tempDir, writeJob } from '../../support/run-hel
 
 function job(out: string, slow: 'a' | 'b') {
   const gen = (seed: number, id: 'a' | 'b') => ({
-    id, type: 'source.generator',
+    id,
+    type: 'source.generator',
     config: {
-      seed, count: 40_000, keys: 20, outOfOrderness: '3s', step: 10,
+      seed,
+      count: 40_000,
+      keys: 20,
+      outOfOrderness: '3s',
+      step: 10,
       ...(slow === id ? { rate: 40_000 } : {}),
       eventTime: { field: 'ts', maxOutOfOrderness: '500ms' },
     },
   });
   return {
-    format: 'weir.job/v1', name: 'late-determinism', settings: { parallelism: 1 },
+    format: 'weir.job/v1',
+    name: 'late-determinism',
+    settings: { parallelism: 1 },
     nodes: [
-      gen(1, 'a'), gen(2, 'b'),
+      gen(1, 'a'),
+      gen(2, 'b'),
       { id: 'u', type: 'union', config: {} },
-      { id: 'w', type: 'window', config: { keyBy: 'key', window: { kind: 'tumbling', size: '2s' }, aggregates: 'COUNT(*) AS n, SUM(value) AS s' } },
+      {
+        id: 'w',
+        type: 'window',
+        config: {
+          keyBy: 'key',
+          window: { kind: 'tumbling', size: '2s' },
+          aggregates: 'COUNT(*) AS n, SUM(value) AS s',
+        },
+      },
       { id: 'o', type: 'sink.file', config: { path: out, format: 'jsonl' } },
       { id: 'late', type: 'sink.file', config: { path: `${out}-late`, format: 'jsonl' } },
     ],
     edges: [
-      { from: 'a', to: 'u' }, { from: 'b', to: 'u' }, { from: 'u', to: 'w' }, { from: 'w', to: 'o' },
+      { from: 'a', to: 'u' },
+      { from: 'b', to: 'u' },
+      { from: 'u', to: 'w' },
+      { from: 'w', to: 'o' },
       { from: 'w', to: 'late', fromPort: 'late' },
     ],
   };
 }
 
-test('late records are the same whatever the interleaving of a union\'s inputs', { timeout: 120_000 }, async () => {
+test("late records are the same whatever the interleaving of a union's inputs", { timeout: 120_000 }, async () => {
   const { dir, cleanup } = tempDir('late-determinism');
   try {
     const results: Array<{ out: string[]; late: string[] }> = [];
     for (const slow of ['a', 'b'] as const) {
       const r = await runWeir(['run', writeJob(dir, job(`out-${slow}`, slow), `job-${slow}.json`), '--quiet'], dir);
       assert.equal(r.code, 0, r.stderr);
-      results.push({ out: readCommitted(join(dir, `out-${slow}`)).sort(), late: readCommitted(join(dir, `out-${slow}-late`)).sort() });
+      results.push({
+        out: readCommitted(join(dir, `out-${slow}`)).sort(),
+        late: readCommitted(join(dir, `out-${slow}-late`)).sort(),
+      });
     }
     assert.ok(results[0].late.length > 100, `the data really has late records (${results[0].late.length})`);
     assert.equal(results[1].late.length, results[0].late.length);
     assert.deepEqual(results[1].late, results[0].late);
     assert.deepEqual(results[1].out, results[0].out);
-  } finally { cleanup(); }
+  } finally {
+    cleanup();
+  }
 });

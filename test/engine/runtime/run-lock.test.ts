@@ -25,32 +25,55 @@ test('a lock is exclusive, names its holder, and is released only by it', () => 
     assert.equal(held.pid, process.pid);
     assert.equal(held.host, hostname());
     assert.equal(held.job, 'job-a');
-    assert.throws(() => RunLock.acquire(join(dir, 'out'), 'job-b'), (e: unknown) => e instanceof RunLockedError
-      && new RegExp(`pid ${process.pid} on host .*\\(job 'job-a', since `).test(e.message));
+    assert.throws(
+      () => RunLock.acquire(join(dir, 'out'), 'job-b'),
+      (e: unknown) =>
+        e instanceof RunLockedError &&
+        new RegExp(`pid ${process.pid} on host .*\\(job 'job-a', since `).test(e.message),
+    );
     a.release();
     assert.ok(!existsSync(join(dir, 'out', LOCK_FILE)));
     assert.ok(!existsSync(join(dir, 'out')), 'a folder created only for the lock is removed again');
-  } finally { cleanup(); }
+  } finally {
+    cleanup();
+  }
 });
 
-test('a dead holder\'s lock and a reused pid\'s lock are taken over, saying so; another host\'s never', () => {
+test("a dead holder's lock and a reused pid's lock are taken over, saying so; another host's never", () => {
   const { dir, cleanup } = tempDir('lock-stale');
   try {
     const file = join(dir, LOCK_FILE);
     const pid = deadPid();
-    writeFileSync(file, JSON.stringify({ pid, host: hostname(), startedAt: new Date().toISOString(), job: 'j', token: 't1' }));
+    writeFileSync(
+      file,
+      JSON.stringify({ pid, host: hostname(), startedAt: new Date().toISOString(), job: 'j', token: 't1' }),
+    );
     const notes: string[] = [];
     let l = RunLock.acquire(dir, 'j', (m) => notes.push(m));
     assert.match(notes[0], new RegExp(`took over the lock of pid ${pid} .*which no longer runs`));
     l.release();
     // Our own pid, but the lock is from before this process started: the pid was reused.
-    writeFileSync(file, JSON.stringify({ pid: process.pid, host: hostname(), startedAt: '2001-01-01T00:00:00.000Z', job: 'j', token: 't2' }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        pid: process.pid,
+        host: hostname(),
+        startedAt: '2001-01-01T00:00:00.000Z',
+        job: 'j',
+        token: 't2',
+      }),
+    );
     l = RunLock.acquire(dir, 'j', (m) => notes.push(m));
     assert.equal(notes.length, 2);
     l.release();
-    writeFileSync(file, JSON.stringify({ pid, host: 'elsewhere', startedAt: new Date().toISOString(), job: 'j', token: 't3' }));
+    writeFileSync(
+      file,
+      JSON.stringify({ pid, host: 'elsewhere', startedAt: new Date().toISOString(), job: 'j', token: 't3' }),
+    );
     assert.throws(() => RunLock.acquire(dir, 'j'), /on host elsewhere .*if it is really gone, delete/);
-  } finally { cleanup(); }
+  } finally {
+    cleanup();
+  }
 });
 
 test('RunLocks takes all or none', () => {
@@ -63,5 +86,7 @@ test('RunLocks takes all or none', () => {
     const both = RunLocks.acquire([join(dir, 'a'), join(dir, 'b')], 'j');
     assert.equal(both.locks.length, 2);
     both.release();
-  } finally { cleanup(); }
+  } finally {
+    cleanup();
+  }
 });

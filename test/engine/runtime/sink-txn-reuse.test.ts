@@ -12,7 +12,8 @@ import { readCommitted, runWeir, startWeir, tempDir, writeJob } from '../../supp
 
 function job(interval: string) {
   return {
-    format: 'weir.job/v1', name: 'txn-reuse',
+    format: 'weir.job/v1',
+    name: 'txn-reuse',
     settings: { stateBackend: 'fs', checkpointing: { interval, dir: 'ck' } },
     nodes: [
       { id: 'g', type: 'source.generator', config: { seed: 9, count: 4000, rate: 2000, keys: 3 } },
@@ -30,31 +31,42 @@ async function until(what: () => boolean, ms: number): Promise<void> {
   }
 }
 
-test('a resumed run killed before its next checkpoint never spoils what the checkpoint committed', { timeout: 60_000 }, async () => {
-  const { dir, cleanup } = tempDir('txn-reuse');
-  try {
-    const out = join(dir, 'out');
-    const jobFile = writeJob(dir, job('500ms'));
-    // A: killed right after checkpoint 1 is stored, before its transaction is committed.
-    const a = await startWeir(['run', jobFile, '--quiet'], dir, { WEIR_FAULT_KILL_HOST_BEFORE_NOTIFY: '1' }).result;
-    assert.equal(a.signal, 'SIGKILL');
-    // B: resumes checkpoint 1 (committing its transaction) with checkpoints far apart, and is killed
-    // as soon as it has opened a transaction of its own.
-    writeJob(dir, job('1h'));
-    const b = startWeir(['run', jobFile, '--resume', '--quiet'], dir);
-    const pending = () => readdirSync(out).filter((n) => n.startsWith('.pending-'));
-    await until(() => readCommitted(out).length > 0 && pending().length > 0, 20_000);
-    const committedByB = readCommitted(out).length;
-    await new Promise((r) => setTimeout(r, 100));
-    b.child.kill('SIGKILL');
-    await b.result;
-    // C: resumes checkpoint 1 again and runs to the end.
-    writeJob(dir, job('500ms'));
-    const c = await runWeir(['run', jobFile, '--resume', '--quiet'], dir);
-    assert.equal(c.code, 0, c.stderr);
-    const seqs = readCommitted(out).map((l) => (JSON.parse(l) as { seq: number }).seq).sort((x, y) => x - y);
-    assert.ok(committedByB > 0);
-    assert.equal(seqs.length, 4000, 'every record exactly once');
-    assert.deepEqual(seqs, Array.from({ length: 4000 }, (_, i) => i));
-  } finally { cleanup(); }
-});
+test(
+  'a resumed run killed before its next checkpoint never spoils what the checkpoint committed',
+  { timeout: 60_000 },
+  async () => {
+    const { dir, cleanup } = tempDir('txn-reuse');
+    try {
+      const out = join(dir, 'out');
+      const jobFile = writeJob(dir, job('500ms'));
+      // A: killed right after checkpoint 1 is stored, before its transaction is committed.
+      const a = await startWeir(['run', jobFile, '--quiet'], dir, { WEIR_FAULT_KILL_HOST_BEFORE_NOTIFY: '1' }).result;
+      assert.equal(a.signal, 'SIGKILL');
+      // B: resumes checkpoint 1 (committing its transaction) with checkpoints far apart, and is killed
+      // as soon as it has opened a transaction of its own.
+      writeJob(dir, job('1h'));
+      const b = startWeir(['run', jobFile, '--resume', '--quiet'], dir);
+      const pending = () => readdirSync(out).filter((n) => n.startsWith('.pending-'));
+      await until(() => readCommitted(out).length > 0 && pending().length > 0, 20_000);
+      const committedByB = readCommitted(out).length;
+      await new Promise((r) => setTimeout(r, 100));
+      b.child.kill('SIGKILL');
+      await b.result;
+      // C: resumes checkpoint 1 again and runs to the end.
+      writeJob(dir, job('500ms'));
+      const c = await runWeir(['run', jobFile, '--resume', '--quiet'], dir);
+      assert.equal(c.code, 0, c.stderr);
+      const seqs = readCommitted(out)
+        .map((l) => (JSON.parse(l) as { seq: number }).seq)
+        .sort((x, y) => x - y);
+      assert.ok(committedByB > 0);
+      assert.equal(seqs.length, 4000, 'every record exactly once');
+      assert.deepEqual(
+        seqs,
+        Array.from({ length: 4000 }, (_, i) => i),
+      );
+    } finally {
+      cleanup();
+    }
+  },
+);

@@ -10,7 +10,10 @@ describe('referencedColumns', () => {
     assert.deepEqual(referencedColumns('where', "amount >= 10 AND user LIKE 'a%' OR amount < 0"), ['amount', 'user']);
     assert.deepEqual(referencedColumns('select', '*, a + b AS c, UPPER(`d e`)'), ['a', 'b', 'd e']);
     assert.deepEqual(referencedColumns('keyBy', 'user, region'), ['user', 'region']);
-    assert.deepEqual(referencedColumns('aggregates', 'COUNT(*) AS n, SUM(amount) AS s, MAX(CASE WHEN ok THEN amount END) AS m'), ['amount', 'ok']);
+    assert.deepEqual(
+      referencedColumns('aggregates', 'COUNT(*) AS n, SUM(amount) AS s, MAX(CASE WHEN ok THEN amount END) AS m'),
+      ['amount', 'ok'],
+    );
     assert.deepEqual(referencedColumns('where', "CASE WHEN x IS NULL THEN y ELSE z END = 'q'"), ['x', 'y', 'z']);
   });
   it('returns [] for text that does not compile', () => {
@@ -27,7 +30,14 @@ describe('parseExpressionAst', () => {
     assert.equal(item.ast.right.operator, 'AND');
     assert.equal(item.text, 'a OR b AND c');
     const items = parseExpressionAst('select', 'x, y * 2 AS `two y`, *');
-    assert.deepEqual(items.map((i) => [i.text, i.alias, i.star, i.start]), [['x', null, false, 0], ['y * 2', 'two y', false, 3], ['*', null, true, 21]]);
+    assert.deepEqual(
+      items.map((i) => [i.text, i.alias, i.star, i.start]),
+      [
+        ['x', null, false, 0],
+        ['y * 2', 'two y', false, 3],
+        ['*', null, true, 21],
+      ],
+    );
     const aggs = parseExpressionAst('aggregates', 'COUNT(*) AS n');
     assert.equal(aggs[0].ast.type, 'aggr_func');
     assert.deepEqual(parseExpressionAst('keyBy', ''), []);

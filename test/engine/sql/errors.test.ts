@@ -1,7 +1,12 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  checkExpression, compileAggregates, compileCondition, compileProjection, ExpressionError, parseKeyBy,
+  checkExpression,
+  compileAggregates,
+  compileCondition,
+  compileProjection,
+  ExpressionError,
+  parseKeyBy,
   type ExpressionKind,
 } from '../../../engine/sql/index.ts';
 
@@ -60,12 +65,27 @@ describe('syntax errors name the place in the user text', () => {
     expectError('aggregates', '', 'expected an expression', 1);
   });
   it('never leaks the parser\'s raw "Expected ..." dump or the wrapper', () => {
-    const bad = ['a +* 3', 'a b c d', 'CAST(a AS', 'x IN (1,', 'CASE END', 'a NOT', 'SUBSTRING(s FROM)', '@', 'a = = b', ')('];
+    const bad = [
+      'a +* 3',
+      'a b c d',
+      'CAST(a AS',
+      'x IN (1,',
+      'CASE END',
+      'a NOT',
+      'SUBSTRING(s FROM)',
+      '@',
+      'a = = b',
+      ')(',
+    ];
     for (const text of bad) {
       for (const kind of ['where', 'select', 'aggregates'] as const) {
         const err = checkExpression(kind, text);
         assert.ok(err, `${kind} ${text}`);
-        assert.doesNotMatch(err.message, /Expected|but ".*" found|__weir_input__|SELECT|select/, `${kind} ${text}: ${err.message}`);
+        assert.doesNotMatch(
+          err.message,
+          /Expected|but ".*" found|__weir_input__|SELECT|select/,
+          `${kind} ${text}: ${err.message}`,
+        );
         assert.ok(err.column >= 1 && err.column <= text.length + 1, `${kind} ${text}: column ${err.column}`);
       }
     }
@@ -84,12 +104,27 @@ describe('semantic errors', () => {
     expectError('where', 'a IN (SELECT b FROM c)', 'subqueries are not supported', 7);
     expectError('where', 'ROW_NUMBER() OVER (ORDER BY a) = 1', 'window functions (OVER) are not supported', 14);
     expectError('where', 'SUM(a) > 1', 'aggregate function SUM is not allowed in a filter condition', 1);
-    expectError('select', 'a, COUNT(*)', 'aggregate function COUNT is not allowed in a select list (use a window node to aggregate)', 4);
+    expectError(
+      'select',
+      'a, COUNT(*)',
+      'aggregate function COUNT is not allowed in a select list (use a window node to aggregate)',
+      4,
+    );
     expectError('where', 't.a = 1', 'qualified column names are not supported: write `a` instead of t.a', 1);
     expectError('where', 'a::INT = 1', "'::' casts are not Flink SQL: write CAST(x AS type)", 2);
-    expectError('where', 'a = "x"', "double quotes are not valid in Flink SQL: write 'text' for a string or `name` for a column", 5);
+    expectError(
+      'where',
+      'a = "x"',
+      "double quotes are not valid in Flink SQL: write 'text' for a string or `name` for a column",
+      5,
+    );
     expectError('where', 'CAST(a AS FOO) = 1', 'unknown type FOO', 11);
-    expectError('where', 'NOW() > a', 'NOW is not supported: the current time is not deterministic, so a replay after a failure would differ', 1);
+    expectError(
+      'where',
+      'NOW() > a',
+      'NOW is not supported: the current time is not deterministic, so a replay after a failure would differ',
+      1,
+    );
     expectError('where', 'a IS 5', 'IS expects NULL, TRUE or FALSE', 3);
     expectError('where', "ts > TIMESTAMP '2026-01-01' + INTERVAL '1' DAY", 'INTERVAL values are not supported', 31);
     expectError('where', "d = DATE '2026-01-01'", "DATE literals are not supported: use TIMESTAMP '...'", 5);
@@ -104,7 +139,12 @@ describe('semantic errors', () => {
   });
   it('LIKE patterns and escapes', () => {
     expectError('where', "a LIKE 'x' ESCAPE 'ab'", 'ESCAPE expects a single character string', 12);
-    expectError('where', "a LIKE 'x!' ESCAPE '!'", "invalid LIKE pattern 'x!': the escape character must precede %, _ or itself", 3);
+    expectError(
+      'where',
+      "a LIKE 'x!' ESCAPE '!'",
+      "invalid LIKE pattern 'x!': the escape character must precede %, _ or itself",
+      3,
+    );
   });
   it('list shapes', () => {
     expectError('where', 'a, b', "unexpected ','", 3);
@@ -113,10 +153,20 @@ describe('semantic errors', () => {
     expectError('keyBy', 'a + 1', 'keyBy expects a comma-separated list of column names', 1);
     expectError('keyBy', 'a, a', "duplicate key column 'a'", 4);
     expectError('keyBy', 'a, b[1]', 'keyBy expects a comma-separated list of column names', 4);
-    expectError('aggregates', 'COUNT(*) AS n, SUM(amount) total, STDDEV(x)', 'unknown aggregate function STDDEV: use COUNT, SUM, MIN, MAX or AVG', 35);
+    expectError(
+      'aggregates',
+      'COUNT(*) AS n, SUM(amount) total, STDDEV(x)',
+      'unknown aggregate function STDDEV: use COUNT, SUM, MIN, MAX or AVG',
+      35,
+    );
     expectError('aggregates', 'SUM(a) + 1', 'expected an aggregate function call: COUNT, SUM, MIN, MAX or AVG', 1);
     expectError('aggregates', 'SUM(DISTINCT a)', 'SUM(DISTINCT ...) is not supported: only COUNT(DISTINCT x)', 1);
-    expectError('aggregates', 'SUM(SUM(a))', 'aggregate function SUM is not allowed in an aggregate argument (aggregates cannot be nested)', 1);
+    expectError(
+      'aggregates',
+      'SUM(SUM(a))',
+      'aggregate function SUM is not allowed in an aggregate argument (aggregates cannot be nested)',
+      1,
+    );
     expectError('aggregates', 'COUNT(*) AS n, MAX(a) AS n', "duplicate column name 'n'", 16);
   });
 });

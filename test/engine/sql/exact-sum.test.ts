@@ -5,17 +5,20 @@ import { exactSumAdd, exactSumMerge, exactSumValue, type ExactSum } from '../../
 import { accumulatorFor } from '../../../engine/sql/index.ts';
 
 function rng(seed: number) {
-  return () => ((seed = (Math.imul(seed ^ (seed >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0) / 2 ** 32);
+  return () => (seed = (Math.imul(seed ^ (seed >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0) / 2 ** 32;
 }
 function shuffled<T>(xs: T[], r: () => number): T[] {
   const a = xs.slice();
-  for (let i = a.length - 1; i > 0; i--) { const j = Math.floor(r() * (i + 1)); [a[i], a[j]] = [a[j], a[i]]; }
+  for (let i = a.length - 1; i > 0; i--) {
+    const j = Math.floor(r() * (i + 1));
+    [a[i], a[j]] = [a[j], a[i]];
+  }
   return a;
 }
 const sumOf = (xs: number[]) => exactSumValue(xs.reduce<ExactSum>((acc, x) => exactSumAdd(acc, x), 0));
 
 test('plain left-to-right float addition depends on order (why exact sums are needed)', () => {
-  assert.notEqual((0.1 + 0.2) + 0.3, 0.1 + (0.2 + 0.3));
+  assert.notEqual(0.1 + 0.2 + 0.3, 0.1 + (0.2 + 0.3));
   assert.equal(sumOf([0.1, 0.2, 0.3]), sumOf([0.3, 0.2, 0.1]));
   assert.equal(sumOf([0.1, 0.2, 0.3]), 0.6);
 });
@@ -28,8 +31,10 @@ test('the exact sum is the same for every order and every split into merged part
     const order = shuffled(values, r);
     assert.equal(sumOf(order), expected);
     const cut = Math.floor(r() * order.length);
-    const merged = exactSumMerge(order.slice(0, cut).reduce<ExactSum>((a, x) => exactSumAdd(a, x), 0),
-      order.slice(cut).reduce<ExactSum>((a, x) => exactSumAdd(a, x), 0));
+    const merged = exactSumMerge(
+      order.slice(0, cut).reduce<ExactSum>((a, x) => exactSumAdd(a, x), 0),
+      order.slice(cut).reduce<ExactSum>((a, x) => exactSumAdd(a, x), 0),
+    );
     assert.equal(exactSumValue(merged), expected);
   }
 });
@@ -58,5 +63,10 @@ test('SUM and AVG accumulators survive a JSON round trip (checkpoint) and merge 
     acc.add(m, 10);
     assert.equal(JSON.stringify(b), bBefore, 'merge must not alias its second argument');
   }
-  assert.equal(accumulatorFor('SUM').result([0.1, 0.2, 0.30000000000000004].reduce((a, v) => accumulatorFor('SUM').add(a, v), null as unknown)), 0.6000000000000001);
+  assert.equal(
+    accumulatorFor('SUM').result(
+      [0.1, 0.2, 0.30000000000000004].reduce((a, v) => accumulatorFor('SUM').add(a, v), null as unknown),
+    ),
+    0.6000000000000001,
+  );
 });

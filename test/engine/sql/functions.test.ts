@@ -108,7 +108,11 @@ describe('CAST', () => {
     assert.equal(value('CAST(a AS BIGINT)', { a: '42' }), 42);
     assert.equal(value('CAST(a AS INT)', { a: ' 7 ' }), 7);
     assert.equal(value('CAST(a AS INT)', { a: true }), 1);
-    assert.throws(() => value('CAST(a AS INT)', { a: '12x' }), /CAST\('12x' AS INT\) failed/, 'Flink 1.15+ fails the job');
+    assert.throws(
+      () => value('CAST(a AS INT)', { a: '12x' }),
+      /CAST\('12x' AS INT\) failed/,
+      'Flink 1.15+ fails the job',
+    );
     assert.equal(value('TRY_CAST(a AS INT)', { a: '12x' }), null, 'TRY_CAST gives NULL');
     assert.equal(value('TRY_CAST(a AS INT)', { a: '12' }), 12);
     assert.equal(value('CAST(a AS INT)', { a: null }), null);

@@ -50,7 +50,11 @@ describe('arithmetic', () => {
     assert.equal(value('0.1 + 0.2'), 0.3, 'exact, not 0.30000000000000004');
     assert.equal(value('0.1 + 0.2 = 0.3'), true);
     assert.equal(value('ROUND(a * 1.005, 2)', { a: 50 }), 50.25);
-    assert.equal(value('ROUND(a * 1.005, 2)', { a: 3 }), 3.02, '3.015 rounds HALF_UP; the double 3.0149999... would not');
+    assert.equal(
+      value('ROUND(a * 1.005, 2)', { a: 3 }),
+      3.02,
+      '3.015 rounds HALF_UP; the double 3.0149999... would not',
+    );
     assert.equal(value('10 / 4.0'), 2.5);
     assert.equal(value('1 / 3.0'), 0.333333, 'DECIMAL division keeps max(6, s1 + p2 + 1) digits');
     assert.equal(value('a * 1.5', { a: 0.5 }), 0.75, 'a DOUBLE with a DECIMAL is a DOUBLE');
@@ -59,8 +63,15 @@ describe('arithmetic', () => {
 
 describe('comparisons', () => {
   const cases: Array<[string, boolean]> = [
-    ['a = 5', true], ['a <> 5', false], ['a != 5', false], ['a < 6', true], ['a <= 5', true],
-    ['a > 5', false], ['a >= 5', true], ['a > 4', true], ['a < 5', false],
+    ['a = 5', true],
+    ['a <> 5', false],
+    ['a != 5', false],
+    ['a < 6', true],
+    ['a <= 5', true],
+    ['a > 5', false],
+    ['a >= 5', true],
+    ['a > 4', true],
+    ['a < 5', false],
   ];
   for (const [expr, want] of cases) {
     it(`${expr} for a = 5 is ${want}, and NULL for a NULL`, () => {
@@ -85,12 +96,20 @@ describe('comparisons', () => {
 });
 
 describe('AND / OR / NOT (three-valued logic)', () => {
-  const T = true, F = false, N = null;
+  const T = true,
+    F = false,
+    N = null;
   const truth: Array<[boolean | null, boolean | null, boolean | null, boolean | null]> = [
     // a, b, a AND b, a OR b
-    [T, T, T, T], [T, F, F, T], [T, N, N, T],
-    [F, T, F, T], [F, F, F, F], [F, N, F, N],
-    [N, T, N, T], [N, F, F, N], [N, N, N, N],
+    [T, T, T, T],
+    [T, F, F, T],
+    [T, N, N, T],
+    [F, T, F, T],
+    [F, F, F, F],
+    [F, N, F, N],
+    [N, T, N, T],
+    [N, F, F, N],
+    [N, N, N, N],
   ];
   for (const [a, b, and, or] of truth) {
     it(`${a} AND/OR ${b}`, () => {
@@ -157,8 +176,15 @@ describe('LIKE', () => {
     assert.equal(value("s LIKE 'a!!' ESCAPE '!'", { s: 'a!' }), true);
   });
   it('takes the pattern from a column', () => {
-    const rows = [{ s: 'abc', p: 'a%' }, { s: 'abc', p: 'b%' }, { s: 'xbc', p: 'b%' }];
-    assert.deepEqual(rows.map((r) => value('s LIKE p', r)), [true, false, false]);
+    const rows = [
+      { s: 'abc', p: 'a%' },
+      { s: 'abc', p: 'b%' },
+      { s: 'xbc', p: 'b%' },
+    ];
+    assert.deepEqual(
+      rows.map((r) => value('s LIKE p', r)),
+      [true, false, false],
+    );
   });
 });
 

@@ -9,20 +9,31 @@ import { compileProjection, type Row } from '../../../engine/sql/index.ts';
  */
 type Val = number | boolean | null;
 type Node =
-  | { k: 'num'; v: number } | { k: 'col'; name: string }
-  | { k: 'bin'; op: string; l: Node; r: Node } | { k: 'neg'; e: Node } | { k: 'not'; e: Node }
-  | { k: 'between'; e: Node; lo: Node; hi: Node } | { k: 'isnull'; e: Node; not: boolean };
+  | { k: 'num'; v: number }
+  | { k: 'col'; name: string }
+  | { k: 'bin'; op: string; l: Node; r: Node }
+  | { k: 'neg'; e: Node }
+  | { k: 'not'; e: Node }
+  | { k: 'between'; e: Node; lo: Node; hi: Node }
+  | { k: 'isnull'; e: Node; not: boolean };
 
 // Precedence levels: OR 1, AND 2, NOT 3, comparison 4, + - 5, * 6, unary minus 7, atoms 8.
 const LEVEL: Record<string, number> = { OR: 1, AND: 2, '=': 4, '<>': 4, '<': 4, '>=': 4, '+': 5, '-': 5, '*': 6 };
 
 function prec(n: Node): number {
   switch (n.k) {
-    case 'num': case 'col': return 8;
-    case 'neg': return 7;
-    case 'not': return 3;
-    case 'between': case 'isnull': return 4;
-    case 'bin': return LEVEL[n.op];
+    case 'num':
+    case 'col':
+      return 8;
+    case 'neg':
+      return 7;
+    case 'not':
+      return 3;
+    case 'between':
+    case 'isnull':
+      return 4;
+    case 'bin':
+      return LEVEL[n.op];
   }
 }
 
@@ -35,12 +46,18 @@ function print(n: Node, min: number, style: number): string {
 
 function printBare(n: Node, style: number): string {
   switch (n.k) {
-    case 'num': return String(n.v);
-    case 'col': return n.name;
-    case 'neg': return `- ${print(n.e, 7, style)}`;
-    case 'not': return `NOT ${print(n.e, 3, style + 1)}`;
-    case 'between': return `${print(n.e, 5, style)} BETWEEN ${print(n.lo, 5, style)} AND ${print(n.hi, 5, style)}`;
-    case 'isnull': return `${print(n.e, 5, style)} IS ${n.not ? 'NOT ' : ''}NULL`;
+    case 'num':
+      return String(n.v);
+    case 'col':
+      return n.name;
+    case 'neg':
+      return `- ${print(n.e, 7, style)}`;
+    case 'not':
+      return `NOT ${print(n.e, 3, style + 1)}`;
+    case 'between':
+      return `${print(n.e, 5, style)} BETWEEN ${print(n.lo, 5, style)} AND ${print(n.hi, 5, style)}`;
+    case 'isnull':
+      return `${print(n.e, 5, style)} IS ${n.not ? 'NOT ' : ''}NULL`;
     case 'bin': {
       const p = LEVEL[n.op];
       const cmp = p === 4;
@@ -55,11 +72,20 @@ function cmp3(a: Val, b: Val, f: (c: number) => boolean): Val {
 
 function evaluate(n: Node, row: Row): Val {
   switch (n.k) {
-    case 'num': return n.v;
-    case 'col': return (row[n.name] ?? null) as Val;
-    case 'neg': { const v = evaluate(n.e, row); return v === null ? null : -(v as number) || 0; }
-    case 'not': { const v = evaluate(n.e, row); return v === null ? null : !v; }
-    case 'isnull': return (evaluate(n.e, row) === null) !== n.not;
+    case 'num':
+      return n.v;
+    case 'col':
+      return (row[n.name] ?? null) as Val;
+    case 'neg': {
+      const v = evaluate(n.e, row);
+      return v === null ? null : -(v as number) || 0;
+    }
+    case 'not': {
+      const v = evaluate(n.e, row);
+      return v === null ? null : !v;
+    }
+    case 'isnull':
+      return (evaluate(n.e, row) === null) !== n.not;
     case 'between': {
       const v = evaluate(n.e, row);
       const ge = cmp3(v, evaluate(n.lo, row), (c) => c >= 0);
@@ -67,17 +93,25 @@ function evaluate(n: Node, row: Row): Val {
       return ge === false || le === false ? false : ge === null || le === null ? null : true;
     }
     case 'bin': {
-      const a = evaluate(n.l, row), b = evaluate(n.r, row);
+      const a = evaluate(n.l, row),
+        b = evaluate(n.r, row);
       switch (n.op) {
-        case 'AND': return a === false || b === false ? false : a === null || b === null ? null : true;
-        case 'OR': return a === true || b === true ? true : a === null || b === null ? null : false;
-        case '=': return cmp3(a, b, (c) => c === 0);
-        case '<>': return cmp3(a, b, (c) => c !== 0);
-        case '<': return cmp3(a, b, (c) => c < 0);
-        case '>=': return cmp3(a, b, (c) => c >= 0);
+        case 'AND':
+          return a === false || b === false ? false : a === null || b === null ? null : true;
+        case 'OR':
+          return a === true || b === true ? true : a === null || b === null ? null : false;
+        case '=':
+          return cmp3(a, b, (c) => c === 0);
+        case '<>':
+          return cmp3(a, b, (c) => c !== 0);
+        case '<':
+          return cmp3(a, b, (c) => c < 0);
+        case '>=':
+          return cmp3(a, b, (c) => c >= 0);
         default: {
           if (a === null || b === null) return null;
-          const x = a as number, y = b as number;
+          const x = a as number,
+            y = b as number;
           // Integers have no negative zero (Java's long): Weir's arithmetic gives 0, never -0.
           return (n.op === '+' ? x + y : n.op === '-' ? x - y : x * y) || 0;
         }
@@ -88,12 +122,16 @@ function evaluate(n: Node, row: Row): Val {
 
 function rng(seed: number): () => number {
   let s = seed >>> 0;
-  return () => { s = (s * 1664525 + 1013904223) >>> 0; return s / 2 ** 32; };
+  return () => {
+    s = (s * 1664525 + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
 }
 
 function genNum(r: () => number, depth: number): Node {
   const x = r();
-  if (depth <= 0 || x < 0.3) return r() < 0.5 ? { k: 'num', v: Math.floor(r() * 5) } : { k: 'col', name: ['a', 'b', 'c'][Math.floor(r() * 3)] };
+  if (depth <= 0 || x < 0.3)
+    return r() < 0.5 ? { k: 'num', v: Math.floor(r() * 5) } : { k: 'col', name: ['a', 'b', 'c'][Math.floor(r() * 3)] };
   if (x < 0.4) return { k: 'neg', e: genNum(r, depth - 1) };
   const op = ['+', '-', '*'][Math.floor(r() * 3)];
   return { k: 'bin', op, l: genNum(r, depth - 1), r: genNum(r, depth - 1) };
@@ -115,7 +153,14 @@ function genBool(r: () => number, depth: number): Node {
 
 function genRow(r: () => number): Row {
   const pick = <T>(xs: T[]): T => xs[Math.floor(r() * xs.length)];
-  return { a: pick([0, 1, 2, 3, null]), b: pick([0, 1, 2, null]), c: pick([1, 4, null]), p: pick([true, false, null]), q: pick([true, false, null]), s: pick([true, false, null]) };
+  return {
+    a: pick([0, 1, 2, 3, null]),
+    b: pick([0, 1, 2, null]),
+    c: pick([1, 4, null]),
+    p: pick([true, false, null]),
+    q: pick([true, false, null]),
+    s: pick([true, false, null]),
+  };
 }
 
 describe('operator precedence (property test against a tree evaluator)', () => {

@@ -31,12 +31,26 @@ describe('compileProjection (map.select)', () => {
     assert.deepEqual(plus.project(row), { a: 'x', b: 'x', a1: 2 }, 'extra columns override same-named input columns');
   });
   it('infers static types', () => {
-    const p = compileProjection("1 AS i, 1.5 AS d, 'x' AS s, TRUE AS b, a > 1 AS c, CAST(a AS BIGINT) AS ci, "
-      + "CAST(a AS TIMESTAMP) AS t, CAST(a AS DECIMAL(10, 2)) AS dec, CHAR_LENGTH(s) AS n, 1 + 2.0 AS sum, a + 1 AS u");
-    assert.deepEqual(p.columns!.map((c) => [c.name, c.type]), [
-      ['i', 'BIGINT'], ['d', 'DECIMAL'], ['s', 'STRING'], ['b', 'BOOLEAN'], ['c', 'BOOLEAN'], ['ci', 'BIGINT'],
-      ['t', 'TIMESTAMP'], ['dec', 'DECIMAL'], ['n', 'BIGINT'], ['sum', 'DECIMAL'], ['u', 'UNKNOWN'],
-    ]);
+    const p = compileProjection(
+      "1 AS i, 1.5 AS d, 'x' AS s, TRUE AS b, a > 1 AS c, CAST(a AS BIGINT) AS ci, " +
+        'CAST(a AS TIMESTAMP) AS t, CAST(a AS DECIMAL(10, 2)) AS dec, CHAR_LENGTH(s) AS n, 1 + 2.0 AS sum, a + 1 AS u',
+    );
+    assert.deepEqual(
+      p.columns!.map((c) => [c.name, c.type]),
+      [
+        ['i', 'BIGINT'],
+        ['d', 'DECIMAL'],
+        ['s', 'STRING'],
+        ['b', 'BOOLEAN'],
+        ['c', 'BOOLEAN'],
+        ['ci', 'BIGINT'],
+        ['t', 'TIMESTAMP'],
+        ['dec', 'DECIMAL'],
+        ['n', 'BIGINT'],
+        ['sum', 'DECIMAL'],
+        ['u', 'UNKNOWN'],
+      ],
+    );
   });
   it('folds constant sub-expressions once', () => {
     const p = compileProjection("UPPER('a') || CAST(1 + 2 AS STRING) AS k, a AS a");
@@ -60,7 +74,8 @@ describe('parseKeyBy (window.keyBy)', () => {
     assert.notEqual(one.keyOf({ k: 1 }), one.keyOf({ k: '1' }));
     assert.equal(one.keyOf({}), one.keyOf({ k: null }), 'a missing key column is NULL');
     const two = parseKeyBy('a, b');
-    for (const r of [{ a: 1, b: 'x' }, { a: null }, { b: 2 }]) assert.equal(two.keyOf(r), JSON.stringify(two.valuesOf(r)));
+    for (const r of [{ a: 1, b: 'x' }, { a: null }, { b: 2 }])
+      assert.equal(two.keyOf(r), JSON.stringify(two.valuesOf(r)));
     assert.notEqual(two.keyOf({ a: 'x,y', b: 'z' }), two.keyOf({ a: 'x', b: 'y,z' }));
   });
   it('keyOf stays JSON.stringify(valuesOf) while it memoizes and after it stops (near-unique keys)', () => {

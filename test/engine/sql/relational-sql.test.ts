@@ -1,7 +1,13 @@
 /** The SQL pieces of the relational nodes: COUNT(DISTINCT), FILTER (WHERE), L./R. select lists, ORDER BY lists. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { accumulatorFor, checkExpression, compileAggregates, parseExpressionAst, referencedColumns } from '../../../engine/sql/index.ts';
+import {
+  accumulatorFor,
+  checkExpression,
+  compileAggregates,
+  parseExpressionAst,
+  referencedColumns,
+} from '../../../engine/sql/index.ts';
 import { compileJoinSelect } from '../../../engine/sql/join-select.ts';
 import { compileOrderBy } from '../../../engine/sql/order-by.ts';
 import { filtersAsCase } from '../../../engine/export/flink-sql/aggregate-filters.ts';
@@ -29,18 +35,41 @@ test('COUNT(DISTINCT x) counts distinct non-NULL values; 1 and "1" are different
 });
 
 test('FILTER (WHERE ...) feeds only matching rows, per aggregate, with SQL NULL logic', () => {
-  const rows = [{ v: 5, c: 'eu' }, { v: 60, c: 'us' }, { v: 70, c: null }, { v: 80, c: 'eu' }];
-  assert.deepEqual(run("COUNT(*) FILTER (WHERE v > 50) AS big, SUM(v) FILTER (WHERE c = 'eu') AS eu, MAX(v) FILTER (WHERE v < 0) AS none, COUNT(*) AS n", rows),
-    { big: 3, eu: 85, none: null, n: 4 });
+  const rows = [
+    { v: 5, c: 'eu' },
+    { v: 60, c: 'us' },
+    { v: 70, c: null },
+    { v: 80, c: 'eu' },
+  ];
+  assert.deepEqual(
+    run(
+      "COUNT(*) FILTER (WHERE v > 50) AS big, SUM(v) FILTER (WHERE c = 'eu') AS eu, MAX(v) FILTER (WHERE v < 0) AS none, COUNT(*) AS n",
+      rows,
+    ),
+    { big: 3, eu: 85, none: null, n: 4 },
+  );
   assert.deepEqual(referencedColumns('aggregates', "SUM(v) FILTER (WHERE c = 'eu') AS s"), ['v', 'c']);
-  assert.equal(checkExpression('aggregates', 'COUNT(*) FILTER (WHERE v >) AS n')?.message, "expected an expression after '>' (column 26)");
-  assert.match(checkExpression('aggregates', 'COUNT(*) FILTER v > 1')!.message, /expected '\(WHERE condition\)' after FILTER \(column 10\)/);
-  assert.deepEqual(parseExpressionAst('aggregates', 'COUNT(*) FILTER (WHERE v > 1) AS n, SUM(v) AS s').map((i) => i.filter ?? null), ['v > 1', null]);
+  assert.equal(
+    checkExpression('aggregates', 'COUNT(*) FILTER (WHERE v >) AS n')?.message,
+    "expected an expression after '>' (column 26)",
+  );
+  assert.match(
+    checkExpression('aggregates', 'COUNT(*) FILTER v > 1')!.message,
+    /expected '\(WHERE condition\)' after FILTER \(column 10\)/,
+  );
+  assert.deepEqual(
+    parseExpressionAst('aggregates', 'COUNT(*) FILTER (WHERE v > 1) AS n, SUM(v) AS s').map((i) => i.filter ?? null),
+    ['v > 1', null],
+  );
 });
 
 test('export spells FILTER as CASE WHEN inside the aggregate, keeping DISTINCT and string literals', () => {
-  assert.equal(filtersAsCase("COUNT(*) FILTER (WHERE a  = 'x  y') AS n, COUNT(DISTINCT u) FILTER (WHERE v > (1)) AS d, SUM(v) AS s"),
-    "COUNT(CASE WHEN a  = 'x  y' THEN 1 END) AS n, COUNT(DISTINCT CASE WHEN v > (1) THEN u END) AS d, SUM(v) AS s");
+  assert.equal(
+    filtersAsCase(
+      "COUNT(*) FILTER (WHERE a  = 'x  y') AS n, COUNT(DISTINCT u) FILTER (WHERE v > (1)) AS d, SUM(v) AS s",
+    ),
+    "COUNT(CASE WHEN a  = 'x  y' THEN 1 END) AS n, COUNT(DISTINCT CASE WHEN v > (1) THEN u END) AS d, SUM(v) AS s",
+  );
 });
 
 test('a join select reads L./R. columns, names outputs without the prefix, pads a missing side with NULL', () => {
@@ -56,16 +85,33 @@ test('a join select reads L./R. columns, names outputs without the prefix, pads 
     ['X.user', "unknown input 'X': name columns L.x (left) or R.x (right) (column 1)"],
     ['*', "'*' is not allowed in a join's select: name the columns (L.x, R.y) (column 1)"],
   ] as const) {
-    assert.throws(() => compileJoinSelect(text), (e: Error) => e.message === message, text);
+    assert.throws(
+      () => compileJoinSelect(text),
+      (e: Error) => e.message === message,
+      text,
+    );
   }
 });
 
 test('ORDER BY lists: ASC by default, DESC, NULL smallest, mixed types ordered by their text', () => {
   const o = compileOrderBy('price DESC, ts');
-  assert.deepEqual(o.items, [{ expr: 'price', desc: true }, { expr: 'ts', desc: false }]);
-  const rows = [{ price: 5, ts: 2 }, { price: 5, ts: 1 }, { price: null, ts: 0 }, { price: 9, ts: 3 }];
+  assert.deepEqual(o.items, [
+    { expr: 'price', desc: true },
+    { expr: 'ts', desc: false },
+  ]);
+  const rows = [
+    { price: 5, ts: 2 },
+    { price: 5, ts: 1 },
+    { price: null, ts: 0 },
+    { price: 9, ts: 3 },
+  ];
   const sorted = [...rows].sort((a, b) => o.compareValues(o.valuesOf(a), o.valuesOf(b)));
-  assert.deepEqual(sorted, [{ price: 9, ts: 3 }, { price: 5, ts: 1 }, { price: 5, ts: 2 }, { price: null, ts: 0 }]);
+  assert.deepEqual(sorted, [
+    { price: 9, ts: 3 },
+    { price: 5, ts: 1 },
+    { price: 5, ts: 2 },
+    { price: null, ts: 0 },
+  ]);
   assert.throws(() => compileOrderBy('price DESC,'), /expected a column to order by \(column 12\)/);
   assert.throws(() => compileOrderBy('DESC'), /expected a column before DESC \(column 1\)/);
   assert.throws(() => compileOrderBy('price +'), /expected an expression after '\+' \(column 7\)/);

@@ -50,13 +50,18 @@ export function stateBackendConformance(name: string, makeHarness: () => Promise
       backends.push(b);
       return b;
     };
-    const snap = async (b: KeyedStateBackend, kind: 'checkpoint' | 'savepoint' = 'checkpoint'): Promise<KeyedStateSnapshot> => {
+    const snap = async (
+      b: KeyedStateBackend,
+      kind: 'checkpoint' | 'savepoint' = 'checkpoint',
+    ): Promise<KeyedStateSnapshot> => {
       const id = nextId++;
       h.beginCheckpoint?.(id, kind);
       return b.snapshot(id)();
     };
 
-    before(async () => { h = await makeHarness(); });
+    before(async () => {
+      h = await makeHarness();
+    });
     after(async () => {
       for (const b of backends) await b.dispose();
       await h.cleanup();
@@ -71,9 +76,19 @@ export function stateBackendConformance(name: string, makeHarness: () => Promise
 
     it('applies puts and deletes in order within one batch', async () => {
       const t = (await fresh()).table<number>('t');
-      await t.writeMany([[sk('a'), 1], [sk('a'), undefined], [sk('b'), 2], [sk('c'), 3], [sk('c'), 4], [sk('d'), undefined]]);
+      await t.writeMany([
+        [sk('a'), 1],
+        [sk('a'), undefined],
+        [sk('b'), 2],
+        [sk('c'), 3],
+        [sk('c'), 4],
+        [sk('d'), undefined],
+      ]);
       assert.deepEqual(await t.getMany([sk('a'), sk('b'), sk('c'), sk('d')]), [undefined, 2, 4, undefined]);
-      await t.writeMany([[sk('b'), undefined], [sk('b'), 5]]);
+      await t.writeMany([
+        [sk('b'), undefined],
+        [sk('b'), 5],
+      ]);
       assert.deepEqual(await t.getMany([sk('b')]), [5]);
     });
 
@@ -84,15 +99,31 @@ export function stateBackendConformance(name: string, makeHarness: () => Promise
       await b.table('xy').writeMany([[sk('k'), 'in xy']]);
       assert.deepEqual(await b.table('x').getMany([sk('k')]), ['in x']);
       assert.deepEqual(await b.table('y').getMany([sk('k')]), ['in y']);
-      assert.deepEqual((await collect(b.table('x').scan())).map((e) => e[1]), ['in x']);
+      assert.deepEqual(
+        (await collect(b.table('x').scan())).map((e) => e[1]),
+        ['in x'],
+      );
       await b.table('x').writeMany([[sk('k'), undefined]]);
       assert.deepEqual(await b.table('xy').getMany([sk('k')]), ['in xy']);
     });
 
     it('round-trips JSON values exactly', async () => {
       const t = (await fresh()).table<unknown>('v');
-      const values: unknown[] = [0, -1.5, 1e300, 'text', '', 'ünï\u{1F600}', null, true, false, [], [1, [2, { a: null }]],
-        { nested: { deep: [1, 2, 3], s: 'x' }, n: 42 }, { '': 1, 'k\u0000': 2 }];
+      const values: unknown[] = [
+        0,
+        -1.5,
+        1e300,
+        'text',
+        '',
+        'ünï\u{1F600}',
+        null,
+        true,
+        false,
+        [],
+        [1, [2, { a: null }]],
+        { nested: { deep: [1, 2, 3], s: 'x' }, n: 42 },
+        { '': 1, 'k\u0000': 2 },
+      ];
       await t.writeMany(values.map((v, i) => [sk(`v${i}`), v] as const));
       assert.deepEqual(await t.getMany(values.map((_, i) => sk(`v${i}`))), values);
     });
@@ -104,11 +135,20 @@ export function stateBackendConformance(name: string, makeHarness: () => Promise
       const keys = raw.map((r) => stateKey(7, r));
       await t.writeMany(keys.map((k, i) => [k, i] as const));
       const expected = [...keys].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
-      assert.deepEqual((await collect(t.scan())).map((e) => e[0]), expected);
-      const gte = stateKey(7, 'a'), lt = stateKey(7, 'z');
-      assert.deepEqual((await collect(t.scan({ gte, lt }))).map((e) => e[0]), expected.filter((k) => k >= gte && k < lt));
-      assert.deepEqual((await collect(t.scan({ gte: stateKey(7, '\uD800') }))).map((e) => e[0]),
-        expected.filter((k) => k >= stateKey(7, '\uD800')));
+      assert.deepEqual(
+        (await collect(t.scan())).map((e) => e[0]),
+        expected,
+      );
+      const gte = stateKey(7, 'a'),
+        lt = stateKey(7, 'z');
+      assert.deepEqual(
+        (await collect(t.scan({ gte, lt }))).map((e) => e[0]),
+        expected.filter((k) => k >= gte && k < lt),
+      );
+      assert.deepEqual(
+        (await collect(t.scan({ gte: stateKey(7, '\uD800') }))).map((e) => e[0]),
+        expected.filter((k) => k >= stateKey(7, '\uD800')),
+      );
       assert.deepEqual(await collect(t.scan({ gte: lt, lt: gte })), []);
       // A lone surrogate key comes back unchanged.
       assert.deepEqual(await t.getMany([stateKey(7, '\uD800')]), [raw.indexOf('\uD800')]);
@@ -117,7 +157,9 @@ export function stateBackendConformance(name: string, makeHarness: () => Promise
     it('reports a size that grows with the state', async () => {
       const b = await fresh();
       const before = await b.size();
-      await b.table('t').writeMany(Array.from({ length: 500 }, (_, i) => [sk(`k${i}`), { i, pad: 'x'.repeat(50) }] as const));
+      await b
+        .table('t')
+        .writeMany(Array.from({ length: 500 }, (_, i) => [sk(`k${i}`), { i, pad: 'x'.repeat(50) }] as const));
       const s = await b.size();
       assert.ok(s.entries >= 400 && s.entries <= 600, `entries ${s.entries}`);
       assert.ok(s.liveBytes > before.liveBytes, `liveBytes ${s.liveBytes}`);
@@ -132,7 +174,11 @@ export function stateBackendConformance(name: string, makeHarness: () => Promise
       h.beginCheckpoint?.(id);
       const asyncPart = b.snapshot(id);
       // Processing continues while the snapshot is written.
-      await t.writeMany([[sk('k0'), -1], [sk('k1'), undefined], [sk('new'), 99]]);
+      await t.writeMany([
+        [sk('k0'), -1],
+        [sk('k1'), undefined],
+        [sk('new'), 99],
+      ]);
       const s = await asyncPart();
       assert.ok(s.fullBytes > 0);
       const r = await fresh();
@@ -156,7 +202,10 @@ export function stateBackendConformance(name: string, makeHarness: () => Promise
           else if ((i * 13 + round) % 5 === 0 || round === 0) writes.push([sk(`k${i}`), i * 100 + round]);
         }
         await t.writeMany(writes);
-        await u.writeMany([[sk(`r${round}`), `round ${round}`], [sk(`r${round - 2}`), undefined]]);
+        await u.writeMany([
+          [sk(`r${round}`), `round ${round}`],
+          [sk(`r${round - 2}`), undefined],
+        ]);
         shots.push({ snap: await snap(b), state: await dump(b, ['t', 'u']) });
       }
       for (const [i, s] of shots.entries()) {
@@ -228,7 +277,10 @@ export function stateBackendConformance(name: string, makeHarness: () => Promise
       await t.writeMany([[sk('k1'), 1001]]);
       const sp = await snap(b, 'savepoint');
       const spState = await dump(b, ['t']);
-      await t.writeMany([[sk('k2'), undefined], [sk('k3'), 3003]]);
+      await t.writeMany([
+        [sk('k2'), undefined],
+        [sk('k3'), 3003],
+      ]);
       const c = await snap(b);
       const cState = await dump(b, ['t']);
       const r1 = await fresh();
@@ -245,7 +297,11 @@ export function stateBackendConformance(name: string, makeHarness: () => Promise
       const s1 = await snap(a);
       const b = await fresh();
       await b.restore([s1], FULL);
-      await b.table<number>('t').writeMany([[sk('k0'), undefined], [sk('k5'), 55], [sk('extra'), 7]]);
+      await b.table<number>('t').writeMany([
+        [sk('k0'), undefined],
+        [sk('k5'), 55],
+        [sk('extra'), 7],
+      ]);
       const s2 = await snap(b);
       await b.table<number>('t').writeMany([[sk('k6'), 66]]);
       const s3 = await snap(b);

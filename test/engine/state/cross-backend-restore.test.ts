@@ -12,20 +12,32 @@ import { rocksHarness, type RocksHarness } from './rocksdb-harness.ts';
 const FULL = { start: 0, end: 127 };
 
 async function fill(b: KeyedStateBackend): Promise<void> {
-  await b.table<unknown>('w').writeMany(Array.from({ length: 300 }, (_, i) => [sk(`k${i}`), { i, s: `v${i}` }] as const));
-  await b.table<unknown>('t').writeMany([[sk('timer'), [1, 2, 3]], [sk('gone'), 1], [sk('gone'), undefined]]);
+  await b
+    .table<unknown>('w')
+    .writeMany(Array.from({ length: 300 }, (_, i) => [sk(`k${i}`), { i, s: `v${i}` }] as const));
+  await b.table<unknown>('t').writeMany([
+    [sk('timer'), [1, 2, 3]],
+    [sk('gone'), 1],
+    [sk('gone'), undefined],
+  ]);
 }
 
 describe('restoring a snapshot of one state backend into another', () => {
   let h: RocksHarness;
   let id = 0;
   const open: KeyedStateBackend[] = [];
-  before(async () => { h = await rocksHarness(true); });
+  before(async () => {
+    h = await rocksHarness(true);
+  });
   after(async () => {
     for (const b of open) await b.dispose();
     await h.cleanup();
   });
-  const rocks = async () => { const b = await h.create(FULL); open.push(b); return b; };
+  const rocks = async () => {
+    const b = await h.create(FULL);
+    open.push(b);
+    return b;
+  };
   const heap = (kind: 'memory' | 'fs') => {
     const b = new HeapStateBackend({ kind, keyGroupRange: FULL, storage: h.storage, fileStem: `heap${id}` });
     open.push(b);
@@ -51,7 +63,10 @@ describe('restoring a snapshot of one state backend into another', () => {
     const from = await rocks();
     await fill(from);
     await snap(from);
-    await from.table<unknown>('w').writeMany([[sk('k1'), 'changed'], [sk('k2'), undefined]]);
+    await from.table<unknown>('w').writeMany([
+      [sk('k1'), 'changed'],
+      [sk('k2'), undefined],
+    ]);
     const s = await snap(from);
     assert.equal(s.files!.length, 2);
     const to = heap('fs');

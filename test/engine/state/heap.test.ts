@@ -14,8 +14,10 @@ for (const kind of ['memory', 'fs'] as const) {
     const storage = new FsCheckpointWorkerStorage(join(dir, 'checkpoints', 'job'));
     let n = 0;
     return {
-      create: async (range, opts = {}) => new HeapStateBackend({ kind, keyGroupRange: range, storage, fileStem: `heap${n++}-${opts.subtask ?? 0}` }),
-      beginCheckpoint: (id, k = 'checkpoint') => storage.beginCheckpoint({ id, kind: k, timestamp: 1_700_000_000_000 + id }),
+      create: async (range, opts = {}) =>
+        new HeapStateBackend({ kind, keyGroupRange: range, storage, fileStem: `heap${n++}-${opts.subtask ?? 0}` }),
+      beginCheckpoint: (id, k = 'checkpoint') =>
+        storage.beginCheckpoint({ id, kind: k, timestamp: 1_700_000_000_000 + id }),
       cleanup: () => rm(dir, { recursive: true, force: true }),
     };
   });
@@ -40,14 +42,18 @@ test('heap scan index: random puts, deletes and re-adds always scan like a sorte
   const t = b.table<number>('t');
   const ref = new Map<string, number>();
   let seed = 1;
-  const rnd = (n: number) => { seed = (seed * 1103515245 + 12345) & 0x7fffffff; return seed % n; };
+  const rnd = (n: number) => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    return seed % n;
+  };
   for (let round = 0; round < 200; round++) {
     const writes: Array<[string, number | undefined]> = [];
     for (let i = 0; i < 20; i++) {
       const k = sk(`k${rnd(60)}`);
       const v = rnd(3) === 0 ? undefined : round * 100 + i;
       writes.push([k, v]);
-      if (v === undefined) ref.delete(k); else ref.set(k, v);
+      if (v === undefined) ref.delete(k);
+      else ref.set(k, v);
     }
     await t.writeMany(writes);
     const lo = sk(`k${rnd(60)}`);

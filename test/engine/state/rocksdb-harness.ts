@@ -10,7 +10,10 @@ import type { StateBackendHarness } from './conformance.ts';
 export interface RocksHarness extends StateBackendHarness {
   dir: string;
   storage: FsCheckpointWorkerStorage;
-  create(range: KeyGroupRange, opts?: { subtask?: number; operatorId?: string; maxDeltaChain?: number; maxTrackedChanges?: number }): Promise<RocksDBStateBackend>;
+  create(
+    range: KeyGroupRange,
+    opts?: { subtask?: number; operatorId?: string; maxDeltaChain?: number; maxTrackedChanges?: number },
+  ): Promise<RocksDBStateBackend>;
 }
 
 export async function rocksHarness(incremental: boolean): Promise<RocksHarness> {
@@ -20,11 +23,19 @@ export async function rocksHarness(incremental: boolean): Promise<RocksHarness> 
   return {
     dir,
     storage,
-    create: (range, opts = {}) => createRocksDBStateBackend({
-      storage, operatorId: opts.operatorId ?? `op${n++}`, subtask: opts.subtask ?? 0, keyGroupRange: range,
-      workDir: join(dir, 'work'), incremental, maxDeltaChain: opts.maxDeltaChain, maxTrackedChanges: opts.maxTrackedChanges,
-    }),
-    beginCheckpoint: (id, kind = 'checkpoint') => storage.beginCheckpoint({ id, kind, timestamp: 1_700_000_000_000 + id }),
+    create: (range, opts = {}) =>
+      createRocksDBStateBackend({
+        storage,
+        operatorId: opts.operatorId ?? `op${n++}`,
+        subtask: opts.subtask ?? 0,
+        keyGroupRange: range,
+        workDir: join(dir, 'work'),
+        incremental,
+        maxDeltaChain: opts.maxDeltaChain,
+        maxTrackedChanges: opts.maxTrackedChanges,
+      }),
+    beginCheckpoint: (id, kind = 'checkpoint') =>
+      storage.beginCheckpoint({ id, kind, timestamp: 1_700_000_000_000 + id }),
     cleanup: () => rm(dir, { recursive: true, force: true }),
   };
 }

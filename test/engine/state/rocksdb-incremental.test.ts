@@ -19,12 +19,17 @@ describe('RocksDB incremental checkpoints', () => {
     open.push(b);
     return b;
   };
-  const snap = async (b: RocksDBStateBackend, kind: 'checkpoint' | 'savepoint' = 'checkpoint'): Promise<KeyedStateSnapshot> => {
+  const snap = async (
+    b: RocksDBStateBackend,
+    kind: 'checkpoint' | 'savepoint' = 'checkpoint',
+  ): Promise<KeyedStateSnapshot> => {
     id++;
     h.beginCheckpoint!(id, kind);
     return b.snapshot(id)();
   };
-  before(async () => { h = await rocksHarness(true); });
+  before(async () => {
+    h = await rocksHarness(true);
+  });
   after(async () => {
     for (const b of open) await b.dispose();
     await h.cleanup();
@@ -35,7 +40,12 @@ describe('RocksDB incremental checkpoints', () => {
     const t = b.table<{ n: number; name: string }>('counts');
     const N = 20_000;
     for (let i = 0; i < N; i += 2000) {
-      await t.writeMany(Array.from({ length: 2000 }, (_, j) => [sk(`key-${i + j}`), { n: i + j, name: `customer number ${i + j}` }] as const));
+      await t.writeMany(
+        Array.from(
+          { length: 2000 },
+          (_, j) => [sk(`key-${i + j}`), { n: i + j, name: `customer number ${i + j}` }] as const,
+        ),
+      );
     }
     const first = await snap(b);
     // 1%: 100 updates, 50 deletes, 50 inserts.
@@ -46,7 +56,10 @@ describe('RocksDB incremental checkpoints', () => {
     await t.writeMany(changes);
     const second = await snap(b);
     const ratio = second.checkpointedBytes / first.checkpointedBytes;
-    assert.ok(ratio < 0.03, `second checkpoint wrote ${second.checkpointedBytes} of ${first.checkpointedBytes} bytes (${ratio})`);
+    assert.ok(
+      ratio < 0.03,
+      `second checkpoint wrote ${second.checkpointedBytes} of ${first.checkpointedBytes} bytes (${ratio})`,
+    );
     assert.equal(second.files!.length, 2);
     assert.deepEqual(second.files![0], first.files![0], 'the delta references the base');
     assert.ok(second.files!.every((f) => f.shared));
@@ -72,12 +85,18 @@ describe('RocksDB incremental checkpoints', () => {
       // The same key changed several times between checkpoints: only the last value counts.
       writes.push([sk('hot'), round], [sk('hot'), round + 0.5]);
       await t.writeMany(writes);
-      await u.writeMany([[sk(`r${round}`), `round ${round}`], [sk(`r${round - 1}`), undefined]]);
+      await u.writeMany([
+        [sk(`r${round}`), `round ${round}`],
+        [sk(`r${round - 1}`), undefined],
+      ]);
       taken.push({ snap: await snap(b), state: await dump(b, ['t', 'u']) });
     }
     const chainLengths = taken.map((x) => x.snap.files!.length);
     assert.ok(Math.max(...chainLengths) <= 4, `chains ${chainLengths}`);
-    assert.ok(chainLengths.includes(1) && chainLengths.lastIndexOf(1) > 0, `a fresh base was written again: ${chainLengths}`);
+    assert.ok(
+      chainLengths.includes(1) && chainLengths.lastIndexOf(1) > 0,
+      `a fresh base was written again: ${chainLengths}`,
+    );
     for (const [i, x] of taken.entries()) {
       const r = await fresh();
       await r.restore([x.snap], FULL);
@@ -148,7 +167,9 @@ describe('RocksDB incremental checkpoints', () => {
     id++;
     // No beginCheckpoint and a storage that refuses: the write fails.
     const original = h.storage.createStateFile.bind(h.storage);
-    h.storage.createStateFile = async () => { throw new Error('ENOSPC: no space left on device'); };
+    h.storage.createStateFile = async () => {
+      throw new Error('ENOSPC: no space left on device');
+    };
     await assert.rejects(b.snapshot(id)(), /ENOSPC/);
     h.storage.createStateFile = original;
     await t.writeMany([[sk('k2'), -2]]);
@@ -170,11 +191,18 @@ describe('RocksDB backend limits and size', () => {
   it('keys and values over 2^31-1 bytes fail with a clear error (checked on lengths, nothing allocated)', () => {
     assert.equal(MAX_ENTRY_PART_BYTES, 2147483647);
     checkEntrySize('windows', 'k', 10, MAX_ENTRY_PART_BYTES);
-    assert.throws(() => checkEntrySize('windows', 'user-1', 10, MAX_ENTRY_PART_BYTES + 1), (err: Error) =>
-      err instanceof StateEntryTooLargeError &&
-      /state table 'windows': the value for key 'user-1' is 2147483648 bytes \(2048\.0 MB\); RocksDB values are limited to 2147483647 bytes/.test(err.message));
-    assert.throws(() => checkEntrySize('windows', 'x'.repeat(100), MAX_ENTRY_PART_BYTES + 1, 1),
-      /state table 'windows': key 'x{60}\.\.\.' is 2147483648 bytes .*RocksDB keys are limited to 2147483647 bytes/);
+    assert.throws(
+      () => checkEntrySize('windows', 'user-1', 10, MAX_ENTRY_PART_BYTES + 1),
+      (err: Error) =>
+        err instanceof StateEntryTooLargeError &&
+        /state table 'windows': the value for key 'user-1' is 2147483648 bytes \(2048\.0 MB\); RocksDB values are limited to 2147483647 bytes/.test(
+          err.message,
+        ),
+    );
+    assert.throws(
+      () => checkEntrySize('windows', 'x'.repeat(100), MAX_ENTRY_PART_BYTES + 1, 1),
+      /state table 'windows': key 'x{60}\.\.\.' is 2147483648 bytes .*RocksDB keys are limited to 2147483647 bytes/,
+    );
   });
 
   it('size() reports RocksDB live data and bytes on disk; dispose removes the working folder', async () => {
@@ -215,7 +243,7 @@ describe('RocksDB backend limits and size', () => {
     const h = await rocksHarness(false);
     const b = await h.create(FULL);
     try {
-      await assert.rejects(b.table('t').writeMany([[sk('f'), (() => 1)]]), /value for key .* is not JSON-serializable/);
+      await assert.rejects(b.table('t').writeMany([[sk('f'), () => 1]]), /value for key .* is not JSON-serializable/);
       assert.throws(() => b.table('a\u0000b'), /invalid state table name/);
     } finally {
       await b.dispose();

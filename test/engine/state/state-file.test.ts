@@ -5,7 +5,11 @@ import { decodeKey, encodeKey } from '../../../engine/state/key-codec.ts';
 
 async function encode(records: Array<[string, string, unknown | undefined]>): Promise<Buffer> {
   const chunks: Buffer[] = [];
-  const enc = new StateFileEncoder({ write: async (c) => { chunks.push(Buffer.from(c)); } });
+  const enc = new StateFileEncoder({
+    write: async (c) => {
+      chunks.push(Buffer.from(c));
+    },
+  });
   for (const [table, key, value] of records) {
     if (value === undefined) enc.del(table, encodeKey(key));
     else enc.put(table, encodeKey(key), Buffer.from(JSON.stringify(value)));
@@ -22,28 +26,38 @@ async function* chunked(bytes: Buffer, size: number): AsyncIterable<Uint8Array> 
 async function decode(bytes: Buffer, size: number): Promise<Array<[string, string, unknown | undefined]>> {
   const out: Array<[string, string, unknown | undefined]> = [];
   await decodeStateFile('test.wst', chunked(bytes, size), (batch: RawStateRecord[]) => {
-    for (const r of batch) out.push([r.table, decodeKey(r.key), r.value ? JSON.parse(r.value.toString('utf8')) : undefined]);
+    for (const r of batch)
+      out.push([r.table, decodeKey(r.key), r.value ? JSON.parse(r.value.toString('utf8')) : undefined]);
   });
   return out;
 }
 
 describe('state file format', () => {
   const records: Array<[string, string, unknown | undefined]> = [];
-  for (let i = 0; i < 3000; i++) records.push([i % 3 === 0 ? 'windows' : 'tïmers', `00${(i % 128).toString(16).padStart(2, '0')}:k${i}\uD83D`, i % 11 === 0 ? undefined : { i, s: 'x'.repeat(i % 50) }]);
+  for (let i = 0; i < 3000; i++)
+    records.push([
+      i % 3 === 0 ? 'windows' : 'tïmers',
+      `00${(i % 128).toString(16).padStart(2, '0')}:k${i}\uD83D`,
+      i % 11 === 0 ? undefined : { i, s: 'x'.repeat(i % 50) },
+    ]);
   records.push(['big', '0000:big', 'y'.repeat(3 << 20)]); // one record larger than a chunk
 
   it('round-trips records in order, whatever the read chunk size', async () => {
     const small = await encode(records.slice(0, 300));
     for (const size of [1, 7]) assert.deepEqual(await decode(small, size), records.slice(0, 300), `chunk size ${size}`);
     const bytes = await encode(records);
-    for (const size of [4096, 1 << 20, bytes.length]) assert.deepEqual(await decode(bytes, size), records, `chunk size ${size}`);
+    for (const size of [4096, 1 << 20, bytes.length])
+      assert.deepEqual(await decode(bytes, size), records, `chunk size ${size}`);
   });
 
   it('rejects truncated, foreign and inconsistent files, naming the file', async () => {
     const bytes = await encode(records.slice(0, 100));
     await assert.rejects(decode(bytes.subarray(0, bytes.length - 3), 64), /state file test\.wst .*truncated/);
     await assert.rejects(decode(bytes.subarray(0, bytes.length - 5), 64), /truncated \(no end marker\)/);
-    await assert.rejects(decode(Buffer.from('{"tables":{}}'), 64), /test\.wst is not a valid Weir state file: wrong magic bytes/);
+    await assert.rejects(
+      decode(Buffer.from('{"tables":{}}'), 64),
+      /test\.wst is not a valid Weir state file: wrong magic bytes/,
+    );
     await assert.rejects(decode(Buffer.alloc(0), 64), /empty or shorter than its header/);
     const wrongCount = Buffer.from(bytes);
     wrongCount.writeUInt32BE(99, wrongCount.length - 4);

@@ -11,16 +11,27 @@ const listeners = new Map<string, () => void>();
 Object.assign(globalThis, {
   localStorage: {
     getItem: (k: string) => data.get(k) ?? null,
-    setItem: (k: string, v: string) => { data.set(k, v); },
-    removeItem: (k: string) => { data.delete(k); },
+    setItem: (k: string, v: string) => {
+      data.set(k, v);
+    },
+    removeItem: (k: string) => {
+      data.delete(k);
+    },
   },
   window: {
-    addEventListener: (t: string, f: () => void) => { listeners.set(t, f); },
-    removeEventListener: (t: string) => { listeners.delete(t); },
+    addEventListener: (t: string, f: () => void) => {
+      listeners.set(t, f);
+    },
+    removeEventListener: (t: string) => {
+      listeners.delete(t);
+    },
   },
 });
 
-beforeEach(() => { data.clear(); listeners.clear(); });
+beforeEach(() => {
+  data.clear();
+  listeners.clear();
+});
 
 test('dirty work is written after the debounce and cleared when saved', async () => {
   const store = createDocStore();

@@ -1,21 +1,52 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CheckpointStats, SubtaskCheckpointStats } from '../../../engine/contracts/checkpoint.ts';
-import { chartPoints, lastSubtaskSnapshot, limitSnapshot, operatorDetails, summarizeCheckpoints } from '../../../renderer/src/live/checkpointSummary.ts';
+import {
+  chartPoints,
+  lastSubtaskSnapshot,
+  limitSnapshot,
+  operatorDetails,
+  summarizeCheckpoints,
+} from '../../../renderer/src/live/checkpointSummary.ts';
 
 function sub(operatorId: string, subtask: number, o: Partial<SubtaskCheckpointStats> = {}): SubtaskCheckpointStats {
-  return { operatorId, subtask, startDelay: 0, alignmentDuration: 0, syncDuration: 0, asyncDuration: 0, checkpointedBytes: 10, fullBytes: 20, ...o };
+  return {
+    operatorId,
+    subtask,
+    startDelay: 0,
+    alignmentDuration: 0,
+    syncDuration: 0,
+    asyncDuration: 0,
+    checkpointedBytes: 10,
+    fullBytes: 20,
+    ...o,
+  };
 }
 function cp(id: number, status: CheckpointStats['status'], o: Partial<CheckpointStats> = {}): CheckpointStats {
   return {
-    id, kind: 'checkpoint', status, triggerTime: 1000 * id, duration: status === 'in_progress' ? null : 5 * id,
-    acknowledged: 2, total: 2, checkpointedBytes: 100 * id, fullBytes: 200 * id, subtasks: [], ...o,
+    id,
+    kind: 'checkpoint',
+    status,
+    triggerTime: 1000 * id,
+    duration: status === 'in_progress' ? null : 5 * id,
+    acknowledged: 2,
+    total: 2,
+    checkpointedBytes: 100 * id,
+    fullBytes: 200 * id,
+    subtasks: [],
+    ...o,
   };
 }
 
 describe('summarizeCheckpoints', () => {
   it('counts each status and keeps the latest of each kind', () => {
-    const list = [cp(1, 'completed'), cp(2, 'failed', { failureReason: 'timeout' }), cp(3, 'completed', { kind: 'savepoint' }), cp(4, 'completed'), cp(5, 'in_progress')];
+    const list = [
+      cp(1, 'completed'),
+      cp(2, 'failed', { failureReason: 'timeout' }),
+      cp(3, 'completed', { kind: 'savepoint' }),
+      cp(4, 'completed'),
+      cp(5, 'in_progress'),
+    ];
     const s = summarizeCheckpoints(list, []);
     assert.deepEqual(s.counts, { triggered: 5, inProgress: 1, completed: 3, failed: 1, restored: 0 });
     assert.equal(s.latestCompleted?.id, 4);
@@ -25,21 +56,38 @@ describe('summarizeCheckpoints', () => {
   });
 
   it('counts restores from a checkpoint, not restarts from scratch', () => {
-    const s = summarizeCheckpoints([], [
-      { id: 4, source: 'automatic restart', time: 10, cause: 'killed' },
-      { id: null, source: 'no checkpoint (from the start)', time: 20, cause: 'killed' },
-    ]);
+    const s = summarizeCheckpoints(
+      [],
+      [
+        { id: 4, source: 'automatic restart', time: 10, cause: 'killed' },
+        { id: null, source: 'no checkpoint (from the start)', time: 20, cause: 'killed' },
+      ],
+    );
     assert.equal(s.counts.restored, 1);
     assert.equal(s.latestRestore, null, 'the latest restart restored nothing');
-    const t = summarizeCheckpoints([], [{ id: 7, source: '/w/checkpoints/j/savepoints/sp-7-1', time: 30, cause: null }]);
-    assert.deepEqual(t.latestRestore, { id: 7, kind: 'savepoint', location: '/w/checkpoints/j/savepoints/sp-7-1', restoreTime: 30 });
+    const t = summarizeCheckpoints(
+      [],
+      [{ id: 7, source: '/w/checkpoints/j/savepoints/sp-7-1', time: 30, cause: null }],
+    );
+    assert.deepEqual(t.latestRestore, {
+      id: 7,
+      kind: 'savepoint',
+      location: '/w/checkpoints/j/savepoints/sp-7-1',
+      restoreTime: 30,
+    });
   });
 });
 
 describe('chartPoints and details', () => {
   it('charts finished checkpoints only, oldest first, capped', () => {
     const list = [cp(1, 'completed'), cp(2, 'failed'), cp(3, 'in_progress')];
-    assert.deepEqual(chartPoints(list).map((p) => [p.id, p.failed]), [[1, false], [2, true]]);
+    assert.deepEqual(
+      chartPoints(list).map((p) => [p.id, p.failed]),
+      [
+        [1, false],
+        [2, true],
+      ],
+    );
     const many = Array.from({ length: 200 }, (_, i) => cp(i + 1, 'completed'));
     const pts = chartPoints(many, 120);
     assert.equal(pts.length, 120);
@@ -48,18 +96,32 @@ describe('chartPoints and details', () => {
 
   it('groups subtasks per operator in job order with the worst subtask per column and summed sizes', () => {
     const c = cp(1, 'completed', {
-      subtasks: [sub('w', 1, { syncDuration: 9, checkpointedBytes: 5 }), sub('g', 0), sub('w', 0, { alignmentDuration: 4, asyncDuration: 7 })],
+      subtasks: [
+        sub('w', 1, { syncDuration: 9, checkpointedBytes: 5 }),
+        sub('g', 0),
+        sub('w', 0, { alignmentDuration: 4, asyncDuration: 7 }),
+      ],
     });
     const d = operatorDetails(c, ['g', 'w']);
-    assert.deepEqual(d.map((o) => o.operatorId), ['g', 'w']);
-    assert.deepEqual(d[1].subtasks.map((s) => s.subtask), [0, 1]);
+    assert.deepEqual(
+      d.map((o) => o.operatorId),
+      ['g', 'w'],
+    );
+    assert.deepEqual(
+      d[1].subtasks.map((s) => s.subtask),
+      [0, 1],
+    );
     assert.deepEqual(d[1].max, { startDelay: 0, alignmentDuration: 4, syncDuration: 9, asyncDuration: 7 });
     assert.equal(d[1].checkpointedBytes, 15);
     assert.equal(d[1].fullBytes, 40);
   });
 
   it('finds the last completed checkpoint of a subtask, skipping failed and running ones', () => {
-    const list = [cp(1, 'completed', { subtasks: [sub('w', 0, { checkpointedBytes: 1 })] }), cp(2, 'failed', { subtasks: [sub('w', 0, { checkpointedBytes: 2 })] }), cp(3, 'in_progress')];
+    const list = [
+      cp(1, 'completed', { subtasks: [sub('w', 0, { checkpointedBytes: 1 })] }),
+      cp(2, 'failed', { subtasks: [sub('w', 0, { checkpointedBytes: 2 })] }),
+      cp(3, 'in_progress'),
+    ];
     assert.equal(lastSubtaskSnapshot(list, 'w', 0)?.checkpointedBytes, 1);
     assert.equal(lastSubtaskSnapshot(list, 'w', 1), null);
   });

@@ -10,11 +10,25 @@ import type { HostEvent, OperatorMetrics } from '../../../engine/host/common/api
 import type { JobDocument } from '../../../engine/graph/types.ts';
 import { isDiscarded, shownStatus, summarizeCheckpoints } from '../../../renderer/src/live/checkpointSummary.ts';
 import { applyLogEvent, logStore, resetLog } from '../../../renderer/src/live/logStore.ts';
-import { applyHistoryEvent, clearHistory, historyStore, HISTORY_POINTS } from '../../../renderer/src/run/historyStore.ts';
+import {
+  applyHistoryEvent,
+  clearHistory,
+  historyStore,
+  HISTORY_POINTS,
+} from '../../../renderer/src/run/historyStore.ts';
 import { describeDrift, jobDrift } from '../../../renderer/src/model/drift.ts';
 
 const cp = (id: number, status: CheckpointStats['status'], failureReason?: string): CheckpointStats => ({
-  id, kind: 'checkpoint', status, triggerTime: id, duration: 1, acknowledged: 1, total: 2, checkpointedBytes: 0, fullBytes: 0, subtasks: [],
+  id,
+  kind: 'checkpoint',
+  status,
+  triggerTime: id,
+  duration: 1,
+  acknowledged: 1,
+  total: 2,
+  checkpointedBytes: 0,
+  fullBytes: 0,
+  subtasks: [],
   ...(failureReason ? { failureReason } : {}),
 });
 
@@ -45,8 +59,11 @@ describe('run log', () => {
     applyLogEvent({ type: 'log', runId: 'other', level: 'error', message: 'stderr: not ours' });
     const kinds = logStore.getState().entries.map((e) => `${e.kind}:${e.message}`);
     assert.deepEqual(kinds, [
-      'stderr:boom at task.ts:3', 'notice:job started', 'bad-record:bad record at data/x.jsonl:3: invalid JSON',
-      'checkpoint:checkpoint #4 failed: declined: memory limit', 'restart:restart 1: task process died; from checkpoint #3',
+      'stderr:boom at task.ts:3',
+      'notice:job started',
+      'bad-record:bad record at data/x.jsonl:3: invalid JSON',
+      'checkpoint:checkpoint #4 failed: declined: memory limit',
+      'restart:restart 1: task process died; from checkpoint #3',
     ]);
   });
 });
@@ -54,13 +71,30 @@ describe('run log', () => {
 describe('metric history', () => {
   beforeEach(() => clearHistory());
   const op = (nodeId: string, rateOut: number): OperatorMetrics => ({
-    nodeId, subtask: 0, recordsIn: 0, recordsOut: 0, rateIn: 0, rateOut, watermark: null, inputWatermarks: [],
-    maxEventTime: null, lateRecords: 0, badRecords: 0, stateBytes: 0, stateDiskBytes: 0, backPressure: 0,
+    nodeId,
+    subtask: 0,
+    recordsIn: 0,
+    recordsOut: 0,
+    rateIn: 0,
+    rateOut,
+    watermark: null,
+    inputWatermarks: [],
+    maxEventTime: null,
+    lateRecords: 0,
+    badRecords: 0,
+    stateBytes: 0,
+    stateDiskBytes: 0,
+    backPressure: 0,
   });
-  const tick = (t: number, rate = 1, runId = 'r1') => applyHistoryEvent({ type: 'metrics', runId, time: t, operators: [op('a', rate)] });
+  const tick = (t: number, rate = 1, runId = 'r1') =>
+    applyHistoryEvent({ type: 'metrics', runId, time: t, operators: [op('a', rate)] });
 
   it('keeps one point per second and starts over for a new run', () => {
-    tick(1000); tick(1250); tick(2000); tick(2100); tick(3000, 7);
+    tick(1000);
+    tick(1250);
+    tick(2000);
+    tick(2100);
+    tick(3000, 7);
     assert.deepEqual(historyStore.getState().time, [1, 2, 3]);
     assert.deepEqual(historyStore.getState().byNode.get('a')?.rateOut, [1, 1, 7]);
     tick(10_000, 1, 'r2');
@@ -78,7 +112,9 @@ describe('metric history', () => {
 
 describe('drift from the running job', () => {
   const job: JobDocument = {
-    format: 'weir.job/v1', name: 'j', settings: {},
+    format: 'weir.job/v1',
+    name: 'j',
+    settings: {},
     nodes: [
       { id: 'g', type: 'source.generator', name: 'Gen', position: { x: 0, y: 0 }, config: {} },
       { id: 'p', type: 'sink.preview', name: 'Peek', position: { x: 1, y: 0 }, config: {} },
@@ -87,7 +123,11 @@ describe('drift from the running job', () => {
   };
 
   it('ignores names, positions and annotations; names what changed', () => {
-    const moved = { ...job, nodes: job.nodes.map((n) => ({ ...n, name: `${n.name}!`, position: { x: 9, y: 9 } })), notes: [{ id: 'n', text: 'x', position: { x: 0, y: 0 } }] };
+    const moved = {
+      ...job,
+      nodes: job.nodes.map((n) => ({ ...n, name: `${n.name}!`, position: { x: 9, y: 9 } })),
+      notes: [{ id: 'n', text: 'x', position: { x: 0, y: 0 } }],
+    };
     assert.equal(jobDrift(job, moved).any, false);
     const edited = { ...job, nodes: [{ ...job.nodes[0], config: { rate: 5 } }], edges: [] } as JobDocument;
     const d = jobDrift(job, edited);

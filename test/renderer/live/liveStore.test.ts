@@ -2,24 +2,57 @@ import { describe, it, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CheckpointStats } from '../../../engine/contracts/checkpoint.ts';
 import type { JobDocument } from '../../../engine/graph/types.ts';
-import { applyLiveEvent, beginRun, liveStore, PREVIEW_CAP, previewNode, setRunId, upsertCheckpoint } from '../../../renderer/src/live/liveStore.ts';
+import {
+  applyLiveEvent,
+  beginRun,
+  liveStore,
+  PREVIEW_CAP,
+  previewNode,
+  setRunId,
+  upsertCheckpoint,
+} from '../../../renderer/src/live/liveStore.ts';
 import { effectiveSettings, runConfig } from '../../../renderer/src/live/runConfig.ts';
 import { previewTarget } from '../../../renderer/src/live/previewTarget.ts';
 
 const job: JobDocument = {
-  format: 'weir.job/v1', name: 'j',
-  settings: { stateBackend: 'fs', checkpointing: { interval: '500ms', incremental: true }, memoryStateLimit: '1mb', restart: { delay: '2s' } },
+  format: 'weir.job/v1',
+  name: 'j',
+  settings: {
+    stateBackend: 'fs',
+    checkpointing: { interval: '500ms', incremental: true },
+    memoryStateLimit: '1mb',
+    restart: { delay: '2s' },
+  },
   nodes: [
     { id: 'g', type: 'source.generator', config: {} },
-    { id: 'w', type: 'window', config: { keyBy: 'k', window: { kind: 'tumbling', size: '1s' }, aggregates: 'COUNT(*) AS n' } },
+    {
+      id: 'w',
+      type: 'window',
+      config: { keyBy: 'k', window: { kind: 'tumbling', size: '1s' }, aggregates: 'COUNT(*) AS n' },
+    },
     { id: 'f', type: 'sink.file', config: { path: 'o', format: 'jsonl' } },
     { id: 'p', type: 'sink.preview', config: {} },
   ],
-  edges: [{ from: 'g', to: 'w' }, { from: 'w', to: 'f' }, { from: 'w', to: 'p' }],
+  edges: [
+    { from: 'g', to: 'w' },
+    { from: 'w', to: 'f' },
+    { from: 'w', to: 'p' },
+  ],
 };
 
 function cp(id: number, status: CheckpointStats['status']): CheckpointStats {
-  return { id, kind: 'checkpoint', status, triggerTime: id, duration: null, acknowledged: 0, total: 1, checkpointedBytes: 0, fullBytes: 0, subtasks: [] };
+  return {
+    id,
+    kind: 'checkpoint',
+    status,
+    triggerTime: id,
+    duration: null,
+    acknowledged: 0,
+    total: 1,
+    checkpointedBytes: 0,
+    fullBytes: 0,
+    subtasks: [],
+  };
 }
 
 describe('liveStore', () => {
@@ -30,7 +63,14 @@ describe('liveStore', () => {
     l = upsertCheckpoint(l, cp(1, 'completed'));
     l = upsertCheckpoint(l, cp(2, 'completed'));
     l = upsertCheckpoint(l, cp(3, 'in_progress'));
-    assert.deepEqual(l.map((c) => [c.id, c.status]), [[1, 'completed'], [2, 'completed'], [3, 'in_progress']]);
+    assert.deepEqual(
+      l.map((c) => [c.id, c.status]),
+      [
+        [1, 'completed'],
+        [2, 'completed'],
+        [3, 'in_progress'],
+      ],
+    );
   });
 
   it("takes the first event's run, ignores other runs' events, records restarts as restores", () => {
@@ -39,8 +79,14 @@ describe('liveStore', () => {
     applyLiveEvent({ type: 'job.restart', runId: 'r1', restarts: 1, cause: 'killed', restoredCheckpoint: 1 });
     const s = liveStore.getState();
     assert.equal(s.runId, 'r1');
-    assert.deepEqual(s.checkpoints.map((c) => c.id), [1]);
-    assert.deepEqual(s.restores.map((r) => [r.id, r.cause]), [[1, 'killed']]);
+    assert.deepEqual(
+      s.checkpoints.map((c) => c.id),
+      [1],
+    );
+    assert.deepEqual(
+      s.restores.map((r) => [r.id, r.cause]),
+      [[1, 'killed']],
+    );
   });
 
   it('a run started from a path learns the restored id from its first checkpoint (ids continue at id + 1)', () => {
@@ -55,13 +101,28 @@ describe('liveStore', () => {
     applyLiveEvent({ type: 'checkpoint', runId: 'r', stats: cp(1, 'completed') });
     applyLiveEvent({ type: 'checkpoint', runId: 'r', stats: cp(2, 'in_progress') });
     applyLiveEvent({ type: 'job.status', runId: 'r', status: 'failed', restarts: 0, startedAt: 0, cause: 'x' });
-    assert.deepEqual(liveStore.getState().checkpoints.map((c) => [c.id, c.status, c.failureReason]),
-      [[1, 'completed', undefined], [2, 'failed', 'abandoned: the job failed before it completed']]);
+    assert.deepEqual(
+      liveStore.getState().checkpoints.map((c) => [c.id, c.status, c.failureReason]),
+      [
+        [1, 'completed', undefined],
+        [2, 'failed', 'abandoned: the job failed before it completed'],
+      ],
+    );
   });
 
   it('merges preview samples per node across subtasks, capped', () => {
-    applyLiveEvent({ type: 'preview', runId: 'r', target: 'p#0', records: Array.from({ length: 40 }, (_, i) => ({ i })) });
-    applyLiveEvent({ type: 'preview', runId: 'r', target: 'p#1', records: Array.from({ length: 40 }, (_, i) => ({ i: 100 + i })) });
+    applyLiveEvent({
+      type: 'preview',
+      runId: 'r',
+      target: 'p#0',
+      records: Array.from({ length: 40 }, (_, i) => ({ i })),
+    });
+    applyLiveEvent({
+      type: 'preview',
+      runId: 'r',
+      target: 'p#1',
+      records: Array.from({ length: 40 }, (_, i) => ({ i: 100 + i })),
+    });
     const rows = liveStore.getState().previews.get('p')!;
     assert.equal(rows.length, PREVIEW_CAP);
     assert.deepEqual(rows[rows.length - 1], { i: 139 });

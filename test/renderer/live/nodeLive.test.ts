@@ -5,14 +5,33 @@ import { buildIndex, edgeLive, edgeWidth, liveIndex, nodeLive } from '../../../r
 
 function m(nodeId: string, subtask: number, o: Partial<OperatorMetrics> = {}): OperatorMetrics {
   return {
-    nodeId, subtask, recordsIn: 10, recordsOut: 8, rateIn: 100, rateOut: 80, watermark: 1000, inputWatermarks: [],
-    maxEventTime: null, lateRecords: 0, badRecords: 0, stateBytes: 5, stateDiskBytes: 0, backPressure: 0, ...o,
+    nodeId,
+    subtask,
+    recordsIn: 10,
+    recordsOut: 8,
+    rateIn: 100,
+    rateOut: 80,
+    watermark: 1000,
+    inputWatermarks: [],
+    maxEventTime: null,
+    lateRecords: 0,
+    badRecords: 0,
+    stateBytes: 5,
+    stateDiskBytes: 0,
+    backPressure: 0,
+    ...o,
   };
 }
 
 describe('nodeLive', () => {
   it("takes the slowest subtask's watermark, sums rates and state, max back-pressure", () => {
-    const n = nodeLive([m('w', 0, { watermark: 1500, backPressure: 0.3 }), m('w', 1, { watermark: 1200, backPressure: 1, lateRecords: 3 })], 2000);
+    const n = nodeLive(
+      [
+        m('w', 0, { watermark: 1500, backPressure: 0.3 }),
+        m('w', 1, { watermark: 1200, backPressure: 1, lateRecords: 3 }),
+      ],
+      2000,
+    );
     assert.equal(n.watermark, 1200);
     assert.equal(n.lag, 800);
     assert.equal(n.rateOut, 160);
@@ -23,10 +42,22 @@ describe('nodeLive', () => {
   });
 
   it('has no watermark until every subtask has one; counts idle channels; sums pending sink records', () => {
-    const n = nodeLive([
-      m('s', 0, { watermark: null, pendingRecords: 4, pendingFiles: 1, inputWatermarks: [{ channel: 'a#0', watermark: 5, idle: true }] }),
-      m('s', 1, { pendingRecords: 6, pendingFiles: 1, inputWatermarks: [{ channel: 'a#0', watermark: 7, idle: false }] }),
-    ], 2000);
+    const n = nodeLive(
+      [
+        m('s', 0, {
+          watermark: null,
+          pendingRecords: 4,
+          pendingFiles: 1,
+          inputWatermarks: [{ channel: 'a#0', watermark: 5, idle: true }],
+        }),
+        m('s', 1, {
+          pendingRecords: 6,
+          pendingFiles: 1,
+          inputWatermarks: [{ channel: 'a#0', watermark: 7, idle: false }],
+        }),
+      ],
+      2000,
+    );
     assert.equal(n.watermark, null);
     assert.equal(n.lag, null);
     assert.equal(n.idleInputs, 1);
@@ -36,33 +67,59 @@ describe('nodeLive', () => {
   });
 
   it('measures lag against the newest event time of any source, never the end-of-input watermark', () => {
-    const idx = buildIndex(new Map([
-      ['a', [m('a', 0, { maxEventTime: 5000, watermark: 4500 })]],
-      ['b', [m('b', 0, { maxEventTime: 9000, watermark: 8000 })]],
-      ['done', [m('done', 0, { watermark: 8.64e15 })]],
-    ]));
+    const idx = buildIndex(
+      new Map([
+        ['a', [m('a', 0, { maxEventTime: 5000, watermark: 4500 })]],
+        ['b', [m('b', 0, { maxEventTime: 9000, watermark: 8000 })]],
+        ['done', [m('done', 0, { watermark: 8.64e15 })]],
+      ]),
+    );
     assert.equal(idx.newestEventTime, 9000);
     assert.equal(idx.nodes.get('a')!.lag, 4500);
     assert.equal(idx.nodes.get('done')!.lag, null);
   });
 
   it('marks a sender idle when a downstream channel from it is idle', () => {
-    const idx = buildIndex(new Map([
-      ['b', [m('b', 0, { watermark: null })]],
-      ['u', [m('u', 0, { inputWatermarks: [{ channel: 'a#0', watermark: 5, idle: false }, { channel: 'b#0', watermark: null, idle: true }] })]],
-      ['x', [m('x', 1, { inputWatermarks: [{ channel: 'u', watermark: 5, idle: true }] })]],
-    ]));
+    const idx = buildIndex(
+      new Map([
+        ['b', [m('b', 0, { watermark: null })]],
+        [
+          'u',
+          [
+            m('u', 0, {
+              inputWatermarks: [
+                { channel: 'a#0', watermark: 5, idle: false },
+                { channel: 'b#0', watermark: null, idle: true },
+              ],
+            }),
+          ],
+        ],
+        ['x', [m('x', 1, { inputWatermarks: [{ channel: 'u', watermark: 5, idle: true }] })]],
+      ]),
+    );
     assert.equal(idx.nodes.get('b')!.idleOutputs, 1);
     assert.equal(idx.nodes.get('u')!.idleInputs, 1);
     assert.equal(idx.nodes.get('u')!.idleOutputs, 1, 'a one-to-one channel names its sender without a subtask');
   });
 
   it("takes a source's own idle flag over what its downstream channels say", () => {
-    const idx = buildIndex(new Map([
-      ['s', [m('s', 0, { idle: true }), m('s', 1, { idle: false })]],
-      ['done', [m('done', 0, { idle: false })]],
-      ['u', [m('u', 0, { inputWatermarks: [{ channel: 's#1', watermark: 5, idle: false }, { channel: 'done#0', watermark: null, idle: true }] })]],
-    ]));
+    const idx = buildIndex(
+      new Map([
+        ['s', [m('s', 0, { idle: true }), m('s', 1, { idle: false })]],
+        ['done', [m('done', 0, { idle: false })]],
+        [
+          'u',
+          [
+            m('u', 0, {
+              inputWatermarks: [
+                { channel: 's#1', watermark: 5, idle: false },
+                { channel: 'done#0', watermark: null, idle: true },
+              ],
+            }),
+          ],
+        ],
+      ]),
+    );
     assert.equal(idx.nodes.get('s')!.idleOutputs, 1, 'subtask 0 says it is idle, no channel needed');
     assert.equal(idx.nodes.get('done')!.idleOutputs, 0, 'a source that says it is not idle is not');
   });

@@ -8,16 +8,35 @@ import { liveStore } from '../../../renderer/src/live/liveStore.ts';
 import { adoptActiveRun } from '../../../renderer/src/live/recoverRun.ts';
 
 const stats = (id: number): CheckpointStats => ({
-  id, kind: 'checkpoint', status: 'completed', triggerTime: id, duration: 1, acknowledged: 1, total: 1, checkpointedBytes: 1, fullBytes: 1, subtasks: [],
+  id,
+  kind: 'checkpoint',
+  status: 'completed',
+  triggerTime: id,
+  duration: 1,
+  acknowledged: 1,
+  total: 1,
+  checkpointedBytes: 1,
+  fullBytes: 1,
+  subtasks: [],
 });
 
 describe('adoptActiveRun', () => {
   it("picks up the open job's active run with its backend and checkpoint history; ignores other jobs and ended runs", async () => {
-    docStore.getState().load({ format: 'weir.job/v1', name: 'mine', settings: { stateBackend: 'fs' }, nodes: [], edges: [] }, null);
+    docStore
+      .getState()
+      .load({ format: 'weir.job/v1', name: 'mine', settings: { stateBackend: 'fs' }, nodes: [], edges: [] }, null);
     const runs: RunInfo[] = [
       { runId: 'other', jobName: 'theirs', status: 'running', startedAt: 5, restarts: 0 },
       { runId: 'old', jobName: 'mine', status: 'stopped', startedAt: 1, restarts: 0 },
-      { runId: 'live', jobName: 'mine', status: 'running', startedAt: 3, restarts: 2, stateBackend: 'rocksdb', memoryStateLimit: 4096 },
+      {
+        runId: 'live',
+        jobName: 'mine',
+        status: 'running',
+        startedAt: 3,
+        restarts: 2,
+        stateBackend: 'rocksdb',
+        memoryStateLimit: 4096,
+      },
     ];
     const host = {
       listRuns: async () => runs,
@@ -28,7 +47,10 @@ describe('adoptActiveRun', () => {
     assert.deepEqual([r.runId, r.status, r.restarts, r.startedAt], ['live', 'running', 2, 3]);
     assert.equal(liveStore.getState().config?.settings.stateBackend, 'rocksdb');
     assert.equal(liveStore.getState().config?.settings.memoryStateLimit, 4096, "the run's limit, not the document's");
-    assert.deepEqual(liveStore.getState().checkpoints.map((c) => c.id), [1, 2]);
+    assert.deepEqual(
+      liveStore.getState().checkpoints.map((c) => c.id),
+      [1, 2],
+    );
     assert.equal(await adoptActiveRun(host), null, 'a run already known is kept');
   });
 });

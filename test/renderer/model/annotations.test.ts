@@ -1,11 +1,24 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { JobDocument } from '../../../engine/graph/types.ts';
-import { addGroup, addNote, groupFrame, GROUP_PAD, moveNotes, pruneGroups, removeGroup, removeNote, setGroupLabel, setNoteText } from '../../../renderer/src/model/annotations.ts';
+import {
+  addGroup,
+  addNote,
+  groupFrame,
+  GROUP_PAD,
+  moveNotes,
+  pruneGroups,
+  removeGroup,
+  removeNote,
+  setGroupLabel,
+  setNoteText,
+} from '../../../renderer/src/model/annotations.ts';
 import { removeItems } from '../../../renderer/src/model/ops.ts';
 
 const job = (): JobDocument => ({
-  format: 'weir.job/v1', name: 't', settings: {},
+  format: 'weir.job/v1',
+  name: 't',
+  settings: {},
   nodes: [
     { id: 'a', type: 'source.generator', name: 'A', position: { x: 0, y: 0 }, config: {} },
     { id: 'b', type: 'filter', name: 'B', position: { x: 300, y: 100 }, config: { where: 'x' } },
@@ -30,7 +43,12 @@ test('groups list existing nodes only; deleting members prunes them, an empty gr
 test('a group frame encloses its members with room for the label', () => {
   const { job: j } = addGroup(job(), ['a', 'b']);
   const f = groupFrame(j, j.groups![0], new Map([['b', { width: 200, height: 60 }]]), { width: 208, height: 56 });
-  assert.deepEqual(f, { x: -GROUP_PAD.x, y: -GROUP_PAD.top, width: 500 + 2 * GROUP_PAD.x, height: 160 + GROUP_PAD.top + GROUP_PAD.bottom });
+  assert.deepEqual(f, {
+    x: -GROUP_PAD.x,
+    y: -GROUP_PAD.top,
+    width: 500 + 2 * GROUP_PAD.x,
+    height: 160 + GROUP_PAD.top + GROUP_PAD.bottom,
+  });
 });
 
 test('notes: add, write, move, remove; unique ids; no-ops keep the job', () => {

@@ -24,6 +24,13 @@ test('parseFragment ignores text that is not a fragment or a job', () => {
   assert.equal(parseFragment('hello'), null);
   assert.equal(parseFragment('{"format":"other","nodes":[]}'), null);
   assert.equal(parseFragment('{"format":"weir.fragment/v1","nodes":[{"id":"x","type":"bogus"}]}'), null);
-  const job = parseFragment(JSON.stringify({ format: 'weir.job/v1', name: 'j', nodes: [{ id: 'm', type: 'map', config: { select: '*' } }], edges: [] }));
+  const job = parseFragment(
+    JSON.stringify({
+      format: 'weir.job/v1',
+      name: 'j',
+      nodes: [{ id: 'm', type: 'map', config: { select: '*' } }],
+      edges: [],
+    }),
+  );
   assert.equal(job?.nodes.length, 1);
 });

@@ -11,8 +11,10 @@ function job(...types: NodeType[]): JobDocument {
 }
 
 test('refuses what the engine rejects, with a reason', () => {
-  const j = addEdge(job('source.generator', 'source.file', 'filter', 'union', 'window', 'sink.preview'),
-    { from: 'generator-1', to: 'filter-1' });
+  const j = addEdge(job('source.generator', 'source.file', 'filter', 'union', 'window', 'sink.preview'), {
+    from: 'generator-1',
+    to: 'filter-1',
+  });
   const no = (from: string, to: string, fromPort?: string) => {
     const v = checkConnection(j, { from, to, fromPort });
     assert.equal(v.ok, false, `${from} -> ${to}`);

@@ -13,8 +13,17 @@ test('add, connect, config edit, delete: each is one undo step; undo to saved cl
   assert.deepEqual([...s().selectedNodes], ['filter-1']);
   s().commit('connect', (j) => addEdge(j, { from: 'generator-1', to: 'filter-1' }));
   assert.ok(s().problems.byNode.get('filter-1')?.length, 'empty where is a problem');
-  s().commit('edit', (j) => updateNode(j, 'filter-1', { config: setIn(j.nodes[1].config, ['where'], 'seq > 1') }), { coalesceKey: 'f.where' });
-  assert.deepEqual(s().problems.byNode.get('filter-1')?.filter((p) => p.severity !== 'warning').map((p) => p.message), [], 'only the dangling-output warning is left');
+  s().commit('edit', (j) => updateNode(j, 'filter-1', { config: setIn(j.nodes[1].config, ['where'], 'seq > 1') }), {
+    coalesceKey: 'f.where',
+  });
+  assert.deepEqual(
+    s()
+      .problems.byNode.get('filter-1')
+      ?.filter((p) => p.severity !== 'warning')
+      .map((p) => p.message),
+    [],
+    'only the dangling-output warning is left',
+  );
   s().commit('delete', (j) => removeItems(j, ['filter-1']));
   assert.equal(s().selectedNodes.size, 0, 'selection follows deletion');
   assert.equal(s().job.edges.length, 0);
@@ -22,7 +31,9 @@ test('add, connect, config edit, delete: each is one undo step; undo to saved cl
   assert.equal(s().job.edges.length, 1);
   s().undo();
   assert.equal((s().job.nodes[1].config as { where: string }).where, '');
-  s().undo(); s().undo(); s().undo();
+  s().undo();
+  s().undo();
+  s().undo();
   assert.equal(s().job.nodes.length, 0);
   assert.equal(isDirty(s()), false);
   s().redo();

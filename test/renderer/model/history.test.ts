@@ -1,6 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHistory, record, undo, redo, canUndo, canRedo, undoLabel, redoLabel } from '../../../renderer/src/model/history.ts';
+import {
+  createHistory,
+  record,
+  undo,
+  redo,
+  canUndo,
+  canRedo,
+  undoLabel,
+  redoLabel,
+} from '../../../renderer/src/model/history.ts';
 
 test('undo and redo walk the snapshots in order and a new edit clears the future', () => {
   let h = createHistory('a');
@@ -18,7 +27,10 @@ test('undo and redo walk the snapshots in order and a new edit clears the future
   assert.equal(h.present, 'b');
   h = record(h, 'x', 'delete', { now: 9000 });
   assert.equal(canRedo(h), false);
-  assert.deepEqual(h.past.map((e) => e.doc), ['a', 'b']);
+  assert.deepEqual(
+    h.past.map((e) => e.doc),
+    ['a', 'b'],
+  );
 });
 
 test('edits with the same coalesce key inside the window are one undo step', () => {
@@ -44,5 +56,8 @@ test('recording the identical document is a no-op and the limit drops the oldest
   let h = createHistory(0);
   assert.equal(record(h, 0, 'noop'), h);
   for (let i = 1; i <= 10; i++) h = record(h, i, `s${i}`, { limit: 3, now: i * 10_000 });
-  assert.deepEqual(h.past.map((e) => e.doc), [7, 8, 9]);
+  assert.deepEqual(
+    h.past.map((e) => e.doc),
+    [7, 8, 9],
+  );
 });

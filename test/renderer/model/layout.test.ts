@@ -5,7 +5,8 @@ import { addNode, addEdge, emptyJob } from '../../../renderer/src/model/ops.ts';
 
 test('layout places a chain left to right without overlaps', async () => {
   let job = emptyJob();
-  for (const t of ['source.generator', 'filter', 'window', 'sink.preview', 'sink.file'] as const) job = addNode(job, t, { x: 0, y: 0 }).job;
+  for (const t of ['source.generator', 'filter', 'window', 'sink.preview', 'sink.file'] as const)
+    job = addNode(job, t, { x: 0, y: 0 }).job;
   job = addEdge(job, { from: 'generator-1', to: 'filter-1' });
   job = addEdge(job, { from: 'filter-1', to: 'window-1' });
   job = addEdge(job, { from: 'window-1', to: 'preview-1' });

@@ -1,6 +1,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { emptyJob, addNode, addEdge, removeItems, moveNodes, updateNode, renameNodeId, setIn, edgeKey } from '../../../renderer/src/model/ops.ts';
+import {
+  emptyJob,
+  addNode,
+  addEdge,
+  removeItems,
+  moveNodes,
+  updateNode,
+  renameNodeId,
+  setIn,
+  edgeKey,
+} from '../../../renderer/src/model/ops.ts';
 
 test('addNode picks a free id per type and gives the default config', () => {
   let job = emptyJob();
@@ -22,7 +32,10 @@ test('removing a node removes its edges; unchanged parts keep their identity', (
   assert.equal(addEdge(job, { from: 'generator-1', to: 'filter-1' }), job, 'duplicate edge ignored');
   const gen = job.nodes[0];
   const after = removeItems(job, ['filter-1']);
-  assert.deepEqual(after.nodes.map((n) => n.id), ['generator-1', 'preview-1']);
+  assert.deepEqual(
+    after.nodes.map((n) => n.id),
+    ['generator-1', 'preview-1'],
+  );
   assert.equal(after.edges.length, 0);
   assert.equal(after.nodes[0], gen);
   const e2 = removeItems(job, [], [edgeKey({ from: 'generator-1', to: 'filter-1' })]);
@@ -56,12 +69,34 @@ test('updateNode, renameNodeId and setIn', () => {
 test('upstream columns: generator columns, map aliases, window outputs, names used by a filter', async () => {
   const { inputColumns } = await import('../../../renderer/src/model/columns.ts');
   let job = emptyJob();
-  for (const t of ['source.file', 'filter', 'window', 'map', 'sink.preview'] as const) job = addNode(job, t, { x: 0, y: 0 }).job;
-  job = { ...job, nodes: job.nodes.map((n) => n.id === 'filter-1' ? { ...n, config: { where: 'amount >= 10' } }
-    : n.id === 'window-1' ? { ...n, config: { keyBy: 'user', window: { kind: 'tumbling', size: '10s' }, aggregates: 'COUNT(*) AS n, SUM(amount) AS total' } }
-      : n.id === 'map-1' ? { ...n, config: { select: 'user, total / n AS avg' } } : n) } as typeof job;
-  job = addEdge(addEdge(addEdge(addEdge(job, { from: 'file-source-1', to: 'filter-1' }), { from: 'filter-1', to: 'window-1' }),
-    { from: 'window-1', to: 'map-1' }), { from: 'map-1', to: 'preview-1' });
+  for (const t of ['source.file', 'filter', 'window', 'map', 'sink.preview'] as const)
+    job = addNode(job, t, { x: 0, y: 0 }).job;
+  job = {
+    ...job,
+    nodes: job.nodes.map((n) =>
+      n.id === 'filter-1'
+        ? { ...n, config: { where: 'amount >= 10' } }
+        : n.id === 'window-1'
+          ? {
+              ...n,
+              config: {
+                keyBy: 'user',
+                window: { kind: 'tumbling', size: '10s' },
+                aggregates: 'COUNT(*) AS n, SUM(amount) AS total',
+              },
+            }
+          : n.id === 'map-1'
+            ? { ...n, config: { select: 'user, total / n AS avg' } }
+            : n,
+    ),
+  } as typeof job;
+  job = addEdge(
+    addEdge(addEdge(addEdge(job, { from: 'file-source-1', to: 'filter-1' }), { from: 'filter-1', to: 'window-1' }), {
+      from: 'window-1',
+      to: 'map-1',
+    }),
+    { from: 'map-1', to: 'preview-1' },
+  );
   assert.deepEqual(inputColumns(job, 'window-1'), ['amount']);
   assert.deepEqual(inputColumns(job, 'map-1'), ['user', 'window_start', 'window_end', 'n', 'total']);
   assert.deepEqual(inputColumns(job, 'preview-1'), ['user', 'avg']);

@@ -5,11 +5,17 @@
  * behaves the same on the real backends; the harness tests also run on those to prove it.
  */
 import type {
-  KeyedStateBackend, KeyedStateSnapshot, KeyGroupRange, StateSize, StateTable,
+  KeyedStateBackend,
+  KeyedStateSnapshot,
+  KeyGroupRange,
+  StateSize,
+  StateTable,
 } from '../../../engine/contracts/keyed-state.ts';
 import { keyGroupOfStateKey } from '../../../engine/state/keygroups.ts';
 
-interface InlineState { tables: Record<string, Array<[string, unknown]>> }
+interface InlineState {
+  tables: Record<string, Array<[string, unknown]>>;
+}
 
 class InMemoryTable<V> implements StateTable<V> {
   readonly entries = new Map<string, V>();
@@ -94,8 +100,11 @@ export class InMemoryKeyedStateBackend implements KeyedStateBackend {
     const text = JSON.stringify(this.toInline());
     const range = { ...this.keyGroupRange };
     return async () => ({
-      backend: 'memory', keyGroupRange: range, inline: JSON.parse(text) as InlineState,
-      checkpointedBytes: text.length, fullBytes: text.length,
+      backend: 'memory',
+      keyGroupRange: range,
+      inline: JSON.parse(text) as InlineState,
+      checkpointedBytes: text.length,
+      fullBytes: text.length,
     });
   }
 
@@ -103,7 +112,9 @@ export class InMemoryKeyedStateBackend implements KeyedStateBackend {
     for (const snap of snapshots) {
       const inline = snap.inline as InlineState | undefined;
       if (!inline || typeof inline !== 'object' || !inline.tables) {
-        throw new Error(`InMemoryKeyedStateBackend can only restore its own inline snapshots (got backend '${snap.backend}')`);
+        throw new Error(
+          `InMemoryKeyedStateBackend can only restore its own inline snapshots (got backend '${snap.backend}')`,
+        );
       }
       for (const [name, entries] of Object.entries(inline.tables)) {
         // Copies: operators may change restored values in place, the snapshot must stay intact.

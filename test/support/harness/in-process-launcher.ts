@@ -24,19 +24,34 @@ export function inProcessLauncher(): TaskLauncher {
         (m: TaskToHost) => {
           if (exited) return;
           const copy = structuredClone(m);
-          setImmediate(() => { if (!exited) for (const l of messageListeners) l(copy); });
+          setImmediate(() => {
+            if (!exited) for (const l of messageListeners) l(copy);
+          });
         },
-        (code) => { setTimeout(() => finish({ code, signal: null }), 5); },
+        (code) => {
+          setTimeout(() => finish({ code, signal: null }), 5);
+        },
       );
       return {
         send: (m) => {
           const copy = structuredClone(m) as HostToTask;
-          setImmediate(() => { if (!exited) runtime.handle(copy); });
+          setImmediate(() => {
+            if (!exited) runtime.handle(copy);
+          });
         },
-        onMessage: (l) => { messageListeners.push(l); },
-        onExit: (l) => { if (exited) l(exited); else exitListeners.push(l); },
-        kill: (signal = 'SIGKILL') => { finish({ code: null, signal }); },
-        get pid() { return undefined; },
+        onMessage: (l) => {
+          messageListeners.push(l);
+        },
+        onExit: (l) => {
+          if (exited) l(exited);
+          else exitListeners.push(l);
+        },
+        kill: (signal = 'SIGKILL') => {
+          finish({ code: null, signal });
+        },
+        get pid() {
+          return undefined;
+        },
       };
     },
   };

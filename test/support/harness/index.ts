@@ -1,6 +1,11 @@
 export {
-  OperatorTestHarness, inMemoryBackend,
-  type HarnessOptions, type HarnessSnapshot, type HarnessEvent, type TimestampedRow, type BackendFactory,
+  OperatorTestHarness,
+  inMemoryBackend,
+  type HarnessOptions,
+  type HarnessSnapshot,
+  type HarnessEvent,
+  type TimestampedRow,
+  type BackendFactory,
 } from './operator-test-harness.ts';
 export { KeyedParallelHarness, type KeyedParallelOptions } from './keyed-parallel-harness.ts';
 export { InMemoryKeyedStateBackend } from './in-memory-state-backend.ts';

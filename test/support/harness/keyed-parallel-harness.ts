@@ -7,7 +7,10 @@
 import type { OutputPort, RecordBatch, Row, StreamOperator } from '../../../engine/contracts/operator.ts';
 import { keyGroupOf, subtaskForKeyGroup } from '../../../engine/state/keygroups.ts';
 import {
-  OperatorTestHarness, type HarnessOptions, type HarnessSnapshot, type TimestampedRow,
+  OperatorTestHarness,
+  type HarnessOptions,
+  type HarnessSnapshot,
+  type TimestampedRow,
 } from './operator-test-harness.ts';
 
 export interface KeyedParallelOptions extends Omit<HarnessOptions, 'subtask' | 'parallelism'> {
@@ -17,10 +20,15 @@ export interface KeyedParallelOptions extends Omit<HarnessOptions, 'subtask' | '
 }
 
 export class KeyedParallelHarness {
-  private constructor(readonly subtasks: OperatorTestHarness[], private readonly options: KeyedParallelOptions) {}
+  private constructor(
+    readonly subtasks: OperatorTestHarness[],
+    private readonly options: KeyedParallelOptions,
+  ) {}
 
   static async open(
-    createOperator: () => StreamOperator, options: KeyedParallelOptions, restoreFrom?: HarnessSnapshot[],
+    createOperator: () => StreamOperator,
+    options: KeyedParallelOptions,
+    restoreFrom?: HarnessSnapshot[],
   ): Promise<KeyedParallelHarness> {
     const subtasks: OperatorTestHarness[] = [];
     for (let i = 0; i < options.parallelism; i++) {

@@ -16,10 +16,15 @@ export interface MultiInputParallelOptions extends Omit<HarnessOptions, 'subtask
 }
 
 export class MultiInputParallelHarness {
-  private constructor(readonly subtasks: OperatorTestHarness[], private readonly options: MultiInputParallelOptions) {}
+  private constructor(
+    readonly subtasks: OperatorTestHarness[],
+    private readonly options: MultiInputParallelOptions,
+  ) {}
 
   static async open(
-    createOperator: () => StreamOperator, options: MultiInputParallelOptions, restoreFrom?: HarnessSnapshot[],
+    createOperator: () => StreamOperator,
+    options: MultiInputParallelOptions,
+    restoreFrom?: HarnessSnapshot[],
   ): Promise<MultiInputParallelHarness> {
     const subtasks: OperatorTestHarness[] = [];
     for (let i = 0; i < options.parallelism; i++) {
@@ -28,13 +33,21 @@ export class MultiInputParallelHarness {
     return new MultiInputParallelHarness(subtasks, options);
   }
 
-  private get maxParallelism(): number { return this.options.maxParallelism ?? 128; }
+  private get maxParallelism(): number {
+    return this.options.maxParallelism ?? 128;
+  }
 
   async processBatch(batch: RecordBatch, input = 0): Promise<void> {
     const keyOf = this.options.keyOf[input];
-    const parts = this.subtasks.map((): RecordBatch => (batch.sourceWatermarks ? { rows: [], ts: [], sourceWatermarks: [] } : { rows: [], ts: [] }));
+    const parts = this.subtasks.map((): RecordBatch =>
+      batch.sourceWatermarks ? { rows: [], ts: [], sourceWatermarks: [] } : { rows: [], ts: [] },
+    );
     for (let i = 0; i < batch.rows.length; i++) {
-      const s = subtaskForKeyGroup(this.maxParallelism, this.subtasks.length, keyGroupOf(keyOf(batch.rows[i]), this.maxParallelism));
+      const s = subtaskForKeyGroup(
+        this.maxParallelism,
+        this.subtasks.length,
+        keyGroupOf(keyOf(batch.rows[i]), this.maxParallelism),
+      );
       parts[s].rows.push(batch.rows[i]);
       parts[s].ts.push(batch.ts[i]);
       parts[s].sourceWatermarks?.push(batch.sourceWatermarks![i]);

@@ -5,11 +5,14 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  KeyedParallelHarness, OperatorTestHarness,
-} from './index.ts';
+import { KeyedParallelHarness, OperatorTestHarness } from './index.ts';
 import type {
-  OperatorContext, OperatorOutput, OperatorSnapshot, RecordBatch, Row, StreamOperator,
+  OperatorContext,
+  OperatorOutput,
+  OperatorSnapshot,
+  RecordBatch,
+  Row,
+  StreamOperator,
 } from '../../../engine/contracts/operator.ts';
 import type { StateTable } from '../../../engine/contracts/keyed-state.ts';
 import { keyGroupOf, stateKey } from '../../../engine/state/keygroups.ts';
@@ -67,7 +70,15 @@ test('records emitted batches per port and watermarks in emission order', async 
   await h.processBatch(batch('a', 'b', 'a'));
   await h.processWatermark(10);
   assert.deepEqual(h.events, [
-    { kind: 'records', port: 'out', rows: [{ k: 'a', n: 2 }, { k: 'b', n: 1 }], ts: [10, 10] },
+    {
+      kind: 'records',
+      port: 'out',
+      rows: [
+        { k: 'a', n: 2 },
+        { k: 'b', n: 1 },
+      ],
+      ts: [10, 10],
+    },
     { kind: 'watermark', watermark: 10 },
   ]);
   assert.deepEqual(h.output('late'), []);
@@ -96,7 +107,13 @@ test('snapshot and restore into a fresh operator with a fresh backend: keyed and
   assert.notEqual(r.backend, h.backend);
   assert.deepEqual((r.operator as CountPerKey).restoredStates, [{ batches: 2 }]);
   await r.processWatermark(1);
-  assert.deepEqual(r.output().map((o) => o.row), [{ k: 'a', n: 2 }, { k: 'b', n: 1 }]);
+  assert.deepEqual(
+    r.output().map((o) => o.row),
+    [
+      { k: 'a', n: 2 },
+      { k: 'b', n: 1 },
+    ],
+  );
   await r.close();
 });
 

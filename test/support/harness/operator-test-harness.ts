@@ -8,13 +8,22 @@
  * of all old subtasks go to `open` as `restored.operator`.
  */
 import type {
-  OperatorContext, OperatorOutput, OutputPort, RecordBatch, Row, RowKind, StreamOperator,
+  OperatorContext,
+  OperatorOutput,
+  OutputPort,
+  RecordBatch,
+  Row,
+  RowKind,
+  StreamOperator,
 } from '../../../engine/contracts/operator.ts';
 import type { KeyedStateBackend, KeyedStateSnapshot, KeyGroupRange } from '../../../engine/contracts/keyed-state.ts';
 import { keyGroupRangeFor } from '../../../engine/state/keygroups.ts';
 import { InMemoryKeyedStateBackend } from './in-memory-state-backend.ts';
 
-export interface TimestampedRow { row: Row; ts: number }
+export interface TimestampedRow {
+  row: Row;
+  ts: number;
+}
 
 export type HarnessEvent =
   | { kind: 'records'; port: OutputPort; rows: Row[]; ts: number[]; kinds?: RowKind[] }
@@ -63,7 +72,9 @@ export class OperatorTestHarness {
 
   /** Creates the operator, its backend (restored from `restoreFrom` when given) and opens it. */
   static async open(
-    createOperator: () => StreamOperator, options: HarnessOptions = {}, restoreFrom?: HarnessSnapshot[],
+    createOperator: () => StreamOperator,
+    options: HarnessOptions = {},
+    restoreFrom?: HarnessSnapshot[],
   ): Promise<OperatorTestHarness> {
     const subtask = options.subtask ?? 0;
     const parallelism = options.parallelism ?? 1;
@@ -74,11 +85,19 @@ export class OperatorTestHarness {
     if (keyed.length > 0) await backend.restore(keyed, range);
     const h = new OperatorTestHarness(createOperator(), backend, subtask, parallelism, maxParallelism);
     const ctx: OperatorContext = {
-      nodeId: options.nodeId ?? 'op', subtask, parallelism, maxParallelism, keyGroupRange: range,
+      nodeId: options.nodeId ?? 'op',
+      subtask,
+      parallelism,
+      maxParallelism,
+      keyGroupRange: range,
       state: options.keyed === false ? null : backend,
       metrics: {
-        lateRecords: (n) => { h.lateRecordsDropped += n; },
-        badRecords: (n) => { h.badRecords += n; },
+        lateRecords: (n) => {
+          h.lateRecordsDropped += n;
+        },
+        badRecords: (n) => {
+          h.badRecords += n;
+        },
       },
       resolvePath: (p) => (options.baseDir && !p.startsWith('/') ? `${options.baseDir}/${p}` : p),
     };
@@ -88,11 +107,21 @@ export class OperatorTestHarness {
           throw new Error(`operator emitted a batch with ${batch.rows.length} rows but ${batch.ts.length} timestamps`);
         }
         if (batch.kinds && batch.kinds.length !== batch.rows.length) {
-          throw new Error(`operator emitted a batch with ${batch.rows.length} rows but ${batch.kinds.length} row kinds`);
+          throw new Error(
+            `operator emitted a batch with ${batch.rows.length} rows but ${batch.kinds.length} row kinds`,
+          );
         }
-        h.events.push({ kind: 'records', port, rows: batch.rows, ts: batch.ts, ...(batch.kinds ? { kinds: batch.kinds } : {}) });
+        h.events.push({
+          kind: 'records',
+          port,
+          rows: batch.rows,
+          ts: batch.ts,
+          ...(batch.kinds ? { kinds: batch.kinds } : {}),
+        });
       },
-      emitWatermark: (watermark) => { h.events.push({ kind: 'watermark', watermark }); },
+      emitWatermark: (watermark) => {
+        h.events.push({ kind: 'watermark', watermark });
+      },
     };
     const operatorStates = restoreFrom?.map((s) => s.operator).filter((s) => s !== undefined);
     await h.operator.open(ctx, out, restoreFrom ? { operator: operatorStates } : undefined);

@@ -30,12 +30,20 @@ export async function runJobInProcess(doc: unknown, baseDir: string): Promise<In
 
 function readSinkFolder(dir: string, format: string): Array<Record<string, unknown>> {
   let names: string[];
-  try { names = readdirSync(dir).filter((n) => !n.startsWith('.')).sort(); } catch { return []; }
+  try {
+    names = readdirSync(dir)
+      .filter((n) => !n.startsWith('.'))
+      .sort();
+  } catch {
+    return [];
+  }
   const rows: Array<Record<string, unknown>> = [];
   for (const name of names) {
     const p = join(dir, name);
     if (!statSync(p).isFile()) continue;
-    const lines = readFileSync(p, 'utf8').split('\n').filter((l) => l.trim() !== '');
+    const lines = readFileSync(p, 'utf8')
+      .split('\n')
+      .filter((l) => l.trim() !== '');
     if (format === 'csv') {
       const header = lines.shift()?.split(',') ?? [];
       for (const l of lines) rows.push(Object.fromEntries(l.split(',').map((v, i) => [header[i], v])));

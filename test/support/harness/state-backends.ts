@@ -37,7 +37,11 @@ export async function createHarnessBackends(): Promise<HarnessBackends> {
             return new HeapStateBackend({ kind: 'fs', keyGroupRange, storage, fileStem: stem });
           case 'rocksdb':
             return createRocksDBStateBackend({
-              storage, operatorId: stem, subtask, keyGroupRange, workDir: join(root, 'rocksdb'),
+              storage,
+              operatorId: stem,
+              subtask,
+              keyGroupRange,
+              workDir: join(root, 'rocksdb'),
             });
         }
       };

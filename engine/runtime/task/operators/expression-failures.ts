@@ -12,7 +12,8 @@ export class ExpressionFailure extends Error {
 }
 
 export function nameExpressionFailures(op: StreamOperator, path: string): StreamOperator {
-  const rename = (e: unknown): unknown => (e instanceof SqlRuntimeError ? new ExpressionFailure(`${path}: ${e.message}`) : e);
+  const rename = (e: unknown): unknown =>
+    e instanceof SqlRuntimeError ? new ExpressionFailure(`${path}: ${e.message}`) : e;
   const processBatch = op.processBatch.bind(op);
   op.processBatch = (batch, input) => {
     try {

@@ -1,5 +1,12 @@
 /** `map`: projects every row through the `select` list; the event time travels beside the row. */
-import type { OperatorContext, OperatorOutput, OperatorSnapshot, RecordBatch, Row, StreamOperator } from '../../../contracts/operator.ts';
+import type {
+  OperatorContext,
+  OperatorOutput,
+  OperatorSnapshot,
+  RecordBatch,
+  Row,
+  StreamOperator,
+} from '../../../contracts/operator.ts';
 import { compileProjectionDetailed } from '../../../sql/projection.ts';
 import type { ColumnTypes } from '../../../sql/types.ts';
 
@@ -7,9 +14,13 @@ export class MapOperator implements StreamOperator {
   private readonly project: (row: Row) => Row;
   private out!: OperatorOutput;
   /** `inputTypes`: the input's column types where the job tells them (graph/column-types.ts). */
-  constructor(select: string, inputTypes?: ColumnTypes) { this.project = compileProjectionDetailed(select, inputTypes).project; }
+  constructor(select: string, inputTypes?: ColumnTypes) {
+    this.project = compileProjectionDetailed(select, inputTypes).project;
+  }
 
-  async open(_ctx: OperatorContext, out: OperatorOutput): Promise<void> { this.out = out; }
+  async open(_ctx: OperatorContext, out: OperatorOutput): Promise<void> {
+    this.out = out;
+  }
 
   processBatch(batch: RecordBatch): Promise<void> {
     const { rows } = batch;
@@ -24,8 +35,12 @@ export class MapOperator implements StreamOperator {
     return Promise.resolve();
   }
 
-  async processWatermark(watermark: number): Promise<void> { this.out.emitWatermark(watermark); }
-  async snapshotState(): Promise<OperatorSnapshot> { return {}; }
+  async processWatermark(watermark: number): Promise<void> {
+    this.out.emitWatermark(watermark);
+  }
+  async snapshotState(): Promise<OperatorSnapshot> {
+    return {};
+  }
   async notifyCheckpointComplete(): Promise<void> {}
   async endInput(): Promise<void> {}
   async close(): Promise<void> {}

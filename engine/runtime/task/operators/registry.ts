@@ -12,7 +12,11 @@ import { createWindowOperator } from './window/index.ts';
 import { nameExpressionFailures } from './expression-failures.ts';
 import { operatorInputTypes } from '../../common/input-types.ts';
 import {
-  createAggregateOperator, createIntervalJoinOperator, createRegularJoinOperator, createTopNOperator, createWindowJoinOperator,
+  createAggregateOperator,
+  createIntervalJoinOperator,
+  createRegularJoinOperator,
+  createTopNOperator,
+  createWindowJoinOperator,
 } from './relational/index.ts';
 import { FileSinkOperator } from '../../../connectors/file-sink.ts';
 import { PreviewSinkOperator } from '../../../connectors/preview-sink.ts';
@@ -25,24 +29,47 @@ export function createOperator(node: JobNode, job: NormalizedJob, services: Oper
   const index = job.nodes.findIndex((n) => n.id === node.id);
   const at = (field: string) => `nodes[${index}].config.${field}`;
   const wrap = <T>(field: string, f: () => T): T => {
-    try { return f(); } catch (e) {
+    try {
+      return f();
+    } catch (e) {
       const msg = (e as Error).message;
       throw new OperatorConfigError(msg.startsWith('nodes[') ? msg : `${at(field)}: ${msg}`);
     }
   };
   switch (node.type) {
-    case 'filter': return nameExpressionFailures(wrap('where', () => new FilterOperator(node.config.where, operatorInputTypes(job, node.id))), at('where'));
-    case 'map': return nameExpressionFailures(wrap('select', () => new MapOperator(node.config.select, operatorInputTypes(job, node.id))), at('select'));
-    case 'union': return new UnionOperator();
-    case 'window': return nameExpressionFailures(wrap('window', () => createWindowOperator(node, job)), at('aggregates'));
-    case 'aggregate': return wrap('aggregates', () => createAggregateOperator(node));
-    case 'topn': return wrap('orderBy', () => createTopNOperator(node));
-    case 'join.interval': return wrap('select', () => createIntervalJoinOperator(node));
-    case 'join.window': return wrap('window', () => createWindowJoinOperator(node));
-    case 'join': return wrap('select', () => createRegularJoinOperator(node));
-    case 'sink.file': return new FileSinkOperator(node.config, services);
-    case 'sink.preview': return new PreviewSinkOperator(node.config, services);
-    default: throw new OperatorConfigError(`nodes[${index}]: '${node.type}' is not an operator`);
+    case 'filter':
+      return nameExpressionFailures(
+        wrap('where', () => new FilterOperator(node.config.where, operatorInputTypes(job, node.id))),
+        at('where'),
+      );
+    case 'map':
+      return nameExpressionFailures(
+        wrap('select', () => new MapOperator(node.config.select, operatorInputTypes(job, node.id))),
+        at('select'),
+      );
+    case 'union':
+      return new UnionOperator();
+    case 'window':
+      return nameExpressionFailures(
+        wrap('window', () => createWindowOperator(node, job)),
+        at('aggregates'),
+      );
+    case 'aggregate':
+      return wrap('aggregates', () => createAggregateOperator(node));
+    case 'topn':
+      return wrap('orderBy', () => createTopNOperator(node));
+    case 'join.interval':
+      return wrap('select', () => createIntervalJoinOperator(node));
+    case 'join.window':
+      return wrap('window', () => createWindowJoinOperator(node));
+    case 'join':
+      return wrap('select', () => createRegularJoinOperator(node));
+    case 'sink.file':
+      return new FileSinkOperator(node.config, services);
+    case 'sink.preview':
+      return new PreviewSinkOperator(node.config, services);
+    default:
+      throw new OperatorConfigError(`nodes[${index}]: '${node.type}' is not an operator`);
   }
 }
 

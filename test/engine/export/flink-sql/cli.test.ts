@@ -14,8 +14,19 @@ test('weir export --format flink-sql -o FILE writes a valid script and prints th
   const dir = mkdtempSync(join(tmpdir(), 'weir-flink-cli-'));
   try {
     const out = join(dir, 'union-late.sql');
-    const r = spawnSync(process.execPath, [join(ROOT, 'bin/weir.mjs'), 'export', join(ROOT, 'examples/union-late/job.weir.json'), '--format', 'flink-sql', '-o', out],
-      { encoding: 'utf8', timeout: 60_000 });
+    const r = spawnSync(
+      process.execPath,
+      [
+        join(ROOT, 'bin/weir.mjs'),
+        'export',
+        join(ROOT, 'examples/union-late/job.weir.json'),
+        '--format',
+        'flink-sql',
+        '-o',
+        out,
+      ],
+      { encoding: 'utf8', timeout: 60_000 },
+    );
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stderr, /nodes\[3\][^\n]*late port[^\n]*edges\[4\]/);
     assert.match(r.stderr, /nodes\[5\][^\n]*left out/);

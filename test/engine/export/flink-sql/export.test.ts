@@ -49,7 +49,10 @@ test('what Flink SQL cannot express is a warning naming the node, never silently
   const { text, warnings } = exportFlinkSql(job(everything));
   const at = (path: string) => warnings.find((w) => w.path === path);
   const late = at('nodes[10]');
-  assert.ok(late && late.nodeId === 'sessions' && /late port[^]*edges\[13\] to 'late_clicks'/.test(late.message), JSON.stringify(warnings));
+  assert.ok(
+    late && late.nodeId === 'sessions' && /late port[^]*edges\[13\] to 'late_clicks'/.test(late.message),
+    JSON.stringify(warnings),
+  );
   const leftOut = at('nodes[15]');
   assert.ok(leftOut && leftOut.nodeId === 'late_clicks' && /left out/.test(leftOut.message));
   assert.doesNotMatch(text, /INSERT INTO late_clicks/);
@@ -68,7 +71,10 @@ test('what Flink SQL cannot express is a warning naming the node, never silently
 test('a job Flink SQL expresses fully warns only where Weir differs on purpose (the exact DOUBLE sum)', () => {
   const { warnings, text } = exportFlinkSql(job(ordersPerUser));
   // amount is a DOUBLE in the sample: Weir's SUM is exact, Flink's adds in arrival order.
-  assert.deepEqual(warnings.map((w) => w.path), ['nodes[2].config.aggregates']);
+  assert.deepEqual(
+    warnings.map((w) => w.path),
+    ['nodes[2].config.aggregates'],
+  );
   assert.match(warnings[0].message, /SUM\(amount\) AS total sums a DOUBLE/);
   assert.match(text, /Warnings \(1\)/);
 });
@@ -86,7 +92,10 @@ test('settings become SET statements with current Flink keys', () => {
   assert.match(fs, /SET 'execution\.checkpointing\.incremental' = 'false';/);
   assert.match(fs, /SET 'parallelism\.default' = '1';/);
   assert.match(fs, /SET 'pipeline\.max-parallelism' = '128';/);
-  assert.match(fs, /SET 'restart-strategy\.type' = 'fixed-delay';\nSET 'restart-strategy\.fixed-delay\.attempts' = '3';\nSET 'restart-strategy\.fixed-delay\.delay' = '1 s';/);
+  assert.match(
+    fs,
+    /SET 'restart-strategy\.type' = 'fixed-delay';\nSET 'restart-strategy\.fixed-delay\.attempts' = '3';\nSET 'restart-strategy\.fixed-delay\.delay' = '1 s';/,
+  );
   assert.match(fs, /SET 'table\.exec\.source\.idle-timeout' = '30 s';/);
 
   const rocks = exportFlinkSql(job(everything)).text;
@@ -109,7 +118,11 @@ test('settings become SET statements with current Flink keys', () => {
 test('a relative checkpoint dir without a job folder is left as written, with a warning', () => {
   const j = job(ordersPerUser);
   delete j.baseDir;
-  j.nodes[0] = { ...j.nodes[0], type: 'source.file', config: { path: 'x.jsonl', format: 'jsonl', columns: { ts: 'BIGINT' }, eventTime: { field: 'ts' } } };
+  j.nodes[0] = {
+    ...j.nodes[0],
+    type: 'source.file',
+    config: { path: 'x.jsonl', format: 'jsonl', columns: { ts: 'BIGINT' }, eventTime: { field: 'ts' } },
+  };
   const { text, warnings } = exportFlinkSql(j);
   assert.match(text, /SET 'execution\.checkpointing\.dir' = 'checkpoints';/);
   assert.ok(warnings.some((w) => w.path === 'settings.checkpointing.dir'));
@@ -120,11 +133,20 @@ test('sources: real column types, event time as TIMESTAMP_LTZ(3) with the waterm
   const orders = statementOf(text, 'orders', 'CREATE TABLE');
   assert.match(orders, /`user` STRING,\n  amount DOUBLE,\n  ts BIGINT,/);
   // Never NULL (Flink's watermark assigner throws on NULL): a missing ts maps to epoch 0, the view drops it.
-  assert.match(orders, /rowtime AS CASE WHEN ts IS NOT NULL THEN TO_TIMESTAMP_LTZ\(ts, 3\) ELSE TO_TIMESTAMP_LTZ\(0, 3\) END/);
-  assert.match(text, /CREATE VIEW orders AS\nSELECT `user`, amount, ts, region, rowtime\nFROM orders__raw\nWHERE COALESCE\(ts IS NOT NULL, FALSE\);/);
+  assert.match(
+    orders,
+    /rowtime AS CASE WHEN ts IS NOT NULL THEN TO_TIMESTAMP_LTZ\(ts, 3\) ELSE TO_TIMESTAMP_LTZ\(0, 3\) END/,
+  );
+  assert.match(
+    text,
+    /CREATE VIEW orders AS\nSELECT `user`, amount, ts, region, rowtime\nFROM orders__raw\nWHERE COALESCE\(ts IS NOT NULL, FALSE\);/,
+  );
   // Weir's watermark is max - 5s - 1ms, Flink SQL's is the expression: the extra millisecond is explicit.
   assert.match(orders, /WATERMARK FOR rowtime AS rowtime - INTERVAL '5' SECOND - INTERVAL '0\.001' SECOND/);
-  assert.match(orders, /'connector' = 'filesystem',\n  'path' = 'file:\/\/\/[^']*\/orders\.jsonl',\n  'format' = 'json'/); // absolute: Flink's processes have another working folder
+  assert.match(
+    orders,
+    /'connector' = 'filesystem',\n  'path' = 'file:\/\/\/[^']*\/orders\.jsonl',\n  'format' = 'json'/,
+  ); // absolute: Flink's processes have another working folder
 
   const all = exportFlinkSql(job(everything)).text;
   const clicks = statementOf(all, 'clicks', 'CREATE TABLE');
@@ -154,19 +176,28 @@ test('source.generator becomes datagen with the same count, rate, keys and ts fo
 
 test('windows: TUMBLE and HOP table functions (slide before size), SESSION group windows', () => {
   const { text } = exportFlinkSql(job(everything));
-  assert.match(statementOf(text, 'tumble', 'CREATE VIEW'),
-    /FROM TABLE\(\n  TUMBLE\(TABLE valid, DESCRIPTOR\(rowtime\), INTERVAL '1' MINUTE\)\)\nGROUP BY window_start, window_end, window_time, `user`;/);
-  assert.match(statementOf(text, 'slide', 'CREATE VIEW'),
-    /HOP\(TABLE valid, DESCRIPTOR\(rowtime\), INTERVAL '5' SECOND, INTERVAL '10' SECOND\)\)\nGROUP BY window_start, window_end, window_time;/);
+  assert.match(
+    statementOf(text, 'tumble', 'CREATE VIEW'),
+    /FROM TABLE\(\n  TUMBLE\(TABLE valid, DESCRIPTOR\(rowtime\), INTERVAL '1' MINUTE\)\)\nGROUP BY window_start, window_end, window_time, `user`;/,
+  );
+  assert.match(
+    statementOf(text, 'slide', 'CREATE VIEW'),
+    /HOP\(TABLE valid, DESCRIPTOR\(rowtime\), INTERVAL '5' SECOND, INTERVAL '10' SECOND\)\)\nGROUP BY window_start, window_end, window_time;/,
+  );
   const odd = statementOf(text, 'odd_slide', 'CREATE VIEW');
   assert.match(odd, /GROUP BY HOP\(rowtime, INTERVAL '3' SECOND, INTERVAL '10' SECOND\), `user`;/);
   const sessions = statementOf(text, 'sessions', 'CREATE VIEW');
   assert.match(sessions, /GROUP BY SESSION\(rowtime, INTERVAL '30' SECOND\), `user`;/);
   assert.match(sessions, /SESSION_ROWTIME\(rowtime, INTERVAL '30' SECOND\) AS rowtime/);
-  assert.match(text, /Flink 1\.19\+ equivalent: TABLE\(SESSION\(TABLE clicks PARTITION BY `user`, DESCRIPTOR\(rowtime\), INTERVAL '30' SECOND\)\)/);
+  assert.match(
+    text,
+    /Flink 1\.19\+ equivalent: TABLE\(SESSION\(TABLE clicks PARTITION BY `user`, DESCRIPTOR\(rowtime\), INTERVAL '30' SECOND\)\)/,
+  );
   // Output columns as Weir writes them: window_start, window_end (ISO text), keys, aggregates.
-  assert.match(statementOf(text, 'per_minute', 'CREATE TABLE'),
-    /\(\n  window_start STRING,\n  window_end STRING,\n  `user` STRING,\n  n BIGINT,\n  mean DOUBLE\n\)/);
+  assert.match(
+    statementOf(text, 'per_minute', 'CREATE TABLE'),
+    /\(\n  window_start STRING,\n  window_end STRING,\n  `user` STRING,\n  n BIGINT,\n  mean DOUBLE\n\)/,
+  );
   assert.match(text, /DATE_FORMAT\(window_start, 'yyyy-MM-dd''T''HH:mm:ss\.SSS''Z'''\) AS window_start/);
   // Flink's AVG of integers is an integer; Weir's is a fraction.
   assert.match(text, /AVG\(amount\) AS mean/); // AVG of integers truncates in Weir as in Flink: no CAST
@@ -174,22 +205,32 @@ test('windows: TUMBLE and HOP table functions (slide before size), SESSION group
 
 test('keyword columns are quoted, expressions otherwise passed through as written', () => {
   const { text } = exportFlinkSql(job(everything));
-  assert.match(statementOf(text, 'gen_keyed', 'CREATE VIEW'), /`key` AS `user`,\n  `value` \* 2 AS amount,\n  ts,\n  UPPER\(`key`\) AS shout,\n  `value` > 500 AS big,\n  rowtime\nFROM gen;/);
+  assert.match(
+    statementOf(text, 'gen_keyed', 'CREATE VIEW'),
+    /`key` AS `user`,\n  `value` \* 2 AS amount,\n  ts,\n  UPPER\(`key`\) AS shout,\n  `value` > 500 AS big,\n  rowtime\nFROM gen;/,
+  );
   assert.match(statementOf(text, 'valid', 'CREATE VIEW'), /WHERE `user` <> 'nobody' AND amount BETWEEN 0 AND 1000;/);
 });
 
 test('a map with * keeps the input columns in place and replaces those it redefines', () => {
   const { text } = exportFlinkSql(job(plainJobs['memory-unbounded-preview']));
-  assert.match(statementOf(text, 'scaled', 'CREATE VIEW'),
-    /SELECT\n  seq,\n  `key`,\n  `value` \* 2 AS `value`,\n  ts,\n  LOWER\(`key`\) AS `EXPR\$2`,\n  CAST\(seq AS STRING\) AS seq_text,\n  rowtime\nFROM gen;/);
+  assert.match(
+    statementOf(text, 'scaled', 'CREATE VIEW'),
+    /SELECT\n  seq,\n  `key`,\n  `value` \* 2 AS `value`,\n  ts,\n  LOWER\(`key`\) AS `EXPR\$2`,\n  CAST\(seq AS STRING\) AS seq_text,\n  rowtime\nFROM gen;/,
+  );
 });
 
 test('union and multi-input nodes become UNION ALL views; numeric columns widen', () => {
   const { text } = exportFlinkSql(job(everything));
-  assert.match(statementOf(text, 'all_orders', 'CREATE VIEW'),
-    /SELECT `user`, CAST\(amount AS DOUBLE\) AS amount, ts, shout, big, rowtime FROM gen_keyed\nUNION ALL\nSELECT `user`, amount, ts, shout, big, rowtime FROM orders_slim;/);
+  assert.match(
+    statementOf(text, 'all_orders', 'CREATE VIEW'),
+    /SELECT `user`, CAST\(amount AS DOUBLE\) AS amount, ts, shout, big, rowtime FROM gen_keyed\nUNION ALL\nSELECT `user`, amount, ts, shout, big, rowtime FROM orders_slim;/,
+  );
   const merged = exportFlinkSql(job(plainJobs['cascade-and-merge'])).text;
-  assert.match(merged, /CREATE VIEW people__input AS\nSELECT who, kind, rowtime FROM who\nUNION ALL\nSELECT who, kind, rowtime FROM who2;/);
+  assert.match(
+    merged,
+    /CREATE VIEW people__input AS\nSELECT who, kind, rowtime FROM who\nUNION ALL\nSELECT who, kind, rowtime FROM who2;/,
+  );
   assert.match(merged, /INSERT INTO people\n  SELECT who, kind\n  FROM people__input;/);
 });
 
@@ -213,12 +254,25 @@ test('the event-time column gets a name no column of the job uses', () => {
   const doc: Omit<JobDocument, 'format'> = {
     name: 'rowtime taken',
     nodes: [
-      { id: 'src', type: 'source.file', config: { path: 'none.jsonl', format: 'jsonl', columns: { rowtime: 'BIGINT', x: 'DOUBLE' }, eventTime: { field: 'rowtime' } } },
+      {
+        id: 'src',
+        type: 'source.file',
+        config: {
+          path: 'none.jsonl',
+          format: 'jsonl',
+          columns: { rowtime: 'BIGINT', x: 'DOUBLE' },
+          eventTime: { field: 'rowtime' },
+        },
+      },
       { id: 'm', type: 'map', config: { select: 'x AS rowtime_1, rowtime' } },
       { id: 'w', type: 'window', config: { window: { kind: 'tumbling', size: '1h' }, aggregates: 'COUNT(*) AS n' } },
       { id: 'out', type: 'sink.file', config: { path: 'o', format: 'jsonl' } },
     ],
-    edges: [{ from: 'src', to: 'm' }, { from: 'm', to: 'w' }, { from: 'w', to: 'out' }],
+    edges: [
+      { from: 'src', to: 'm' },
+      { from: 'm', to: 'w' },
+      { from: 'w', to: 'out' },
+    ],
   };
   const { text } = exportFlinkSql(job(doc));
   assertValidFlink(text);
@@ -230,7 +284,11 @@ test('a source whose data cannot be read and has no declared columns is reported
   const doc: Omit<JobDocument, 'format'> = {
     name: 'missing data',
     nodes: [
-      { id: 'src', type: 'source.file', config: { path: 'does-not-exist.jsonl', format: 'jsonl', eventTime: { field: 'ts' } } },
+      {
+        id: 'src',
+        type: 'source.file',
+        config: { path: 'does-not-exist.jsonl', format: 'jsonl', eventTime: { field: 'ts' } },
+      },
       { id: 'out', type: 'sink.file', config: { path: 'o', format: 'jsonl' } },
     ],
     edges: [{ from: 'src', to: 'out' }],
@@ -243,8 +301,17 @@ test('a source whose data cannot be read and has no declared columns is reported
 
 test('inferSchema from the caller replaces sampling', () => {
   const j = job(ordersPerUser);
-  const { text } = exportFlinkSql(j, { inferSchema: () => [{ name: 'user', type: 'STRING' }, { name: 'amount', type: 'DECIMAL(10, 2)' }, { name: 'ts', type: 'BIGINT' }] });
-  assert.match(statementOf(text, 'orders', 'CREATE TABLE'), /`user` STRING,\n  amount DECIMAL\(10, 2\),\n  ts BIGINT,\n  rowtime/);
+  const { text } = exportFlinkSql(j, {
+    inferSchema: () => [
+      { name: 'user', type: 'STRING' },
+      { name: 'amount', type: 'DECIMAL(10, 2)' },
+      { name: 'ts', type: 'BIGINT' },
+    ],
+  });
+  assert.match(
+    statementOf(text, 'orders', 'CREATE TABLE'),
+    /`user` STRING,\n  amount DECIMAL\(10, 2\),\n  ts BIGINT,\n  rowtime/,
+  );
 });
 
 test('a generator without eventTime still has event time, watermarked by its outOfOrderness', () => {
@@ -253,10 +320,17 @@ test('a generator without eventTime still has event time, watermarked by its out
     settings: { checkpointing: { interval: '1s' } },
     nodes: [
       { id: 'g', type: 'source.generator', config: { count: 10, outOfOrderness: '40ms' } },
-      { id: 'w', type: 'window', config: { keyBy: 'key', window: { kind: 'tumbling', size: '100ms' }, aggregates: 'SUM(value) AS s' } },
+      {
+        id: 'w',
+        type: 'window',
+        config: { keyBy: 'key', window: { kind: 'tumbling', size: '100ms' }, aggregates: 'SUM(value) AS s' },
+      },
       { id: 'out', type: 'sink.file', config: { path: 'o', format: 'csv' } },
     ],
-    edges: [{ from: 'g', to: 'w' }, { from: 'w', to: 'out' }],
+    edges: [
+      { from: 'g', to: 'w' },
+      { from: 'w', to: 'out' },
+    ],
   };
   const { text, warnings } = exportFlinkSql(job(doc));
   assertValidFlink(text);

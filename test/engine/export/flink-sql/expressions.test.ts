@@ -29,18 +29,34 @@ test('expressions pass through with keyword columns quoted', () => {
   assert.equal(rewriteExpr("value > 10 AND user LIKE 'a%'", cols), "`value` > 10 AND `user` LIKE 'a%'");
   assert.equal(rewriteExpr('`my col` IS NOT NULL', cols), '`my col` IS NOT NULL');
   // Function names, CAST target types and non-columns stay as written, spacing and comments too.
-  assert.equal(rewriteExpr('UPPER( user )  ||  CAST(value AS STRING) -- why', cols), 'UPPER( `user` )  ||  CAST(`value` AS STRING) -- why');
-  assert.equal(rewriteExpr('CASE WHEN qty > 1 THEN amount ELSE 0 END', cols), 'CASE WHEN qty > 1 THEN amount ELSE 0 END');
+  assert.equal(
+    rewriteExpr('UPPER( user )  ||  CAST(value AS STRING) -- why', cols),
+    'UPPER( `user` )  ||  CAST(`value` AS STRING) -- why',
+  );
+  assert.equal(
+    rewriteExpr('CASE WHEN qty > 1 THEN amount ELSE 0 END', cols),
+    'CASE WHEN qty > 1 THEN amount ELSE 0 END',
+  );
   // AVG passes through: Weir's AVG of integers truncates as Flink's (no CAST to DOUBLE any more).
   assert.equal(rewriteExpr('AVG(qty) + AVG(DISTINCT value)', cols), 'AVG(qty) + AVG(DISTINCT `value`)');
-  assert.equal(rewriteExpr('MAX(window_end)', [{ name: 'window_end', type: 'STRING', certain: true }], { rename: new Map([['window_end', 'input_window_end']]) }),
-    'MAX(input_window_end)');
+  assert.equal(
+    rewriteExpr('MAX(window_end)', [{ name: 'window_end', type: 'STRING', certain: true }], {
+      rename: new Map([['window_end', 'input_window_end']]),
+    }),
+    'MAX(input_window_end)',
+  );
 });
 
 test('select lists: names, aliases and Flink result types', () => {
-  const items = splitSelectList("user, value * 2 AS doubled, amount + qty total, UPPER(user), CAST(qty AS BIGINT) AS q, qty / 2 AS half, qty > 1 AS big, 'x' AS s, COALESCE(amount, 0) AS c, CASE WHEN qty > 1 THEN 'a' ELSE 'b' END AS k, qty * 1.5 AS dec, `my col` AS mc", cols);
+  const items = splitSelectList(
+    "user, value * 2 AS doubled, amount + qty total, UPPER(user), CAST(qty AS BIGINT) AS q, qty / 2 AS half, qty > 1 AS big, 'x' AS s, COALESCE(amount, 0) AS c, CASE WHEN qty > 1 THEN 'a' ELSE 'b' END AS k, qty * 1.5 AS dec, `my col` AS mc",
+    cols,
+  );
   const byName = Object.fromEntries(items.map((i) => [i.name, i]));
-  assert.deepEqual(items.map((i) => i.name), ['user', 'doubled', 'total', 'EXPR$3', 'q', 'half', 'big', 's', 'c', 'k', 'dec', 'mc']);
+  assert.deepEqual(
+    items.map((i) => i.name),
+    ['user', 'doubled', 'total', 'EXPR$3', 'q', 'half', 'big', 's', 'c', 'k', 'dec', 'mc'],
+  );
   assert.equal(byName.user.expr, '`user`');
   assert.equal(byName.doubled.expr, '`value` * 2');
   assert.equal(byName.doubled.type, 'BIGINT');
@@ -56,16 +72,31 @@ test('select lists: names, aliases and Flink result types', () => {
   assert.equal(byName.dec.type, 'DECIMAL(13, 1)'); // INT * 1.5: DECIMAL(10, 0) * DECIMAL(2, 1), as Flink types it
   assert.equal(byName.dec.certain, true);
   assert.equal(byName.mc.expr, '`my col`');
-  const casts = splitSelectList('CAST(qty AS DECIMAL(10,2)) AS d, CAST(qty AS TIMESTAMP(3) WITH LOCAL TIME ZONE) AS t', cols);
-  assert.deepEqual(casts.map((c) => c.type), ['DECIMAL(10, 2)', 'TIMESTAMP(3) WITH LOCAL TIME ZONE']);
-  const aggs = splitSelectList('COUNT(*) AS n, SUM(qty) AS total, AVG(qty) AS mean, MIN(amount) AS low, MAX(`user`) AS last', cols);
-  assert.deepEqual(aggs.map((a) => [a.name, a.type, a.expr]), [
-    ['n', 'BIGINT', 'COUNT(*)'], ['total', 'INT', 'SUM(qty)'], ['mean', 'INT', 'AVG(qty)'],
-    ['low', 'DOUBLE', 'MIN(amount)'], ['last', 'STRING', 'MAX(`user`)'],
-  ]);
+  const casts = splitSelectList(
+    'CAST(qty AS DECIMAL(10,2)) AS d, CAST(qty AS TIMESTAMP(3) WITH LOCAL TIME ZONE) AS t',
+    cols,
+  );
+  assert.deepEqual(
+    casts.map((c) => c.type),
+    ['DECIMAL(10, 2)', 'TIMESTAMP(3) WITH LOCAL TIME ZONE'],
+  );
+  const aggs = splitSelectList(
+    'COUNT(*) AS n, SUM(qty) AS total, AVG(qty) AS mean, MIN(amount) AS low, MAX(`user`) AS last',
+    cols,
+  );
+  assert.deepEqual(
+    aggs.map((a) => [a.name, a.type, a.expr]),
+    [
+      ['n', 'BIGINT', 'COUNT(*)'],
+      ['total', 'INT', 'SUM(qty)'],
+      ['mean', 'INT', 'AVG(qty)'],
+      ['low', 'DOUBLE', 'MIN(amount)'],
+      ['last', 'STRING', 'MAX(`user`)'],
+    ],
+  );
 });
 
-test('interval literals respect Calcite\'s default precision of 2 digits', () => {
+test("interval literals respect Calcite's default precision of 2 digits", () => {
   assert.equal(intervalLiteral(10_000), "INTERVAL '10' SECOND");
   assert.equal(intervalLiteral(300_000), "INTERVAL '5' MINUTE");
   assert.equal(intervalLiteral(150_000), "INTERVAL '2:30' MINUTE TO SECOND");
@@ -79,11 +110,15 @@ test('interval literals respect Calcite\'s default precision of 2 digits', () =>
   assert.equal(intervalLiteral(100_500), "INTERVAL '1:40.5' MINUTE TO SECOND");
   assert.equal(intervalLiteral(360_000_000), "INTERVAL '4 04:00:00' DAY TO SECOND");
   for (const ms of [10_000, 150_000, 1500, 100_500, 6_000_000, 5 * 86_400_000 + 1]) {
-    assert.deepEqual(flinkSyntaxErrors(`SELECT * FROM t WHERE a > b - ${intervalLiteral(ms)};`), [], intervalLiteral(ms));
+    assert.deepEqual(
+      flinkSyntaxErrors(`SELECT * FROM t WHERE a > b - ${intervalLiteral(ms)};`),
+      [],
+      intervalLiteral(ms),
+    );
   }
 });
 
-test('configuration durations use Flink\'s units', () => {
+test("configuration durations use Flink's units", () => {
   assert.equal(configDuration(1000), '1 s');
   assert.equal(configDuration(600_000), '10 min');
   assert.equal(configDuration(7_200_000), '2 h');

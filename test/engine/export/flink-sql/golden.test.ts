@@ -34,8 +34,15 @@ function checkGolden(name: string, normalized: NormalizedJob): void {
     writeFileSync(file, actual);
     return;
   }
-  assert.ok(existsSync(file), `missing golden file ${file}: run UPDATE_GOLDEN=1 node --import tsx --test ${fileURLToPath(import.meta.url)}`);
-  assert.equal(actual, readFileSync(file, 'utf8'), `${name}: exported SQL differs from ${file} (UPDATE_GOLDEN=1 regenerates it)`);
+  assert.ok(
+    existsSync(file),
+    `missing golden file ${file}: run UPDATE_GOLDEN=1 node --import tsx --test ${fileURLToPath(import.meta.url)}`,
+  );
+  assert.equal(
+    actual,
+    readFileSync(file, 'utf8'),
+    `${name}: exported SQL differs from ${file} (UPDATE_GOLDEN=1 regenerates it)`,
+  );
 }
 
 test('golden: the job-format example (file source, filter, tumbling window, file sink)', () => {
@@ -51,7 +58,9 @@ for (const [name, doc] of Object.entries(plainJobs)) {
 }
 
 const examples = existsSync(EXAMPLES)
-  ? readdirSync(EXAMPLES).filter((d) => existsSync(join(EXAMPLES, d, 'job.weir.json'))).sort()
+  ? readdirSync(EXAMPLES)
+      .filter((d) => existsSync(join(EXAMPLES, d, 'job.weir.json')))
+      .sort()
   : [];
 
 test('there are examples to export', () => {

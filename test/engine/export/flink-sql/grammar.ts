@@ -3,7 +3,11 @@ import { FlinkSQL } from 'dt-sql-parser';
 
 const flink = new FlinkSQL();
 
-export interface SyntaxProblem { line: number; column: number; message: string }
+export interface SyntaxProblem {
+  line: number;
+  column: number;
+  message: string;
+}
 
 export function flinkSyntaxErrors(sql: string): SyntaxProblem[] {
   return flink.validate(sql).map((e) => ({ line: e.startLine, column: e.startColumn, message: e.message }));

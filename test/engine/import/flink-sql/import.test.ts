@@ -77,25 +77,54 @@ test('a hand-written script: tables, union, window TVF, statement set; the rest 
   const byId = Object.fromEntries(job.nodes.map((n) => [n.id, n]));
   assert.equal(job.name, 'hand-written');
   assert.deepEqual(job.settings, { parallelism: 2, stateBackend: 'rocksdb', checkpointing: { interval: '5s' } });
-  assert.deepEqual(byId.orders.config, {
-    path: 'orders.jsonl', format: 'jsonl', eventTime: { field: 'ts', maxOutOfOrderness: '1999ms' },
-    columns: { user_id: 'STRING', amount: 'DOUBLE', ts: 'BIGINT' },
-  }, "Flink's watermark is max - 2 s; Weir's is max - maxOutOfOrderness - 1 ms");
+  assert.deepEqual(
+    byId.orders.config,
+    {
+      path: 'orders.jsonl',
+      format: 'jsonl',
+      eventTime: { field: 'ts', maxOutOfOrderness: '1999ms' },
+      columns: { user_id: 'STRING', amount: 'DOUBLE', ts: 'BIGINT' },
+    },
+    "Flink's watermark is max - 2 s; Weir's is max - maxOutOfOrderness - 1 ms",
+  );
   assert.equal(byId.all_orders.type, 'union');
-  assert.deepEqual(byId.per_user.config, { keyBy: 'user_id', window: { kind: 'tumbling', size: '10s' }, aggregates: 'SUM(amount) AS total, COUNT(*) AS n' });
+  assert.deepEqual(byId.per_user.config, {
+    keyBy: 'user_id',
+    window: { kind: 'tumbling', size: '10s' },
+    aggregates: 'SUM(amount) AS total, COUNT(*) AS n',
+  });
   assert.equal(byId.totals.type, 'sink.file');
   assert.equal(byId.big_ones.type, 'sink.preview');
   // The INSERT with WHERE and a computed column: a filter and a map in front of the sink.
   assert.deepEqual(byId.big_ones_query_where.config, { where: 'amount > 100' });
   assert.deepEqual(byId.big_ones_query.config, { select: 'user_id, amount * 2 AS amount' });
   const edges = job.edges.map((e) => `${e.from}->${e.to}`).sort();
-  assert.deepEqual(edges, ['all_orders->big_ones_query_where', 'all_orders->per_user', 'big_ones_query->big_ones', 'big_ones_query_where->big_ones_query',
-    'more_orders->all_orders', 'orders->all_orders', 'per_user->totals'].sort());
+  assert.deepEqual(
+    edges,
+    [
+      'all_orders->big_ones_query_where',
+      'all_orders->per_user',
+      'big_ones_query->big_ones',
+      'big_ones_query_where->big_ones_query',
+      'more_orders->all_orders',
+      'orders->all_orders',
+      'per_user->totals',
+    ].sort(),
+  );
   // Reported, with positions: the SET without a Weir setting, the kafka table, CUMULATE, GROUP BY without a window.
   const at = (re: RegExp) => problems.find((p) => re.test(p.message));
-  assert.deepEqual([at(/table\.exec\.mini-batch\.enabled/)?.line, at(/table\.exec\.mini-batch\.enabled/)?.column], [4, 1]);
-  assert.deepEqual([at(/connector 'kafka'/)?.line, at(/connector 'kafka'/)?.column], [lineOf(SCRIPT, 'CREATE TABLE kafka_in'), 1]);
-  assert.deepEqual([at(/CUMULATE window has no Weir node/)?.line, at(/CUMULATE window has no Weir node/)?.column], [lineOf(SCRIPT, 'CUMULATE('), 12]);
+  assert.deepEqual(
+    [at(/table\.exec\.mini-batch\.enabled/)?.line, at(/table\.exec\.mini-batch\.enabled/)?.column],
+    [4, 1],
+  );
+  assert.deepEqual(
+    [at(/connector 'kafka'/)?.line, at(/connector 'kafka'/)?.column],
+    [lineOf(SCRIPT, 'CREATE TABLE kafka_in'), 1],
+  );
+  assert.deepEqual(
+    [at(/CUMULATE window has no Weir node/)?.line, at(/CUMULATE window has no Weir node/)?.column],
+    [lineOf(SCRIPT, 'CUMULATE('), 12],
+  );
   assert.equal(at(/GROUP BY without a window/)?.line, lineOf(SCRIPT, 'totals_by_user'));
   for (const p of problems) assert.ok(p.line >= 1 && p.column >= 1, JSON.stringify(p));
   // Laid out in layers; the designer opens it as is.
@@ -119,10 +148,21 @@ INSERT INTO out1 SELECT u, n FROM sessions;
 INSERT INTO out2 SELECT n FROM hops;`);
   assert.deepEqual(problems, []);
   const byId = Object.fromEntries(job.nodes.map((n) => [n.id, n]));
-  assert.deepEqual((byId.clicks.config as { eventTime?: unknown }).eventTime, { field: 'ts' }, 'rt - 1 ms: maxOutOfOrderness 0');
+  assert.deepEqual(
+    (byId.clicks.config as { eventTime?: unknown }).eventTime,
+    { field: 'ts' },
+    'rt - 1 ms: maxOutOfOrderness 0',
+  );
   assert.deepEqual(byId.real_users.config, { where: "u <> 'bot'" });
-  assert.deepEqual(byId.sessions.config, { keyBy: 'u', window: { kind: 'session', gap: '30s' }, aggregates: 'COUNT(*) AS n' });
-  assert.deepEqual(byId.hops.config, { window: { kind: 'sliding', size: '15s', slide: '5s' }, aggregates: 'COUNT(*) AS n' });
+  assert.deepEqual(byId.sessions.config, {
+    keyBy: 'u',
+    window: { kind: 'session', gap: '30s' },
+    aggregates: 'COUNT(*) AS n',
+  });
+  assert.deepEqual(byId.hops.config, {
+    window: { kind: 'sliding', size: '15s', slide: '5s' },
+    aggregates: 'COUNT(*) AS n',
+  });
   assert.equal((byId.out1.config as { format: string }).format, 'csv');
 });
 
@@ -130,25 +170,48 @@ test('syntax errors and JOINs are reported where they are', () => {
   const { problems } = importFlinkSql(`CREATE TABLE a (x INT) WITH ('connector' = 'datagen');
 CREATE VIEW j AS SELECT a.x FROM a JOIN a AS b ON a.x = b.x;
 CREATE VIEW broken AS SELEC x FROM a;`);
-  assert.ok(problems.some((p) => p.line === 2 && /JOIN/.test(p.message)), JSON.stringify(problems));
-  assert.ok(problems.some((p) => p.line === 3 && p.severity === 'error' && /syntax error/.test(p.message)), JSON.stringify(problems));
+  assert.ok(
+    problems.some((p) => p.line === 2 && /JOIN/.test(p.message)),
+    JSON.stringify(problems),
+  );
+  assert.ok(
+    problems.some((p) => p.line === 3 && p.severity === 'error' && /syntax error/.test(p.message)),
+    JSON.stringify(problems),
+  );
 });
 
 test('an imported job runs: a hand-written script gives the rows its SQL means', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'weir-import-run-'));
   try {
-    writeFileSync(join(dir, 'in.jsonl'), ['{"k":"a","v":10,"ts":1000}', '{"k":"a","v":7,"ts":2000}', '{"k":"b","v":1,"ts":3000}'].join('\n') + '\n');
-    const { job, problems } = importFlinkSql(`
+    writeFileSync(
+      join(dir, 'in.jsonl'),
+      ['{"k":"a","v":10,"ts":1000}', '{"k":"a","v":7,"ts":2000}', '{"k":"b","v":1,"ts":3000}'].join('\n') + '\n',
+    );
+    const { job, problems } = importFlinkSql(
+      `
 SET 'execution.checkpointing.interval' = '1 s';
 CREATE TABLE src (k STRING, v BIGINT, ts BIGINT, rt AS TO_TIMESTAMP_LTZ(ts, 3), WATERMARK FOR rt AS rt)
 WITH ('connector' = 'filesystem', 'path' = 'file://${dir}/in.jsonl', 'format' = 'json');
 CREATE TABLE dst (k STRING, half BIGINT) WITH ('connector' = 'filesystem', 'path' = 'file://${dir}/out', 'format' = 'json');
-INSERT INTO dst SELECT k, v / 2 AS half FROM src WHERE v > 5;`, { baseDir: dir });
+INSERT INTO dst SELECT k, v / 2 AS half FROM src WHERE v > 5;`,
+      { baseDir: dir },
+    );
     assert.deepEqual(problems, []);
-    assert.equal((job.nodes.find((n) => n.id === 'src')!.config as { path: string }).path, 'in.jsonl', 'file:// paths inside the job folder become relative');
+    assert.equal(
+      (job.nodes.find((n) => n.id === 'src')!.config as { path: string }).path,
+      'in.jsonl',
+      'file:// paths inside the job folder become relative',
+    );
     const run = await runJobInProcess(job, dir);
     assert.equal(run.result.status, 'finished', run.result.cause);
-    assert.deepEqual(run.sinks.dst, [{ k: 'a', half: 5 }, { k: 'a', half: 3 }], 'BIGINT / 2 truncates, as in Flink');
+    assert.deepEqual(
+      run.sinks.dst,
+      [
+        { k: 'a', half: 5 },
+        { k: 'a', half: 3 },
+      ],
+      'BIGINT / 2 truncates, as in Flink',
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -160,14 +223,28 @@ test('weir import SCRIPT.sql -o JOB.weir.json: writes the job, lists problems as
     const script = join(dir, 'job.sql');
     writeFileSync(script, SCRIPT);
     const out = join(dir, 'job.weir.json');
-    const r = spawnSync(process.execPath, [join(ROOT, 'bin/weir.mjs'), 'import', script, '-o', out], { encoding: 'utf8', timeout: 60_000 });
+    const r = spawnSync(process.execPath, [join(ROOT, 'bin/weir.mjs'), 'import', script, '-o', out], {
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     assert.equal(r.status, 2, 'errors: parts of the script have no Weir node');
-    assert.match(r.stderr, new RegExp(`job\\.sql:${lineOf(SCRIPT, 'CREATE TABLE kafka_in')}:1: error: table 'kafka_in': connector 'kafka' has no Weir source`));
-    assert.match(r.stderr, new RegExp(`job\\.sql:${lineOf(SCRIPT, 'CUMULATE(')}:12: error: 'growing': the CUMULATE window has no Weir node`));
+    assert.match(
+      r.stderr,
+      new RegExp(
+        `job\\.sql:${lineOf(SCRIPT, 'CREATE TABLE kafka_in')}:1: error: table 'kafka_in': connector 'kafka' has no Weir source`,
+      ),
+    );
+    assert.match(
+      r.stderr,
+      new RegExp(`job\\.sql:${lineOf(SCRIPT, 'CUMULATE(')}:12: error: 'growing': the CUMULATE window has no Weir node`),
+    );
     const job = JSON.parse(readFileSync(out, 'utf8'));
     assert.equal(job.format, 'weir.job/v1');
     assert.equal(job.name, 'job');
-    const none = spawnSync(process.execPath, [join(ROOT, 'bin/weir.mjs'), 'import', join(dir, 'missing.sql')], { encoding: 'utf8', timeout: 60_000 });
+    const none = spawnSync(process.execPath, [join(ROOT, 'bin/weir.mjs'), 'import', join(dir, 'missing.sql')], {
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     assert.equal(none.status, 2);
     assert.match(none.stderr, /cannot read .*missing\.sql/);
   } finally {

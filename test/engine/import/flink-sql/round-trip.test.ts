@@ -49,7 +49,10 @@ describe('export -> import -> export is identical', () => {
         // Known difference: `*, ..., LOWER(key)` has no alias, Weir and Flink call it EXPR$2; the
         // script spells `*` out, so EXPR$2 becomes an explicit alias at another position and the
         // re-export no longer warns about the missing alias. Everything else is identical.
-        const strip = (t: string) => t.replace(/^--   nodes\[1\]\.config\.select: .*has no alias.*\n/m, '').replace(/Warnings \(\d+\)/, 'Warnings');
+        const strip = (t: string) =>
+          t
+            .replace(/^--   nodes\[1\]\.config\.select: .*has no alias.*\n/m, '')
+            .replace(/Warnings \(\d+\)/, 'Warnings');
         assert.notEqual(second, first);
         assert.equal(strip(second), strip(first));
         return;
@@ -70,7 +73,10 @@ describe('export -> import -> export is identical', () => {
         if (c.grammarGap) {
           // dt-sql-parser's grammar lacks TRY_CAST / CHAR_LENGTH (Flink has them): a syntax error at the right line.
           const line = first.split('\n').findIndex((l) => l.includes(c.grammarGap!)) + 1;
-          assert.ok(imported.problems.some((p) => p.severity === 'error' && p.line === line && /syntax error/.test(p.message)), `${c.id}: ${JSON.stringify(imported.problems)}`);
+          assert.ok(
+            imported.problems.some((p) => p.severity === 'error' && p.line === line && /syntax error/.test(p.message)),
+            `${c.id}: ${JSON.stringify(imported.problems)}`,
+          );
           continue;
         }
         const v2 = validateJob(imported.job, { baseDir: dir });
@@ -86,7 +92,7 @@ describe('export -> import -> export is identical', () => {
 });
 
 describe('import -> run gives the rows of the original job', () => {
-  it('every parity case with rows: the imported job produces Flink\'s rows', async () => {
+  it("every parity case with rows: the imported job produces Flink's rows", async () => {
     for (const c of loadCorpus()) {
       if (c.grammarGap || c.expected === undefined) continue;
       const dir = mkdtempSync(join(tmpdir(), 'weir-rt-run-'));
@@ -113,7 +119,10 @@ describe('import -> run gives the rows of the original job', () => {
         const v = validateJob(original, { baseDir: join(dir, 'b') });
         assert.ok(v.ok);
         const imported = importFlinkSql(exportFlinkSql(v.job).text, { baseDir: join(dir, 'b') });
-        const [ra, rb] = [await runJobInProcess(original, join(dir, 'a')), await runJobInProcess(imported.job, join(dir, 'b'))];
+        const [ra, rb] = [
+          await runJobInProcess(original, join(dir, 'a')),
+          await runJobInProcess(imported.job, join(dir, 'b')),
+        ];
         assert.equal(ra.result.status, 'finished', ra.result.cause);
         assert.equal(rb.result.status, 'finished', rb.result.cause);
         const sinks = Object.keys(ra.sinks);

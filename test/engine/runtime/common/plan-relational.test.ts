@@ -12,11 +12,17 @@ function plan(doc: object, p?: number) {
 }
 
 const job = {
-  format: 'weir.job/v1', name: 'rel', settings: { parallelism: 2 },
+  format: 'weir.job/v1',
+  name: 'rel',
+  settings: { parallelism: 2 },
   nodes: [
     { id: 'a', type: 'source.generator', config: { count: 10 } },
     { id: 'b', type: 'source.generator', config: { count: 10 } },
-    { id: 'j', type: 'join.interval', config: { leftKey: 'key', rightKey: 'seq', lower: '-1s', upper: '1s', select: 'L.key, R.seq' } },
+    {
+      id: 'j',
+      type: 'join.interval',
+      config: { leftKey: 'key', rightKey: 'seq', lower: '-1s', upper: '1s', select: 'L.key, R.seq' },
+    },
     { id: 'agg', type: 'aggregate', config: { keyBy: 'key', aggregates: 'COUNT(*) AS n' } },
     { id: 'shape', type: 'map', config: { select: 'key, n' } },
     { id: 'out', type: 'sink.file', parallelism: 1, config: { path: 'o', format: 'changelog-json' } },
@@ -24,8 +30,12 @@ const job = {
   ],
   // The right edge is listed first: the input index still follows the port, not the order.
   edges: [
-    { from: 'b', to: 'j', toPort: 'right' }, { from: 'a', to: 'j', toPort: 'left' },
-    { from: 'j', to: 'agg' }, { from: 'agg', to: 'shape' }, { from: 'shape', to: 'out' }, { from: 'agg', to: 'pv' },
+    { from: 'b', to: 'j', toPort: 'right' },
+    { from: 'a', to: 'j', toPort: 'left' },
+    { from: 'j', to: 'agg' },
+    { from: 'agg', to: 'shape' },
+    { from: 'shape', to: 'out' },
+    { from: 'agg', to: 'pv' },
   ],
 };
 
@@ -36,7 +46,10 @@ test('join inputs hash by their own key, left is input 0 and right input 1', () 
   const right = into('j').find((e) => e.fromNode === 'b')!;
   assert.deepEqual([left.partitioning, left.keyBy, left.inputIndex], ['hash', 'key', 0]);
   assert.deepEqual([right.partitioning, right.keyBy, right.inputIndex], ['hash', 'seq', 1]);
-  assert.deepEqual(into('agg').map((e) => [e.partitioning, e.keyBy]), [['hash', 'key']]);
+  assert.deepEqual(
+    into('agg').map((e) => [e.partitioning, e.keyBy]),
+    [['hash', 'key']],
+  );
 });
 
 test('a changelog into another parallelism goes to subtask 0; equal parallelism stays point-to-point', () => {

@@ -13,25 +13,43 @@ function plan(doc: object, p?: number) {
 }
 
 const base = {
-  format: 'weir.job/v1', name: 'p', settings: { parallelism: 2 },
+  format: 'weir.job/v1',
+  name: 'p',
+  settings: { parallelism: 2 },
   nodes: [
     { id: 'gen', type: 'source.generator', config: { count: 10, eventTime: { field: 'ts' } } },
     { id: 'f', type: 'filter', config: { where: 'value > 1' } },
     { id: 'm', type: 'map', config: { select: 'key, value' } },
-    { id: 'w', type: 'window', config: { keyBy: 'key', window: { kind: 'tumbling', size: '1s' }, aggregates: 'COUNT(*) AS n' } },
-    { id: 'g', type: 'window', parallelism: 1, config: { window: { kind: 'tumbling', size: '1s' }, aggregates: 'COUNT(*) AS n' } },
+    {
+      id: 'w',
+      type: 'window',
+      config: { keyBy: 'key', window: { kind: 'tumbling', size: '1s' }, aggregates: 'COUNT(*) AS n' },
+    },
+    {
+      id: 'g',
+      type: 'window',
+      parallelism: 1,
+      config: { window: { kind: 'tumbling', size: '1s' }, aggregates: 'COUNT(*) AS n' },
+    },
     { id: 'out', type: 'sink.file', config: { path: 'o', format: 'jsonl' } },
     { id: 'pv', type: 'sink.preview', config: {} },
   ],
   edges: [
-    { from: 'gen', to: 'f' }, { from: 'f', to: 'm' }, { from: 'm', to: 'w' }, { from: 'w', to: 'out' },
-    { from: 'm', to: 'g' }, { from: 'g', to: 'pv' },
+    { from: 'gen', to: 'f' },
+    { from: 'f', to: 'm' },
+    { from: 'm', to: 'w' },
+    { from: 'w', to: 'out' },
+    { from: 'm', to: 'g' },
+    { from: 'g', to: 'pv' },
   ],
 };
 
 test('forward edges of equal parallelism chain; keyBy, global and fan-out edges do not', () => {
   const p = plan(base);
-  assert.deepEqual(p.chains.map((c) => c.nodes), [['gen', 'f', 'm'], ['w', 'out'], ['g'], ['pv']]);
+  assert.deepEqual(
+    p.chains.map((c) => c.nodes),
+    [['gen', 'f', 'm'], ['w', 'out'], ['g'], ['pv']],
+  );
   const byTarget = Object.fromEntries(p.edges.map((e) => [e.toNode, e.partitioning]));
   assert.deepEqual(byTarget, { w: 'hash', g: 'global', pv: 'rebalance' });
   assert.equal(p.edges.find((e) => e.toNode === 'w')!.keyBy, 'key');
@@ -44,7 +62,10 @@ test('different parallelism rebalances; --parallelism is the default of every no
   const p = plan(doc);
   assert.equal(p.edges.find((e) => e.toNode === 'm')!.partitioning, 'rebalance');
   const q = plan(base, 4);
-  assert.deepEqual(q.nodes.filter((n) => n.parallelism !== 4).map((n) => [n.id, n.parallelism]), [['g', 1]]);
+  assert.deepEqual(
+    q.nodes.filter((n) => n.parallelism !== 4).map((n) => [n.id, n.parallelism]),
+    [['g', 1]],
+  );
 });
 
 test('key-group ranges are contiguous and cover every group once', () => {
@@ -58,15 +79,29 @@ test('key-group ranges are contiguous and cover every group once', () => {
 
 test('union inputs keep their input index', () => {
   const p = plan({
-    format: 'weir.job/v1', name: 'u',
+    format: 'weir.job/v1',
+    name: 'u',
     nodes: [
       { id: 'a', type: 'source.generator', config: { count: 1 } },
       { id: 'b', type: 'source.generator', config: { count: 1 } },
       { id: 'u', type: 'union', config: {} },
       { id: 'pv', type: 'sink.preview', config: {} },
     ],
-    edges: [{ from: 'a', to: 'u' }, { from: 'b', to: 'u' }, { from: 'u', to: 'pv' }],
+    edges: [
+      { from: 'a', to: 'u' },
+      { from: 'b', to: 'u' },
+      { from: 'u', to: 'pv' },
+    ],
   });
-  assert.deepEqual(p.edges.map((e) => [e.fromNode, e.inputIndex, e.partitioning]), [['a', 0, 'forward'], ['b', 1, 'forward']]);
-  assert.deepEqual(p.chains.map((c) => c.nodes), [['a'], ['b'], ['u', 'pv']]);
+  assert.deepEqual(
+    p.edges.map((e) => [e.fromNode, e.inputIndex, e.partitioning]),
+    [
+      ['a', 0, 'forward'],
+      ['b', 1, 'forward'],
+    ],
+  );
+  assert.deepEqual(
+    p.chains.map((c) => c.nodes),
+    [['a'], ['b'], ['u', 'pv']],
+  );
 });

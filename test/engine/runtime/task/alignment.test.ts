@@ -9,7 +9,13 @@ import { InputGate } from '../../../../engine/runtime/task/channel.ts';
 import { ChainLink, OperatorChain } from '../../../../engine/runtime/task/task-chain.ts';
 import { TaskOutput } from '../../../../engine/runtime/task/task-output.ts';
 import { TaskSubtask, type SubtaskEnv } from '../../../../engine/runtime/task/task-subtask.ts';
-import type { OperatorContext, OperatorOutput, OperatorSnapshot, RecordBatch, StreamOperator } from '../../../../engine/contracts/operator.ts';
+import type {
+  OperatorContext,
+  OperatorOutput,
+  OperatorSnapshot,
+  RecordBatch,
+  StreamOperator,
+} from '../../../../engine/contracts/operator.ts';
 import type { CheckpointAck } from '../../../../engine/contracts/checkpoint.ts';
 
 class RecordingOperator implements StreamOperator {
@@ -17,11 +23,19 @@ class RecordingOperator implements StreamOperator {
   watermarks: number[] = [];
   ended = false;
   async open(_c: OperatorContext, _o: OperatorOutput): Promise<void> {}
-  async processBatch(b: RecordBatch): Promise<void> { for (const r of b.rows) this.seen.push(r.id as number); }
-  async processWatermark(w: number): Promise<void> { this.watermarks.push(w); }
-  async snapshotState(): Promise<OperatorSnapshot> { return { operator: { seen: [...this.seen] } }; }
+  async processBatch(b: RecordBatch): Promise<void> {
+    for (const r of b.rows) this.seen.push(r.id as number);
+  }
+  async processWatermark(w: number): Promise<void> {
+    this.watermarks.push(w);
+  }
+  async snapshotState(): Promise<OperatorSnapshot> {
+    return { operator: { seen: [...this.seen] } };
+  }
   async notifyCheckpointComplete(): Promise<void> {}
-  async endInput(): Promise<void> { this.ended = true; }
+  async endInput(): Promise<void> {
+    this.ended = true;
+  }
   async close(): Promise<void> {}
 }
 
@@ -36,17 +50,39 @@ function setup(exactlyOnce: boolean) {
   const acks: CheckpointAck[] = [];
   let finished = false;
   const env: SubtaskEnv = {
-    exactlyOnce, checkpointing: true, memoryStateLimit: null,
-    ack: (a) => acks.push(a), decline: (id, reason) => assert.fail(`declined ${id}: ${reason}`),
-    exhausted: () => undefined, finished: () => { finished = true; }, currentBarrier: () => null,
+    exactlyOnce,
+    checkpointing: true,
+    memoryStateLimit: null,
+    ack: (a) => acks.push(a),
+    decline: (id, reason) => assert.fail(`declined ${id}: ${reason}`),
+    exhausted: () => undefined,
+    finished: () => {
+      finished = true;
+    },
+    currentBarrier: () => null,
   };
   const output = new TaskOutput([], 0, 128);
-  const task = new TaskSubtask(0, 0, 1, new OperatorChain([new ChainLink('op', op)], output), output, env, gate, [0, 1], null, -Infinity, 0);
+  const task = new TaskSubtask(
+    0,
+    0,
+    1,
+    new OperatorChain([new ChainLink('op', op)], output),
+    output,
+    env,
+    gate,
+    [0, 1],
+    null,
+    -Infinity,
+    0,
+  );
   const done = task.run();
   return { fast, slow, op, acks, done, isFinished: () => finished };
 }
 
-const barrier = (id: number) => ({ kind: 'barrier' as const, barrier: { id, timestamp: Date.now(), kind: 'checkpoint' as const } });
+const barrier = (id: number) => ({
+  kind: 'barrier' as const,
+  barrier: { id, timestamp: Date.now(), kind: 'checkpoint' as const },
+});
 
 test('exactly-once: post-barrier records of the fast input wait and are not in snapshot n', async () => {
   const t = setup(true);
@@ -55,7 +91,11 @@ test('exactly-once: post-barrier records of the fast input wait and are not in s
   t.fast.push({ kind: 'batch', batch: batch(2) });
   t.slow.push({ kind: 'batch', batch: batch(101) });
   for (let i = 0; i < 5; i++) await tick();
-  assert.deepEqual(t.op.seen.sort((a, b) => a - b), [1, 101], 'record 2 is held back by alignment');
+  assert.deepEqual(
+    t.op.seen.sort((a, b) => a - b),
+    [1, 101],
+    'record 2 is held back by alignment',
+  );
   t.slow.push({ kind: 'batch', batch: batch(102) });
   t.slow.push(barrier(1));
   t.slow.push({ kind: 'batch', batch: batch(103) });
@@ -67,7 +107,10 @@ test('exactly-once: post-barrier records of the fast input wait and are not in s
   t.fast.push({ kind: 'end' });
   t.slow.push({ kind: 'end' });
   await t.done;
-  assert.deepEqual(t.op.seen.sort((a, b) => a - b), [1, 2, 101, 102, 103]);
+  assert.deepEqual(
+    t.op.seen.sort((a, b) => a - b),
+    [1, 2, 101, 102, 103],
+  );
   assert.ok(t.op.ended && t.isFinished());
   assert.deepEqual(t.op.watermarks, [Infinity], 'end of input brings the final +Infinity watermark');
 });

@@ -16,7 +16,9 @@ test('a full channel blocks its producer until the consumer takes a batch', asyn
   assert.equal(out.writable(), false);
   assert.equal(out.backPressure(), 1);
   let released = false;
-  const wait = out.waitWritable().then(() => { released = true; });
+  const wait = out.waitWritable().then(() => {
+    released = true;
+  });
   ch.push({ kind: 'watermark', watermark: 5 }); // control events never block
   await new Promise((r) => setImmediate(r));
   assert.equal(released, false);
@@ -30,8 +32,14 @@ test('the gate polls channels round-robin and skips blocked ones', () => {
   const gate = new InputGate();
   const a = gate.addChannel(8, 'a#0');
   const b = gate.addChannel(8, 'b#0');
-  a.push(batch(1)); a.push(batch(2)); b.push(batch(10)); b.push(batch(11));
-  const order = () => { const r = gate.poll(); return r ? (r.item.kind === 'batch' ? r.item.batch.rows[0].n : r.item.kind) : null; };
+  a.push(batch(1));
+  a.push(batch(2));
+  b.push(batch(10));
+  b.push(batch(11));
+  const order = () => {
+    const r = gate.poll();
+    return r ? (r.item.kind === 'batch' ? r.item.batch.rows[0].n : r.item.kind) : null;
+  };
   assert.deepEqual([order(), order()], [1, 10]);
   gate.blocked[0] = true;
   assert.deepEqual([order(), order()], [11, null]);

@@ -1,7 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  tumblingWindows, slidingWindows, sessionWindows, windowStart, isoTime,
+  tumblingWindows,
+  slidingWindows,
+  sessionWindows,
+  windowStart,
+  isoTime,
 } from '../../../../engine/time/windows/index.ts';
 
 function ends(assigner: ReturnType<typeof slidingWindows>, ts: number): number[] {

@@ -10,13 +10,23 @@
  * Operator state: the input watermark.
  */
 import type {
-  OperatorContext, OperatorOutput, OperatorSnapshot, RecordBatch, Row, StreamOperator,
+  OperatorContext,
+  OperatorOutput,
+  OperatorSnapshot,
+  RecordBatch,
+  Row,
+  StreamOperator,
 } from '../../../../contracts/operator.ts';
 import type { StateTable } from '../../../../contracts/keyed-state.ts';
 import type { KeyBy } from '../../../../sql/index.ts';
 import type { WindowAggregates } from '../window/aggregates.ts';
 import {
-  ChangelogBuffer, ExpiryQueue, encodeWm, ownedStateKey, restoredWatermark, type WatermarkState,
+  ChangelogBuffer,
+  ExpiryQueue,
+  encodeWm,
+  ownedStateKey,
+  restoredWatermark,
+  type WatermarkState,
 } from './keyed-support.ts';
 
 export const AGGREGATE_TABLE = 'agg';
@@ -29,7 +39,11 @@ export interface AggregatePlan {
   stateTtl: number | null;
 }
 
-interface AggEntry { k: unknown[]; a: unknown[]; t: number }
+interface AggEntry {
+  k: unknown[];
+  a: unknown[];
+  t: number;
+}
 
 export class AggregateOperator implements StreamOperator {
   private ctx!: OperatorContext;
@@ -56,7 +70,8 @@ export class AggregateOperator implements StreamOperator {
   }
 
   async open(ctx: OperatorContext, out: OperatorOutput, restored?: { operator?: unknown[] }): Promise<void> {
-    if (ctx.state === null) throw new Error(`aggregate '${this.plan.nodeId}' needs keyed state, but the runtime gave it none`);
+    if (ctx.state === null)
+      throw new Error(`aggregate '${this.plan.nodeId}' needs keyed state, but the runtime gave it none`);
     this.ctx = ctx;
     this.out = out;
     this.table = ctx.state.table<AggEntry>(AGGREGATE_TABLE);
@@ -84,12 +99,17 @@ export class AggregateOperator implements StreamOperator {
     for (let i = 0; i < rows.length; i++) {
       const sk = ownedStateKey(this.ctx, what, key.keyOf(rows[i]));
       skeys[i] = sk;
-      if (!index.has(sk)) { index.set(sk, distinct.length); distinct.push(sk); }
+      if (!index.has(sk)) {
+        index.set(sk, distinct.length);
+        distinct.push(sk);
+      }
     }
     const entries = await this.table.getMany(distinct);
     if (stateTtl !== null) {
       // Expired but not yet cleaned (the queue works in steps): the key starts afresh, exactly at t + stateTtl.
-      entries.forEach((e, j) => { if (e !== undefined && e.t + stateTtl <= this.watermark) entries[j] = undefined; });
+      entries.forEach((e, j) => {
+        if (e !== undefined && e.t + stateTtl <= this.watermark) entries[j] = undefined;
+      });
     }
     for (let i = 0; i < rows.length; i++) {
       const j = index.get(skeys[i])!;

@@ -32,13 +32,21 @@ export function createAggregateOperator(node: JobNodeOf<'aggregate'>): StreamOpe
 
 export function createTopNOperator(node: JobNodeOf<'topn'>): StreamOperator {
   const c = node.config;
-  const plan = { nodeId: node.id, partition: parseKeyBy(c.partitionBy), order: compileOrderBy(c.orderBy), limit: c.limit };
+  const plan = {
+    nodeId: node.id,
+    partition: parseKeyBy(c.partitionBy),
+    order: compileOrderBy(c.orderBy),
+    limit: c.limit,
+  };
   return c.window ? new WindowTopNOperator(plan, alignedAssigner(c.window, 'topn')) : new TopNOperator(plan);
 }
 
 function alignedAssigner(w: WindowSpec, what: string): AlignedWindowAssigner {
-  if (w.kind === 'session') throw new Error(`${what} supports tumbling and sliding windows; session windows are not supported yet`);
-  return w.kind === 'tumbling' ? tumblingWindows(parseDuration(w.size)) : slidingWindows(parseDuration(w.size), parseDuration(w.slide));
+  if (w.kind === 'session')
+    throw new Error(`${what} supports tumbling and sliding windows; session windows are not supported yet`);
+  return w.kind === 'tumbling'
+    ? tumblingWindows(parseDuration(w.size))
+    : slidingWindows(parseDuration(w.size), parseDuration(w.slide));
 }
 
 export function createIntervalJoinOperator(node: JobNodeOf<'join.interval'>): StreamOperator {

@@ -18,14 +18,24 @@
  * entries may hold rows to retire. Operator state: the input watermark.
  */
 import type {
-  OperatorContext, OperatorOutput, OperatorSnapshot, RecordBatch, Row, StreamOperator,
+  OperatorContext,
+  OperatorOutput,
+  OperatorSnapshot,
+  RecordBatch,
+  Row,
+  StreamOperator,
 } from '../../../../contracts/operator.ts';
 import type { StateTable } from '../../../../contracts/keyed-state.ts';
 import type { KeyBy } from '../../../../sql/index.ts';
 import type { CompiledJoinSelect } from '../../../../sql/join-select.ts';
 import { GROUP_PREFIX_WIDTH } from '../window/state-keys.ts';
 import {
-  ChangelogBuffer, ExpiryQueue, encodeWm, ownedStateKey, restoredWatermark, type WatermarkState,
+  ChangelogBuffer,
+  ExpiryQueue,
+  encodeWm,
+  ownedStateKey,
+  restoredWatermark,
+  type WatermarkState,
 } from './keyed-support.ts';
 
 export const JOIN_TABLE = 'join';
@@ -39,7 +49,10 @@ export interface IntervalJoinPlan {
   select: CompiledJoinSelect;
 }
 
-interface Buffered { r: Row; t: number }
+interface Buffered {
+  r: Row;
+  t: number;
+}
 
 export class IntervalJoinOperator implements StreamOperator {
   private ctx!: OperatorContext;
@@ -52,7 +65,8 @@ export class IntervalJoinOperator implements StreamOperator {
   constructor(private readonly plan: IntervalJoinPlan) {}
 
   async open(ctx: OperatorContext, out: OperatorOutput, restored?: { operator?: unknown[] }): Promise<void> {
-    if (ctx.state === null) throw new Error(`join.interval '${this.plan.nodeId}' needs keyed state, but the runtime gave it none`);
+    if (ctx.state === null)
+      throw new Error(`join.interval '${this.plan.nodeId}' needs keyed state, but the runtime gave it none`);
     this.ctx = ctx;
     this.out = out;
     this.table = ctx.state.table<Buffered[]>(JOIN_TABLE);
@@ -83,12 +97,21 @@ export class IntervalJoinOperator implements StreamOperator {
     let late = 0;
     for (let i = 0; i < rows.length; i++) {
       const t = ts[i];
-      if (Number.isNaN(t)) throw new Error(`${what} received a record without an event time: set eventTime on its source`);
+      if (Number.isNaN(t))
+        throw new Error(`${what} received a record without an event time: set eventTime on its source`);
       const w = sw !== undefined && sw[i] > this.watermark ? sw[i] : this.watermark;
-      if (t <= w) { slot[i] = -1; late++; continue; }
+      if (t <= w) {
+        slot[i] = -1;
+        late++;
+        continue;
+      }
       const k = key.keyOf(rows[i]);
       let j = index.get(k);
-      if (j === undefined) { j = keys.length; index.set(k, j); keys.push(k); }
+      if (j === undefined) {
+        j = keys.length;
+        index.set(k, j);
+        keys.push(k);
+      }
       slot[i] = j;
     }
     if (late > 0) this.ctx.metrics.lateRecords(late);

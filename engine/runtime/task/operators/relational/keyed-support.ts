@@ -14,8 +14,10 @@ export function ownedStateKey(ctx: OperatorContext, what: string, key: string, t
   const g = keyGroupOf(key, ctx.maxParallelism);
   const r = ctx.keyGroupRange;
   if (g < r.start || g > r.end) {
-    throw new Error(`${what} subtask ${ctx.subtask} received key ${JSON.stringify(key)} of key group ${g}, `
-      + `outside its key groups ${r.start}-${r.end}: its input is not partitioned by its key`);
+    throw new Error(
+      `${what} subtask ${ctx.subtask} received key ${JSON.stringify(key)} of key group ${g}, ` +
+        `outside its key groups ${r.start}-${r.end}: its input is not partitioned by its key`,
+    );
   }
   return stateKey(g, tag + key);
 }
@@ -44,7 +46,9 @@ export class ChangelogBuffer {
 }
 
 /** Operator state of the relational operators: their input watermark (null = -Infinity). */
-export interface WatermarkState { watermark: number | null }
+export interface WatermarkState {
+  watermark: number | null;
+}
 
 export function encodeWm(w: number): number | null {
   return w === -Infinity ? null : w === Infinity ? Number.MAX_VALUE : w;
@@ -74,20 +78,25 @@ export class ExpiryQueue {
   private times: number[] = [];
   private keys: string[] = [];
 
-  get size(): number { return this.times.length; }
+  get size(): number {
+    return this.times.length;
+  }
 
   push(time: number, key: string): void {
-    const t = this.times, k = this.keys;
+    const t = this.times,
+      k = this.keys;
     let i = t.length;
     t.push(time);
     k.push(key);
     while (i > 0) {
       const p = (i - 1) >> 1;
       if (t[p] <= time) break;
-      t[i] = t[p]; k[i] = k[p];
+      t[i] = t[p];
+      k[i] = k[p];
       i = p;
     }
-    t[i] = time; k[i] = key;
+    t[i] = time;
+    k[i] = key;
   }
 
   /** Distinct keys with an entry at or before `w`, removed from the queue. */
@@ -98,23 +107,34 @@ export class ExpiryQueue {
   }
 
   private pop(): string {
-    const t = this.times, k = this.keys;
+    const t = this.times,
+      k = this.keys;
     const top = k[0];
-    const lastT = t.pop()!, lastK = k.pop()!;
+    const lastT = t.pop()!,
+      lastK = k.pop()!;
     const n = t.length;
     if (n > 0) {
       let i = 0;
       for (;;) {
-        const l = 2 * i + 1, r = l + 1;
+        const l = 2 * i + 1,
+          r = l + 1;
         let m = i;
         let mt = lastT;
-        if (l < n && t[l] < mt) { m = l; mt = t[l]; }
-        if (r < n && t[r] < mt) { m = r; mt = t[r]; }
+        if (l < n && t[l] < mt) {
+          m = l;
+          mt = t[l];
+        }
+        if (r < n && t[r] < mt) {
+          m = r;
+          mt = t[r];
+        }
         if (m === i) break;
-        t[i] = t[m]; k[i] = k[m];
+        t[i] = t[m];
+        k[i] = k[m];
         i = m;
       }
-      t[i] = lastT; k[i] = lastK;
+      t[i] = lastT;
+      k[i] = lastK;
     }
     return top;
   }

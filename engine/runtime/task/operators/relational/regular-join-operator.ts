@@ -16,14 +16,24 @@
  * Operator state: the input watermark.
  */
 import type {
-  OperatorContext, OperatorOutput, OperatorSnapshot, RecordBatch, Row, StreamOperator,
+  OperatorContext,
+  OperatorOutput,
+  OperatorSnapshot,
+  RecordBatch,
+  Row,
+  StreamOperator,
 } from '../../../../contracts/operator.ts';
 import type { StateTable } from '../../../../contracts/keyed-state.ts';
 import type { JoinKind } from '../../../../graph/types.ts';
 import type { KeyBy } from '../../../../sql/index.ts';
 import type { CompiledJoinSelect } from '../../../../sql/join-select.ts';
 import {
-  ChangelogBuffer, ExpiryQueue, encodeWm, ownedStateKey, restoredWatermark, type WatermarkState,
+  ChangelogBuffer,
+  ExpiryQueue,
+  encodeWm,
+  ownedStateKey,
+  restoredWatermark,
+  type WatermarkState,
 } from './keyed-support.ts';
 
 export const REGULAR_JOIN_TABLE = 'join';
@@ -37,7 +47,11 @@ export interface RegularJoinPlan {
   stateTtl: number | null;
 }
 
-interface Stored { r: Row; t: number; m: number }
+interface Stored {
+  r: Row;
+  t: number;
+  m: number;
+}
 
 export class RegularJoinOperator implements StreamOperator {
   private ctx!: OperatorContext;
@@ -55,13 +69,15 @@ export class RegularJoinOperator implements StreamOperator {
   }
 
   async open(ctx: OperatorContext, out: OperatorOutput, restored?: { operator?: unknown[] }): Promise<void> {
-    if (ctx.state === null) throw new Error(`join '${this.plan.nodeId}' needs keyed state, but the runtime gave it none`);
+    if (ctx.state === null)
+      throw new Error(`join '${this.plan.nodeId}' needs keyed state, but the runtime gave it none`);
     this.ctx = ctx;
     this.out = out;
     this.table = ctx.state.table<Stored[]>(REGULAR_JOIN_TABLE);
     this.watermark = restoredWatermark(restored?.operator);
     const ttl = this.plan.stateTtl;
-    if (ttl !== null) for await (const [k, rows] of this.table.scan()) for (const s of rows) this.expiry.push(s.t + ttl, k);
+    if (ttl !== null)
+      for await (const [k, rows] of this.table.scan()) for (const s of rows) this.expiry.push(s.t + ttl, k);
   }
 
   private joined(left: boolean, row: Row, other: Row | null): Row {
@@ -82,7 +98,11 @@ export class RegularJoinOperator implements StreamOperator {
     for (let i = 0; i < rows.length; i++) {
       const k = key.keyOf(rows[i]);
       let j = index.get(k);
-      if (j === undefined) { j = keys.length; index.set(k, j); keys.push(k); }
+      if (j === undefined) {
+        j = keys.length;
+        index.set(k, j);
+        keys.push(k);
+      }
       slot[i] = j;
     }
     const ownKeys = keys.map((k) => ownedStateKey(this.ctx, what, k, left ? 'L' : 'R'));
@@ -108,7 +128,9 @@ export class RegularJoinOperator implements StreamOperator {
       if (ttl !== null && t > -Infinity) this.expiry.push(t + ttl, ownKeys[j]);
     }
     const writes: Array<readonly [string, Stored[]]> = ownKeys.map((k, j) => [k, mine[j]] as const);
-    otherKeys.forEach((k, j) => { if (otherChanged[j]) writes.push([k, theirs[j]]); });
+    otherKeys.forEach((k, j) => {
+      if (otherChanged[j]) writes.push([k, theirs[j]]);
+    });
     await this.table.writeMany(writes);
     this.buffer.flush(this.out, this.preserveLeft || this.preserveRight);
   }

@@ -15,7 +15,12 @@
  * with their sort values: `{ rows: [{ r, v, t }] }`. Operator state: the input watermark.
  */
 import type {
-  OperatorContext, OperatorOutput, OperatorSnapshot, RecordBatch, Row, StreamOperator,
+  OperatorContext,
+  OperatorOutput,
+  OperatorSnapshot,
+  RecordBatch,
+  Row,
+  StreamOperator,
 } from '../../../../contracts/operator.ts';
 import type { StateTable } from '../../../../contracts/keyed-state.ts';
 import type { KeyBy } from '../../../../sql/index.ts';
@@ -32,8 +37,14 @@ export interface TopNPlan {
   limit: number;
 }
 
-interface Held { r: Row; v: unknown[]; t: number }
-interface TopNEntry { rows: Held[] }
+interface Held {
+  r: Row;
+  v: unknown[];
+  t: number;
+}
+interface TopNEntry {
+  rows: Held[];
+}
 
 export class TopNOperator implements StreamOperator {
   private ctx!: OperatorContext;
@@ -45,7 +56,8 @@ export class TopNOperator implements StreamOperator {
   constructor(private readonly plan: TopNPlan) {}
 
   async open(ctx: OperatorContext, out: OperatorOutput, restored?: { operator?: unknown[] }): Promise<void> {
-    if (ctx.state === null) throw new Error(`topn '${this.plan.nodeId}' needs keyed state, but the runtime gave it none`);
+    if (ctx.state === null)
+      throw new Error(`topn '${this.plan.nodeId}' needs keyed state, but the runtime gave it none`);
     this.ctx = ctx;
     this.out = out;
     this.table = ctx.state.table<TopNEntry>(TOPN_TABLE);
@@ -63,7 +75,10 @@ export class TopNOperator implements StreamOperator {
     for (let i = 0; i < rows.length; i++) {
       const sk = ownedStateKey(this.ctx, what, partition.keyOf(rows[i]));
       skeys[i] = sk;
-      if (!index.has(sk)) { index.set(sk, distinct.length); distinct.push(sk); }
+      if (!index.has(sk)) {
+        index.set(sk, distinct.length);
+        distinct.push(sk);
+      }
     }
     const entries = await this.table.getMany(distinct);
     const changed = new Array<boolean>(distinct.length).fill(false);
@@ -90,7 +105,9 @@ export class TopNOperator implements StreamOperator {
       changed[j] = true;
     }
     const writes: Array<readonly [string, TopNEntry]> = [];
-    distinct.forEach((k, j) => { if (changed[j]) writes.push([k, entries[j]!]); });
+    distinct.forEach((k, j) => {
+      if (changed[j]) writes.push([k, entries[j]!]);
+    });
     if (writes.length) await this.table.writeMany(writes);
     this.buffer.flush(this.out, true);
   }

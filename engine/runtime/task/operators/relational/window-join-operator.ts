@@ -14,7 +14,12 @@
  * Operator state: the input watermark.
  */
 import type {
-  OperatorContext, OperatorOutput, OperatorSnapshot, RecordBatch, Row, StreamOperator,
+  OperatorContext,
+  OperatorOutput,
+  OperatorSnapshot,
+  RecordBatch,
+  Row,
+  StreamOperator,
 } from '../../../../contracts/operator.ts';
 import type { StateTable } from '../../../../contracts/keyed-state.ts';
 import type { KeyBy } from '../../../../sql/index.ts';
@@ -23,7 +28,12 @@ import type { AlignedWindowAssigner } from '../../../../time/windows/assigners.t
 import { isoTime } from '../../../../time/windows/index.ts';
 import { GROUP_PREFIX_WIDTH, TIME_WIDTH, decodeTime, encodeTime } from '../window/state-keys.ts';
 import {
-  ChangelogBuffer, ExpiryQueue, encodeWm, ownedStateKey, restoredWatermark, type WatermarkState,
+  ChangelogBuffer,
+  ExpiryQueue,
+  encodeWm,
+  ownedStateKey,
+  restoredWatermark,
+  type WatermarkState,
 } from './keyed-support.ts';
 
 export const WINDOW_JOIN_TABLE = 'wjoin';
@@ -36,8 +46,15 @@ export interface WindowJoinPlan {
   select: CompiledJoinSelect;
 }
 
-interface Side { r: Row; t: number }
-interface WindowEntry { s: number; L: Side[]; R: Side[] }
+interface Side {
+  r: Row;
+  t: number;
+}
+interface WindowEntry {
+  s: number;
+  L: Side[];
+  R: Side[];
+}
 
 export class WindowJoinOperator implements StreamOperator {
   private ctx!: OperatorContext;
@@ -53,7 +70,8 @@ export class WindowJoinOperator implements StreamOperator {
   }
 
   async open(ctx: OperatorContext, out: OperatorOutput, restored?: { operator?: unknown[] }): Promise<void> {
-    if (ctx.state === null) throw new Error(`join.window '${this.plan.nodeId}' needs keyed state, but the runtime gave it none`);
+    if (ctx.state === null)
+      throw new Error(`join.window '${this.plan.nodeId}' needs keyed state, but the runtime gave it none`);
     this.ctx = ctx;
     this.out = out;
     this.table = ctx.state.table<WindowEntry>(WINDOW_JOIN_TABLE);
@@ -74,7 +92,8 @@ export class WindowJoinOperator implements StreamOperator {
     let late = 0;
     for (let i = 0; i < rows.length; i++) {
       const t = ts[i];
-      if (Number.isNaN(t)) throw new Error(`${what} received a record without an event time: set eventTime on its source`);
+      if (Number.isNaN(t))
+        throw new Error(`${what} received a record without an event time: set eventTime on its source`);
       const w = sw !== undefined && sw[i] > this.watermark ? sw[i] : this.watermark;
       const k = key.keyOf(rows[i]);
       const n = this.plan.assigner.assignEnds(t, ends);
@@ -116,7 +135,8 @@ export class WindowJoinOperator implements StreamOperator {
       const fired: Array<{ end: number; key: string; e: WindowEntry }> = [];
       due.forEach((k, i) => {
         const e = entries[i];
-        if (e !== undefined) fired.push({ end: decodeTime(k, GROUP_PREFIX_WIDTH), key: k.slice(GROUP_PREFIX_WIDTH + TIME_WIDTH + 1), e });
+        if (e !== undefined)
+          fired.push({ end: decodeTime(k, GROUP_PREFIX_WIDTH), key: k.slice(GROUP_PREFIX_WIDTH + TIME_WIDTH + 1), e });
       });
       fired.sort((a, b) => a.end - b.end || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
       const select = this.plan.select;

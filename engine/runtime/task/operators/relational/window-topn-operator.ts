@@ -13,21 +13,37 @@
  * The expiry queue (memory, rebuilt by a scan on open) holds each window's firing time.
  */
 import type {
-  OperatorContext, OperatorOutput, OperatorSnapshot, RecordBatch, Row, StreamOperator,
+  OperatorContext,
+  OperatorOutput,
+  OperatorSnapshot,
+  RecordBatch,
+  Row,
+  StreamOperator,
 } from '../../../../contracts/operator.ts';
 import type { StateTable } from '../../../../contracts/keyed-state.ts';
 import type { AlignedWindowAssigner } from '../../../../time/windows/assigners.ts';
 import { isoTime } from '../../../../time/windows/index.ts';
 import { GROUP_PREFIX_WIDTH, TIME_WIDTH, decodeTime, encodeTime } from '../window/state-keys.ts';
 import {
-  ChangelogBuffer, ExpiryQueue, encodeWm, ownedStateKey, restoredWatermark, type WatermarkState,
+  ChangelogBuffer,
+  ExpiryQueue,
+  encodeWm,
+  ownedStateKey,
+  restoredWatermark,
+  type WatermarkState,
 } from './keyed-support.ts';
 import { RANK_COLUMN, type TopNPlan } from './topn-operator.ts';
 
 export const WINDOW_TOPN_TABLE = 'wtopn';
 
-interface Held { r: Row; v: unknown[] }
-interface WindowTop { s: number; rows: Held[] }
+interface Held {
+  r: Row;
+  v: unknown[];
+}
+interface WindowTop {
+  s: number;
+  rows: Held[];
+}
 
 export class WindowTopNOperator implements StreamOperator {
   private ctx!: OperatorContext;
@@ -38,12 +54,16 @@ export class WindowTopNOperator implements StreamOperator {
   private readonly buffer = new ChangelogBuffer();
   private readonly ends: Float64Array;
 
-  constructor(private readonly plan: TopNPlan, private readonly assigner: AlignedWindowAssigner) {
+  constructor(
+    private readonly plan: TopNPlan,
+    private readonly assigner: AlignedWindowAssigner,
+  ) {
     this.ends = new Float64Array(assigner.windowsPerRecord);
   }
 
   async open(ctx: OperatorContext, out: OperatorOutput, restored?: { operator?: unknown[] }): Promise<void> {
-    if (ctx.state === null) throw new Error(`topn '${this.plan.nodeId}' needs keyed state, but the runtime gave it none`);
+    if (ctx.state === null)
+      throw new Error(`topn '${this.plan.nodeId}' needs keyed state, but the runtime gave it none`);
     this.ctx = ctx;
     this.out = out;
     this.table = ctx.state.table<WindowTop>(WINDOW_TOPN_TABLE);
@@ -62,7 +82,8 @@ export class WindowTopNOperator implements StreamOperator {
     let late = 0;
     for (let i = 0; i < rows.length; i++) {
       const t = ts[i];
-      if (Number.isNaN(t)) throw new Error(`${what} received a record without an event time: set eventTime on its source`);
+      if (Number.isNaN(t))
+        throw new Error(`${what} received a record without an event time: set eventTime on its source`);
       const w = sw !== undefined && sw[i] > this.watermark ? sw[i] : this.watermark;
       const k = partition.keyOf(rows[i]);
       const n = this.assigner.assignEnds(t, ends);
@@ -111,7 +132,8 @@ export class WindowTopNOperator implements StreamOperator {
       const fired: Array<{ end: number; key: string; e: WindowTop }> = [];
       due.forEach((k, i) => {
         const e = entries[i];
-        if (e !== undefined) fired.push({ end: decodeTime(k, GROUP_PREFIX_WIDTH), key: k.slice(GROUP_PREFIX_WIDTH + TIME_WIDTH + 1), e });
+        if (e !== undefined)
+          fired.push({ end: decodeTime(k, GROUP_PREFIX_WIDTH), key: k.slice(GROUP_PREFIX_WIDTH + TIME_WIDTH + 1), e });
       });
       fired.sort((a, b) => a.end - b.end || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
       for (const { end, e } of fired) {

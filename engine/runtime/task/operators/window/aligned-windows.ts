@@ -102,11 +102,18 @@ export class AlignedWindows implements WindowProcessor {
   /** The watermark at which `onTimers` last handled due timers (see KeyWindow). */
   private firedUpTo = -Infinity;
 
-  constructor(private readonly env: WindowEnv, private readonly assigner: AlignedWindowAssigner) {
+  constructor(
+    private readonly env: WindowEnv,
+    private readonly assigner: AlignedWindowAssigner,
+  ) {
     this.ends = new Float64Array(assigner.windowsPerRecord + 1);
     this.windowsPerKey = assigner.windowsPerRecord + 2;
     this.keys = new KeyIndex<KeyEntry>(env.plan.key, (key, row) => ({
-      key, keyGroup: env.keyGroupOf(key), keyValues: env.keyValues(row), last: null, windows: [],
+      key,
+      keyGroup: env.keyGroupOf(key),
+      keyValues: env.keyValues(row),
+      last: null,
+      windows: [],
     }));
   }
 
@@ -199,7 +206,17 @@ export class AlignedWindows implements WindowProcessor {
     }
     const id = alignedWindowKey(entry.keyGroup, end, entry.key);
     const kw: KeyWindow = {
-      owner: entry, end, id, write: [id, undefined], state: null, valid: false, dirty: false, createdIn: 0, batch: 0, slot: -1, refire: false,
+      owner: entry,
+      end,
+      id,
+      write: [id, undefined],
+      state: null,
+      valid: false,
+      dirty: false,
+      createdIn: 0,
+      batch: 0,
+      slot: -1,
+      refire: false,
     };
     windows.push(kw);
     return (entry.last = kw);

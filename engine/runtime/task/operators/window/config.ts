@@ -8,7 +8,10 @@ import { parseDuration } from '../../../../graph/units.ts';
 import { parseKeyBy } from '../../../../sql/index.ts';
 import type { Row } from '../../../../contracts/operator.ts';
 import {
-  tumblingWindows, slidingWindows, sessionWindows, type WindowAssigner,
+  tumblingWindows,
+  slidingWindows,
+  sessionWindows,
+  type WindowAssigner,
 } from '../../../../time/windows/index.ts';
 import { compileWindowAggregates, type WindowAggregates } from './aggregates.ts';
 import { operatorInputTypes } from '../../../common/input-types.ts';
@@ -77,7 +80,8 @@ export function readWindowPlan(node: JobNodeOf<'window'>, job: NormalizedJob): W
     }
     default:
       throw new WindowConfigError(
-        `${at('window.kind')}: expected 'tumbling', 'sliding' or 'session', got ${JSON.stringify(spec.kind)}`);
+        `${at('window.kind')}: expected 'tumbling', 'sliding' or 'session', got ${JSON.stringify(spec.kind)}`,
+      );
   }
   const allowedLateness = cfg.allowedLateness === undefined ? 0 : duration('allowedLateness', cfg.allowedLateness);
   const keyText = cfg.keyBy?.trim();
@@ -85,17 +89,25 @@ export function readWindowPlan(node: JobNodeOf<'window'>, job: NormalizedJob): W
   if (typeof cfg.aggregates !== 'string' || cfg.aggregates.trim() === '') {
     throw new WindowConfigError(`${at('aggregates')}: expected an aggregate list such as 'COUNT(*) AS n'`);
   }
-  const aggregates = attempt('aggregates', () => compileWindowAggregates(cfg.aggregates, operatorInputTypes(job, node.id)));
+  const aggregates = attempt('aggregates', () =>
+    compileWindowAggregates(cfg.aggregates, operatorInputTypes(job, node.id)),
+  );
   // Output rows are window_start, window_end, the key columns, then the aggregates: one name each.
   const taken = new Set(['window_start', 'window_end', ...(key?.columns ?? [])]);
   for (const alias of aggregates.aliases) {
     if (taken.has(alias)) {
       throw new WindowConfigError(
-        `${at('aggregates')}: the output column '${alias}' already exists (window_start, window_end and the keyBy columns come first): choose another alias`);
+        `${at('aggregates')}: the output column '${alias}' already exists (window_start, window_end and the keyBy columns come first): choose another alias`,
+      );
     }
   }
   const latePortWired = job.edges.some((e) => e.from === node.id && e.fromPort === 'late');
   return { nodeId: node.id, assigner, allowedLateness, key, aggregates, latePortWired };
 }
 
-interface WindowConfigSpec { kind?: unknown; size?: DurationInput; slide?: DurationInput; gap?: DurationInput }
+interface WindowConfigSpec {
+  kind?: unknown;
+  size?: DurationInput;
+  slide?: DurationInput;
+  gap?: DurationInput;
+}

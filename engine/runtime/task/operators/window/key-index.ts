@@ -18,11 +18,16 @@ export class KeyIndex<E> {
   private readonly single: ((row: Row) => unknown) | null;
 
   /** `make` builds the entry of a key string seen for the first time (from one of its rows). */
-  constructor(private readonly selector: WindowKeySelector | null, private readonly make: (key: string, row: Row) => E) {
+  constructor(
+    private readonly selector: WindowKeySelector | null,
+    private readonly make: (key: string, row: Row) => E,
+  ) {
     this.single = selector?.single ?? null;
   }
 
-  get size(): number { return this.byKey.size; }
+  get size(): number {
+    return this.byKey.size;
+  }
 
   clear(): void {
     this.byKey.clear();

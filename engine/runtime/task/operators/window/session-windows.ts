@@ -37,7 +37,10 @@ interface BatchKey {
 export class SessionWindows implements WindowProcessor {
   /** The current batch's per-record source watermarks (lateness verdicts), if it has them. */
   private sourceWatermarks: number[] | undefined;
-  constructor(private readonly env: WindowEnv, private readonly assigner: SessionWindowAssigner) {}
+  constructor(
+    private readonly env: WindowEnv,
+    private readonly assigner: SessionWindowAssigner,
+  ) {}
 
   async processBatch(batch: RecordBatch): Promise<void> {
     const env = this.env;
@@ -70,8 +73,12 @@ export class SessionWindows implements WindowProcessor {
 
   /** Returns the key's new state (`old` itself when no record changed it). */
   private addRecords(
-    bk: BatchKey, old: SessionKeyState | undefined, rows: Row[], ts: number[],
-    writes: StateWrite[], refired: ResultBuffer,
+    bk: BatchKey,
+    old: SessionKeyState | undefined,
+    rows: Row[],
+    ts: number[],
+    writes: StateWrite[],
+    refired: ResultBuffer,
   ): SessionKeyState | undefined {
     const env = this.env;
     const sw = this.sourceWatermarks;
@@ -115,7 +122,11 @@ export class SessionWindows implements WindowProcessor {
     for (const s of sessions) if (owned.has(s)) s.t = env.firstTimerTime(s.end);
     // Timers: drop those of sessions that are gone or moved, add those of new or moved sessions.
     const timerOf = (s: Session): Timer => ({
-      id: timerKey(bk.keyGroup, s.t, s.end, bk.key), keyGroup: bk.keyGroup, time: s.t, end: s.end, key: bk.key,
+      id: timerKey(bk.keyGroup, s.t, s.end, bk.key),
+      keyGroup: bk.keyGroup,
+      time: s.t,
+      end: s.end,
+      key: bk.key,
     });
     const after = new Map(sessions.map((s) => [`${s.t}/${s.end}`, s]));
     const before = new Set<string>();
@@ -149,14 +160,19 @@ export class SessionWindows implements WindowProcessor {
       const idx = state ? state.s.findIndex((s) => s.end === tm.end && s.t === tm.time) : -1;
       if (!state || idx < 0) continue; // stale timer
       const session = state.s[idx];
-      if (tm.time === tm.end - 1) fired.add(tm.end, tm.key, env.resultRow(session.start, session.end, state.k, session.a));
+      if (tm.time === tm.end - 1)
+        fired.add(tm.end, tm.key, env.resultRow(session.start, session.end, state.k, session.a));
       const cleanup = env.cleanupTime(tm.end);
       if (cleanup <= env.watermark) {
         state.s.splice(idx, 1);
       } else {
         state.s[idx] = { ...session, t: cleanup };
         env.timers.register(writes, {
-          id: timerKey(tm.keyGroup, cleanup, tm.end, tm.key), keyGroup: tm.keyGroup, time: cleanup, end: tm.end, key: tm.key,
+          id: timerKey(tm.keyGroup, cleanup, tm.end, tm.key),
+          keyGroup: tm.keyGroup,
+          time: cleanup,
+          end: tm.end,
+          key: tm.key,
         });
       }
     }

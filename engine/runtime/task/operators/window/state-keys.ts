@@ -54,7 +54,7 @@ const prefixes: string[] = [];
 
 /** `gggg:`, cached: built once per key group instead of once per window. */
 export function groupPrefix(keyGroup: number): string {
-  return prefixes[keyGroup] ??= stateKey(keyGroup, '');
+  return (prefixes[keyGroup] ??= stateKey(keyGroup, ''));
 }
 
 export function alignedWindowKey(keyGroup: number, end: number, key: string): string {

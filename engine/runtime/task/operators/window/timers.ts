@@ -15,7 +15,13 @@
  */
 import type { KeyGroupRange, StateTable } from '../../../../contracts/keyed-state.ts';
 import {
-  GROUP_PREFIX_WIDTH, clampTime, decodeTime, keyGroupOfKey, kindRange, parseAlignedWindowKey, parseTimerKey,
+  GROUP_PREFIX_WIDTH,
+  clampTime,
+  decodeTime,
+  keyGroupOfKey,
+  kindRange,
+  parseAlignedWindowKey,
+  parseTimerKey,
 } from './state-keys.ts';
 
 export type StateWrite = [string, unknown];
@@ -24,7 +30,13 @@ export type StateWrite = [string, unknown];
  * One pending timer. `id` is the state key it lives in: the window entry (`window-entries`) or
  * its own timer entry (`timer-entries`); unique per pending timer.
  */
-export interface Timer { id: string; keyGroup: number; time: number; end: number; key: string }
+export interface Timer {
+  id: string;
+  keyGroup: number;
+  time: number;
+  end: number;
+  key: string;
+}
 
 export type TimerLayout = 'window-entries' | 'timer-entries';
 
@@ -42,12 +54,17 @@ export interface TimerIndex {
 }
 
 export function timerIndexFor(
-  backendKind: string, table: StateTable<unknown>, range: KeyGroupRange, layout: TimerLayout,
+  backendKind: string,
+  table: StateTable<unknown>,
+  range: KeyGroupRange,
+  layout: TimerLayout,
 ): TimerIndex {
   return backendKind === 'rocksdb' ? new ScanningTimerIndex(table, range, layout) : new HeapTimerQueue(table, layout);
 }
 
-interface TimedValue { t: number }
+interface TimedValue {
+  t: number;
+}
 
 /** Reads the timer stored at one state entry of the given layout. */
 function timerOfEntry(layout: TimerLayout, k: string, v: unknown): Timer {
@@ -61,7 +78,9 @@ export class ScanningTimerIndex implements TimerIndex {
   private readonly kind: 'W' | 'T';
 
   constructor(
-    private readonly table: StateTable<unknown>, private readonly range: KeyGroupRange, private readonly layout: TimerLayout,
+    private readonly table: StateTable<unknown>,
+    private readonly range: KeyGroupRange,
+    private readonly layout: TimerLayout,
   ) {
     this.bound = new Float64Array(range.end - range.start + 1).fill(Infinity);
     this.kind = layout === 'timer-entries' ? 'T' : 'W';
@@ -95,7 +114,8 @@ export class ScanningTimerIndex implements TimerIndex {
   async due(watermark: number): Promise<Timer[]> {
     const limit = clampTime(watermark);
     const groups: number[] = [];
-    for (let g = this.range.start; g <= this.range.end; g++) if (this.bound[g - this.range.start] <= limit) groups.push(g);
+    for (let g = this.range.start; g <= this.range.end; g++)
+      if (this.bound[g - this.range.start] <= limit) groups.push(g);
     const out: Timer[] = [];
     if (groups.length === 0) return out;
     // Opening an iterator costs a few native round trips: when many groups are due (a tumbling
@@ -164,7 +184,10 @@ export class HeapTimerQueue implements TimerIndex {
   private readonly heap: number[] = [];
   private readonly kind: 'W' | 'T';
 
-  constructor(private readonly table: StateTable<unknown>, private readonly layout: TimerLayout) {
+  constructor(
+    private readonly table: StateTable<unknown>,
+    private readonly layout: TimerLayout,
+  ) {
     this.kind = layout === 'timer-entries' ? 'T' : 'W';
   }
 

@@ -43,7 +43,8 @@ export class WindowEnv {
     if (g < r.start || g > r.end) {
       throw new Error(
         `window '${this.plan.nodeId}' subtask ${this.ctx.subtask} received key ${JSON.stringify(key)} of key group ` +
-        `${g}, outside its key groups ${r.start}-${r.end}: its input is not partitioned by the window's keyBy`);
+          `${g}, outside its key groups ${r.start}-${r.end}: its input is not partitioned by the window's keyBy`,
+      );
     }
     return g;
   }
@@ -86,7 +87,8 @@ export class WindowEnv {
 
   noEventTime(): Error {
     return new Error(
-      `window '${this.plan.nodeId}' received a record without an event time: set eventTime on its source`);
+      `window '${this.plan.nodeId}' received a record without an event time: set eventTime on its source`,
+    );
   }
 
   late(row: Row, ts: number): void {

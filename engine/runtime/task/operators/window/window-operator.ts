@@ -15,7 +15,11 @@
  *   of theirs: no window that any of them still held can be treated as late by mistake.
  */
 import type {
-  OperatorContext, OperatorOutput, OperatorSnapshot, RecordBatch, StreamOperator,
+  OperatorContext,
+  OperatorOutput,
+  OperatorSnapshot,
+  RecordBatch,
+  StreamOperator,
 } from '../../../../contracts/operator.ts';
 import type { WindowPlan } from './config.ts';
 import { compareTimers, timerIndexFor } from './timers.ts';

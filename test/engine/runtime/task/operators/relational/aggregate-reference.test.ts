@@ -10,18 +10,33 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { JobNodeOf } from '../../../../../../engine/graph/types.ts';
 import type { Row } from '../../../../../../engine/contracts/operator.ts';
-import { createAggregateOperator, AGGREGATE_TABLE } from '../../../../../../engine/runtime/task/operators/relational/index.ts';
+import {
+  createAggregateOperator,
+  AGGREGATE_TABLE,
+} from '../../../../../../engine/runtime/task/operators/relational/index.ts';
 import { parseKeyBy } from '../../../../../../engine/sql/index.ts';
 import { BACKEND_KINDS, createHarnessBackends, OperatorTestHarness } from '../../../../../support/harness/index.ts';
-import { drivePhased, foldChangelog, perKey, PHASES, randomSides, recordsOf, type Change, type DriveEvent } from './relational-fixtures.ts';
+import {
+  drivePhased,
+  foldChangelog,
+  perKey,
+  PHASES,
+  randomSides,
+  recordsOf,
+  type Change,
+  type DriveEvent,
+} from './relational-fixtures.ts';
 
-const AGGREGATES = "COUNT(*) AS n, SUM(v) AS total, MIN(v) AS lo, MAX(v) AS hi, AVG(v) AS mean, "
-  + "COUNT(DISTINCT region) AS regions, COUNT(DISTINCT v) AS vs, COUNT(*) FILTER (WHERE v > 50) AS big, "
-  + "SUM(v) FILTER (WHERE region = 'eu') AS eu_total";
+const AGGREGATES =
+  'COUNT(*) AS n, SUM(v) AS total, MIN(v) AS lo, MAX(v) AS hi, AVG(v) AS mean, ' +
+  'COUNT(DISTINCT region) AS regions, COUNT(DISTINCT v) AS vs, COUNT(*) FILTER (WHERE v > 50) AS big, ' +
+  "SUM(v) FILTER (WHERE region = 'eu') AS eu_total";
 
 function results(keyCols: string[], keyValues: unknown[], rows: Row[]): Row {
   const out: Row = {};
-  keyCols.forEach((c, i) => { out[c] = keyValues[i]; });
+  keyCols.forEach((c, i) => {
+    out[c] = keyValues[i];
+  });
   const vs = rows.map((r) => r.v as number);
   out.n = vs.length;
   out.total = vs.reduce((a, b) => a + b, 0);
@@ -72,8 +87,11 @@ for (const keyBy of ['user', 'region, user']) {
       test(`aggregate by ${keyBy} vs reference: ${kind}, ${ph.name}`, async () => {
         assert.ok(want.filter((c) => c.kind === '-U').length > 1000, 'the input updates results many times');
         const got = await drivePhased(events, {
-          create: () => createAggregateOperator(node), backend: backends.factory(kind, `agg-${kind}`),
-          keyOf: [parseKeyBy(keyBy).keyOf], phases: ph.phases, table: AGGREGATE_TABLE,
+          create: () => createAggregateOperator(node),
+          backend: backends.factory(kind, `agg-${kind}`),
+          keyOf: [parseKeyBy(keyBy).keyOf],
+          phases: ph.phases,
+          table: AGGREGATE_TABLE,
         });
         assert.equal(got.snapshots, ph.phases.length - 1);
         assert.deepEqual(perKey(got.changes, groupKey), perKey(want, groupKey));
@@ -84,41 +102,83 @@ for (const keyBy of ['user', 'region, user']) {
 }
 
 test('aggregate: a record that leaves the results unchanged emits nothing', async () => {
-  const node: JobNodeOf<'aggregate'> = { id: 'agg', type: 'aggregate', config: { keyBy: 'user', aggregates: 'MAX(v) AS hi' } };
+  const node: JobNodeOf<'aggregate'> = {
+    id: 'agg',
+    type: 'aggregate',
+    config: { keyBy: 'user', aggregates: 'MAX(v) AS hi' },
+  };
   const h = await OperatorTestHarness.open(() => createAggregateOperator(node));
-  await h.processElements([{ row: { user: 'a', v: 5 }, ts: 1 }, { row: { user: 'a', v: 3 }, ts: 2 }, { row: { user: 'a', v: 9 }, ts: 3 }]);
-  assert.deepEqual(h.changelog().map((c) => `${c.kind} ${c.row.hi}`), ['+I 5', '-U 5', '+U 9']);
+  await h.processElements([
+    { row: { user: 'a', v: 5 }, ts: 1 },
+    { row: { user: 'a', v: 3 }, ts: 2 },
+    { row: { user: 'a', v: 9 }, ts: 3 },
+  ]);
+  assert.deepEqual(
+    h.changelog().map((c) => `${c.kind} ${c.row.hi}`),
+    ['+I 5', '-U 5', '+U 9'],
+  );
   await h.close();
 });
 
 test('aggregate stateTtl: a key idle for stateTtl of event time is forgotten and starts again', async () => {
-  const node: JobNodeOf<'aggregate'> = { id: 'agg', type: 'aggregate', config: { keyBy: 'user', aggregates: 'COUNT(*) AS n', stateTtl: 1000 } };
+  const node: JobNodeOf<'aggregate'> = {
+    id: 'agg',
+    type: 'aggregate',
+    config: { keyBy: 'user', aggregates: 'COUNT(*) AS n', stateTtl: 1000 },
+  };
   for (const kind of BACKEND_KINDS) {
-    const h = await OperatorTestHarness.open(() => createAggregateOperator(node), { backend: backends.factory(kind, `ttl-${kind}`) });
-    await h.processElements([{ row: { user: 'a' }, ts: 100 }, { row: { user: 'b' }, ts: 900 }, { row: { user: 'a' }, ts: 200 }]);
+    const h = await OperatorTestHarness.open(() => createAggregateOperator(node), {
+      backend: backends.factory(kind, `ttl-${kind}`),
+    });
+    await h.processElements([
+      { row: { user: 'a' }, ts: 100 },
+      { row: { user: 'b' }, ts: 900 },
+      { row: { user: 'a' }, ts: 200 },
+    ]);
     await h.processWatermark(1099); // a: last seen 200 -> kept until 1200
     await h.processWatermark(1500); // a expires (200 + 1000 <= 1500), b does not (900 + 1000 > 1500)
     let entries = 0;
     for await (const _ of h.backend.table(AGGREGATE_TABLE).scan()) entries++;
     assert.equal(entries, 1, `${kind}: only b is kept`);
-    await h.processElements([{ row: { user: 'a' }, ts: 1600 }, { row: { user: 'b' }, ts: 1600 }]);
-    assert.deepEqual(h.changelog().map((c) => `${c.kind} ${c.row.user}=${c.row.n}`),
-      ['+I a=1', '+I b=1', '-U a=1', '+U a=2', '+I a=1', '-U b=1', '+U b=2'], kind);
+    await h.processElements([
+      { row: { user: 'a' }, ts: 1600 },
+      { row: { user: 'b' }, ts: 1600 },
+    ]);
+    assert.deepEqual(
+      h.changelog().map((c) => `${c.kind} ${c.row.user}=${c.row.n}`),
+      ['+I a=1', '+I b=1', '-U a=1', '+U a=2', '+I a=1', '-U b=1', '+U b=2'],
+      kind,
+    );
     await h.close();
   }
 });
 
 test('aggregate stateTtl is exact: a key is fresh once the watermark reaches its time + stateTtl', async () => {
-  const node: JobNodeOf<'aggregate'> = { id: 'agg', type: 'aggregate', config: { keyBy: 'user', aggregates: 'COUNT(*) AS n', stateTtl: 1000 } };
+  const node: JobNodeOf<'aggregate'> = {
+    id: 'agg',
+    type: 'aggregate',
+    config: { keyBy: 'user', aggregates: 'COUNT(*) AS n', stateTtl: 1000 },
+  };
   for (const kind of BACKEND_KINDS) {
-    const h = await OperatorTestHarness.open(() => createAggregateOperator(node), { backend: backends.factory(kind, `ttl-exact-${kind}`) });
-    await h.processElements([{ row: { user: 'c' }, ts: 0 }, { row: { user: 'd' }, ts: 0 }]);
+    const h = await OperatorTestHarness.open(() => createAggregateOperator(node), {
+      backend: backends.factory(kind, `ttl-exact-${kind}`),
+    });
+    await h.processElements([
+      { row: { user: 'c' }, ts: 0 },
+      { row: { user: 'd' }, ts: 0 },
+    ]);
     await h.processWatermark(999);
     await h.processElements([{ row: { user: 'd' }, ts: 999 }]); // d refreshed just in time: kept until 1999
     await h.processWatermark(1000); // c expires exactly now (0 + 1000 <= 1000)
-    await h.processElements([{ row: { user: 'c' }, ts: 1001 }, { row: { user: 'd' }, ts: 1001 }]);
-    assert.deepEqual(h.changelog().map((c) => `${c.kind} ${c.row.user}=${c.row.n}`),
-      ['+I c=1', '+I d=1', '-U d=1', '+U d=2', '+I c=1', '-U d=2', '+U d=3'], kind);
+    await h.processElements([
+      { row: { user: 'c' }, ts: 1001 },
+      { row: { user: 'd' }, ts: 1001 },
+    ]);
+    assert.deepEqual(
+      h.changelog().map((c) => `${c.kind} ${c.row.user}=${c.row.n}`),
+      ['+I c=1', '+I d=1', '-U d=1', '+U d=2', '+I c=1', '-U d=2', '+U d=3'],
+      kind,
+    );
     await h.close();
   }
 });

@@ -7,7 +7,11 @@
 import assert from 'node:assert/strict';
 import type { Row, RowKind, StreamOperator } from '../../../../../../engine/contracts/operator.ts';
 import type { StateBackendKind } from '../../../../../../engine/graph/types.ts';
-import { MultiInputParallelHarness, type BackendFactory, type HarnessSnapshot } from '../../../../../support/harness/index.ts';
+import {
+  MultiInputParallelHarness,
+  type BackendFactory,
+  type HarnessSnapshot,
+} from '../../../../../support/harness/index.ts';
 import { prng, T0 } from '../window/window-fixtures.ts';
 
 export type Change = { kind: RowKind; row: Row; ts: number };
@@ -16,7 +20,13 @@ export type DriveEvent =
   | { kind: 'batch'; input: number; rows: Row[]; ts: number[]; sourceWatermarks: number[] }
   | { kind: 'watermark'; watermark: number };
 
-export interface SideOptions { keys: number; step: number; jitter: number; delay: number; tag: string }
+export interface SideOptions {
+  keys: number;
+  step: number;
+  jitter: number;
+  delay: number;
+  tag: string;
+}
 
 /**
  * `count` records spread over `sides.length` inputs in random batches. Each input is its own
@@ -46,14 +56,23 @@ export function randomSides(seed: number, count: number, sides: SideOptions[], m
       if (rnd() < 0.03) t -= Math.round(rnd() * 1000);
       const k = Math.floor(rnd() * o.keys);
       sw.push(maxTs[input] === -Infinity ? -Infinity : maxTs[input] - o.delay - 1);
-      rows.push({ id: `${o.tag}${i}`, user: `u${k}`, region: k % 3 === 0 ? 'eu' : 'us', v: Math.floor(rnd() * 100) - 20, ts: t });
+      rows.push({
+        id: `${o.tag}${i}`,
+        user: `u${k}`,
+        region: k % 3 === 0 ? 'eu' : 'us',
+        v: Math.floor(rnd() * 100) - 20,
+        ts: t,
+      });
       ts.push(t);
       if (t > maxTs[input]) maxTs[input] = t;
     }
     events.push({ kind: 'batch', input, rows, ts, sourceWatermarks: sw });
     wms[input] = maxTs[input] - o.delay - 1;
     const w = Math.min(...wms);
-    if (w > opWm) { opWm = w; events.push({ kind: 'watermark', watermark: w }); }
+    if (w > opWm) {
+      opWm = w;
+      events.push({ kind: 'watermark', watermark: w });
+    }
   }
   events.push({ kind: 'watermark', watermark: Infinity });
   return events;
@@ -64,14 +83,18 @@ export function onTime(events: DriveEvent[], input: number): Array<{ row: Row; t
   const out: Array<{ row: Row; ts: number }> = [];
   for (const e of events) {
     if (e.kind !== 'batch' || e.input !== input) continue;
-    e.rows.forEach((row, i) => { if (e.ts[i] > e.sourceWatermarks[i]) out.push({ row, ts: e.ts[i] }); });
+    e.rows.forEach((row, i) => {
+      if (e.ts[i] > e.sourceWatermarks[i]) out.push({ row, ts: e.ts[i] });
+    });
   }
   return out;
 }
 
 /** All records of one input in arrival order. */
 export function recordsOf(events: DriveEvent[], input: number): Array<{ row: Row; ts: number }> {
-  return events.flatMap((e) => (e.kind === 'batch' && e.input === input ? e.rows.map((row, i) => ({ row, ts: e.ts[i] })) : []));
+  return events.flatMap((e) =>
+    e.kind === 'batch' && e.input === input ? e.rows.map((row, i) => ({ row, ts: e.ts[i] })) : [],
+  );
 }
 
 /**
@@ -86,7 +109,8 @@ export function foldChangelog(changes: readonly Change[]): string[] {
     if (c.kind === '+I' || c.kind === '+U') table.set(k, n + 1);
     else {
       assert.ok(n > 0, `${c.kind} retracts a row that is not in the table: ${k}`);
-      if (n === 1) table.delete(k); else table.set(k, n - 1);
+      if (n === 1) table.delete(k);
+      else table.set(k, n - 1);
     }
   }
   return [...table.entries()].flatMap(([k, n]) => Array.from({ length: n }, () => k)).sort();
@@ -94,7 +118,11 @@ export function foldChangelog(changes: readonly Change[]): string[] {
 
 /** JSON with sorted keys: rows compare by content, not by column order. */
 export function canonicalRow(row: Row): string {
-  return JSON.stringify(Object.keys(row).sort().map((k) => [k, row[k]]));
+  return JSON.stringify(
+    Object.keys(row)
+      .sort()
+      .map((k) => [k, row[k]]),
+  );
 }
 
 /** Changes grouped by a key of their row, each group in emission order (canonical rows). */
@@ -136,7 +164,11 @@ export async function drivePhased(events: DriveEvent[], o: DriveOptions): Promis
   let finalEntries = 0;
   const per = Math.ceil(events.length / o.phases.length);
   for (let p = 0; p < o.phases.length; p++) {
-    const h = await MultiInputParallelHarness.open(o.create, { parallelism: o.phases[p], keyOf: o.keyOf, backend: o.backend }, restore);
+    const h = await MultiInputParallelHarness.open(
+      o.create,
+      { parallelism: o.phases[p], keyOf: o.keyOf, backend: o.backend },
+      restore,
+    );
     for (const e of events.slice(p * per, (p + 1) * per)) {
       if (e.kind === 'watermark') await h.processWatermark(e.watermark);
       else await h.processBatch({ rows: e.rows, ts: e.ts, sourceWatermarks: e.sourceWatermarks }, e.input);

@@ -10,13 +10,30 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { JobNodeOf } from '../../../../../../engine/graph/types.ts';
 import type { Row } from '../../../../../../engine/contracts/operator.ts';
-import { createTopNOperator, TOPN_TABLE, WINDOW_TOPN_TABLE } from '../../../../../../engine/runtime/task/operators/relational/index.ts';
+import {
+  createTopNOperator,
+  TOPN_TABLE,
+  WINDOW_TOPN_TABLE,
+} from '../../../../../../engine/runtime/task/operators/relational/index.ts';
 import { iso } from '../window/window-fixtures.ts';
 import { parseKeyBy } from '../../../../../../engine/sql/index.ts';
 import { BACKEND_KINDS, createHarnessBackends } from '../../../../../support/harness/index.ts';
-import { canonicalRow, drivePhased, foldChangelog, perKey, PHASES, randomSides, recordsOf, type Change, type DriveEvent } from './relational-fixtures.ts';
+import {
+  canonicalRow,
+  drivePhased,
+  foldChangelog,
+  perKey,
+  PHASES,
+  randomSides,
+  recordsOf,
+  type Change,
+  type DriveEvent,
+} from './relational-fixtures.ts';
 
-interface SortKey { col: string; desc: boolean }
+interface SortKey {
+  col: string;
+  desc: boolean;
+}
 
 function reference(events: DriveEvent[], partitionCols: string[], order: SortKey[], limit: number): Change[] {
   const seen = new Map<string, Row[]>();
@@ -24,7 +41,8 @@ function reference(events: DriveEvent[], partitionCols: string[], order: SortKey
   const out: Change[] = [];
   const cmp = (a: Row, b: Row): number => {
     for (const o of order) {
-      const x = a[o.col] as number, y = b[o.col] as number;
+      const x = a[o.col] as number,
+        y = b[o.col] as number;
       if (x !== y) return (x < y ? -1 : 1) * (o.desc ? -1 : 1);
     }
     return 0;
@@ -48,16 +66,41 @@ function reference(events: DriveEvent[], partitionCols: string[], order: SortKey
 
 const CASES: Array<{ name: string; partitionBy: string; orderBy: string; order: SortKey[]; limit: number }> = [
   { name: 'top 3 by v DESC', partitionBy: 'user', orderBy: 'v DESC', order: [{ col: 'v', desc: true }], limit: 3 },
-  { name: 'top 5 by v ASC, ts DESC (2 partition columns)', partitionBy: 'region, user', orderBy: 'v ASC, ts DESC', order: [{ col: 'v', desc: false }, { col: 'ts', desc: true }], limit: 5 },
-  { name: 'dedup keep first (limit 1, ts ASC)', partitionBy: 'user', orderBy: 'ts ASC', order: [{ col: 'ts', desc: false }], limit: 1 },
-  { name: 'dedup keep last (limit 1, ts DESC)', partitionBy: 'user', orderBy: 'ts DESC', order: [{ col: 'ts', desc: true }], limit: 1 },
+  {
+    name: 'top 5 by v ASC, ts DESC (2 partition columns)',
+    partitionBy: 'region, user',
+    orderBy: 'v ASC, ts DESC',
+    order: [
+      { col: 'v', desc: false },
+      { col: 'ts', desc: true },
+    ],
+    limit: 5,
+  },
+  {
+    name: 'dedup keep first (limit 1, ts ASC)',
+    partitionBy: 'user',
+    orderBy: 'ts ASC',
+    order: [{ col: 'ts', desc: false }],
+    limit: 1,
+  },
+  {
+    name: 'dedup keep last (limit 1, ts DESC)',
+    partitionBy: 'user',
+    orderBy: 'ts DESC',
+    order: [{ col: 'ts', desc: true }],
+    limit: 1,
+  },
 ];
 
 const backends = await createHarnessBackends();
 after(() => backends.dispose());
 
 for (const [i, c] of CASES.entries()) {
-  const node: JobNodeOf<'topn'> = { id: 'top', type: 'topn', config: { partitionBy: c.partitionBy, orderBy: c.orderBy, limit: c.limit } };
+  const node: JobNodeOf<'topn'> = {
+    id: 'top',
+    type: 'topn',
+    config: { partitionBy: c.partitionBy, orderBy: c.orderBy, limit: c.limit },
+  };
   const cols = parseKeyBy(c.partitionBy).columns;
   const events = randomSides(70 + i, 2500, [{ keys: 11, step: 4, jitter: 150, delay: 60, tag: 't' }]);
   const want = reference(events, cols, c.order, c.limit);
@@ -65,17 +108,26 @@ for (const [i, c] of CASES.entries()) {
   for (const kind of BACKEND_KINDS) {
     for (const ph of PHASES) {
       test(`topn ${c.name} vs reference: ${kind}, ${ph.name}`, async () => {
-        assert.ok(want.filter((x) => x.kind === '-U').length > (c.limit === 1 ? 5 : 50), `ranks change (${want.filter((x) => x.kind === '-U').length} updates)`);
+        assert.ok(
+          want.filter((x) => x.kind === '-U').length > (c.limit === 1 ? 5 : 50),
+          `ranks change (${want.filter((x) => x.kind === '-U').length} updates)`,
+        );
         const got = await drivePhased(events, {
-          create: () => createTopNOperator(node), backend: backends.factory(kind, `topn-${kind}`),
-          keyOf: [parseKeyBy(c.partitionBy).keyOf], phases: ph.phases, table: TOPN_TABLE,
+          create: () => createTopNOperator(node),
+          backend: backends.factory(kind, `topn-${kind}`),
+          keyOf: [parseKeyBy(c.partitionBy).keyOf],
+          phases: ph.phases,
+          table: TOPN_TABLE,
         });
         assert.deepEqual(perKey(got.changes, part), perKey(want, part));
         const table = foldChangelog(got.changes);
         assert.deepEqual(table, foldChangelog(want));
         // The folded table is the top N: at most `limit` rows per partition, ranks 1..n.
         const perPart = new Map<string, number>();
-        for (const t of table) { const r = Object.fromEntries(JSON.parse(t)); perPart.set(part(r), (perPart.get(part(r)) ?? 0) + 1); }
+        for (const t of table) {
+          const r = Object.fromEntries(JSON.parse(t));
+          perPart.set(part(r), (perPart.get(part(r)) ?? 0) + 1);
+        }
         for (const n of perPart.values()) assert.ok(n <= c.limit);
       });
     }
@@ -84,7 +136,13 @@ for (const [i, c] of CASES.entries()) {
 
 // Window Top-N: per window and partition, the first `limit` on-time rows in order (stable sort of
 // arrival order), emitted once when the window closes, with window bounds and rownum.
-function windowTopNReference(events: DriveEvent[], size: number, slide: number, order: SortKey[], limit: number): string[] {
+function windowTopNReference(
+  events: DriveEvent[],
+  size: number,
+  slide: number,
+  order: SortKey[],
+  limit: number,
+): string[] {
   const buckets = new Map<string, { end: number; rows: Row[] }>();
   for (const e of events) {
     if (e.kind !== 'batch') continue;
@@ -101,22 +159,39 @@ function windowTopNReference(events: DriveEvent[], size: number, slide: number, 
   }
   const cmp = (a: Row, b: Row): number => {
     for (const o of order) {
-      const x = a[o.col] as number, y = b[o.col] as number;
+      const x = a[o.col] as number,
+        y = b[o.col] as number;
       if (x !== y) return (x < y ? -1 : 1) * (o.desc ? -1 : 1);
     }
     return 0;
   };
   const out: string[] = [];
   for (const b of buckets.values()) {
-    [...b.rows].sort(cmp).slice(0, limit).forEach((row, r) => out.push(
-      `${canonicalRow({ window_start: iso(b.end - size), window_end: iso(b.end), ...row, rownum: r + 1 })} @${b.end - 1}`));
+    [...b.rows]
+      .sort(cmp)
+      .slice(0, limit)
+      .forEach((row, r) =>
+        out.push(
+          `${canonicalRow({ window_start: iso(b.end - size), window_end: iso(b.end), ...row, rownum: r + 1 })} @${b.end - 1}`,
+        ),
+      );
   }
   return out.sort();
 }
 
-for (const spec of [{ kind: 'tumbling' as const, size: 300, slide: 300 }, { kind: 'sliding' as const, size: 400, slide: 200 }]) {
-  const window = spec.kind === 'tumbling' ? { kind: spec.kind, size: spec.size } : { kind: spec.kind, size: spec.size, slide: spec.slide };
-  const node: JobNodeOf<'topn'> = { id: 'wtop', type: 'topn', config: { partitionBy: 'user', orderBy: 'v DESC', limit: 2, window } };
+for (const spec of [
+  { kind: 'tumbling' as const, size: 300, slide: 300 },
+  { kind: 'sliding' as const, size: 400, slide: 200 },
+]) {
+  const window =
+    spec.kind === 'tumbling'
+      ? { kind: spec.kind, size: spec.size }
+      : { kind: spec.kind, size: spec.size, slide: spec.slide };
+  const node: JobNodeOf<'topn'> = {
+    id: 'wtop',
+    type: 'topn',
+    config: { partitionBy: 'user', orderBy: 'v DESC', limit: 2, window },
+  };
   const events = randomSides(160, 2500, [{ keys: 7, step: 4, jitter: 150, delay: 60, tag: 'w' }]);
   const want = windowTopNReference(events, spec.size, spec.slide, [{ col: 'v', desc: true }], 2);
   for (const kind of BACKEND_KINDS) {
@@ -124,10 +199,16 @@ for (const spec of [{ kind: 'tumbling' as const, size: 300, slide: 300 }, { kind
       test(`topn per ${spec.kind} window vs reference: ${kind}, ${ph.name}`, async () => {
         assert.ok(want.length > 200, `windows fire (${want.length} rows)`);
         const got = await drivePhased(events, {
-          create: () => createTopNOperator(node), backend: backends.factory(kind, `wtop-${kind}`),
-          keyOf: [parseKeyBy('user').keyOf], phases: ph.phases, table: WINDOW_TOPN_TABLE,
+          create: () => createTopNOperator(node),
+          backend: backends.factory(kind, `wtop-${kind}`),
+          keyOf: [parseKeyBy('user').keyOf],
+          phases: ph.phases,
+          table: WINDOW_TOPN_TABLE,
         });
-        assert.ok(got.changes.every((c) => c.kind === '+I'), 'a window Top-N is append-only');
+        assert.ok(
+          got.changes.every((c) => c.kind === '+I'),
+          'a window Top-N is append-only',
+        );
         assert.ok(got.late > 10, `late records were dropped (${got.late})`);
         assert.deepEqual(got.changes.map((c) => `${canonicalRow(c.row)} @${c.ts}`).sort(), want);
         assert.equal(got.finalEntries, 0, 'every window fired and was dropped');

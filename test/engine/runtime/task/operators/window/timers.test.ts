@@ -7,7 +7,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { InMemoryKeyedStateBackend } from '../../../../../support/harness/index.ts';
 import {
-  HeapTimerQueue, ScanningTimerIndex, compareTimers, type StateWrite, type Timer, type TimerIndex, type TimerLayout,
+  HeapTimerQueue,
+  ScanningTimerIndex,
+  compareTimers,
+  type StateWrite,
+  type Timer,
+  type TimerIndex,
+  type TimerLayout,
 } from '../../../../../../engine/runtime/task/operators/window/timers.ts';
 import { alignedWindowKey, timerKey } from '../../../../../../engine/runtime/task/operators/window/state-keys.ts';
 import { prng } from './window-fixtures.ts';
@@ -23,7 +29,10 @@ for (const layout of ['window-entries', 'timer-entries'] as TimerLayout[]) {
     const rnd = prng(layout.length);
     const backend = new InMemoryKeyedStateBackend(RANGE);
     const table = backend.table<unknown>('window');
-    const make = (): [TimerIndex, TimerIndex] => [new ScanningTimerIndex(table, RANGE, layout), new HeapTimerQueue(table, layout)];
+    const make = (): [TimerIndex, TimerIndex] => [
+      new ScanningTimerIndex(table, RANGE, layout),
+      new HeapTimerQueue(table, layout),
+    ];
     let [scan, heap] = make();
     let wm = 0;
     for (let round = 0; round < 60; round++) {
@@ -35,7 +44,8 @@ for (const layout of ['window-entries', 'timer-entries'] as TimerLayout[]) {
         const end = wm + 1 + Math.floor(rnd() * 400);
         // A window in its lateness phase has a timer after its end.
         const time = rnd() < 0.3 ? end - 1 + Math.floor(rnd() * 100) : end - 1;
-        const id = layout === 'window-entries' ? alignedWindowKey(keyGroup, end, key) : timerKey(keyGroup, time, end, key);
+        const id =
+          layout === 'window-entries' ? alignedWindowKey(keyGroup, end, key) : timerKey(keyGroup, time, end, key);
         if (timers.some((t) => t.id === id)) continue;
         timers.push({ id, keyGroup, time, end, key });
       }
@@ -46,7 +56,10 @@ for (const layout of ['window-entries', 'timer-entries'] as TimerLayout[]) {
       }
       await table.writeMany(writes);
       if (round % 20 === 19) [scan, heap] = make(); // forget everything: rebuild from state only
-      if (round % 20 === 19) { await scan.rebuild(); await heap.rebuild(); }
+      if (round % 20 === 19) {
+        await scan.rebuild();
+        await heap.rebuild();
+      }
       wm += Math.floor(rnd() * 120);
       const a = await scan.due(wm);
       const b = await heap.due(wm);

@@ -8,15 +8,23 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  BACKEND_KINDS, OperatorTestHarness, createHarnessBackends, type BackendFactory, type HarnessBackends,
+  BACKEND_KINDS,
+  OperatorTestHarness,
+  createHarnessBackends,
+  type BackendFactory,
+  type HarnessBackends,
 } from '../../../../../support/harness/index.ts';
 import type { KeyedStateBackend, StateTable } from '../../../../../../engine/contracts/keyed-state.ts';
 import type { Row } from '../../../../../../engine/contracts/operator.ts';
 import { T0, at, iso, windowJob } from './window-fixtures.ts';
 
 let backends: HarnessBackends;
-const ready = createHarnessBackends().then((b) => { backends = b; });
-after(async () => { await backends?.dispose(); });
+const ready = createHarnessBackends().then((b) => {
+  backends = b;
+});
+after(async () => {
+  await backends?.dispose();
+});
 
 /** Counts the keys every `getMany` of the backend's tables asks for. */
 function countingReads(factory: BackendFactory): { factory: BackendFactory; reads: () => number } {
@@ -27,7 +35,10 @@ function countingReads(factory: BackendFactory): { factory: BackendFactory; read
       const t = b.table<V>(name);
       return {
         name: t.name,
-        getMany: (keys) => { reads += keys.length; return t.getMany(keys); },
+        getMany: (keys) => {
+          reads += keys.length;
+          return t.getMany(keys);
+        },
         writeMany: (entries) => t.writeMany(entries),
         scan: (range) => t.scan(range),
       };
@@ -46,7 +57,11 @@ for (const kind of BACKEND_KINDS) {
   test(`${kind}: a window living through many batches is read from state once and counts every record`, async () => {
     await ready;
     const { factory, reads } = countingReads(backends.factory(kind, `long-${kind}`));
-    const { create } = windowJob({ keyBy: 'user', window: { kind: 'tumbling', size: 10_000 }, aggregates: 'COUNT(*) AS n, SUM(v) AS total' });
+    const { create } = windowJob({
+      keyBy: 'user',
+      window: { kind: 'tumbling', size: 10_000 },
+      aggregates: 'COUNT(*) AS n, SUM(v) AS total',
+    });
     const h = await OperatorTestHarness.open(create, { backend: factory });
     for (let b = 0; b < 20; b++) {
       await h.processElements([at(b * 10, { user: 'a', v: 1 }), at(b * 10 + 5, { user: 'b', v: 2 })]);
@@ -64,7 +79,11 @@ for (const kind of BACKEND_KINDS) {
   test(`${kind}: a snapshot includes updates made since the window was last written`, async () => {
     await ready;
     const backend = backends.factory(kind, `held-${kind}`);
-    const { create } = windowJob({ keyBy: 'user', window: { kind: 'tumbling', size: 1000 }, aggregates: 'COUNT(*) AS n, SUM(v) AS total' });
+    const { create } = windowJob({
+      keyBy: 'user',
+      window: { kind: 'tumbling', size: 1000 },
+      aggregates: 'COUNT(*) AS n, SUM(v) AS total',
+    });
     const h = await OperatorTestHarness.open(create, { backend });
     await h.processElements([at(1, { user: 'a', v: 1 })]); // new window: written at once
     await h.processElements([at(2, { user: 'a', v: 10 }), at(3, { user: 'a', v: 100 })]); // an update of it
@@ -85,7 +104,11 @@ for (const kind of BACKEND_KINDS) {
   test(`${kind}: windows that leave the per-key cache with unwritten updates are read back correctly`, async () => {
     await ready;
     const backend = backends.factory(kind, `evict-${kind}`);
-    const { create } = windowJob({ keyBy: 'user', window: { kind: 'tumbling', size: 100 }, aggregates: 'COUNT(*) AS n' });
+    const { create } = windowJob({
+      keyBy: 'user',
+      window: { kind: 'tumbling', size: 100 },
+      aggregates: 'COUNT(*) AS n',
+    });
     const h = await OperatorTestHarness.open(create, { backend });
     // Ten open windows of one key (the watermark stays behind them all), each touched in several
     // batches, with batches for a far window in between that push the ten out of the key's cache.
@@ -107,11 +130,22 @@ for (const kind of BACKEND_KINDS) {
     const backend = backends.factory(kind, `nulls-${kind}`);
     const { create } = windowJob({ keyBy: 'k', window: { kind: 'tumbling', size: 1000 }, aggregates: 'COUNT(*) AS n' });
     const h = await OperatorTestHarness.open(create, { backend });
-    await h.processElements([at(1, { k: null }), at(2, {}), at(3, { k: NaN }), at(4, { k: 0 }), at(5, { k: -0 }), at(6, { k: '0' })]);
+    await h.processElements([
+      at(1, { k: null }),
+      at(2, {}),
+      at(3, { k: NaN }),
+      at(4, { k: 0 }),
+      at(5, { k: -0 }),
+      at(6, { k: '0' }),
+    ]);
     await h.processElements([at(7, { k: NaN }), at(8, { k: null }), at(9, { k: -0 })]);
     await h.endInput();
     const byKey = new Map(h.output().map((r) => [JSON.stringify([r.row.k]), r.row.n]));
-    assert.deepEqual([...byKey.entries()].sort(), [['["0"]', 1], ['[0]', 3], ['[null]', 5]]);
+    assert.deepEqual([...byKey.entries()].sort(), [
+      ['["0"]', 1],
+      ['[0]', 3],
+      ['[null]', 5],
+    ]);
     assert.equal(h.output().length, 3, 'one result per key string');
     await h.close();
   });

@@ -4,7 +4,12 @@
  * rows per window and computes results from them at firing time (deliberately nothing like the
  * operator's incremental accumulators and timer index), one record at a time.
  */
-import { DEFAULT_SETTINGS, type JobNodeOf, type NormalizedJob, type WindowConfig } from '../../../../../../engine/graph/types.ts';
+import {
+  DEFAULT_SETTINGS,
+  type JobNodeOf,
+  type NormalizedJob,
+  type WindowConfig,
+} from '../../../../../../engine/graph/types.ts';
 import type { Row } from '../../../../../../engine/contracts/operator.ts';
 import { createWindowOperator } from '../../../../../../engine/runtime/task/operators/window/index.ts';
 import type { StreamOperator } from '../../../../../../engine/contracts/operator.ts';
@@ -12,14 +17,24 @@ import type { TimestampedRow } from '../../../../../support/harness/index.ts';
 
 export const T0 = Date.UTC(2024, 0, 1);
 
-export function windowJob(config: WindowConfig, opts: { lateWired?: boolean; parallelism?: number } = {}): {
-  node: JobNodeOf<'window'>; job: NormalizedJob; create: () => StreamOperator;
+export function windowJob(
+  config: WindowConfig,
+  opts: { lateWired?: boolean; parallelism?: number } = {},
+): {
+  node: JobNodeOf<'window'>;
+  job: NormalizedJob;
+  create: () => StreamOperator;
 } {
   const node: JobNodeOf<'window'> & { parallelism: number } = {
-    id: 'win', type: 'window', parallelism: opts.parallelism ?? 1, config,
+    id: 'win',
+    type: 'window',
+    parallelism: opts.parallelism ?? 1,
+    config,
   };
   const job: NormalizedJob = {
-    format: 'weir.job/v1', name: 'window-test', settings: DEFAULT_SETTINGS,
+    format: 'weir.job/v1',
+    name: 'window-test',
+    settings: DEFAULT_SETTINGS,
     nodes: [
       { id: 'src', type: 'source.generator', parallelism: 1, config: {} },
       node,
@@ -51,9 +66,7 @@ export function prng(seed: number): () => number {
   };
 }
 
-export type InputEvent =
-  | { kind: 'batch'; rows: Row[]; ts: number[] }
-  | { kind: 'watermark'; watermark: number };
+export type InputEvent = { kind: 'batch'; rows: Row[]; ts: number[] } | { kind: 'watermark'; watermark: number };
 
 /**
  * Out-of-order keyed input: `count` records over `keys` keys, event times step `step` apart with
@@ -64,7 +77,14 @@ export type InputEvent =
  * records are stragglers, up to `straggle` ms (default 2000) older than their neighbours.
  */
 export function randomInput(o: {
-  seed: number; count: number; keys: number; step: number; jitter: number; delay: number; maxBatch: number; straggle?: number;
+  seed: number;
+  count: number;
+  keys: number;
+  step: number;
+  jitter: number;
+  delay: number;
+  maxBatch: number;
+  straggle?: number;
 }): InputEvent[] {
   const rnd = prng(o.seed);
   const events: InputEvent[] = [];
@@ -96,29 +116,45 @@ export type RefSpec =
   | { kind: 'sliding'; size: number; slide: number }
   | { kind: 'session'; gap: number };
 
-interface RefWindow { key: string; keyValues: unknown[]; start: number; end: number; rows: Row[] }
+interface RefWindow {
+  key: string;
+  keyValues: unknown[];
+  start: number;
+  end: number;
+  rows: Row[];
+}
 
-export interface ReferenceResult { out: TimestampedRow[]; late: TimestampedRow[] }
+export interface ReferenceResult {
+  out: TimestampedRow[];
+  late: TimestampedRow[];
+}
 
 /**
  * Flink's WindowOperator + EventTimeTrigger, record at a time, aggregates `COUNT(*) AS n,
  * SUM(v) AS total, MIN(v) AS lo, MAX(v) AS hi, AVG(v) AS mean` computed from buffered rows.
  */
-export function referenceWindows(events: InputEvent[], spec: RefSpec, keyCols: string[], lateness: number): ReferenceResult {
+export function referenceWindows(
+  events: InputEvent[],
+  spec: RefSpec,
+  keyCols: string[],
+  lateness: number,
+): ReferenceResult {
   const windows = new Map<string, RefWindow[]>();
   const out: TimestampedRow[] = [];
   const late: TimestampedRow[] = [];
   let wm = -Infinity;
   const result = (w: RefWindow): TimestampedRow => {
     const row: Row = { window_start: iso(w.start), window_end: iso(w.end) };
-    keyCols.forEach((c, i) => { row[c] = w.keyValues[i]; });
+    keyCols.forEach((c, i) => {
+      row[c] = w.keyValues[i];
+    });
     const vs = w.rows.map((r) => r.v as number);
     row.n = vs.length;
     row.total = vs.reduce((a, b) => a + b, 0);
     row.lo = Math.min(...vs);
     row.hi = Math.max(...vs);
     // Flink's AVG of integers is an integer, truncated toward zero (LogicalTypeMerging.findAvgAggType).
-    const mean = row.total as number / vs.length;
+    const mean = (row.total as number) / vs.length;
     row.mean = vs.every((v) => Number.isInteger(v)) ? Math.trunc(mean) || 0 : mean;
     return { row, ts: w.end - 1 };
   };
@@ -135,7 +171,8 @@ export function referenceWindows(events: InputEvent[], spec: RefSpec, keyCols: s
       for (const w of due) out.push(result(w));
       for (const [k, list] of windows) {
         const keep = list.filter((w) => !isLate(w.end));
-        if (keep.length) windows.set(k, keep); else windows.delete(k);
+        if (keep.length) windows.set(k, keep);
+        else windows.delete(k);
       }
       continue;
     }
@@ -150,7 +187,10 @@ export function referenceWindows(events: InputEvent[], spec: RefSpec, keyCols: s
         let start = ts;
         let end = ts + spec.gap;
         const touching = list.filter((w) => w.start <= end && w.end >= start);
-        if (touching.length === 0 && isLate(end)) { late.push({ row, ts }); continue; }
+        if (touching.length === 0 && isLate(end)) {
+          late.push({ row, ts });
+          continue;
+        }
         const rows: Row[] = [];
         for (const w of touching) {
           start = Math.min(start, w.start);
@@ -172,7 +212,10 @@ export function referenceWindows(events: InputEvent[], spec: RefSpec, keyCols: s
           if (isLate(end)) continue;
           placed = true;
           let w = list.find((x) => x.end === end);
-          if (!w) { w = { key, keyValues, start: s, end, rows: [] }; list.push(w); }
+          if (!w) {
+            w = { key, keyValues, start: s, end, rows: [] };
+            list.push(w);
+          }
           w.rows.push(row);
           if (end - 1 <= wm) out.push(result(w));
         }

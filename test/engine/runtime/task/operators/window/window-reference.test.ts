@@ -8,18 +8,67 @@ import assert from 'node:assert/strict';
 import { KeyedParallelHarness, OperatorTestHarness } from '../../../../../support/harness/index.ts';
 import { parseKeyBy } from '../../../../../../engine/sql/index.ts';
 import type { WindowSpec } from '../../../../../../engine/graph/types.ts';
-import { AGGREGATES, canonical, drive, randomInput, referenceWindows, windowJob, type RefSpec } from './window-fixtures.ts';
+import {
+  AGGREGATES,
+  canonical,
+  drive,
+  randomInput,
+  referenceWindows,
+  windowJob,
+  type RefSpec,
+} from './window-fixtures.ts';
 
-interface Case { name: string; spec: WindowSpec; ref: RefSpec; keyBy?: string; lateness: number }
+interface Case {
+  name: string;
+  spec: WindowSpec;
+  ref: RefSpec;
+  keyBy?: string;
+  lateness: number;
+}
 
 const CASES: Case[] = [
-  { name: 'keyed tumbling', spec: { kind: 'tumbling', size: 1000 }, ref: { kind: 'tumbling', size: 1000 }, keyBy: 'user', lateness: 0 },
-  { name: 'keyed tumbling, allowed lateness', spec: { kind: 'tumbling', size: 1000 }, ref: { kind: 'tumbling', size: 1000 }, keyBy: 'user', lateness: 300 },
+  {
+    name: 'keyed tumbling',
+    spec: { kind: 'tumbling', size: 1000 },
+    ref: { kind: 'tumbling', size: 1000 },
+    keyBy: 'user',
+    lateness: 0,
+  },
+  {
+    name: 'keyed tumbling, allowed lateness',
+    spec: { kind: 'tumbling', size: 1000 },
+    ref: { kind: 'tumbling', size: 1000 },
+    keyBy: 'user',
+    lateness: 300,
+  },
   { name: 'global tumbling', spec: { kind: 'tumbling', size: 500 }, ref: { kind: 'tumbling', size: 500 }, lateness: 0 },
-  { name: 'keyed sliding (2 columns)', spec: { kind: 'sliding', size: 1500, slide: 500 }, ref: { kind: 'sliding', size: 1500, slide: 500 }, keyBy: 'region, user', lateness: 200 },
-  { name: 'global sliding', spec: { kind: 'sliding', size: 1000, slide: 300 }, ref: { kind: 'sliding', size: 1000, slide: 300 }, lateness: 0 },
-  { name: 'keyed session', spec: { kind: 'session', gap: 120 }, ref: { kind: 'session', gap: 120 }, keyBy: 'user', lateness: 0 },
-  { name: 'keyed session, allowed lateness', spec: { kind: 'session', gap: 150 }, ref: { kind: 'session', gap: 150 }, keyBy: 'user', lateness: 250 },
+  {
+    name: 'keyed sliding (2 columns)',
+    spec: { kind: 'sliding', size: 1500, slide: 500 },
+    ref: { kind: 'sliding', size: 1500, slide: 500 },
+    keyBy: 'region, user',
+    lateness: 200,
+  },
+  {
+    name: 'global sliding',
+    spec: { kind: 'sliding', size: 1000, slide: 300 },
+    ref: { kind: 'sliding', size: 1000, slide: 300 },
+    lateness: 0,
+  },
+  {
+    name: 'keyed session',
+    spec: { kind: 'session', gap: 120 },
+    ref: { kind: 'session', gap: 120 },
+    keyBy: 'user',
+    lateness: 0,
+  },
+  {
+    name: 'keyed session, allowed lateness',
+    spec: { kind: 'session', gap: 150 },
+    ref: { kind: 'session', gap: 150 },
+    keyBy: 'user',
+    lateness: 250,
+  },
   { name: 'global session', spec: { kind: 'session', gap: 40 }, ref: { kind: 'session', gap: 40 }, lateness: 100 },
 ];
 
@@ -28,13 +77,22 @@ for (const [i, c] of CASES.entries()) {
     // Sessions need sparse keys to form gaps; aligned windows get more keys per window.
     const session = c.spec.kind === 'session';
     const events = randomInput({
-      seed: 1000 + i, count: 3000, keys: session ? 25 : 12, step: session ? 6 : 4, jitter: 150, delay: 60, maxBatch: 60,
+      seed: 1000 + i,
+      count: 3000,
+      keys: session ? 25 : 12,
+      step: session ? 6 : 4,
+      jitter: 150,
+      delay: 60,
+      maxBatch: 60,
     });
     const keyCols = c.keyBy ? parseKeyBy(c.keyBy).columns : [];
     const want = referenceWindows(events, c.ref, keyCols, c.lateness);
     assert.ok(want.late.length > 10, `the input has late records (${want.late.length})`);
     assert.ok(want.out.length > 20, `the input fires windows (${want.out.length})`);
-    const { create } = windowJob({ keyBy: c.keyBy, window: c.spec, aggregates: AGGREGATES, allowedLateness: c.lateness }, { lateWired: true });
+    const { create } = windowJob(
+      { keyBy: c.keyBy, window: c.spec, aggregates: AGGREGATES, allowedLateness: c.lateness },
+      { lateWired: true },
+    );
 
     const one = await OperatorTestHarness.open(create);
     await drive(one, events);
@@ -54,7 +112,12 @@ for (const [i, c] of CASES.entries()) {
 test('late records without a late port are counted, as many as the reference drops', async () => {
   const events = randomInput({ seed: 7, count: 2000, keys: 8, step: 4, jitter: 150, delay: 40, maxBatch: 50 });
   const want = referenceWindows(events, { kind: 'tumbling', size: 700 }, ['user'], 100);
-  const { create } = windowJob({ keyBy: 'user', window: { kind: 'tumbling', size: 700 }, aggregates: AGGREGATES, allowedLateness: 100 });
+  const { create } = windowJob({
+    keyBy: 'user',
+    window: { kind: 'tumbling', size: 700 },
+    aggregates: AGGREGATES,
+    allowedLateness: 100,
+  });
   const h = await OperatorTestHarness.open(create);
   await drive(h, events);
   assert.ok(want.late.length > 10);

@@ -7,19 +7,40 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  BACKEND_KINDS, KeyedParallelHarness, OperatorTestHarness, createHarnessBackends, type HarnessBackends,
+  BACKEND_KINDS,
+  KeyedParallelHarness,
+  OperatorTestHarness,
+  createHarnessBackends,
+  type HarnessBackends,
 } from '../../../../../support/harness/index.ts';
 import { parseKeyBy } from '../../../../../../engine/sql/index.ts';
 import type { WindowSpec } from '../../../../../../engine/graph/types.ts';
-import { AGGREGATES, canonical, drive, randomInput, referenceWindows, windowJob, type InputEvent, type RefSpec } from './window-fixtures.ts';
+import {
+  AGGREGATES,
+  canonical,
+  drive,
+  randomInput,
+  referenceWindows,
+  windowJob,
+  type InputEvent,
+  type RefSpec,
+} from './window-fixtures.ts';
 
 let backends: HarnessBackends;
-const ready = createHarnessBackends().then((b) => { backends = b; });
-after(async () => { await backends?.dispose(); });
+const ready = createHarnessBackends().then((b) => {
+  backends = b;
+});
+after(async () => {
+  await backends?.dispose();
+});
 
 const KINDS: Array<{ name: string; spec: WindowSpec; ref: RefSpec }> = [
   { name: 'tumbling', spec: { kind: 'tumbling', size: 800 }, ref: { kind: 'tumbling', size: 800 } },
-  { name: 'sliding', spec: { kind: 'sliding', size: 900, slide: 300 }, ref: { kind: 'sliding', size: 900, slide: 300 } },
+  {
+    name: 'sliding',
+    spec: { kind: 'sliding', size: 900, slide: 300 },
+    ref: { kind: 'sliding', size: 900, slide: 300 },
+  },
   { name: 'session', spec: { kind: 'session', gap: 100 }, ref: { kind: 'session', gap: 100 } },
 ];
 
@@ -31,7 +52,10 @@ for (const [i, kind] of KINDS.entries()) {
   test(`${kind.name}: snapshot mid-run + restore equals an uninterrupted run, on every backend, identically`, async () => {
     await ready;
     const events = randomInput({ seed: 50 + i, count: 1500, keys: 20, step: 5, jitter: 120, delay: 50, maxBatch: 40 });
-    const { create } = windowJob({ keyBy: 'user', window: kind.spec, aggregates: AGGREGATES, allowedLateness: 150 }, { lateWired: true });
+    const { create } = windowJob(
+      { keyBy: 'user', window: kind.spec, aggregates: AGGREGATES, allowedLateness: 150 },
+      { lateWired: true },
+    );
     const [first, rest] = split(events, Math.floor(events.length / 2));
     const outputs: string[] = [];
     for (const backendKind of BACKEND_KINDS) {
@@ -53,7 +77,10 @@ for (const [i, kind] of KINDS.entries()) {
 
       const restored = await OperatorTestHarness.open(create, { backend }, [snap]);
       await drive(restored, rest);
-      const joined = JSON.stringify([[...outBefore, ...restored.output()], [...lateBefore, ...restored.output('late')]]);
+      const joined = JSON.stringify([
+        [...outBefore, ...restored.output()],
+        [...lateBefore, ...restored.output('late')],
+      ]);
       assert.equal(joined, wanted, `${backendKind}: restored run`);
       await restored.close();
       outputs.push(wanted);
@@ -68,7 +95,10 @@ for (const [i, kind] of KINDS.entries()) {
     await ready;
     const events = randomInput({ seed: 80 + i, count: 2000, keys: 30, step: 5, jitter: 120, delay: 50, maxBatch: 40 });
     const want = referenceWindows(events, kind.ref, ['user'], 150);
-    const { create } = windowJob({ keyBy: 'user', window: kind.spec, aggregates: AGGREGATES, allowedLateness: 150 }, { lateWired: true });
+    const { create } = windowJob(
+      { keyBy: 'user', window: kind.spec, aggregates: AGGREGATES, allowedLateness: 150 },
+      { lateWired: true },
+    );
     const keyOf = parseKeyBy('user').keyOf;
     const a = Math.floor(events.length / 3);
     const b = Math.floor((2 * events.length) / 3);
@@ -88,7 +118,8 @@ for (const [i, kind] of KINDS.entries()) {
       assert.deepEqual(canonical(out), canonical(want.out), `${backendKind}: results`);
       assert.deepEqual(canonical(late), canonical(want.late), `${backendKind}: late records`);
       // Every subtask of the 4 got part of the keys.
-      for (const s of p4.subtasks) assert.ok(s.output().length > 0, `${backendKind}: subtask ${s.subtask} fired windows`);
+      for (const s of p4.subtasks)
+        assert.ok(s.output().length > 0, `${backendKind}: subtask ${s.subtask} fired windows`);
       await p1.close();
       await p4.close();
       await back.close();
