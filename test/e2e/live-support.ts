@@ -33,7 +33,7 @@ function liveJob(name: string, settings: Partial<JobSettingsInput>, gen: Generat
         config: {
           keyBy: 'key',
           window: { kind: 'tumbling', size: '1s' },
-          aggregates: 'COUNT(*) AS n, AVG(value) AS avg_v',
+          aggregates: 'COUNT(*) AS n, AVG(CAST(value AS DOUBLE)) AS avg_v',
         },
       },
       {

@@ -42,7 +42,8 @@ function results(keyCols: string[], keyValues: unknown[], rows: Row[]): Row {
   out.total = vs.reduce((a, b) => a + b, 0);
   out.lo = Math.min(...vs);
   out.hi = Math.max(...vs);
-  out.mean = (out.total as number) / vs.length;
+  // AVG of integers is an integer truncated toward zero, as in Flink (docs/sql-semantics.md).
+  out.mean = Math.trunc((out.total as number) / vs.length) || 0;
   out.regions = new Set(rows.map((r) => r.region)).size;
   out.vs = new Set(vs).size;
   out.big = vs.filter((v) => v > 50).length;
