@@ -19,7 +19,7 @@ import { intervalMs, unquoteIdent, weirDuration } from './values.ts';
 import { sameWindow, windowSpec } from './window-spec.ts';
 
 /** The exporter's ISO text for a window join's bounds (Weir's `window_start` / `window_end`). */
-const ISO_BOUND = /^DATE_FORMAT\(\s*[LR]\.(window_start|window_end)\s*,\s*'yyyy-MM-dd''T''HH:mm:ss\.SSS''Z'''\s*\)$/i;
+const ISO_BOUND = /^DATE_FORMAT\(\s*(window_start|window_end)\s*,\s*'yyyy-MM-dd''T''HH:mm:ss\.SSS''Z'''\s*\)$/i;
 const REF = /^([LR])\.(`(?:[^`]|``)*`|[A-Za-z_][A-Za-z0-9_$]*)$/;
 
 interface Side {
@@ -232,7 +232,8 @@ function signed(ms: number): string {
 
 /**
  * The select list in Weir's form: `L.x AS x` is just `L.x` (Flink and Weir name it x), and a
- * window join's `DATE_FORMAT(L.window_start, <ISO>) AS window_start` is Weir's `window_start`.
+ * window join's `DATE_FORMAT(L.window_start, <ISO>) AS window_start` (the export's ISO text) or
+ * `L.window_start` is Weir's `window_start`.
  */
 function joinSelect(
   q: SelectShape,
@@ -242,8 +243,9 @@ function joinSelect(
   const items: string[] = [];
   const columns: string[] = [];
   for (const item of q.items) {
-    const expr = prefix(item.expr);
-    const iso = windowed ? ISO_BOUND.exec(expr) : null;
+    // Both sides' bounds are the one window's: Weir's select names them without a side.
+    const expr = windowed ? prefix(item.expr).replace(/\b[LR]\.(window_start|window_end)\b/g, '$1') : prefix(item.expr);
+    const iso = windowed ? (ISO_BOUND.exec(expr) ?? /^(window_start|window_end)$/.exec(expr)) : null;
     const ref = REF.exec(expr);
     const own = iso ? iso[1] : ref ? unquoteIdent(ref[2]) : null;
     const out = item.alias ?? own ?? item.expr;
