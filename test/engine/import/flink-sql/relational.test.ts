@@ -5,8 +5,12 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { validateJob } from '../../../../engine/graph/validate.ts';
 import { importFlinkSql } from '../../../../engine/import/flink-sql/index.ts';
+import { runJobInProcess } from '../../../support/harness/run-in-process.ts';
 
 const TABLES = `CREATE TABLE orders (
   order_id BIGINT, cid BIGINT, amount DOUBLE, product STRING, ts BIGINT,
@@ -184,4 +188,62 @@ SELECT * FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY cid ORDER BY ts) AS row
   assert.deepEqual([having?.line, having?.column], at(sql, 'HAVING'));
   const top = find(/'not_top': Top-N needs WHERE rownum <= N/);
   assert.equal(top?.line, at(sql, 'CREATE VIEW not_top')[0] + 1);
+});
+
+test('an imported join and aggregate run: the rows their SQL means', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'weir-import-rel-'));
+  try {
+    const lines = (rows: object[]) => rows.map((r) => JSON.stringify(r)).join('\n') + '\n';
+    writeFileSync(
+      join(dir, 'orders.jsonl'),
+      lines([
+        { order_id: 1, cid: 1, amount: 3, ts: 1000 },
+        { order_id: 2, cid: 1, amount: 9, ts: 2000 },
+        { order_id: 3, cid: 2, amount: 20, ts: 3000 },
+        { order_id: 4, cid: 3, amount: 1, ts: 4000 },
+      ]),
+    );
+    writeFileSync(
+      join(dir, 'customers.jsonl'),
+      lines([
+        { id: 1, name: 'ann', ts: 500 },
+        { id: 2, name: 'bob', ts: 2500 },
+      ]),
+    );
+    const { job, problems } = importFlinkSql(
+      `
+CREATE TABLE orders (order_id BIGINT, cid BIGINT, amount DOUBLE, ts BIGINT, rt AS TO_TIMESTAMP_LTZ(ts, 3), WATERMARK FOR rt AS rt)
+WITH ('connector' = 'filesystem', 'path' = 'file://${dir}/orders.jsonl', 'format' = 'json');
+CREATE TABLE customers (id BIGINT, name STRING, ts BIGINT, rt AS TO_TIMESTAMP_LTZ(ts, 3), WATERMARK FOR rt AS rt)
+WITH ('connector' = 'filesystem', 'path' = 'file://${dir}/customers.jsonl', 'format' = 'json');
+CREATE TABLE joined (order_id BIGINT, name STRING)
+WITH ('connector' = 'filesystem', 'path' = 'file://${dir}/joined', 'format' = 'json');
+CREATE TABLE counts (cid BIGINT, n BIGINT, big BIGINT)
+WITH ('connector' = 'filesystem', 'path' = 'file://${dir}/counts', 'format' = 'debezium-json');
+INSERT INTO joined SELECT o.order_id, c.name FROM orders AS o JOIN customers AS c ON o.cid = c.id;
+INSERT INTO counts SELECT cid, COUNT(*) AS n, COUNT(CASE WHEN amount > 5 THEN 1 END) AS big FROM orders GROUP BY cid;`,
+      { baseDir: dir },
+    );
+    assert.deepEqual(problems, []);
+    const run = await runJobInProcess(job, dir);
+    assert.equal(run.result.status, 'finished', run.result.cause);
+    const joined = (run.sinks.joined as Array<{ order_id: number; name: string }>).map(
+      (r) => `${r.order_id}:${r.name}`,
+    );
+    assert.deepEqual(joined.sort(), ['1:ann', '2:ann', '3:bob'], 'order 4 has no customer: an inner join drops it');
+    // debezium-json is a changelog: the last row per key is the aggregate's result.
+    const last = new Map<number, unknown>();
+    for (const c of run.sinks.counts as Array<{ op: string; data: { cid: number } }>)
+      if (c.op === '+I' || c.op === '+U') last.set(c.data.cid, c.data);
+    assert.deepEqual(
+      [...last.values()],
+      [
+        { cid: 1, n: 2, big: 1 },
+        { cid: 2, n: 1, big: 1 },
+        { cid: 3, n: 1, big: 0 },
+      ],
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
