@@ -66,18 +66,27 @@ export function importJoin(
   let interval: { lower: number; upper: number } | null = null;
   for (const c of conditions) {
     const key = keyPair(c, prefix);
-    if (key && /^window_(start|end)$/.test(key[0]) && key[0] === key[1] && left.window && right.window) bounds++;
-    else if (key) {
+    // Equal window bounds are what makes it a window join, not keys of its own.
+    if (key && /^window_(start|end)$/.test(key[0]) && key[0] === key[1] && left.window && right.window) {
+      bounds++;
+      continue;
+    }
+    if (key) {
       leftKeys.push(key[0]);
       rightKeys.push(key[1]);
-    } else if (!interval && !outer && (interval = timeBound(c, prefix, left, right))) {
-      // the interval join's time bound
-    } else
-      b.problem(
-        c.pos,
-        `'${name}': join condition ${c.text} is neither a key (L.a = R.b) nor the event-time bound; left out`,
-        'error',
-      );
+      continue;
+    }
+    // One time bound on the two event times (an outer interval join has no Weir node).
+    const bound: { lower: number; upper: number } | null = interval || outer ? null : timeBound(c, prefix, left, right);
+    if (bound) {
+      interval = bound;
+      continue;
+    }
+    b.problem(
+      c.pos,
+      `'${name}': join condition ${c.text} is neither a key (L.a = R.b) nor the event-time bound; left out`,
+      'error',
+    );
   }
   if (leftKeys.length === 0) {
     b.problem(join.pos, `'${name}': a join without equal keys (L.a = R.b) has no Weir node`, 'error');
