@@ -49,8 +49,9 @@ export class JobBuilder {
     return node;
   }
 
-  connect(from: Relation, to: string): void {
-    for (const f of from.nodes) this.edges.push({ from: f, to });
+  /** Edges from every node of a relation; `toPort` for the left or right input of a join. */
+  connect(from: Relation, to: string, toPort?: 'left' | 'right'): void {
+    for (const f of from.nodes) this.edges.push({ from: f, to, ...(toPort ? { toPort } : {}) });
   }
 
   relation(name: string, pos: Pos, what: string): Relation | null {

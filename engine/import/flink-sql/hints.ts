@@ -1,6 +1,6 @@
 /**
  * What Weir's export says in comments about things Flink SQL cannot carry, read back so that a
- * script Weir exported imports to the same job: per-node parallelism (a header warning), the late
+ * script Weir exported imports to the same job: per-node parallelism and state TTL (header warnings), the late
  * port's edge (a header warning naming the edge's target), and nodes left out of the script (their
  * origin comment with a `-- weir node config: {...}` line). Hand-written scripts have none of these.
  */
@@ -13,8 +13,11 @@ export interface ExportHints {
   /** Per node index: its own idle timeout, or the window's allowed lateness (ms). */
   idleTimeout: Map<number, number>;
   allowedLateness: Map<number, number>;
+  /** Per node index: an aggregate's or join's state TTL (ms), which the script cannot carry. */
+  stateTtl: Map<number, number>;
   memoryStateLimit: number | null;
-  lateEdges: Array<{ from: string; to: string }>;
+  /** With the edge's index in the exported job, so the re-export names the same edge. */
+  lateEdges: Array<{ from: string; to: string; index: number }>;
 }
 
 const PARALLELISM = /^--\s+nodes\[(\d+)\]\.parallelism: .*?parallelism (\d+) (?:has no|cannot)/;
@@ -22,8 +25,9 @@ const LIMIT = /^--\s+nodes\[(\d+)\]: sink\.preview .*without its limit of (\d+) 
 const IDLE =
   /^--\s+nodes\[(\d+)\]\.config\.eventTime\.idleTimeout: .*idleTimeout (\d+) ms: Flink SQL has one idle timeout/;
 const LATENESS = /^--\s+nodes\[(\d+)\]\.config\.allowedLateness: .*allowedLateness (\d+) ms has no equivalent/;
+const STATE_TTL = /^--\s+nodes\[(\d+)\]\.config\.stateTtl: .*stateTtl (\d+) ms is event time in Weir/;
 const LATE =
-  /^--\s+nodes\[\d+\]: window '((?:[^']|'')*)'.*its late port .* edges\[\d+\] to '((?:[^']|'')*)' is left out/;
+  /^--\s+nodes\[\d+\]: window '((?:[^']|'')*)'.*its late port .* edges\[(\d+)\] to '((?:[^']|'')*)' is left out/;
 const LEFT_OUT = /^-- nodes\[(\d+)\] ([a-z.]+) '((?:[^']|'')*)'(?: \((.*)\))?: left out of the script/;
 const CONFIG = /^-- weir node config: (\{.*\})$/;
 
@@ -33,6 +37,7 @@ export function readHints(b: JobBuilder, sql: string): ExportHints {
     previewLimit: new Map(),
     idleTimeout: new Map(),
     allowedLateness: new Map(),
+    stateTtl: new Map(),
     memoryStateLimit: null,
     lateEdges: [],
   };
@@ -46,10 +51,12 @@ export function readHints(b: JobBuilder, sql: string): ExportHints {
     if (idle) hints.idleTimeout.set(Number(idle[1]), Number(idle[2]));
     const lateness = LATENESS.exec(line);
     if (lateness) hints.allowedLateness.set(Number(lateness[1]), Number(lateness[2]));
+    const ttl = STATE_TTL.exec(line);
+    if (ttl) hints.stateTtl.set(Number(ttl[1]), Number(ttl[2]));
     const lim = LIMIT.exec(line);
     if (lim) hints.previewLimit.set(Number(lim[1]), Number(lim[2]));
     const l = LATE.exec(line);
-    if (l) hints.lateEdges.push({ from: l[1], to: l[2] });
+    if (l) hints.lateEdges.push({ from: l[1], to: l[3], index: Number(l[2]) });
     const o = LEFT_OUT.exec(line);
     const c = o ? CONFIG.exec(lines[i + 1] ?? '') : null;
     if (o && c) {

@@ -1,7 +1,7 @@
 /**
  * `importFlinkSql`: a Flink SQL script (SET, CREATE TABLE with filesystem/datagen/print connectors
  * and WATERMARK, CREATE VIEW, INSERT INTO ... SELECT, window TVFs and group windows, GROUP BY,
- * UNION ALL, EXECUTE STATEMENT SET) as a laid-out weir.job/v1 document. The script is parsed with
+ * ROW_NUMBER Top-N, regular / interval / window joins, UNION ALL, EXECUTE STATEMENT SET) as a laid-out weir.job/v1 document. The script is parsed with
  * dt-sql-parser's FlinkSQL grammar; every statement or clause without a Weir node is reported with
  * its line and column, never dropped silently. A script Weir exported imports back to the same job
  * (node ids, names and order come from the export's comments), so export -> import -> export gives
@@ -64,7 +64,7 @@ export function importFlinkSql(sql: string, opts: ImportOptions = {}): FlinkImpo
   }
   for (const e of hints.lateEdges) {
     if (b.nodes.some((n) => n.node.id === e.from) && b.nodes.some((n) => n.node.id === e.to))
-      b.edges.push({ from: e.from, to: e.to, fromPort: 'late' });
+      b.edges.splice(Math.min(e.index, b.edges.length), 0, { from: e.from, to: e.to, fromPort: 'late' });
   }
   for (const n of b.nodes) {
     const p = n.origin ? hints.parallelism.get(n.origin.index) : undefined;
@@ -79,6 +79,9 @@ export function importFlinkSql(sql: string, opts: ImportOptions = {}): FlinkImpo
     }
     const lateness = n.origin ? hints.allowedLateness.get(n.origin.index) : undefined;
     if (lateness !== undefined && n.node.type === 'window') n.node.config.allowedLateness = weirDuration(lateness);
+    const ttl = n.origin ? hints.stateTtl.get(n.origin.index) : undefined;
+    if (ttl !== undefined && (n.node.type === 'aggregate' || n.node.type === 'join'))
+      n.node.config.stateTtl = weirDuration(ttl);
     const limit = n.origin ? hints.previewLimit.get(n.origin.index) : undefined;
     if (limit !== undefined && n.node.type === 'sink.preview') n.node.config.limit = limit;
   }

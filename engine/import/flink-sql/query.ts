@@ -5,12 +5,24 @@
  */
 import { child, children, find, findAll, kind, posOf, textOf, type Ctx, type Pos } from './tree.ts';
 import { intervalMs, unquoteIdent } from './values.ts';
+import { conjuncts, readJoinFrom, type Condition, type JoinFrom } from './join-from.ts';
 
 export interface SelectItem {
   text: string;
   expr: string;
   alias: string | null;
   column: string | null;
+  pos: Pos;
+  /** The expression's parse tree (an aggregate's CASE WHEN is read from it). */
+  ctx: Ctx | null;
+  /** `ROW_NUMBER() OVER (...)`: the only window function Weir has a node for (topn). */
+  over: OverCall | null;
+}
+/** `fn() OVER (PARTITION BY ... ORDER BY ...)`: the partition columns and the ORDER BY as written. */
+export interface OverCall {
+  fn: string;
+  partitionBy: string[];
+  orderBy: string;
   pos: Pos;
 }
 export interface WindowCall {
@@ -32,8 +44,15 @@ export interface SelectShape {
   pos: Pos;
   items: SelectItem[];
   star: boolean;
-  from: { table: string } | { tvf: WindowCall } | { other: string; pos: Pos };
+  from:
+    | { table: string }
+    | { tvf: WindowCall }
+    | { join: JoinFrom }
+    | { subquery: QueryShape; pos: Pos }
+    | { other: string; pos: Pos };
   where: string | null;
+  /** WHERE split at its top-level ANDs (a join's key equalities and time bounds are read from them). */
+  conditions: Condition[];
   groupBy: Array<{ column: string } | { window: GroupWindow } | { other: string }> | null;
   /** Clauses Weir has no node for (HAVING, ORDER BY, JOIN...), with positions. */
   unsupported: Array<{ what: string; pos: Pos }>;
@@ -85,16 +104,50 @@ function readSelect(sql: string, select: Ctx): SelectShape {
       star = true;
       continue;
     }
+    const overCtx =
+      exprCtx && kind(exprCtx) === 'SelectWindowItemColumnName' ? find(exprCtx, 'OverWindowItem') : undefined;
+    if (overCtx) {
+      // The grammar keeps `AS rownum` inside the OVER item, not as a ColumnAlias.
+      const call = child(overCtx, 'FunctionCall');
+      const spec = child(overCtx, 'WindowSpec');
+      const m = /\)\s+AS\s+(`(?:[^`]|``)*`|[A-Za-z_][A-Za-z0-9_$]*)\s*$/i.exec(textOf(sql, overCtx));
+      const partition = spec ? child(spec, 'PartitionByClause') : undefined;
+      const order = spec ? child(spec, 'OrderByClause') : undefined;
+      items.push({
+        text: textOf(sql, item),
+        expr: m ? textOf(sql, overCtx).slice(0, m.index + 1) : textOf(sql, overCtx),
+        alias: m ? unquoteIdent(m[1]) : null,
+        column: null,
+        pos: posOf(item),
+        ctx: overCtx,
+        over: {
+          fn: call
+            ? textOf(sql, child(call, 'FunctionCallExpression') ?? call)
+                .replace(/\s*\(.*$/s, '')
+                .toUpperCase()
+            : '',
+          partitionBy: partition ? children(partition, 'ColumnName').map((c) => unquoteIdent(textOf(sql, c))) : [],
+          orderBy: order ? textOf(sql, order).replace(/^ORDER\s+BY\s+/i, '') : '',
+          pos: posOf(overCtx),
+        },
+      });
+      continue;
+    }
     const alias = aliasCtx ? unquoteIdent(textOf(sql, aliasCtx).replace(/^AS\s+/i, '')) : null;
     const column = exprCtx && kind(exprCtx) === 'SelectLiteralColumnName' ? unquoteIdent(expr) : null;
-    items.push({ text: textOf(sql, item), expr, alias, column, pos: posOf(item) });
+    items.push({ text: textOf(sql, item), expr, alias, column, pos: posOf(item), ctx: exprCtx ?? null, over: null });
   }
   const fromCtx = child(select, 'FromClause');
   let from: SelectShape['from'] = {
     other: fromCtx ? textOf(sql, fromCtx) : '(none)',
     pos: fromCtx ? posOf(fromCtx) : posOf(select),
   };
-  if (fromCtx) {
+  const top = fromCtx ? child(fromCtx, 'TableExpression') : undefined;
+  const join = top ? readJoinFrom(sql, top, readQuery) : null;
+  const subquery = top ? subqueryOf(top) : undefined;
+  if (join) from = { join };
+  else if (subquery) from = { subquery: readQuery(sql, subquery), pos: posOf(subquery) };
+  else if (fromCtx) {
     const tvf = find(fromCtx, 'WindowTVFExpression');
     const refs = findAll(fromCtx, 'TablePath');
     // One table and nothing else (no join, no subquery): a JOIN or a subquery has no Weir node.
@@ -105,6 +158,8 @@ function readSelect(sql: string, select: Ctx): SelectShape {
   }
   const whereCtx = child(select, 'WhereClause');
   const where = whereCtx ? textOf(sql, whereCtx).replace(/^WHERE\s+/i, '') : null;
+  const whereExpr = whereCtx?.children?.find((c) => c.children);
+  const conditions = whereExpr ? conjuncts(sql, whereExpr) : [];
   const groupCtx = child(select, 'GroupByClause');
   let groupBy: SelectShape['groupBy'] = null;
   if (groupCtx) {
@@ -148,7 +203,15 @@ function readSelect(sql: string, select: Ctx): SelectShape {
         pos: posOf(c),
       });
   }
-  return { kind: 'select', pos: posOf(select), items, star, from, where, groupBy, unsupported };
+  return { kind: 'select', pos: posOf(select), items, star, from, where, conditions, groupBy, unsupported };
+}
+
+/** `FROM (SELECT ...) [AS x]`: the inner query (Top-N's ROW_NUMBER is computed in one). */
+function subqueryOf(top: Ctx): Ctx | undefined {
+  const refs = children(top, 'TableReference');
+  if (refs.length !== 1 || children(top, 'TableExpression').length > 0) return undefined;
+  const atom = child(child(refs[0], 'TablePrimary') ?? refs[0], 'AtomExpressionTable');
+  return atom ? child(atom, 'QueryStatement') : undefined;
 }
 
 function intervalOf(sql: string, t: Ctx): number {

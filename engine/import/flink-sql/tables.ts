@@ -23,10 +23,13 @@ export function importTable(b: JobBuilder, t: TableStatement, isSink: boolean): 
   const id = b.freeId(t.origin?.id ?? t.name.replace(SOURCE_TABLE_SUFFIX, ''));
   if (isSink) {
     if (connector === 'filesystem') {
+      // debezium-json is how the export writes Weir's changelog-json (the changes of an updating result).
+      const format =
+        t.options.format === 'csv' ? 'csv' : t.options.format === 'debezium-json' ? 'changelog-json' : 'jsonl';
       const node: JobNode = {
         id,
         type: 'sink.file',
-        config: { path: jobPath(b, t.options.path ?? '', t.pos), format: t.options.format === 'csv' ? 'csv' : 'jsonl' },
+        config: { path: jobPath(b, t.options.path ?? '', t.pos), format },
       };
       if (t.options['sink.parallelism']) node.parallelism = Number(t.options['sink.parallelism']);
       b.add(node, t.pos, t.origin);

@@ -1,22 +1,25 @@
 /**
  * A query (a CREATE VIEW, or the SELECT of an INSERT) as Weir nodes: a window table function or a
- * group window with GROUP BY becomes a `window`, WHERE a `filter`, computed columns a `map`, UNION
- * ALL a `union`. The helper views Weir's export writes (a source's filtering view over `x__raw`,
+ * group window with GROUP BY becomes a `window`, a GROUP BY without one an `aggregate`, a Top-N
+ * subquery a `topn`, a join one of the join nodes, WHERE a `filter`, computed columns a `map`,
+ * UNION ALL a `union`. The helper views Weir's export writes (a source's filtering view over `x__raw`,
  * `x__input` merging several inputs, `x__renamed` renaming window bounds) fold back into the node
- * they came from. What has no Weir node (CUMULATE, a GROUP BY without a window, JOIN, HAVING...) is
+ * they came from. What has no Weir node (CUMULATE, HAVING, ORDER BY, other joins...) is
  * reported with its position.
  */
-import type { JobNode, WindowConfig } from '../../graph/types.ts';
+import type { JobNode } from '../../graph/types.ts';
 import type { JobBuilder, Relation } from './builder.ts';
 import type { Origin } from './statements.ts';
 import type { GroupWindow, QueryShape, SelectItem, SelectShape, WindowCall } from './query.ts';
 import { SOURCE_TABLE_SUFFIX } from './tables.ts';
-import { weirDuration } from './values.ts';
+import { windowSpec } from './window-spec.ts';
+import { AGGREGATE, importAggregate } from './aggregate.ts';
+import { importJoin } from './joins.ts';
+import { importTopN } from './topn.ts';
 import type { Pos } from './tree.ts';
 
 const WINDOW_COLUMNS = new Set(['window_start', 'window_end', 'window_time']);
 const BOUND_FUNCTIONS = /\b(SESSION|HOP|TUMBLE)_(START|END|ROWTIME|PROCTIME)\s*\(|\bwindow_(start|end|time)\b/i;
-const AGGREGATE = /\b(COUNT|SUM|MIN|MAX|AVG)\s*\(/i;
 
 /** Imports a view; returns the relation its name stands for, or null (reported). */
 export function importQuery(
@@ -36,6 +39,8 @@ export function importQuery(
   }
   if (q.kind === 'union') return importUnion(b, name, q.branches, q.all, origin, pos);
   for (const u of q.unsupported) b.problem(u.pos, `'${name}': ${u.what} has no Weir node; left out`, 'error');
+  if ('join' in q.from) return importJoin(b, name, q, q.from.join, origin);
+  if ('subquery' in q.from) return importTopN(b, name, q, q.from.subquery, origin);
   if ('other' in q.from) {
     b.problem(
       q.from.pos,
@@ -47,14 +52,7 @@ export function importQuery(
   if ('tvf' in q.from) return importWindow(b, name, q, q.from.tvf, null, origin);
   const groupWindow = q.groupBy?.find((g): g is { window: GroupWindow } => 'window' in g);
   if (groupWindow) return importWindow(b, name, q, null, groupWindow.window, origin);
-  if (q.groupBy) {
-    b.problem(
-      q.pos,
-      `'${name}': GROUP BY without a window has no Weir node (a window node aggregates per window)`,
-      'error',
-    );
-    return null;
-  }
+  if (q.groupBy) return importAggregate(b, name, q, q.from.table, origin);
   const input = b.relation(q.from.table, q.pos, `'${name}'`);
   if (!input) return null;
   // Weir's export: a source's view over its __raw/__csv table drops bad records (it is the source),
@@ -155,12 +153,8 @@ function importWindow(
 ): Relation | null {
   const fn = tvf?.fn ?? gw!.fn;
   const iv = tvf?.intervals ?? gw!.intervals;
-  let window: WindowConfig['window'];
-  if (fn === 'TUMBLE' && iv.length >= 1) window = { kind: 'tumbling', size: weirDuration(iv[0]) };
-  else if (fn === 'HOP' && iv.length >= 2)
-    window = { kind: 'sliding', size: weirDuration(iv[1]), slide: weirDuration(iv[0]) };
-  else if (fn === 'SESSION' && iv.length >= 1) window = { kind: 'session', gap: weirDuration(iv[iv.length - 1]) };
-  else {
+  const window = windowSpec(fn, iv);
+  if (!window) {
     b.problem(
       tvf?.pos ?? q.pos,
       `'${name}': the ${fn} window has no Weir node (tumbling, sliding/HOP and session windows do)`,

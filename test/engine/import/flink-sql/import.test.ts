@@ -63,7 +63,7 @@ SELECT window_start, COUNT(*) AS n
 FROM TABLE(CUMULATE(TABLE all_orders, DESCRIPTOR(rt), INTERVAL '5' SECOND, INTERVAL '1' MINUTE))
 GROUP BY window_start, window_end;
 
-CREATE VIEW totals_by_user AS SELECT user_id, SUM(amount) AS s FROM orders GROUP BY user_id;
+CREATE VIEW totals_by_user AS SELECT user_id, SUM(amount) AS s FROM orders GROUP BY user_id HAVING SUM(amount) > 10;
 
 EXECUTE STATEMENT SET
 BEGIN
@@ -108,10 +108,13 @@ test('a hand-written script: tables, union, window TVF, statement set; the rest 
       'big_ones_query_where->big_ones_query',
       'more_orders->all_orders',
       'orders->all_orders',
+      'orders->totals_by_user',
       'per_user->totals',
     ].sort(),
   );
-  // Reported, with positions: the SET without a Weir setting, the kafka table, CUMULATE, GROUP BY without a window.
+  // GROUP BY without a window: an aggregate node (its HAVING is reported below).
+  assert.deepEqual(byId.totals_by_user.config, { keyBy: 'user_id', aggregates: 'SUM(amount) AS s' });
+  // Reported, with positions: the SET without a Weir setting, the kafka table, CUMULATE, HAVING.
   const at = (re: RegExp) => problems.find((p) => re.test(p.message));
   assert.deepEqual(
     [at(/table\.exec\.mini-batch\.enabled/)?.line, at(/table\.exec\.mini-batch\.enabled/)?.column],
@@ -125,7 +128,10 @@ test('a hand-written script: tables, union, window TVF, statement set; the rest 
     [at(/CUMULATE window has no Weir node/)?.line, at(/CUMULATE window has no Weir node/)?.column],
     [lineOf(SCRIPT, 'CUMULATE('), 12],
   );
-  assert.equal(at(/GROUP BY without a window/)?.line, lineOf(SCRIPT, 'totals_by_user'));
+  assert.deepEqual(
+    [at(/HAVING has no Weir node/)?.line, at(/HAVING has no Weir node/)?.column],
+    [lineOf(SCRIPT, 'HAVING'), SCRIPT.split('\n')[lineOf(SCRIPT, 'HAVING') - 1].indexOf('HAVING') + 1],
+  );
   for (const p of problems) assert.ok(p.line >= 1 && p.column >= 1, JSON.stringify(p));
   // Laid out in layers; the designer opens it as is.
   assert.equal(byId.orders.position!.x, 0);
@@ -166,12 +172,12 @@ INSERT INTO out2 SELECT n FROM hops;`);
   assert.equal((byId.out1.config as { format: string }).format, 'csv');
 });
 
-test('syntax errors and JOINs are reported where they are', () => {
+test('syntax errors and joins without a Weir node are reported where they are', () => {
   const { problems } = importFlinkSql(`CREATE TABLE a (x INT) WITH ('connector' = 'datagen');
-CREATE VIEW j AS SELECT a.x FROM a JOIN a AS b ON a.x = b.x;
+CREATE VIEW j AS SELECT a.x FROM a JOIN a AS b ON a.x > b.x;
 CREATE VIEW broken AS SELEC x FROM a;`);
   assert.ok(
-    problems.some((p) => p.line === 2 && /JOIN/.test(p.message)),
+    problems.some((p) => p.line === 2 && p.severity === 'error' && /join/.test(p.message)),
     JSON.stringify(problems),
   );
   assert.ok(

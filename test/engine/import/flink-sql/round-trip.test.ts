@@ -109,7 +109,15 @@ describe('import -> run gives the rows of the original job', () => {
       }
     }
   });
-  for (const ex of ['orders-per-user', 'union-late']) {
+  for (const ex of [
+    'orders-per-user',
+    'union-late',
+    'customers-orders-left-join',
+    'impressions-clicks-window',
+    'orders-payments-join',
+    'sales-per-category',
+    'top-bids',
+  ]) {
     it(`example ${ex}: the original and the imported job commit the same rows`, async () => {
       const dir = mkdtempSync(join(tmpdir(), `weir-rt-${ex}-`));
       try {

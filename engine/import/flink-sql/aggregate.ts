@@ -1,0 +1,103 @@
+/**
+ * `SELECT keys, aggregates FROM t [WHERE ...] GROUP BY keys` (no window function) as an `aggregate`
+ * node: a regular group aggregation, an updating result in both Flink and Weir. A WHERE filters
+ * the input rows before grouping, so it becomes a `filter` node in front. The exporter writes
+ * `agg(x) FILTER (WHERE c)` as `agg(CASE WHEN c THEN x END)` (the test grammar has no FILTER);
+ * that form is turned back into FILTER, so the job reads as it was written and re-exports the same.
+ */
+import type { JobBuilder, Relation } from './builder.ts';
+import type { Origin } from './statements.ts';
+import type { SelectItem, SelectShape } from './query.ts';
+import { child, children, find, kind, textOf, type Ctx } from './tree.ts';
+
+export const AGGREGATE = /\b(COUNT|SUM|MIN|MAX|AVG)\s*\(/i;
+
+export function importAggregate(
+  b: JobBuilder,
+  name: string,
+  q: SelectShape,
+  table: string,
+  origin: Origin | null,
+): Relation | null {
+  const input = b.relation(table, q.pos, `'${name}'`);
+  if (!input) return null;
+  const keys: string[] = [];
+  for (const g of q.groupBy ?? []) {
+    if ('column' in g) keys.push(g.column);
+    else if ('other' in g)
+      b.problem(q.pos, `'${name}': GROUP BY ${g.other} is not a column; Weir groups by columns`, 'error');
+  }
+  const aggregates: string[] = [];
+  const names: string[] = [];
+  for (const item of q.items) {
+    if (item.column !== null && keys.includes(item.column) && (item.alias === null || item.alias === item.column))
+      continue; // a key column: the aggregate node writes its keys first
+    if (!AGGREGATE.test(item.expr)) {
+      b.problem(
+        item.pos,
+        `'${name}': ${item.text} is neither a key nor an aggregate; Weir's aggregate writes keys and aggregates`,
+      );
+      continue;
+    }
+    aggregates.push(asFilter(b.sql, item) ?? item.text);
+    names.push(item.alias ?? item.expr);
+  }
+  if (aggregates.length === 0) {
+    b.problem(q.pos, `'${name}': GROUP BY needs at least one aggregate (COUNT, SUM, MIN, MAX, AVG)`, 'error');
+    return null;
+  }
+  let current = input;
+  if (q.where !== null) {
+    const fid = b.freeId(`${name}_where`);
+    b.add({ id: fid, type: 'filter', config: { where: q.where } }, q.pos, null);
+    b.connect(current, fid);
+    current = { nodes: [fid], rowtime: input.rowtime, columns: input.columns };
+  }
+  const id = b.freeId(origin?.id ?? name);
+  b.add(
+    { id, type: 'aggregate', config: { keyBy: keys.join(', '), aggregates: aggregates.join(', ') } },
+    q.pos,
+    origin,
+  );
+  b.connect(current, id);
+  // An updating result has no event-time attribute (the exporter passes none on either).
+  return { nodes: [id], rowtime: null, columns: [...keys, ...names] };
+}
+
+/**
+ * `agg([DISTINCT] CASE WHEN c THEN x END) [AS a]` -> `agg([DISTINCT] x) FILTER (WHERE c) [AS a]`
+ * (`COUNT(CASE WHEN c THEN 1 END)` -> `COUNT(*) FILTER (WHERE c)`): the same rows, since an
+ * aggregate skips NULLs. Only a CASE with one WHEN and no ELSE is that form; others stay as written.
+ */
+function asFilter(sql: string, item: SelectItem): string | null {
+  const call = item.ctx ? find(item.ctx, 'FunctionCallExpression') : undefined;
+  if (!call || textOf(sql, call) !== item.expr) return null;
+  const fn = textOf(sql, child(call, 'FunctionNameWithParams') ?? call).toUpperCase();
+  const distinct =
+    child(call, 'SetQuantifier') !== undefined && /^DISTINCT$/i.test(textOf(sql, child(call, 'SetQuantifier')!));
+  const params = children(call, 'FunctionParam');
+  const caseCtx = params.length === 1 ? searchedCase(params[0]) : undefined;
+  if (!caseCtx) return null;
+  const whens = children(caseCtx, 'WhenClause');
+  const hasElse = (caseCtx.children ?? []).some(
+    (c) => !c.children && (c as unknown as { getText(): string }).getText().toUpperCase() === 'ELSE',
+  );
+  if (whens.length !== 1 || hasElse) return null;
+  const [cond, value] = children(whens[0], 'Expression');
+  if (!cond || !value) return null;
+  const v = textOf(sql, value);
+  const arg = fn === 'COUNT' && !distinct && v === '1' ? '*' : `${distinct ? 'DISTINCT ' : ''}${v}`;
+  const alias = item.text.slice(item.expr.length);
+  return `${fn}(${arg}) FILTER (WHERE ${textOf(sql, cond)})${alias}`;
+}
+
+/** The SearchedCase a function parameter is, through its Expression / Predicated wrappers. */
+function searchedCase(param: Ctx): Ctx | undefined {
+  let c: Ctx | undefined = param;
+  while (c && kind(c) !== 'SearchedCase') {
+    const inner: Ctx[] = (c.children ?? []).filter((x) => x.children);
+    if (inner.length !== 1) return undefined;
+    c = inner[0];
+  }
+  return c;
+}

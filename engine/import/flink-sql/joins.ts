@@ -1,0 +1,266 @@
+/**
+ * A SELECT over a join of two relations as one of Weir's two-input nodes (edges with `toPort`
+ * "left" / "right", `select` naming columns `L.x` / `R.x`):
+ * - window table functions on both sides joined on keys and equal window bounds -> `join.window`;
+ * - keys and `L.rt BETWEEN R.rt - a AND R.rt + b` on the two event times -> `join.interval`;
+ * - keys alone -> `join` (inner, left, right or full outer).
+ * Conditions come from ON and, for an inner or comma join, WHERE (the same rows either way). A
+ * condition that is neither a key equality nor that time bound has no place in these nodes and
+ * is reported with its position; so are joins of three relations, CROSS/NATURAL joins and joins
+ * without keys.
+ */
+import type { JobNode, WindowSpec } from '../../graph/types.ts';
+import { tokenize } from '../../sql/lexer.ts';
+import type { JobBuilder, Relation } from './builder.ts';
+import type { Origin } from './statements.ts';
+import type { SelectShape } from './query.ts';
+import type { Condition, JoinFrom, JoinSide } from './join-from.ts';
+import { intervalMs, unquoteIdent, weirDuration } from './values.ts';
+import { sameWindow, windowSpec } from './window-spec.ts';
+
+/** The exporter's ISO text for a window join's bounds (Weir's `window_start` / `window_end`). */
+const ISO_BOUND = /^DATE_FORMAT\(\s*(window_start|window_end)\s*,\s*'yyyy-MM-dd''T''HH:mm:ss\.SSS''Z'''\s*\)$/i;
+const REF = /^([LR])\.(`(?:[^`]|``)*`|[A-Za-z_][A-Za-z0-9_$]*)$/;
+
+interface Side {
+  rel: Relation;
+  window: WindowSpec | null;
+  timeCol: string | null;
+}
+
+export function importJoin(
+  b: JobBuilder,
+  name: string,
+  q: SelectShape,
+  join: JoinFrom,
+  origin: Origin | null,
+): Relation | null {
+  if (join.nested) {
+    b.problem(join.pos, `'${name}': a join of more than two relations has no Weir node (join two per view)`, 'error');
+    return null;
+  }
+  if (join.kind === 'other') {
+    b.problem(join.pos, `'${name}': ${join.keyword} has no Weir node (JOIN, LEFT/RIGHT/FULL OUTER JOIN do)`, 'error');
+    return null;
+  }
+  if (q.star) {
+    b.problem(q.pos, `'${name}': SELECT * over a join; Weir's joins name each column (L.x, R.y)`, 'error');
+    return null;
+  }
+  const left = readSide(b, name, join.left);
+  const right = readSide(b, name, join.right);
+  if (!left || !right) return null;
+  const aliases = { L: join.left.alias ?? join.left.table, R: join.right.alias ?? join.right.table };
+  const prefix = (text: string) => toLR(text, aliases, left.rel.columns, right.rel.columns);
+  const outer = join.kind !== 'inner' && join.kind !== 'comma';
+  if (outer && q.where !== null)
+    b.problem(
+      q.pos,
+      `'${name}': WHERE after an outer join has no place in Weir's join (filter its output instead); left out`,
+      'error',
+    );
+  const conditions = [...join.on, ...(outer ? [] : q.conditions)];
+  const leftKeys: string[] = [];
+  const rightKeys: string[] = [];
+  let bounds = 0;
+  let interval: { lower: number; upper: number } | null = null;
+  for (const c of conditions) {
+    const key = keyPair(c, prefix);
+    // Equal window bounds are what makes it a window join, not keys of its own.
+    if (key && /^window_(start|end)$/.test(key[0]) && key[0] === key[1] && left.window && right.window) {
+      bounds++;
+      continue;
+    }
+    if (key) {
+      leftKeys.push(key[0]);
+      rightKeys.push(key[1]);
+      continue;
+    }
+    // One time bound on the two event times (an outer interval join has no Weir node).
+    const bound: { lower: number; upper: number } | null = interval || outer ? null : timeBound(c, prefix, left, right);
+    if (bound) {
+      interval = bound;
+      continue;
+    }
+    b.problem(
+      c.pos,
+      `'${name}': join condition ${c.text} is neither a key (L.a = R.b) nor the event-time bound; left out`,
+      'error',
+    );
+  }
+  if (leftKeys.length === 0) {
+    b.problem(join.pos, `'${name}': a join without equal keys (L.a = R.b) has no Weir node`, 'error');
+    return null;
+  }
+  const windowed = left.window !== null || right.window !== null;
+  if (windowed && (!left.window || !right.window || !sameWindow(left.window, right.window) || bounds !== 2 || outer)) {
+    b.problem(
+      join.pos,
+      `'${name}': a window join needs the same TUMBLE or HOP window on both sides, joined on window_start and window_end (inner)`,
+      'error',
+    );
+    return null;
+  }
+  for (const s of [left, right])
+    if (s.window && s.timeCol !== s.rel.rowtime)
+      b.problem(
+        join.pos,
+        `'${name}': windows on ${s.timeCol}; Weir's window join uses the event time ${s.rel.rowtime}`,
+      );
+  const { select, columns } = joinSelect(q, prefix, windowed);
+  const keys = { leftKey: leftKeys.join(', '), rightKey: rightKeys.join(', '), select };
+  const id = b.freeId(origin?.id ?? name);
+  let node: JobNode;
+  if (windowed) node = { id, type: 'join.window', config: { ...keys, window: left.window! } };
+  else if (interval)
+    node = {
+      id,
+      type: 'join.interval',
+      config: { ...keys, lower: signed(interval.lower), upper: signed(interval.upper) },
+    };
+  else node = { id, type: 'join', config: { kind: join.kind === 'comma' ? 'inner' : join.kind, ...keys } };
+  b.add(node, q.pos, origin);
+  b.connect(left.rel, id, 'left');
+  b.connect(right.rel, id, 'right');
+  // No event-time attribute comes out of a join in the exported script (see the exporter).
+  return { nodes: [id], rowtime: null, columns };
+}
+
+/** A side: a table or view, or the window join's `(SELECT * FROM TABLE(TUMBLE(TABLE t, ...)))`. */
+function readSide(b: JobBuilder, name: string, side: JoinSide): Side | null {
+  if (side.table !== null) {
+    const rel = b.relation(side.table, side.pos, `'${name}'`);
+    return rel ? { rel, window: null, timeCol: null } : null;
+  }
+  const q = side.query;
+  if (q?.kind === 'select' && q.star && q.items.length === 0 && q.where === null && 'tvf' in q.from) {
+    const tvf = q.from.tvf;
+    const window = windowSpec(tvf.fn, tvf.intervals);
+    if (!window || window.kind === 'session') {
+      b.problem(tvf.pos, `'${name}': a window join over ${tvf.fn} has no Weir node (TUMBLE and HOP do)`, 'error');
+      return null;
+    }
+    const rel = b.relation(tvf.table, tvf.pos, `'${name}'`);
+    return rel ? { rel, window, timeCol: tvf.timeCol } : null;
+  }
+  b.problem(
+    side.pos,
+    `'${name}': a join input that is a subquery has no Weir node (a table, a view, or SELECT * over a window table function)`,
+    'error',
+  );
+  return null;
+}
+
+/**
+ * Column references as Weir's join writes them: `o.x` (the side's alias or table name) -> `L.x`,
+ * and a bare column found in one input only -> `L.x` / `R.x`.
+ */
+function toLR(
+  text: string,
+  aliases: { L: string | null; R: string | null },
+  leftCols: string[],
+  rightCols: string[],
+): string {
+  let toks;
+  try {
+    toks = tokenize(text);
+  } catch {
+    return text; // not Weir's SQL: left as written, the node's validation reports it
+  }
+  let out = '';
+  let pos = 0;
+  for (let k = 0; k < toks.length; k++) {
+    const t = toks[k];
+    const next = toks[k + 1];
+    const unq = t.kind === 'quoted' ? t.text.slice(1, -1).replace(/``/g, '`') : t.text;
+    if ((t.kind === 'ident' || t.kind === 'quoted') && next?.text === '.') {
+      const side = unq === aliases.L ? 'L' : unq === aliases.R ? 'R' : null;
+      if (side) {
+        out += text.slice(pos, t.start) + side;
+        pos = t.end;
+      }
+      k += 2; // the column after the dot is qualified already
+      continue;
+    }
+    if ((t.kind === 'ident' || t.kind === 'quoted') && toks[k - 1]?.text !== '.' && next?.text !== '(') {
+      const inL = leftCols.includes(unq);
+      const inR = rightCols.includes(unq);
+      if (inL !== inR) {
+        out += text.slice(pos, t.start) + `${inL ? 'L' : 'R'}.${t.text}`;
+        pos = t.end;
+      }
+    }
+  }
+  return out + text.slice(pos);
+}
+
+/** `L.a = R.b` (either way round) as [a, b]. */
+function keyPair(c: Condition, prefix: (t: string) => string): [string, string] | null {
+  if (!c.eq) return null;
+  const l = REF.exec(prefix(c.eq.left).trim());
+  const r = REF.exec(prefix(c.eq.right).trim());
+  if (!l || !r || l[1] === r[1]) return null;
+  const [lc, rc] = l[1] === 'L' ? [l[2], r[2]] : [r[2], l[2]];
+  return [unquoteIdent(lc), unquoteIdent(rc)];
+}
+
+/**
+ * `L.rt BETWEEN R.rt - a AND R.rt + b` on the two event times as lower -a, upper b (ms); the
+ * mirrored `R.rt BETWEEN L.rt + x AND L.rt + y` is the same bound as L.rt BETWEEN R.rt - y AND R.rt - x.
+ */
+function timeBound(
+  c: Condition,
+  prefix: (t: string) => string,
+  left: Side,
+  right: Side,
+): { lower: number; upper: number } | null {
+  if (!c.between || !left.rel.rowtime || !right.rel.rowtime) return null;
+  const subject = REF.exec(prefix(c.between.subject).trim());
+  if (!subject) return null;
+  const [self, other] = subject[1] === 'L' ? [left, right] : [right, left];
+  if (unquoteIdent(subject[2]) !== self.rel.rowtime) return null;
+  const otherSide = subject[1] === 'L' ? 'R' : 'L';
+  const low = offset(prefix(c.between.low), otherSide, other.rel.rowtime!);
+  const high = offset(prefix(c.between.high), otherSide, other.rel.rowtime!);
+  if (low === null || high === null) return null;
+  return subject[1] === 'L' ? { lower: low, upper: high } : { lower: -high, upper: -low };
+}
+
+/** `R.rt`, `R.rt + INTERVAL '5' SECOND`, `R.rt - INTERVAL ...` as the offset in ms. */
+function offset(text: string, side: string, rowtime: string): number | null {
+  const m = /^([LR])\.(`(?:[^`]|``)*`|[A-Za-z_][A-Za-z0-9_$]*)\s*(?:([+-])\s*INTERVAL\s+(.+))?$/is.exec(text.trim());
+  if (!m || m[1] !== side || unquoteIdent(m[2]) !== rowtime) return null;
+  if (m[3] === undefined) return 0;
+  const ms = intervalMs(m[4]);
+  return ms === null ? null : m[3] === '-' ? -ms : ms;
+}
+
+function signed(ms: number): string {
+  return ms < 0 ? `-${weirDuration(-ms)}` : weirDuration(ms);
+}
+
+/**
+ * The select list in Weir's form: `L.x AS x` is just `L.x` (Flink and Weir name it x), and a
+ * window join's `DATE_FORMAT(L.window_start, <ISO>) AS window_start` (the export's ISO text) or
+ * `L.window_start` is Weir's `window_start`.
+ */
+function joinSelect(
+  q: SelectShape,
+  prefix: (t: string) => string,
+  windowed: boolean,
+): { select: string; columns: string[] } {
+  const items: string[] = [];
+  const columns: string[] = [];
+  for (const item of q.items) {
+    // Both sides' bounds are the one window's: Weir's select names them without a side.
+    const expr = windowed ? prefix(item.expr).replace(/\b[LR]\.(window_start|window_end)\b/g, '$1') : prefix(item.expr);
+    const iso = windowed ? (ISO_BOUND.exec(expr) ?? /^(window_start|window_end)$/.exec(expr)) : null;
+    const ref = REF.exec(expr);
+    const own = iso ? iso[1] : ref ? unquoteIdent(ref[2]) : null;
+    const out = item.alias ?? own ?? item.expr;
+    const written = iso ? iso[1] : expr;
+    items.push(item.alias === null || item.alias === own ? written : `${written}${item.text.slice(item.expr.length)}`);
+    columns.push(out);
+  }
+  return { select: items.join(', '), columns };
+}
