@@ -13,6 +13,7 @@ import { InputHandles } from './InputHandles.tsx';
 import { NodeLiveBadge } from '../live/NodeLiveBadge.tsx';
 import { countRender } from '../live/renderCount.ts';
 import { useNodeDrift } from '../run/useDrift.ts';
+import { useDoc } from '../state.ts';
 
 export interface JobNodeData extends Record<string, unknown> {
   /** The document's node: the single source of truth (no copies, no metrics). */
@@ -33,7 +34,9 @@ function JobNodeViewImpl({ data, selected }: NodeProps<JobFlowNode>) {
   const { node, problems } = data;
   const info = typeInfo(node.type);
   const summary = summarize(node);
-  const outputs = nodeOutputs(node);
+  // A boolean selector: other edges changing do not re-render this node.
+  const wiredBad = useDoc((s) => s.job.edges.some((e) => e.from === node.id && e.fromPort === 'bad'));
+  const outputs = nodeOutputs(node, wiredBad);
   const hasProblem = !!problems && problems.length > 0;
   const hasError = hasProblem && problems.some((p) => p.severity !== 'warning');
   // Errors first: the one message shown on the node is the one that blocks a run.

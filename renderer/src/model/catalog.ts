@@ -213,12 +213,14 @@ const UNKNOWN: NodeTypeInfo = {
 /**
  * The output handles one node shows: the engine's ports for its type (`ports.ts`), minus a file
  * source's `bad` port unless its `onBadRecord` is `dead-letter` (otherwise nothing leaves there and
- * the validator refuses an edge from it). A type this version does not know: its catalog entry.
+ * the validator refuses an edge from it). `wiredBad`: an edge already leaves `bad`; the handle stays
+ * so that edge stays drawn (and deletable) while the validator explains what is wrong. A type this
+ * version does not know: its catalog entry.
  */
-export function nodeOutputs(node: Pick<JobNode, 'type' | 'config'>): readonly OutputPort[] {
+export function nodeOutputs(node: Pick<JobNode, 'type' | 'config'>, wiredBad = false): readonly OutputPort[] {
   if (!isNodeType(node.type)) return UNKNOWN.outputs;
   const deadLetter = (node.config as { onBadRecord?: unknown } | undefined)?.onBadRecord === 'dead-letter';
-  return outputPorts(node.type).filter((p) => p !== 'bad' || deadLetter);
+  return outputPorts(node.type).filter((p) => p !== 'bad' || deadLetter || wiredBad);
 }
 
 export function typeInfo(type: NodeType): NodeTypeInfo {
