@@ -91,6 +91,20 @@ test(
     await waitFor(async () => (await edgeCount(page)) === 3, 'the keyboard edge');
     assert.equal(await page.locator('.react-flow__edge[data-id="file-source-1.bad->preview-1"]').count(), 1);
 
+    // Dropped on empty canvas, a `bad` connection offers sinks only.
+    const bad = (await page.getByTestId('handle-file-source-1-bad').boundingBox())!;
+    await page.mouse.move(bad.x + bad.width / 2, bad.y + bad.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(bad.x + 30, bad.y + 90, { steps: 6 });
+    await page.mouse.move(bad.x + 60, bad.y + 150, { steps: 6 });
+    await page.mouse.up();
+    await page.getByTestId('quick-add').waitFor();
+    const offered = (await page.getByTestId('quick-add').textContent()) ?? '';
+    assert.match(offered, /Preview/);
+    assert.doesNotMatch(offered, /Filter|Map|Window/, `only sinks: ${offered}`);
+    await page.keyboard.press('Escape');
+    await page.getByTestId('quick-add').waitFor({ state: 'detached' });
+
     // The dead-letter sink lists the columns it receives; its folder is its own.
     await page.getByTestId('node-file-sink-2').click();
     await page.getByTestId('sink-columns').waitFor();
