@@ -135,6 +135,9 @@ test(
       10_000,
     );
     await page.screenshot({ path: artifact('dead-letters-1280.png') });
+    await page.getByTestId('node-file-sink-2').click();
+    await page.getByTestId('sink-columns').waitFor();
+    await page.screenshot({ path: artifact('dead-letters-sink-1280.png') });
 
     const dead = committed(join(served.workspace, 'out', 'dead'));
     assert.equal(dead.length, 1, `one dead letter: ${JSON.stringify(dead)}`);
