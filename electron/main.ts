@@ -161,6 +161,15 @@ async function start(): Promise<void> {
         remember(path);
         return path;
       },
+      showFolderDialog: async () => {
+        const r = await dialog.showOpenDialog(win!, {
+          title: 'Allow a folder for this document',
+          buttonLabel: 'Allow',
+          defaultPath: workspace,
+          properties: ['openDirectory', 'createDirectory'],
+        });
+        return r.canceled ? null : (r.filePaths[0] ?? null);
+      },
     },
   });
   host.setInitialPath(await initialDocument(store, workspace, host));

@@ -121,6 +121,26 @@ describe('electron IPC guard', () => {
     assert.deepEqual(calls, [], 'no malformed call reached the host');
   });
 
+  it('lets only our window ask for a folder grant, with a valid document path', async () => {
+    calls = [];
+    for (const [ev, params] of [
+      [event({ url: 'https://evil.example/' }), {}],
+      [event({ subframe: true }), { path: 'a.weir.json' }],
+      [event(), { path: '' }],
+      [event(), { path: 'a.weir.json', folder: '/' }],
+    ] as Array<[InvokeEvent, unknown]>) {
+      const r = await ipc.invoke(ev, 'grantFolder', params);
+      assert.equal(r.ok, false);
+      if (!r.ok) assert.equal(r.error.code, 'invalid_request', r.error.message);
+    }
+    assert.deepEqual(calls, [], 'no refused call reached the host (no folder picker opened)');
+    // This host has no shell hooks: the call reaches it and answers like served mode.
+    const r = await ipc.invoke(event(), 'grantFolder', { path: 'a.weir.json' });
+    assert.deepEqual(calls, ['grantFolder']);
+    assert.equal(r.ok, false);
+    if (!r.ok) assert.equal(r.error.code, 'unsupported');
+  });
+
   it('passes host errors through with their code and no stack', async () => {
     const r = await ipc.invoke(event(), 'readJob', { path: '/etc/passwd' });
     assert.equal(r.ok, false);

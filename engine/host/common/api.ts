@@ -190,6 +190,12 @@ export interface EngineHost {
   /** Native dialogs (Electron only; served mode rejects with `unsupported`). null = cancelled. */
   showOpenDialog(req: Record<string, never>): Promise<{ path: string | null }>;
   showSaveDialog(req: { suggestedPath?: string }): Promise<{ path: string | null }>;
+  /**
+   * A native directory picker: runs (and source sampling) of the document at `path` (absent: the
+   * unsaved document) may then read and write inside the picked folder, for the host's lifetime.
+   * Answers its real path, or null when cancelled; served mode rejects with `unsupported`.
+   */
+  grantFolder(req: { path?: string }): Promise<{ folder: string | null }>;
   /** Live events; returns an unsubscribe function. */
   onEvent(listener: (event: HostEvent) => void): () => void;
 }

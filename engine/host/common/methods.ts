@@ -27,6 +27,7 @@ export const HOST_METHOD_NAMES = [
   'setDocumentState',
   'showOpenDialog',
   'showSaveDialog',
+  'grantFolder',
 ] as const satisfies readonly HostMethod[];
 
 // Fails to compile when EngineHost gains a method this list lacks.

@@ -121,6 +121,7 @@ export const requestSchemas = {
   }),
   showOpenDialog: empty,
   showSaveDialog: z.strictObject({ suggestedPath: path.optional() }),
+  grantFolder: z.strictObject({ path: path.optional() }),
 } satisfies { [M in HostMethod]: z.ZodType };
 
 export const HOST_METHODS = Object.keys(requestSchemas) as HostMethod[];
@@ -210,6 +211,7 @@ export const resultSchemas = {
   setDocumentState: voidResult,
   showOpenDialog: z.object({ path: z.string().nullable() }),
   showSaveDialog: z.object({ path: z.string().nullable() }),
+  grantFolder: z.object({ folder: z.string().nullable() }),
 } satisfies { [M in HostMethod]: z.ZodType };
 
 // ---- events ---------------------------------------------------------------------------------

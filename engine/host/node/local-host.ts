@@ -36,6 +36,8 @@ export interface ShellHooks {
   setDocumentState?(state: { title: string; dirty: boolean; path?: string | null }): void;
   showOpenDialog?(): Promise<string | null>;
   showSaveDialog?(suggestedPath?: string): Promise<string | null>;
+  /** A directory picker (Electron); its answer is granted to one document's runs. null = cancelled. */
+  showFolderDialog?(): Promise<string | null>;
 }
 
 export interface LocalHostOptions {
@@ -106,6 +108,11 @@ export function createLocalHost(opts: LocalHostOptions): LocalHost {
     return path ? dirname(await files.resolve(path, mode)) : files.workspace;
   }
 
+  /** The job file's real path (null: the unsaved document), the key of its granted folders. */
+  async function documentOf(path: string | undefined): Promise<string | null> {
+    return path ? files.resolve(path, 'write') : null;
+  }
+
   const host: LocalHost = {
     files,
     get listenerCount() {
@@ -130,11 +137,16 @@ export function createLocalHost(opts: LocalHostOptions): LocalHost {
           stateBackend: req.stateBackend,
           checkpointing: req.checkpointing,
         });
-        const job = await confineRun({ ...validated(overridden, baseDir).job, baseDir }, files, baseDir);
+        const granted = await files.foldersFor(await documentOf(req.path));
+        const job = await confineRun({ ...validated(overridden, baseDir).job, baseDir }, files, baseDir, granted);
         let from: string | undefined;
         if (req.restoreFrom && req.restoreFrom !== 'latest') {
           // A job's checkpoints live under its own folder, which may be a granted one outside the workspace.
-          from = await files.resolve(req.restoreFrom, 'read', { base: baseDir, extraRoot: baseDir });
+          from = await files.resolve(req.restoreFrom, 'read', {
+            base: baseDir,
+            extraRoot: baseDir,
+            extraRoots: granted,
+          });
         }
         return runs.start({ job, resume: req.restoreFrom === 'latest', from, clearOutput: req.clearOutput });
       }),
@@ -193,7 +205,10 @@ export function createLocalHost(opts: LocalHostOptions): LocalHost {
         // The data is read only inside the workspace (or a granted folder), like every other file.
         let data: string;
         try {
-          data = await files.resolve(config.path, 'read', { base: baseDir });
+          data = await files.resolve(config.path, 'read', {
+            base: baseDir,
+            extraRoots: await files.foldersFor(await documentOf(path)),
+          });
         } catch (err) {
           if (err instanceof HostError && err.code === 'forbidden_path') throw err;
           return { columns: [], message: `cannot read ${config.path}` };
@@ -246,6 +261,19 @@ export function createLocalHost(opts: LocalHostOptions): LocalHost {
         const path = await opts.shell.showSaveDialog(suggestedPath);
         if (path) await files.grant(path);
         return { path };
+      }),
+
+    grantFolder: ({ path }) =>
+      guard(async () => {
+        if (!opts.shell?.showFolderDialog)
+          throw new HostError(
+            'unsupported',
+            'no native dialogs here: keep the data in the workspace or beside the job',
+          );
+        // Resolved before the dialog: a document we may not write gets no folder either.
+        const document = await documentOf(path);
+        const picked = await opts.shell.showFolderDialog();
+        return { folder: picked ? await files.grantFolder(picked, document) : null };
       }),
 
     onEvent(listener) {

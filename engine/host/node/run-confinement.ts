@@ -1,8 +1,9 @@
 /**
  * Runs are confined like file access: over `weir serve` and the app, every path a job touches
  * (file sources, file sinks, its checkpoint folder) must resolve, after `..` and every symlink,
- * inside the workspace or the job document's own folder (a document opened through a native
- * dialog is granted with its folder). The CLI does not come here: it is the user's own shell.
+ * inside the workspace, the job document's own folder (a document opened through a native
+ * dialog is granted with its folder), or a folder the user picked for this document in a native
+ * dialog (host `grantFolder`). The CLI does not come here: it is the user's own shell.
  *
  * The job that runs gets the resolved real paths, so a symlink swapped after this check cannot
  * redirect it. Refusals are `forbidden_path` naming the field (`nodes[2].config.path: ...`).
@@ -11,16 +12,22 @@ import type { NormalizedJob } from '../../graph/types.ts';
 import { HostError } from '../common/errors.ts';
 import type { WorkspaceFiles } from './workspace-files.ts';
 
-export async function confineRun(job: NormalizedJob, files: WorkspaceFiles, baseDir: string): Promise<NormalizedJob> {
+export async function confineRun(
+  job: NormalizedJob,
+  files: WorkspaceFiles,
+  baseDir: string,
+  granted: readonly string[] = [],
+): Promise<NormalizedJob> {
   const check = async (where: string, p: string, mode: 'read' | 'write'): Promise<string> => {
     try {
-      return await files.resolve(p, mode, { base: baseDir, extraRoot: baseDir });
+      return await files.resolve(p, mode, { base: baseDir, extraRoot: baseDir, extraRoots: granted });
     } catch (err) {
       if (err instanceof HostError && err.code === 'forbidden_path') {
         throw new HostError(
           'forbidden_path',
           `${where}: ${p} is outside the workspace ${files.workspace} and the job's folder ` +
-            `${baseDir}; a run may only read and write there`,
+            `${baseDir}${granted.length ? ` and the folders allowed for it (${granted.join(', ')})` : ''}; ` +
+            `a run may only read and write there`,
         );
       }
       throw err;

@@ -40,6 +40,8 @@ export class WorkspaceFiles {
   readonly workspace: string;
   private readonly readOnlyRoots: string[];
   private readonly granted = new Set<string>();
+  /** Folders picked in a native dialog, per document (real path of the job file; '' = unsaved). */
+  private readonly grantedFolders = new Map<string, Set<string>>();
   private realRoots: Promise<{ workspace: string; readOnly: string[] }> | null = null;
 
   constructor(workspace: string, readOnlyRoots: string[] = []) {
@@ -52,6 +54,26 @@ export class WorkspaceFiles {
     this.granted.add(await realPathOf(resolve(path)));
   }
 
+  /**
+   * A folder the user picked in a native dialog for one document: that document's runs may read
+   * and write inside it, no other document's. `document`: the job file (null: the unsaved one).
+   * Returns the folder's real path.
+   */
+  async grantFolder(folder: string, document: string | null): Promise<string> {
+    const real = await realPathOf(resolve(folder));
+    const key = document ? await realPathOf(resolve(document)) : '';
+    const set = this.grantedFolders.get(key) ?? new Set<string>();
+    set.add(real);
+    this.grantedFolders.set(key, set);
+    return real;
+  }
+
+  /** The folders granted for `document` (see grantFolder). */
+  async foldersFor(document: string | null): Promise<string[]> {
+    const key = document ? await realPathOf(resolve(document)) : '';
+    return [...(this.grantedFolders.get(key) ?? [])];
+  }
+
   private roots() {
     this.realRoots ??= (async () => ({
       workspace: await realPathOf(this.workspace),
@@ -62,19 +84,26 @@ export class WorkspaceFiles {
 
   /**
    * Absolute real path of `p` (relative paths resolve against `base`, default the workspace), or
-   * `forbidden_path`. `extraRoot` admits one more folder (a job's own folder, for its checkpoints).
+   * `forbidden_path`. `extraRoot` admits one more folder (a job's own folder, for its checkpoints);
+   * `extraRoots` more (folders granted for the job's document).
    */
-  async resolve(p: string, mode: 'read' | 'write', opts: { base?: string; extraRoot?: string } = {}): Promise<string> {
+  async resolve(
+    p: string,
+    mode: 'read' | 'write',
+    opts: { base?: string; extraRoot?: string; extraRoots?: readonly string[] } = {},
+  ): Promise<string> {
     if (typeof p !== 'string' || p.includes('\0'))
       throw new HostError('forbidden_path', 'path is not a valid file name');
     const abs = isAbsolute(p) ? resolve(p) : resolve(opts.base ?? this.workspace, p);
     const real = await realPathOf(abs);
     const roots = await this.roots();
-    const extra = opts.extraRoot ? await realPathOf(opts.extraRoot) : null;
+    const extras = await Promise.all(
+      [...(opts.extraRoot ? [opts.extraRoot] : []), ...(opts.extraRoots ?? [])].map(realPathOf),
+    );
     const ok =
       inside(roots.workspace, real) ||
       this.granted.has(real) ||
-      (extra !== null && inside(extra, real)) ||
+      extras.some((r) => inside(r, real)) ||
       (mode === 'read' && roots.readOnly.some((r) => inside(r, real)));
     if (!ok) throw new HostError('forbidden_path', `${p}: outside the workspace ${this.workspace}`);
     return real;

@@ -6,13 +6,14 @@
 import { memo } from 'react';
 import { Handle, Position, type NodeProps, type Node } from '@xyflow/react';
 import type { JobNode, JobProblem } from '../../../engine/graph/types.ts';
-import { typeInfo } from '../model/catalog.ts';
+import { nodeOutputs, typeInfo, type OutputPort } from '../model/catalog.ts';
 import { summarize } from '../model/summary.ts';
 import { TypeIcon } from './icons.tsx';
 import { InputHandles } from './InputHandles.tsx';
 import { NodeLiveBadge } from '../live/NodeLiveBadge.tsx';
 import { countRender } from '../live/renderCount.ts';
 import { useNodeDrift } from '../run/useDrift.ts';
+import { useDoc } from '../state.ts';
 
 export interface JobNodeData extends Record<string, unknown> {
   /** The document's node: the single source of truth (no copies, no metrics). */
@@ -22,11 +23,20 @@ export interface JobNodeData extends Record<string, unknown> {
 
 export type JobFlowNode = Node<JobNodeData, 'job'>;
 
+const PORT_TITLES: Record<OutputPort, string> = {
+  out: 'output',
+  late: 'late: records that arrive after the watermark passed their window (plus allowed lateness)',
+  bad: 'bad: dead letters, one per record that does not parse (file, line, reason, text); to a sink only',
+};
+
 function JobNodeViewImpl({ data, selected }: NodeProps<JobFlowNode>) {
   countRender('JobNodeView');
   const { node, problems } = data;
   const info = typeInfo(node.type);
   const summary = summarize(node);
+  // A boolean selector: other edges changing do not re-render this node.
+  const wiredBad = useDoc((s) => s.job.edges.some((e) => e.from === node.id && e.fromPort === 'bad'));
+  const outputs = nodeOutputs(node, wiredBad);
   const hasProblem = !!problems && problems.length > 0;
   const hasError = hasProblem && problems.some((p) => p.severity !== 'warning');
   // Errors first: the one message shown on the node is the one that blocks a run.
@@ -79,8 +89,8 @@ function JobNodeViewImpl({ data, selected }: NodeProps<JobFlowNode>) {
           </span>
         </div>
       )}
-      <NodeLiveBadge nodeId={node.id} hasInput={info.hasInput} hasOutput={info.outputs.length > 0} />
-      {info.outputs.map((port, i) => (
+      <NodeLiveBadge nodeId={node.id} hasInput={info.hasInput} hasOutput={outputs.length > 0} />
+      {outputs.map((port, i) => (
         <Handle
           key={port}
           type="source"
@@ -88,14 +98,10 @@ function JobNodeViewImpl({ data, selected }: NodeProps<JobFlowNode>) {
           id={port}
           className={`whandle whandle--${port}`}
           data-testid={`handle-${node.id}-${port}`}
-          title={
-            port === 'late'
-              ? 'late: records that arrive after the watermark passed their window (plus allowed lateness)'
-              : 'output'
-          }
-          style={{ top: info.outputs.length === 1 ? '50%' : `${35 + i * 35}%` }}
+          title={PORT_TITLES[port]}
+          style={{ top: outputs.length === 1 ? '50%' : `${35 + i * 35}%` }}
         >
-          {port === 'late' && <span className="whandle__label">late</span>}
+          {port !== 'out' && <span className="whandle__label">{port}</span>}
         </Handle>
       ))}
     </div>

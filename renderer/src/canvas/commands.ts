@@ -6,6 +6,7 @@ import type { NodeType, Position } from '../../../engine/graph/types.ts';
 import { docStore } from '../state.ts';
 import { addNode, addEdge, moveNodes, removeItems } from '../model/ops.ts';
 import { checkConnection } from '../model/connections.ts';
+import type { OutputPort } from '../model/catalog.ts';
 import { copyFragment, parseFragment, pasteFragment } from '../model/clipboard.ts';
 import { layoutJob } from '../model/layout.ts';
 import { addGroup, addNote, pruneGroups, removeNote } from '../model/annotations.ts';
@@ -31,7 +32,7 @@ export function addNodeAt(type: NodeType, position: Position): string {
 export function addNodeConnected(
   type: NodeType,
   position: Position,
-  from: { nodeId: string; port: 'out' | 'late' },
+  from: { nodeId: string; port: OutputPort },
 ): string {
   let id = '';
   docStore.getState().commit(`add ${type}`, (job) => {

@@ -110,7 +110,7 @@ export function useCanvasHandlers() {
         quickAdd: {
           screen,
           flow: rf.screenToFlowPosition(screen),
-          connectFrom: { nodeId: handle.nodeId, port: handle.id === 'late' ? 'late' : 'out' },
+          connectFrom: { nodeId: handle.nodeId, port: handle.id === 'late' || handle.id === 'bad' ? handle.id : 'out' },
         },
       });
     },

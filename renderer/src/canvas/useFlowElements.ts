@@ -84,7 +84,7 @@ export function useFlowEdges(): Edge[] {
           sourceHandle: port,
           targetHandle: e.toPort ?? 'in',
           selected: selected.has(id),
-          className: port === 'late' ? 'wedge wedge--late' : changelog.has(id) ? 'wedge wedge--changelog' : 'wedge',
+          className: port !== 'out' ? `wedge wedge--${port}` : changelog.has(id) ? 'wedge wedge--changelog' : 'wedge',
         } satisfies Edge;
       });
   }, [edges, selected, changelog]);

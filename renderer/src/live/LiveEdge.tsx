@@ -13,7 +13,7 @@ import { docStore } from '../state.ts';
 
 function LiveEdgeImpl(p: EdgeProps) {
   countRender('LiveEdge');
-  const port = p.sourceHandleId === 'late' ? 'late' : 'out';
+  const port = p.sourceHandleId === 'late' || p.sourceHandleId === 'bad' ? p.sourceHandleId : 'out';
   const live = useEdgeLive(p.source, port);
   const [path, labelX, labelY] = getBezierPath(p);
   const full = !!live && live.backPressure >= BACKPRESSURE_FULL;
@@ -37,10 +37,14 @@ function LiveEdgeImpl(p: EdgeProps) {
             title={
               full
                 ? 'Back-pressure: the output channel is full, the sender waits'
-                : 'Records per second on this connection'
+                : port === 'out'
+                  ? 'Records per second on this connection'
+                  : port === 'late'
+                    ? 'Late records sent on this connection so far'
+                    : 'Dead letters (records that did not parse) sent on this connection so far'
             }
           >
-            {port === 'late' ? `late ${count(live.late)}` : rate(live.rate)}
+            {port === 'out' ? rate(live.rate) : `${port} ${count(live.late)}`}
             {full && <b> · back-pressure</b>}
             {!full && live.backPressure >= 0.5 && <span> · {Math.round(live.backPressure * 100)}% full</span>}
           </div>

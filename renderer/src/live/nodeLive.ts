@@ -5,6 +5,7 @@
  */
 import type { OperatorMetrics } from '../../../engine/host/common/api.ts';
 import type { MetricsState } from '../run/metricsStore.ts';
+import type { OutputPort } from '../model/catalog.ts';
 
 /** An output channel at least this full counts as back-pressured (the runtime reports 0..1). */
 export const BACKPRESSURE_FULL = 0.99;
@@ -26,6 +27,8 @@ export interface NodeLive {
   recordsIn: number;
   recordsOut: number;
   lateRecords: number;
+  /** Records that did not parse (a file source's `onBadRecord` skip or dead-letter). */
+  badRecords: number;
   stateBytes: number;
   stateDiskBytes: number;
   backPressure: number;
@@ -48,6 +51,7 @@ export function nodeLive(subtasks: readonly OperatorMetrics[], newestEventTime: 
   let recordsIn = 0;
   let recordsOut = 0;
   let late = 0;
+  let bad = 0;
   let stateBytes = 0;
   let disk = 0;
   let bp = 0;
@@ -65,6 +69,7 @@ export function nodeLive(subtasks: readonly OperatorMetrics[], newestEventTime: 
     recordsIn += m.recordsIn;
     recordsOut += m.recordsOut;
     late += m.lateRecords;
+    bad += m.badRecords;
     stateBytes += m.stateBytes;
     disk += m.stateDiskBytes;
     bp = Math.max(bp, m.backPressure);
@@ -87,6 +92,7 @@ export function nodeLive(subtasks: readonly OperatorMetrics[], newestEventTime: 
     recordsIn,
     recordsOut,
     lateRecords: late,
+    badRecords: bad,
     stateBytes,
     stateDiskBytes: disk,
     backPressure: bp,
@@ -142,16 +148,20 @@ export function liveIndex(s: MetricsState): LiveIndex {
 export interface EdgeLive {
   rate: number;
   backPressure: number;
+  /** Records sent on a side port so far: late records on `late`, dead letters on `bad`; 0 on `out`. */
   late: number;
 }
 
-/** What flows on an edge: the sender's output rate (every downstream receives all of it). */
-export function edgeLive(idx: LiveIndex, from: string, port: 'out' | 'late'): EdgeLive | null {
+/**
+ * What flows on an edge: the sender's output rate (every downstream receives all of it); a side
+ * port shows its count instead, since side records are too rare for a rate to say anything.
+ */
+export function edgeLive(idx: LiveIndex, from: string, port: OutputPort): EdgeLive | null {
   const n = idx.nodes.get(from);
   if (!n) return null;
-  return port === 'late'
-    ? { rate: 0, backPressure: 0, late: n.lateRecords }
-    : { rate: n.rateOut, backPressure: n.backPressure, late: 0 };
+  if (port === 'late') return { rate: 0, backPressure: 0, late: n.lateRecords };
+  if (port === 'bad') return { rate: 0, backPressure: 0, late: n.badRecords };
+  return { rate: n.rateOut, backPressure: n.backPressure, late: 0 };
 }
 
 /** Stroke width for an edge carrying `rate` records/s: 1.5 px idle, log-scaled, at most 7 px. */

@@ -67,7 +67,7 @@ export function previewTarget(
   for (const key of selEdges) {
     const e = edges.find((x) => edgeKey(x) === key);
     if (!e) continue;
-    const label = `${name(e.from)}${port(e) === 'late' ? ' (late)' : ''} → ${name(e.to)}`;
+    const label = `${name(e.from)}${port(e) === 'out' ? '' : ` (${port(e)})`} → ${name(e.to)}`;
     if (byId.get(e.to)?.type === 'sink.preview') return preview(e.to, label);
     const sibling = edges.find(
       (x) => x.from === e.from && port(x) === port(e) && byId.get(x.to)?.type === 'sink.preview',

@@ -4,6 +4,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { metricsStore } from '../run/metricsStore.ts';
 import { edgeLive, liveIndex, type EdgeLive, type NodeLive } from './nodeLive.ts';
 import { compact, rate } from './format.ts';
+import type { OutputPort } from '../model/catalog.ts';
 
 /** The fields a canvas badge shows, rounded so a tick that changes nothing visible does not render. */
 export interface NodeBadge {
@@ -44,7 +45,7 @@ export function useNodeBadge(nodeId: string): NodeBadge {
   );
 }
 
-export function useEdgeLive(from: string, port: 'out' | 'late'): EdgeLive | null {
+export function useEdgeLive(from: string, port: OutputPort): EdgeLive | null {
   return useStore(
     metricsStore,
     useShallow((s) => {

@@ -3,12 +3,13 @@
  * Plain TypeScript (no React) so the rules are unit-testable and shared by palette, canvas and
  * inspector. Port typing itself (what may connect to what) lives in `connections.ts`.
  */
-import type { NodeConfigByType, NodeType } from '../../../engine/graph/types.ts';
+import type { JobNode, NodeConfigByType, NodeType } from '../../../engine/graph/types.ts';
+import { outputPorts, type OutputPort } from '../../../engine/graph/ports.ts';
+
+export type { OutputPort };
 
 export type PaletteGroup = 'Sources' | 'Transforms' | 'Windows' | 'Sinks';
 export const PALETTE_GROUPS: readonly PaletteGroup[] = ['Sources', 'Transforms', 'Windows', 'Sinks'];
-
-export type OutputPort = 'out' | 'late';
 
 export interface NodeTypeInfo<T extends NodeType = NodeType> {
   type: T;
@@ -19,7 +20,10 @@ export interface NodeTypeInfo<T extends NodeType = NodeType> {
   idPrefix: string;
   /** Sources take no input; every other type has exactly one input handle (`in`). */
   hasInput: boolean;
-  /** Sinks have no output; windows also emit late records on `late`. */
+  /**
+   * Outputs every node of this type has: sinks none; windows also emit late records on `late`.
+   * Ports that depend on config (a file source's `bad`) come from `nodeOutputs`.
+   */
   outputs: readonly OutputPort[];
   /** A union merges many streams; every other input accepts exactly one edge. */
   multiInput: boolean;
@@ -205,6 +209,19 @@ const UNKNOWN: NodeTypeInfo = {
   multiInput: true,
   defaultConfig: () => ({ select: '*' }),
 };
+
+/**
+ * The output handles one node shows: the engine's ports for its type (`ports.ts`), minus a file
+ * source's `bad` port unless its `onBadRecord` is `dead-letter` (otherwise nothing leaves there and
+ * the validator refuses an edge from it). `wiredBad`: an edge already leaves `bad`; the handle stays
+ * so that edge stays drawn (and deletable) while the validator explains what is wrong. A type this
+ * version does not know: its catalog entry.
+ */
+export function nodeOutputs(node: Pick<JobNode, 'type' | 'config'>, wiredBad = false): readonly OutputPort[] {
+  if (!isNodeType(node.type)) return UNKNOWN.outputs;
+  const deadLetter = (node.config as { onBadRecord?: unknown } | undefined)?.onBadRecord === 'dead-letter';
+  return outputPorts(node.type).filter((p) => p !== 'bad' || deadLetter || wiredBad);
+}
 
 export function typeInfo(type: NodeType): NodeTypeInfo {
   return isNodeType(type) ? CATALOG[type] : UNKNOWN;

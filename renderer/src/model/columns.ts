@@ -11,7 +11,7 @@ import { sampledColumns } from './sampledColumns.ts';
 
 /** Columns the generator source emits (see engine/connectors generator). */
 export { GENERATOR_COLUMNS } from '../../../engine/graph/check-columns.ts';
-import { GENERATOR_COLUMNS } from '../../../engine/graph/check-columns.ts';
+import { DEAD_LETTER_COLUMNS, GENERATOR_COLUMNS } from '../../../engine/graph/check-columns.ts';
 
 const ALIAS_RE = /\s+as\s+[`"]?([A-Za-z_][\w]*)[`"]?\s*$/i;
 const IDENT_RE = /^[`"]?([A-Za-z_][\w]*)[`"]?$/;
@@ -110,11 +110,13 @@ export function inputColumns(
     if (e.to !== nodeId) continue;
     const src = job.nodes.find((n) => n.id === e.from);
     if (!src) continue;
-    // A window's `late` output carries its input records unchanged.
+    // A window's `late` output carries its input records unchanged; `bad` carries dead letters.
     cols.push(
       ...(e.fromPort === 'late'
         ? inputColumns(job, src.id, new Set(seen), docPath)
-        : outputColumns(job, src, new Set(seen), docPath)),
+        : e.fromPort === 'bad'
+          ? DEAD_LETTER_COLUMNS
+          : outputColumns(job, src, new Set(seen), docPath)),
     );
   }
   return uniq(cols);
@@ -139,7 +141,9 @@ export function joinInputColumns(
       const cols =
         e.fromPort === 'late'
           ? inputColumns(job, src.id, undefined, docPath)
-          : outputColumns(job, src, new Set([nodeId]), docPath);
+          : e.fromPort === 'bad'
+            ? DEAD_LETTER_COLUMNS
+            : outputColumns(job, src, new Set([nodeId]), docPath);
       out.push(...cols.map((c) => `${port === 'left' ? 'L' : 'R'}.${c}`));
     }
   }

@@ -4,7 +4,7 @@
  * refuses exactly what the validator would reject.
  */
 import type { JobDocument, JobEdge } from '../../../engine/graph/types.ts';
-import { canConnect, type OutputPort } from '../../../engine/graph/ports.ts';
+import { canConnect, isSink, type OutputPort } from '../../../engine/graph/ports.ts';
 
 export interface ConnectionRequest {
   from: string;
@@ -27,6 +27,17 @@ export function checkConnection(job: JobDocument, req: ConnectionRequest): Conne
     return { ok: false, reason: 'one of these nodes has an unknown type' };
   }
   if (!r.ok) return r;
+  if (port === 'bad') {
+    // The port table allows `bad` on every file source; `check-dead-letters.ts` adds these two rules.
+    const src = job.nodes.find((n) => n.id === req.from);
+    const dst = job.nodes.find((n) => n.id === req.to);
+    if (src?.type === 'source.file' && src.config.onBadRecord !== 'dead-letter') {
+      return { ok: false, reason: `'bad' carries dead letters only when 'on a bad record' is 'dead-letter'` };
+    }
+    if (dst && !isSink(dst.type)) {
+      return { ok: false, reason: `dead letters (port 'bad') can only go to a sink, not to a ${dst.type}` };
+    }
+  }
   const edge: JobEdge =
     port === 'out' ? { from: req.from, to: req.to } : { from: req.from, to: req.to, fromPort: port };
   if (toPort) edge.toPort = toPort;

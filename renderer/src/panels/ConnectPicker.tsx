@@ -1,18 +1,18 @@
 /**
  * Connecting ports from the keyboard: with one node selected, `C` lists every input its output
- * (and a window's `late` output) may connect to, by the engine's own rules; arrows and Enter
+ * (and a window's `late` or a dead-letter file source's `bad` output) may connect to, by the engine's own rules; arrows and Enter
  * connect, typing filters, Escape closes. Targets the rules refuse are listed with the reason.
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { docStore, useDoc } from '../state.ts';
 import { uiStore, useUi } from '../ui/uiStore.ts';
 import { checkConnection } from '../model/connections.ts';
-import { typeInfo } from '../model/catalog.ts';
+import { nodeOutputs, typeInfo, type OutputPort } from '../model/catalog.ts';
 import { addEdge } from '../model/ops.ts';
 
 interface Choice {
   to: string;
-  port: 'out' | 'late';
+  port: OutputPort;
   label: string;
   reason: string | null;
 }
@@ -34,11 +34,11 @@ export function ConnectPicker() {
   const choices = useMemo(() => {
     if (!source) return [];
     const out: Choice[] = [];
-    for (const port of typeInfo(source.type).outputs) {
+    for (const port of nodeOutputs(source)) {
       for (const n of job.nodes) {
         if (n.id === source.id || !typeInfo(n.type).hasInput) continue;
         const v = checkConnection(job, { from: source.id, to: n.id, fromPort: port });
-        const label = `${port === 'late' ? 'late → ' : ''}${n.name || n.id}`;
+        const label = `${port === 'out' ? '' : `${port} → `}${n.name || n.id}`;
         out.push({ to: n.id, port, label, reason: v.ok ? null : v.reason });
       }
     }
@@ -92,7 +92,7 @@ export function ConnectPicker() {
         {choices.map((c, i) => (
           <li
             key={`${c.port}:${c.to}`}
-            data-testid={`connect-to-${c.to}${c.port === 'late' ? '-late' : ''}`}
+            data-testid={`connect-to-${c.to}${c.port === 'out' ? '' : `-${c.port}`}`}
             className={`${i === active ? 'is-active' : ''}${c.reason ? ' is-refused' : ''}`}
             title={c.reason ?? undefined}
             onMouseDown={(e) => {

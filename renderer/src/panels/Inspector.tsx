@@ -3,7 +3,7 @@
  * Subscribes to the one selected node, so edits elsewhere do not re-render it.
  */
 import { useRef } from 'react';
-import type { JobNode } from '../../../engine/graph/types.ts';
+import type { JobEdge, JobNode } from '../../../engine/graph/types.ts';
 import { useDoc, useDocShallow } from '../state.ts';
 import { isNodeType, typeInfo } from '../model/catalog.ts';
 import { inputColumns } from '../model/columns.ts';
@@ -137,13 +137,19 @@ function NodeInspector({ id }: { id: string }) {
   );
 }
 
+const EDGE_NOTES: Record<NonNullable<JobEdge['fromPort']>, string> = {
+  out: 'Carries every record and watermark from the upstream output. Barriers for each checkpoint travel along it too.',
+  late: 'Carries the records that arrived after the watermark passed the end of their window plus the allowed lateness.',
+  bad: 'Carries dead letters: one record (file, line, reason, text) per input line that does not parse. Committed exactly once like any other output.',
+};
+
 function EdgeInspector({ edgeKey }: { edgeKey: string }) {
   const edge = useDoc((s) => edgeOfKey(s.job, edgeKey));
   const names = useDocShallow((s) =>
     [edge?.from, edge?.to].map((id) => s.job.nodes.find((n) => n.id === id)?.name ?? id),
   );
   if (!edge) return null;
-  const late = edge.fromPort === 'late';
+  const port = edge.fromPort ?? 'out';
   return (
     <div className="inspector__body" data-testid="edge-form">
       <div className="inspector__head">
@@ -154,11 +160,7 @@ function EdgeInspector({ edgeKey }: { edgeKey: string }) {
           </div>
         </div>
       </div>
-      <p className="note">
-        {late
-          ? 'Carries the records that arrived after the watermark passed the end of their window plus the allowed lateness.'
-          : 'Carries every record and watermark from the upstream output. Barriers for each checkpoint travel along it too.'}
-      </p>
+      <p className="note">{EDGE_NOTES[port]}</p>
       <button type="button" className="btn" onClick={deleteSelection}>
         Delete connection
       </button>

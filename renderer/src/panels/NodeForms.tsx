@@ -2,6 +2,7 @@
 import type { JobNode, WindowSpec, EventTimeConfig } from '../../../engine/graph/types.ts';
 import { CheckField, DurationField, NumberField, SelectField, TextField } from '../fields/fields.tsx';
 import { ExprField } from '../fields/ExprField.tsx';
+import { InputColumnsNote } from './InputColumnsNote.tsx';
 import { editConfig, replaceConfig } from './edit.ts';
 import { useDoc } from '../state.ts';
 import { sampledColumns, useSampled, type Sampled } from '../model/sampledColumns.ts';
@@ -137,6 +138,7 @@ export function FileSourceForm({ node, err, columns }: FormProps<'source.file'>)
         options={[
           { value: 'skip', label: 'skip and count it' },
           { value: 'fail', label: 'fail the job' },
+          { value: 'dead-letter', label: "dead-letter: send it to the 'bad' port" },
         ]}
         onChange={(v) => editConfig(node.id, ['onBadRecord'], v)}
       />
@@ -385,7 +387,7 @@ export function WindowForm({ node, err, columns }: FormProps<'window'>) {
   );
 }
 
-export function FileSinkForm({ node, err }: FormProps<'sink.file'>) {
+export function FileSinkForm({ node, err, columns }: FormProps<'sink.file'>) {
   return (
     <>
       <TextField
@@ -404,24 +406,28 @@ export function FileSinkForm({ node, err }: FormProps<'sink.file'>) {
         error={err('format')}
         onChange={(v) => editConfig(node.id, ['format'], v ?? 'jsonl')}
       />
+      <InputColumnsNote columns={columns} />
       <p className="note">Exactly once: records become visible when the checkpoint that covers them completes.</p>
     </>
   );
 }
 
-export function PreviewForm({ node, err }: FormProps<'sink.preview'>) {
+export function PreviewForm({ node, err, columns }: FormProps<'sink.preview'>) {
   return (
-    <NumberField
-      label="Keep last"
-      value={node.config.limit}
-      integer
-      min={1}
-      testId="f-limit"
-      placeholder="100"
-      error={err('limit')}
-      hint="Records kept for the live preview"
-      onChange={(v) => editConfig(node.id, ['limit'], v)}
-    />
+    <>
+      <NumberField
+        label="Keep last"
+        value={node.config.limit}
+        integer
+        min={1}
+        testId="f-limit"
+        placeholder="100"
+        error={err('limit')}
+        hint="Records kept for the live preview"
+        onChange={(v) => editConfig(node.id, ['limit'], v)}
+      />
+      <InputColumnsNote columns={columns} />
+    </>
   );
 }
 

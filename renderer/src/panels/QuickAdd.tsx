@@ -2,6 +2,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useReactFlow } from '@xyflow/react';
 import { searchCatalog } from '../model/catalog.ts';
+import { isSink } from '../../../engine/graph/ports.ts';
 import { TypeIcon } from '../canvas/icons.tsx';
 import { addNodeAt, addNodeConnected } from '../canvas/commands.ts';
 import { uiStore, useUi } from '../ui/uiStore.ts';
@@ -20,10 +21,11 @@ export function QuickAdd() {
     }
   }, [qa]);
   if (!qa) return null;
-  // Connecting from an output: only nodes that take an input are offered.
+  // Connecting from an output: only nodes that take an input are offered; dead letters (`bad`)
+  // go to sinks only (check-dead-letters.ts), so nothing else would end up connected.
   const items = searchCatalog(query)
     .flatMap((g) => g.items)
-    .filter((i) => !qa.connectFrom || i.hasInput);
+    .filter((i) => !qa.connectFrom || (qa.connectFrom.port === 'bad' ? isSink(i.type) : i.hasInput));
   const close = () => uiStore.setState({ quickAdd: null });
   const choose = (i: number) => {
     const item = items[i];

@@ -5,6 +5,7 @@ import { formatDuration, formatSize } from '../../../engine/graph/units.ts';
 import { useDoc } from '../state.ts';
 import { CheckField, DurationField, NumberField, SelectField, SizeField, TextField } from '../fields/fields.tsx';
 import { editJobName, editSettings, messageAt } from './edit.ts';
+import { canGrantFolder, grantFolderForDocument } from '../run/grantFolder.ts';
 
 /** One line each, from the comparison of the three backends in docs/architecture.md. */
 export const BACKEND_EXPLANATIONS: Record<StateBackendKind, string> = {
@@ -174,6 +175,23 @@ export function SettingsForm() {
           onChange={(v) => editSettings(['restart', 'delay'], v)}
         />
       </fieldset>
+      {canGrantFolder() && (
+        <fieldset className="group">
+          <legend>Files</legend>
+          <p className="note">
+            Runs read and write only in the workspace and this job's folder. Data kept elsewhere needs its folder
+            allowed, for this document, until the app closes.
+          </p>
+          <button
+            type="button"
+            className="btn"
+            data-testid="grant-folder"
+            onClick={() => void grantFolderForDocument()}
+          >
+            Allow a folder for this document…
+          </button>
+        </fieldset>
+      )}
     </div>
   );
 }

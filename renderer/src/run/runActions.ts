@@ -7,6 +7,7 @@ import { clearMetrics } from './metricsStore.ts';
 import type { RunOptions } from '../../../engine/host/common/api.ts';
 import { beginRun, liveStore, setRunId } from '../live/liveStore.ts';
 import { runConfig } from '../live/runConfig.ts';
+import { offerFolderGrant } from './grantFolder.ts';
 
 function message(e: unknown): string {
   const m = e && typeof e === 'object' && 'message' in e ? String(e.message) : String(e);
@@ -77,6 +78,10 @@ export async function run(opts: Pick<RunOptions, 'restoreFrom' | 'clearOutput'> 
   } catch (e) {
     if ((e as { code?: string })?.code === 'output_exists' && !opts.clearOutput && confirmClearOutput(message(e))) {
       await run({ ...opts, clearOutput: true });
+      return;
+    }
+    if ((e as { code?: string })?.code === 'forbidden_path' && (await offerFolderGrant(message(e)))) {
+      await run(opts);
       return;
     }
     const invalid = (e as { code?: string })?.code === 'invalid_job';

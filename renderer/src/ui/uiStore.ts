@@ -3,6 +3,7 @@
  * Never saved with the job and never part of undo.
  */
 import { createStore, useStore } from 'zustand';
+import type { OutputPort } from '../model/catalog.ts';
 
 export type Dialog = null | 'open' | 'save-as' | 'examples' | 'help' | 'export' | 'import-flink-sql';
 
@@ -16,7 +17,7 @@ export interface QuickAdd {
   screen: { x: number; y: number };
   flow: { x: number; y: number };
   /** Set when a connection was dropped on empty canvas: the new node gets connected to it. */
-  connectFrom?: { nodeId: string; port: 'out' | 'late' };
+  connectFrom?: { nodeId: string; port: OutputPort };
 }
 
 export interface UiState {

@@ -258,6 +258,7 @@ export function defineHostApiSuite(transport: string, connect: Connect): void {
 
     it('says native dialogs are unsupported without a shell', async () => {
       await rejectsWith(api.showOpenDialog({}), 'unsupported');
+      await rejectsWith(api.grantFolder({ path: 'a.weir.json' }), 'unsupported');
       await api.setDocumentState({ title: 'x', dirty: true });
     });
 

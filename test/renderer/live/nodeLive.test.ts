@@ -134,6 +134,8 @@ describe('nodeLive', () => {
     const idx = buildIndex(new Map([['w', [m('w', 0, { rateOut: 50, lateRecords: 2, backPressure: 1 })]]]));
     assert.deepEqual(edgeLive(idx, 'w', 'out'), { rate: 50, backPressure: 1, late: 0 });
     assert.deepEqual(edgeLive(idx, 'w', 'late'), { rate: 0, backPressure: 0, late: 2 });
+    const src = buildIndex(new Map([['f', [m('f', 0, { rateOut: 9, badRecords: 4 })]]]));
+    assert.deepEqual(edgeLive(src, 'f', 'bad'), { rate: 0, backPressure: 0, late: 4 }, 'a bad edge: its dead letters');
     assert.equal(edgeLive(idx, 'nope', 'out'), null);
     assert.equal(edgeWidth(0), 1.5);
     assert.ok(edgeWidth(10) < edgeWidth(1000));

@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { checkConnection } from '../../../renderer/src/model/connections.ts';
+import { nodeOutputs } from '../../../renderer/src/model/catalog.ts';
+import { inputColumns } from '../../../renderer/src/model/columns.ts';
 import { addNode, addEdge, emptyJob } from '../../../renderer/src/model/ops.ts';
 import type { JobDocument, NodeType } from '../../../engine/graph/types.ts';
 
@@ -37,4 +39,32 @@ test('a union accepts many inputs and cycles are refused', () => {
   const v = checkConnection(j, { from: 'map-1', to: 'union-1' });
   assert.equal(v.ok, false);
   assert.match((v as { reason: string }).reason, /cycle/);
+});
+
+test("a file source's bad port: shown and connectable to sinks only when it dead-letters", () => {
+  let j = job('source.file', 'filter', 'sink.file', 'source.generator');
+  const src = () => j.nodes[0];
+  assert.deepEqual(nodeOutputs(src()), ['out']);
+  assert.deepEqual(nodeOutputs(j.nodes[3]), ['out']);
+  const refused = checkConnection(j, { from: 'file-source-1', to: 'file-sink-1', fromPort: 'bad' });
+  assert.equal(refused.ok, false);
+  assert.match((refused as { reason: string }).reason, /only when 'on a bad record' is 'dead-letter'/);
+
+  j = {
+    ...j,
+    nodes: j.nodes.map((n, i) => (i === 0 ? { ...n, config: { ...n.config, onBadRecord: 'dead-letter' } } : n)),
+  } as JobDocument;
+  assert.deepEqual(nodeOutputs(src()), ['out', 'bad']);
+  const ok = checkConnection(j, { from: 'file-source-1', to: 'file-sink-1', fromPort: 'bad' });
+  assert.deepEqual(ok, { ok: true, edge: { from: 'file-source-1', to: 'file-sink-1', fromPort: 'bad' } });
+  const toFilter = checkConnection(j, { from: 'file-source-1', to: 'filter-1', fromPort: 'bad' });
+  assert.equal(toFilter.ok, false);
+  assert.match((toFilter as { reason: string }).reason, /only go to a sink/);
+  assert.equal(checkConnection(j, { from: 'generator-1', to: 'file-sink-1', fromPort: 'bad' }).ok, false);
+});
+
+test('a sink fed by a bad port sees the dead-letter columns', () => {
+  let j = job('source.file', 'sink.preview');
+  j = addEdge(j, { from: 'file-source-1', to: 'preview-1', fromPort: 'bad' });
+  assert.deepEqual(inputColumns(j, 'preview-1'), ['file', 'line', 'reason', 'text']);
 });
