@@ -40,7 +40,8 @@ export interface KeyedSession<P> {
   p: P;
 }
 
-interface KeySessions<P> {
+/** The state entry of one key: its arrival counter and its sessions. */
+export interface KeySessions<P> {
   q: number;
   s: Array<KeyedSession<P>>;
 }

@@ -20,13 +20,12 @@ import type {
   Row,
   StreamOperator,
 } from '../../../../contracts/operator.ts';
-import type { StateTable } from '../../../../contracts/keyed-state.ts';
 import type { KeyBy } from '../../../../sql/index.ts';
 import type { CompiledJoinSelect } from '../../../../sql/join-select.ts';
 import type { SessionWindowAssigner } from '../../../../time/windows/assigners.ts';
 import { isoTime } from '../../../../time/windows/index.ts';
 import { ChangelogBuffer, encodeWm, restoredWatermark, type WatermarkState } from './keyed-support.ts';
-import { KeyedSessions, type SessionPayload, type SessionRecord } from './keyed-sessions.ts';
+import { KeyedSessions, type KeySessions, type SessionPayload, type SessionRecord } from './keyed-sessions.ts';
 import { WINDOW_JOIN_TABLE } from './window-join-operator.ts';
 
 export interface SessionJoinPlan {
@@ -85,7 +84,7 @@ export class SessionWindowJoinOperator implements StreamOperator {
     if (ctx.state === null) throw new Error(`${this.what} needs keyed state, but the runtime gave it none`);
     this.ctx = ctx;
     this.out = out;
-    const table = ctx.state.table(WINDOW_JOIN_TABLE) as StateTable<never>;
+    const table = ctx.state.table<KeySessions<Sides>>(WINDOW_JOIN_TABLE);
     this.sessions = new KeyedSessions(table, this.plan.assigner.gap, SIDES, this.what);
     this.watermark = restoredWatermark(restored?.operator);
     await this.sessions.open();

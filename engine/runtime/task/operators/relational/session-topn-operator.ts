@@ -19,11 +19,10 @@ import type {
   Row,
   StreamOperator,
 } from '../../../../contracts/operator.ts';
-import type { StateTable } from '../../../../contracts/keyed-state.ts';
 import type { SessionWindowAssigner } from '../../../../time/windows/assigners.ts';
 import { isoTime } from '../../../../time/windows/index.ts';
 import { ChangelogBuffer, encodeWm, restoredWatermark, type WatermarkState } from './keyed-support.ts';
-import { KeyedSessions, type SessionPayload, type SessionRecord } from './keyed-sessions.ts';
+import { KeyedSessions, type KeySessions, type SessionPayload, type SessionRecord } from './keyed-sessions.ts';
 import { RANK_COLUMN, type TopNPlan } from './topn-operator.ts';
 import { WINDOW_TOPN_TABLE } from './window-topn-operator.ts';
 
@@ -77,7 +76,7 @@ export class SessionTopNOperator implements StreamOperator {
     if (ctx.state === null) throw new Error(`${this.what} needs keyed state, but the runtime gave it none`);
     this.ctx = ctx;
     this.out = out;
-    const table = ctx.state.table(WINDOW_TOPN_TABLE) as StateTable<never>;
+    const table = ctx.state.table<KeySessions<Held[]>>(WINDOW_TOPN_TABLE);
     this.sessions = new KeyedSessions(table, this.assigner.gap, this.payload, this.what);
     this.watermark = restoredWatermark(restored?.operator);
     await this.sessions.open();
