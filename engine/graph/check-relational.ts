@@ -55,18 +55,11 @@ function unknown(
   }
 }
 
-/** Tumbling or sliding with positive durations (session windows are refused where unsupported). */
-function checkAlignedWindow(
-  w: WindowSpec,
-  at: (field: string) => string,
-  id: string,
-  what: string,
-  problems: JobProblem[],
-): void {
+/** Tumbling, sliding or session with positive durations (a sliding window's slide at most its size). */
+function checkWindow(w: WindowSpec, at: (field: string) => string, id: string, problems: JobProblem[]): void {
   if (w.kind === 'session') {
-    problems.push(
-      err(at('kind'), `${what} supports tumbling and sliding windows; session windows are not supported yet`, id),
-    );
+    const gap = checkDuration(w.gap);
+    if (gap.ok && gap.value <= 0) problems.push(err(at('gap'), 'must be greater than 0', id));
     return;
   }
   const sizes: Array<[string, unknown]> = [
@@ -158,7 +151,7 @@ export function relationalColumns(
     case 'join':
       return joinColumns(node, index, inputs, problems, false);
     case 'join.window':
-      checkAlignedWindow(node.config.window, (f) => at(`window.${f}`), id, 'join.window', problems);
+      checkWindow(node.config.window, (f) => at(`window.${f}`), id, problems);
       return joinColumns(node, index, inputs, problems, true);
     case 'aggregate': {
       const c = node.config;
@@ -194,7 +187,7 @@ export function relationalColumns(
         );
       }
       if (c.window) {
-        checkAlignedWindow(c.window, (f) => at(`window.${f}`), id, 'topn', problems);
+        checkWindow(c.window, (f) => at(`window.${f}`), id, problems);
         const clash = input?.find((x) => x === 'window_start' || x === 'window_end');
         if (clash)
           problems.push(

@@ -300,13 +300,14 @@ export function MapForm({ node, err, columns }: FormProps<'map'>) {
   );
 }
 
-const WINDOW_KINDS = [
+export const WINDOW_KINDS = [
   { value: 'tumbling', label: 'Tumbling (fixed, non-overlapping)' },
   { value: 'sliding', label: 'Sliding (overlapping)' },
   { value: 'session', label: 'Session (closes after a gap)' },
 ] as const;
 
-function windowOfKind(kind: WindowSpec['kind'], old: WindowSpec): WindowSpec {
+/** A window of another kind that keeps the old one's length (size or gap). */
+export function windowOfKind(kind: WindowSpec['kind'], old: WindowSpec): WindowSpec {
   const size = old.kind === 'session' ? old.gap : old.size;
   if (kind === 'tumbling') return { kind, size };
   if (kind === 'sliding') return { kind, size, slide: old.kind === 'sliding' ? old.slide : size };

@@ -12,7 +12,7 @@ import { ExprField } from '../fields/ExprField.tsx';
 import { joinInputColumns, portColumns } from '../model/columns.ts';
 import { useDocShallow } from '../state.ts';
 import { editConfig, replaceConfig } from './edit.ts';
-import type { FormProps } from './NodeForms.tsx';
+import { WINDOW_KINDS, windowOfKind, type FormProps } from './NodeForms.tsx';
 
 function checker(compile: (text: string) => unknown) {
   return (text: string) => {
@@ -113,38 +113,38 @@ export function IntervalJoinForm({ node, err }: FormProps<'join.interval'>) {
   );
 }
 
-const JOIN_WINDOW_KINDS = [
-  { value: 'tumbling', label: 'Tumbling (fixed, non-overlapping)' },
-  { value: 'sliding', label: 'Sliding (overlapping)' },
-] as const;
-
 export function WindowJoinForm({ node, err }: FormProps<'join.window'>) {
   const c = node.config;
   const w: WindowSpec = c.window ?? { kind: 'tumbling', size: '10s' };
-  const size = w.kind === 'session' ? w.gap : w.size;
   return (
     <>
       <JoinFields node={node} err={err} windowColumns />
       <SelectField
         label="Window"
-        value={w.kind === 'session' ? 'tumbling' : w.kind}
-        options={JOIN_WINDOW_KINDS}
+        value={w.kind}
+        options={WINDOW_KINDS}
         testId="f-window.kind"
         error={err('window.kind')}
-        onChange={(v) =>
-          replaceConfig(node.id, {
-            ...c,
-            window: v === 'sliding' ? { kind: 'sliding', size, slide: size } : { kind: 'tumbling', size },
-          })
-        }
+        onChange={(v) => replaceConfig(node.id, { ...c, window: windowOfKind(v ?? 'tumbling', w) })}
       />
-      <DurationField
-        label="Size"
-        value={size}
-        testId="f-window.size"
-        error={err('window.size')}
-        onChange={(v) => editConfig(node.id, ['window', 'size'], v ?? '')}
-      />
+      {w.kind !== 'session' && (
+        <DurationField
+          label="Size"
+          value={w.size}
+          testId="f-window.size"
+          error={err('window.size')}
+          onChange={(v) => editConfig(node.id, ['window', 'size'], v ?? '')}
+        />
+      )}
+      {w.kind === 'session' && (
+        <DurationField
+          label="Gap"
+          value={w.gap}
+          testId="f-window.gap"
+          error={err('window.gap')}
+          onChange={(v) => editConfig(node.id, ['window', 'gap'], v ?? '')}
+        />
+      )}
       {w.kind === 'sliding' && (
         <DurationField
           label="Slide"
@@ -154,7 +154,10 @@ export function WindowJoinForm({ node, err }: FormProps<'join.window'>) {
           onChange={(v) => editConfig(node.id, ['window', 'slide'], v ?? '')}
         />
       )}
-      <p className="note">Pairs are emitted when the watermark passes the window's end (append-only).</p>
+      <p className="note">
+        Pairs are emitted when the watermark passes the window's end (append-only). A session is formed per key from the
+        records of both inputs.
+      </p>
     </>
   );
 }
@@ -278,9 +281,9 @@ export function TopNForm({ node, err, columns }: FormProps<'topn'>) {
       />
       <SelectField
         label="Per window"
-        value={c.window ? (c.window.kind === 'sliding' ? 'sliding' : 'tumbling') : undefined}
+        value={c.window?.kind}
         allowUnset="no: a running top N (changelog)"
-        options={JOIN_WINDOW_KINDS}
+        options={WINDOW_KINDS}
         testId="f-window.kind"
         error={err('window.kind')}
         onChange={(v) =>
@@ -289,9 +292,13 @@ export function TopNForm({ node, err, columns }: FormProps<'topn'>) {
             window:
               v === undefined
                 ? undefined
-                : v === 'sliding'
-                  ? { kind: 'sliding', size: '10s', slide: '5s' }
-                  : { kind: 'tumbling', size: '10s' },
+                : c.window
+                  ? windowOfKind(v, c.window)
+                  : v === 'sliding'
+                    ? { kind: 'sliding', size: '10s', slide: '5s' }
+                    : v === 'session'
+                      ? { kind: 'session', gap: '10s' }
+                      : { kind: 'tumbling', size: '10s' },
           })
         }
       />
@@ -302,6 +309,15 @@ export function TopNForm({ node, err, columns }: FormProps<'topn'>) {
           testId="f-window.size"
           error={err('window.size')}
           onChange={(v) => editConfig(node.id, ['window', 'size'], v ?? '')}
+        />
+      )}
+      {c.window?.kind === 'session' && (
+        <DurationField
+          label="Gap"
+          value={c.window.gap}
+          testId="f-window.gap"
+          error={err('window.gap')}
+          onChange={(v) => editConfig(node.id, ['window', 'gap'], v ?? '')}
         />
       )}
       {c.window?.kind === 'sliding' && (

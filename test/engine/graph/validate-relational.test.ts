@@ -212,7 +212,7 @@ test('changelog edges are computed; a node that cannot take one names the produc
   assert.ok(validateJob(preview).ok);
 });
 
-test('join and join.window: kinds, window bounds in the select, session refused, outer joins are changelogs', () => {
+test('join and join.window: kinds, window bounds in the select, session windows, outer joins are changelogs', () => {
   const doc = joinJob();
   doc.nodes[2] = {
     id: 'j',
@@ -241,9 +241,10 @@ test('join and join.window: kinds, window bounds in the select, session refused,
   assert.ok(validateJob(win).ok);
   assert.deepEqual(nodeColumns(win).get('j')?.out, ['window_start', 'window_end', 'user', 'country']);
   (win.nodes[2].config as { window: unknown }).window = { kind: 'session', gap: '5s' };
-  assert.deepEqual(errorLines(win), [
-    'nodes[2].config.window.kind: join.window supports tumbling and sliding windows; session windows are not supported yet',
-  ]);
+  assert.ok(validateJob(win).ok, 'a session window join is valid');
+  assert.deepEqual(nodeColumns(win).get('j')?.out, ['window_start', 'window_end', 'user', 'country']);
+  (win.nodes[2].config as { window: unknown }).window = { kind: 'session', gap: '0s' };
+  assert.deepEqual(errorLines(win), ['nodes[2].config.window.gap: must be greater than 0']);
   (win.nodes[2].config as { window: unknown }).window = { kind: 'sliding', size: '0s', slide: '1s' };
   assert.deepEqual(errorLines(win), [
     'nodes[2].config.window.size: must be greater than 0',
@@ -260,7 +261,7 @@ test('join and join.window: kinds, window bounds in the select, session refused,
   ]);
 });
 
-test('topn with a window: append-only, window columns first, session refused', () => {
+test('topn with a window: append-only, window columns first, session windows too', () => {
   const doc = aggJob();
   doc.nodes[1] = {
     id: 'agg',
@@ -285,9 +286,10 @@ test('topn with a window: append-only, window columns first, session refused', (
     'rownum',
   ]);
   (doc.nodes[1].config as { window: unknown }).window = { kind: 'session', gap: '1s' };
-  assert.deepEqual(errorLines(doc), [
-    'nodes[1].config.window.kind: topn supports tumbling and sliding windows; session windows are not supported yet',
-  ]);
+  assert.ok(validateJob(doc).ok, 'a session window Top-N is valid');
+  assert.equal(nodeColumns(doc).get('agg')?.out?.[0], 'window_start');
+  (doc.nodes[1].config as { window: unknown }).window = { kind: 'session', gap: '0ms' };
+  assert.deepEqual(errorLines(doc), ['nodes[1].config.window.gap: must be greater than 0']);
   (doc.nodes[1].config as { window: unknown }).window = { kind: 'sliding', size: '1s', slide: '2s' };
   assert.deepEqual(errorLines(doc), [
     'nodes[1].config.window.slide: slide (2000 ms) must not be larger than size (1000 ms)',

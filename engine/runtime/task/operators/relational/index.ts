@@ -1,7 +1,8 @@
 /**
  * The relational nodes: `aggregate` (group aggregation, changelog out), `topn` (top N and
  * deduplication, changelog out), `join.interval` (interval join, append-only), `join.window`
- * (window join, append-only) and `join` (regular join; outer kinds emit a changelog).
+ * (window join, append-only; tumbling, sliding or session windows) and `join` (regular join; outer
+ * kinds emit a changelog). A window `topn` takes the same three window kinds.
  * Config errors are thrown as plain messages; the registry prefixes the node's JSON path.
  */
 import type { JobNodeOf, WindowSpec } from '../../../../graph/types.ts';
@@ -17,8 +18,15 @@ import { TopNOperator } from './topn-operator.ts';
 import { IntervalJoinOperator } from './interval-join-operator.ts';
 import { RegularJoinOperator } from './regular-join-operator.ts';
 import { WindowJoinOperator } from './window-join-operator.ts';
-import { slidingWindows, tumblingWindows, type AlignedWindowAssigner } from '../../../../time/windows/assigners.ts';
+import {
+  sessionWindows,
+  slidingWindows,
+  tumblingWindows,
+  type AlignedWindowAssigner,
+} from '../../../../time/windows/assigners.ts';
 import { WindowTopNOperator } from './window-topn-operator.ts';
+import { SessionWindowJoinOperator } from './session-join-operator.ts';
+import { SessionTopNOperator } from './session-topn-operator.ts';
 
 export function createAggregateOperator(node: JobNodeOf<'aggregate'>): StreamOperator {
   const c = node.config;
@@ -38,12 +46,13 @@ export function createTopNOperator(node: JobNodeOf<'topn'>): StreamOperator {
     order: compileOrderBy(c.orderBy),
     limit: c.limit,
   };
-  return c.window ? new WindowTopNOperator(plan, alignedAssigner(c.window, 'topn')) : new TopNOperator(plan);
+  if (!c.window) return new TopNOperator(plan);
+  return c.window.kind === 'session'
+    ? new SessionTopNOperator(plan, sessionWindows(parseDuration(c.window.gap)))
+    : new WindowTopNOperator(plan, alignedAssigner(c.window));
 }
 
-function alignedAssigner(w: WindowSpec, what: string): AlignedWindowAssigner {
-  if (w.kind === 'session')
-    throw new Error(`${what} supports tumbling and sliding windows; session windows are not supported yet`);
+function alignedAssigner(w: Exclude<WindowSpec, { kind: 'session' }>): AlignedWindowAssigner {
   return w.kind === 'tumbling'
     ? tumblingWindows(parseDuration(w.size))
     : slidingWindows(parseDuration(w.size), parseDuration(w.slide));
@@ -75,19 +84,22 @@ export function createRegularJoinOperator(node: JobNodeOf<'join'>): StreamOperat
 
 export function createWindowJoinOperator(node: JobNodeOf<'join.window'>): StreamOperator {
   const c = node.config;
-  const assigner = alignedAssigner(c.window, 'join.window');
-  return new WindowJoinOperator({
+  const sides = {
     nodeId: node.id,
     leftKey: parseKeyBy(c.leftKey),
     rightKey: parseKeyBy(c.rightKey),
-    assigner,
     select: compileJoinSelect(c.select, { windowColumns: true }),
-  });
+  };
+  return c.window.kind === 'session'
+    ? new SessionWindowJoinOperator({ ...sides, assigner: sessionWindows(parseDuration(c.window.gap)) })
+    : new WindowJoinOperator({ ...sides, assigner: alignedAssigner(c.window) });
 }
 
 export { AggregateOperator, AGGREGATE_TABLE } from './aggregate-operator.ts';
 export { RegularJoinOperator, REGULAR_JOIN_TABLE } from './regular-join-operator.ts';
 export { WindowJoinOperator, WINDOW_JOIN_TABLE } from './window-join-operator.ts';
 export { WindowTopNOperator, WINDOW_TOPN_TABLE } from './window-topn-operator.ts';
+export { SessionWindowJoinOperator } from './session-join-operator.ts';
+export { SessionTopNOperator } from './session-topn-operator.ts';
 export { TopNOperator, TOPN_TABLE, RANK_COLUMN } from './topn-operator.ts';
 export { IntervalJoinOperator, JOIN_TABLE } from './interval-join-operator.ts';

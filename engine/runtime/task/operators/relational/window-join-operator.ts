@@ -3,6 +3,7 @@
  * event-time windows; when the watermark passes a window's end, every pair of a left and a right
  * record with equal keys in that window is emitted (result time end - 1, as window results), and
  * the window's state is dropped. `window_start` / `window_end` are selectable.
+ * Session windows are `session-join-operator.ts`.
  *
  * Lateness is judged as in the window operator: a record's window is late when end - 1 is at or
  * below max(operator watermark, the record's source watermark); a record all of whose windows are

@@ -4,6 +4,7 @@
  * `orderBy` order (ties: arrival order). When the watermark passes a window's end it emits that
  * window's rows once, append-only, with window_start, window_end and rownum (result time end - 1),
  * in window-end, partition order, and drops the window's state.
+ * Session windows are `session-topn-operator.ts`.
  *
  * Lateness as the window operator: a record's window is late when end - 1 is at or below
  * max(operator watermark, the record's source watermark); a record with no open window is dropped

@@ -1,7 +1,9 @@
 /**
  * The regular join (inner, left, right, full) and the window join against independent references:
  * the SQL join of all input computed by nested loops (outer joins pad unmatched rows with NULLs),
- * and for the window join every pair of on-time records of one key per tumbling / sliding window.
+ * and for the window join every pair of on-time records of one key per tumbling / sliding window,
+ * or per session formed over both inputs (`referenceSessions`, with a guard that records bridge
+ * and merge sessions).
  * The regular join's changelog is folded (it must never retract a row it did not emit); randomized
  * out-of-order input, parallelism 1 and 4, snapshot/restore with rescaling 1 -> 4 -> 1, every backend.
  */
@@ -25,6 +27,7 @@ import {
   PHASES,
   randomSides,
   recordsOf,
+  referenceSessions,
   type DriveEvent,
 } from './relational-fixtures.ts';
 
@@ -199,5 +202,59 @@ for (const spec of [
         assert.equal(got.finalEntries, 0, 'every window fired and was dropped');
       });
     }
+  }
+}
+
+// Session window join: sessions per key over the records of BOTH inputs (referenceSessions), each
+// fired session joins its left and right records.
+const sessionEvents = randomSides(170, 2400, [
+  { keys: 25, step: 6, jitter: 150, delay: 100, tag: 'l' },
+  { keys: 25, step: 7, jitter: 150, delay: 100, tag: 'r' },
+]);
+const SESSION_GAP = 100;
+const sessionRef = referenceSessions(sessionEvents, SESSION_GAP, [key, key]);
+const sessionWant = sessionRef.fired
+  .flatMap((s) => {
+    const ls = s.records.filter((x) => x.input === 0),
+      rs = s.records.filter((x) => x.input === 1);
+    return ls.flatMap((l) =>
+      rs.map(
+        (r) =>
+          `${canonicalRow({ window_start: iso(s.start), window_end: iso(s.end), user: l.row.user, lid: l.row.id, rid: r.row.id })} @${s.end - 1}`,
+      ),
+    );
+  })
+  .sort();
+const sessionNode: JobNodeOf<'join.window'> = {
+  id: 'wj',
+  type: 'join.window',
+  config: {
+    leftKey: 'user',
+    rightKey: 'user',
+    window: { kind: 'session', gap: SESSION_GAP },
+    select: 'window_start, window_end, L.user, L.id AS lid, R.id AS rid',
+  },
+};
+for (const backend of BACKEND_KINDS) {
+  for (const ph of PHASES) {
+    test(`join.window session vs reference: ${backend}, ${ph.name}`, async () => {
+      assert.ok(sessionWant.length > 1000, `the input joins (${sessionWant.length} pairs)`);
+      assert.ok(sessionRef.bridges > 50, `records bridge and merge sessions (${sessionRef.bridges})`);
+      assert.ok(
+        sessionRef.fired.filter((s) => s.records.length === 1).length > 20,
+        'the gap splits keys into several sessions',
+      );
+      const got = await drivePhased(sessionEvents, {
+        create: () => createWindowJoinOperator(sessionNode),
+        backend: backends.factory(backend, `wjs-${backend}`),
+        keyOf: [key, key],
+        phases: ph.phases,
+        table: WINDOW_JOIN_TABLE,
+      });
+      assert.equal(got.late, sessionRef.late, 'late records dropped as the reference drops them');
+      assert.ok(got.late > 10, `late records were dropped (${got.late})`);
+      assert.deepEqual(got.changes.map((c) => `${canonicalRow(c.row)} @${c.ts}`).sort(), sessionWant);
+      assert.equal(got.finalEntries, 0, 'every session fired and was dropped');
+    });
   }
 }

@@ -194,3 +194,79 @@ export const PHASES: Array<{ name: string; phases: number[] }> = [
 ];
 
 export type { StateBackendKind };
+
+export interface RefSession {
+  key: string;
+  start: number;
+  end: number;
+  /** Records of every input in arrival order. */
+  records: Array<{ input: number; row: Row }>;
+}
+
+export interface RefSessionResult {
+  fired: RefSession[];
+  late: number;
+  /** Records that merged two or more existing sessions into one (a bridge). */
+  bridges: number;
+  /** Records that extended an existing session. */
+  joined: number;
+}
+
+/**
+ * Flink's session windows over the union of the inputs keyed by `keyOf[input]`, record at a time
+ * (a plain loop, independent of the operators' state layout): a record opens `[ts, ts + gap)` and
+ * absorbs every session of its key it touches (inclusive bounds); a session fires and is dropped
+ * when the operator watermark reaches end - 1. A record touching no session whose own session ends
+ * at or below max(operator watermark, its source watermark) is late.
+ */
+export function referenceSessions(
+  events: DriveEvent[],
+  gap: number,
+  keyOf: ReadonlyArray<(row: Row) => string>,
+): RefSessionResult {
+  const open = new Map<string, RefSession[]>();
+  const arrival = new Map<{ input: number; row: Row }, number>();
+  const fired: RefSession[] = [];
+  let wm = -Infinity;
+  let late = 0,
+    bridges = 0,
+    joined = 0;
+  for (const e of events) {
+    if (e.kind === 'watermark') {
+      if (!(e.watermark > wm)) continue;
+      wm = e.watermark;
+      for (const [k, list] of open) {
+        fired.push(...list.filter((s) => s.end - 1 <= wm));
+        const keep = list.filter((s) => s.end - 1 > wm);
+        if (keep.length > 0) open.set(k, keep);
+        else open.delete(k);
+      }
+      continue;
+    }
+    e.rows.forEach((row, i) => {
+      const key = keyOf[e.input](row);
+      const list = open.get(key) ?? [];
+      const t = e.ts[i];
+      const touching = list.filter((s) => s.start <= t + gap && s.end >= t);
+      if (touching.length === 0 && t + gap - 1 <= Math.max(wm, e.sourceWatermarks[i])) {
+        late++;
+        return;
+      }
+      if (touching.length > 1) bridges++;
+      if (touching.length > 0) joined++;
+      const merged: RefSession = {
+        key,
+        start: Math.min(t, ...touching.map((s) => s.start)),
+        end: Math.max(t + gap, ...touching.map((s) => s.end)),
+        records: touching.flatMap((s) => s.records),
+      };
+      // Arrival order across the absorbed sessions: by each record's position in the input.
+      merged.records.sort((a, b) => arrival.get(a)! - arrival.get(b)!);
+      const rec = { input: e.input, row };
+      arrival.set(rec, arrival.size);
+      merged.records.push(rec);
+      open.set(key, [...list.filter((s) => !touching.includes(s)), merged]);
+    });
+  }
+  return { fired, late, bridges, joined };
+}

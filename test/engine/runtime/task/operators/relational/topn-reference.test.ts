@@ -4,7 +4,8 @@
  * every rank whose row changed emits -U (old row) +U (new row), or +I for a rank newly filled.
  * Compared per partition on randomized out-of-order input at parallelism 1 and 4 and across
  * snapshot/restore with rescaling 1 -> 4 -> 1, on every backend; includes deduplication (limit 1
- * ordered by ts ASC = keep first, DESC = keep last), and the window Top-N (final rows per window).
+ * ordered by ts ASC = keep first, DESC = keep last), and the window Top-N (final rows per window),
+ * also per session window (`referenceSessions`, with a guard that records bridge and merge sessions).
  */
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -26,6 +27,7 @@ import {
   PHASES,
   randomSides,
   recordsOf,
+  referenceSessions,
   type Change,
   type DriveEvent,
 } from './relational-fixtures.ts';
@@ -212,6 +214,70 @@ for (const spec of [
         assert.ok(got.late > 10, `late records were dropped (${got.late})`);
         assert.deepEqual(got.changes.map((c) => `${canonicalRow(c.row)} @${c.ts}`).sort(), want);
         assert.equal(got.finalEntries, 0, 'every window fired and was dropped');
+      });
+    }
+  }
+}
+
+// Session window Top-N: sessions per partition (referenceSessions); each fired session's rows in a
+// stable sort of arrival order. Ordering by region (one value per user) makes every row a tie, so
+// the top 2 are the session's first two arrivals: merged sessions must keep arrival order.
+const SESSION_GAP = 100;
+const sessionEvents = randomSides(180, 2500, [{ keys: 25, step: 6, jitter: 150, delay: 100, tag: 's' }]);
+const sessionRef = referenceSessions(sessionEvents, SESSION_GAP, [parseKeyBy('user').keyOf]);
+for (const c of [
+  { orderBy: 'v DESC', order: [{ col: 'v', desc: true }], limit: 2 },
+  { orderBy: 'region ASC', order: [{ col: 'region', desc: false }], limit: 2 },
+]) {
+  const node: JobNodeOf<'topn'> = {
+    id: 'stop',
+    type: 'topn',
+    config: { partitionBy: 'user', orderBy: c.orderBy, limit: c.limit, window: { kind: 'session', gap: SESSION_GAP } },
+  };
+  const cmp = (a: Row, b: Row): number => {
+    for (const o of c.order) {
+      const x = a[o.col] as number,
+        y = b[o.col] as number;
+      if (x !== y) return (x < y ? -1 : 1) * (o.desc ? -1 : 1);
+    }
+    return 0;
+  };
+  const want = sessionRef.fired
+    .flatMap((s) =>
+      s.records
+        .map((x) => x.row)
+        .sort(cmp)
+        .slice(0, c.limit)
+        .map(
+          (row, r) =>
+            `${canonicalRow({ window_start: iso(s.start), window_end: iso(s.end), ...row, rownum: r + 1 })} @${s.end - 1}`,
+        ),
+    )
+    .sort();
+  for (const kind of BACKEND_KINDS) {
+    for (const ph of PHASES) {
+      test(`topn per session window, ${c.orderBy}, vs reference: ${kind}, ${ph.name}`, async () => {
+        assert.ok(want.length > 1000, `sessions fire (${want.length} rows)`);
+        assert.ok(sessionRef.bridges > 30, `records bridge and merge sessions (${sessionRef.bridges})`);
+        assert.ok(
+          sessionRef.fired.filter((s) => s.records.length > c.limit).length > 100,
+          'sessions hold more rows than the limit',
+        );
+        const got = await drivePhased(sessionEvents, {
+          create: () => createTopNOperator(node),
+          backend: backends.factory(kind, `stop-${kind}`),
+          keyOf: [parseKeyBy('user').keyOf],
+          phases: ph.phases,
+          table: WINDOW_TOPN_TABLE,
+        });
+        assert.ok(
+          got.changes.every((x) => x.kind === '+I'),
+          'a window Top-N is append-only',
+        );
+        assert.equal(got.late, sessionRef.late, 'late records dropped as the reference drops them');
+        assert.ok(got.late > 10, `late records were dropped (${got.late})`);
+        assert.deepEqual(got.changes.map((x) => `${canonicalRow(x.row)} @${x.ts}`).sort(), want);
+        assert.equal(got.finalEntries, 0, 'every session fired and was dropped');
       });
     }
   }
