@@ -7,6 +7,7 @@
  * read too, to keep node ids, names and order on a round trip.
  */
 import { FlinkSQL } from 'dt-sql-parser';
+import { maskGrammarGaps } from './grammar-gaps.ts';
 import { child, children, find, findAll, kind, posOf, textOf, type Ctx, type Pos } from './tree.ts';
 import { unquoteIdent, unquoteString } from './values.ts';
 
@@ -70,14 +71,15 @@ export function readStatements(sql: string): {
   problems: ScriptProblem[];
   jobName: string | null;
 } {
-  const problems: ScriptProblem[] = flink.validate(sql).map((e) => ({
+  const parsable = maskGrammarGaps(sql);
+  const problems: ScriptProblem[] = flink.validate(parsable).map((e) => ({
     line: e.startLine,
     column: e.startColumn,
     severity: 'error' as const,
     message: `syntax error: ${e.message}`,
   }));
   const statements: Statement[] = [];
-  const tree = flink.parse(sql, () => undefined) as unknown as Ctx; // errors: from validate() above
+  const tree = flink.parse(parsable, () => undefined) as unknown as Ctx; // errors: from validate() above
   const lines = sql.split('\n');
   for (const single of children(tree, 'SingleStatement')) {
     const stmt = find(single, 'SqlStatement') ?? single;

@@ -1,0 +1,63 @@
+/**
+ * Flink functions that dt-sql-parser's FlinkSQL grammar does not know (TRY_CAST, CHAR_LENGTH,
+ * CHARACTER_LENGTH: Flink has all three) would make a valid script a syntax error. The script is
+ * parsed in a masked copy where each such name is replaced by a name of the same length that the
+ * grammar reads as a plain call (TRY_CAST by CAST and four spaces: it takes the same `x AS type`
+ * arguments, and its token starts where TRY_CAST did).
+ * Positions stay the same, and every text the importer keeps is sliced from the original script, so
+ * the imported expressions still say TRY_CAST and CHAR_LENGTH (which Weir's compiler runs).
+ */
+const MASKS: ReadonlyMap<string, string> = new Map([
+  ['TRY_CAST', 'CAST    '],
+  ['CHARACTER_LENGTH', 'WEIR_CHARACTERLN'],
+  ['CHAR_LENGTH', 'WEIR_CHARLN'],
+]);
+
+/** `sql` with the names above masked outside string literals, quoted identifiers and comments. */
+export function maskGrammarGaps(sql: string): string {
+  let out = '';
+  let i = 0;
+  while (i < sql.length) {
+    const c = sql[i];
+    const end = skipLiteral(sql, i);
+    if (end > i) {
+      out += sql.slice(i, end);
+      i = end;
+    } else if (/[A-Za-z_]/.test(c) && !/[A-Za-z0-9_$]/.test(sql[i - 1] ?? '')) {
+      const word = /^[A-Za-z_][A-Za-z0-9_$]*/.exec(sql.slice(i))![0];
+      const mask = MASKS.get(word.toUpperCase());
+      const isCall = /^\s*\(/.test(sql.slice(i + word.length, i + word.length + 100));
+      out += mask && isCall ? mask : word;
+      i += word.length;
+    } else {
+      out += c;
+      i++;
+    }
+  }
+  return out;
+}
+
+/** The end of a string literal, quoted identifier or comment starting at `i`, or `i` when none does. */
+function skipLiteral(sql: string, i: number): number {
+  const c = sql[i];
+  if (c === "'" || c === '`' || c === '"') {
+    let j = i + 1;
+    while (j < sql.length) {
+      if (sql[j] === c) {
+        if (sql[j + 1] === c)
+          j += 2; // a doubled quote inside the literal
+        else return j + 1;
+      } else j++;
+    }
+    return sql.length;
+  }
+  if (c === '-' && sql[i + 1] === '-') {
+    const nl = sql.indexOf('\n', i);
+    return nl === -1 ? sql.length : nl;
+  }
+  if (c === '/' && sql[i + 1] === '*') {
+    const close = sql.indexOf('*/', i + 2);
+    return close === -1 ? sql.length : close + 2;
+  }
+  return i;
+}
