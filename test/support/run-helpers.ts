@@ -167,7 +167,8 @@ export function waitForExit(pids: Iterable<number>, timeoutMs = 10_000): Promise
 /** True once the sink folder holds a committed (visible) file or an open transaction. */
 export function sinkStarted(dir: string): boolean {
   try {
-    return readdirSync(dir).length > 0;
+    // Not the run's own bookkeeping (.weir-lock, .weir-sink-manifest.jsonl): those exist before any task does.
+    return readdirSync(dir).some((n) => n.startsWith('.pending-') || !n.startsWith('.'));
   } catch {
     return false;
   }
