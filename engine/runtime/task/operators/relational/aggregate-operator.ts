@@ -24,7 +24,7 @@ import {
   ChangelogBuffer,
   ExpiryQueue,
   encodeWm,
-  ownedStateKey,
+  batchStateKeys,
   restoredWatermark,
   type WatermarkState,
 } from './keyed-support.ts';
@@ -93,17 +93,7 @@ export class AggregateOperator implements StreamOperator {
     if (rows.length === 0) return;
     const { key, aggregates, stateTtl } = this.plan;
     const what = `aggregate '${this.plan.nodeId}'`;
-    const skeys = new Array<string>(rows.length);
-    const distinct: string[] = [];
-    const index = new Map<string, number>();
-    for (let i = 0; i < rows.length; i++) {
-      const sk = ownedStateKey(this.ctx, what, key.keyOf(rows[i]));
-      skeys[i] = sk;
-      if (!index.has(sk)) {
-        index.set(sk, distinct.length);
-        distinct.push(sk);
-      }
-    }
+    const { keys: skeys, distinct, slot } = batchStateKeys(this.ctx, what, rows, (r) => key.keyOf(r));
     const entries = await this.table.getMany(distinct);
     if (stateTtl !== null) {
       // Expired but not yet cleaned (the queue works in steps): the key starts afresh, exactly at t + stateTtl.
@@ -112,7 +102,7 @@ export class AggregateOperator implements StreamOperator {
       });
     }
     for (let i = 0; i < rows.length; i++) {
-      const j = index.get(skeys[i])!;
+      const j = slot[i];
       const t = Number.isNaN(ts[i]) ? -Infinity : ts[i];
       let e = entries[j];
       if (e === undefined) {

@@ -22,6 +22,34 @@ export function ownedStateKey(ctx: OperatorContext, what: string, key: string, t
   return stateKey(g, tag + key);
 }
 
+/**
+ * The state keys of a batch's rows (`keys[i]`), each distinct key once in first-seen order
+ * (`distinct`, for one getMany / writeMany per batch), and each row's position in it (`slot[i]`).
+ */
+export function batchStateKeys(
+  ctx: OperatorContext,
+  what: string,
+  rows: readonly Row[],
+  keyOf: (row: Row) => string,
+): { keys: string[]; distinct: string[]; slot: number[] } {
+  const keys = new Array<string>(rows.length);
+  const slot = new Array<number>(rows.length);
+  const distinct: string[] = [];
+  const index = new Map<string, number>();
+  for (let i = 0; i < rows.length; i++) {
+    const sk = ownedStateKey(ctx, what, keyOf(rows[i]));
+    keys[i] = sk;
+    let j = index.get(sk);
+    if (j === undefined) {
+      j = distinct.length;
+      index.set(sk, j);
+      distinct.push(sk);
+    }
+    slot[i] = j;
+  }
+  return { keys, distinct, slot };
+}
+
 /** Collects output rows with their kinds; `flush` emits them as one batch (kinds only if needed). */
 export class ChangelogBuffer {
   private rows: Row[] = [];

@@ -25,7 +25,7 @@ import type {
 import type { StateTable } from '../../../../contracts/keyed-state.ts';
 import type { KeyBy } from '../../../../sql/index.ts';
 import type { CompiledOrderBy } from '../../../../sql/order-by.ts';
-import { ChangelogBuffer, encodeWm, ownedStateKey, restoredWatermark, type WatermarkState } from './keyed-support.ts';
+import { batchStateKeys, ChangelogBuffer, encodeWm, restoredWatermark, type WatermarkState } from './keyed-support.ts';
 
 export const TOPN_TABLE = 'topn';
 export const RANK_COLUMN = 'rownum';
@@ -69,21 +69,11 @@ export class TopNOperator implements StreamOperator {
     if (rows.length === 0) return;
     const { partition, order, limit } = this.plan;
     const what = `topn '${this.plan.nodeId}'`;
-    const skeys = new Array<string>(rows.length);
-    const distinct: string[] = [];
-    const index = new Map<string, number>();
-    for (let i = 0; i < rows.length; i++) {
-      const sk = ownedStateKey(this.ctx, what, partition.keyOf(rows[i]));
-      skeys[i] = sk;
-      if (!index.has(sk)) {
-        index.set(sk, distinct.length);
-        distinct.push(sk);
-      }
-    }
+    const { distinct, slot } = batchStateKeys(this.ctx, what, rows, (r) => partition.keyOf(r));
     const entries = await this.table.getMany(distinct);
     const changed = new Array<boolean>(distinct.length).fill(false);
     for (let i = 0; i < rows.length; i++) {
-      const j = index.get(skeys[i])!;
+      const j = slot[i];
       const held = (entries[j] ??= { rows: [] }).rows;
       const v = order.valuesOf(rows[i]);
       // First rank whose row sorts strictly after the new one (equal rows keep arrival order).
