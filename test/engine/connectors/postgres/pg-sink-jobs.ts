@@ -64,6 +64,21 @@ export function upsertJob(o: PgJobOptions) {
   };
 }
 
+/** Both at once, from one generator: gen -> sink.postgres 'pga' (append); gen -> aggregate -> 'pgu' (upsert). */
+export function appendAndUpsertJob(o: PgJobOptions & { upsertTable: string }) {
+  const a = appendJob(o);
+  const u = upsertJob({ ...o, table: o.upsertTable });
+  return {
+    ...a,
+    nodes: [generator(o), { ...a.nodes[1], id: 'pga' }, u.nodes[1], { ...u.nodes[2], id: 'pgu' }],
+    edges: [
+      { from: 'gen', to: 'pga' },
+      { from: 'gen', to: 'agg' },
+      { from: 'agg', to: 'pgu' },
+    ],
+  };
+}
+
 export const APPEND_TABLE_SQL = (t: string) =>
   `CREATE TABLE ${t} (seq bigint NOT NULL, key text NOT NULL, value bigint, ts bigint)`;
 export const UPSERT_TABLE_SQL = (t: string) => `CREATE TABLE ${t} (key text PRIMARY KEY, n bigint, total numeric)`;

@@ -61,31 +61,35 @@ describe('sink.postgres runs', () => {
     }
   });
 
-  test('a prepared transaction of an earlier run of the job is rolled back on a fresh start', { timeout: 90_000 }, async () => {
-    await pg.query(APPEND_TABLE_SQL('public.orphan'));
-    const orphan = `${gidPrefix('pg-orphan', 'pg')}deadbeef:0:7:cafe`;
-    const c = await pgClient();
-    try {
-      await c.query('BEGIN');
-      await c.query(`INSERT INTO public.orphan VALUES (-1, 'orphan', 0, 0)`);
-      await c.query(`PREPARE TRANSACTION '${orphan}'`);
-    } finally {
-      await c.end();
-    }
-    assert.deepEqual(await prepared(), [orphan], 'the orphan exists before the run');
-    const { dir, cleanup } = tempDir('pg-orphan');
-    try {
-      const job = writeJob(dir, appendJob({ name: 'pg-orphan', url: pg.url, table: 'public.orphan', count: 2_000 }));
-      const r = await runWeir(['run', job, '--quiet'], dir);
-      assert.equal(r.code, 0, r.stderr);
-      assert.deepEqual(await prepared(), [], 'the restart rolled the orphan back');
-      const rows = rowStrings(await pg.query(APPEND_ROWS_SQL('public.orphan')));
-      assert.ok(!rows.some((x) => x.includes('orphan')), 'the orphan row is not in the table');
-      assert.deepEqual(rows, appendReference(2_000));
-    } finally {
-      cleanup();
-    }
-  });
+  test(
+    'a prepared transaction of an earlier run of the job is rolled back on a fresh start',
+    { timeout: 90_000 },
+    async () => {
+      await pg.query(APPEND_TABLE_SQL('public.orphan'));
+      const orphan = `${gidPrefix('pg-orphan', 'pg')}deadbeef:0:7:cafe`;
+      const c = await pgClient();
+      try {
+        await c.query('BEGIN');
+        await c.query(`INSERT INTO public.orphan VALUES (-1, 'orphan', 0, 0)`);
+        await c.query(`PREPARE TRANSACTION '${orphan}'`);
+      } finally {
+        await c.end();
+      }
+      assert.deepEqual(await prepared(), [orphan], 'the orphan exists before the run');
+      const { dir, cleanup } = tempDir('pg-orphan');
+      try {
+        const job = writeJob(dir, appendJob({ name: 'pg-orphan', url: pg.url, table: 'public.orphan', count: 2_000 }));
+        const r = await runWeir(['run', job, '--quiet'], dir);
+        assert.equal(r.code, 0, r.stderr);
+        assert.deepEqual(await prepared(), [], 'the restart rolled the orphan back');
+        const rows = rowStrings(await pg.query(APPEND_ROWS_SQL('public.orphan')));
+        assert.ok(!rows.some((x) => x.includes('orphan')), 'the orphan row is not in the table');
+        assert.deepEqual(rows, appendReference(2_000));
+      } finally {
+        cleanup();
+      }
+    },
+  );
 
   async function pgClient() {
     const { default: pgLib } = await import('pg');
@@ -120,7 +124,10 @@ describe('sink.postgres runs', () => {
       await pg.query(ddl(`public.${table}`));
       const { dir, cleanup } = tempDir('pg-prestart');
       try {
-        const job = writeJob(dir, appendJob({ name: `pg-${table}`, url: pg.url, table: `public.${table}`, count: 100 }));
+        const job = writeJob(
+          dir,
+          appendJob({ name: `pg-${table}`, url: pg.url, table: `public.${table}`, count: 100 }),
+        );
         const r = await runWeir(['run', job, '--quiet'], dir);
         assert.notEqual(r.code, 0);
         assert.match(r.stderr, expected);
@@ -139,7 +146,10 @@ describe('sink.postgres runs', () => {
       const job = writeJob(dir, upsertJob({ name: 'pg-nokey', url: pg.url, table: 'public.nokey', count: 100 }));
       const r = await runWeir(['run', job, '--quiet'], dir);
       assert.notEqual(r.code, 0);
-      assert.match(r.stderr, /nodes\[2\]\.config\.key: \(key\) is not a primary key or unique constraint of public\.nokey/);
+      assert.match(
+        r.stderr,
+        /nodes\[2\]\.config\.key: \(key\) is not a primary key or unique constraint of public\.nokey/,
+      );
     } finally {
       cleanup();
     }
