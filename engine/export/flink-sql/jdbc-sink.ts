@@ -27,10 +27,12 @@ export function jdbcSinkTable(
     ['url', `jdbc:postgresql://${u.host}:${u.port}/${u.database}`],
     ['table-name', c.table],
     ['username', u.user],
-    ['password', '${POSTGRES_PASSWORD}'],
+    ['password', `\${${c.passwordEnv ?? 'PGPASSWORD'}}`],
   ];
   const comments = [
-    `-- 'password' is a placeholder: Weir reads it from the environment variable ${commentText(c.passwordEnv ?? '(none set)')}; job files hold no secrets.`,
+    c.passwordEnv
+      ? `-- 'password' is a placeholder: Weir reads it from the environment variable ${commentText(c.passwordEnv)}; job files hold no secrets.`
+      : "-- 'password' is a placeholder: the job names no passwordEnv (the server trusts the user); job files hold no secrets.",
   ];
   const primaryKey = c.mode === 'upsert' ? parseKeyColumns(c.key ?? '') : null;
   if (c.mode === 'append') {

@@ -216,6 +216,17 @@ export const everything: Omit<JobDocument, 'format'> = {
     },
     { id: 'top_per_minute_out', type: 'sink.file', config: { path: 'out/top_per_minute', format: 'jsonl' } },
     { id: 'per_window_out', type: 'sink.file', config: { path: 'out/per_window', format: 'jsonl' } },
+    {
+      id: 'totals_pg',
+      type: 'sink.postgres',
+      config: {
+        url: 'postgresql://weir@db.example:5432/shop',
+        passwordEnv: 'SHOP_PG_PASSWORD',
+        table: 'public.user_totals',
+        mode: 'upsert',
+        key: 'user',
+      },
+    },
   ],
   edges: [
     { from: 'gen', to: 'gen_keyed' },
@@ -247,6 +258,7 @@ export const everything: Omit<JobDocument, 'format'> = {
     { from: 'per_window', to: 'per_window_out' },
     { from: 'valid', to: 'top_per_minute' },
     { from: 'top_per_minute', to: 'top_per_minute_out' },
+    { from: 'per_user_total', to: 'totals_pg' },
   ],
 };
 

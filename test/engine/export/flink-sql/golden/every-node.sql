@@ -3,7 +3,7 @@
 --   ./bin/sql-client.sh -f <this file>
 -- Relative data and checkpoint paths are file:/// URIs under the job's folder (Weir resolves them there too).
 --
--- Warnings (15): what Flink SQL cannot express as Weir runs it.
+-- Warnings (16): what Flink SQL cannot express as Weir runs it.
 --   nodes[1].config.eventTime.idleTimeout: source.file 'clicks' (Clicks): idleTimeout 60000 ms: Flink SQL has one idle timeout for all sources; 10000 ms is used
 --   nodes[0].config.seed: source.generator 'gen' (Generated): datagen has no seed: key, value and ts jitter are random per run and differ from Weir's deterministic records (seq, ranges and rates match)
 --   nodes[1].config.onBadRecord: source.file 'clicks' (Clicks): onBadRecord 'fail': Flink's csv format must skip parse errors to get past the header line, so bad lines are skipped instead of failing the job (a bad event time still fails it)
@@ -19,6 +19,7 @@
 --   nodes[20]: sink.preview 'top_preview': sink.preview is a preview in Weir's app; exported as Flink's print connector (TaskManager stdout)
 --   nodes[22].config.stateTtl: join 'outer': stateTtl 3600000 ms is event time in Weir; Flink's table.exec.state.ttl is processing time and job-wide (not set here)
 --   nodes[24].config.format: sink.file 'outer_out': changelog-json is exported as Flink's debezium-json format: the same changes, each line shaped {"before", "after", "op"} instead of {"op", "data"}
+--   nodes[28].config.mode: sink.postgres 'totals_pg': Flink's JDBC sink is at-least-once (idempotent by the primary key in upsert mode); between checkpoints the table may show changes Weir commits only with the checkpoint
 
 -- Weir runs streams in event time with UTC windows; the same here.
 SET 'execution.runtime-mode' = 'streaming';
@@ -468,6 +469,23 @@ CREATE TABLE per_window_out (
   'sink.rolling-policy.check-interval' = '30 s'
 );
 
+-- nodes[28] sink.postgres 'totals_pg'
+-- 'password' is a placeholder: Weir reads it from the environment variable SHOP_PG_PASSWORD; job files hold no secrets.
+-- Upsert by the primary key: Flink's JDBC sink is at-least-once but idempotent here.
+CREATE TABLE totals_pg (
+  `user` STRING,
+  n BIGINT,
+  big_total DOUBLE,
+  shouts BIGINT,
+  PRIMARY KEY (`user`) NOT ENFORCED
+) WITH (
+  'connector' = 'jdbc',
+  'url' = 'jdbc:postgresql://db.example:5432/shop',
+  'table-name' = 'public.user_totals',
+  'username' = 'weir',
+  'password' = '${SHOP_PG_PASSWORD}'
+);
+
 EXECUTE STATEMENT SET
 BEGIN
   -- nodes[11] sink.file 'per_minute'
@@ -519,4 +537,9 @@ BEGIN
   INSERT INTO per_window_out
   SELECT window_start, window_end, `user`, amount, page
   FROM per_window;
+
+  -- nodes[28] sink.postgres 'totals_pg'
+  INSERT INTO totals_pg
+  SELECT `user`, n, CAST(big_total AS DOUBLE) AS big_total, shouts
+  FROM per_user_total;
 END;
