@@ -42,6 +42,18 @@ describe('sink.postgres runs', () => {
       assert.equal(r.code, 0, r.stderr);
       assert.deepEqual(rowStrings(await pg.query(APPEND_ROWS_SQL('public.app1'))), appendReference(20_000));
       assert.deepEqual(await prepared(), [], 'no prepared transaction left after a finished job');
+      // A fresh run into a table with rows is not refused (tables are often shared), but told.
+      const again = writeJob(
+        dir,
+        appendJob({ name: 'pg-app1b', url: pg.url, table: 'public.app1', count: 10 }),
+        'b.json',
+      );
+      const r2 = await runWeir(['run', again], dir);
+      assert.equal(r2.code, 0, r2.stderr);
+      assert.match(
+        r2.stdout + r2.stderr,
+        /sink 'pg': table public\.app1 already holds rows; this fresh run appends to them/,
+      );
     } finally {
       cleanup();
     }
