@@ -69,11 +69,13 @@ export async function runNexmarkQuery(c: NexmarkCase, workDir: string): Promise<
   return sink.type === 'sink.file' && sink.config.format === 'changelog-json' ? finalTable(rows) : rows;
 }
 
-/** A changelog-json output folded into its final table (retract semantics), without the `op` field. */
+/** A changelog-json output folded into its final table (retract semantics). */
 export function finalTable(changes: Rows): Rows {
   const live = new Map<string, { row: Record<string, unknown>; n: number }>();
+  // Each line is {"op": "+I" | "-U" | "+U" | "-D", "data": row}.
   for (const change of changes) {
-    const { op, ...row } = change;
+    const op = change.op;
+    const row = change.data as Record<string, unknown>;
     const key = JSON.stringify(row);
     const e = live.get(key) ?? { row, n: 0 };
     e.n += op === '-U' || op === '-D' ? -1 : 1;

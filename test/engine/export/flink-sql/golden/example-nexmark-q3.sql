@@ -14,10 +14,10 @@ SET 'pipeline.max-parallelism' = '128';
 -- Watermarks on every advance, not every 200 ms: the same records are late as in Weir.
 SET 'pipeline.auto-watermark-interval' = '0 ms';
 
--- State backend: Weir 'memory'.
--- memory = heap state with checkpoints kept in the JobManager's memory (lost with it).
+-- State backend: Weir 'fs'.
 SET 'state.backend.type' = 'hashmap';
-SET 'execution.checkpointing.storage' = 'jobmanager';
+SET 'execution.checkpointing.storage' = 'filesystem';
+SET 'execution.checkpointing.dir' = 'file:///JOB_DIR/checkpoints/q3';
 
 SET 'execution.checkpointing.interval' = '1 s';
 SET 'execution.checkpointing.mode' = 'EXACTLY_ONCE';
