@@ -5,7 +5,7 @@
 --
 -- Warnings (2): what Flink SQL cannot express as Weir runs it.
 --   nodes[0].config.seed: source.nexmark 'nexmark' (Nexmark): the nexmark connector has no seed: persons, auctions and bids match Weir's in ids and event times, not in their random fields
---   nodes[5].config.format: sink.file 'out' (nexmark_q4): changelog-json is exported as Flink's debezium-json format: the same changes, each line shaped {"before", "after", "op"} instead of {"op", "data"}
+--   nodes[7].config.format: sink.file 'out' (nexmark_q4): changelog-json is exported as Flink's debezium-json format: the same changes, each line shaped {"before", "after", "op"} instead of {"op", "data"}
 
 -- Weir runs streams in event time with UTC windows; the same here.
 SET 'execution.runtime-mode' = 'streaming';
@@ -71,7 +71,25 @@ SELECT bid.auction AS auction, bid.bidder AS bidder, bid.price AS price, bid.cha
 FROM nexmark
 WHERE event_type = 2;
 
--- nodes[1] join.interval 'during' (Bids after the auction opened)
+-- nodes[1] map 'bid_columns' (auction, price, dateTime)
+CREATE VIEW bid_columns AS
+SELECT
+  auction,
+  price,
+  `dateTime`,
+  rowtime
+FROM nexmark__bid;
+
+-- nodes[2] map 'auction_columns' (id, category, expires)
+CREATE VIEW auction_columns AS
+SELECT
+  id,
+  category,
+  expires,
+  rowtime
+FROM nexmark__auction;
+
+-- nodes[3] join.interval 'during' (Bids after the auction opened)
 -- An interval join (append-only). Weir's result time is the larger of the two rows' times;
 -- The bounds make it always the left row's, whose time attribute is passed on.
 CREATE VIEW during AS
@@ -82,11 +100,11 @@ SELECT
   L.price AS price,
   L.`dateTime` AS `dateTime`,
   L.rowtime AS rowtime
-FROM nexmark__bid AS L, nexmark__auction AS R
+FROM bid_columns AS L, auction_columns AS R
 WHERE L.auction = R.id
   AND L.rowtime BETWEEN R.rowtime AND R.rowtime + INTERVAL '1' HOUR;
 
--- nodes[2] filter 'open' (Before it expired)
+-- nodes[4] filter 'open' (Before it expired)
 CREATE VIEW `open` AS
 SELECT
   id,
@@ -98,7 +116,7 @@ SELECT
 FROM during
 WHERE `dateTime` <= expires;
 
--- nodes[3] window 'final' (Final price per auction)
+-- nodes[5] window 'final' (Final price per auction)
 -- Flink 1.19+ equivalent: TABLE(SESSION(TABLE `open` PARTITION BY id, category, DESCRIPTOR(rowtime), INTERVAL '1' HOUR)).
 CREATE VIEW final AS
 SELECT
@@ -111,7 +129,7 @@ SELECT
 FROM `open`
 GROUP BY SESSION(rowtime, INTERVAL '1' HOUR), id, category;
 
--- nodes[4] aggregate 'avg' (Average per category)
+-- nodes[6] aggregate 'avg' (Average per category)
 -- A group aggregation: an updating result (Weir emits it as a changelog: +I, -U, +U).
 CREATE VIEW `avg` AS
 SELECT
@@ -120,7 +138,7 @@ SELECT
 FROM final
 GROUP BY category;
 
--- nodes[5] sink.file 'out' (nexmark_q4)
+-- nodes[7] sink.file 'out' (nexmark_q4)
 -- A changelog: Flink writes each change as Debezium JSON ({"before", "after", "op"}), Weir as {"op", "data"}.
 -- Part files roll every checkpoint interval and are committed by the next checkpoint (in-progress files are hidden),
 -- close to Weir's two-phase-commit sink, which commits on every checkpoint.
@@ -137,7 +155,7 @@ CREATE TABLE `out` (
 
 EXECUTE STATEMENT SET
 BEGIN
-  -- nodes[5] sink.file 'out' (nexmark_q4)
+  -- nodes[7] sink.file 'out' (nexmark_q4)
   INSERT INTO `out`
   SELECT category, final
   FROM `avg`;
