@@ -70,36 +70,19 @@ SELECT bid.auction AS auction, bid.bidder AS bidder, bid.price AS price, bid.cha
 FROM nexmark
 WHERE event_type = 2;
 
--- nodes[1] window 'panes' (Bids per auction per 2s)
-CREATE VIEW panes AS
-SELECT
-  DATE_FORMAT(window_start, 'yyyy-MM-dd''T''HH:mm:ss.SSS''Z''') AS window_start,
-  DATE_FORMAT(window_end, 'yyyy-MM-dd''T''HH:mm:ss.SSS''Z''') AS window_end,
-  auction,
-  COUNT(*) AS n,
-  window_time AS rowtime
-FROM TABLE(
-  TUMBLE(TABLE nexmark__bid, DESCRIPTOR(rowtime), INTERVAL '2' SECOND))
-GROUP BY window_start, window_end, window_time, auction;
-
--- nodes[2] window 'hop' (Bids per auction, 10s every 2s): its input with window_start, window_end renamed, names the window function gives its own columns
-CREATE VIEW hop__renamed AS
-SELECT window_start AS input_window_start, window_end AS input_window_end, auction, n, rowtime
-FROM panes;
-
--- nodes[2] window 'hop' (Bids per auction, 10s every 2s)
+-- nodes[1] window 'hop' (Bids per auction, 10s every 2s)
 CREATE VIEW `hop` AS
 SELECT
   DATE_FORMAT(window_start, 'yyyy-MM-dd''T''HH:mm:ss.SSS''Z''') AS window_start,
   DATE_FORMAT(window_end, 'yyyy-MM-dd''T''HH:mm:ss.SSS''Z''') AS window_end,
   auction,
-  SUM(n) AS num,
+  COUNT(*) AS num,
   window_time AS rowtime
 FROM TABLE(
-  HOP(TABLE hop__renamed, DESCRIPTOR(rowtime), INTERVAL '2' SECOND, INTERVAL '10' SECOND))
+  HOP(TABLE nexmark__bid, DESCRIPTOR(rowtime), INTERVAL '2' SECOND, INTERVAL '10' SECOND))
 GROUP BY window_start, window_end, window_time, auction;
 
--- nodes[3] map 'auction_bids' (AuctionBids)
+-- nodes[2] map 'auction_bids' (AuctionBids)
 CREATE VIEW auction_bids AS
 SELECT
   auction,
@@ -109,7 +92,7 @@ SELECT
   rowtime
 FROM `hop`;
 
--- nodes[4] window 'max_bids' (MaxBids per window)
+-- nodes[3] window 'max_bids' (MaxBids per window)
 CREATE VIEW max_bids AS
 SELECT
   DATE_FORMAT(window_start, 'yyyy-MM-dd''T''HH:mm:ss.SSS''Z''') AS window_start,
@@ -122,7 +105,7 @@ FROM TABLE(
   TUMBLE(TABLE auction_bids, DESCRIPTOR(rowtime), INTERVAL '2' SECOND))
 GROUP BY window_start, window_end, window_time, starttime, endtime;
 
--- nodes[5] join.interval 'same_window' (Same hop window)
+-- nodes[4] join.interval 'same_window' (Same hop window)
 -- An interval join (append-only). Weir's result time is the larger of the two rows' times;
 -- Flink keeps both as columns, so no event-time attribute is passed on here.
 CREATE VIEW same_window AS
@@ -135,7 +118,7 @@ WHERE L.starttime = R.starttime
   AND L.endtime = R.endtime
   AND L.rowtime BETWEEN R.rowtime AND R.rowtime;
 
--- nodes[6] filter 'hottest' (num >= maxn)
+-- nodes[5] filter 'hottest' (num >= maxn)
 CREATE VIEW hottest AS
 SELECT
   auction,
@@ -144,14 +127,14 @@ SELECT
 FROM same_window
 WHERE num >= maxn;
 
--- nodes[7] map 'columns' (auction, num)
+-- nodes[6] map 'columns' (auction, num)
 CREATE VIEW `columns` AS
 SELECT
   auction,
   num
 FROM hottest;
 
--- nodes[8] sink.file 'out' (nexmark_q5)
+-- nodes[7] sink.file 'out' (nexmark_q5)
 -- Part files roll every checkpoint interval and are committed by the next checkpoint (in-progress files are hidden),
 -- close to Weir's two-phase-commit sink, which commits on every checkpoint.
 CREATE TABLE `out` (
@@ -167,7 +150,7 @@ CREATE TABLE `out` (
 
 EXECUTE STATEMENT SET
 BEGIN
-  -- nodes[8] sink.file 'out' (nexmark_q5)
+  -- nodes[7] sink.file 'out' (nexmark_q5)
   INSERT INTO `out`
   SELECT auction, num
   FROM `columns`;
