@@ -27,6 +27,10 @@ const PORT_TITLES: Record<OutputPort, string> = {
   out: 'output',
   late: 'late: records that arrive after the watermark passed their window (plus allowed lateness)',
   bad: 'bad: dead letters, one per record that does not parse (file, line, reason, text); to a sink only',
+  person: 'person: Nexmark persons (id, name, emailAddress, creditCard, city, state, dateTime, extra)',
+  auction:
+    'auction: Nexmark auctions (id, itemName, description, initialBid, reserve, dateTime, expires, seller, category, extra)',
+  bid: 'bid: Nexmark bids (auction, bidder, price, channel, url, dateTime, extra)',
 };
 
 function JobNodeViewImpl({ data, selected }: NodeProps<JobFlowNode>) {
@@ -99,7 +103,15 @@ function JobNodeViewImpl({ data, selected }: NodeProps<JobFlowNode>) {
           className={`whandle whandle--${port}`}
           data-testid={`handle-${node.id}-${port}`}
           title={PORT_TITLES[port]}
-          style={{ top: outputs.length === 1 ? '50%' : `${35 + i * 35}%` }}
+          // Two ports at 35% and 70%; a Nexmark source's three spread evenly (25%, 50%, 75%).
+          style={{
+            top:
+              outputs.length === 1
+                ? '50%'
+                : outputs.length === 2
+                  ? `${35 + i * 35}%`
+                  : `${((i + 1) * 100) / (outputs.length + 1)}%`,
+          }}
         >
           {port !== 'out' && <span className="whandle__label">{port}</span>}
         </Handle>

@@ -17,6 +17,7 @@ import { editNodeField, messageAt, nodeIndex } from './edit.ts';
 import * as F from './NodeForms.tsx';
 import * as R from './RelationalForms.tsx';
 import { PostgresSinkForm } from './PostgresForm.tsx';
+import { NexmarkForm } from './NexmarkForm.tsx';
 
 function NodeForm({ node, columns, err }: F.FormProps<JobNode['type']>) {
   switch (node.type) {
@@ -24,6 +25,8 @@ function NodeForm({ node, columns, err }: F.FormProps<JobNode['type']>) {
       return <F.FileSourceForm node={node} columns={columns} err={err} />;
     case 'source.generator':
       return <F.GeneratorForm node={node} columns={columns} err={err} />;
+    case 'source.nexmark':
+      return <NexmarkForm node={node} columns={columns} err={err} />;
     case 'filter':
       return <F.FilterForm node={node} columns={columns} err={err} />;
     case 'map':
@@ -144,6 +147,9 @@ const EDGE_NOTES: Record<NonNullable<JobEdge['fromPort']>, string> = {
   out: 'Carries every record and watermark from the upstream output. Barriers for each checkpoint travel along it too.',
   late: 'Carries the records that arrived after the watermark passed the end of their window plus the allowed lateness.',
   bad: 'Carries dead letters: one record (file, line, reason, text) per input line that does not parse. Committed exactly once like any other output.',
+  person: 'Carries the Nexmark persons (1 in 50 events) and the source watermark.',
+  auction: 'Carries the Nexmark auctions (3 in 50 events) and the source watermark.',
+  bid: 'Carries the Nexmark bids (46 in 50 events) and the source watermark.',
 };
 
 function EdgeInspector({ edgeKey }: { edgeKey: string }) {
