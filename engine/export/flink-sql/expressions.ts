@@ -185,6 +185,7 @@ const STRING_FUNCS = new Set([
   'INITCAP',
   'REGEXP_REPLACE',
   'REGEXP_EXTRACT',
+  'SPLIT_INDEX',
   'REVERSE',
   'REPEAT',
 ]);

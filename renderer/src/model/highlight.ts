@@ -57,6 +57,9 @@ export const SQL_FUNCTIONS = [
   'POWER',
   'SQRT',
   'CAST',
+  'REGEXP_EXTRACT',
+  'SPLIT_INDEX',
+  'DATE_FORMAT',
 ];
 
 const RULES: Array<[HighlightKind, RegExp]> = [
