@@ -4,7 +4,7 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,7 +30,8 @@ function roundTrip(doc: unknown, baseDir: string) {
 }
 
 describe('export -> import -> export is identical', () => {
-  for (const ex of readdirSync(EXAMPLES).filter((e) => !e.includes('.'))) {
+  // Folders with one job.weir.json; examples/nexmark holds one document per query.
+  for (const ex of readdirSync(EXAMPLES).filter((e) => existsSync(join(EXAMPLES, e, 'job.weir.json')))) {
     it(`example ${ex}`, () => {
       const dir = join(EXAMPLES, ex);
       const { first, second, imported } = roundTrip(JSON.parse(readFileSync(join(dir, 'job.weir.json'), 'utf8')), dir);
