@@ -2,7 +2,8 @@ import type { Compiled, Evaluator, SqlType } from './types.ts';
 import { roundHalfUp, substringSql, toNumber, toText } from './values.ts';
 import { Decimal, decimalAbs, decimalFloorCeil, decimalRound, decimalRoundType } from './decimal.ts';
 import { arithmetic } from './arithmetic.ts';
-import { DATE_FORMAT, REGEXP_EXTRACT, SPLIT_INDEX } from './text-functions.ts';
+import { REGEXP_EXTRACT, SPLIT_INDEX } from './text-functions.ts';
+import { DATE_FORMAT, TO_TIMESTAMP_LTZ } from './time-functions.ts';
 
 /**
  * Scalar functions. Every one returns NULL when an argument it needs is NULL (COALESCE aside);
@@ -92,6 +93,7 @@ export const FUNCTIONS: Record<string, FunctionSpec> = {
   REGEXP_EXTRACT,
   SPLIT_INDEX,
   DATE_FORMAT,
+  TO_TIMESTAMP_LTZ,
   COALESCE: {
     min: 1,
     max: Infinity,

@@ -1,45 +1,13 @@
 /**
- * The string functions Nexmark's queries use beyond the basics: REGEXP_EXTRACT, SPLIT_INDEX and
- * DATE_FORMAT, with Flink's NULL rules (SqlFunctionUtils.regExpExtract / splitIndex,
- * DateTimeUtils.formatTimestamp): a NULL argument, no match, a group or index out of range give
- * NULL. Patterns that are constants are compiled (and checked) once, at compile time.
+ * The string functions Nexmark's queries use beyond the basics: REGEXP_EXTRACT and SPLIT_INDEX,
+ * with Flink's NULL rules (SqlFunctionUtils.regExpExtract / splitIndex): a NULL argument, no match,
+ * a group or index out of range give NULL. A constant pattern is compiled (and checked) once, at
+ * compile time. DATE_FORMAT and TO_TIMESTAMP_LTZ are in time-functions.ts.
  */
-import type { Compiled, Evaluator, SqlType } from './types.ts';
+import type { Evaluator } from './types.ts';
 import type { FunctionSpec } from './functions.ts';
-import { Decimal } from './decimal.ts';
-import { SqlRuntimeError } from './errors.ts';
-import { toNumber, toText } from './values.ts';
 import { compileJavaRegex, type JavaRegex } from './java-regex.ts';
-import { compileDatePattern, type DatePattern } from './date-format.ts';
-
-const text = (v: unknown): string | null => (typeof v === 'string' ? v : toText(v));
-const int = (v: unknown): number | null => {
-  const n = typeof v === 'number' ? v : toNumber(v);
-  return n === null ? null : Math.trunc(n);
-};
-
-/** `what` must be of one of `types` when its static type is known. */
-function expectType(arg: Compiled | undefined, types: SqlType[], what: string): string | null {
-  if (!arg || arg.type === 'UNKNOWN' || types.includes(arg.type)) return null;
-  return `${what} must be ${types.join(' or ')}, got ${arg.type}`;
-}
-
-/** A constant argument's value, or undefined when it varies per row. */
-const constantOf = (a: Compiled | undefined): unknown => (a?.constant ? a.fn({}) : undefined);
-
-/** Compiles a per-row pattern once per distinct text (patterns usually repeat). */
-function cached<T>(compile: (p: string) => T): (p: string) => T {
-  const cache = new Map<string, T>();
-  return (p) => {
-    let hit = cache.get(p);
-    if (hit === undefined) {
-      if (cache.size > 1000) cache.clear();
-      hit = compile(p);
-      cache.set(p, hit);
-    }
-    return hit;
-  };
-}
+import { cached, constantOf, expectType, int, text } from './function-args.ts';
 
 export const REGEXP_EXTRACT: FunctionSpec = {
   min: 2,
@@ -107,63 +75,6 @@ export const SPLIT_INDEX: FunctionSpec = {
         const i = int(xf(row));
         if (str === null || separator === null || i === null || i < 0) return null;
         return splitPreservingTokens(str, separator)[i] ?? null;
-      },
-      type: 'STRING',
-    };
-  },
-};
-
-/** Epoch milliseconds of a TIMESTAMP value (ISO text), a `yyyy-MM-dd HH:mm:ss` text or a number. */
-function epochMs(v: unknown): number | null {
-  if (typeof v === 'number') return Number.isFinite(v) ? v : null;
-  if (typeof v !== 'string') return null;
-  let s = v.trim();
-  if (/^\d{4}-\d{2}-\d{2}$/.test(s)) s += 'T00:00:00Z';
-  else if (/^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(s)) s = `${s.replace(' ', 'T')}Z`;
-  else if (/^-?\d+$/.test(s)) return Number(s);
-  const ms = Date.parse(s);
-  return Number.isFinite(ms) && Math.abs(ms) <= 8.64e15 ? ms : null;
-}
-
-function datePattern(p: string): DatePattern | string {
-  try {
-    return compileDatePattern(p);
-  } catch (e) {
-    return (e as Error).message;
-  }
-}
-
-export const DATE_FORMAT: FunctionSpec = {
-  min: 2,
-  max: 2,
-  check: ([ts, fmt]) => {
-    const problem =
-      expectType(ts, ['TIMESTAMP', 'STRING', 'BIGINT'], 'the time (argument 1)') ??
-      expectType(fmt, ['STRING'], 'the pattern (argument 2)');
-    if (problem) return problem;
-    const p = constantOf(fmt);
-    if (typeof p === 'string') {
-      const compiled = datePattern(p);
-      if (typeof compiled === 'string') return compiled;
-    }
-    return null;
-  },
-  build: ([ts, fmt]) => {
-    const tf = ts.fn,
-      ff = fmt.fn;
-    const c = constantOf(fmt);
-    const fixed = typeof c === 'string' ? (datePattern(c) as DatePattern) : null;
-    const patternFor = cached(datePattern);
-    return {
-      fn: (row) => {
-        const v = tf(row);
-        const ms = v instanceof Decimal ? null : epochMs(v);
-        const p = text(ff(row));
-        if (ms === null || p === null) return null;
-        const pattern = fixed ?? patternFor(p);
-        // Flink fails the job on a bad pattern (DateTimeFormatter.ofPattern throws).
-        if (typeof pattern === 'string') throw new SqlRuntimeError(`DATE_FORMAT: ${pattern}`);
-        return pattern.format(ms);
       },
       type: 'STRING',
     };

@@ -60,6 +60,7 @@ export const SQL_FUNCTIONS = [
   'REGEXP_EXTRACT',
   'SPLIT_INDEX',
   'DATE_FORMAT',
+  'TO_TIMESTAMP_LTZ',
 ];
 
 const RULES: Array<[HighlightKind, RegExp]> = [
