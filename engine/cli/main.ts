@@ -11,6 +11,7 @@ import { exportCommand } from './export-command.ts';
 import { runCommand } from './run.ts';
 import { serveCommand } from './serve.ts';
 import { importCommand } from './import-command.ts';
+import { nexmarkCommand } from './nexmark-command.ts';
 
 export const USAGE = `Usage: weir <command> [options]
 
@@ -21,6 +22,7 @@ Commands:
   import SCRIPT.sql           a Flink SQL script as a weir.job/v1 job (weir import --help)
   run JOB.json [options]      run a job locally (weir run --help)
   serve [options]             serve the designer and the engine over HTTP/WebSocket (weir serve --help)
+  nexmark generate [options]  write the Nexmark events of a seed as JSON Lines files (weir nexmark --help)
 
 Options:
   -h, --help                  show this help (or a command's help: weir <command> --help)
@@ -71,6 +73,8 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
         return await runCommand(rest, io);
       case 'serve':
         return await serveCommand(rest, io);
+      case 'nexmark':
+        return await nexmarkCommand(rest, io);
       default:
         io.err(`weir: unknown command '${command}'`);
         io.err(USAGE);

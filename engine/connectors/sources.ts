@@ -1,9 +1,12 @@
 /** Source node -> reader, and its event-time settings (defaults: generator's `ts`, no idleness). */
 import type { JobNode } from '../graph/types.ts';
 import { parseDuration } from '../graph/units.ts';
+import { NEXMARK_DEFAULT_OUT_OF_ORDERNESS_MS } from '../graph/nexmark.ts';
 import type { SourceContext, SourceReader } from '../contracts/source.ts';
 import { FileSourceReader } from './file-source.ts';
 import { GeneratorSourceReader, generatorParams } from './generator-source.ts';
+import { NexmarkSourceReader } from './nexmark/nexmark-source.ts';
+import { nexmarkParams } from './nexmark/nexmark-generator.ts';
 
 export function createSourceReader(node: JobNode, ctx: SourceContext, restored: unknown[]): SourceReader {
   if (node.type === 'source.file')
@@ -19,7 +22,17 @@ export function createSourceReader(node: JobNode, ctx: SourceContext, restored: 
       restored.filter((r) => r !== undefined),
       node.config.eventTime?.field,
     );
+  if (node.type === 'source.nexmark')
+    return new NexmarkSourceReader(
+      nexmarkParams(node.config, maxOutOfOrdernessOf(node.config.maxOutOfOrderness)),
+      ctx,
+      restored.filter((r) => r !== undefined),
+    );
   throw new Error(`node '${node.id}' is not a source`);
+}
+
+function maxOutOfOrdernessOf(d: string | number | undefined): number | undefined {
+  return d === undefined ? undefined : parseDuration(d);
 }
 
 export interface SourceWatermarkSettings {
@@ -28,6 +41,11 @@ export interface SourceWatermarkSettings {
 }
 
 export function sourceWatermarkSettings(node: JobNode): SourceWatermarkSettings {
+  if (node.type === 'source.nexmark')
+    return {
+      maxOutOfOrderness: maxOutOfOrdernessOf(node.config.maxOutOfOrderness) ?? NEXMARK_DEFAULT_OUT_OF_ORDERNESS_MS,
+      idleTimeout: null,
+    };
   if (node.type !== 'source.file' && node.type !== 'source.generator')
     throw new Error(`node '${node.id}' is not a source`);
   const et = node.config.eventTime;

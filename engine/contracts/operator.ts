@@ -9,6 +9,7 @@
  * `processWatermark` / `snapshotState` on the operator.
  */
 import type { KeyedStateBackend, KeyedStateSnapshot, KeyGroupRange } from './keyed-state.ts';
+import type { OutputPort } from '../graph/ports.ts';
 
 export type Row = Record<string, unknown>;
 
@@ -41,7 +42,8 @@ export interface RecordBatch {
 export type RowKind = '+I' | '-U' | '+U' | '-D';
 export const ROW_KINDS: readonly RowKind[] = ['+I', '-U', '+U', '-D'];
 
-export type OutputPort = 'out' | 'late' | 'bad';
+/** `out`, a window's `late`, a file source's `bad`, a Nexmark source's `person` / `auction` / `bid`. */
+export type { OutputPort };
 
 export interface OperatorOutput {
   /** Emit a batch downstream on a port. The runtime takes ownership of the arrays. */

@@ -6,7 +6,7 @@
  * Rules: `read` returns at most `max` records and never splits a record; the same position always
  * yields the same next batch (bounded inputs replay identically after a restore).
  */
-import type { Row } from './operator.ts';
+import type { OutputPort, Row } from './operator.ts';
 
 export interface SourceReadResult {
   rows: Row[];
@@ -21,6 +21,11 @@ export interface SourceReadResult {
    * position covers exactly the dead letters already emitted.
    */
   bad?: Row[];
+  /**
+   * Multi-port sources (`source.nexmark`): `ports[i]` is the output port of `rows[i]`; absent = all
+   * on `out`. The task splits the batch by port, keeping each port's rows in read order.
+   */
+  ports?: OutputPort[];
 }
 
 export interface SourceReader {

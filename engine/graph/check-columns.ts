@@ -14,6 +14,7 @@ import type { GraphIndex } from './check-graph.ts';
 import { isSource } from './ports.ts';
 import { outputColumnsOf, type ExpressionChecker, type ExpressionKind } from './expressions.ts';
 import { relationalColumns } from './check-relational.ts';
+import { isNexmarkPort, nexmarkColumnNames } from './nexmark.ts';
 
 export const GENERATOR_COLUMNS: readonly string[] = ['seq', 'key', 'value', 'ts'];
 
@@ -45,7 +46,11 @@ interface Ctx {
 function inputColumns(ctx: Ctx, id: string): Columns[] {
   // The `bad` port's dead letters always have the same columns (file, line, reason, text).
   return (ctx.idx.inputs.get(id) ?? []).map((e) =>
-    e.fromPort === 'bad' ? DEAD_LETTER_COLUMNS : (ctx.out.get(e.from)?.[e.fromPort] ?? null),
+    e.fromPort === 'bad'
+      ? DEAD_LETTER_COLUMNS
+      : isNexmarkPort(e.fromPort)
+        ? nexmarkColumnNames(e.fromPort)
+        : (ctx.out.get(e.from)?.[e.fromPort] ?? null),
   );
 }
 
@@ -101,6 +106,10 @@ function visit(ctx: Ctx, node: JobNode, index: number): void {
       ctx.out.set(node.id, { out: cols, late: null });
       return;
     }
+    case 'source.nexmark':
+      // Columns per port (person, auction, bid): inputColumns reads them from graph/nexmark.ts.
+      ctx.out.set(node.id, { out: null, late: null });
+      return;
     case 'filter':
       checkExpr(ctx, node, index, 'where', 'where', node.config.where, input);
       ctx.out.set(node.id, { out: input, late: null });
@@ -192,7 +201,9 @@ function checkEventTime(ctx: Ctx): void {
       // A generator always has event time: its `ts` column, watermarked with its own outOfOrderness
       // bound when no eventTime is set (engine/connectors/sources.ts), so it is never late.
       const hasEventTime =
-        s.node.type === 'source.generator' || (s.node.type === 'source.file' && s.node.config.eventTime);
+        s.node.type === 'source.generator' ||
+        s.node.type === 'source.nexmark' ||
+        (s.node.type === 'source.file' && s.node.config.eventTime);
       if (!hasEventTime) {
         ctx.problems.push(
           err(

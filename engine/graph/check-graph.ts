@@ -6,18 +6,16 @@
 
 import type { JobDocument, JobNode, JobProblem } from './types.ts';
 import { DEFAULT_SETTINGS } from './types.ts';
-import { PORTS, inputPorts, isSink, isSource, outputPorts } from './ports.ts';
+import { PORTS, inputPorts, isSink, isSource, outputPorts, type OutputPort } from './ports.ts';
+import { isNexmarkPort } from './nexmark.ts';
 
 export interface GraphIndex {
   /** First node with each id. */
   byId: Map<string, { node: JobNode; index: number }>;
   /** Incoming edges per node id (only edges whose both ends exist). */
-  inputs: Map<
-    string,
-    Array<{ from: string; fromPort: 'out' | 'late' | 'bad'; toPort?: 'left' | 'right'; edge: number }>
-  >;
+  inputs: Map<string, Array<{ from: string; fromPort: OutputPort; toPort?: 'left' | 'right'; edge: number }>>;
   /** Outgoing edges per node id (only edges whose both ends exist). */
-  outputs: Map<string, Array<{ to: string; fromPort: 'out' | 'late' | 'bad'; edge: number }>>;
+  outputs: Map<string, Array<{ to: string; fromPort: OutputPort; edge: number }>>;
   /** True when the graph has no cycle; later checks need a topological order. */
   acyclic: boolean;
   /** Node ids in topological order (complete only when acyclic). */
@@ -154,7 +152,9 @@ function checkDegrees(idx: Pick<GraphIndex, 'byId' | 'inputs' | 'outputs'>, prob
         ),
       );
     }
-    if (!isSink(node.type) && !(idx.outputs.get(id) ?? []).some((o) => o.fromPort === 'out')) {
+    // A node's main output: `out`, or any of a Nexmark source's three ports.
+    const main = (p: OutputPort) => p === 'out' || isNexmarkPort(p);
+    if (!isSink(node.type) && !(idx.outputs.get(id) ?? []).some((o) => main(o.fromPort))) {
       problems.push(warn(path, `the output of '${id}' is not connected: its records go nowhere`, id));
     }
   }

@@ -8,6 +8,7 @@
  */
 import { compileAggregates, compileProjectionDetailed, parseKeyBy, type ColumnType } from '../sql/index.ts';
 import type { NormalizedJob } from './types.ts';
+import { NEXMARK_COLUMNS, isNexmarkPort } from './nexmark.ts';
 
 export type ColumnTypeMap = Map<string, ColumnType>;
 
@@ -54,7 +55,9 @@ function mergeInputs(
     .map((e) =>
       e.fromPort === 'late'
         ? mergeInputs(job, e.from, memo, visiting, opts)
-        : outputTypes(job, e.from, memo, visiting, opts),
+        : isNexmarkPort(e.fromPort)
+          ? new Map(NEXMARK_COLUMNS[e.fromPort].map(([name, t]) => [name, columnTypeOfFlinkType(t)]))
+          : outputTypes(job, e.from, memo, visiting, opts),
     );
   if (inputs.length === 0) return new Map();
   const out = new Map(inputs[0]);

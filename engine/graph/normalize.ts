@@ -77,6 +77,13 @@ export function mapNodeDurations<N extends JobNode>(node: N, f: DurationFn, sign
         },
       };
     }
+    case 'source.nexmark': {
+      const c = node.config;
+      return {
+        ...node,
+        config: { ...c, ...(c.maxOutOfOrderness !== undefined ? { maxOutOfOrderness: f(c.maxOutOfOrderness) } : {}) },
+      };
+    }
     case 'window': {
       const c = node.config;
       const window = mapWindow(c.window, f);

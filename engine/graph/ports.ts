@@ -8,12 +8,14 @@
  * Two-input nodes (`join`, `join.interval`, `join.window`) have named input ports `left` and `right`, each taking exactly
  * one edge that names it in `toPort`; edges into every other node have no `toPort`.
  * aggregate and topn take one input. A file source has a second output `bad` for dead letters
- * (`onBadRecord: 'dead-letter'`: file, line, reason, text), which goes to sinks only.
+ * (`onBadRecord: 'dead-letter'`: file, line, reason, text), which goes to sinks only. A Nexmark
+ * source has no `out`, only `person`, `auction` and `bid`.
  */
 
 import type { JobEdge, JobNode, NodeType } from './types.ts';
+import { NEXMARK_PORTS, type NexmarkPort } from './nexmark.ts';
 
-export type OutputPort = 'out' | 'late' | 'bad';
+export type OutputPort = 'out' | 'late' | 'bad' | NexmarkPort;
 export type InputPort = 'left' | 'right';
 
 export interface PortSpec {
@@ -29,6 +31,7 @@ export interface PortSpec {
 export const PORTS: Readonly<Record<NodeType, PortSpec>> = {
   'source.file': { outputs: ['out', 'bad'], minInputs: 0, maxInputs: 0 },
   'source.generator': { outputs: ['out'], minInputs: 0, maxInputs: 0 },
+  'source.nexmark': { outputs: NEXMARK_PORTS, minInputs: 0, maxInputs: 0 },
   filter: { outputs: ['out'], minInputs: 1, maxInputs: 1 },
   map: { outputs: ['out'], minInputs: 1, maxInputs: 1 },
   union: { outputs: ['out'], minInputs: 2, maxInputs: Infinity },
@@ -43,7 +46,7 @@ export const PORTS: Readonly<Record<NodeType, PortSpec>> = {
 };
 
 export function isSource(type: NodeType): boolean {
-  return type === 'source.file' || type === 'source.generator';
+  return type === 'source.file' || type === 'source.generator' || type === 'source.nexmark';
 }
 
 export function isSink(type: NodeType): boolean {

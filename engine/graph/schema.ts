@@ -83,6 +83,18 @@ const generatorSourceConfig = z.strictObject({
   eventTime: eventTime.optional(),
 });
 
+const nexmarkSourceConfig = z.strictObject({
+  events: posInt.optional().meta({ description: 'Number of events (persons, auctions and bids); absent = unbounded' }),
+  seed: nonNegInt.optional(),
+  rate: z
+    .number()
+    .positive()
+    .optional()
+    .meta({ description: 'Events per second: throttles emission and spaces event time; absent = as fast as possible' }),
+  baseTime: z.number().int().optional().meta({ description: 'Event time of event 0 (epoch ms)' }),
+  maxOutOfOrderness: duration.optional(),
+});
+
 const windowSpec = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('tumbling'), size: duration }),
   z.strictObject({ kind: z.literal('sliding'), size: duration, slide: duration }),
@@ -146,6 +158,7 @@ function nodeSchema<T extends string, C extends z.ZodType>(type: T, config: C) {
 export const jobNodeSchema = z.discriminatedUnion('type', [
   nodeSchema('source.file', fileSourceConfig),
   nodeSchema('source.generator', generatorSourceConfig),
+  nodeSchema('source.nexmark', nexmarkSourceConfig),
   nodeSchema('filter', z.strictObject({ where: nonEmpty })),
   nodeSchema('map', z.strictObject({ select: nonEmpty })),
   nodeSchema('union', z.strictObject({})),
@@ -162,7 +175,7 @@ export const jobNodeSchema = z.discriminatedUnion('type', [
 export const jobEdgeSchema = z.strictObject({
   from: nonEmpty,
   to: nonEmpty,
-  fromPort: z.enum(['out', 'late', 'bad']).optional(),
+  fromPort: z.enum(['out', 'late', 'bad', 'person', 'auction', 'bid']).optional(),
   toPort: z
     .enum(['left', 'right'])
     .optional()

@@ -8,6 +8,8 @@
  * This module is browser-safe: the renderer imports it.
  */
 
+import type { NexmarkPort } from './nexmark.ts';
+
 export const JOB_FORMAT = 'weir.job/v1' as const;
 
 /** A duration: a number of milliseconds or a string with a unit (`ms`, `s`, `m`, `h`, `d`). */
@@ -149,9 +151,26 @@ export interface PreviewSinkConfig {
   limit?: number;
 }
 
+/**
+ * `source.nexmark`: the Nexmark benchmark's events (engine/connectors/nexmark), deterministic per
+ * seed, on three ports `person`, `auction`, `bid` with event time `dateTime` (epoch ms).
+ */
+export interface NexmarkSourceConfig {
+  /** Number of events (persons, auctions and bids together); absent = unbounded. */
+  events?: number;
+  seed?: number;
+  /** Events per second (Flink's `first-event.rate`): throttles emission and spaces event time; absent = as fast as possible, event time spaced at 10 000 events/s. */
+  rate?: number;
+  /** Event time of event 0 (epoch ms); default 1_700_000_000_000. */
+  baseTime?: number;
+  /** Watermark delay behind the largest `dateTime` read; default 4s (Flink's Nexmark DDL). */
+  maxOutOfOrderness?: DurationInput;
+}
+
 export interface NodeConfigByType {
   'source.file': FileSourceConfig;
   'source.generator': GeneratorSourceConfig;
+  'source.nexmark': NexmarkSourceConfig;
   filter: FilterConfig;
   map: MapConfig;
   union: UnionConfig;
@@ -169,6 +188,7 @@ export type NodeType = keyof NodeConfigByType;
 export const NODE_TYPES: readonly NodeType[] = [
   'source.file',
   'source.generator',
+  'source.nexmark',
   'filter',
   'map',
   'union',
@@ -195,8 +215,8 @@ export type JobNode = { [T in NodeType]: JobNodeOf<T> }[NodeType];
 export interface JobEdge {
   from: string;
   to: string;
-  /** Output port of `from`: `out` (default), `late` for windows, `bad` (dead letters) for file sources. */
-  fromPort?: 'out' | 'late' | 'bad';
+  /** Output port of `from`: `out` (default), `late` for windows, `bad` (dead letters) for file sources, `person`/`auction`/`bid` for source.nexmark. */
+  fromPort?: 'out' | 'late' | 'bad' | NexmarkPort;
   /** Input port of `to`: required into two-input nodes (`join.interval`), absent elsewhere. */
   toPort?: 'left' | 'right';
 }

@@ -15,6 +15,8 @@ import { settingsStatements } from './settings.ts';
 import { emitSink } from './sinks.ts';
 import { emitFileSource, emitGeneratorSource, fileSourceColumns, generatorColumns } from './sources.ts';
 import { emitFilter, emitMap, unionOf } from './transforms.ts';
+import { emitNexmarkSource, nexmarkColumns, nexmarkRelationKey } from './nexmark-source.ts';
+import { NEXMARK_PORTS, isNexmarkPort } from '../../graph/nexmark.ts';
 import { emitWindow } from './windows.ts';
 import { versionLabel } from './versions.ts';
 import { emitAggregate, emitIntervalJoin, emitRegularJoin, emitTopN, emitWindowJoin } from './relational.ts';
@@ -32,6 +34,7 @@ export function exportFlinkSql(job: NormalizedJob, opts: FlinkExportOptions = {}
   for (const node of job.nodes) {
     if (node.type === 'source.file') ctx.sourceColumns.set(node.id, fileSourceColumns(ctx, node));
     if (node.type === 'source.generator') ctx.sourceColumns.set(node.id, generatorColumns());
+    if (node.type === 'source.nexmark') ctx.sourceColumns.set(node.id, NEXMARK_PORTS.flatMap(nexmarkColumns));
   }
   ctx.rowtimeName = freeName('rowtime', namesInJob(ctx));
   const settings = settingsStatements(ctx, idleTimeout(ctx));
@@ -62,6 +65,10 @@ function emitNode(ctx: ExportContext, node: ExportNode): boolean {
     emitGeneratorSource(ctx, node);
     return true;
   }
+  if (node.type === 'source.nexmark') {
+    emitNexmarkSource(ctx, node);
+    return true;
+  }
   const inputs: Relation[] = [];
   const ports: Array<'left' | 'right' | undefined> = [];
   ctx.job.edges.forEach((e, i) => {
@@ -76,7 +83,7 @@ function emitNode(ctx: ExportContext, node: ExportNode): boolean {
       else ctx.warnJob(`edges[${i}]`, msg);
       return;
     }
-    const rel = ctx.relations.get(e.from);
+    const rel = ctx.relations.get(isNexmarkPort(e.fromPort) ? nexmarkRelationKey(e.from, e.fromPort) : e.from);
     if (rel) {
       inputs.push(rel);
       ports.push(e.toPort);

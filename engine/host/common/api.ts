@@ -7,6 +7,7 @@
  * This module is browser-safe: the renderer imports it.
  */
 import type { JobDocument, JobProblem, StateBackendKind, CheckpointMode } from '../../graph/types.ts';
+import type { NexmarkPort } from '../../graph/nexmark.ts';
 import type { CheckpointStats, RetainedCheckpoint } from '../../contracts/checkpoint.ts';
 import type { JobStatus, OperatorMetrics, RunEvent } from '../../contracts/run-events.ts';
 
@@ -141,7 +142,7 @@ export interface EngineHost {
   sampleEdge(req: {
     runId: string;
     from: string;
-    fromPort?: 'out' | 'late' | 'bad';
+    fromPort?: 'out' | 'late' | 'bad' | NexmarkPort;
     to?: string;
     on: boolean;
   }): Promise<{ target: string }>;

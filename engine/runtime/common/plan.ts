@@ -14,6 +14,7 @@
  * The plan is plain JSON: the host sends it to the task process.
  */
 import type { NormalizedJob, JobNode } from '../../graph/types.ts';
+import type { OutputPort } from '../../graph/ports.ts';
 import type { KeyGroupRange } from '../../contracts/keyed-state.ts';
 import { keyGroupRangeFor } from '../../state/keygroups.ts';
 
@@ -40,7 +41,7 @@ export interface ChainPlan {
 export interface NetworkEdge {
   fromChain: number;
   fromNode: string;
-  port: 'out' | 'late' | 'bad';
+  port: OutputPort;
   toChain: number;
   toNode: string;
   /** Logical input index at the target node (order of the job's edges into it). */
@@ -53,7 +54,7 @@ export interface NetworkEdge {
 /** An edge inside a chain (no queue): the upstream node's port feeds the next node. */
 export interface ChainedEdge {
   fromNode: string;
-  port: 'out' | 'late' | 'bad';
+  port: OutputPort;
   toNode: string;
 }
 
@@ -67,7 +68,7 @@ export interface PhysicalPlan {
 }
 
 export function isSourceType(type: string): boolean {
-  return type === 'source.file' || type === 'source.generator';
+  return type === 'source.file' || type === 'source.generator' || type === 'source.nexmark';
 }
 
 /** The key an edge into `node` is hash-partitioned by (a join keys each input by its own side). */

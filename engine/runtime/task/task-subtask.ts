@@ -23,6 +23,7 @@ import { WatermarkValve } from '../../time/watermark-valve.ts';
 import { BoundedOutOfOrdernessWatermarks, IdlenessTimer } from '../../time/watermark-generator.ts';
 import { BarrierAligner } from './barrier-aligner.ts';
 import type { EdgeTap } from './edge-sampler.ts';
+import { splitByPort } from './source-ports.ts';
 
 export const SOURCE_BATCH = 1024;
 
@@ -203,8 +204,12 @@ export class TaskSubtask {
         const sourceWatermarks = s.watermarks.observeEach(r.ts);
         s.recordsOut += n;
         const batch = { rows: r.rows, ts: r.ts, sourceWatermarks };
-        if (s.tap !== null) s.tap.offer(batch);
-        await chain.pushBatch(0, batch, 0);
+        if (r.ports) {
+          for (const [port, part] of splitByPort(batch, r.ports)) output.emit(part, port);
+        } else {
+          if (s.tap !== null) s.tap.offer(batch);
+          await chain.pushBatch(0, batch, 0);
+        }
         // Bounded out-of-orderness: one watermark after each batch (deterministic for bounded input).
         const w = s.watermarks.current();
         if (w !== null && w > s.watermark) {

@@ -27,6 +27,10 @@ const PORT_TITLES: Record<OutputPort, string> = {
   out: 'output',
   late: 'late: records that arrive after the watermark passed their window (plus allowed lateness)',
   bad: 'bad: dead letters, one per record that does not parse (file, line, reason, text); to a sink only',
+  person: 'person: Nexmark persons (id, name, emailAddress, creditCard, city, state, dateTime, extra)',
+  auction:
+    'auction: Nexmark auctions (id, itemName, description, initialBid, reserve, dateTime, expires, seller, category, extra)',
+  bid: 'bid: Nexmark bids (auction, bidder, price, channel, url, dateTime, extra)',
 };
 
 function JobNodeViewImpl({ data, selected }: NodeProps<JobFlowNode>) {

@@ -6,6 +6,8 @@ const PATHS: Record<NodeType, string> = {
   'source.file': 'M6 3h8l4 4v14H6z M14 3v4h4 M9 12h6 M9 15h6 M9 18h4',
   // spark / generator
   'source.generator': 'M12 3v4 M12 17v4 M3 12h4 M17 12h4 M6 6l2.5 2.5 M15.5 15.5L18 18 M6 18l2.5-2.5 M15.5 8.5L18 6',
+  // gavel (auctions)
+  'source.nexmark': 'M5 21h10 M8 17h4 M13 3l6 6 M10 6l6 6 M11.5 4.5l-4 4 6 6 4-4 M9.5 10.5L3 17',
   // funnel
   filter: 'M4 5h16l-6 7v6l-4 2v-8z',
   // function arrow

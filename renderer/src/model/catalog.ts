@@ -57,6 +57,18 @@ export const CATALOG: { [T in NodeType]: NodeTypeInfo<T> } = {
     multiInput: false,
     defaultConfig: () => ({ count: 1000, rate: 100, keys: 10, eventTime: { field: 'ts', maxOutOfOrderness: '1s' } }),
   }),
+  'source.nexmark': info({
+    type: 'source.nexmark',
+    label: 'Nexmark',
+    group: 'Sources',
+    idPrefix: 'nexmark',
+    description:
+      'The Nexmark benchmark events, deterministic per seed: persons, auctions and bids (1 : 3 : 46) on three ports, event time dateTime.',
+    hasInput: false,
+    outputs: ['person', 'auction', 'bid'],
+    multiInput: false,
+    defaultConfig: () => ({ events: 100_000, seed: 0 }),
+  }),
   filter: info({
     type: 'filter',
     label: 'Filter',

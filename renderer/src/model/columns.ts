@@ -12,6 +12,7 @@ import { sampledColumns } from './sampledColumns.ts';
 /** Columns the generator source emits (see engine/connectors generator). */
 export { GENERATOR_COLUMNS } from '../../../engine/graph/check-columns.ts';
 import { DEAD_LETTER_COLUMNS, GENERATOR_COLUMNS } from '../../../engine/graph/check-columns.ts';
+import { isNexmarkPort, nexmarkColumnNames } from '../../../engine/graph/nexmark.ts';
 
 const ALIAS_RE = /\s+as\s+[`"]?([A-Za-z_][\w]*)[`"]?\s*$/i;
 const IDENT_RE = /^[`"]?([A-Za-z_][\w]*)[`"]?$/;
@@ -45,6 +46,8 @@ function outputColumns(job: JobDocument, node: JobNode, seen: Set<string>, docPa
     }
     case 'source.generator':
       return [...GENERATOR_COLUMNS];
+    case 'source.nexmark':
+      return []; // per port: see inputColumns
     case 'map':
       return uniq(selectColumns(node.config?.select ?? '', inputColumns(job, node.id, seen, docPath)));
     case 'window': {
@@ -116,7 +119,9 @@ export function inputColumns(
         ? inputColumns(job, src.id, new Set(seen), docPath)
         : e.fromPort === 'bad'
           ? DEAD_LETTER_COLUMNS
-          : outputColumns(job, src, new Set(seen), docPath)),
+          : isNexmarkPort(e.fromPort)
+            ? nexmarkColumnNames(e.fromPort)
+            : outputColumns(job, src, new Set(seen), docPath)),
     );
   }
   return uniq(cols);

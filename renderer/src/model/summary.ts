@@ -54,6 +54,12 @@ export function summarize(node: JobNode): string {
       const keys = cfg.keys === undefined ? '' : ` · ${cfg.keys} keys`;
       return clip(`${count}${rate}${keys}`);
     }
+    case 'source.nexmark': {
+      const cfg = node.config ?? {};
+      const events = cfg.events === undefined ? 'unbounded' : `${cfg.events} events`;
+      const rate = cfg.rate === undefined ? '' : ` · ${cfg.rate}/s`;
+      return clip(`${events} · seed ${cfg.seed ?? 0}${rate}`);
+    }
     case 'filter':
       return clip(str(c.where) ? `where ${str(c.where)}` : 'where (empty)');
     case 'map':

@@ -16,6 +16,7 @@ import { deleteSelection } from '../canvas/commands.ts';
 import { editNodeField, messageAt, nodeIndex } from './edit.ts';
 import * as F from './NodeForms.tsx';
 import * as R from './RelationalForms.tsx';
+import { NexmarkForm } from './NexmarkForm.tsx';
 
 function NodeForm({ node, columns, err }: F.FormProps<JobNode['type']>) {
   switch (node.type) {
@@ -23,6 +24,8 @@ function NodeForm({ node, columns, err }: F.FormProps<JobNode['type']>) {
       return <F.FileSourceForm node={node} columns={columns} err={err} />;
     case 'source.generator':
       return <F.GeneratorForm node={node} columns={columns} err={err} />;
+    case 'source.nexmark':
+      return <NexmarkForm node={node} columns={columns} err={err} />;
     case 'filter':
       return <F.FilterForm node={node} columns={columns} err={err} />;
     case 'map':
@@ -141,6 +144,9 @@ const EDGE_NOTES: Record<NonNullable<JobEdge['fromPort']>, string> = {
   out: 'Carries every record and watermark from the upstream output. Barriers for each checkpoint travel along it too.',
   late: 'Carries the records that arrived after the watermark passed the end of their window plus the allowed lateness.',
   bad: 'Carries dead letters: one record (file, line, reason, text) per input line that does not parse. Committed exactly once like any other output.',
+  person: 'Carries the Nexmark persons (1 in 50 events) and the source watermark.',
+  auction: 'Carries the Nexmark auctions (3 in 50 events) and the source watermark.',
+  bid: 'Carries the Nexmark bids (46 in 50 events) and the source watermark.',
 };
 
 function EdgeInspector({ edgeKey }: { edgeKey: string }) {

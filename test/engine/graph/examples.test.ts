@@ -17,14 +17,21 @@ const index = JSON.parse(readFileSync(join(examples, 'index.json'), 'utf8')) as 
   path: string;
 }>;
 
-test('examples/index.json lists every example folder, with a name and a description', () => {
+// Nexmark queries share one folder (examples/nexmark/README.md): listed as nexmark-qN -> nexmark/qN.weir.json.
+const NEXMARK = /^nexmark-(q\d+)$/;
+
+test('examples/index.json lists every example folder and every Nexmark query, with a name and a description', () => {
   const folders = readdirSync(examples)
     .filter((f) => existsSync(join(examples, f, 'job.weir.json')))
     .sort();
+  const nexmark = readdirSync(join(examples, 'nexmark'))
+    .filter((f) => /^q\d+\.weir\.json$/.test(f))
+    .map((f) => `nexmark-${f.replace('.weir.json', '')}`);
   assert.ok(folders.length >= 4);
-  assert.deepEqual(index.map((e) => e.id).sort(), folders);
+  assert.deepEqual(index.map((e) => e.id).sort(), [...folders, ...nexmark].sort());
   for (const e of index) {
-    assert.equal(e.path, `${e.id}/job.weir.json`);
+    const q = NEXMARK.exec(e.id);
+    assert.equal(e.path, q ? `nexmark/${q[1]}.weir.json` : `${e.id}/job.weir.json`);
     assert.ok(e.name.length > 0 && e.description.length > 20, e.id);
   }
 });

@@ -76,4 +76,17 @@ for (const name of examples) {
   });
 }
 
+// The Nexmark queries share examples/nexmark/ (qN.weir.json beside the suite's qN.sql).
+const NEXMARK = join(EXAMPLES, 'nexmark');
+const nexmark = existsSync(NEXMARK) ? readdirSync(NEXMARK).filter((f) => /^q\d+\.weir\.json$/.test(f)) : [];
+
+for (const file of nexmark) {
+  const q = file.replace('.weir.json', '');
+  test(`golden: example nexmark ${q}`, () => {
+    const r = validateJob(JSON.parse(readFileSync(join(NEXMARK, file), 'utf8')), { baseDir: NEXMARK });
+    assert.ok(r.ok, `examples/nexmark/${file} does not validate: ${JSON.stringify(r.problems)}`);
+    if (r.ok) checkGolden(`example-nexmark-${q}`, r.job);
+  });
+}
+
 void DATA_DIR;
