@@ -9,16 +9,21 @@ export function splitByPort(batch: RecordBatch, ports: readonly OutputPort[]): M
   const out = new Map<OutputPort, RecordBatch>();
   const { rows, ts } = batch;
   const sw = batch.sourceWatermarks;
+  // Runs of one port are common (46 bids in 50 events): look the batch up only when the port changes.
+  let port: OutputPort | null = null;
+  let b: RecordBatch | undefined;
   for (let i = 0; i < rows.length; i++) {
-    const port = ports[i];
-    let b = out.get(port);
-    if (b === undefined) {
-      b = sw ? { rows: [], ts: [], sourceWatermarks: [] } : { rows: [], ts: [] };
-      out.set(port, b);
+    if (ports[i] !== port) {
+      port = ports[i];
+      b = out.get(port);
+      if (b === undefined) {
+        b = sw ? { rows: [], ts: [], sourceWatermarks: [] } : { rows: [], ts: [] };
+        out.set(port, b);
+      }
     }
-    b.rows.push(rows[i]);
-    b.ts.push(ts[i]);
-    if (sw) b.sourceWatermarks!.push(sw[i]);
+    b!.rows.push(rows[i]);
+    b!.ts.push(ts[i]);
+    if (sw) b!.sourceWatermarks!.push(sw[i]);
   }
   return out;
 }
