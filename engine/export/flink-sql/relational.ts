@@ -25,6 +25,7 @@ import type { Col, ExportContext, ExportNode, Relation } from './context.ts';
 import { inferType, rewriteExpr, splitSelectList } from './expressions.ts';
 import { quoteIdent } from './identifiers.ts';
 import { intervalLiteral } from './intervals.ts';
+import { feedsTimedNode, resultTimeSide } from './interval-join-time.ts';
 
 type N<T extends 'aggregate' | 'topn' | 'join.interval' | 'join.window' | 'join'> = JobNodeOf<T> & {
   parallelism: number;
@@ -362,10 +363,17 @@ export function emitIntervalJoin(
     `${lrt} BETWEEN ${bound(rrt, lower)} AND ${bound(rrt, upper)}`,
   ];
   const name = quoteIdent(node.id);
+  const side = feedsTimedNode(ctx, node.id) ? resultTimeSide(lower, upper) : null;
+  const rowtime = side === 'L' ? left.rowtime : side === 'R' ? right.rowtime : null;
+  const note =
+    side === null
+      ? `-- Flink keeps both as columns, so no event-time attribute is passed on here.\n`
+      : `-- The bounds make it always the ${side === 'L' ? 'left' : 'right'} row's, whose time attribute is passed on.\n`;
+  if (rowtime) items.push(`${side}.${quoteIdent(rowtime)} AS ${quoteIdent(rowtime)}`);
   ctx.emit(
     `${ctx.origin(node)}\n-- An interval join (append-only). Weir's result time is the larger of the two rows' times;\n` +
-      `-- Flink keeps both as columns, so no event-time attribute is passed on here.\n` +
+      note +
       `CREATE VIEW ${name} AS\nSELECT\n${items.map((i) => '  ' + i).join(',\n')}\nFROM ${left.sql} AS L, ${right.sql} AS R\nWHERE ${where.join('\n  AND ')};`,
   );
-  return { sql: name, columns, rowtime: null };
+  return { sql: name, columns, rowtime };
 }

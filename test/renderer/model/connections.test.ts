@@ -68,3 +68,25 @@ test('a sink fed by a bad port sees the dead-letter columns', () => {
   j = addEdge(j, { from: 'file-source-1', to: 'preview-1', fromPort: 'bad' });
   assert.deepEqual(inputColumns(j, 'preview-1'), ['file', 'line', 'reason', 'text']);
 });
+
+test('a Nexmark source has the ports person, auction and bid, each with its columns downstream', () => {
+  let j = job('source.nexmark', 'filter', 'filter');
+  assert.deepEqual(nodeOutputs(j.nodes[0]), ['person', 'auction', 'bid']);
+  const no = checkConnection(j, { from: 'nexmark-1', to: 'filter-1', fromPort: 'out' });
+  assert.equal(no.ok, false);
+  assert.match((no as { reason: string }).reason, /no output port 'out' \(ports: person, auction, bid\)/);
+  assert.equal(checkConnection(j, { from: 'nexmark-1', to: 'filter-1', fromPort: 'bid' }).ok, true);
+  j = addEdge(j, { from: 'nexmark-1', to: 'filter-1', fromPort: 'bid' });
+  j = addEdge(j, { from: 'nexmark-1', to: 'filter-2', fromPort: 'person' });
+  assert.deepEqual(inputColumns(j, 'filter-1'), ['auction', 'bidder', 'price', 'channel', 'url', 'dateTime', 'extra']);
+  assert.deepEqual(inputColumns(j, 'filter-2'), [
+    'id',
+    'name',
+    'emailAddress',
+    'creditCard',
+    'city',
+    'state',
+    'dateTime',
+    'extra',
+  ]);
+});

@@ -102,7 +102,25 @@ SELECT
 FROM nexmark__person
 WHERE state = 'OR' OR state = 'ID' OR state = 'CA';
 
--- nodes[3] join 'sellers' (Auction seller = person)
+-- nodes[3] map 'auction_columns' (id, seller)
+CREATE VIEW auction_columns AS
+SELECT
+  id,
+  seller,
+  rowtime
+FROM category10;
+
+-- nodes[4] map 'person_columns' (id, name, city, state)
+CREATE VIEW person_columns AS
+SELECT
+  id,
+  name,
+  city,
+  state,
+  rowtime
+FROM west;
+
+-- nodes[5] join 'sellers' (Auction seller = person)
 -- A regular inner join (append-only on append-only inputs).
 CREATE VIEW sellers AS
 SELECT
@@ -110,11 +128,11 @@ SELECT
   R.city AS city,
   R.state AS state,
   L.id AS id
-FROM category10 AS L
-JOIN west AS R
+FROM auction_columns AS L
+JOIN person_columns AS R
   ON L.seller = R.id;
 
--- nodes[4] sink.file 'out' (nexmark_q3)
+-- nodes[6] sink.file 'out' (nexmark_q3)
 -- Part files roll every checkpoint interval and are committed by the next checkpoint (in-progress files are hidden),
 -- close to Weir's two-phase-commit sink, which commits on every checkpoint.
 CREATE TABLE `out` (
@@ -132,7 +150,7 @@ CREATE TABLE `out` (
 
 EXECUTE STATEMENT SET
 BEGIN
-  -- nodes[4] sink.file 'out' (nexmark_q3)
+  -- nodes[6] sink.file 'out' (nexmark_q3)
   INSERT INTO `out`
   SELECT name, city, state, id
   FROM sellers;

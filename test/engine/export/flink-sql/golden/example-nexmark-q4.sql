@@ -3,11 +3,9 @@
 --   ./bin/sql-client.sh -f <this file>
 -- Relative data and checkpoint paths are file:/// URIs under the job's folder (Weir resolves them there too).
 --
--- Warnings (4): what Flink SQL cannot express as Weir runs it.
+-- Warnings (2): what Flink SQL cannot express as Weir runs it.
 --   nodes[0].config.seed: source.nexmark 'nexmark' (Nexmark): the nexmark connector has no seed: persons, auctions and bids match Weir's in ids and event times, not in their random fields
---   nodes[3]: window 'final' (Final price per auction): its input has no event time in the exported script; the window and everything after it is left out
---   nodes[4]: aggregate 'avg' (Average per category): left out: none of its inputs exists in the exported script (fed only by a late port or by nodes left out)
---   nodes[5]: sink.file 'out' (nexmark_q4): left out: none of its inputs exists in the exported script (fed only by a late port or by nodes left out)
+--   nodes[7].config.format: sink.file 'out' (nexmark_q4): changelog-json is exported as Flink's debezium-json format: the same changes, each line shaped {"before", "after", "op"} instead of {"op", "data"}
 
 -- Weir runs streams in event time with UTC windows; the same here.
 SET 'execution.runtime-mode' = 'streaming';
@@ -73,38 +71,92 @@ SELECT bid.auction AS auction, bid.bidder AS bidder, bid.price AS price, bid.cha
 FROM nexmark
 WHERE event_type = 2;
 
--- nodes[1] join.interval 'during' (Bids after the auction opened)
+-- nodes[1] map 'bid_columns' (auction, price, dateTime)
+CREATE VIEW bid_columns AS
+SELECT
+  auction,
+  price,
+  `dateTime`,
+  rowtime
+FROM nexmark__bid;
+
+-- nodes[2] map 'auction_columns' (id, category, expires)
+CREATE VIEW auction_columns AS
+SELECT
+  id,
+  category,
+  expires,
+  rowtime
+FROM nexmark__auction;
+
+-- nodes[3] join.interval 'during' (Bids after the auction opened)
 -- An interval join (append-only). Weir's result time is the larger of the two rows' times;
--- Flink keeps both as columns, so no event-time attribute is passed on here.
+-- The bounds make it always the left row's, whose time attribute is passed on.
 CREATE VIEW during AS
 SELECT
   R.id AS id,
   R.category AS category,
   R.expires AS expires,
   L.price AS price,
-  L.`dateTime` AS `dateTime`
-FROM nexmark__bid AS L, nexmark__auction AS R
+  L.`dateTime` AS `dateTime`,
+  L.rowtime AS rowtime
+FROM bid_columns AS L, auction_columns AS R
 WHERE L.auction = R.id
   AND L.rowtime BETWEEN R.rowtime AND R.rowtime + INTERVAL '1' HOUR;
 
--- nodes[2] filter 'open' (Before it expired)
+-- nodes[4] filter 'open' (Before it expired)
 CREATE VIEW `open` AS
 SELECT
   id,
   category,
   expires,
   price,
-  `dateTime`
+  `dateTime`,
+  rowtime
 FROM during
 WHERE `dateTime` <= expires;
 
--- nodes[3] window 'final' (Final price per auction): left out of the script (see the warnings above)
--- weir node config: {"keyBy":"id, category","window":{"kind":"session","gap":3600000},"aggregates":"MAX(price) AS final"}
+-- nodes[5] window 'final' (Final price per auction)
+-- Flink 1.19+ equivalent: TABLE(SESSION(TABLE `open` PARTITION BY id, category, DESCRIPTOR(rowtime), INTERVAL '1' HOUR)).
+CREATE VIEW final AS
+SELECT
+  DATE_FORMAT(CAST(SESSION_START(rowtime, INTERVAL '1' HOUR) AS TIMESTAMP(3)), 'yyyy-MM-dd''T''HH:mm:ss.SSS''Z''') AS window_start,
+  DATE_FORMAT(CAST(SESSION_END(rowtime, INTERVAL '1' HOUR) AS TIMESTAMP(3)), 'yyyy-MM-dd''T''HH:mm:ss.SSS''Z''') AS window_end,
+  id,
+  category,
+  MAX(price) AS final,
+  SESSION_ROWTIME(rowtime, INTERVAL '1' HOUR) AS rowtime
+FROM `open`
+GROUP BY SESSION(rowtime, INTERVAL '1' HOUR), id, category;
 
--- nodes[4] aggregate 'avg' (Average per category): left out of the script (see the warnings above)
--- weir node config: {"keyBy":"category","aggregates":"AVG(final) AS final"}
+-- nodes[6] aggregate 'avg' (Average per category)
+-- A group aggregation: an updating result (Weir emits it as a changelog: +I, -U, +U).
+CREATE VIEW `avg` AS
+SELECT
+  category,
+  AVG(final) AS final
+FROM final
+GROUP BY category;
 
--- nodes[5] sink.file 'out' (nexmark_q4): left out of the script (see the warnings above)
--- weir node config: {"path":"out/q4","format":"changelog-json"}
+-- nodes[7] sink.file 'out' (nexmark_q4)
+-- A changelog: Flink writes each change as Debezium JSON ({"before", "after", "op"}), Weir as {"op", "data"}.
+-- Part files roll every checkpoint interval and are committed by the next checkpoint (in-progress files are hidden),
+-- close to Weir's two-phase-commit sink, which commits on every checkpoint.
+CREATE TABLE `out` (
+  category BIGINT,
+  final BIGINT
+) WITH (
+  'connector' = 'filesystem',
+  'path' = 'file:///JOB_DIR/out/q4',
+  'format' = 'debezium-json',
+  'sink.rolling-policy.rollover-interval' = '1 s',
+  'sink.rolling-policy.check-interval' = '1 s'
+);
 
--- The job has no sink in the exported script: nothing to execute.
+EXECUTE STATEMENT SET
+BEGIN
+  -- nodes[7] sink.file 'out' (nexmark_q4)
+  INSERT INTO `out`
+  SELECT category, final
+  FROM `avg`;
+END;
