@@ -5,7 +5,7 @@
 --
 -- Warnings (2): what Flink SQL cannot express as Weir runs it.
 --   nodes[0].config.seed: source.nexmark 'nexmark' (Nexmark events): the nexmark connector has no seed: persons, auctions and bids match Weir's in ids and event times, not in their random fields
---   nodes[5].config.format: sink.file 'out' (nexmark_q9): changelog-json is exported as Flink's debezium-json format: the same changes, each line shaped {"before", "after", "op"} instead of {"op", "data"}
+--   nodes[6].config.format: sink.file 'out' (nexmark_q9): changelog-json is exported as Flink's debezium-json format: the same changes, each line shaped {"before", "after", "op"} instead of {"op", "data"}
 
 -- Weir runs streams in event time with UTC windows; the same here.
 SET 'execution.runtime-mode' = 'streaming';
@@ -71,6 +71,17 @@ SELECT bid.auction AS auction, bid.bidder AS bidder, bid.price AS price, bid.cha
 FROM nexmark
 WHERE event_type = 2;
 
+-- nodes[2] map 'bid_cols' (Bid columns the result needs)
+CREATE VIEW bid_cols AS
+SELECT
+  auction,
+  bidder,
+  price,
+  `dateTime`,
+  extra,
+  rowtime
+FROM nexmark__bid;
+
 -- nodes[1] join 'matched' (Auction with its bids)
 -- A regular inner join (append-only on append-only inputs).
 CREATE VIEW matched AS
@@ -91,10 +102,10 @@ SELECT
   R.`dateTime` AS bid_dateTime,
   R.extra AS bid_extra
 FROM nexmark__auction AS L
-JOIN nexmark__bid AS R
+JOIN bid_cols AS R
   ON L.id = R.auction;
 
--- nodes[2] filter 'in_time' (Bids while the auction runs)
+-- nodes[3] filter 'in_time' (Bids while the auction runs)
 CREATE VIEW in_time AS
 SELECT
   id,
@@ -115,7 +126,7 @@ SELECT
 FROM matched
 WHERE bid_dateTime BETWEEN `dateTime` AND expires;
 
--- nodes[3] topn 'best' (Highest bid per auction)
+-- nodes[4] topn 'best' (Highest bid per auction)
 -- Deduplication (limit 1): keeps the last row per partition in this order (Flink's Top-1 / deduplication pattern).
 CREATE VIEW best AS
 SELECT id, itemName, description, initialBid, reserve, `dateTime`, expires, seller, category, extra, auction, bidder, price, bid_dateTime, bid_extra, rownum
@@ -141,7 +152,7 @@ FROM (
 )
 WHERE rownum = 1;
 
--- nodes[4] map 'cols' (Drop rownum)
+-- nodes[5] map 'cols' (Drop rownum)
 CREATE VIEW cols AS
 SELECT
   id,
@@ -161,7 +172,7 @@ SELECT
   bid_extra
 FROM best;
 
--- nodes[5] sink.file 'out' (nexmark_q9)
+-- nodes[6] sink.file 'out' (nexmark_q9)
 -- A changelog: Flink writes each change as Debezium JSON ({"before", "after", "op"}), Weir as {"op", "data"}.
 -- Part files roll every checkpoint interval and are committed by the next checkpoint (in-progress files are hidden),
 -- close to Weir's two-phase-commit sink, which commits on every checkpoint.
@@ -191,7 +202,7 @@ CREATE TABLE `out` (
 
 EXECUTE STATEMENT SET
 BEGIN
-  -- nodes[5] sink.file 'out' (nexmark_q9)
+  -- nodes[6] sink.file 'out' (nexmark_q9)
   INSERT INTO `out`
   SELECT id, itemName, description, initialBid, reserve, `dateTime`, expires, seller, category, extra, auction, bidder, price, bid_dateTime, bid_extra
   FROM cols;
