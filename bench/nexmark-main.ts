@@ -1,7 +1,7 @@
 /**
  * `npm run bench:nexmark`: the Nexmark section alone (bench/nexmark.ts), printed as a table and
  * written to bench/nexmark-results.json and bench/NEXMARK.md.
- *   --events N        events per run (default 1,000,000)
+ *   --events N        events per run (default: 10 s of Flink's per-core rate for the query)
  *   --rounds N        runs per query and backend, median reported (default 3)
  *   --queries q0,q5   only these queries
  *   --backend heap|rocksdb   only this backend

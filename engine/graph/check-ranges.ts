@@ -14,6 +14,7 @@
  */
 import type { JobDocument, JobProblem, DurationInput } from './types.ts';
 import { checkDuration, checkSize } from './units.ts';
+import { NEXMARK_DEFAULT_BASE_TIME, NEXMARK_DEFAULT_EVENT_RATE } from './nexmark.ts';
 
 export const MAX_TIMER_MS = 2 ** 31 - 1;
 export const MAX_EVENT_DURATION_MS = 1000 * 365 * 86_400_000;
@@ -83,6 +84,30 @@ export function checkRanges(doc: JobDocument, problems: JobProblem[]): void {
             add(
               `${p}.config.count`,
               `the last record's event time ${last} would be outside the representable range (±${MAX_TIMESTAMP_MS} ms)`,
+              n.id,
+            );
+        }
+        break;
+      }
+      case 'source.nexmark': {
+        const c = n.config;
+        span(`${p}.config.maxOutOfOrderness`, c.maxOutOfOrderness, n.id);
+        int(`${p}.config.events`, c.events, Number.MAX_SAFE_INTEGER, n.id);
+        int(`${p}.config.seed`, c.seed, Number.MAX_SAFE_INTEGER, n.id);
+        if (c.baseTime !== undefined && Math.abs(c.baseTime) > MAX_TIMESTAMP_MS)
+          add(
+            `${p}.config.baseTime`,
+            `${c.baseTime} is outside the representable event-time range (±${MAX_TIMESTAMP_MS} ms)`,
+            n.id,
+          );
+        else if (c.events !== undefined) {
+          // Event n's time: baseTime + n * 1000 / rate ms (10 000 events/s without a rate).
+          const last =
+            (c.baseTime ?? NEXMARK_DEFAULT_BASE_TIME) + (c.events * 1000) / (c.rate ?? NEXMARK_DEFAULT_EVENT_RATE);
+          if (Math.abs(last) > MAX_TIMESTAMP_MS)
+            add(
+              `${p}.config.events`,
+              `the last event's time ${last} would be outside the representable range (±${MAX_TIMESTAMP_MS} ms)`,
               n.id,
             );
         }

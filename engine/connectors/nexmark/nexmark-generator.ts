@@ -128,10 +128,20 @@ function nextBase0AuctionId(eventId: number, r: NexmarkRandom): number {
   return minAuction + r.nextInt(maxAuction - minAuction + 1 + AUCTION_ID_LEAD);
 }
 
-/** PriceGenerator.nextPrice: `round(10^U(0,6) * 100)` cents, as e^(U * 6 ln 10) (exp is cheaper than pow). */
-const SIX_LN10 = 6 * Math.LN10;
+/**
+ * PriceGenerator.nextPrice: `round(10^U(0,6) * 100)` cents. With U = u / 2^32 for a 32-bit draw u,
+ * 10^(6U) = 10^(6 hi 2^16 / 2^32) * 10^(6 lo / 2^32) for u's high and low 16 bits: two table
+ * lookups and a multiply instead of a pow (the tables hold 2 * 65 536 doubles).
+ */
+const PRICE_HI = new Float64Array(65536);
+const PRICE_LO = new Float64Array(65536);
+for (let i = 0; i < 65536; i++) {
+  PRICE_HI[i] = Math.pow(10, (6 * i * 65536) / 4294967296) * 100;
+  PRICE_LO[i] = Math.pow(10, (6 * i) / 4294967296);
+}
 function nextPrice(r: NexmarkRandom): number {
-  return Math.round(Math.exp(r.nextDouble() * SIX_LN10) * 100.0);
+  const u = r.nextU32();
+  return Math.round(PRICE_HI[u >>> 16] * PRICE_LO[u & 0xffff]);
 }
 
 /** Generates event n of a seed; one instance per reader (it reuses its random stream). */

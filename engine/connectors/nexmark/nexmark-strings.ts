@@ -15,10 +15,17 @@ export const HOT_CHANNELS = ['Google', 'Facebook', 'Baidu', 'Apple'] as const;
 /** One-character strings for codes 0..127: appending them beats String.fromCharCode per char. */
 const CHAR: string[] = Array.from({ length: 128 }, (_, i) => String.fromCharCode(i));
 
+/**
+ * StringsGenerator.nextString: one in 13 characters `special`, the others a..z. One 32-bit draw per
+ * character (Java draws twice): `u % 13` picks special, `(u / 13) % 26` the letter.
+ */
 export function nextString(r: NexmarkRandom, maxLength: number, special = ' '): string {
   let len = MIN_STRING_LENGTH + r.nextInt(maxLength - MIN_STRING_LENGTH);
   let s = '';
-  while (len-- > 0) s += r.nextInt(13) === 0 ? special : CHAR[97 + r.nextInt(26)];
+  while (len-- > 0) {
+    const u = r.nextU32();
+    s += u % 13 === 0 ? special : CHAR[97 + (Math.floor(u / 13) % 26)];
+  }
   return special === ' ' ? s.trim() : s;
 }
 

@@ -103,7 +103,15 @@ function JobNodeViewImpl({ data, selected }: NodeProps<JobFlowNode>) {
           className={`whandle whandle--${port}`}
           data-testid={`handle-${node.id}-${port}`}
           title={PORT_TITLES[port]}
-          style={{ top: outputs.length === 1 ? '50%' : `${35 + i * 35}%` }}
+          // Two ports at 35% and 70%; a Nexmark source's three spread evenly (25%, 50%, 75%).
+          style={{
+            top:
+              outputs.length === 1
+                ? '50%'
+                : outputs.length === 2
+                  ? `${35 + i * 35}%`
+                  : `${((i + 1) * 100) / (outputs.length + 1)}%`,
+          }}
         >
           {port !== 'out' && <span className="whandle__label">{port}</span>}
         </Handle>
