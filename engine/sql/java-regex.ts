@@ -4,7 +4,8 @@
  * quantifiers, \d \w \s \b, lookaround, UTF-16 code units. What Java has and JavaScript reads
  * differently (an escape JavaScript would silently take as a plain letter, such as \A or \Q) is
  * rejected with a message instead of matching something else; leading inline flags (?i) (?s) (?m)
- * become RegExp flags.
+ * become RegExp flags. Left as it is: Java's `$` (without MULTILINE) also matches before a final
+ * line terminator, JavaScript's only at the very end.
  */
 
 /** Escapes Java knows that a non-unicode RegExp would read as the bare letter. */
