@@ -19,7 +19,7 @@
  * of `rounds` runs (>= 3; 1 with --quick and fewer events).
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { JobDocument, StateBackendKind } from '../engine/graph/types.ts';
 import { validateJob } from '../engine/graph/validate.ts';
@@ -58,6 +58,8 @@ function benchDocument(query: string, events: number, backend: StateBackendKind,
   const doc = JSON.parse(readFileSync(join(EXAMPLES, `${query}.weir.json`), 'utf8')) as JobDocument;
   for (const n of doc.nodes) {
     if (n.type === 'source.nexmark') n.config = { ...n.config, events, seed: 0 };
+    // A side input (q13's data/side_input.csv) is read where the document lives.
+    if (n.type === 'source.file') n.config = { ...n.config, path: resolve(EXAMPLES, n.config.path) };
   }
   // Flink's Nexmark writes to blackhole sinks; Weir's nearest is a preview sink keeping one row.
   doc.nodes = doc.nodes.map((n) =>

@@ -375,6 +375,8 @@ function compileFunction(node: SqlAst, ctx: CompileContext): Compiled {
     fail(ctx, `${name} expects ${want} argument${plural}, got ${args.length}`, node, name);
   }
   const compiled = args.map((a) => compileExpr(a, ctx));
+  const problem = spec.check?.(compiled);
+  if (problem) fail(ctx, `${name}: ${problem}`, node, name);
   const built = spec.build(compiled);
   const result = make(built.fn, built.type, compiled);
   if (built.precision !== undefined) {

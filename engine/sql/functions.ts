@@ -2,6 +2,8 @@ import type { Compiled, Evaluator, SqlType } from './types.ts';
 import { roundHalfUp, substringSql, toNumber, toText } from './values.ts';
 import { Decimal, decimalAbs, decimalFloorCeil, decimalRound, decimalRoundType } from './decimal.ts';
 import { arithmetic } from './arithmetic.ts';
+import { REGEXP_EXTRACT, SPLIT_INDEX } from './text-functions.ts';
+import { DATE_FORMAT, TO_TIMESTAMP_LTZ } from './time-functions.ts';
 
 /**
  * Scalar functions. Every one returns NULL when an argument it needs is NULL (COALESCE aside);
@@ -10,6 +12,8 @@ import { arithmetic } from './arithmetic.ts';
 export interface FunctionSpec {
   min: number;
   max: number;
+  /** A problem with the compiled arguments (a wrong static type, a bad constant pattern), or null. */
+  check?(args: Compiled[]): string | null;
   build(args: Compiled[]): { fn: Evaluator; type: SqlType; precision?: number; scale?: number };
 }
 
@@ -86,6 +90,10 @@ const noZero = (x: number): number => (x === 0 ? 0 : x); // no -0 in results
 const finite = (x: number): number | null => (Number.isFinite(x) ? x : null);
 
 export const FUNCTIONS: Record<string, FunctionSpec> = {
+  REGEXP_EXTRACT,
+  SPLIT_INDEX,
+  DATE_FORMAT,
+  TO_TIMESTAMP_LTZ,
   COALESCE: {
     min: 1,
     max: Infinity,

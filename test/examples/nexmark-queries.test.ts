@@ -28,7 +28,12 @@ test('examples/nexmark has queries, each with the suite SQL and a reference besi
 for (const query of queries) {
   test(`nexmark ${query}: Weir's output equals the DuckDB reference`, async () => {
     const opts = referenceOptions(query);
-    const r = await checkNexmarkQuery({ query, events: opts.events ?? DEFAULT_EVENTS, seed: opts.seed ?? SEED });
+    const r = await checkNexmarkQuery({
+      query,
+      events: opts.events ?? DEFAULT_EVENTS,
+      seed: opts.seed ?? SEED,
+      baseTime: opts.baseTime,
+    });
     // Guard: a reference that selects nothing would make the comparison vacuous.
     assert.ok(r.expected.length > 0, `${query}: the reference has no rows on this data set`);
     assert.deepEqual(

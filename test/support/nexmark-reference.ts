@@ -10,7 +10,7 @@
  * Generated event times never decrease, so with the 4-second watermark delay no event is late and
  * the batch result equals the streaming result.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,27 +21,36 @@ import type { JobDocument, StateBackendKind } from '../../engine/graph/types.ts'
 import { runJobInProcess } from './harness/run-in-process.ts';
 
 export const NEXMARK_EXAMPLES = fileURLToPath(new URL('../../examples/nexmark/', import.meta.url));
+/** CSV files beside the queries (a header line, then rows), each also a DuckDB view named by its file. */
+const SIDE_INPUTS = join(NEXMARK_EXAMPLES, 'data');
 
 export interface NexmarkCase {
   /** `q5`: examples/nexmark/q5.weir.json, q5.sql and q5.reference.sql. */
   query: string;
   events: number;
   seed: number;
+  /** Event time of event 0 (the node's `baseTime`), when the query needs events at a given time. */
+  baseTime?: number;
   stateBackend?: StateBackendKind;
   parallelism?: number;
 }
 
-/** Options a reference file may set in a first-line comment: `-- weir-test: {"events": 200000}`. */
-export function referenceOptions(query: string): { events?: number; seed?: number } {
+/**
+ * Options a reference file may set in a first-line comment: `-- weir-test: {"events": 200000}`;
+ * also `baseTime` (epoch ms of event 0), e.g. just before midnight for the daily queries.
+ */
+export function referenceOptions(query: string): { events?: number; seed?: number; baseTime?: number } {
   const first = readFileSync(join(NEXMARK_EXAMPLES, `${query}.reference.sql`), 'utf8').split('\n')[0];
   const m = /^--\s*weir-test:\s*(\{.*\})\s*$/.exec(first);
-  return m ? (JSON.parse(m[1]) as { events?: number; seed?: number }) : {};
+  return m ? (JSON.parse(m[1]) as { events?: number; seed?: number; baseTime?: number }) : {};
 }
 
 /** `weir nexmark generate --events N --seed S --out DIR`, in this process. */
-export async function generateNexmark(events: number, seed: number, dir: string): Promise<void> {
+export async function generateNexmark(events: number, seed: number, dir: string, baseTime?: number): Promise<void> {
   const err: string[] = [];
-  const code = await main(['nexmark', 'generate', '--events', String(events), '--seed', String(seed), '--out', dir], {
+  const args = ['nexmark', 'generate', '--events', String(events), '--seed', String(seed), '--out', dir];
+  if (baseTime !== undefined) args.push('--base-time', String(baseTime));
+  const code = await main(args, {
     out: () => {},
     err: (t) => err.push(t),
   });
@@ -55,13 +64,21 @@ export async function runNexmarkQuery(c: NexmarkCase, workDir: string): Promise<
   const doc = JSON.parse(readFileSync(join(NEXMARK_EXAMPLES, `${c.query}.weir.json`), 'utf8')) as JobDocument;
   const sources = doc.nodes.filter((n) => n.type === 'source.nexmark');
   if (sources.length !== 1) throw new Error(`${c.query}: expected one source.nexmark node, found ${sources.length}`);
-  for (const n of sources) n.config = { ...n.config, events: c.events, seed: c.seed };
+  for (const n of sources)
+    n.config = {
+      ...n.config,
+      events: c.events,
+      seed: c.seed,
+      ...(c.baseTime !== undefined ? { baseTime: c.baseTime } : {}),
+    };
   const sinks = doc.nodes.filter((n) => n.type === 'sink.file');
   if (sinks.length !== 1) throw new Error(`${c.query}: expected one sink.file node, found ${sinks.length}`);
   doc.settings = { ...doc.settings, ...(c.stateBackend ? { stateBackend: c.stateBackend } : {}) };
   if (c.parallelism) doc.settings.parallelism = c.parallelism;
   if (doc.settings.checkpointing) doc.settings.checkpointing = { ...doc.settings.checkpointing, dir: 'checkpoints' };
   writeFileSync(join(workDir, 'job.weir.json'), JSON.stringify(doc));
+  // Side inputs the documents read by relative path (q13's data/side_input.csv).
+  if (existsSync(SIDE_INPUTS)) cpSync(SIDE_INPUTS, join(workDir, 'data'), { recursive: true });
   const run = await runJobInProcess(doc, workDir);
   if (run.result.status !== 'finished') throw new Error(`${c.query}: job ended ${JSON.stringify(run.result)}`);
   const sink = sinks[0];
@@ -101,9 +118,16 @@ export async function referenceRows(query: string, dataDir: string): Promise<Row
     for (const port of NEXMARK_PORTS) {
       const cols = NEXMARK_COLUMNS[port].map(([name, t]) => `'${name}': '${DUCKDB_TYPES[t]}'`).join(', ');
       const file = join(dataDir, `${port}.jsonl`).replace(/'/g, "''");
+      // `seq`: the event's line in its file, i.e. arrival order. Flink ranks rows that tie in a
+      // Top-N's ORDER BY by arrival, so references break ties with it. (A single-file scan numbered
+      // by row_number() OVER () keeps the file's order: DuckDB preserves insertion order.)
       await conn.run(
-        `CREATE VIEW ${port} AS SELECT * FROM read_json('${file}', format = 'newline_delimited', columns = {${cols}})`,
+        `CREATE VIEW ${port} AS SELECT *, row_number() OVER () - 1 AS seq FROM read_json('${file}', format = 'newline_delimited', columns = {${cols}})`,
       );
+    }
+    for (const f of existsSync(SIDE_INPUTS) ? readdirSync(SIDE_INPUTS).filter((n) => n.endsWith('.csv')) : []) {
+      const file = join(SIDE_INPUTS, f).replace(/'/g, "''");
+      await conn.run(`CREATE VIEW ${f.slice(0, -4)} AS SELECT * FROM read_csv('${file}', header = true)`);
     }
     const reader = await conn.runAndReadAll(sql);
     return reader.getRowObjectsJS().map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, plain(v)])));
@@ -155,7 +179,7 @@ export async function checkNexmarkQuery(c: NexmarkCase): Promise<NexmarkComparis
   const dir = mkdtempSync(join(tmpdir(), `weir-nexmark-${c.query}-`));
   try {
     const data = join(dir, 'data');
-    await generateNexmark(c.events, c.seed, data);
+    await generateNexmark(c.events, c.seed, data, c.baseTime);
     const actual = await runNexmarkQuery(c, dir);
     const expected = await referenceRows(c.query, data);
     return compareRows(actual, expected);

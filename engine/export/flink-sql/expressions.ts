@@ -41,6 +41,7 @@ export function rewriteExpr(text: string, cols: readonly Col[], opts: RewriteOpt
         spelled = quoteIdent(t.text); // an alias
       else if (!isCall && !qualified && !afterAs && names.has(t.text))
         spelled = quoteIdent(opts.rename?.get(t.text) ?? t.text);
+      if (t.upper === 'DATE_FORMAT' && isCall) epochMillisAsTimestamp(toks, k + 1, cols, opts, before, after);
       if (t.upper === 'SQRT' && isCall) {
         // SQRT(x) is POWER(x, 0.5) in Flink (NaN below zero alike); SQL tooling's Flink grammar
         // (dt-sql-parser, which checks this export) does not know SQRT.
@@ -70,6 +71,33 @@ export function rewriteExpr(text: string, cols: readonly Col[], opts: RewriteOpt
     pos = t.end;
   }
   return out + text.slice(pos);
+}
+
+/** Integer types: a Weir time column of epoch milliseconds (source.nexmark's `dateTime`). */
+const EPOCH_MILLIS_TYPES = new Set(['BIGINT', 'INT', 'INTEGER', 'SMALLINT', 'TINYINT']);
+
+/**
+ * Flink's DATE_FORMAT takes a TIMESTAMP or a string, not a number: Weir's DATE_FORMAT of epoch
+ * milliseconds is written DATE_FORMAT(TO_TIMESTAMP_LTZ(x, 3), ...), which formats in the session
+ * time zone, UTC in every exported script (settings.ts), as Weir does.
+ */
+function epochMillisAsTimestamp(
+  toks: Token[],
+  open: number,
+  cols: readonly Col[],
+  opts: RewriteOptions,
+  before: Map<number, string>,
+  after: Map<number, string>,
+): void {
+  const close = matchingParen(toks, open);
+  if (close < 0) return;
+  const [first] = splitTopLevel(toks.slice(open + 1, close));
+  if (!first || first[1] <= first[0]) return;
+  const [a, b] = [open + 1 + first[0], open + first[1]];
+  const type = inferType(toks.slice(a, b + 1), cols, opts);
+  if (!type || !EPOCH_MILLIS_TYPES.has(type.type)) return;
+  before.set(a, 'TO_TIMESTAMP_LTZ(' + (before.get(a) ?? ''));
+  after.set(b, (after.get(b) ?? '') + ', 3)');
 }
 
 function matchingParen(toks: Token[], open: number): number {
@@ -185,6 +213,7 @@ const STRING_FUNCS = new Set([
   'INITCAP',
   'REGEXP_REPLACE',
   'REGEXP_EXTRACT',
+  'SPLIT_INDEX',
   'REVERSE',
   'REPEAT',
 ]);

@@ -153,7 +153,8 @@ function readSelect(sql: string, select: Ctx): SelectShape {
     // One table and nothing else (no join, no subquery): a JOIN or a subquery has no Weir node.
     const subquery = find(fromCtx, 'QueryStatement');
     if (tvf) from = { tvf: readTvf(sql, tvf) };
-    else if (refs.length === 1 && !subquery && !/\bJOIN\b/i.test(textOf(sql, fromCtx)))
+    // A view may be named `join` (a node's id): only an unquoted JOIN is the keyword.
+    else if (refs.length === 1 && !subquery && !/\bJOIN\b/i.test(textOf(sql, fromCtx).replace(/`(?:[^`]|``)*`/g, '')))
       from = { table: unquoteIdent(textOf(sql, refs[0])) };
   }
   const whereCtx = child(select, 'WhereClause');

@@ -57,6 +57,10 @@ export const SQL_FUNCTIONS = [
   'POWER',
   'SQRT',
   'CAST',
+  'REGEXP_EXTRACT',
+  'SPLIT_INDEX',
+  'DATE_FORMAT',
+  'TO_TIMESTAMP_LTZ',
 ];
 
 const RULES: Array<[HighlightKind, RegExp]> = [

@@ -126,3 +126,23 @@ test("configuration durations use Flink's units", () => {
   assert.equal(configDuration(1500), '1500 ms');
   assert.equal(configDuration(0), '0 ms');
 });
+
+test('DATE_FORMAT of epoch milliseconds is DATE_FORMAT of TO_TIMESTAMP_LTZ (UTC session zone); of text or TIMESTAMP as is', () => {
+  const c: Col[] = [
+    { name: 'dateTime', type: 'BIGINT', certain: true },
+    { name: 'ts', type: 'TIMESTAMP(3)', certain: true },
+    { name: 's', type: 'STRING', certain: true },
+  ];
+  assert.equal(
+    rewriteExpr("DATE_FORMAT(dateTime, 'yyyy-MM-dd')", c),
+    "DATE_FORMAT(TO_TIMESTAMP_LTZ(`dateTime`, 3), 'yyyy-MM-dd')",
+  );
+  assert.equal(
+    rewriteExpr("MAX(DATE_FORMAT( dateTime + 1000 , 'HH:mm'))", c),
+    "MAX(DATE_FORMAT( TO_TIMESTAMP_LTZ(`dateTime` + 1000, 3) , 'HH:mm'))",
+  );
+  assert.equal(rewriteExpr("DATE_FORMAT(ts, 'HH')", c), "DATE_FORMAT(ts, 'HH')");
+  assert.equal(rewriteExpr("DATE_FORMAT(s, 'HH')", c), "DATE_FORMAT(s, 'HH')");
+  const sql = `SELECT ${rewriteExpr("DATE_FORMAT(dateTime, 'yyyy-MM-dd') AS d", c)} FROM t;`;
+  assert.deepEqual(flinkSyntaxErrors(sql), []);
+});

@@ -131,6 +131,15 @@ SELECT L.order_id AS order_id, R.name FROM orders AS L JOIN customers AS R ON L.
   assert.deepEqual(errors(job), []);
 });
 
+test('a view named `join` (a node id the exporter quotes) is read from like any view', () => {
+  const { problems, edges } = imported(`
+CREATE VIEW \`join\` AS
+SELECT L.order_id AS order_id, R.name FROM orders AS L JOIN customers AS R ON L.cid = R.id;
+CREATE VIEW big AS SELECT order_id, name FROM \`join\` WHERE order_id > 1;`);
+  assert.deepEqual(problems, []);
+  assert.ok(edges.includes('join->big'), edges.join(' '));
+});
+
 test('interval joins (comma and JOIN ... ON, either side first) and a window join', () => {
   const { job, problems, byId, edges } = imported(`
 CREATE VIEW paid AS

@@ -1,0 +1,16 @@
+-- weir-test: {"events": 10000, "baseTime": 1700006399500}
+-- Nexmark q16 (daily statistics per channel: DATE_FORMAT in UTC).
+SELECT channel, strftime(epoch_ms("dateTime"), '%Y-%m-%d') AS "day", max(strftime(epoch_ms("dateTime"), '%H:%M')) AS "minute",
+count(*) AS total_bids,
+count(*) FILTER (WHERE price < 10000) AS rank1_bids,
+count(*) FILTER (WHERE price >= 10000 AND price < 1000000) AS rank2_bids,
+count(*) FILTER (WHERE price >= 1000000) AS rank3_bids,
+count(DISTINCT bidder) AS total_bidders,
+count(DISTINCT bidder) FILTER (WHERE price < 10000) AS rank1_bidders,
+count(DISTINCT bidder) FILTER (WHERE price >= 10000 AND price < 1000000) AS rank2_bidders,
+count(DISTINCT bidder) FILTER (WHERE price >= 1000000) AS rank3_bidders,
+count(DISTINCT auction) AS total_auctions,
+count(DISTINCT auction) FILTER (WHERE price < 10000) AS rank1_auctions,
+count(DISTINCT auction) FILTER (WHERE price >= 10000 AND price < 1000000) AS rank2_auctions,
+count(DISTINCT auction) FILTER (WHERE price >= 1000000) AS rank3_auctions
+FROM bid GROUP BY channel, strftime(epoch_ms("dateTime"), '%Y-%m-%d');
