@@ -4,6 +4,8 @@ import { parseDuration } from '../graph/units.ts';
 import type { SourceContext, SourceReader } from '../contracts/source.ts';
 import { FileSourceReader } from './file-source.ts';
 import { GeneratorSourceReader, generatorParams } from './generator-source.ts';
+import { PostgresSnapshotReader } from './postgres/snapshot-source.ts';
+import { PostgresCdcReader } from './postgres/cdc-source.ts';
 
 export function createSourceReader(node: JobNode, ctx: SourceContext, restored: unknown[]): SourceReader {
   if (node.type === 'source.file')
@@ -19,6 +21,10 @@ export function createSourceReader(node: JobNode, ctx: SourceContext, restored: 
       restored.filter((r) => r !== undefined),
       node.config.eventTime?.field,
     );
+  if (node.type === 'source.postgres')
+    return node.config.mode === 'cdc'
+      ? new PostgresCdcReader(node, ctx, restored)
+      : new PostgresSnapshotReader(node.config, ctx, `${node.id}.config`, restored);
   throw new Error(`node '${node.id}' is not a source`);
 }
 
@@ -28,7 +34,7 @@ export interface SourceWatermarkSettings {
 }
 
 export function sourceWatermarkSettings(node: JobNode): SourceWatermarkSettings {
-  if (node.type !== 'source.file' && node.type !== 'source.generator')
+  if (node.type !== 'source.file' && node.type !== 'source.generator' && node.type !== 'source.postgres')
     throw new Error(`node '${node.id}' is not a source`);
   const et = node.config.eventTime;
   let ooo = et?.maxOutOfOrderness !== undefined ? parseDuration(et.maxOutOfOrderness) : 0;

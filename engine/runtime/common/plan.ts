@@ -67,7 +67,7 @@ export interface PhysicalPlan {
 }
 
 export function isSourceType(type: string): boolean {
-  return type === 'source.file' || type === 'source.generator';
+  return type === 'source.file' || type === 'source.generator' || type === 'source.postgres';
 }
 
 /** The key an edge into `node` is hash-partitioned by (a join keys each input by its own side). */

@@ -247,6 +247,8 @@ export class TaskProcessRuntime {
         subtask: s,
         parallelism: p,
         resolvePath: (x) => resolvePath(baseDir, x),
+        jobName: job.name,
+        notice: (message) => this.send({ type: 'log', level: 'info', message }),
         badRecord: (where, message) => {
           badRecords++;
           rt.badRecords = badRecords;

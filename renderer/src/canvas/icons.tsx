@@ -6,6 +6,9 @@ const PATHS: Record<NodeType, string> = {
   'source.file': 'M6 3h8l4 4v14H6z M14 3v4h4 M9 12h6 M9 15h6 M9 18h4',
   // spark / generator
   'source.generator': 'M12 3v4 M12 17v4 M3 12h4 M17 12h4 M6 6l2.5 2.5 M15.5 15.5L18 18 M6 18l2.5-2.5 M15.5 8.5L18 6',
+  // database cylinder
+  'source.postgres':
+    'M5 6c0-1.7 3.1-3 7-3s7 1.3 7 3-3.1 3-7 3-7-1.3-7-3z M5 6v12c0 1.7 3.1 3 7 3s7-1.3 7-3V6 M5 12c0 1.7 3.1 3 7 3s7-1.3 7-3',
   // funnel
   filter: 'M4 5h16l-6 7v6l-4 2v-8z',
   // function arrow
