@@ -190,8 +190,8 @@ export class PostgresCdcReader implements SourceReader {
         this.txIndex = 0;
         return;
       case 'commit': {
-        const end = m.commitEndLsn!;
-        if (parseLsn(end) > parseLsn(pos.safe)) pos.safe = end;
+        const end = parseLsn(m.commitEndLsn!);
+        if (end > parseLsn(pos.safe)) pos.safe = formatLsn(end);
         this.tx = null;
         return;
       }

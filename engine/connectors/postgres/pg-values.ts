@@ -4,7 +4,7 @@
  * identical. bigint is a number when it is a safe integer (else its exact digits as a string),
  * numeric is a number (Weir's DECIMAL values are numbers read by their shortest decimal form; more
  * than ~15 significant digits lose precision, docs/connectors/postgres.md), timestamps and dates
- * are epoch milliseconds (what `eventTime` and Weir's time columns expect).
+ * are epoch milliseconds (without a zone: as UTC) (what `eventTime` and Weir's time columns expect).
  */
 
 const INT8 = 20;
@@ -26,6 +26,9 @@ export function pgValue(typeOid: number, v: unknown): unknown {
     }
     case DATE:
     case TIMESTAMP:
+      // No zone: read as UTC (Weir's and the export's local time zone). pg built the Date from
+      // local fields, so the local offset is taken back out.
+      return v instanceof Date ? v.getTime() - v.getTimezoneOffset() * 60_000 : v;
     case TIMESTAMPTZ:
       return v instanceof Date ? v.getTime() : v;
     default:
