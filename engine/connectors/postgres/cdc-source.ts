@@ -47,6 +47,13 @@ export class PostgresCdcReader implements SourceReader {
   /** Changes of `tx` seen so far (emitted or skipped). */
   private txIndex = 0;
   private types = new Map<string, number>();
+  /** A connection lost between reads (the server stopped): the next read fails with it. */
+  private failure: Error | null = null;
+
+  private watch(client: pg.Client): pg.Client {
+    client.on('error', (e: Error) => (this.failure ??= e));
+    return client;
+  }
 
   constructor(
     private readonly node: JobNodeOf<'source.postgres'>,
@@ -69,6 +76,7 @@ export class PostgresCdcReader implements SourceReader {
 
   async read(max: number): Promise<SourceReadResult> {
     if (this.ctx.subtask !== 0) return { rows: [], ts: [], end: true };
+    if (this.failure) throw this.failure;
     if (!this.client) await this.open();
     if (this.pos!.phase === 'snapshot') return this.readSnapshot(max);
     return this.readStream(max);
@@ -76,7 +84,7 @@ export class PostgresCdcReader implements SourceReader {
 
   private async open(): Promise<void> {
     const cfg = this.node.config;
-    const client = await pgConnect(cfg, this.where);
+    const client = this.watch(await pgConnect(cfg, this.where));
     this.client = client;
     const info = await readTableInfo(client, parseTableName(cfg.table, `${this.where}.table`), `${this.where}.table`);
     this.info = info;
@@ -113,7 +121,7 @@ export class PostgresCdcReader implements SourceReader {
     }
     const txn = await openSnapshotTxn(this.node.config, this.where, this.slot, false);
     await client.end();
-    this.client = txn.client;
+    this.client = this.watch(txn.client);
     this.pager = new SnapshotPager(this.info!, null);
     this.pos = {
       phase: 'snapshot',
@@ -143,7 +151,7 @@ export class PostgresCdcReader implements SourceReader {
       );
     const txn = await openSnapshotTxn(this.node.config, this.where, `${this.slot.slice(0, 55)}_resume`, true);
     await this.client!.end();
-    this.client = txn.client;
+    this.client = this.watch(txn.client);
     this.pager = new SnapshotPager(info, pos.lastKey);
     // Keys above lastKey (all keys when none was read: a key below every key) come from the new view.
     const key = pos.lastKey ?? info.key.map(() => String(-(2n ** 63n)));
@@ -175,8 +183,9 @@ export class PostgresCdcReader implements SourceReader {
     const kinds: RowKind[] = [];
     if (this.pending.length === 0) this.pending = this.stream!.take(max);
     let i = 0;
-    // An update is two rows: stop while both still fit.
-    for (; i < this.pending.length && rows.length + 2 <= max; i++) this.apply(this.pending[i], rows, ts, kinds);
+    // An update is two rows: stop while both still fit (a read of max 1 may return a -U/+U pair).
+    for (; i < this.pending.length && (rows.length === 0 || rows.length + 2 <= max); i++)
+      this.apply(this.pending[i], rows, ts, kinds);
     this.pending = this.pending.slice(i);
     if (rows.length === 0) return { rows, ts, end: false, waitMs: this.pending.length ? 0 : STREAM_POLL_MS };
     return { rows, ts, end: false, kinds };

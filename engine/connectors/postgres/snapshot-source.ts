@@ -45,6 +45,8 @@ export class PostgresSnapshotReader implements SourceReader {
     if (this.ctx.subtask !== 0 || this.restored?.done) return { rows: [], ts: [], end: true };
     if (!this.pager) {
       this.client = await pgConnect(this.cfg, this.where);
+      // A connection lost between reads surfaces in the next query, not as an uncaught event.
+      this.client.on('error', () => undefined);
       const info = await readTableInfo(
         this.client,
         parseTableName(this.cfg.table, `${this.where}.table`),
