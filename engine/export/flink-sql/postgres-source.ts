@@ -43,8 +43,7 @@ export function emitPostgresSource(ctx: ExportContext, node: PostgresNode, jobSl
     .split(',')
     .map((k) => k.trim())
     .filter((k) => k);
-  if (key.length > 0) lines.push(`  PRIMARY KEY (${key.map(quoteIdent).join(', ')}) NOT ENFORCED`);
-  else
+  if (key.length === 0)
     ctx.warn(
       node,
       'config.primaryKey',
@@ -60,6 +59,8 @@ export function emitPostgresSource(ctx: ExportContext, node: PostgresNode, jobSl
     );
     lines.push(`  ${quoteIdent(rowtime)} AS ${rt.expr}`, `  ${watermarkClause(rowtime, c.eventTime)}`);
   }
+  // The table constraint comes after every column and the watermark (Flink's grammar).
+  if (key.length > 0) lines.push(`  PRIMARY KEY (${key.map(quoteIdent).join(', ')}) NOT ENFORCED`);
   const password = c.passwordEnv ? `\${${c.passwordEnv}}` : '<password>';
   comments.push(
     `-- The password is a placeholder: Weir reads it from ${c.passwordEnv ? `$${c.passwordEnv}` : 'passwordEnv'} at run time, never from the job.`,

@@ -216,6 +216,32 @@ export const everything: Omit<JobDocument, 'format'> = {
     },
     { id: 'top_per_minute_out', type: 'sink.file', config: { path: 'out/top_per_minute', format: 'jsonl' } },
     { id: 'per_window_out', type: 'sink.file', config: { path: 'out/per_window', format: 'jsonl' } },
+    {
+      id: 'pg_orders',
+      type: 'source.postgres',
+      config: {
+        url: 'postgresql://weir@db.example:5433/shop',
+        passwordEnv: 'SHOP_PASSWORD',
+        table: 'sales.orders',
+        mode: 'cdc',
+        columns: { id: 'BIGINT', customer: 'STRING', amount: 'DECIMAL(10, 2)', placed_at: 'TIMESTAMP(3)' },
+        primaryKey: 'id',
+        eventTime: { field: 'placed_at', maxOutOfOrderness: '5s' },
+      },
+    },
+    { id: 'pg_orders_out', type: 'sink.file', config: { path: 'out/pg_orders', format: 'changelog-json' } },
+    {
+      id: 'pg_customers',
+      type: 'source.postgres',
+      config: {
+        url: 'postgresql://weir@db.example/shop',
+        table: 'customers',
+        mode: 'snapshot',
+        columns: { id: 'INT', name: 'STRING' },
+        primaryKey: 'id',
+      },
+    },
+    { id: 'pg_customers_out', type: 'sink.preview', config: {} },
   ],
   edges: [
     { from: 'gen', to: 'gen_keyed' },
@@ -247,6 +273,8 @@ export const everything: Omit<JobDocument, 'format'> = {
     { from: 'per_window', to: 'per_window_out' },
     { from: 'valid', to: 'top_per_minute' },
     { from: 'top_per_minute', to: 'top_per_minute_out' },
+    { from: 'pg_orders', to: 'pg_orders_out' },
+    { from: 'pg_customers', to: 'pg_customers_out' },
   ],
 };
 
