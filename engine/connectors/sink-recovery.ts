@@ -8,6 +8,7 @@ import type { SinkRecovery } from '../contracts/sink-recovery.ts';
 import type { FileSinkState } from './file-sink.ts';
 import { recoverSinkFolder } from './file-sink-txn.ts';
 import { fileSinkFolders, prepareFileSinkOutput, recordFileSinkCommits } from './file-sink-output.ts';
+import { postgresSinkRecovery } from './postgres/sink-recovery.ts';
 
 const fileSinkRecovery: SinkRecovery = {
   recover({ node, baseDir, states }) {
@@ -29,6 +30,7 @@ const fileSinkRecovery: SinkRecovery = {
 
 const SINK_RECOVERY: Readonly<Record<string, SinkRecovery>> = {
   'sink.file': fileSinkRecovery,
+  'sink.postgres': postgresSinkRecovery,
 };
 
 /** The recovery hook of a node type, or null when its output needs none (preview, operators). */

@@ -9,8 +9,9 @@
  * - It runs before any task process of the attempt exists, so nothing writes the output meanwhile.
  * - It is idempotent: a host killed during recovery runs it again with the same states.
  * - On a fresh start (`states` empty) it aborts every leftover transaction: none was committed.
+ * - Hooks may be asynchronous (a database sink talks to its server); the job master awaits each.
  */
-import type { JobNode } from '../graph/types.ts';
+import type { JobNode, NormalizedJob } from '../graph/types.ts';
 
 export interface SinkRecoveryContext {
   node: JobNode;
@@ -18,10 +19,12 @@ export interface SinkRecoveryContext {
   baseDir: string;
   /** This node's own operator state per restored subtask (unwrapped), empty on a fresh start. */
   states: readonly unknown[];
+  /** The job's name: transactions kept outside the run's folders (a database's) are named by it. */
+  jobName: string;
 }
 
 export interface SinkRecovery extends SinkOutputHooks {
-  recover(ctx: SinkRecoveryContext): void;
+  recover(ctx: SinkRecoveryContext): void | Promise<void>;
   /**
    * The run lineage the restored states name, if the sink puts it into committed file names: a
    * restored run keeps its lineage so a commit repeated after a restore finds the same final name.
@@ -50,6 +53,8 @@ export interface SinkOutputContext {
 }
 
 export interface SinkPrepareContext extends SinkOutputContext {
+  /** The whole job, for sinks that check what their input writes (columns and types). */
+  job: NormalizedJob;
   /** The checkpoint being restored (its id and the lineage it committed under), or null: a fresh run. */
   restored: { id: number; lineage: string } | null;
   /** This run's lineage. */
@@ -70,11 +75,13 @@ export interface SinkOutputHooks {
    * Checks the sink's committed output against the restore point and returns the change to make
    * (clear, roll back, record the run). Throws SinkOutputError, having changed nothing, when the
    * output could not be made exact. Every sink is checked before any sink's change is applied.
+   * A sink whose target cannot take the job's output (a database table without a column) throws
+   * its own error naming the node's config field.
    */
-  prepareOutput?(ctx: SinkPrepareContext): () => void;
+  prepareOutput?(ctx: SinkPrepareContext): (() => void) | Promise<() => void>;
   /**
    * Before notify(n) is sent: durably records what checkpoint n's pending transactions commit
    * (`states`: this node's operator states in checkpoint n), so a later restore knows them.
    */
-  recordCommits?(ctx: SinkRecoveryContext & { jobName: string; checkpointId: number; lineage: string }): void;
+  recordCommits?(ctx: SinkRecoveryContext & { checkpointId: number; lineage: string }): void;
 }

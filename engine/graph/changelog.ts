@@ -5,7 +5,7 @@
  *
  * Producers: `source.postgres` in `cdc` mode, `aggregate`, `topn` without a window and outer `join`s (their results change). Pass-through: filter, map, union
  * carry a changelog when any input is one. Consumers: `sink.preview` (materializes the table),
- * `sink.file` only with `format: "changelog-json"`. Every other node takes append-only input
+ * `sink.file` only with `format: "changelog-json"`, `sink.postgres` only in upsert mode. Every other node takes append-only input
  * (window, the joins, aggregate, topn).
  */
 import type { JobNode, JobProblem } from './types.ts';
@@ -29,6 +29,7 @@ function passesChangelog(node: Pick<JobNode, 'type'>): boolean {
 function acceptsChangelog(node: JobNode): boolean {
   if (node.type === 'sink.preview') return true;
   if (node.type === 'sink.file') return node.config.format === 'changelog-json';
+  if (node.type === 'sink.postgres') return node.config.mode === 'upsert';
   return passesChangelog(node);
 }
 
@@ -81,7 +82,9 @@ export function checkChangelog(idx: GraphIndex, problems: JobProblem[]): void {
       const hint =
         node.type === 'sink.file'
           ? `: set nodes[${index}].config.format to "changelog-json"`
-          : `: only filter, map, union, sink.preview and sink.file with format "changelog-json" take one`;
+          : node.type === 'sink.postgres'
+            ? `: set nodes[${index}].config.mode to "upsert" with a key (append mode would keep every retracted row)`
+            : `: only filter, map, union, sink.preview and sink.file with format "changelog-json" take one`;
       problems.push({
         path: `edges[${e.edge}]`,
         severity: 'error',

@@ -40,6 +40,7 @@ export const PORTS: Readonly<Record<NodeType, PortSpec>> = {
   aggregate: { outputs: ['out'], minInputs: 1, maxInputs: 1 },
   topn: { outputs: ['out'], minInputs: 1, maxInputs: 1 },
   'sink.file': { outputs: [], minInputs: 1, maxInputs: Infinity },
+  'sink.postgres': { outputs: [], minInputs: 1, maxInputs: Infinity },
   'sink.preview': { outputs: [], minInputs: 1, maxInputs: Infinity },
 };
 
@@ -48,7 +49,7 @@ export function isSource(type: NodeType): boolean {
 }
 
 export function isSink(type: NodeType): boolean {
-  return type === 'sink.file' || type === 'sink.preview';
+  return type === 'sink.file' || type === 'sink.postgres' || type === 'sink.preview';
 }
 
 export function outputPorts(type: NodeType): readonly OutputPort[] {

@@ -149,6 +149,14 @@ const topnConfig = z.strictObject({
   window: windowSpec.optional().meta({ description: 'Top N per window (append-only) instead of a running changelog' }),
 });
 
+const postgresSinkConfig = z.strictObject({
+  url: nonEmpty.meta({ description: 'postgresql://user@host:5432/db (no password: use passwordEnv)' }),
+  passwordEnv: nonEmpty.optional().meta({ description: 'Environment variable holding the password' }),
+  table: nonEmpty.meta({ description: "'schema.table' or 'table' (schema public)" }),
+  mode: z.enum(['append', 'upsert']),
+  key: nonEmpty.optional().meta({ description: "Upsert: 'col, col' of a primary key or unique constraint" }),
+});
+
 function nodeSchema<T extends string, C extends z.ZodType>(type: T, config: C) {
   return z.strictObject({
     id: z.string().regex(/^[^\s/\\]+$/, { error: 'node id must be non-empty without spaces or slashes' }),
@@ -174,6 +182,7 @@ export const jobNodeSchema = z.discriminatedUnion('type', [
   nodeSchema('aggregate', aggregateConfig),
   nodeSchema('topn', topnConfig),
   nodeSchema('sink.file', z.strictObject({ path: nonEmpty, format: z.enum(['jsonl', 'csv', 'changelog-json']) })),
+  nodeSchema('sink.postgres', postgresSinkConfig),
   nodeSchema('sink.preview', z.strictObject({ limit: posInt.optional() })),
 ]);
 

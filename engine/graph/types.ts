@@ -166,6 +166,21 @@ export interface FileSinkConfig {
   path: string;
   format: FileSinkFormat;
 }
+/**
+ * `sink.postgres`: rows written by column name into an existing table, exactly once (append: a
+ * prepared transaction per checkpoint and subtask; upsert: a changelog applied by `key`).
+ */
+export interface PostgresSinkConfig {
+  /** `postgresql://user@host:5432/db`, never with a password. */
+  url: string;
+  /** The environment variable holding the password, read when the run connects. */
+  passwordEnv?: string;
+  /** `schema.table` or `table` (schema public). */
+  table: string;
+  mode: 'append' | 'upsert';
+  /** Upsert only: `col, col`, columns of a primary key or unique constraint of the table. */
+  key?: string;
+}
 export interface PreviewSinkConfig {
   limit?: number;
 }
@@ -184,6 +199,7 @@ export interface NodeConfigByType {
   aggregate: AggregateConfig;
   topn: TopNConfig;
   'sink.file': FileSinkConfig;
+  'sink.postgres': PostgresSinkConfig;
   'sink.preview': PreviewSinkConfig;
 }
 
@@ -202,6 +218,7 @@ export const NODE_TYPES: readonly NodeType[] = [
   'aggregate',
   'topn',
   'sink.file',
+  'sink.postgres',
   'sink.preview',
 ];
 

@@ -15,6 +15,7 @@ import { checkChangelog } from './changelog.ts';
 import { parseDuration } from './units.ts';
 import { checkRanges } from './check-ranges.ts';
 import { checkDeadLetters } from './check-dead-letters.ts';
+import { checkPostgresSinks } from './check-postgres-sink.ts';
 import type { ExpressionChecker } from './expressions.ts';
 import {
   checkExpression,
@@ -112,7 +113,8 @@ export function validateJob(input: unknown, options: ValidateOptions = {}): Vali
   checkRanges(doc, problems);
   checkDeadLetters(doc, problems);
   const idx = checkGraph(doc, problems);
-  checkColumns(doc, idx, options.expressions ?? sqlExpressionChecker, problems);
+  const columns = checkColumns(doc, idx, options.expressions ?? sqlExpressionChecker, problems);
+  checkPostgresSinks(doc, columns, problems);
   checkChangelog(idx, problems);
   if (problems.some((p) => p.severity !== 'warning')) return { ok: false, problems };
   const job = normalizeJob(doc, options.baseDir);

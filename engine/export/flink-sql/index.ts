@@ -100,6 +100,7 @@ function emitNode(ctx: ExportContext, node: ExportNode): boolean {
   if (
     node.type !== 'union' &&
     node.type !== 'sink.file' &&
+    node.type !== 'sink.postgres' &&
     node.type !== 'sink.preview' &&
     node.parallelism !== ctx.job.settings.parallelism
   ) {
@@ -143,6 +144,7 @@ function emitNode(ctx: ExportContext, node: ExportNode): boolean {
       return rel !== null;
     }
     case 'sink.file':
+    case 'sink.postgres':
     case 'sink.preview':
       emitSink(ctx, node, input);
       return true;

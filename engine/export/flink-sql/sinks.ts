@@ -3,8 +3,11 @@ import type { ExportContext, Relation } from './context.ts';
 import { quoteIdent, withOptions } from './identifiers.ts';
 import { configDuration } from './intervals.ts';
 import { flinkPath } from './paths.ts';
+import { jdbcSinkTable } from './jdbc-sink.ts';
 
-type SinkNode = (JobNodeOf<'sink.file'> | JobNodeOf<'sink.preview'>) & { parallelism: number };
+type SinkNode = (JobNodeOf<'sink.file'> | JobNodeOf<'sink.postgres'> | JobNodeOf<'sink.preview'>) & {
+  parallelism: number;
+};
 
 /**
  * A sink as a table plus its INSERT INTO for the statement set. Only Weir's columns are written,
@@ -14,6 +17,7 @@ type SinkNode = (JobNodeOf<'sink.file'> | JobNodeOf<'sink.preview'>) & { paralle
 export function emitSink(ctx: ExportContext, node: SinkNode, input: Relation): void {
   const comments = [ctx.origin(node)];
   const options: Array<[string, string]> = [];
+  let primaryKey: string[] | null = null;
   if (node.type === 'sink.file') {
     const format =
       node.config.format === 'csv' ? 'csv' : node.config.format === 'changelog-json' ? 'debezium-json' : 'json';
@@ -56,6 +60,12 @@ export function emitSink(ctx: ExportContext, node: SinkNode, input: Relation): v
     if (format === 'csv')
       ctx.warn(node, 'config.format', "Flink's csv format writes no header line; Weir's CSV files start with one");
     if (node.parallelism !== ctx.job.settings.parallelism) options.push(['sink.parallelism', String(node.parallelism)]);
+  } else if (node.type === 'sink.postgres') {
+    const t = jdbcSinkTable(ctx, node);
+    options.push(...t.options);
+    comments.push(...t.comments);
+    primaryKey = t.primaryKey;
+    if (node.parallelism !== ctx.job.settings.parallelism) options.push(['sink.parallelism', String(node.parallelism)]);
   } else {
     options.push(['connector', 'print'], ['print-identifier', node.id]);
     comments.push(
@@ -79,6 +89,7 @@ export function emitSink(ctx: ExportContext, node: SinkNode, input: Relation): v
     }
     return `  ${quoteIdent(c.name)} ${c.type}`;
   });
+  if (primaryKey) lines.push(`  PRIMARY KEY (${primaryKey.map(quoteIdent).join(', ')}) NOT ENFORCED`);
   const name = quoteIdent(node.id);
   ctx.emit(`${comments.join('\n')}\nCREATE TABLE ${name} (\n${lines.join(',\n')}\n) ${withOptions(options)};`);
   ctx.inserts.push(`  ${ctx.origin(node)}\n  INSERT INTO ${name}\n  SELECT ${items.join(', ')}\n  FROM ${input.sql};`);

@@ -106,6 +106,17 @@ export interface SourceColumn {
   type: string;
 }
 
+/** What "Test connection" found: the table's columns and unique keys, or why it failed. */
+export interface PostgresTableReport {
+  ok: boolean;
+  /** Why it failed (ok: false), naming the field: `url: cannot connect to ...`. */
+  message?: string;
+  /** `schema.table` */
+  table?: string;
+  columns?: { name: string; type: string; notNull: boolean }[];
+  uniqueKeys?: string[][];
+}
+
 export interface FileEntry {
   path: string;
   name: string;
@@ -175,6 +186,11 @@ export interface EngineHost {
     nodeId: string;
     path?: string;
   }): Promise<{ columns: SourceColumn[]; message?: string }>;
+  /**
+   * "Test connection" of a PostgreSQL node: connects (password from `passwordEnv` in the host's
+   * environment), finds the table and answers its columns and unique keys, or `ok: false` and why.
+   */
+  testPostgres(req: { url: string; passwordEnv?: string; table: string }): Promise<PostgresTableReport>;
   /** Documents: a workspace folder in served mode; native dialogs feed paths in Electron. */
   listFiles(req: { dir?: string }): Promise<FileEntry[]>;
   readJob(req: { path: string }): Promise<{ path: string; job: unknown }>;

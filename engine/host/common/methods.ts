@@ -18,6 +18,7 @@ export const HOST_METHOD_NAMES = [
   'exportJob',
   'importFlinkSql',
   'sampleSource',
+  'testPostgres',
   'listFiles',
   'readJob',
   'writeJob',

@@ -108,6 +108,11 @@ export const requestSchemas = {
   }),
   importFlinkSql: z.strictObject({ sql: z.string().max(10_000_000), path: path.optional() }),
   sampleSource: z.strictObject({ job: jobObject, nodeId: z.string().min(1).max(200), path: path.optional() }),
+  testPostgres: z.strictObject({
+    url: z.string().min(1).max(2000),
+    passwordEnv: z.string().min(1).max(200).optional(),
+    table: z.string().min(1).max(500),
+  }),
   listFiles: z.strictObject({ dir: z.string().max(4096).optional() }),
   readJob: z.strictObject({ path }),
   writeJob: z.strictObject({ path, job: jobObject }),
@@ -195,6 +200,13 @@ export const resultSchemas = {
   sampleSource: z.object({
     columns: z.array(z.object({ name: z.string(), type: z.string() })),
     message: z.string().optional(),
+  }),
+  testPostgres: z.object({
+    ok: z.boolean(),
+    message: z.string().optional(),
+    table: z.string().optional(),
+    columns: z.array(z.object({ name: z.string(), type: z.string(), notNull: z.boolean() })).optional(),
+    uniqueKeys: z.array(z.array(z.string())).optional(),
   }),
   listFiles: z.array(z.object({ path: z.string(), name: z.string(), modified: z.number() })),
   readJob: z.object({ path: z.string(), job: z.unknown() }),

@@ -17,6 +17,7 @@ import type { AppCommand, EngineHost, HostEvent, HostInfo } from '../common/api.
 import type { JobProblem, NormalizedJob } from '../../graph/types.ts';
 import { GENERATOR_COLUMNS } from '../../graph/check-columns.ts';
 import { inferFileColumns } from '../../connectors/sample-columns.ts';
+import { testPostgresTable } from '../../connectors/postgres/test-connection.ts';
 import type { TaskLauncher } from '../../runtime/job/api.ts';
 import { listRetainedCheckpoints } from '../../runtime/job/job-runner.ts';
 import { exportFlinkSql } from '../../export/flink-sql/index.ts';
@@ -188,6 +189,8 @@ export function createLocalHost(opts: LocalHostOptions): LocalHost {
         if (format === 'json') return { text: exportJobJson(v.job), warnings: v.problems };
         return exportFlinkSql(v.job, { flinkVersion, pathPrefix });
       }),
+
+    testPostgres: (req) => guard(() => testPostgresTable(req)),
 
     sampleSource: ({ job, nodeId, path }) =>
       guard(async () => {

@@ -26,6 +26,8 @@ export interface TableStatement {
   columns: Array<{ name: string; type: string }>;
   computed: Array<{ name: string; expr: string }>;
   watermark: { column: string; expr: string } | null;
+  /** `PRIMARY KEY (a, b) NOT ENFORCED` columns, or null. */
+  primaryKey: string[] | null;
   options: Record<string, string>;
   /** The comment lines right above the statement. */
   notes: string[];
@@ -141,6 +143,7 @@ function readTable(sql: string, table: Ctx, pos: Pos, origin: Origin | null): Ta
     columns: [],
     computed: [],
     watermark: null,
+    primaryKey: null,
     options: {},
     notes: [],
   };
@@ -165,6 +168,9 @@ function readTable(sql: string, table: Ctx, pos: Pos, origin: Origin | null): Ta
     const expr = child(wm, 'Expression');
     if (col && expr) out.watermark = { column: unquoteIdent(textOf(sql, col)), expr: textOf(sql, expr) };
   }
+  // The grammar's constraint node is not needed for more than the column list: read it from the text.
+  const pk = /\bPRIMARY\s+KEY\s*\(([^)]*)\)/i.exec(textOf(sql, table).split(/\)\s*WITH\s*\(/i)[0]);
+  if (pk) out.primaryKey = pk[1].split(',').map((c) => unquoteIdent(c.trim()));
   const withOpt = child(table, 'WithOption');
   if (withOpt) {
     for (const prop of findAll(withOpt, 'TableProperty')) {

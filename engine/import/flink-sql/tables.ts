@@ -5,7 +5,7 @@
  * WATERMARK is the event time: its physical column is `eventTime.field`, and the watermark delay
  * minus 1 ms is `maxOutOfOrderness` (Weir's watermark is max - maxOutOfOrderness - 1 ms).
  */
-import type { FileSourceConfig, GeneratorSourceConfig, JobNode } from '../../graph/types.ts';
+import type { FileSourceConfig, GeneratorSourceConfig, JobNode, PostgresSinkConfig } from '../../graph/types.ts';
 import type { JobBuilder } from './builder.ts';
 import type { TableStatement } from './statements.ts';
 import { intervalsIn, weirDuration } from './values.ts';
@@ -33,6 +33,15 @@ export function importTable(b: JobBuilder, t: TableStatement, isSink: boolean): 
       };
       if (t.options['sink.parallelism']) node.parallelism = Number(t.options['sink.parallelism']);
       b.add(node, t.pos, t.origin);
+    } else if (connector === 'jdbc' && /^jdbc:postgresql:\/\//.test(t.options.url ?? '')) {
+      const node: JobNode = { id, type: 'sink.postgres', config: postgresSinkConfig(t) };
+      if (t.options.password && !node.config.passwordEnv)
+        b.problem(
+          t.pos,
+          `table '${t.name}': its password is not imported (job files hold no secrets): set passwordEnv`,
+        );
+      if (t.options['sink.parallelism']) node.parallelism = Number(t.options['sink.parallelism']);
+      b.add(node, t.pos, t.origin);
     } else if (connector === 'print' || connector === 'blackhole') {
       const node: JobNode = { id, type: 'sink.preview', config: {} };
       if (t.options['sink.parallelism']) node.parallelism = Number(t.options['sink.parallelism']);
@@ -42,7 +51,7 @@ export function importTable(b: JobBuilder, t: TableStatement, isSink: boolean): 
     } else {
       b.problem(
         t.pos,
-        `table '${t.name}': connector '${connector}' has no Weir sink (filesystem and print do); left out`,
+        `table '${t.name}': connector '${connector}' has no Weir sink (filesystem, jdbc to PostgreSQL and print do); left out`,
         'error',
       );
       return;
@@ -63,6 +72,24 @@ export function importTable(b: JobBuilder, t: TableStatement, isSink: boolean): 
     return;
   }
   b.relations.set(t.name, { nodes: [id], rowtime: wm?.column ?? null, columns: t.columns.map((c) => c.name) });
+}
+
+/**
+ * A `jdbc` table on PostgreSQL as `sink.postgres`: upsert by its PRIMARY KEY, else append. The
+ * password stays out of the job: a `${NAME}` placeholder (Weir's export writes one) names passwordEnv.
+ */
+function postgresSinkConfig(t: TableStatement): PostgresSinkConfig {
+  const rest = (t.options.url ?? '').replace(/^jdbc:postgresql:\/\//, '').replace(/\?.*$/, '');
+  const user = t.options.username ? `${encodeURIComponent(t.options.username)}@` : '';
+  const env = /^\$\{(\w+)\}$/.exec(t.options.password ?? '')?.[1];
+  const config: PostgresSinkConfig = {
+    url: `postgresql://${user}${rest}`,
+    ...(env ? { passwordEnv: env } : {}),
+    table: t.options['table-name'] ?? t.name,
+    mode: t.primaryKey ? 'upsert' : 'append',
+  };
+  if (t.primaryKey) config.key = t.primaryKey.join(', ');
+  return config;
 }
 
 function eventTimeOf(

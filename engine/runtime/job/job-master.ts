@@ -339,19 +339,25 @@ export class JobMaster {
   }
 
   private launch(): void {
+    void this.launchAttempt();
+  }
+
+  private async launchAttempt(): Promise<void> {
     const cp = this.latestCheckpoint();
     try {
       // A host killed between completing cp and recording it: record before the sinks commit cp.
       if (cp) recordSinkCommits(this.run.job, cp.id, cp.states, this.run.lineage);
-      recoverSinks(this.run.job, cp?.states ?? []);
+      await recoverSinks(this.run.job, cp?.states ?? []);
     } catch (e) {
       this.finish({
         status: 'failed',
-        cause: `recovering sink folders failed: ${(e as Error).message}`,
+        cause: `recovering sink output failed: ${(e as Error).message}`,
         restarts: this.restarts,
       });
       return;
     }
+    // Stopped while the sinks recovered (a database sink awaits its server): no attempt starts.
+    if (this.state.terminal) return;
     const attempt = new Attempt(++this.attempts, this.opts.launcher.launch());
     this.current = attempt;
     attempt.proc.onMessage((m) => this.onMessage(attempt, m));

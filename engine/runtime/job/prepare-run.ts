@@ -76,6 +76,6 @@ export async function prepareRun(
   const newest = await storage.latest().catch(() => null);
   const firstId = Math.max(restored?.id ?? 0, newest?.id ?? 0, highestId) + 1;
   const lineage = restoredLineage(job, restored?.states) ?? randomBytes(4).toString('hex');
-  prepareSinks(job, restored, lineage, !!opts.clearOutput, (m) => notices.push(m));
+  await prepareSinks(job, restored, lineage, !!opts.clearOutput, (m) => notices.push(m));
   return { job, plan, storage, restored, firstId, lineage, notices };
 }

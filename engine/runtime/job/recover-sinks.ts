@@ -15,10 +15,15 @@ function operatorStatesOf(states: readonly SubtaskStateSnapshot[], nodeId: strin
 }
 
 /** Before an attempt starts: commit what the restored checkpoint lists as pending, abort the rest. */
-export function recoverSinks(job: NormalizedJob, states: readonly SubtaskStateSnapshot[]): void {
+export async function recoverSinks(job: NormalizedJob, states: readonly SubtaskStateSnapshot[]): Promise<void> {
   const baseDir = job.baseDir ?? process.cwd();
   for (const node of job.nodes) {
-    sinkRecoveryFor(node.type)?.recover({ node, baseDir, states: operatorStatesOf(states, node.id) });
+    await sinkRecoveryFor(node.type)?.recover({
+      node,
+      baseDir,
+      jobName: job.name,
+      states: operatorStatesOf(states, node.id),
+    });
   }
 }
 
@@ -35,7 +40,7 @@ export function sinkOutputFolders(job: NormalizedJob): string[] {
  * `clearOutput`; a restore of k: what was committed up to k). Every sink is checked before any is
  * changed, so a refusal (SinkOutputError) leaves all of them as they were.
  */
-export function prepareSinkOutputs(
+export async function prepareSinkOutputs(
   job: NormalizedJob,
   o: {
     restored: { id: number; lineage: string } | null;
@@ -43,11 +48,11 @@ export function prepareSinkOutputs(
     clearOutput: boolean;
     notice(message: string): void;
   },
-): void {
+): Promise<void> {
   const baseDir = job.baseDir ?? process.cwd();
-  const changes = job.nodes.map((node) =>
-    sinkRecoveryFor(node.type)?.prepareOutput?.({ node, baseDir, jobName: job.name, ...o }),
-  );
+  const changes: Array<(() => void) | undefined> = [];
+  for (const node of job.nodes)
+    changes.push(await sinkRecoveryFor(node.type)?.prepareOutput?.({ node, baseDir, jobName: job.name, job, ...o }));
   for (const apply of changes) apply?.();
 }
 

@@ -62,12 +62,17 @@ export async function latestRestorePoint(
   return { restored, highestId: restored?.id ?? 0 };
 }
 
-export function prepareSinks(
+export async function prepareSinks(
   job: NormalizedJob,
   restored: CompletedCheckpoint | null,
   lineage: string,
   clearOutput: boolean,
   notice: (message: string) => void,
-): void {
-  prepareSinkOutputs(job, { restored: restored ? { id: restored.id, lineage } : null, lineage, clearOutput, notice });
+): Promise<void> {
+  await prepareSinkOutputs(job, {
+    restored: restored ? { id: restored.id, lineage } : null,
+    lineage,
+    clearOutput,
+    notice,
+  });
 }

@@ -30,6 +30,8 @@ const PATHS: Record<NodeType, string> = {
   // disk
   'sink.file': 'M5 4h11l3 3v13H5z M8 4v5h7V4 M8 14h8v6H8z',
   // eye
+  'sink.postgres':
+    'M12 3c4.4 0 8 1.3 8 3v12c0 1.7-3.6 3-8 3s-8-1.3-8-3V6c0-1.7 3.6-3 8-3z M4 6c0 1.7 3.6 3 8 3s8-1.3 8-3 M4 12c0 1.7 3.6 3 8 3s8-1.3 8-3',
   'sink.preview': 'M2 12c3-5 7-7 10-7s7 2 10 7c-3 5-7 7-10 7s-7-2-10-7z M12 9a3 3 0 1 0 0 6a3 3 0 1 0 0-6z',
 };
 

@@ -32,7 +32,7 @@ function PendingSinks() {
   const byNode = useMetrics((s) => s.byNode);
   const nodes = useDoc((s) => s.job.nodes);
   const idx = useMetrics(liveIndex);
-  const sinks = nodes.filter((n) => n.type === 'sink.file');
+  const sinks = nodes.filter((n) => n.type === 'sink.file' || n.type === 'sink.postgres');
   if (!sinks.length) return null;
   return (
     <div className="ov-box" data-testid="pending-sinks">
@@ -52,7 +52,7 @@ function PendingSinks() {
             <b>{n.name || n.id}</b>:{' '}
             {live?.pendingRecords == null
               ? 'not running'
-              : `${count(live.pendingRecords)} records in ${count(live.pendingFiles ?? 0)} file(s) waiting`}
+              : `${count(live.pendingRecords)} records in ${count(live.pendingFiles ?? 0)} ${n.type === 'sink.postgres' ? 'transaction(s)' : 'file(s)'} waiting`}
             {subs.length > 1 && (
               <span className="dim">
                 {' '}

@@ -199,6 +199,22 @@ export const CATALOG: { [T in NodeType]: NodeTypeInfo<T> } = {
     multiInput: true,
     defaultConfig: () => ({ path: 'out/output', format: 'jsonl' }),
   }),
+  'sink.postgres': info({
+    type: 'sink.postgres',
+    label: 'PostgreSQL sink',
+    group: 'Sinks',
+    idPrefix: 'pg-sink',
+    description:
+      'Writes into an existing PostgreSQL table exactly once: a prepared transaction per checkpoint (append), or a changelog applied by key (upsert).',
+    hasInput: true,
+    outputs: [],
+    multiInput: true,
+    defaultConfig: () => ({
+      url: 'postgresql://postgres@localhost:5432/postgres',
+      table: 'public.output',
+      mode: 'append',
+    }),
+  }),
   'sink.preview': info({
     type: 'sink.preview',
     label: 'Preview',

@@ -56,6 +56,7 @@ function outputColumns(job: JobDocument, node: JobNode, seen: Set<string>, docPa
       return uniq([...keys, 'window_start', 'window_end', ...aggs]);
     }
     case 'sink.file':
+    case 'sink.postgres':
     case 'sink.preview':
       return [];
     case 'aggregate': {

@@ -68,6 +68,8 @@ export function summarize(node: JobNode): string {
     }
     case 'sink.file':
       return clip(`${str(c.format) || '?'} ${str(c.path) || '(no path)'}`);
+    case 'sink.postgres':
+      return clip(`${str(c.mode) || '?'} ${str(c.table) || '(no table)'}`);
     case 'sink.preview':
       return `last ${node.config?.limit ?? 100} records`;
     default:

@@ -16,6 +16,7 @@ import { deleteSelection } from '../canvas/commands.ts';
 import { editNodeField, messageAt, nodeIndex } from './edit.ts';
 import * as F from './NodeForms.tsx';
 import * as R from './RelationalForms.tsx';
+import { PostgresSinkForm } from './PostgresForm.tsx';
 
 function NodeForm({ node, columns, err }: F.FormProps<JobNode['type']>) {
   switch (node.type) {
@@ -43,6 +44,8 @@ function NodeForm({ node, columns, err }: F.FormProps<JobNode['type']>) {
       return <R.TopNForm node={node} columns={columns} err={err} />;
     case 'sink.file':
       return <F.FileSinkForm node={node} columns={columns} err={err} />;
+    case 'sink.postgres':
+      return <PostgresSinkForm node={node} columns={columns} err={err} />;
     case 'sink.preview':
       return <F.PreviewForm node={node} columns={columns} err={err} />;
   }

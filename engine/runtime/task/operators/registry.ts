@@ -20,6 +20,8 @@ import {
 } from './relational/index.ts';
 import { FileSinkOperator } from '../../../connectors/file-sink.ts';
 import { PreviewSinkOperator } from '../../../connectors/preview-sink.ts';
+import { PostgresSinkOperator } from '../../../connectors/postgres/sink-operator.ts';
+import { sinkInputColumns } from '../../../connectors/postgres/sink-columns.ts';
 
 export class OperatorConfigError extends Error {
   override name = 'OperatorConfigError';
@@ -66,6 +68,12 @@ export function createOperator(node: JobNode, job: NormalizedJob, services: Oper
       return wrap('select', () => createRegularJoinOperator(node));
     case 'sink.file':
       return new FileSinkOperator(node.config, services);
+    case 'sink.postgres':
+      return new PostgresSinkOperator(
+        node.config,
+        { jobName: job.name, nodeId: node.id, at: `nodes[${index}].config`, columns: sinkInputColumns(job, node.id) },
+        services,
+      );
     case 'sink.preview':
       return new PreviewSinkOperator(node.config, services);
     default:

@@ -217,6 +217,17 @@ export const everything: Omit<JobDocument, 'format'> = {
     { id: 'top_per_minute_out', type: 'sink.file', config: { path: 'out/top_per_minute', format: 'jsonl' } },
     { id: 'per_window_out', type: 'sink.file', config: { path: 'out/per_window', format: 'jsonl' } },
     {
+      id: 'totals_pg',
+      type: 'sink.postgres',
+      config: {
+        url: 'postgresql://weir@db.example:5432/shop',
+        passwordEnv: 'SHOP_PG_PASSWORD',
+        table: 'public.user_totals',
+        mode: 'upsert',
+        key: 'user',
+      },
+    },
+    {
       id: 'pg_orders',
       type: 'source.postgres',
       config: {
@@ -273,6 +284,7 @@ export const everything: Omit<JobDocument, 'format'> = {
     { from: 'per_window', to: 'per_window_out' },
     { from: 'valid', to: 'top_per_minute' },
     { from: 'top_per_minute', to: 'top_per_minute_out' },
+    { from: 'per_user_total', to: 'totals_pg' },
     { from: 'pg_orders', to: 'pg_orders_out' },
     { from: 'pg_customers', to: 'pg_customers_out' },
   ],
