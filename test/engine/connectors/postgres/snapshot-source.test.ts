@@ -1,17 +1,14 @@
 /**
  * `source.postgres` snapshot mode: key order, the last key as the offset (a reader restored from a
- * position continues with the next key, a killed run resumes without loss or duplicates), and clear
- * errors for a table it cannot read.
+ * position continues with the next key; test/chaos/chaos-postgres-snapshot.test.ts kills a run),
+ * and clear errors for a table it cannot read.
  */
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { startPgCluster, type PgCluster } from '../../../support/postgres-cluster.ts';
 import { PostgresSnapshotReader } from '../../../../engine/connectors/postgres/snapshot-source.ts';
 import type { PostgresSourceConfig } from '../../../../engine/graph/types.ts';
 import type { SourceContext } from '../../../../engine/contracts/source.ts';
-import { canonical, diffMultisets, readCommitted, tempDir, writeJob } from '../../../support/run-helpers.ts';
-import { killWholeProcessLoop } from '../../../chaos/chaos-runner.ts';
 
 let pg: PgCluster;
 before(async () => {
@@ -95,36 +92,3 @@ test('snapshot: a table without a primary key, or missing, is a clear error nami
   await assert.rejects(m.read(10), /nodes\[0\]\.config\.table: table public\.nope does not exist/);
   await m.close();
 });
-
-test(
-  'snapshot: weir run killed with SIGKILL and resumed from the last key: every row exactly once',
-  { timeout: 180_000 },
-  async () => {
-    await pg.query('CREATE TABLE big (id bigint PRIMARY KEY, v int)');
-    await pg.query('INSERT INTO big SELECT i, i % 97 FROM generate_series(1, 200000) AS i');
-    const { dir, cleanup } = tempDir('pg-snapshot-chaos');
-    try {
-      const job = writeJob(dir, {
-        format: 'weir.job/v1',
-        name: 'pg-snapshot',
-        settings: { parallelism: 1, stateBackend: 'fs', checkpointing: { interval: '50ms', dir: 'checkpoints' } },
-        nodes: [
-          { id: 'src', type: 'source.postgres', config: { url: pg.url, table: 'big', mode: 'snapshot' } },
-          { id: 'out', type: 'sink.file', config: { path: 'out', format: 'jsonl' } },
-        ],
-        edges: [{ from: 'src', to: 'out' }],
-      });
-      const r = await killWholeProcessLoop(dir, job, 3, 11, { minMs: 0, spanMs: 150, afterCheckpoint: true });
-      assert.equal(r.final.code, 0, r.final.stderr);
-      assert.ok(r.kills >= 2, `only ${r.kills} kills landed before the end`);
-      const expected = Array.from({ length: 200000 }, (_, i) => canonical({ id: i + 1, v: (i + 1) % 97 }));
-      const { missing, extra } = diffMultisets(
-        readCommitted(join(dir, 'out')).map((l) => canonical(l)),
-        expected,
-      );
-      assert.deepEqual([missing.length, extra.length, missing.slice(0, 2), extra.slice(0, 2)], [0, 0, [], []]);
-    } finally {
-      cleanup();
-    }
-  },
-);
