@@ -45,6 +45,8 @@ function outputColumns(job: JobDocument, node: JobNode, seen: Set<string>, docPa
     }
     case 'source.generator':
       return [...GENERATOR_COLUMNS];
+    case 'source.postgres':
+      return Object.keys(node.config?.columns ?? {});
     case 'map':
       return uniq(selectColumns(node.config?.select ?? '', inputColumns(job, node.id, seen, docPath)));
     case 'window': {

@@ -54,6 +54,8 @@ export function summarize(node: JobNode): string {
       const keys = cfg.keys === undefined ? '' : ` · ${cfg.keys} keys`;
       return clip(`${count}${rate}${keys}`);
     }
+    case 'source.postgres':
+      return clip(`${str(c.mode) || '?'} ${str(c.table) || '(no table)'}`);
     case 'filter':
       return clip(str(c.where) ? `where ${str(c.where)}` : 'where (empty)');
     case 'map':
