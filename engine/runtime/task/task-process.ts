@@ -248,7 +248,8 @@ export class TaskProcessRuntime {
         parallelism: p,
         resolvePath: (x) => resolvePath(baseDir, x),
         jobName: job.name,
-        notice: (message) => this.send({ type: 'log', level: 'info', message }),
+        // warn, not info: the CLI prints it, and a slot left behind holds WAL.
+        notice: (message) => this.send({ type: 'log', level: 'warn', message }),
         badRecord: (where, message) => {
           badRecords++;
           rt.badRecords = badRecords;
