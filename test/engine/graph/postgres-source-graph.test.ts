@@ -64,3 +64,20 @@ test('postgres source config errors name the field', () => {
     lines(m.problems).join('\n'),
   );
 });
+
+test('a URL with a password, a bad table name or an undeclared key column is refused before any connection', () => {
+  const r = validateJob(
+    withPostgres('cdc', { url: 'postgresql://weir:secret@db/shop', table: 'a.b.c', primaryKey: 'id' }),
+  );
+  assert.equal(r.ok, false);
+  const got = lines(r.problems);
+  for (const want of [
+    /^nodes\[0\]\.config\.url: the URL carries a password/,
+    /^nodes\[0\]\.config\.table: expected 'schema\.table' or 'table', got 'a\.b\.c'/,
+    /^nodes\[0\]\.config\.primaryKey: 'id' is not a declared column/,
+  ])
+    assert.ok(
+      got.some((l) => want.test(l)),
+      `${want}\n${got.join('\n')}`,
+    );
+});
