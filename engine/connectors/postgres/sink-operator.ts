@@ -86,6 +86,10 @@ export class PostgresSinkOperator implements StreamOperator, PendingOutputReport
     this.session = await pgConnect(this.cfg, this.opts.at);
     // A dropped connection fails the next query; without a listener it would crash the process instead.
     this.session.on('error', () => {});
+    // A row lock held elsewhere (another writer, or a prepared transaction a dead process left behind
+    // after this attempt's recovery ran) fails the write, and the restart's recovery clears our own;
+    // without a timeout the subtask would wait forever.
+    await this.session.query(`SET lock_timeout = '60s'`);
     this.table = await describeTable(this.session, this.cfg.table, `${this.opts.at}.table`);
     if (this.cfg.mode === 'upsert') {
       const byName = new Map(this.table.columns.map((c) => [c.name, c]));

@@ -39,6 +39,15 @@ async function prepareOutput(ctx: SinkPrepareContext): Promise<() => void> {
       key: node.config.key,
       at,
     });
+    if (ctx.restored === null && node.config.mode === 'append') {
+      // Not refused as the file sink does (a table is often shared), but said: a rerun appends again.
+      const r = await client.query(`SELECT EXISTS (SELECT 1 FROM ${table.sql}) AS some`);
+      if ((r.rows[0] as { some: boolean }).some)
+        ctx.notice(
+          `sink '${node.id}': table ${table.name} already holds rows; this fresh run appends to them ` +
+            `(--resume continues an interrupted run without writing its committed rows again)`,
+        );
+    }
   } finally {
     await client.end().catch(() => {});
   }

@@ -5,7 +5,9 @@
  * to the column's type without its modifier; the assignment to the column then applies the
  * modifier as any INSERT does (a too-long varchar is an error, never silently cut).
  *
- * Measured into a local PostgreSQL 15 (test/engine/connectors/postgres/sink-throughput.test.ts).
+ * Measured into a local PostgreSQL 15 on a busy 2-core machine (test/engine/connectors/postgres/
+ * sink-throughput.test.ts): 76,600 rows/s appended, 4 bigint/text columns, a prepared transaction
+ * per 20,000 rows; one INSERT per row in one transaction: 1,610 rows/s.
  */
 import type { Row } from '../../contracts/operator.ts';
 import { quoteIdent } from './connection.ts';

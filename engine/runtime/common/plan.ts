@@ -6,8 +6,8 @@
  * - An edge is chained (no queue) when it is the only output of its source node, the only input of
  *   its target node, both have the same parallelism and the target is not behind a keyBy (except at
  *   parallelism 1, where a keyBy has only one place to send a record).
- * - Edges into a window with `keyBy` (an aggregate, a topn, each input of a join: by its own key)
- *   hash-partition by key group; edges into a window without keyBy go to subtask 0 (a global window
+ * - Edges into a window with `keyBy` (an aggregate, a topn, each input of a join: by its own key,
+ *   an upsert sink.postgres: by its key) hash-partition by key group; edges into a window without keyBy go to subtask 0 (a global window
  *   needs every record in one place); equal-parallelism edges are point-to-point (`forward`), a
  *   changelog between different parallelisms goes to subtask 0 (changes of a key stay in order),
  *   all others rebalance batches round-robin.
@@ -89,6 +89,10 @@ function keyByOf(node: JobNode | undefined, toPort?: 'left' | 'right'): string |
     case 'join':
       k = toPort === 'right' ? node.config.rightKey : node.config.leftKey;
       break;
+    case 'sink.postgres':
+      // One key, one subtask: two subtasks' prepared transactions on one row would wait on each other.
+      k = node.config.mode === 'upsert' ? node.config.key : undefined;
+      break;
     default:
       return undefined;
   }
@@ -148,7 +152,7 @@ export function planJob(job: NormalizedJob): PhysicalPlan {
       outs.get(e.from)!.length === 1 &&
       ins.get(e.to)!.length === 1 &&
       par(e.from) === par(e.to) &&
-      (!isKeyed(target.type) || par(e.to) === 1) &&
+      (!(isKeyed(target.type) || keyByOf(target, e.toPort)) || par(e.to) === 1) &&
       e.fromPort === 'out'
     );
   };

@@ -42,6 +42,18 @@ describe('sink.postgres runs', () => {
       assert.equal(r.code, 0, r.stderr);
       assert.deepEqual(rowStrings(await pg.query(APPEND_ROWS_SQL('public.app1'))), appendReference(20_000));
       assert.deepEqual(await prepared(), [], 'no prepared transaction left after a finished job');
+      // A fresh run into a table with rows is not refused (tables are often shared), but told.
+      const again = writeJob(
+        dir,
+        appendJob({ name: 'pg-app1b', url: pg.url, table: 'public.app1', count: 10 }),
+        'b.json',
+      );
+      const r2 = await runWeir(['run', again], dir);
+      assert.equal(r2.code, 0, r2.stderr);
+      assert.match(
+        r2.stdout + r2.stderr,
+        /sink 'pg': table public\.app1 already holds rows; this fresh run appends to them/,
+      );
     } finally {
       cleanup();
     }
@@ -90,6 +102,43 @@ describe('sink.postgres runs', () => {
       }
     },
   );
+
+  test('window results land in timestamptz, text and numeric columns', { timeout: 90_000 }, async () => {
+    await pg.query(
+      'CREATE TABLE public.win (window_start timestamptz, window_end timestamptz, key varchar(8), n numeric(12,0))',
+    );
+    const { dir, cleanup } = tempDir('pg-win');
+    try {
+      const job = writeJob(dir, {
+        format: 'weir.job/v1',
+        name: 'pg-win',
+        settings: { parallelism: 2, checkpointing: { interval: '200ms' } },
+        nodes: [
+          { id: 'gen', type: 'source.generator', config: { count: 4000, keys: 3, eventTime: { field: 'ts' } } },
+          {
+            id: 'w',
+            type: 'window',
+            config: { keyBy: 'key', window: { kind: 'tumbling', size: '10s' }, aggregates: 'COUNT(*) AS n' },
+          },
+          { id: 'pg', type: 'sink.postgres', config: { url: pg.url, table: 'win', mode: 'append' } },
+        ],
+        edges: [
+          { from: 'gen', to: 'w' },
+          { from: 'w', to: 'pg' },
+        ],
+      });
+      const r = await runWeir(['run', job, '--quiet'], dir);
+      assert.equal(r.code, 0, r.stderr);
+      const rows = await pg.query<{ total: string; windows: string; span: string }>(
+        `SELECT sum(n)::text AS total, count(DISTINCT window_start)::text AS windows,
+                max(extract(epoch FROM window_end - window_start))::text AS span FROM public.win`,
+      );
+      // 4000 records 10 ms apart: 40 s of event time in 10 s windows, every record counted once.
+      assert.deepEqual(rows[0], { total: '4000', windows: '4', span: '10.000000' });
+    } finally {
+      cleanup();
+    }
+  });
 
   async function pgClient() {
     const { default: pgLib } = await import('pg');
