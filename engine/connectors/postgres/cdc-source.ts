@@ -207,6 +207,9 @@ export class PostgresCdcReader implements SourceReader {
       case 'insert':
       case 'update':
       case 'delete': {
+        // A publication shared with other tables (an existing one of this name) streams theirs too.
+        const info = this.info!;
+        if (m.relation.schema !== info.schema || m.relation.name !== info.table) return;
         const tx = this.tx!;
         const index = this.txIndex++;
         // Replaying after a restore: what the checkpoint's position covers was emitted already
