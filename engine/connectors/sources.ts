@@ -7,6 +7,8 @@ import { FileSourceReader } from './file-source.ts';
 import { GeneratorSourceReader, generatorParams } from './generator-source.ts';
 import { NexmarkSourceReader } from './nexmark/nexmark-source.ts';
 import { nexmarkParams } from './nexmark/nexmark-generator.ts';
+import { PostgresSnapshotReader } from './postgres/snapshot-source.ts';
+import { PostgresCdcReader } from './postgres/cdc-source.ts';
 
 export function createSourceReader(node: JobNode, ctx: SourceContext, restored: unknown[]): SourceReader {
   if (node.type === 'source.file')
@@ -28,6 +30,10 @@ export function createSourceReader(node: JobNode, ctx: SourceContext, restored: 
       ctx,
       restored.filter((r) => r !== undefined),
     );
+  if (node.type === 'source.postgres')
+    return node.config.mode === 'cdc'
+      ? new PostgresCdcReader(node, ctx, restored)
+      : new PostgresSnapshotReader(node.config, ctx, `${node.id}.config`, restored);
   throw new Error(`node '${node.id}' is not a source`);
 }
 
@@ -46,7 +52,7 @@ export function sourceWatermarkSettings(node: JobNode): SourceWatermarkSettings 
       maxOutOfOrderness: maxOutOfOrdernessOf(node.config.maxOutOfOrderness) ?? NEXMARK_DEFAULT_OUT_OF_ORDERNESS_MS,
       idleTimeout: null,
     };
-  if (node.type !== 'source.file' && node.type !== 'source.generator')
+  if (node.type !== 'source.file' && node.type !== 'source.generator' && node.type !== 'source.postgres')
     throw new Error(`node '${node.id}' is not a source`);
   const et = node.config.eventTime;
   let ooo = et?.maxOutOfOrderness !== undefined ? parseDuration(et.maxOutOfOrderness) : 0;

@@ -6,7 +6,7 @@
  * Rules: `read` returns at most `max` records and never splits a record; the same position always
  * yields the same next batch (bounded inputs replay identically after a restore).
  */
-import type { OutputPort, Row } from './operator.ts';
+import type { OutputPort, Row, RowKind } from './operator.ts';
 
 export interface SourceReadResult {
   rows: Row[];
@@ -26,12 +26,20 @@ export interface SourceReadResult {
    * on `out`. The task splits the batch by port, keeping each port's rows in read order.
    */
   ports?: OutputPort[];
+  /** Changelog sources only (graph/changelog.ts): the row kind of each row; absent = all +I. */
+  kinds?: RowKind[];
 }
 
 export interface SourceReader {
   read(max: number): Promise<SourceReadResult>;
   /** JSON position: byte offsets per file, or the generator's next sequence number. */
   position(): unknown;
+  /**
+   * Checkpoint n completed everywhere; `position` is the one this reader gave for barrier n. For
+   * sources that acknowledge upstream (a replication slot): never before this call, since a
+   * restore may replay from position n.
+   */
+  notifyCheckpointComplete?(checkpointId: number, position: unknown): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -41,6 +49,10 @@ export interface SourceContext {
   resolvePath(p: string): string;
   /** A record that does not parse (`onBadRecord: skip` or `dead-letter`): counted and reported with file:line. */
   badRecord(where: string, message: string): void;
+  /** The job's name (sources that name things after the job: a replication slot). */
+  jobName?: string;
+  /** A one-line notice for the run's log (a slot created and how to drop it). */
+  notice?(message: string): void;
 }
 
 export class BadRecordError extends Error {

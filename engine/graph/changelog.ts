@@ -3,7 +3,7 @@
  * stream, and which nodes refuse one. Shared by validation and the designer (changelog edges are
  * drawn differently). Browser-safe.
  *
- * Producers: `aggregate`, `topn` without a window and outer `join`s (their results change). Pass-through: filter, map, union
+ * Producers: `source.postgres` in `cdc` mode, `aggregate`, `topn` without a window and outer `join`s (their results change). Pass-through: filter, map, union
  * carry a changelog when any input is one. Consumers: `sink.preview` (materializes the table),
  * `sink.file` only with `format: "changelog-json"`, `sink.postgres` only in upsert mode. Every other node takes append-only input
  * (window, the joins, aggregate, topn).
@@ -15,6 +15,8 @@ import type { GraphIndex } from './check-graph.ts';
 export function producesChangelog(node: JobNode): boolean {
   return (
     node.type === 'aggregate' ||
+    // A CDC source emits the table's changes (Flink's postgres-cdc is a changelog source too).
+    (node.type === 'source.postgres' && node.config.mode === 'cdc') ||
     (node.type === 'topn' && !node.config.window) ||
     (node.type === 'join' && node.config.kind !== 'inner')
   );

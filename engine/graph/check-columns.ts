@@ -31,6 +31,7 @@ const err = (path: string, message: string, nodeId: string): JobProblem => ({
 function sourceColumns(node: JobNode): Columns {
   if (node.type === 'source.generator') return GENERATOR_COLUMNS;
   if (node.type === 'source.file') return node.config.columns ? Object.keys(node.config.columns) : null;
+  if (node.type === 'source.postgres') return node.config.columns ? Object.keys(node.config.columns) : null;
   return null;
 }
 
@@ -91,7 +92,8 @@ function visit(ctx: Ctx, node: JobNode, index: number): void {
   const input = ins.length > 0 ? ins[0] : null;
   switch (node.type) {
     case 'source.file':
-    case 'source.generator': {
+    case 'source.generator':
+    case 'source.postgres': {
       const cols = sourceColumns(node);
       const field = node.config.eventTime?.field;
       if (field !== undefined && cols && !cols.includes(field)) {
@@ -203,7 +205,7 @@ function checkEventTime(ctx: Ctx): void {
       const hasEventTime =
         s.node.type === 'source.generator' ||
         s.node.type === 'source.nexmark' ||
-        (s.node.type === 'source.file' && s.node.config.eventTime);
+        ((s.node.type === 'source.file' || s.node.type === 'source.postgres') && s.node.config.eventTime);
       if (!hasEventTime) {
         ctx.problems.push(
           err(

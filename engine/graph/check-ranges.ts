@@ -61,11 +61,12 @@ export function checkRanges(doc: JobDocument, problems: JobProblem[]): void {
     int(`${p}.parallelism`, n.parallelism, 1024, n.id);
     switch (n.type) {
       case 'source.file':
-      case 'source.generator': {
+      case 'source.generator':
+      case 'source.postgres': {
         const et = n.config.eventTime;
         span(`${p}.config.eventTime.maxOutOfOrderness`, et?.maxOutOfOrderness, n.id);
         timer(`${p}.config.eventTime.idleTimeout`, et?.idleTimeout, n.id);
-        if (n.type === 'source.file') break;
+        if (n.type !== 'source.generator') break;
         const c = n.config;
         span(`${p}.config.outOfOrderness`, c.outOfOrderness, n.id);
         int(`${p}.config.count`, c.count, Number.MAX_SAFE_INTEGER, n.id);

@@ -106,6 +106,8 @@ function computeOutput(
       for (const [name, t] of Object.entries(columns)) out.set(name, columnTypeOfFlinkType(t));
       return out;
     }
+    case 'source.postgres':
+      return new Map(Object.entries(node.config.columns ?? {}).map(([n, t]) => [n, columnTypeOfFlinkType(t)]));
     case 'source.generator':
       return new Map<string, ColumnType>([
         ['seq', { type: 'BIGINT' }],

@@ -62,7 +62,8 @@ export function mapNodeDurations<N extends JobNode>(node: N, f: DurationFn, sign
       const c = node.config;
       return { ...node, config: { ...c, ...(c.stateTtl !== undefined ? { stateTtl: f(c.stateTtl) } : {}) } };
     }
-    case 'source.file': {
+    case 'source.file':
+    case 'source.postgres': {
       const c = node.config;
       return { ...node, config: { ...c, ...(c.eventTime ? { eventTime: mapEventTime(c.eventTime, f) } : {}) } };
     }

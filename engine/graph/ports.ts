@@ -32,6 +32,7 @@ export const PORTS: Readonly<Record<NodeType, PortSpec>> = {
   'source.file': { outputs: ['out', 'bad'], minInputs: 0, maxInputs: 0 },
   'source.generator': { outputs: ['out'], minInputs: 0, maxInputs: 0 },
   'source.nexmark': { outputs: NEXMARK_PORTS, minInputs: 0, maxInputs: 0 },
+  'source.postgres': { outputs: ['out'], minInputs: 0, maxInputs: 0 },
   filter: { outputs: ['out'], minInputs: 1, maxInputs: 1 },
   map: { outputs: ['out'], minInputs: 1, maxInputs: 1 },
   union: { outputs: ['out'], minInputs: 2, maxInputs: Infinity },
@@ -47,7 +48,9 @@ export const PORTS: Readonly<Record<NodeType, PortSpec>> = {
 };
 
 export function isSource(type: NodeType): boolean {
-  return type === 'source.file' || type === 'source.generator' || type === 'source.nexmark';
+  return (
+    type === 'source.file' || type === 'source.generator' || type === 'source.nexmark' || type === 'source.postgres'
+  );
 }
 
 export function isSink(type: NodeType): boolean {

@@ -95,6 +95,23 @@ const nexmarkSourceConfig = z.strictObject({
   maxOutOfOrderness: duration.optional(),
 });
 
+const postgresSourceConfig = z.strictObject({
+  url: nonEmpty.meta({ description: 'postgresql://user@host:5432/db (no password: see passwordEnv)' }),
+  passwordEnv: nonEmpty.optional().meta({ description: 'Environment variable holding the password' }),
+  table: nonEmpty.meta({ description: "'schema.table' or 'table' (schema public)" }),
+  mode: z.enum(['snapshot', 'cdc']),
+  eventTime: eventTime.optional(),
+  columns: z
+    .record(z.string(), z.string())
+    .optional()
+    .meta({ description: 'Declared columns: name -> Flink SQL type' }),
+  primaryKey: nonEmpty.optional().meta({ description: "Primary-key columns, comma-separated: 'id' or 'region, id'" }),
+  slotName: z
+    .string()
+    .regex(/^[a-z0-9_]{1,63}$/, { error: 'a slot name is 1-63 characters of a-z, 0-9 and _' })
+    .optional(),
+});
+
 const windowSpec = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('tumbling'), size: duration }),
   z.strictObject({ kind: z.literal('sliding'), size: duration, slide: duration }),
@@ -167,6 +184,7 @@ export const jobNodeSchema = z.discriminatedUnion('type', [
   nodeSchema('source.file', fileSourceConfig),
   nodeSchema('source.generator', generatorSourceConfig),
   nodeSchema('source.nexmark', nexmarkSourceConfig),
+  nodeSchema('source.postgres', postgresSourceConfig),
   nodeSchema('filter', z.strictObject({ where: nonEmpty })),
   nodeSchema('map', z.strictObject({ select: nonEmpty })),
   nodeSchema('union', z.strictObject({})),

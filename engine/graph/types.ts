@@ -61,6 +61,27 @@ export interface GeneratorSourceConfig {
   eventTime?: EventTimeConfig;
 }
 
+/**
+ * `source.postgres`: one table. `snapshot` reads it once in primary-key order (bounded); `cdc` reads
+ * a snapshot and then the table's changes through a logical replication slot (a changelog).
+ */
+export interface PostgresSourceConfig {
+  /** `postgresql://user@host:5432/db` (never a password: see passwordEnv). */
+  url: string;
+  /** Environment variable holding the password, read when the run connects. */
+  passwordEnv?: string;
+  /** `schema.table` or `table` (schema public). */
+  table: string;
+  mode: 'snapshot' | 'cdc';
+  eventTime?: EventTimeConfig;
+  /** Declared columns (name -> Flink SQL type), for validation and export before any connection. */
+  columns?: Record<string, string>;
+  /** Primary-key columns, comma-separated: for export (Flink's PRIMARY KEY); checked against the table at run start. */
+  primaryKey?: string;
+  /** Replication slot name (cdc); default `weir_<job>_<node>`. */
+  slotName?: string;
+}
+
 export interface FilterConfig {
   where: string;
 }
@@ -186,6 +207,7 @@ export interface NodeConfigByType {
   'source.file': FileSourceConfig;
   'source.generator': GeneratorSourceConfig;
   'source.nexmark': NexmarkSourceConfig;
+  'source.postgres': PostgresSourceConfig;
   filter: FilterConfig;
   map: MapConfig;
   union: UnionConfig;
@@ -205,6 +227,7 @@ export const NODE_TYPES: readonly NodeType[] = [
   'source.file',
   'source.generator',
   'source.nexmark',
+  'source.postgres',
   'filter',
   'map',
   'union',

@@ -16,6 +16,7 @@ import { parseDuration } from './units.ts';
 import { checkRanges } from './check-ranges.ts';
 import { checkDeadLetters } from './check-dead-letters.ts';
 import { checkPostgresSinks } from './check-postgres-sink.ts';
+import { checkPostgresSources } from './check-postgres-source.ts';
 import type { ExpressionChecker } from './expressions.ts';
 import {
   checkExpression,
@@ -115,6 +116,7 @@ export function validateJob(input: unknown, options: ValidateOptions = {}): Vali
   const idx = checkGraph(doc, problems);
   const columns = checkColumns(doc, idx, options.expressions ?? sqlExpressionChecker, problems);
   checkPostgresSinks(doc, columns, problems);
+  checkPostgresSources(doc, problems);
   checkChangelog(idx, problems);
   if (problems.some((p) => p.severity !== 'warning')) return { ok: false, problems };
   const job = normalizeJob(doc, options.baseDir);

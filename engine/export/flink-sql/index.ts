@@ -19,6 +19,8 @@ import { emitNexmarkSource, nexmarkColumns, nexmarkRelationKey } from './nexmark
 import { NEXMARK_PORTS, isNexmarkPort } from '../../graph/nexmark.ts';
 import { emitWindow } from './windows.ts';
 import { versionLabel } from './versions.ts';
+import { emitPostgresSource, postgresSourceColumns } from './postgres-source.ts';
+import { defaultSlotName } from '../../connectors/postgres/names.ts';
 import { emitAggregate, emitIntervalJoin, emitRegularJoin, emitTopN, emitWindowJoin } from './relational.ts';
 
 export type { Column, FlinkExportOptions } from './context.ts';
@@ -35,6 +37,7 @@ export function exportFlinkSql(job: NormalizedJob, opts: FlinkExportOptions = {}
     if (node.type === 'source.file') ctx.sourceColumns.set(node.id, fileSourceColumns(ctx, node));
     if (node.type === 'source.generator') ctx.sourceColumns.set(node.id, generatorColumns());
     if (node.type === 'source.nexmark') ctx.sourceColumns.set(node.id, NEXMARK_PORTS.flatMap(nexmarkColumns));
+    if (node.type === 'source.postgres') ctx.sourceColumns.set(node.id, postgresSourceColumns(node));
   }
   ctx.rowtimeName = freeName('rowtime', namesInJob(ctx));
   const settings = settingsStatements(ctx, idleTimeout(ctx));
@@ -67,6 +70,10 @@ function emitNode(ctx: ExportContext, node: ExportNode): boolean {
   }
   if (node.type === 'source.nexmark') {
     emitNexmarkSource(ctx, node);
+    return true;
+  }
+  if (node.type === 'source.postgres') {
+    emitPostgresSource(ctx, node, defaultSlotName(ctx.job.name, node.id));
     return true;
   }
   const inputs: Relation[] = [];
@@ -179,7 +186,7 @@ function topologicalOrder(job: NormalizedJob): ExportNode[] {
 function idleTimeout(ctx: ExportContext): number | null {
   const found: Array<[ExportNode, number]> = [];
   for (const node of ctx.job.nodes) {
-    if (node.type !== 'source.file' && node.type !== 'source.generator') continue;
+    if (node.type !== 'source.file' && node.type !== 'source.generator' && node.type !== 'source.postgres') continue;
     const t = idleTimeoutOf(node.config.eventTime);
     if (t !== null) found.push([node, t]);
   }

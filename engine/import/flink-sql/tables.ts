@@ -10,6 +10,7 @@ import type { JobBuilder } from './builder.ts';
 import type { TableStatement } from './statements.ts';
 import { intervalsIn, weirDuration } from './values.ts';
 import { jobPath } from './paths.ts';
+import { importPostgresSource, isPostgresSource } from './postgres-source.ts';
 
 const KEY_INDEX = 'weir_key_index';
 const JITTER = 'weir_ts_jitter';
@@ -35,7 +36,7 @@ export function importTable(b: JobBuilder, t: TableStatement, isSink: boolean): 
       b.add(node, t.pos, t.origin);
     } else if (connector === 'jdbc' && /^jdbc:postgresql:\/\//.test(t.options.url ?? '')) {
       const node: JobNode = { id, type: 'sink.postgres', config: postgresSinkConfig(t) };
-      if (t.options.password && !node.config.passwordEnv)
+      if (t.options.password && !node.config.passwordEnv && !t.notes.some((n) => /names no passwordEnv/.test(n)))
         b.problem(
           t.pos,
           `table '${t.name}': its password is not imported (job files hold no secrets): set passwordEnv`,
@@ -63,10 +64,11 @@ export function importTable(b: JobBuilder, t: TableStatement, isSink: boolean): 
   const rowtimeCol = wm ? t.computed.find((c) => c.name === wm.column) : undefined;
   if (connector === 'filesystem') importFileSource(b, t, id, rowtimeCol?.expr ?? null);
   else if (connector === 'datagen') importDatagen(b, t, id);
+  else if (isPostgresSource(connector, t)) importPostgresSource(b, t, id, eventTimeOf(b, t, rowtimeCol?.expr ?? null));
   else {
     b.problem(
       t.pos,
-      `table '${t.name}': connector '${connector}' has no Weir source (filesystem and datagen do); left out`,
+      `table '${t.name}': connector '${connector}' has no Weir source (filesystem, datagen, postgres-cdc and jdbc on PostgreSQL do); left out`,
       'error',
     );
     return;
@@ -81,7 +83,9 @@ export function importTable(b: JobBuilder, t: TableStatement, isSink: boolean): 
 function postgresSinkConfig(t: TableStatement): PostgresSinkConfig {
   const rest = (t.options.url ?? '').replace(/^jdbc:postgresql:\/\//, '').replace(/\?.*$/, '');
   const user = t.options.username ? `${encodeURIComponent(t.options.username)}@` : '';
-  const env = /^\$\{(\w+)\}$/.exec(t.options.password ?? '')?.[1];
+  // Weir's export writes ${PGPASSWORD} for a sink without passwordEnv, and says so in a comment.
+  const unnamed = t.notes.some((n) => /the job names no passwordEnv/.test(n));
+  const env = unnamed ? undefined : /^\$\{(\w+)\}$/.exec(t.options.password ?? '')?.[1];
   const config: PostgresSinkConfig = {
     url: `postgresql://${user}${rest}`,
     ...(env ? { passwordEnv: env } : {}),

@@ -68,7 +68,9 @@ export interface PhysicalPlan {
 }
 
 export function isSourceType(type: string): boolean {
-  return type === 'source.file' || type === 'source.generator' || type === 'source.nexmark';
+  return (
+    type === 'source.file' || type === 'source.generator' || type === 'source.nexmark' || type === 'source.postgres'
+  );
 }
 
 /** The key an edge into `node` is hash-partitioned by (a join keys each input by its own side). */

@@ -247,6 +247,9 @@ export class TaskProcessRuntime {
         subtask: s,
         parallelism: p,
         resolvePath: (x) => resolvePath(baseDir, x),
+        jobName: job.name,
+        // warn, not info: the CLI prints it, and a slot left behind holds WAL.
+        notice: (message) => this.send({ type: 'log', level: 'warn', message }),
         badRecord: (where, message) => {
           badRecords++;
           rt.badRecords = badRecords;

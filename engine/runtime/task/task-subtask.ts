@@ -203,7 +203,9 @@ export class TaskSubtask {
         }
         const sourceWatermarks = s.watermarks.observeEach(r.ts);
         s.recordsOut += n;
-        const batch = { rows: r.rows, ts: r.ts, sourceWatermarks };
+        const batch = r.kinds
+          ? { rows: r.rows, ts: r.ts, sourceWatermarks, kinds: r.kinds }
+          : { rows: r.rows, ts: r.ts, sourceWatermarks };
         if (r.ports) {
           for (const [port, part] of splitByPort(batch, r.ports)) output.emit(part, port);
         } else {
@@ -303,7 +305,7 @@ export class TaskSubtask {
     this.finished = true;
     // A checkpoint triggered while our inputs were ending will never reach us in-band: ack it now.
     const b = this.env.currentBarrier();
-    if (b && b.id > this.lastSnapshotId) await this.checkpoint(b, 0, this.sourceState());
+    if (b && b.id > this.lastSnapshotId) await this.checkpoint(b, 0, this.sourceState(b.id));
     // Mail posted while end of input was processed runs now (later mail goes through afterFinish).
     await this.runMail();
     this.env.finished(this);
@@ -314,29 +316,46 @@ export class TaskSubtask {
     return this.post(async () => {
       if (barrier.id <= this.lastSnapshotId) return;
       if (this.finished) {
-        await this.checkpoint(barrier, 0, this.sourceState());
+        await this.checkpoint(barrier, 0, this.sourceState(barrier.id));
         return;
       }
       const s = this.source;
       if (!s) return; // network tasks receive barriers in-band
-      await this.checkpoint(barrier, 0, this.sourceState());
+      await this.checkpoint(barrier, 0, this.sourceState(barrier.id));
       if (s.exhausted) s.finalBarrierDone = true;
     });
   }
 
   /** A source's checkpointed state: its position Sn and the largest timestamp seen. */
-  private sourceState(): { nodeId: string; state: unknown; watermark: number } | null {
+  private sourceState(checkpointId: number): { nodeId: string; state: unknown; watermark: number } | null {
     const s = this.source;
     if (!s) return null;
+    const position = structuredClone(s.reader.position());
+    if (s.reader.notifyCheckpointComplete) this.sourcePositions.set(checkpointId, position);
     const state = {
-      position: structuredClone(s.reader.position()),
+      position,
       maxTimestamp: s.watermarks.maxTimestamp === -Infinity ? null : s.watermarks.maxTimestamp,
     };
     return { nodeId: s.nodeId, state, watermark: s.watermark };
   }
 
   notifyCheckpointComplete(id: number): Promise<void> {
-    return this.post(() => this.chain.notifyCheckpointComplete(id));
+    return this.post(async () => {
+      await this.chain.notifyCheckpointComplete(id);
+      await this.notifySource(id);
+    });
+  }
+
+  /** Positions a source gave for checkpoints not yet known complete (readers that acknowledge upstream). */
+  private readonly sourcePositions = new Map<number, unknown>();
+
+  private async notifySource(id: number): Promise<void> {
+    const reader = this.source?.reader;
+    const position = this.sourcePositions.get(id);
+    if (!reader?.notifyCheckpointComplete || position === undefined) return;
+    // Checkpoint n subsumes every older one: their positions are never needed again.
+    for (const k of this.sourcePositions.keys()) if (k <= id) this.sourcePositions.delete(k);
+    await reader.notifyCheckpointComplete(id, position);
   }
 
   /**

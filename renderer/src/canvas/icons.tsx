@@ -8,6 +8,9 @@ const PATHS: Record<NodeType, string> = {
   'source.generator': 'M12 3v4 M12 17v4 M3 12h4 M17 12h4 M6 6l2.5 2.5 M15.5 15.5L18 18 M6 18l2.5-2.5 M15.5 8.5L18 6',
   // gavel (auctions)
   'source.nexmark': 'M5 21h10 M8 17h4 M13 3l6 6 M10 6l6 6 M11.5 4.5l-4 4 6 6 4-4 M9.5 10.5L3 17',
+  // database cylinder
+  'source.postgres':
+    'M5 6c0-1.7 3.1-3 7-3s7 1.3 7 3-3.1 3-7 3-7-1.3-7-3z M5 6v12c0 1.7 3.1 3 7 3s7-1.3 7-3V6 M5 12c0 1.7 3.1 3 7 3s7-1.3 7-3',
   // funnel
   filter: 'M4 5h16l-6 7v6l-4 2v-8z',
   // function arrow

@@ -69,6 +69,21 @@ export const CATALOG: { [T in NodeType]: NodeTypeInfo<T> } = {
     multiInput: false,
     defaultConfig: () => ({ events: 100_000, seed: 0 }),
   }),
+  'source.postgres': info({
+    type: 'source.postgres',
+    label: 'PostgreSQL',
+    group: 'Sources',
+    idPrefix: 'postgres',
+    description: 'A PostgreSQL table: read once in key order (snapshot), or its snapshot and then its changes (CDC).',
+    hasInput: false,
+    outputs: ['out'],
+    multiInput: false,
+    defaultConfig: () => ({
+      url: 'postgresql://postgres@localhost:5432/postgres',
+      table: 'public.orders',
+      mode: 'cdc',
+    }),
+  }),
   filter: info({
     type: 'filter',
     label: 'Filter',

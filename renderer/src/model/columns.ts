@@ -48,6 +48,8 @@ function outputColumns(job: JobDocument, node: JobNode, seen: Set<string>, docPa
       return [...GENERATOR_COLUMNS];
     case 'source.nexmark':
       return []; // per port: see inputColumns
+    case 'source.postgres':
+      return Object.keys(node.config?.columns ?? {});
     case 'map':
       return uniq(selectColumns(node.config?.select ?? '', inputColumns(job, node.id, seen, docPath)));
     case 'window': {

@@ -60,6 +60,8 @@ export function summarize(node: JobNode): string {
       const rate = cfg.rate === undefined ? '' : ` · ${cfg.rate}/s`;
       return clip(`${events} · seed ${cfg.seed ?? 0}${rate}`);
     }
+    case 'source.postgres':
+      return clip(`${str(c.mode) || '?'} ${str(c.table) || '(no table)'}`);
     case 'filter':
       return clip(str(c.where) ? `where ${str(c.where)}` : 'where (empty)');
     case 'map':

@@ -16,6 +16,7 @@ import { deleteSelection } from '../canvas/commands.ts';
 import { editNodeField, messageAt, nodeIndex } from './edit.ts';
 import * as F from './NodeForms.tsx';
 import * as R from './RelationalForms.tsx';
+import { PostgresSourceForm } from './PostgresSourceForm.tsx';
 import { PostgresSinkForm } from './PostgresForm.tsx';
 import { NexmarkForm } from './NexmarkForm.tsx';
 
@@ -27,6 +28,8 @@ function NodeForm({ node, columns, err }: F.FormProps<JobNode['type']>) {
       return <F.GeneratorForm node={node} columns={columns} err={err} />;
     case 'source.nexmark':
       return <NexmarkForm node={node} columns={columns} err={err} />;
+    case 'source.postgres':
+      return <PostgresSourceForm node={node} columns={columns} err={err} />;
     case 'filter':
       return <F.FilterForm node={node} columns={columns} err={err} />;
     case 'map':

@@ -23,7 +23,7 @@ const SINK_FORMATS = [
   { value: 'changelog-json', label: 'Changelog JSON ({op, data} per change)' },
 ] as const;
 
-function EventTimeFields({
+export function EventTimeFields({
   id,
   et,
   err,

@@ -227,6 +227,32 @@ export const everything: Omit<JobDocument, 'format'> = {
         key: 'user',
       },
     },
+    {
+      id: 'pg_orders',
+      type: 'source.postgres',
+      config: {
+        url: 'postgresql://weir@db.example:5433/shop',
+        passwordEnv: 'SHOP_PASSWORD',
+        table: 'sales.orders',
+        mode: 'cdc',
+        columns: { id: 'BIGINT', customer: 'STRING', amount: 'DECIMAL(10, 2)', placed_at: 'TIMESTAMP(3)' },
+        primaryKey: 'id',
+        eventTime: { field: 'placed_at', maxOutOfOrderness: '5s' },
+      },
+    },
+    { id: 'pg_orders_out', type: 'sink.file', config: { path: 'out/pg_orders', format: 'changelog-json' } },
+    {
+      id: 'pg_customers',
+      type: 'source.postgres',
+      config: {
+        url: 'postgresql://weir@db.example/shop',
+        table: 'customers',
+        mode: 'snapshot',
+        columns: { id: 'INT', name: 'STRING' },
+        primaryKey: 'id',
+      },
+    },
+    { id: 'pg_customers_out', type: 'sink.preview', config: {} },
   ],
   edges: [
     { from: 'gen', to: 'gen_keyed' },
@@ -259,6 +285,8 @@ export const everything: Omit<JobDocument, 'format'> = {
     { from: 'valid', to: 'top_per_minute' },
     { from: 'top_per_minute', to: 'top_per_minute_out' },
     { from: 'per_user_total', to: 'totals_pg' },
+    { from: 'pg_orders', to: 'pg_orders_out' },
+    { from: 'pg_customers', to: 'pg_customers_out' },
   ],
 };
 

@@ -3,7 +3,7 @@
 --   ./bin/sql-client.sh -f <this file>
 -- Relative data and checkpoint paths are file:/// URIs under the job's folder (Weir resolves them there too).
 --
--- Warnings (16): what Flink SQL cannot express as Weir runs it.
+-- Warnings (20): what Flink SQL cannot express as Weir runs it.
 --   nodes[1].config.eventTime.idleTimeout: source.file 'clicks' (Clicks): idleTimeout 60000 ms: Flink SQL has one idle timeout for all sources; 10000 ms is used
 --   nodes[0].config.seed: source.generator 'gen' (Generated): datagen has no seed: key, value and ts jitter are random per run and differ from Weir's deterministic records (seq, ranges and rates match)
 --   nodes[1].config.onBadRecord: source.file 'clicks' (Clicks): onBadRecord 'fail': Flink's csv format must skip parse errors to get past the header line, so bad lines are skipped instead of failing the job (a bad event time still fails it)
@@ -20,6 +20,10 @@
 --   nodes[22].config.stateTtl: join 'outer': stateTtl 3600000 ms is event time in Weir; Flink's table.exec.state.ttl is processing time and job-wide (not set here)
 --   nodes[24].config.format: sink.file 'outer_out': changelog-json is exported as Flink's debezium-json format: the same changes, each line shaped {"before", "after", "op"} instead of {"op", "data"}
 --   nodes[28].config.mode: sink.postgres 'totals_pg': Flink's JDBC sink is at-least-once (idempotent by the primary key in upsert mode); between checkpoints the table may show changes Weir commits only with the checkpoint
+--   nodes[29].config.mode: source.postgres 'pg_orders': postgres-cdc is not part of Flink: add the flink-sql-connector-postgres-cdc jar; like Weir it needs REPLICA IDENTITY FULL for -U rows, but it keeps its own slot and offsets (a Weir checkpoint does not carry over)
+--   nodes[30].config.format: sink.file 'pg_orders_out': changelog-json is exported as Flink's debezium-json format: the same changes, each line shaped {"before", "after", "op"} instead of {"op", "data"}
+--   nodes[31].config.mode: source.postgres 'pg_customers': Flink's jdbc scan is not checkpointed mid-read (a failure reads the table again) and has no key order; Weir resumes after the last key read
+--   nodes[32]: sink.preview 'pg_customers_out': sink.preview is a preview in Weir's app; exported as Flink's print connector (TaskManager stdout)
 
 -- Weir runs streams in event time with UTC windows; the same here.
 SET 'execution.runtime-mode' = 'streaming';
@@ -486,6 +490,73 @@ CREATE TABLE totals_pg (
   'password' = '${SHOP_PG_PASSWORD}'
 );
 
+-- nodes[29] source.postgres 'pg_orders'
+-- The password is a placeholder: Weir reads it from $SHOP_PASSWORD at run time, never from the job.
+-- Needs flink-sql-connector-postgres-cdc on Flink's classpath, and REPLICA IDENTITY FULL on the table for update-before rows.
+-- Weir reads timestamp columns as epoch milliseconds; Flink as TIMESTAMP(3).
+CREATE TABLE pg_orders (
+  id BIGINT,
+  customer STRING,
+  amount DECIMAL(10, 2),
+  placed_at TIMESTAMP(3),
+  rowtime AS CASE WHEN placed_at IS NOT NULL THEN CAST(placed_at AS TIMESTAMP_LTZ(3)) ELSE TO_TIMESTAMP_LTZ(0, 3) END,
+  WATERMARK FOR rowtime AS rowtime - INTERVAL '5' SECOND - INTERVAL '0.001' SECOND,
+  PRIMARY KEY (id) NOT ENFORCED
+) WITH (
+  'connector' = 'postgres-cdc',
+  'hostname' = 'db.example',
+  'port' = '5433',
+  'username' = 'weir',
+  'password' = '${SHOP_PASSWORD}',
+  'database-name' = 'shop',
+  'schema-name' = 'sales',
+  'table-name' = 'orders',
+  'slot.name' = 'weir_every_node_pg_orders',
+  'decoding.plugin.name' = 'pgoutput'
+);
+
+-- nodes[30] sink.file 'pg_orders_out'
+-- A changelog: Flink writes each change as Debezium JSON ({"before", "after", "op"}), Weir as {"op", "data"}.
+-- Part files roll every checkpoint interval and are committed by the next checkpoint (in-progress files are hidden),
+-- close to Weir's two-phase-commit sink, which commits on every checkpoint.
+CREATE TABLE pg_orders_out (
+  id BIGINT,
+  customer STRING,
+  amount DECIMAL(10, 2),
+  placed_at TIMESTAMP(3)
+) WITH (
+  'connector' = 'filesystem',
+  'path' = 'file:///JOB_DIRout/pg_orders',
+  'format' = 'debezium-json',
+  'sink.rolling-policy.rollover-interval' = '30 s',
+  'sink.rolling-policy.check-interval' = '30 s'
+);
+
+-- nodes[31] source.postgres 'pg_customers'
+-- The password is a placeholder: Weir reads it from passwordEnv at run time, never from the job.
+-- A bounded scan; needs flink-connector-jdbc and the PostgreSQL JDBC driver on Flink's classpath.
+CREATE TABLE pg_customers (
+  id INT,
+  name STRING,
+  PRIMARY KEY (id) NOT ENFORCED
+) WITH (
+  'connector' = 'jdbc',
+  'url' = 'jdbc:postgresql://db.example:5432/shop',
+  'table-name' = 'customers',
+  'username' = 'weir',
+  'password' = '<password>'
+);
+
+-- nodes[32] sink.preview 'pg_customers_out'
+-- sink.preview shows records in Weir's app; Flink prints them to the TaskManagers' stdout instead.
+CREATE TABLE pg_customers_out (
+  id INT,
+  name STRING
+) WITH (
+  'connector' = 'print',
+  'print-identifier' = 'pg_customers_out'
+);
+
 EXECUTE STATEMENT SET
 BEGIN
   -- nodes[11] sink.file 'per_minute'
@@ -542,4 +613,14 @@ BEGIN
   INSERT INTO totals_pg
   SELECT `user`, n, CAST(big_total AS DOUBLE) AS big_total, shouts
   FROM per_user_total;
+
+  -- nodes[30] sink.file 'pg_orders_out'
+  INSERT INTO pg_orders_out
+  SELECT id, customer, amount, placed_at
+  FROM pg_orders;
+
+  -- nodes[32] sink.preview 'pg_customers_out'
+  INSERT INTO pg_customers_out
+  SELECT id, name
+  FROM pg_customers;
 END;

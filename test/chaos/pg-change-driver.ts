@@ -1,0 +1,78 @@
+/**
+ * Seeded random changes to a table while a CDC job reads it: small transactions of inserts,
+ * updates and deletes, until stopped. The driver is the table's only writer, so the table's final
+ * state is the reference, and a changelog that lost or doubled any change cannot materialize to it.
+ */
+import pg from 'pg';
+import { rng, sleep } from '../support/run-helpers.ts';
+
+export const CHAOS_START = Date.UTC(2024, 0, 1);
+
+export class PgChangeDriver {
+  private stopped = false;
+  private done: Promise<void> = Promise.resolve();
+  transactions = 0;
+  changes = { insert: 0, update: 0, delete: 0 };
+  private readonly live: number[];
+  private readonly random: () => number;
+
+  constructor(
+    private readonly url: string,
+    seed: number,
+    liveIds: number[],
+    private nextId: number,
+  ) {
+    this.random = rng(seed);
+    this.live = [...liveIds];
+  }
+
+  start(): void {
+    this.done = this.loop();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.done;
+  }
+
+  private async loop(): Promise<void> {
+    const c = new pg.Client(this.url);
+    await c.connect();
+    try {
+      while (!this.stopped) {
+        await c.query('BEGIN');
+        const n = 1 + Math.floor(this.random() * 4);
+        for (let i = 0; i < n; i++) await this.change(c);
+        await c.query('COMMIT');
+        this.transactions++;
+        await sleep(2); // pacing a writer, not waiting for a state
+      }
+    } finally {
+      await c.end();
+    }
+  }
+
+  private async change(c: pg.Client): Promise<void> {
+    const r = this.random();
+    const k = `k${Math.floor(this.random() * 5)}`;
+    const v = Math.floor(this.random() * 1000);
+    if (r < 0.45 || this.live.length < 10) {
+      const id = this.nextId++;
+      const at = new Date(CHAOS_START + id * 10 + Math.floor(this.random() * 500));
+      await c.query('INSERT INTO events (id, k, v, at) VALUES ($1, $2, $3, $4)', [id, k, v, at]);
+      this.live.push(id);
+      this.changes.insert++;
+    } else if (r < 0.8) {
+      const id = this.live[Math.floor(this.random() * this.live.length)];
+      await c.query('UPDATE events SET k = $2, v = $3 WHERE id = $1', [id, k, v]);
+      this.changes.update++;
+    } else {
+      const i = Math.floor(this.random() * this.live.length);
+      const id = this.live[i];
+      this.live[i] = this.live[this.live.length - 1];
+      this.live.pop();
+      await c.query('DELETE FROM events WHERE id = $1', [id]);
+      this.changes.delete++;
+    }
+  }
+}
