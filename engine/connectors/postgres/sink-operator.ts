@@ -128,11 +128,13 @@ export class PostgresSinkOperator implements StreamOperator, PendingOutputReport
     const keys = this.keyCols;
     for (let i = 0; i < rows.length; i++) {
       const kind = kinds?.[i] ?? '+I';
-      if (kind === '-U') continue; // the +U that follows replaces the row (Flink's upsert sinks do the same)
+      // -U deletes its key: the +U that normally follows (same key, later) replaces that in the
+      // collapsed change set, and when a filter upstream dropped the +U (the new row no longer
+      // matches) or the update moved the row to another key, the old row must go.
       const row = rows[i];
       const k = keys.length === 1 ? String(row[keys[0].name]) : JSON.stringify(keys.map((c) => row[c.name] ?? null));
       this.changes.delete(k); // keeps the map in arrival order of last changes
-      this.changes.set(k, { row, del: kind === '-D' });
+      this.changes.set(k, { row, del: kind === '-D' || kind === '-U' });
     }
   }
 

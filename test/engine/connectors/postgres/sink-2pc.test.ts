@@ -134,7 +134,7 @@ describe('sink.postgres two-phase commit', () => {
     assert.deepEqual(await seqs(), [10], 'a fresh start rolls back, never commits');
   });
 
-  test('upsert applies a checkpoint collapsed per key: last change wins, -U is skipped, -D deletes', async () => {
+  test('upsert applies a checkpoint collapsed per key: last change wins, -U then +U updates, -D deletes', async () => {
     await cluster.query(`INSERT INTO ups VALUES ('gone', 1)`);
     const op = operator('j3', { table: 'ups', mode: 'upsert', key: 'key' }, ['key', 'n']);
     await op.open(ctx(0), out);
@@ -159,6 +159,35 @@ describe('sink.postgres two-phase commit', () => {
       rows.map((r) => `${r.key}=${r.n}`),
       ['a=2', 'b=1'],
     );
+    await op.close();
+  });
+
+  test('upsert: a -U whose +U went elsewhere (a filter dropped it, or the key changed) deletes the old row', async () => {
+    await cluster.query(`INSERT INTO ups VALUES ('kept', 1), ('filtered', 1), ('moved', 1)`);
+    const op = operator('j3b', { table: 'ups', mode: 'upsert', key: 'key' }, ['key', 'n']);
+    await op.open(ctx(0), out);
+    await op.processBatch(
+      batch(
+        [
+          { key: 'kept', n: 1 },
+          { key: 'kept', n: 5 },
+          { key: 'filtered', n: 1 },
+          { key: 'moved', n: 1 },
+          { key: 'moved-to', n: 1 },
+        ],
+        ['-U', '+U', '-U', '-U', '+U'],
+      ),
+    );
+    await op.snapshotState(1);
+    await op.notifyCheckpointComplete(1);
+    const rows = await cluster.query<{ key: string; n: string }>(
+      `SELECT key, n FROM ups WHERE key IN ('kept', 'filtered', 'moved', 'moved-to') ORDER BY key`,
+    );
+    assert.deepEqual(
+      rows.map((r) => `${r.key}=${r.n}`),
+      ['kept=5', 'moved-to=1'],
+    );
+    await cluster.query(`DELETE FROM ups WHERE key IN ('kept', 'moved-to')`);
     await op.close();
   });
 
