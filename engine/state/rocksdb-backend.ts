@@ -138,6 +138,7 @@ class RocksTable<V> implements StateTable<V> {
       const key = dbKey(this.prefix, k);
       if (v === undefined) {
         batch.del(key);
+        if (track) snapshotter.trackChange(key, null);
       } else {
         const json = JSON.stringify(v);
         if (json === undefined)
@@ -148,8 +149,8 @@ class RocksTable<V> implements StateTable<V> {
         }
         // The native batch encodes the string as UTF-8 straight into its buffer: no Buffer per value.
         batch.put(key, json);
+        if (track) snapshotter.trackChange(key, json);
       }
-      if (track) snapshotter.trackChange(key);
     }
     await batch.write();
   }
