@@ -15,8 +15,8 @@ export async function checkpointOverheadSection(opts: BenchOptions): Promise<Ben
   const rounds = opts.quick ? 1 : 3;
   const figures: BenchFigure[] = [];
   for (const backend of BACKENDS) {
-    // Several checkpoints per run at each backend's speed (~4-5 s a run; ~1.5 s in --quick).
-    const count = Math.round((backend === 'rocksdb' ? 3_000_000 : 5_000_000) / (opts.quick ? 3 : 1));
+    // Several checkpoints per run at each backend's speed (~4-5 s a run; ~1 s in --quick).
+    const count = Math.round((backend === 'rocksdb' ? 3_000_000 : 5_000_000) / (opts.quick ? 5 : 1));
     const off: number[] = [];
     const on: number[] = [];
     let checkpoints = 0;

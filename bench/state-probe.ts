@@ -34,6 +34,8 @@ export interface ProbeResult {
   updatesPerSec: number;
   peakRssMB: number;
   peakHeapMB: number;
+  /** RSS before the backend was created (Node, tsx and the engine's modules): not the state's. */
+  baseRssMB: number;
   error?: string;
   errorName?: string;
   /** Seconds from start until the error. */
@@ -66,6 +68,7 @@ export const UPDATE_BATCH = 1024;
 
 async function probe(req: ProbeRequest): Promise<ProbeResult> {
   const t0 = performance.now();
+  const baseRss = process.memoryUsage.rss();
   let peakRss = 0;
   let peakHeap = 0;
   const sample = () => {
@@ -86,6 +89,7 @@ async function probe(req: ProbeRequest): Promise<ProbeResult> {
     updatesPerSec: 0,
     peakRssMB: 0,
     peakHeapMB: 0,
+    baseRssMB: baseRss / 2 ** 20,
   };
   try {
     backend =

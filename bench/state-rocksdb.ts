@@ -3,7 +3,7 @@
  * - the RocksDB backend against a hand-written loop on the `rocksdb` package doing the same reads
  *   and writes with the best batching the package allows (bench/rocksdb-hand-loop.ts): loading
  *   keys, and a keyed read-modify-write workload; rounds alternate, medians;
- * - 1M keys (100K in --quick): load rate, full and incremental checkpoint bytes and durations
+ * - 1M keys (50K in --quick): load rate, full and incremental checkpoint bytes and durations
  *   (1% of the keys changed), and restore rate against the package's own batched put rate.
  */
 import { join } from 'node:path';
@@ -65,8 +65,8 @@ function makeBackend(dir: string, storage: FsCheckpointWorkerStorage, id: string
 
 /** Item 4: backend vs hand loop, alternating rounds. */
 async function againstHandLoop(opts: BenchOptions): Promise<BenchFigure[]> {
-  const keys = opts.quick ? 50_000 : 200_000;
-  const seconds = opts.quick ? 1 : 2;
+  const keys = opts.quick ? 20_000 : 200_000;
+  const seconds = opts.quick ? 0.5 : 2;
   const rounds = opts.quick ? 1 : 3;
   const storage = new FsCheckpointWorkerStorage(join(opts.dir, 'rocks-hand', 'checkpoints'));
   const s = { bLoad: [] as number[], hLoad: [] as number[], bUpd: [] as number[], hUpd: [] as number[] };
@@ -112,7 +112,7 @@ async function againstHandLoop(opts: BenchOptions): Promise<BenchFigure[]> {
 
 /** Item 5: 1M keys: load, full and incremental checkpoints, restore. */
 async function checkpointsAndRestore(opts: BenchOptions): Promise<BenchFigure[]> {
-  const keys = opts.quick ? 100_000 : 1_000_000;
+  const keys = opts.quick ? 50_000 : 1_000_000;
   const changed = Math.round(keys / 100);
   const rounds = opts.quick ? 1 : 3;
   const dir = join(opts.dir, 'rocks-cp');
