@@ -28,7 +28,10 @@ export async function run(opts: BenchOptions, only?: readonly Part[]): Promise<B
   const figures: BenchFigure[] = [];
   for (const [name, section] of Object.entries(PARTS) as Array<[Part, (o: BenchOptions) => Promise<BenchFigure[]>]>) {
     if (only && !only.includes(name)) continue;
+    const t0 = performance.now();
     figures.push(...(await section(opts)));
+    // Progress on stderr: the full run takes minutes (the 10M-key growth points most of them).
+    console.error(`bench/state: ${name} done in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
   }
   return figures;
 }
