@@ -20,6 +20,7 @@ import { keyGroupOfStateKey } from './keygroups.ts';
 import { INLINE_STATE_FORMAT, isInlineState, type InlineState } from './inline-state.ts';
 import { StateFileEncoder, decodeStateFile } from './state-file.ts';
 import { encodeKey, decodeKey } from './key-codec.ts';
+import { HeapMemoryGuard } from './heap-memory-guard.ts';
 
 export interface HeapStateBackendOptions {
   kind: 'memory' | 'fs';
@@ -28,6 +29,11 @@ export interface HeapStateBackendOptions {
   storage?: CheckpointWorkerStorage;
   /** Unique file name stem per operator subtask (`node-subtask`). */
   fileStem?: string;
+  /** Who owns the state (named when it outgrows the heap; heap-memory-guard.ts). */
+  operatorId?: string;
+  subtask?: number;
+  /** Used heap bytes the state may fill the task process to (default: heap-memory-guard.ts). */
+  heapLimitBytes?: number;
 }
 
 /**
@@ -41,7 +47,11 @@ class HeapTable<V> implements StateTable<V> {
   private sorted: string[] = [];
   private added: string[] = [];
   private deletions = 0;
-  constructor(readonly name: string) {}
+  constructor(
+    readonly name: string,
+    private readonly guard: HeapMemoryGuard,
+    private readonly entries: () => number,
+  ) {}
 
   async getMany(keys: readonly string[]): Promise<Array<V | undefined>> {
     const out = new Array<V | undefined>(keys.length);
@@ -51,6 +61,7 @@ class HeapTable<V> implements StateTable<V> {
 
   async writeMany(entries: ReadonlyArray<readonly [string, V | undefined]>): Promise<void> {
     for (let i = 0; i < entries.length; i++) this.put(entries[i][0], entries[i][1]);
+    this.guard.afterWrites(entries.length, this.entries);
   }
 
   put(k: string, v: V | undefined): void {
@@ -119,9 +130,16 @@ export class HeapStateBackend implements KeyedStateBackend {
   private readonly tables = new Map<string, HeapTable<unknown>>();
   private range: KeyGroupRange;
   private lastSnapshotBytes = 0;
+  readonly memoryGuard: HeapMemoryGuard;
 
   constructor(private readonly opts: HeapStateBackendOptions) {
     this.kind = opts.kind;
+    this.memoryGuard = new HeapMemoryGuard({
+      operatorId: opts.operatorId ?? opts.fileStem ?? 'keyed state',
+      subtask: opts.subtask ?? 0,
+      backend: opts.kind,
+      limitBytes: opts.heapLimitBytes,
+    });
     this.range = opts.keyGroupRange;
     if (opts.kind === 'fs' && !opts.storage) throw new Error('the fs state backend needs a checkpoint storage');
   }
@@ -129,15 +147,20 @@ export class HeapStateBackend implements KeyedStateBackend {
   table<V = unknown>(name: string): StateTable<V> {
     let t = this.tables.get(name);
     if (!t) {
-      t = new HeapTable<unknown>(name);
+      t = new HeapTable<unknown>(name, this.memoryGuard, () => this.entryCount());
       this.tables.set(name, t);
     }
     return t as unknown as StateTable<V>;
   }
 
-  async size(): Promise<StateSize> {
+  private entryCount(): number {
     let entries = 0;
     for (const t of this.tables.values()) entries += t.map.size;
+    return entries;
+  }
+
+  async size(): Promise<StateSize> {
+    const entries = this.entryCount();
     // A cheap estimate between snapshots; exact serialized size once a snapshot has been taken.
     const liveBytes = Math.max(this.lastSnapshotBytes, entries * 48);
     return { liveBytes, diskBytes: 0, entries };
@@ -206,6 +229,7 @@ export class HeapStateBackend implements KeyedStateBackend {
               if (!owns(k)) continue;
               t.put(k, r.value === null ? undefined : JSON.parse(r.value.toString('utf8')));
             }
+            this.memoryGuard.afterWrites(records.length, () => this.entryCount());
           });
         }
       } else if (s.inline !== undefined) {
@@ -214,6 +238,7 @@ export class HeapStateBackend implements KeyedStateBackend {
         for (const [name, entries] of Object.entries(s.inline.tables)) {
           const t = this.table(name) as unknown as HeapTable<unknown>;
           for (const [k, v] of entries) if (owns(k)) t.put(k, structuredClone(v));
+          this.memoryGuard.afterWrites(entries.length, () => this.entryCount());
         }
       }
     }

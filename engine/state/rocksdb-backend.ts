@@ -19,7 +19,7 @@ import type { CheckpointWorkerStorage } from '../contracts/checkpoint-storage.ts
 import { checkEntrySize, MAX_ENTRY_PART_BYTES } from './entry-limits.ts';
 import { decodeKey } from './key-codec.ts';
 import { checkTableName, dbKey, tableEnd, tablePrefix } from './rocksdb-keys.ts';
-import { NativeDb, type BatchOp } from './rocksdb-native.ts';
+import { NativeDb } from './rocksdb-native.ts';
 import { RocksDBSnapshotter } from './rocksdb-snapshot.ts';
 import { restoreSnapshots } from './rocksdb-restore.ts';
 
@@ -130,28 +130,29 @@ class RocksTable<V> implements StateTable<V> {
 
   async writeMany(entries: ReadonlyArray<readonly [string, V | undefined]>): Promise<void> {
     if (entries.length === 0) return;
-    const db = this.backend.liveDb();
-    const ops: BatchOp[] = new Array(entries.length);
+    const batch = this.backend.liveDb().writeBatch();
     const snapshotter = this.backend.snapshotter;
     const track = snapshotter.tracksChanges;
     for (let i = 0; i < entries.length; i++) {
       const [k, v] = entries[i];
       const key = dbKey(this.prefix, k);
       if (v === undefined) {
-        ops[i] = { type: 'del', key };
+        batch.del(key);
+        if (track) snapshotter.trackChange(key, null);
       } else {
         const json = JSON.stringify(v);
         if (json === undefined)
           throw new Error(`state table '${this.name}': value for key '${k}' is not JSON-serializable`);
-        // Check the length before allocating the value bytes (UTF-8 is at most 3 bytes per UTF-16 unit).
+        // Check the length before the value is encoded (UTF-8 is at most 3 bytes per UTF-16 unit).
         if (key.length > MAX_ENTRY_PART_BYTES || json.length * 3 > MAX_ENTRY_PART_BYTES) {
           checkEntrySize(this.name, k, key.length, Buffer.byteLength(json, 'utf8'));
         }
-        ops[i] = { type: 'put', key, value: Buffer.from(json, 'utf8') };
+        // The native batch encodes the string as UTF-8 straight into its buffer: no Buffer per value.
+        batch.put(key, json);
+        if (track) snapshotter.trackChange(key, json);
       }
-      if (track) snapshotter.trackChange(key);
     }
-    await db.batch(ops);
+    await batch.write();
   }
 
   async *scan(range: { gte?: string; lt?: string } = {}): AsyncIterable<[string, V]> {

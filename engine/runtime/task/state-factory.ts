@@ -15,9 +15,16 @@ export async function createStateBackend(
   const stem = `${nodeId.replace(/[^A-Za-z0-9_-]+/g, '_').slice(0, 60) || 'op'}-${subtask}`;
   switch (job.settings.stateBackend) {
     case 'memory':
-      return new HeapStateBackend({ kind: 'memory', keyGroupRange: range });
+      return new HeapStateBackend({ kind: 'memory', keyGroupRange: range, operatorId: nodeId, subtask });
     case 'fs':
-      return new HeapStateBackend({ kind: 'fs', keyGroupRange: range, storage, fileStem: stem });
+      return new HeapStateBackend({
+        kind: 'fs',
+        keyGroupRange: range,
+        storage,
+        fileStem: stem,
+        operatorId: nodeId,
+        subtask,
+      });
     case 'rocksdb':
       return createRocksDBStateBackend({
         storage,

@@ -1,0 +1,56 @@
+/**
+ * Bench section 'Checkpoint overhead' (issue 14 item 3): the bench's keyed tumbling-window job
+ * through the real engine (bench/engine-run.ts), per state backend, with a checkpoint every second
+ * and without; runs alternate off/on so a busy machine's load falls on both. The figure is the
+ * median throughput with checkpoints next to the median without, as a ratio.
+ */
+import type { BenchFigure, BenchOptions } from './report.ts';
+import { median } from './report.ts';
+import { benchJob, runEngine } from './engine-run.ts';
+import type { StateBackendKind } from '../engine/graph/types.ts';
+
+const BACKENDS: StateBackendKind[] = ['memory', 'fs', 'rocksdb'];
+
+export async function checkpointOverheadSection(opts: BenchOptions): Promise<BenchFigure[]> {
+  const rounds = opts.quick ? 1 : 3;
+  const figures: BenchFigure[] = [];
+  for (const backend of BACKENDS) {
+    // Several checkpoints per run at each backend's speed (~4-5 s a run; ~1 s in --quick).
+    const count = Math.round((backend === 'rocksdb' ? 3_000_000 : 5_000_000) / (opts.quick ? 5 : 1));
+    const off: number[] = [];
+    const on: number[] = [];
+    let checkpoints = 0;
+    for (let r = 0; r < rounds; r++) {
+      for (const interval of r % 2 ? [1000, null] : [null, 1000]) {
+        const run = await runEngine(
+          benchJob({
+            count,
+            keys: 100,
+            windowMs: 10_000,
+            outDir: `cp-${backend}-${r}-${interval ?? 'off'}`,
+            baseDir: opts.dir,
+            backend,
+            checkpointInterval: interval,
+          }),
+        );
+        (interval ? on : off).push(count / (run.ms / 1000));
+        if (interval) checkpoints += run.checkpoints;
+      }
+    }
+    const vOn = median(on);
+    const vOff = median(off);
+    figures.push({
+      section: 'Checkpoint overhead',
+      name: `${backend}, a checkpoint every 1 s`,
+      value: vOn,
+      unit: 'events/s',
+      baseline: { name: `${backend}, no checkpoints`, value: vOff },
+      ratio: vOn / vOff,
+      target: '< 10% overhead (ratio >= 0.90)',
+      met: vOn / vOff >= 0.9,
+      samples: on,
+      note: `overhead ${((1 - vOn / vOff) * 100).toFixed(1)}%; ${checkpoints} checkpoints in ${rounds} runs; without: ${off.map((x) => Math.round(x).toLocaleString('en-US')).join(', ')}`,
+    });
+  }
+  return figures;
+}
