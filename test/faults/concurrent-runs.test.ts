@@ -18,8 +18,9 @@ describe('faults: concurrent runs of one job', () => {
     it(`a second run${second.length ? ' with --resume' : ''} is refused while the first runs; the first's output is exact`, async () => {
       const { dir, cleanup } = tempDir('faults-lock');
       try {
-        // Slow enough (about 5 s) that the first run is surely still going when the second starts.
-        const job = writeJob(dir, faultJob('fs', { rate: 500 }));
+        // Slow enough (about 15 s) that the first run is still going when the second one has started
+        // and been refused, even on a busy 2-core machine where starting `weir run` takes seconds.
+        const job = writeJob(dir, faultJob('fs', { rate: 160 }));
         const first = startWeir(['run', job, '--quiet'], dir);
         const cpRoot = join(dir, 'checkpoints', 'faults-fs');
         await waitForCheckpoint(cpRoot, 1);
