@@ -28,6 +28,11 @@ export interface SourceReader {
   /** JSON position: byte offsets per file, or the generator's next sequence number. */
   position(): unknown;
   close(): Promise<void>;
+  /**
+   * A reader that builds only the columns the job reads switches to whole rows while `on` (an edge
+   * sample in the live panel shows the records as they are in the file).
+   */
+  showAllColumns?(on: boolean): void;
 }
 
 export interface SourceContext {
