@@ -107,7 +107,7 @@ async function engineRound(
 }
 
 export async function run(opts: BenchOptions): Promise<BenchFigure[]> {
-  const count = opts.quick ? 200_000 : 1_000_000;
+  const count = opts.quick ? 150_000 : 1_000_000;
   const rounds = opts.quick ? 1 : 3;
   const input = join(opts.dir, 'orders.jsonl');
   const bytes = writeOrders(input, count);
