@@ -24,6 +24,8 @@ const QUOTE = 0x22,
   MINUS = 0x2d,
   ZERO = 0x30,
   NINE = 0x39;
+const STRING_CACHE = 256,
+  MAX_CACHED_LENGTH = 24;
 /** Deeper nesting in a skipped value is left to JSON.parse. */
 const MAX_DEPTH = 64;
 /** Exact powers of ten as literals (Math.pow is not guaranteed exact). */
@@ -137,6 +139,11 @@ export class JsonlProjector {
   private readonly anyNonAscii: boolean;
   /** The value `readValue` decoded (a field, not a returned pair: no allocation per value). */
   private value: unknown = null;
+  /**
+   * Recent short ASCII strings by a hash of their bytes: a column of few distinct values (a
+   * category, a country) then reuses one string instead of allocating one per row.
+   */
+  private readonly strings: Array<string | undefined> = new Array<string | undefined>(STRING_CACHE).fill(undefined);
 
   private constructor(private readonly names: readonly string[]) {
     this.keys = names.map((n) => Buffer.from(n, 'utf8'));
@@ -223,7 +230,7 @@ export class JsonlProjector {
         if (d >= 0x80) high = true;
       }
       if (k >= end) return -1;
-      this.value = b.toString(high ? 'utf8' : 'latin1', i + 1, k);
+      this.value = high ? b.toString('utf8', i + 1, k) : this.ascii(b, i + 1, k);
       return k + 1;
     }
     if (c === MINUS || (c >= ZERO && c <= NINE)) return this.readNumber(b, i, end);
@@ -234,35 +241,61 @@ export class JsonlProjector {
     return e;
   }
 
+  /** The ASCII bytes [s, e) as a string, from the cache when the same bytes were seen lately. */
+  private ascii(b: Buffer, s: number, e: number): string {
+    const len = e - s;
+    if (len === 0) return '';
+    if (len > MAX_CACHED_LENGTH) return b.toString('latin1', s, e);
+    let h = len;
+    for (let k = s; k < e; k++) h = (h * 31 + b[k]) | 0;
+    h &= STRING_CACHE - 1;
+    const hit = this.strings[h];
+    if (hit !== undefined && hit.length === len) {
+      let k = 0;
+      while (k < len && hit.charCodeAt(k) === b[s + k]) k++;
+      if (k === len) return hit;
+    }
+    const str = b.toString('latin1', s, e);
+    this.strings[h] = str;
+    return str;
+  }
+
   /**
    * Up to 15 significant digits and 22 decimals, m / 10^k is the correctly rounded double (both
    * exact doubles, one IEEE division), which is what JSON.parse gives; beyond, Number() of the text.
    */
   private readNumber(b: Buffer, i: number, end: number): number {
-    const e = numberEnd(b, i, end);
-    if (e < 0) return -1;
+    // One pass: JSON's grammar (-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?) and the digits as m.
     let k = i,
       m = 0,
       digits = 0,
-      frac = -1;
+      frac = 0;
     const neg = b[k] === MINUS;
     if (neg) k++;
-    for (; k < e; k++) {
-      const c = b[k];
-      if (c === 0x2e) frac = 0;
-      else if (c >= ZERO && c <= NINE) {
-        m = m * 10 + (c - ZERO);
-        digits++;
-        if (frac >= 0) frac++;
-      } else {
-        digits = 99; // an exponent: Number() below
-        break;
-      }
+    if (k >= end) return -1;
+    if (b[k] === ZERO) {
+      k++;
+      digits = 1;
+    } else if (b[k] > ZERO && b[k] <= NINE) {
+      for (; k < end && b[k] >= ZERO && b[k] <= NINE; k++, digits++) m = m * 10 + (b[k] - ZERO);
+    } else return -1;
+    if (k < end && b[k] === 0x2e) {
+      const s = ++k;
+      for (; k < end && b[k] >= ZERO && b[k] <= NINE; k++) m = m * 10 + (b[k] - ZERO);
+      frac = k - s;
+      if (frac === 0) return -1;
+      digits += frac;
+    }
+    if (k < end && (b[k] === 0x65 || b[k] === 0x45)) {
+      const e = numberEnd(b, i, end); // the exponent: checked there, converted by Number()
+      if (e < 0) return -1;
+      this.value = Number(b.toString('latin1', i, e));
+      return e;
     }
     if (digits <= 15 && frac <= 22) {
       const v = frac > 0 ? m / POW10[frac] : m;
       this.value = neg ? -v : v;
-    } else this.value = Number(b.toString('latin1', i, e));
-    return e;
+    } else this.value = Number(b.toString('latin1', i, k));
+    return k;
   }
 }
