@@ -6,6 +6,7 @@
  * useSyncExternalStore renders synchronously, in the microtasks before the next task, which a
  * MessageChannel message marks) and (b) the time to the next animation frame. Measured with the
  * Overview tab, then with the Metrics tab (one row per operator) open.
+ * `WEIR_BENCH_UI_PROFILE=<dir>` also writes a page CPU profile per tab there (.cpuprofile).
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -125,7 +126,18 @@ export async function measureMetricsUpdate(
     await page.getByTestId(`live-tab-${tab}`).click();
     await page.waitForTimeout(500);
     await page.evaluate(() => window.__metricsCost!.splice(0));
+    const profileDir = process.env.WEIR_BENCH_UI_PROFILE;
+    const cdp = profileDir ? await page.context().newCDPSession(page) : null;
+    if (cdp) {
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.start');
+    }
     await page.waitForTimeout(seconds * 1000);
+    if (cdp && profileDir) {
+      const { profile } = await cdp.send('Profiler.stop');
+      writeFileSync(join(profileDir, `metrics-${tab}.cpuprofile`), JSON.stringify(profile));
+      await cdp.detach();
+    }
     const got = await page.evaluate(() => window.__metricsCost!.splice(0));
     if (got.length === 0) {
       const seen = await page.evaluate(() => window.__wsSeen);
