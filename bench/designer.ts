@@ -3,13 +3,18 @@
  * is dragged in small mouse steps and, for each step, the time from the pointer event to the next
  * frame after React Flow moved the node is measured inside the page. Prints median and p95 ms.
  *
- * Run alone: `node --import tsx bench/designer.ts`; `measureDesignerDrag()` for bench/main.ts.
+ * Bench section 'Designer' (`run`): that drag, and the cost of one live metrics update for a
+ * 50-operator job (bench/designer-metrics.ts), each against a 60 Hz frame budget (16.7 ms).
+ *
+ * Run alone: `node --import tsx bench/designer.ts`.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { largeJob } from '../test/support/fixtures/large-job.ts';
 import { startServe, launchBrowser, openDesigner, hasChromium } from '../test/support/designer-support.ts';
+import { measureMetricsUpdate } from './designer-metrics.ts';
+import { median, type BenchFigure, type BenchOptions } from './report.ts';
 
 export interface DragResult {
   nodes: number;
@@ -31,59 +36,114 @@ export async function measureDesignerDrag(steps = 40): Promise<DragResult | null
   const served = await startServe();
   const browser = await launchBrowser();
   try {
-    const job = largeJob();
-    writeFileSync(join(served.workspace, 'large.weir.json'), JSON.stringify(job));
-    const page = await openDesigner(browser, served.url);
-    await page.keyboard.press(process.platform === 'darwin' ? 'Meta+o' : 'Control+o');
-    await page.getByTestId('file-large.weir.json').click();
-    await page.waitForFunction(() => document.querySelectorAll('.react-flow__node').length === 200, null, {
-      timeout: 30_000,
-    });
-    await page.waitForTimeout(500);
-    // Pick a node fully inside the viewport.
-    const target = page.locator('.react-flow__node[data-id="map-2"]');
-    const box = await target.boundingBox();
-    if (!box) throw new Error('node not visible');
-    await page.evaluate(() => {
-      const el = document.querySelector('.react-flow__node[data-id="map-2"]') as HTMLElement;
-      const lat: number[] = [];
-      window.__dragLat = lat;
-      let lastMove = 0;
-      window.addEventListener(
-        'pointermove',
-        (e) => {
-          lastMove = e.timeStamp;
-        },
-        { capture: true },
-      );
-      new MutationObserver(() => {
-        const t0 = lastMove;
-        if (!t0) return;
-        lastMove = 0;
-        requestAnimationFrame(() => lat.push(performance.now() - t0));
-      }).observe(el, { attributes: true, attributeFilter: ['style'] });
-    });
-    const x = box.x + box.width / 2;
-    const y = box.y + box.height / 2;
-    await page.mouse.move(x, y);
-    await page.mouse.down();
-    for (let i = 1; i <= steps; i++) {
-      await page.mouse.move(x + i * 6, y + (i % 2) * 4);
-      await page.waitForTimeout(16);
-    }
-    await page.mouse.up();
-    await page.waitForTimeout(100);
-    const lat = (await page.evaluate(() => window.__dragLat ?? [])).sort((a, b) => a - b);
-    if (lat.length === 0) throw new Error('the node never repainted during the drag');
-    const q = (p: number) => lat[Math.min(lat.length - 1, Math.floor(p * lat.length))];
-    return {
-      nodes: job.nodes.length,
-      edges: job.edges.length,
-      steps: lat.length,
-      medianMs: Math.round(q(0.5) * 10) / 10,
-      p95Ms: Math.round(q(0.95) * 10) / 10,
-      maxMs: Math.round(lat[lat.length - 1] * 10) / 10,
-    };
+    return await dragOnce(browser, served, steps);
+  } finally {
+    await browser.close();
+    await served.close();
+  }
+}
+
+async function dragOnce(
+  browser: Awaited<ReturnType<typeof launchBrowser>>,
+  served: { url: string; workspace: string },
+  steps: number,
+): Promise<DragResult> {
+  const job = largeJob();
+  writeFileSync(join(served.workspace, 'large.weir.json'), JSON.stringify(job));
+  const page = await openDesigner(browser, served.url);
+  await page.keyboard.press(process.platform === 'darwin' ? 'Meta+o' : 'Control+o');
+  await page.getByTestId('file-large.weir.json').click();
+  await page.waitForFunction(() => document.querySelectorAll('.react-flow__node').length === 200, null, {
+    timeout: 30_000,
+  });
+  await page.waitForTimeout(500);
+  // Pick a node fully inside the viewport.
+  const target = page.locator('.react-flow__node[data-id="map-2"]');
+  const box = await target.boundingBox();
+  if (!box) throw new Error('node not visible');
+  await page.evaluate(() => {
+    const el = document.querySelector('.react-flow__node[data-id="map-2"]') as HTMLElement;
+    const lat: number[] = [];
+    window.__dragLat = lat;
+    let lastMove = 0;
+    window.addEventListener(
+      'pointermove',
+      (e) => {
+        lastMove = e.timeStamp;
+      },
+      { capture: true },
+    );
+    new MutationObserver(() => {
+      const t0 = lastMove;
+      if (!t0) return;
+      lastMove = 0;
+      requestAnimationFrame(() => lat.push(performance.now() - t0));
+    }).observe(el, { attributes: true, attributeFilter: ['style'] });
+  });
+  const x = box.x + box.width / 2;
+  const y = box.y + box.height / 2;
+  await page.mouse.move(x, y);
+  await page.mouse.down();
+  for (let i = 1; i <= steps; i++) {
+    await page.mouse.move(x + i * 6, y + (i % 2) * 4);
+    await page.waitForTimeout(16);
+  }
+  await page.mouse.up();
+  await page.waitForTimeout(100);
+  const lat = (await page.evaluate(() => window.__dragLat ?? [])).sort((a, b) => a - b);
+  await page.context().close();
+  if (lat.length === 0) throw new Error('the node never repainted during the drag');
+  const q = (p: number) => lat[Math.min(lat.length - 1, Math.floor(p * lat.length))];
+  return {
+    nodes: job.nodes.length,
+    edges: job.edges.length,
+    steps: lat.length,
+    medianMs: Math.round(q(0.5) * 10) / 10,
+    p95Ms: Math.round(q(0.95) * 10) / 10,
+    maxMs: Math.round(lat[lat.length - 1] * 10) / 10,
+  };
+}
+
+const FRAME_MS = 1000 / 60;
+
+export async function run(opts: BenchOptions): Promise<BenchFigure[]> {
+  if (!hasChromium()) return [];
+  const served = await startServe();
+  const browser = await launchBrowser();
+  try {
+    const rounds = opts.quick ? 1 : 3;
+    const drags: DragResult[] = [];
+    for (let r = 0; r < rounds; r++) drags.push(await dragOnce(browser, served, opts.quick ? 20 : 40));
+    const metrics = await measureMetricsUpdate(browser, served, opts.quick ? 2 : 8);
+    const frame = { name: 'one frame at 60 Hz', value: FRAME_MS };
+    const drag = median(drags.map((d) => d.medianMs));
+    const figures: BenchFigure[] = [
+      {
+        section: 'Designer',
+        name: `drag to repaint, ${drags[0].nodes} nodes / ${drags[0].edges} edges, median`,
+        value: drag,
+        unit: 'ms',
+        baseline: frame,
+        ratio: drag / FRAME_MS,
+        target: '<= 1 frame',
+        met: drag <= FRAME_MS,
+        samples: drags.map((d) => d.medianMs),
+        note: `p95 ${median(drags.map((d) => d.p95Ms))} ms`,
+      },
+    ];
+    for (const [tab, c] of Object.entries(metrics.tabs))
+      figures.push({
+        section: 'Designer',
+        name: `one live metrics update, ${metrics.operators} operators, ${tab} tab: handler + React commit, median`,
+        value: c.renderMs,
+        unit: 'ms',
+        baseline: frame,
+        ratio: c.renderMs / FRAME_MS,
+        target: '< 1 frame',
+        met: c.renderMs < FRAME_MS,
+        note: `${c.updates} updates; p95 ${c.renderP95Ms.toFixed(1)} ms; to next frame ${c.frameMs.toFixed(1)} ms`,
+      });
+    return figures;
   } finally {
     await browser.close();
     await served.close();

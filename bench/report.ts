@@ -94,10 +94,14 @@ export function toMarkdown(figures: BenchFigure[], meta: Record<string, unknown>
 }
 
 /** Writes bench/results.json and bench/RESULTS.md (or into `outDir`), returns the Markdown. */
-export function writeReport(figures: BenchFigure[], opts: { quick: boolean; outDir: string; started: Date }): string {
+export function writeReport(
+  figures: BenchFigure[],
+  opts: { quick: boolean; outDir: string; started: Date; suffix?: string },
+): string {
   const meta = { date: opts.started.toISOString(), quick: opts.quick, machine: machine() };
-  writeFileSync(`${opts.outDir}/results.json`, JSON.stringify({ ...meta, figures }, null, 2) + '\n');
+  const suffix = opts.suffix ?? '';
+  writeFileSync(`${opts.outDir}/results${suffix}.json`, JSON.stringify({ ...meta, figures }, null, 2) + '\n');
   const md = toMarkdown(figures, meta);
-  writeFileSync(`${opts.outDir}/RESULTS.md`, md);
+  writeFileSync(`${opts.outDir}/RESULTS${suffix}.md`, md);
   return md;
 }

@@ -3,6 +3,8 @@
  * (non-hidden) file in it, files assigned round-robin to subtasks. The position is a byte offset
  * and line number per file, so a restored source continues at exactly the record after Sn.
  * Bounded by default; `follow: true` tails the files (and picks up new files in a folder).
+ * JSON Lines rows carry only the columns the job reads when the runtime names them (`columns`):
+ * engine/connectors/jsonl-projection.ts decodes those from the bytes, other lines take JSON.parse.
  */
 import { openSync, readSync, closeSync, statSync, readdirSync, fstatSync } from 'node:fs';
 import { join, basename } from 'node:path';
@@ -11,6 +13,7 @@ import type { Row } from '../contracts/operator.ts';
 import { BadRecordError, type SourceContext, type SourceReader, type SourceReadResult } from '../contracts/source.ts';
 import { eventTimeInRange, MAX_EVENT_TIME, parseEventTime } from './event-time.ts';
 import { parseCsvLine, csvValue } from './csv.ts';
+import { JsonlProjector } from './jsonl-projection.ts';
 
 const CHUNK = 1 << 20;
 /** A longer line is a bad record, skipped without being buffered: memory stays bounded on any input. */
@@ -49,14 +52,21 @@ export class FileSourceReader implements SourceReader {
   private eof = false;
   private header: string[] | null = null;
   private readonly field: string | undefined;
+  /** Decodes only the read columns of a JSON line; null: whole rows (CSV, or every column needed). */
+  private readonly projector: JsonlProjector | null;
+  /** Whole rows for now, e.g. while an edge sample shows them in the live panel. */
+  private allColumns = false;
 
   constructor(
     private readonly cfg: FileSourceConfig,
     private readonly ctx: SourceContext,
     restored?: unknown[],
+    /** The columns anything downstream reads (engine/graph/read-columns.ts); null or absent = all. */
+    columns?: readonly string[] | null,
   ) {
     this.root = ctx.resolvePath(cfg.path);
     this.field = cfg.eventTime?.field;
+    this.projector = cfg.format === 'jsonl' && columns ? JsonlProjector.for(columns) : null;
     // Positions are a union over all restored subtasks, so a restore may change parallelism.
     for (const r of restored ?? []) {
       const files = (r as { files?: Record<string, FilePos> } | undefined)?.files ?? {};
@@ -69,6 +79,10 @@ export class FileSourceReader implements SourceReader {
     const all = listSourceFiles(this.root);
     const mine = all.filter((_, i) => i % this.ctx.parallelism === this.ctx.subtask);
     for (const f of mine) if (!this.files.includes(f)) this.files.push(f);
+  }
+
+  showAllColumns(on: boolean): void {
+    this.allColumns = on;
   }
 
   position(): unknown {
@@ -182,6 +196,7 @@ export class FileSourceReader implements SourceReader {
           continue;
         }
       }
+      if (this.projector !== null && !this.allColumns && this.consumeFast(f, pos, start, nl, rows, ts)) continue;
       const text = this.buf.toString('utf8', start, nl);
       this.consumeLine(f, pos, text, nl + 1 - start, rows, ts);
     }
@@ -221,6 +236,24 @@ export class FileSourceReader implements SourceReader {
     this.fileIndex++;
   }
 
+  /** The line [start, nl) through the projector; false (nothing consumed) when it takes the slow path. */
+  private consumeFast(file: string, pos: FilePos, start: number, nl: number, rows: Row[], ts: number[]): boolean {
+    const end = nl > start && this.buf[nl - 1] === 13 ? nl - 1 : nl;
+    const row = this.projector!.decode(this.buf, start, end);
+    if (row === null) return false;
+    pos.offset += nl + 1 - start;
+    pos.line++;
+    const t = this.eventTime(row);
+    if (typeof t === 'string') {
+      const text = this.buf.toString('utf8', start, end);
+      this.bad({ file, line: pos.line, text }, `${basename(file)}:${pos.line}`, t);
+      return true;
+    }
+    rows.push(row);
+    ts.push(t);
+    return true;
+  }
+
   private consumeLine(file: string, pos: FilePos, raw: string, bytes: number, rows: Row[], ts: number[]): void {
     pos.offset += bytes;
     pos.line++;
@@ -244,22 +277,22 @@ export class FileSourceReader implements SourceReader {
         return this.bad(dead, where, `invalid JSON (${(e as Error).message})`);
       }
       if (row === null) return this.bad(dead, where, 'expected a JSON object');
+      if (this.projector !== null && !this.allColumns) row = this.projector.project(row);
     }
-    let t = NaN;
-    if (this.field !== undefined) {
-      t = parseEventTime(row[this.field]);
-      if (Number.isNaN(t))
-        return this.bad(dead, where, `field '${this.field}' is not a timestamp (epoch ms or ISO-8601)`);
-      if (!eventTimeInRange(t)) {
-        return this.bad(
-          dead,
-          where,
-          `field '${this.field}' = ${t} is outside the representable event-time range (±${MAX_EVENT_TIME} ms)`,
-        );
-      }
-    }
+    const t = this.eventTime(row);
+    if (typeof t === 'string') return this.bad(dead, where, t);
     rows.push(row);
     ts.push(t);
+  }
+
+  /** The row's event time (NaN without an event-time field), or why the row is a bad record. */
+  private eventTime(row: Row): number | string {
+    if (this.field === undefined) return NaN;
+    const t = parseEventTime(row[this.field]);
+    if (Number.isNaN(t)) return `field '${this.field}' is not a timestamp (epoch ms or ISO-8601)`;
+    if (!eventTimeInRange(t))
+      return `field '${this.field}' = ${t} is outside the representable event-time range (±${MAX_EVENT_TIME} ms)`;
+    return t;
   }
 
   private csvRow(text: string): Row | null {

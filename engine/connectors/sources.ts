@@ -10,12 +10,19 @@ import { nexmarkParams } from './nexmark/nexmark-generator.ts';
 import { PostgresSnapshotReader } from './postgres/snapshot-source.ts';
 import { PostgresCdcReader } from './postgres/cdc-source.ts';
 
-export function createSourceReader(node: JobNode, ctx: SourceContext, restored: unknown[]): SourceReader {
+/** `columns`: what the job reads of the source's rows (engine/graph/read-columns.ts); null = all. */
+export function createSourceReader(
+  node: JobNode,
+  ctx: SourceContext,
+  restored: unknown[],
+  columns: readonly string[] | null = null,
+): SourceReader {
   if (node.type === 'source.file')
     return new FileSourceReader(
       node.config,
       ctx,
       restored.filter((r) => r !== undefined),
+      columns,
     );
   if (node.type === 'source.generator')
     return new GeneratorSourceReader(

@@ -41,6 +41,11 @@ export interface SourceReader {
    */
   notifyCheckpointComplete?(checkpointId: number, position: unknown): Promise<void>;
   close(): Promise<void>;
+  /**
+   * A reader that builds only the columns the job reads switches to whole rows while `on` (an edge
+   * sample in the live panel shows the records as they are in the file).
+   */
+  showAllColumns?(on: boolean): void;
 }
 
 export interface SourceContext {

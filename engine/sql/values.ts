@@ -147,10 +147,13 @@ export function toTimestamp(v: unknown): string | null {
   return new Date(ms).toISOString();
 }
 
+// At module scope: a closure made per call is re-created (and, under tsx, re-named) on every row.
+function exact(v: unknown): Decimal | null {
+  return v instanceof Decimal ? v : typeof v === 'number' && Number.isSafeInteger(v) ? decimalFromInteger(v) : null;
+}
+
 /** A DECIMAL against a DECIMAL or a whole number compares exactly; against a fraction, as doubles. */
 function compareDecimal(a: unknown, b: unknown): number | null {
-  const exact = (v: unknown): Decimal | null =>
-    v instanceof Decimal ? v : typeof v === 'number' && Number.isSafeInteger(v) ? decimalFromInteger(v) : null;
   const x = exact(a),
     y = exact(b);
   if (x !== null && y !== null) return decimalCompare(x, y);

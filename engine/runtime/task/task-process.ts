@@ -20,6 +20,7 @@ import { createOperator, needsKeyedState } from './operators/registry.ts';
 import type { OperatorServices } from '../../contracts/operator-services.ts';
 import { createStateBackend } from './state-factory.ts';
 import { createSourceReader, sourceWatermarkSettings } from '../../connectors/sources.ts';
+import { sourceReadColumns } from '../../graph/read-columns.ts';
 import { BoundedOutOfOrdernessWatermarks, IdlenessTimer } from '../../time/watermark-generator.ts';
 import type { HostToTask, TaskStartMessage, TaskToHost } from '../common/task-protocol.ts';
 import { collectMetrics } from './task-metrics.ts';
@@ -262,6 +263,7 @@ export class TaskProcessRuntime {
         },
       },
       positions,
+      sourceReadColumns(job, node.id),
     );
     const wmCfg = sourceWatermarkSettings(node);
     const rt: SourceRuntime = {
@@ -302,6 +304,8 @@ export class TaskProcessRuntime {
     if (on) this.sampled.add(k);
     else this.sampled.delete(k);
     for (const t of this.subtasks) {
+      // A sampled edge shows records as they are in the file, so readers build whole rows meanwhile.
+      t.source?.reader.showAllColumns?.(this.sampled.size > 0);
       if (t.source?.nodeId === nodeId && port === 'out') t.source.tap = on ? (t.source.tap ?? new EdgeTap()) : null;
       for (const l of t.chain.links) {
         if (l.nodeId !== nodeId) continue;

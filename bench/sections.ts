@@ -1,0 +1,36 @@
+/**
+ * The bench sections `npm run bench` runs, in order. A section is a module exporting
+ * `run(opts: BenchOptions): Promise<BenchFigure[]>` (bench/report.ts); adding one is one line here.
+ * `--only a,b` runs the named ones; the flags below are shorthands for section names.
+ */
+import type { BenchSection } from './report.ts';
+
+export interface SectionEntry {
+  name: string;
+  load: () => Promise<{ run: BenchSection }>;
+  /** Left out of `--quick` (which must stay under a minute) unless named with --only or a flag. */
+  slow?: boolean;
+}
+
+export const SECTIONS: SectionEntry[] = [
+  { name: 'engine', load: () => import('./engine-ratio.ts') },
+  { name: 'file-source', load: () => import('./file-source.ts') },
+  { name: 'latency', load: () => import('./latency.ts') },
+  // Starts `weir serve` and Chromium, loads a 200-node job per round: ~20-40 s on its own.
+  { name: 'designer', load: () => import('./designer.ts'), slow: true },
+  // Checkpoint overhead per backend, RocksDB against its hand loop, restore, memory, growth to 10M
+  // keys: ~30 s quick, ~20 min full (bench/state.ts).
+  { name: 'state', load: () => import('./state.ts'), slow: true },
+  // Every examples/nexmark query on the heap and RocksDB backends next to Flink per core.
+  { name: 'nexmark', load: () => import('./nexmark.ts'), slow: true },
+];
+
+/** Command-line flags naming a list of sections (kept from the bench's earlier options). */
+export const FLAG_SECTIONS: Record<string, string[]> = {
+  checkpoints: ['state'],
+  rocksdb: ['state'],
+  designer: ['designer'],
+  latency: ['latency'],
+  'file-source': ['file-source'],
+  nexmark: ['nexmark'],
+};
