@@ -165,7 +165,7 @@ const isDecimalSum = (a: unknown): a is DecimalSum => a !== null && typeof a ===
 const toDecimal = (a: DecimalSum): Decimal => new Decimal(BigInt(a.u), a.s, MAX_PRECISION);
 const fromDecimal = (d: Decimal): DecimalSum => ({ u: d.unscaled.toString(), s: d.scale });
 
-function addToSum(acc: unknown, v: unknown): unknown {
+export function addToSum(acc: unknown, v: unknown): unknown {
   if (v instanceof Decimal) {
     if (acc === null) return fromDecimal(v);
     if (isDecimalSum(acc)) return fromDecimal(decimalAdd(toDecimal(acc), v) ?? toDecimal(acc));
