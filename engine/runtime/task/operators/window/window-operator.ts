@@ -61,8 +61,8 @@ export class WindowOperator implements StreamOperator {
     if (batch.kinds !== undefined && !this.plan.changelog) {
       // The plan decides the accumulators (retracting or not): a changelog it did not expect would be
       // counted as inserts.
-      throw new Error(
-        `window '${this.plan.nodeId}' received a changelog, but its job graph gives it an append-only input`,
+      return Promise.reject(
+        new Error(`window '${this.plan.nodeId}' received a changelog, but its job graph gives it an append-only input`),
       );
     }
     return this.processor!.processBatch(batch);
