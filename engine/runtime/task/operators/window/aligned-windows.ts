@@ -159,8 +159,7 @@ export class AlignedWindows implements WindowProcessor {
       if (t !== t) throw env.noEventTime();
       const row = rows[i];
       // Retractions are paired as ~i (negative), so the pair arrays need no third column.
-      const kind = kinds === undefined ? '+I' : kinds[i];
-      const record = kind === '-U' || kind === '-D' ? ~i : i;
+      const record = kinds !== undefined && (kinds[i] === '-U' || kinds[i] === '-D') ? ~i : i;
       const entry = keys.entryOf(row);
       const time = Math.floor(t);
       const last = entry.last;
