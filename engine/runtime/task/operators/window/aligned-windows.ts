@@ -18,8 +18,9 @@
  * Over a changelog (`plan.changelog`), a -U/-D row is retracted from the window(s) of its event
  * time (the old image carries the old time), a +I/+U row added to those of its own: an update
  * that changes the event time moves the row between windows. The same lateness rule applies to
- * both. A window whose row count is back to zero emits nothing when it fires (Flink emits no row
- * for an empty window).
+ * both (with allowedLateness a retraction refires a fired window, as an insert does). A window
+ * whose row count is back to zero emits nothing when it fires or refires (Flink emits no row for
+ * an empty window).
  */
 import type { RecordBatch, Row } from '../../../../contracts/operator.ts';
 import type { AlignedWindowAssigner } from '../../../../time/windows/index.ts';

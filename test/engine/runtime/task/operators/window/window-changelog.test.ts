@@ -109,6 +109,37 @@ test('MAX over a changelog falls back to the next value when the current max is 
   await h.close();
 });
 
+test('with allowedLateness a change for a fired window refires it, and nothing once it is empty', async () => {
+  const create = changelogWindow({
+    keyBy: 'user',
+    window: { kind: 'tumbling', size: 1000 },
+    aggregates: 'COUNT(*) AS n, SUM(v) AS s',
+    allowedLateness: 500,
+  });
+  const h = await OperatorTestHarness.open(create);
+  await h.processBatch(
+    change(
+      ['+I', '+I'],
+      [
+        { user: 'a', v: 2 },
+        { user: 'a', v: 5 },
+      ],
+      [10, 20],
+    ),
+  );
+  await h.processWatermark(1000);
+  await h.processBatch(change(['-D'], [{ user: 'a', v: 5 }], [20])); // within lateness: refires
+  await h.processBatch(change(['-D'], [{ user: 'a', v: 2 }], [10])); // empties it: no row
+  await h.processWatermark(1499); // cleaned up (999 + 500)
+  await h.processBatch(change(['+I'], [{ user: 'a', v: 7 }], [30])); // too late now
+  assert.deepEqual(
+    h.output().map((r) => `${r.row.n}/${r.row.s}`),
+    ['2/7', '1/2'],
+  );
+  assert.equal(h.lateRecordsDropped, 1);
+  await h.close();
+});
+
 test('a changelog batch into a window planned append-only fails with a clear error', async () => {
   const node: JobNodeOf<'window'> = {
     id: 'win',
