@@ -15,7 +15,8 @@ import {
 } from '../../../../../../engine/runtime/task/operators/relational/index.ts';
 import { BACKEND_KINDS, createHarnessBackends, OperatorTestHarness } from '../../../../../support/harness/index.ts';
 import { prng } from '../window/window-fixtures.ts';
-import { foldChangelog, jobAround, type Change } from './relational-fixtures.ts';
+import { foldChangelog, type Change } from './relational-fixtures.ts';
+import { jobAround } from '../job-around.ts';
 
 const backends = await createHarnessBackends();
 after(() => backends.dispose());

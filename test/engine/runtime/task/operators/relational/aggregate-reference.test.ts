@@ -19,7 +19,6 @@ import { BACKEND_KINDS, createHarnessBackends, OperatorTestHarness } from '../..
 import {
   drivePhased,
   foldChangelog,
-  jobAround,
   perKey,
   PHASES,
   randomSides,
@@ -27,6 +26,7 @@ import {
   type Change,
   type DriveEvent,
 } from './relational-fixtures.ts';
+import { jobAround } from '../job-around.ts';
 
 const AGGREGATES =
   'COUNT(*) AS n, SUM(v) AS total, MIN(v) AS lo, MAX(v) AS hi, AVG(v) AS mean, ' +

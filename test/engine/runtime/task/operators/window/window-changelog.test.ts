@@ -17,7 +17,7 @@ import {
   OperatorTestHarness,
 } from '../../../../../support/harness/index.ts';
 import { parseKeyBy } from '../../../../../../engine/sql/index.ts';
-import { jobAround } from '../relational/relational-fixtures.ts';
+import { jobAround } from '../job-around.ts';
 import { canonical, iso } from './window-fixtures.ts';
 import {
   CHANGELOG_AGGREGATES,
