@@ -24,7 +24,7 @@ import type {
 } from '../../../../contracts/operator.ts';
 import type { StateTable } from '../../../../contracts/keyed-state.ts';
 import type { KeyBy } from '../../../../sql/index.ts';
-import type { WindowAggregates } from '../window/aggregates.ts';
+import { checkRestoredWidth, type WindowAggregates } from '../window/aggregates.ts';
 import {
   ChangelogBuffer,
   ExpiryQueue,
@@ -106,6 +106,7 @@ export class AggregateOperator implements StreamOperator {
     }
     const { keys: skeys, distinct, slot } = batchStateKeys(this.ctx, what, rows, (r) => key.keyOf(r));
     const entries = await this.table.getMany(distinct);
+    for (const e of entries) if (e !== undefined) checkRestoredWidth(aggregates, e.a, what);
     if (stateTtl !== null) {
       // Expired but not yet cleaned (the queue works in steps): the key starts afresh, exactly at t + stateTtl.
       entries.forEach((e, j) => {

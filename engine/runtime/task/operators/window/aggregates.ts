@@ -30,6 +30,8 @@ export interface WindowAggregates {
   create(): Acc[];
   /** A private copy of stored accumulators, safe to update. */
   copy(stored: readonly Acc[]): Acc[];
+  /** Accumulators per state entry (the user's aggregates, plus the hidden row count over a changelog). */
+  readonly width: number;
   /** True when built for a changelog input: `retract` and `isEmpty` work. */
   readonly retracts: boolean;
   /** Adds one row to `accs`, in place. */
@@ -75,6 +77,7 @@ export function compileWindowAggregates(
   const retractFns = fns as RetractingAccumulator[];
   return {
     aliases,
+    width: n,
     retracts,
     retract(accs, row) {
       if (!retracts) throw new Error('retract on aggregates compiled for an append-only input');
@@ -103,4 +106,18 @@ export function compileWindowAggregates(
       for (let j = 0; j < shown; j++) out[aliases[j]] = fns[j].result(accs[j]);
     },
   };
+}
+
+/**
+ * Accumulators read back from state must have the plan's layout: a job restored after switching
+ * between append-only and changelog input (or after editing its aggregates) would otherwise fold
+ * rows into accumulators of another shape.
+ */
+export function checkRestoredWidth(aggs: WindowAggregates, accs: readonly unknown[], what: string): void {
+  if (accs.length === aggs.width) return;
+  throw new Error(
+    `${what}: its state holds ${accs.length} accumulators per entry, but the job now computes ${aggs.width}` +
+      ` (${aggs.retracts ? 'a changelog input adds a hidden row count' : 'an append-only input has no hidden row count'}):` +
+      ' the aggregates or the changelog-ness of the input changed since the checkpoint; start the job fresh',
+  );
 }

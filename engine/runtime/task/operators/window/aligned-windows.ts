@@ -28,6 +28,7 @@ import { alignedWindowKey } from './state-keys.ts';
 import type { StateWrite, Timer } from './timers.ts';
 import { ResultBuffer, type WindowEnv, type WindowProcessor } from './window-env.ts';
 import { KeyIndex } from './key-index.ts';
+import { checkRestoredWidth } from './aggregates.ts';
 
 export interface AlignedWindowState {
   /** Key values in keyBy order. */
@@ -248,6 +249,7 @@ export class AlignedWindows implements WindowProcessor {
         // Objects read from state may be updated in place: every backend's snapshot is a copy
         // taken in its synchronous part (heap: deep copy; RocksDB: bytes), never a live reference.
         let state = stored[j];
+        if (state !== undefined) checkRestoredWidth(aggs, state.a, `window '${env.plan.nodeId}'`);
         if (state === undefined) {
           const e = kw.owner;
           state = { k: e.keyValues, a: aggs.create(), t: env.firstTimerTime(kw.end) };

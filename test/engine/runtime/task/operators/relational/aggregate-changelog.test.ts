@@ -189,3 +189,21 @@ test("q4's shape: AVG per category over MAX per auction on an updating input equ
     await second.close();
   }
 });
+
+test('restoring append-only aggregate state into a changelog plan fails with a clear error', async () => {
+  const node: JobNodeOf<'aggregate'> = {
+    id: 'agg',
+    type: 'aggregate',
+    config: { keyBy: 'user', aggregates: 'MAX(v) AS hi' },
+  };
+  const before = await OperatorTestHarness.open(() => createAggregateOperator(node, jobAround(node)));
+  await before.processElements([{ row: { user: 'a', v: 1 }, ts: 5 }]);
+  const snap = await before.snapshot(1);
+  await before.close();
+  const after = await OperatorTestHarness.open(changelogAggregate('agg', 'user', 'MAX(v) AS hi'), {}, [snap]);
+  await assert.rejects(
+    after.processBatch(batch(['-D'], [{ user: 'a', v: 1 }])),
+    /aggregate 'agg': its state holds 1 accumulators per entry, but the job now computes 2/,
+  );
+  await after.close();
+});

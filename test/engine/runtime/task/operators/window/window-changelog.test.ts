@@ -234,3 +234,18 @@ test('tumbling over a random changelog, rescaled 1 -> 4 -> 1 through snapshots, 
     await back.close();
   }
 });
+
+test('restoring append-only window state into a changelog plan fails with a clear error, not wrong results', async () => {
+  const config: WindowConfig = { keyBy: 'user', window: { kind: 'tumbling', size: 1000 }, aggregates: 'MAX(v) AS hi' };
+  const node: JobNodeOf<'window'> = { id: 'win', type: 'window', config };
+  const before = await OperatorTestHarness.open(() => createWindowOperator(node, jobAround(node)));
+  await before.processElements([{ row: { user: 'a', v: 1 }, ts: 5 }]);
+  const snap = await before.snapshot(1);
+  await before.close();
+  const after = await OperatorTestHarness.open(changelogWindow(config), {}, [snap]);
+  await assert.rejects(
+    after.processBatch(change(['-D'], [{ user: 'a', v: 1 }], [5])),
+    /window 'win': its state holds 1 accumulators per entry, but the job now computes 2 .*start the job fresh/,
+  );
+  await after.close();
+});
