@@ -1,15 +1,26 @@
 /**
  * Which edges carry a changelog (Flink's row kinds +I, -U, +U, -D) instead of an append-only
- * stream, and which nodes refuse one. Shared by validation and the designer (changelog edges are
- * drawn differently). Browser-safe.
+ * stream, and which nodes refuse one. Shared by validation, the runtime (operators compile
+ * retracting accumulators when `inputIsChangelog`) and the designer (changelog edges are drawn
+ * differently). Browser-safe.
  *
- * Producers: `source.postgres` in `cdc` mode, `aggregate`, `topn` without a window and outer `join`s (their results change). Pass-through: filter, map, union
- * carry a changelog when any input is one. Consumers: `sink.preview` (materializes the table),
- * `sink.file` only with `format: "changelog-json"`, `sink.postgres` only in upsert mode. Every other node takes append-only input
- * (window, the joins, aggregate, topn).
+ * Producers: `source.postgres` in `cdc` mode, `aggregate`, `topn` without a window and outer `join`s (their results change).
+ * Pass-through: filter, map, union carry a changelog when any input is one.
+ * Consumers:
+ * - `aggregate` retracts -U/-D rows from their group (Flink's GroupAggFunction with retraction);
+ *   a group whose row count drops to 0 emits -D of its last result and is forgotten.
+ * - `window` with tumbling or sliding windows (Flink 1.19+, FLINK-20281): +I/+U add the row to
+ *   the window(s) of its event time, -U/-D take it back out of those of theirs; a window still
+ *   fires once at the watermark, and one left with no rows emits nothing. Its output stays
+ *   append-only. A change for a window already cleaned up is late: dropped and counted (the
+ *   `late` port is append-only, so it may not be wired). Session windows refuse a changelog
+ *   (a retraction could split a merged session).
+ * - `sink.preview` (materializes the table), `sink.file` only with `format: "changelog-json"`,
+ *   `sink.postgres` only in upsert mode.
+ * Every other node (the joins, topn) takes append-only input.
  */
-import type { JobNode, JobProblem } from './types.ts';
-import type { GraphIndex } from './check-graph.ts';
+import type { JobDocument, JobNode, JobProblem, NormalizedJob } from './types.ts';
+import { checkGraph, type GraphIndex } from './check-graph.ts';
 
 /** Nodes whose output is a changelog whatever their input (outer joins retract NULL-padded rows). */
 export function producesChangelog(node: JobNode): boolean {
@@ -30,7 +41,17 @@ function acceptsChangelog(node: JobNode): boolean {
   if (node.type === 'sink.preview') return true;
   if (node.type === 'sink.file') return node.config.format === 'changelog-json';
   if (node.type === 'sink.postgres') return node.config.mode === 'upsert';
+  if (node.type === 'aggregate') return true;
+  if (node.type === 'window') return node.config.window?.kind !== 'session';
   return passesChangelog(node);
+}
+
+/** True when a changelog flows into `nodeId` (its operator must then retract -U/-D rows). */
+export function inputIsChangelog(job: JobDocument | NormalizedJob, nodeId: string): boolean {
+  const idx = checkGraph(job as JobDocument, []);
+  if (!idx.acyclic) return false;
+  const origin = changelogOrigins(idx);
+  return (idx.inputs.get(nodeId) ?? []).some((e) => e.fromPort === 'out' && origin.has(e.from));
 }
 
 /**
@@ -73,18 +94,24 @@ export function checkChangelog(idx: GraphIndex, problems: JobProblem[]): void {
   const origin = changelogOrigins(idx);
   for (const id of idx.order) {
     const { node, index } = idx.byId.get(id)!;
-    if (acceptsChangelog(node)) continue;
+    const accepts = acceptsChangelog(node);
     for (const e of idx.inputs.get(id) ?? []) {
       const o = e.fromPort === 'out' ? origin.get(e.from) : undefined;
       if (o === undefined) continue;
       const producer = idx.byId.get(o)!.node;
       const via = o === e.from ? '' : ` (through '${e.from}')`;
+      if (accepts) {
+        if (node.type === 'window') checkLatePort(idx, id, `${producer.type} '${o}'${via}`, problems);
+        continue;
+      }
       const hint =
-        node.type === 'sink.file'
-          ? `: set nodes[${index}].config.format to "changelog-json"`
-          : node.type === 'sink.postgres'
-            ? `: set nodes[${index}].config.mode to "upsert" with a key (append mode would keep every retracted row)`
-            : `: only filter, map, union, sink.preview and sink.file with format "changelog-json" take one`;
+        node.type === 'window'
+          ? `: session windows do not take one (retracting a row could split a merged session); use a tumbling or sliding window`
+          : node.type === 'sink.file'
+            ? `: set nodes[${index}].config.format to "changelog-json"`
+            : node.type === 'sink.postgres'
+              ? `: set nodes[${index}].config.mode to "upsert" with a key (append mode would keep every retracted row)`
+              : `: only filter, map, union, aggregate, window (tumbling or sliding), sink.preview, sink.file with format "changelog-json" and sink.postgres in upsert mode take one`;
       problems.push({
         path: `edges[${e.edge}]`,
         severity: 'error',
@@ -92,5 +119,18 @@ export function checkChangelog(idx: GraphIndex, problems: JobProblem[]): void {
         message: `${node.type} '${id}' cannot take a changelog, but ${producer.type} '${o}' produces one${via}${hint}`,
       });
     }
+  }
+}
+
+/** The `late` port carries plain rows: with a changelog input late changes are dropped and counted. */
+function checkLatePort(idx: GraphIndex, id: string, producer: string, problems: JobProblem[]): void {
+  for (const e of idx.outputs.get(id) ?? []) {
+    if (e.fromPort !== 'late') continue;
+    problems.push({
+      path: `edges[${e.edge}]`,
+      severity: 'error',
+      nodeId: id,
+      message: `window '${id}' takes a changelog from ${producer}, so its late changes (retractions too) are dropped and counted: the append-only 'late' port cannot carry them; remove this edge`,
+    });
   }
 }

@@ -170,7 +170,7 @@ function fromDecimal(d: Decimal): DecimalSum {
   return { u: Number.isSafeInteger(n) ? n : d.unscaled.toString(), s: d.scale };
 }
 
-function addToSum(acc: unknown, v: unknown): unknown {
+export function addToSum(acc: unknown, v: unknown): unknown {
   if (v instanceof Decimal) {
     if (acc === null) return fromDecimal(v);
     if (isDecimalSum(acc) && typeof acc.u === 'number' && acc.s === v.scale) {

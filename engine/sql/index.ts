@@ -14,6 +14,7 @@ export type { ProjectionColumn, CompiledProjection, KeyBy } from './projection.t
 export { parseKeyBy, compileProjectionDetailed } from './projection.ts';
 export type { AggregateFn, AggregateCall, Accumulator } from './aggregates.ts';
 export { compileAggregates, accumulatorFor } from './aggregates.ts';
+export { retractingAccumulatorFor, type RetractingAccumulator } from './retract-aggregates.ts';
 export { checkExpression, referencedColumns, parseExpressionAst } from './check.ts';
 export type { ParsedItem, SqlAst } from './parse.ts';
 export { compileConditionDetailed } from './condition.ts';

@@ -1,5 +1,6 @@
 /**
- * Chaos jobs for the relational operators: aggregate, topn (changelog-json sinks) and an interval
+ * Chaos jobs for the relational operators: aggregate, an aggregate over an aggregate's changelog
+ * (retractions), topn (changelog-json sinks) and an interval
  * join (append-only), each on generated records whose values are pure functions of (seed, seq), so
  * the expected final table is computed here by plain loops. A changelog's committed lines are
  * folded with signed counts (+I/+U add one, -U/-D take one away): the fold does not depend on the
@@ -10,7 +11,7 @@ import type { StateBackendKind } from '../../engine/graph/types.ts';
 import { generatorParams, generatorRecord } from '../../engine/connectors/generator-source.ts';
 import { canonical, readCommitted } from '../support/run-helpers.ts';
 
-export type RelationalKind = 'aggregate' | 'topn' | 'join.interval' | 'join' | 'join.window';
+export type RelationalKind = 'aggregate' | 'aggregate.changelog' | 'topn' | 'join.interval' | 'join' | 'join.window';
 
 const COUNT = 40_000;
 const GEN = { seed: 7, count: COUNT, keys: 9, outOfOrderness: 100, step: 10 };
@@ -51,6 +52,35 @@ export function relationalChaosJob(kind: RelationalKind, backend: StateBackendKi
       ],
       edges: [
         { from: 'gen', to: 'agg' },
+        { from: 'agg', to: 'out' },
+      ],
+    };
+  }
+  if (kind === 'aggregate.changelog') {
+    // MAX per (key, part), then MIN/AVG/MAX/COUNT per key over that updating result: the second
+    // aggregate retracts every superseded maximum.
+    return {
+      format: 'weir.job/v1',
+      name: `chaos-aggregate-changelog-${backend}`,
+      settings: settings(backend),
+      nodes: [
+        gen,
+        { id: 'parts', type: 'map', config: { select: 'key, value, MOD(seq, 5) AS part' } },
+        { id: 'hi', type: 'aggregate', config: { keyBy: 'key, part', aggregates: 'MAX(value) AS hi' } },
+        {
+          id: 'agg',
+          type: 'aggregate',
+          config: {
+            keyBy: 'key',
+            aggregates: 'COUNT(*) AS parts, MIN(hi) AS low, AVG(hi) AS mean, MAX(hi) AS top, SUM(hi) AS total',
+          },
+        },
+        sink('changelog-json'),
+      ],
+      edges: [
+        { from: 'gen', to: 'parts' },
+        { from: 'parts', to: 'hi' },
+        { from: 'hi', to: 'agg' },
         { from: 'agg', to: 'out' },
       ],
     };
@@ -175,6 +205,22 @@ export function relationalReference(kind: RelationalKind): string[] {
           small: vs.filter((v) => v < 100).length,
         }),
       )
+      .sort();
+  }
+  if (kind === 'aggregate.changelog') {
+    const hi = new Map<string, number[]>();
+    for (const r of recs) {
+      const parts = hi.get(r.key) ?? [-Infinity, -Infinity, -Infinity, -Infinity, -Infinity];
+      parts[r.seq % 5] = Math.max(parts[r.seq % 5], r.value);
+      hi.set(r.key, parts);
+    }
+    return [...hi]
+      .map(([key, all]) => {
+        const vs = all.filter((v) => v > -Infinity);
+        const total = vs.reduce((a, b) => a + b, 0);
+        const mean = Math.trunc(total / vs.length);
+        return canonical({ key, parts: vs.length, low: Math.min(...vs), mean, top: Math.max(...vs), total });
+      })
       .sort();
   }
   if (kind === 'topn') {

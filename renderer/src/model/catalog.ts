@@ -122,7 +122,8 @@ export const CATALOG: { [T in NodeType]: NodeTypeInfo<T> } = {
     label: 'Window',
     group: 'Windows',
     idPrefix: 'window',
-    description: 'Event-time windows (tumbling, sliding, session) with SQL aggregates; late records on a side output.',
+    description:
+      'Event-time windows (tumbling, sliding, session) with SQL aggregates; late records on a side output. Tumbling and sliding windows also take a changelog (-U/-D retract).',
     hasInput: true,
     outputs: ['out', 'late'],
     multiInput: false,
@@ -183,7 +184,8 @@ export const CATALOG: { [T in NodeType]: NodeTypeInfo<T> } = {
     label: 'Aggregate',
     group: 'Transforms',
     idPrefix: 'aggregate',
-    description: 'Group aggregation over everything seen so far, per key: a changelog of updated results.',
+    description:
+      'Group aggregation over everything seen so far, per key: a changelog of updated results. Takes a changelog too (-U/-D retract).',
     hasInput: true,
     outputs: ['out'],
     multiInput: false,

@@ -204,9 +204,31 @@ test('changelog edges are computed; a node that cannot take one names the produc
     type: 'window',
     config: { keyBy: 'key', window: { kind: 'tumbling', size: '1s' }, aggregates: 'COUNT(*) AS c' },
   };
+  // A tumbling window takes the changelog (Flink 1.19+ window aggregation over updates); its output
+  // is append-only again, so the jsonl-capable sink after it would take it too.
+  const winOut = win.nodes[3] as { config: { format: string } };
+  winOut.config.format = 'jsonl';
+  assert.ok(validateJob(win).ok, 'a tumbling window takes a changelog');
+  assert.deepEqual([...changelogEdges(checkGraph(win, []))], [1], 'the window output is append-only');
+  (win.nodes[2].config as { window: unknown }).window = { kind: 'session', gap: '1s' };
   assert.deepEqual(errorLines(win), [
-    "edges[1]: window 'f' cannot take a changelog, but aggregate 'agg' produces one: only filter, map, union, sink.preview and sink.file with format \"changelog-json\" take one",
+    "edges[1]: window 'f' cannot take a changelog, but aggregate 'agg' produces one: session windows do not take one (retracting a row could split a merged session); use a tumbling or sliding window",
   ]);
+  (win.nodes[2].config as { window: unknown }).window = { kind: 'sliding', size: '2s', slide: '1s' };
+  win.nodes.push({ id: 'late', type: 'sink.preview', config: {} });
+  win.edges.push({ from: 'f', to: 'late', fromPort: 'late' });
+  assert.deepEqual(errorLines(win), [
+    "edges[3]: window 'f' takes a changelog from aggregate 'agg', so its late changes (retractions too) are dropped and counted: the append-only 'late' port cannot carry them; remove this edge",
+  ]);
+  const top = aggJob();
+  top.nodes[2] = { id: 'f', type: 'topn', config: { partitionBy: 'key', orderBy: 'n DESC', limit: 1 } };
+  top.nodes[3] = { id: 'out', type: 'sink.preview', config: {} };
+  assert.deepEqual(errorLines(top), [
+    "edges[1]: topn 'f' cannot take a changelog, but aggregate 'agg' produces one: only filter, map, union, aggregate, window (tumbling or sliding), sink.preview, sink.file with format \"changelog-json\" and sink.postgres in upsert mode take one",
+  ]);
+  const aggOfAgg = aggJob();
+  aggOfAgg.nodes[2] = { id: 'f', type: 'aggregate', config: { keyBy: 'n', aggregates: 'COUNT(*) AS keys' } };
+  assert.ok(validateJob(aggOfAgg).ok, 'an aggregate takes a changelog');
   const preview = aggJob();
   preview.nodes[3] = { id: 'out', type: 'sink.preview', config: {} };
   assert.ok(validateJob(preview).ok);

@@ -48,11 +48,18 @@ export class KeyedParallelHarness {
   }
 
   async processBatch(batch: RecordBatch): Promise<void> {
-    const parts = this.subtasks.map(() => ({ rows: [] as Row[], ts: [] as number[] }));
+    // Row kinds travel with their rows (a changelog keeps them across a keyBy, as the runtime's does).
+    const kinds = batch.kinds;
+    const parts = this.subtasks.map((): RecordBatch => ({
+      rows: [],
+      ts: [],
+      ...(kinds !== undefined ? { kinds: [] } : {}),
+    }));
     for (let i = 0; i < batch.rows.length; i++) {
       const p = parts[this.subtaskOf(batch.rows[i])];
       p.rows.push(batch.rows[i]);
       p.ts.push(batch.ts[i]);
+      if (kinds !== undefined) p.kinds!.push(kinds[i]);
     }
     for (let s = 0; s < parts.length; s++) {
       if (parts[s].rows.length > 0) await this.subtasks[s].processBatch(parts[s]);

@@ -57,7 +57,7 @@ export function createOperator(node: JobNode, job: NormalizedJob, services: Oper
         at('aggregates'),
       );
     case 'aggregate':
-      return wrap('aggregates', () => createAggregateOperator(node));
+      return wrap('aggregates', () => createAggregateOperator(node, job));
     case 'topn':
       return wrap('orderBy', () => createTopNOperator(node));
     case 'join.interval':

@@ -8,6 +8,11 @@
  * time seen }`. `stateTtl` forgets a key once the watermark passes t + stateTtl (event time, so
  * runs are repeatable; Flink's TTL is processing time), without a retraction, as Flink does.
  * Operator state: the input watermark.
+ *
+ * Over a changelog input (`plan.changelog`, Flink's GroupAggFunction with retraction): +I/+U rows
+ * accumulate, -U/-D rows retract (FILTER clauses judge the retracted row too). When a key's row
+ * count drops to zero it emits -D of its last result and its state is deleted; a retraction for a
+ * key without state (its rows expired, or never seen) is dropped, as Flink does.
  */
 import type {
   OperatorContext,
@@ -19,7 +24,7 @@ import type {
 } from '../../../../contracts/operator.ts';
 import type { StateTable } from '../../../../contracts/keyed-state.ts';
 import type { KeyBy } from '../../../../sql/index.ts';
-import type { WindowAggregates } from '../window/aggregates.ts';
+import { checkRestoredWidth, type WindowAggregates } from '../window/aggregates.ts';
 import {
   ChangelogBuffer,
   ExpiryQueue,
@@ -35,6 +40,8 @@ export interface AggregatePlan {
   nodeId: string;
   key: KeyBy;
   aggregates: WindowAggregates;
+  /** The input is a changelog: `aggregates` retract, -U/-D rows take rows back out. */
+  changelog: boolean;
   /** ms, or null without TTL. */
   stateTtl: number | null;
 }
@@ -89,12 +96,17 @@ export class AggregateOperator implements StreamOperator {
   }
 
   async processBatch(batch: RecordBatch): Promise<void> {
-    const { rows, ts } = batch;
+    const { rows, ts, kinds } = batch;
     if (rows.length === 0) return;
     const { key, aggregates, stateTtl } = this.plan;
     const what = `aggregate '${this.plan.nodeId}'`;
+    if (kinds !== undefined && !this.plan.changelog) {
+      // Counting -U/-D rows as inserts would be silently wrong: the plan must know.
+      throw new Error(`${what} received a changelog, but its job graph gives it an append-only input`);
+    }
     const { keys: skeys, distinct, slot } = batchStateKeys(this.ctx, what, rows, (r) => key.keyOf(r));
     const entries = await this.table.getMany(distinct);
+    for (const e of entries) if (e !== undefined) checkRestoredWidth(aggregates, e.a, what);
     if (stateTtl !== null) {
       // Expired but not yet cleaned (the queue works in steps): the key starts afresh, exactly at t + stateTtl.
       entries.forEach((e, j) => {
@@ -105,6 +117,11 @@ export class AggregateOperator implements StreamOperator {
       const j = slot[i];
       const t = Number.isNaN(ts[i]) ? -Infinity : ts[i];
       let e = entries[j];
+      const kind = kinds === undefined ? '+I' : kinds[i];
+      if (kind === '-U' || kind === '-D') {
+        if (e !== undefined) this.retract(e, rows[i], ts[i], entries, j);
+        continue;
+      }
       if (e === undefined) {
         e = { k: key.valuesOf(rows[i]), a: aggregates.create(), t };
         aggregates.add(e.a, rows[i]);
@@ -124,6 +141,22 @@ export class AggregateOperator implements StreamOperator {
     }
     await this.table.writeMany(distinct.map((k, j) => [k, entries[j]] as const));
     this.buffer.flush(this.out, true);
+  }
+
+  /** Retracts a row from an existing key: -U/+U of the change, or -D and no state once empty. */
+  private retract(e: AggEntry, row: Row, t: number, entries: Array<AggEntry | undefined>, j: number): void {
+    const before = this.resultRow(e);
+    this.plan.aggregates.retract(e.a, row);
+    if (this.plan.aggregates.isEmpty(e.a)) {
+      entries[j] = undefined;
+      this.buffer.add('-D', before, t);
+      return;
+    }
+    const after = this.resultRow(e);
+    if (!sameRow(before, after)) {
+      this.buffer.add('-U', before, t);
+      this.buffer.add('+U', after, t);
+    }
   }
 
   async processWatermark(watermark: number): Promise<void> {

@@ -5,7 +5,8 @@
  * kinds emit a changelog). A window `topn` takes the same three window kinds.
  * Config errors are thrown as plain messages; the registry prefixes the node's JSON path.
  */
-import type { JobNodeOf, WindowSpec } from '../../../../graph/types.ts';
+import type { JobNodeOf, NormalizedJob, WindowSpec } from '../../../../graph/types.ts';
+import { inputIsChangelog } from '../../../../graph/changelog.ts';
 import type { StreamOperator } from '../../../../contracts/operator.ts';
 import { parseDuration } from '../../../../graph/units.ts';
 import { parseSignedDuration } from '../../../../graph/signed-duration.ts';
@@ -28,12 +29,14 @@ import { WindowTopNOperator } from './window-topn-operator.ts';
 import { SessionWindowJoinOperator } from './session-join-operator.ts';
 import { SessionTopNOperator } from './session-topn-operator.ts';
 
-export function createAggregateOperator(node: JobNodeOf<'aggregate'>): StreamOperator {
+export function createAggregateOperator(node: JobNodeOf<'aggregate'>, job: NormalizedJob): StreamOperator {
   const c = node.config;
+  const changelog = inputIsChangelog(job, node.id);
   return new AggregateOperator({
     nodeId: node.id,
     key: parseKeyBy(c.keyBy),
-    aggregates: compileWindowAggregates(c.aggregates),
+    changelog,
+    aggregates: compileWindowAggregates(c.aggregates, undefined, { changelog }),
     stateTtl: c.stateTtl === undefined ? null : parseDuration(c.stateTtl),
   });
 }

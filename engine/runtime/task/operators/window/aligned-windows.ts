@@ -14,6 +14,13 @@
  * of the window's single pending timer: its firing time (end - 1) until it fired, then its cleanup
  * time (end - 1 + allowedLateness). A record for a window that already fired but is not yet cleaned
  * up updates it and fires it again at once, with the updated result (Flink's late firing).
+ *
+ * Over a changelog (`plan.changelog`), a -U/-D row is retracted from the window(s) of its event
+ * time (the old image carries the old time), a +I/+U row added to those of its own: an update
+ * that changes the event time moves the row between windows. The same lateness rule applies to
+ * both (with allowedLateness a retraction refires a fired window, as an insert does). A window
+ * whose row count is back to zero emits nothing when it fires or refires (Flink emits no row for
+ * an empty window).
  */
 import type { RecordBatch, Row } from '../../../../contracts/operator.ts';
 import type { AlignedWindowAssigner } from '../../../../time/windows/index.ts';
@@ -21,6 +28,7 @@ import { alignedWindowKey } from './state-keys.ts';
 import type { StateWrite, Timer } from './timers.ts';
 import { ResultBuffer, type WindowEnv, type WindowProcessor } from './window-env.ts';
 import { KeyIndex } from './key-index.ts';
+import { checkRestoredWidth } from './aggregates.ts';
 
 export interface AlignedWindowState {
   /** Key values in keyBy order. */
@@ -119,7 +127,7 @@ export class AlignedWindows implements WindowProcessor {
 
   async processBatch(batch: RecordBatch): Promise<void> {
     const env = this.env;
-    const { rows, ts } = batch;
+    const { rows, ts, kinds } = batch;
     const n = rows.length;
     const maxPairs = n * this.assigner.windowsPerRecord;
     if (this.pairRecord.length < maxPairs) {
@@ -152,6 +160,8 @@ export class AlignedWindows implements WindowProcessor {
       const t = ts[i];
       if (t !== t) throw env.noEventTime();
       const row = rows[i];
+      // Retractions are paired as ~i (negative), so the pair arrays need no third column.
+      const record = kinds !== undefined && (kinds[i] === '-U' || kinds[i] === '-D') ? ~i : i;
       const entry = keys.entryOf(row);
       const time = Math.floor(t);
       const last = entry.last;
@@ -176,7 +186,7 @@ export class AlignedWindows implements WindowProcessor {
           kw.refire = end - 1 <= watermark;
           touched.push(kw);
         }
-        pairRecord[pairs] = i;
+        pairRecord[pairs] = record;
         pairWindow[pairs] = kw.slot;
         pairs++;
         placed = true;
@@ -239,6 +249,7 @@ export class AlignedWindows implements WindowProcessor {
         // Objects read from state may be updated in place: every backend's snapshot is a copy
         // taken in its synchronous part (heap: deep copy; RocksDB: bytes), never a live reference.
         let state = stored[j];
+        if (state !== undefined) checkRestoredWidth(aggs, state.a, `window '${env.plan.nodeId}'`);
         if (state === undefined) {
           const e = kw.owner;
           state = { k: e.keyValues, a: aggs.create(), t: env.firstTimerTime(kw.end) };
@@ -259,8 +270,11 @@ export class AlignedWindows implements WindowProcessor {
     for (let p = 0; p < pairs; p++) {
       const kw = touched[pairWindow[p]];
       const state = kw.state!;
-      aggs.add(state.a, rows[pairRecord[p]]);
-      if (kw.refire) refired.add(kw.end, kw.owner.key, env.resultRow(kw.end - size, kw.end, state.k, state.a));
+      const r = pairRecord[p];
+      if (r >= 0) aggs.add(state.a, rows[r]);
+      else aggs.retract(state.a, rows[~r]);
+      if (kw.refire && !aggs.isEmpty(state.a))
+        refired.add(kw.end, kw.owner.key, env.resultRow(kw.end - size, kw.end, state.k, state.a));
     }
     // Windows already in state are written later (flush); new ones now, so that state holds every
     // window with a pending timer.
@@ -303,7 +317,8 @@ export class AlignedWindows implements WindowProcessor {
       const s = stored[i];
       // A timer the window no longer points at is stale (never expected; harmless to skip).
       if (s === undefined || s.t !== tm.time) continue;
-      if (tm.time === tm.end - 1) fired.add(tm.end, tm.key, env.resultRow(tm.end - size, tm.end, s.k, s.a));
+      if (tm.time === tm.end - 1 && !env.plan.aggregates.isEmpty(s.a))
+        fired.add(tm.end, tm.key, env.resultRow(tm.end - size, tm.end, s.k, s.a));
       const cleanup = env.cleanupTime(tm.end);
       if (cleanup <= env.watermark) {
         writes.push([tm.id, undefined]);

@@ -15,6 +15,7 @@ import {
 } from '../../../../time/windows/index.ts';
 import { compileWindowAggregates, type WindowAggregates } from './aggregates.ts';
 import { operatorInputTypes } from '../../../common/input-types.ts';
+import { inputIsChangelog } from '../../../../graph/changelog.ts';
 
 export interface WindowKeySelector {
   /** Key columns in keyBy order (output column names); empty for a global window. */
@@ -36,6 +37,8 @@ export interface WindowPlan {
   aggregates: WindowAggregates;
   /** Too-late records go to the `late` port (an edge from it exists) instead of being dropped. */
   latePortWired: boolean;
+  /** The input is a changelog: -U/-D rows retract (aggregates are the retracting ones). */
+  changelog: boolean;
 }
 
 export class WindowConfigError extends Error {
@@ -89,8 +92,14 @@ export function readWindowPlan(node: JobNodeOf<'window'>, job: NormalizedJob): W
   if (typeof cfg.aggregates !== 'string' || cfg.aggregates.trim() === '') {
     throw new WindowConfigError(`${at('aggregates')}: expected an aggregate list such as 'COUNT(*) AS n'`);
   }
+  const changelog = inputIsChangelog(job, node.id);
+  if (changelog && assigner.kind === 'session') {
+    throw new WindowConfigError(
+      `${at('window.kind')}: session windows do not take a changelog input (retracting a row could split a merged session): use a tumbling or sliding window`,
+    );
+  }
   const aggregates = attempt('aggregates', () =>
-    compileWindowAggregates(cfg.aggregates, operatorInputTypes(job, node.id)),
+    compileWindowAggregates(cfg.aggregates, operatorInputTypes(job, node.id), { changelog }),
   );
   // Output rows are window_start, window_end, the key columns, then the aggregates: one name each.
   const taken = new Set(['window_start', 'window_end', ...(key?.columns ?? [])]);
@@ -101,8 +110,9 @@ export function readWindowPlan(node: JobNodeOf<'window'>, job: NormalizedJob): W
       );
     }
   }
-  const latePortWired = job.edges.some((e) => e.from === node.id && e.fromPort === 'late');
-  return { nodeId: node.id, assigner, allowedLateness, key, aggregates, latePortWired };
+  // Late changes of a changelog are dropped and counted: the late port carries no row kinds.
+  const latePortWired = !changelog && job.edges.some((e) => e.from === node.id && e.fromPort === 'late');
+  return { nodeId: node.id, assigner, allowedLateness, key, aggregates, latePortWired, changelog };
 }
 
 interface WindowConfigSpec {

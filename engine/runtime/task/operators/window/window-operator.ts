@@ -58,6 +58,13 @@ export class WindowOperator implements StreamOperator {
 
   processBatch(batch: RecordBatch): Promise<void> {
     if (batch.rows.length === 0) return Promise.resolve();
+    if (batch.kinds !== undefined && !this.plan.changelog) {
+      // The plan decides the accumulators (retracting or not): a changelog it did not expect would be
+      // counted as inserts.
+      return Promise.reject(
+        new Error(`window '${this.plan.nodeId}' received a changelog, but its job graph gives it an append-only input`),
+      );
+    }
     return this.processor!.processBatch(batch);
   }
 

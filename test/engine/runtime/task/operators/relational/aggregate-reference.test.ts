@@ -26,6 +26,7 @@ import {
   type Change,
   type DriveEvent,
 } from './relational-fixtures.ts';
+import { jobAround } from '../job-around.ts';
 
 const AGGREGATES =
   'COUNT(*) AS n, SUM(v) AS total, MIN(v) AS lo, MAX(v) AS hi, AVG(v) AS mean, ' +
@@ -88,7 +89,7 @@ for (const keyBy of ['user', 'region, user']) {
       test(`aggregate by ${keyBy} vs reference: ${kind}, ${ph.name}`, async () => {
         assert.ok(want.filter((c) => c.kind === '-U').length > 1000, 'the input updates results many times');
         const got = await drivePhased(events, {
-          create: () => createAggregateOperator(node),
+          create: () => createAggregateOperator(node, jobAround(node)),
           backend: backends.factory(kind, `agg-${kind}`),
           keyOf: [parseKeyBy(keyBy).keyOf],
           phases: ph.phases,
@@ -108,7 +109,7 @@ test('aggregate: a record that leaves the results unchanged emits nothing', asyn
     type: 'aggregate',
     config: { keyBy: 'user', aggregates: 'MAX(v) AS hi' },
   };
-  const h = await OperatorTestHarness.open(() => createAggregateOperator(node));
+  const h = await OperatorTestHarness.open(() => createAggregateOperator(node, jobAround(node)));
   await h.processElements([
     { row: { user: 'a', v: 5 }, ts: 1 },
     { row: { user: 'a', v: 3 }, ts: 2 },
@@ -128,7 +129,7 @@ test('aggregate stateTtl: a key idle for stateTtl of event time is forgotten and
     config: { keyBy: 'user', aggregates: 'COUNT(*) AS n', stateTtl: 1000 },
   };
   for (const kind of BACKEND_KINDS) {
-    const h = await OperatorTestHarness.open(() => createAggregateOperator(node), {
+    const h = await OperatorTestHarness.open(() => createAggregateOperator(node, jobAround(node)), {
       backend: backends.factory(kind, `ttl-${kind}`),
     });
     await h.processElements([
@@ -161,7 +162,7 @@ test('aggregate stateTtl is exact: a key is fresh once the watermark reaches its
     config: { keyBy: 'user', aggregates: 'COUNT(*) AS n', stateTtl: 1000 },
   };
   for (const kind of BACKEND_KINDS) {
-    const h = await OperatorTestHarness.open(() => createAggregateOperator(node), {
+    const h = await OperatorTestHarness.open(() => createAggregateOperator(node, jobAround(node)), {
       backend: backends.factory(kind, `ttl-exact-${kind}`),
     });
     await h.processElements([
