@@ -1,7 +1,7 @@
 /**
  * `source.postgres` in validation: a cdc source is a changelog producer (what Flink's postgres-cdc
- * is), so a window refuses it as Flink's window TVFs refuse an updating input; a snapshot source is
- * append-only and feeds a window; the config is checked where it is written.
+ * is): a tumbling or sliding window takes it with retractions (Flink 1.19+), a session window refuses
+ * it; a snapshot source is append-only and feeds any window; the config is checked where it is written.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -31,13 +31,16 @@ test('a snapshot postgres source feeds a window (append-only)', () => {
   assert.equal(r.ok, true, r.ok ? '' : lines(r.problems).join('\n'));
 });
 
-test('a cdc postgres source is a changelog: a window refuses it, a changelog-json sink takes it', () => {
-  const r = validateJob(withPostgres('cdc'));
+test('a cdc postgres source is a changelog: a tumbling window takes it, a session window refuses it, a changelog-json sink takes it', () => {
+  const tumbling = validateJob(withPostgres('cdc'));
+  assert.equal(tumbling.ok, true, tumbling.ok ? '' : lines(tumbling.problems).join('\n'));
+  const session = withPostgres('cdc');
+  const win = session.nodes.find((n) => n.id === 'per_user')!;
+  (win.config as { window: unknown }).window = { kind: 'session', gap: '10s' };
+  const r = validateJob(session);
   assert.equal(r.ok, false);
   assert.ok(
-    lines(r.problems).some((l) =>
-      /window 'per_user' cannot take a changelog, but source\.postgres 'orders' produces one \(through 'big'\)/.test(l),
-    ),
+    lines(r.problems).some((l) => /per_user/.test(l) && /changelog/.test(l) && /session/.test(l)),
     lines(r.problems).join('\n'),
   );
   const direct = withPostgres('cdc');
