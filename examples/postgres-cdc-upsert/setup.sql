@@ -20,9 +20,20 @@ SELECT i,
        timestamp '2024-01-01 12:00:00' + i * interval '7 seconds'
   FROM generate_series(1, 200) AS i;
 
--- The sinks' tables: the CDC branch keeps a live copy of the orders (inserts, updates and deletes
--- applied by key), the snapshot branch writes paid revenue per customer and minute. Upserts need a
--- primary key (or unique constraint).
+-- The sinks' tables, both fed by the one CDC source: orders_copy is a live copy of the orders
+-- (inserts, updates and deletes applied by key); revenue_per_minute is paid revenue per customer and
+-- minute of placed_at, a tumbling window over the changelog (an update or delete takes the old row
+-- out of its window), written once per window when the watermark passes its end. The watermark is
+-- the newest placed_at seen minus 1 minute, so a window fires once an order placed more than a
+-- minute after its end arrives; a change to an order of an already-fired window is late (dropped
+-- and counted as "late" on the run's status line). Upserts need a primary key (or unique constraint).
+--
+-- To try it, with the job running (psql "postgresql://postgres@127.0.0.1:5499/postgres"):
+--   UPDATE orders SET amount = 1000 WHERE id = 193;                            -- a still-open minute (12:22)
+--   DELETE FROM orders WHERE id = 191;
+--   INSERT INTO orders VALUES (201, 'ada', 50, 'paid', '2024-01-01 12:22:30');
+--   INSERT INTO orders VALUES (202, 'grace', 10, 'paid', '2024-01-01 12:30:00'); -- fires 12:22 and 12:23
+--   SELECT * FROM revenue_per_minute WHERE window_start >= '2024-01-01T12:22' ORDER BY 2, 1;
 CREATE TABLE orders_copy (
   id bigint PRIMARY KEY,
   customer text NOT NULL,

@@ -8,9 +8,14 @@ import { join } from 'node:path';
 import { canonical } from '../support/run-helpers.ts';
 
 export function committedChangelog(dir: string): Array<{ op: string; data: Record<string, unknown> }> {
+  return committedRows(dir) as Array<{ op: string; data: Record<string, unknown> }>;
+}
+
+/** A file sink's committed lines (any JSON-lines format), parsed, in commit order. */
+export function committedRows(dir: string): Array<Record<string, unknown>> {
   const manifest = join(dir, '.weir-sink-manifest.jsonl');
   if (!existsSync(manifest)) return [];
-  const out: Array<{ op: string; data: Record<string, unknown> }> = [];
+  const out: Array<Record<string, unknown>> = [];
   // A recovered commit is recorded again (committed before the crash, re-sent after): read a file once.
   const seen = new Set<string>();
   for (const line of readFileSync(manifest, 'utf8').split('\n')) {

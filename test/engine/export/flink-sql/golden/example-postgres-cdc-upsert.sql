@@ -3,11 +3,10 @@
 --   ./bin/sql-client.sh -f <this file>
 -- Relative data and checkpoint paths are file:/// URIs under the job's folder (Weir resolves them there too).
 --
--- Warnings (4): what Flink SQL cannot express as Weir runs it.
+-- Warnings (3): what Flink SQL cannot express as Weir runs it.
 --   nodes[0].config.mode: source.postgres 'orders' (Orders, as they change): postgres-cdc is not part of Flink: add the flink-sql-connector-postgres-cdc jar; like Weir it needs REPLICA IDENTITY FULL for -U rows, but it keeps its own slot and offsets (a Weir checkpoint does not carry over)
 --   nodes[2].config.mode: sink.postgres 'orders_copy' (Live copy of the orders, with tax): Flink's JDBC sink is at-least-once (idempotent by the primary key in upsert mode); between checkpoints the table may show changes Weir commits only with the checkpoint
---   nodes[3].config.mode: source.postgres 'orders_once' (Orders, read once in key order): Flink's jdbc scan is not checkpointed mid-read (a failure reads the table again) and has no key order; Weir resumes after the last key read
---   nodes[6].config.mode: sink.postgres 'revenue_per_minute': Flink's JDBC sink is at-least-once (idempotent by the primary key in upsert mode); between checkpoints the table may show changes Weir commits only with the checkpoint
+--   nodes[5].config.mode: sink.postgres 'revenue_per_minute': Flink's JDBC sink is at-least-once (idempotent by the primary key in upsert mode); between checkpoints the table may show changes Weir commits only with the checkpoint
 
 -- Weir runs streams in event time with UTC windows; the same here.
 SET 'execution.runtime-mode' = 'streaming';
@@ -43,6 +42,8 @@ CREATE TABLE orders (
   amount DECIMAL(10, 2),
   status STRING,
   placed_at BIGINT,
+  rowtime AS CASE WHEN placed_at IS NOT NULL THEN TO_TIMESTAMP_LTZ(placed_at, 3) ELSE TO_TIMESTAMP_LTZ(0, 3) END,
+  WATERMARK FOR rowtime AS rowtime - INTERVAL '1' MINUTE - INTERVAL '0.001' SECOND,
   PRIMARY KEY (id) NOT ENFORCED
 ) WITH (
   'connector' = 'postgres-cdc',
@@ -65,7 +66,8 @@ SELECT
   amount,
   ROUND(amount * 1.2, 2) AS gross,
   status,
-  placed_at
+  placed_at,
+  rowtime
 FROM orders;
 
 -- nodes[2] sink.postgres 'orders_copy' (Live copy of the orders, with tax)
@@ -87,28 +89,8 @@ CREATE TABLE orders_copy (
   'password' = '${PGPASSWORD}'
 );
 
--- nodes[3] source.postgres 'orders_once' (Orders, read once in key order)
--- The password is a placeholder: Weir reads it from passwordEnv at run time, never from the job.
--- A bounded scan; needs flink-connector-jdbc and the PostgreSQL JDBC driver on Flink's classpath.
-CREATE TABLE orders_once (
-  id BIGINT,
-  customer STRING,
-  amount DECIMAL(10, 2),
-  status STRING,
-  placed_at BIGINT,
-  rowtime AS CASE WHEN placed_at IS NOT NULL THEN TO_TIMESTAMP_LTZ(placed_at, 3) ELSE TO_TIMESTAMP_LTZ(0, 3) END,
-  WATERMARK FOR rowtime AS rowtime - INTERVAL '10' SECOND - INTERVAL '0.001' SECOND,
-  PRIMARY KEY (id) NOT ENFORCED
-) WITH (
-  'connector' = 'jdbc',
-  'url' = 'jdbc:postgresql://127.0.0.1:5499/postgres',
-  'table-name' = 'orders',
-  'username' = 'postgres',
-  'password' = '<password>'
-);
-
--- nodes[4] filter 'paid_once'
-CREATE VIEW paid_once AS
+-- nodes[3] filter 'paid'
+CREATE VIEW paid AS
 SELECT
   id,
   customer,
@@ -116,10 +98,10 @@ SELECT
   status,
   placed_at,
   rowtime
-FROM orders_once
+FROM orders
 WHERE status = 'paid';
 
--- nodes[5] window 'per_minute'
+-- nodes[4] window 'per_minute'
 CREATE VIEW per_minute AS
 SELECT
   DATE_FORMAT(window_start, 'yyyy-MM-dd''T''HH:mm:ss.SSS''Z''') AS window_start,
@@ -129,10 +111,10 @@ SELECT
   SUM(amount) AS revenue,
   window_time AS rowtime
 FROM TABLE(
-  TUMBLE(TABLE paid_once, DESCRIPTOR(rowtime), INTERVAL '1' MINUTE))
+  TUMBLE(TABLE paid, DESCRIPTOR(rowtime), INTERVAL '1' MINUTE))
 GROUP BY window_start, window_end, window_time, customer;
 
--- nodes[6] sink.postgres 'revenue_per_minute'
+-- nodes[5] sink.postgres 'revenue_per_minute'
 -- 'password' is a placeholder: the job names no passwordEnv (the server trusts the user); job files hold no secrets.
 -- Upsert by the primary key: Flink's JDBC sink is at-least-once but idempotent here.
 CREATE TABLE revenue_per_minute (
@@ -157,7 +139,7 @@ BEGIN
   SELECT id, customer, amount, gross, status, placed_at
   FROM with_tax;
 
-  -- nodes[6] sink.postgres 'revenue_per_minute'
+  -- nodes[5] sink.postgres 'revenue_per_minute'
   INSERT INTO revenue_per_minute
   SELECT window_start, window_end, customer, orders, revenue
   FROM per_minute;
