@@ -9,7 +9,7 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import {
   artifactPath,
   chromiumOrSkip,
@@ -173,7 +173,12 @@ describe('live panel for daily work', { skip }, () => {
     // Delete the preview sink: named in the banner. (The panel is folded so the minimap covers no node.)
     await page.getByTestId('live-toggle').click();
     await page.getByTestId('zoom-fit').click();
-    await page.getByTestId('node-peek').click({ position: { x: 30, y: 12 } });
+    // The fit animates: click the node once it has stopped moving, and delete only once it is selected
+    // (a click during the animation can land beside it, and Delete then removes nothing).
+    const peek = page.getByTestId('node-peek');
+    await waitUntilStill(page, peek);
+    await peek.click({ position: { x: 30, y: 12 } });
+    await page.locator('[data-testid="node-peek"].is-selected').waitFor();
     await page.keyboard.press('Delete');
     await page.getByTestId('drift').filter({ hasText: 'removed (Preview)' }).waitFor();
     assert.match((await page.getByTestId('drift').textContent()) ?? '', /1 node changed/);
@@ -239,3 +244,15 @@ describe('live panel for daily work', { skip }, () => {
     assert.deepEqual(pageErrors, []);
   });
 });
+
+/** Resolves once the element's box is the same in two animation frames running (a fit or pan ended). */
+async function waitUntilStill(page: Page, target: Locator): Promise<void> {
+  let last = '';
+  for (let frames = 0; frames < 600; frames++) {
+    const box = JSON.stringify(await target.boundingBox());
+    if (box === last && box !== 'null') return;
+    last = box;
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  }
+  throw new Error('the element kept moving for 600 frame pairs');
+}
