@@ -51,7 +51,16 @@ export function TestConnectionButton(p: { url: string; passwordEnv?: string; tab
   );
 }
 
-export function PostgresSinkForm({ node, err, columns }: FormProps<'sink.postgres'>) {
+/** The connection fields the PostgreSQL source and sink share: URL, password variable, table. */
+export function EndpointFields({
+  node,
+  err,
+  tableHint,
+}: {
+  node: FormProps<'sink.postgres'>['node'] | FormProps<'source.postgres'>['node'];
+  err: FormProps<'sink.postgres'>['err'];
+  tableHint: string;
+}) {
   const c = node.config;
   return (
     <>
@@ -77,9 +86,18 @@ export function PostgresSinkForm({ node, err, columns }: FormProps<'sink.postgre
         value={c.table}
         testId="f-table"
         error={err('table')}
-        hint="An existing table: schema.table"
+        hint={tableHint}
         onChange={(v) => editConfig(node.id, ['table'], v ?? '')}
       />
+    </>
+  );
+}
+
+export function PostgresSinkForm({ node, err, columns }: FormProps<'sink.postgres'>) {
+  const c = node.config;
+  return (
+    <>
+      <EndpointFields node={node} err={err} tableHint="An existing table: schema.table" />
       <SelectField
         label="Mode"
         value={c.mode}

@@ -6,7 +6,7 @@ import type { PostgresSourceConfig } from '../../../engine/graph/types.ts';
 import { SelectField, TextField } from '../fields/fields.tsx';
 import { editConfig } from './edit.ts';
 import { EventTimeFields, type FormProps } from './NodeForms.tsx';
-import { TestConnectionButton } from './PostgresForm.tsx';
+import { EndpointFields, TestConnectionButton } from './PostgresForm.tsx';
 
 const MODES = [
   { value: 'cdc', label: 'CDC (snapshot, then every change: a changelog)' },
@@ -35,31 +35,7 @@ export function PostgresSourceForm({ node, err, columns }: FormProps<'source.pos
   const c = node.config;
   return (
     <>
-      <TextField
-        label="URL"
-        value={c.url}
-        testId="f-url"
-        error={err('url')}
-        hint="postgresql://user@host:5432/db (no password here)"
-        onChange={(v) => editConfig(node.id, ['url'], v ?? '')}
-      />
-      <TextField
-        label="Password variable"
-        value={c.passwordEnv}
-        testId="f-passwordEnv"
-        placeholder="PGPASSWORD"
-        error={err('passwordEnv')}
-        hint="Environment variable holding the password, read when the job runs"
-        onChange={(v) => editConfig(node.id, ['passwordEnv'], v || undefined)}
-      />
-      <TextField
-        label="Table"
-        value={c.table}
-        testId="f-table"
-        error={err('table')}
-        hint="schema.table, with a primary key"
-        onChange={(v) => editConfig(node.id, ['table'], v ?? '')}
-      />
+      <EndpointFields node={node} err={err} tableHint="schema.table, with a primary key" />
       <SelectField
         label="Mode"
         value={c.mode}
