@@ -1,6 +1,5 @@
-import { fail, make, type CompileContext } from './compile.ts';
-import type { SqlAst } from './parse.ts';
-import type { Compiled, Evaluator, SqlType } from './types.ts';
+import { fail, make, type CompileContext } from './compile-context.ts';
+import type { Compiled, Evaluator, SqlAst, SqlType } from './types.ts';
 import { toBool, toNumber, toText, toTimestamp } from './values.ts';
 import { Decimal, decimalFromDouble, decimalFromInteger, decimalFromLiteral, rescale } from './decimal.ts';
 import { SqlRuntimeError } from './errors.ts';

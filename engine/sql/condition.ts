@@ -1,4 +1,5 @@
-import { compileExpr, describeType, isMaybeBoolean } from './compile.ts';
+import { compileExpr } from './compile.ts';
+import { describeType, isMaybeBoolean } from './compile-context.ts';
 import { contextFor } from './context.ts';
 import { ExpressionError } from './errors.ts';
 import { parseSelectList } from './parse.ts';

@@ -1,4 +1,4 @@
-import type { CompileContext } from './compile.ts';
+import type { CompileContext } from './compile-context.ts';
 import type { ParsedItem, ParsedSelectList } from './parse.ts';
 import type { ColumnTypes } from './types.ts';
 

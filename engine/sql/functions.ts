@@ -1,4 +1,4 @@
-import type { Compiled, Evaluator, SqlType } from './types.ts';
+import type { FunctionSpec, SqlType } from './types.ts';
 import { roundHalfUp, substringSql, toNumber, toText } from './values.ts';
 import { Decimal, decimalAbs, decimalFloorCeil, decimalRound, decimalRoundType } from './decimal.ts';
 import { arithmetic } from './arithmetic.ts';
@@ -9,13 +9,6 @@ import { DATE_FORMAT, TO_TIMESTAMP_LTZ } from './time-functions.ts';
  * Scalar functions. Every one returns NULL when an argument it needs is NULL (COALESCE aside);
  * CONCAT is NULL when any argument is NULL, as in Flink.
  */
-export interface FunctionSpec {
-  min: number;
-  max: number;
-  /** A problem with the compiled arguments (a wrong static type, a bad constant pattern), or null. */
-  check?(args: Compiled[]): string | null;
-  build(args: Compiled[]): { fn: Evaluator; type: SqlType; precision?: number; scale?: number };
-}
 
 const num = (v: unknown): number | null => (typeof v === 'number' ? v : toNumber(v));
 

@@ -8,7 +8,7 @@ import { compileConditionDetailed } from './condition.ts';
 import { compileProjectionDetailed, type ProjectionColumn } from './projection.ts';
 import type { Row } from './types.ts';
 
-export type { Row, SqlType, ExpressionKind, ColumnType, ColumnTypes } from './types.ts';
+export type { Row, SqlType, ExpressionKind, ColumnType, ColumnTypes, SqlAst } from './types.ts';
 export { ExpressionError, SqlRuntimeError } from './errors.ts';
 export type { ProjectionColumn, CompiledProjection, KeyBy } from './projection.ts';
 export { parseKeyBy, compileProjectionDetailed } from './projection.ts';
@@ -16,7 +16,7 @@ export type { AggregateFn, AggregateCall, Accumulator } from './aggregates.ts';
 export { compileAggregates, accumulatorFor } from './aggregates.ts';
 export { retractingAccumulatorFor, type RetractingAccumulator } from './retract-aggregates.ts';
 export { checkExpression, referencedColumns, parseExpressionAst } from './check.ts';
-export type { ParsedItem, SqlAst } from './parse.ts';
+export type { ParsedItem } from './parse.ts';
 export { compileConditionDetailed } from './condition.ts';
 
 /** Compiles a `filter.where` condition; NULL counts as false. Throws ExpressionError. */

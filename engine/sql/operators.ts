@@ -1,5 +1,4 @@
 import {
-  compileExpr,
   constant,
   fail,
   make,
@@ -7,9 +6,8 @@ import {
   requireBoolean,
   requireNumeric,
   type CompileContext,
-} from './compile.ts';
-import type { SqlAst } from './parse.ts';
-import type { Compiled, Evaluator, SqlType } from './types.ts';
+} from './compile-context.ts';
+import type { Compiled, Evaluator, SqlAst, SqlType } from './types.ts';
 import { compare, likeToRegExp, toBool, toText } from './values.ts';
 import { arithmetic as evaluateArithmetic, type ArithmeticOp } from './arithmetic.ts';
 import { decimalResultType } from './decimal.ts';
@@ -22,18 +20,21 @@ import { decimalResultType } from './decimal.ts';
  * three-valued logic; IN and BETWEEN follow the SQL definitions (x IN (1, NULL) is NULL when no
  * element matches). Arithmetic types and division by zero: arithmetic.ts.
  */
-export function compileBinary(node: SqlAst, ctx: CompileContext): Compiled {
+/** Compiles an operand: compile.ts's dispatcher, passed in so that this file does not import it. */
+export type OperandCompiler = (node: SqlAst, ctx: CompileContext) => Compiled;
+
+export function compileBinary(node: SqlAst, ctx: CompileContext, compileExpr: OperandCompiler): Compiled {
   const op = String(node.operator).toUpperCase();
   switch (op) {
     case 'AND':
     case 'OR':
-      return logical(op, node, ctx);
+      return logical(op, node, ctx, compileExpr);
     case '+':
     case '-':
     case '*':
     case '/':
     case '%':
-      return arithmetic(op, node, ctx);
+      return arithmetic(op, node, ctx, compileExpr);
     case '=':
     case '<>':
     case '!=':
@@ -46,25 +47,25 @@ export function compileBinary(node: SqlAst, ctx: CompileContext): Compiled {
       return concat2(compileExpr(node.left, ctx), compileExpr(node.right, ctx));
     case 'LIKE':
     case 'NOT LIKE':
-      return like(op === 'NOT LIKE', node, ctx);
+      return like(op === 'NOT LIKE', node, ctx, compileExpr);
     case 'IN':
     case 'NOT IN':
-      return inList(op === 'NOT IN', node, ctx);
+      return inList(op === 'NOT IN', node, ctx, compileExpr);
     case 'BETWEEN':
     case 'NOT BETWEEN':
-      return between(op === 'NOT BETWEEN', node, ctx);
+      return between(op === 'NOT BETWEEN', node, ctx, compileExpr);
     case 'IS':
     case 'IS NOT':
-      return isTest(op === 'IS NOT', node, ctx);
+      return isTest(op === 'IS NOT', node, ctx, compileExpr);
     case 'IS DISTINCT FROM':
     case 'IS NOT DISTINCT FROM':
-      return distinctFrom(op === 'IS DISTINCT FROM', node, ctx);
+      return distinctFrom(op === 'IS DISTINCT FROM', node, ctx, compileExpr);
     default:
       return fail(ctx, `unsupported operator ${op}`, node, op.split(' ')[0]);
   }
 }
 
-function logical(op: 'AND' | 'OR', node: SqlAst, ctx: CompileContext): Compiled {
+function logical(op: 'AND' | 'OR', node: SqlAst, ctx: CompileContext, compileExpr: OperandCompiler): Compiled {
   const l = compileExpr(node.left, ctx);
   const r = compileExpr(node.right, ctx);
   requireBoolean(ctx, l, op, node);
@@ -93,7 +94,7 @@ function logical(op: 'AND' | 'OR', node: SqlAst, ctx: CompileContext): Compiled 
   );
 }
 
-function arithmetic(op: string, node: SqlAst, ctx: CompileContext): Compiled {
+function arithmetic(op: string, node: SqlAst, ctx: CompileContext, compileExpr: OperandCompiler): Compiled {
   const l = compileExpr(node.left, ctx);
   const r = compileExpr(node.right, ctx);
   requireNumeric(ctx, l, op, node);
@@ -207,7 +208,7 @@ export function concat2(l: Compiled, r: Compiled): Compiled {
   );
 }
 
-function like(negate: boolean, node: SqlAst, ctx: CompileContext): Compiled {
+function like(negate: boolean, node: SqlAst, ctx: CompileContext, compileExpr: OperandCompiler): Compiled {
   const subject = compileExpr(node.left, ctx);
   const patternNode: SqlAst = node.right;
   const escapeNode: SqlAst | undefined = patternNode.escape?.value;
@@ -254,7 +255,7 @@ function like(negate: boolean, node: SqlAst, ctx: CompileContext): Compiled {
   );
 }
 
-function inList(negate: boolean, node: SqlAst, ctx: CompileContext): Compiled {
+function inList(negate: boolean, node: SqlAst, ctx: CompileContext, compileExpr: OperandCompiler): Compiled {
   const subject = compileExpr(node.left, ctx);
   const list: SqlAst = node.right;
   if (list.type !== 'expr_list' || !Array.isArray(list.value))
@@ -303,7 +304,7 @@ function inList(negate: boolean, node: SqlAst, ctx: CompileContext): Compiled {
   );
 }
 
-function between(negate: boolean, node: SqlAst, ctx: CompileContext): Compiled {
+function between(negate: boolean, node: SqlAst, ctx: CompileContext, compileExpr: OperandCompiler): Compiled {
   const subject = compileExpr(node.left, ctx);
   const bounds: SqlAst[] = node.right?.value ?? [];
   if (bounds.length !== 2) fail(ctx, 'BETWEEN expects two bounds: x BETWEEN low AND high', node, 'BETWEEN');
@@ -328,7 +329,7 @@ function between(negate: boolean, node: SqlAst, ctx: CompileContext): Compiled {
   );
 }
 
-function isTest(negate: boolean, node: SqlAst, ctx: CompileContext): Compiled {
+function isTest(negate: boolean, node: SqlAst, ctx: CompileContext, compileExpr: OperandCompiler): Compiled {
   const subject = compileExpr(node.left, ctx);
   const sf = subject.fn;
   const right: SqlAst = node.right;
@@ -352,7 +353,7 @@ function isTest(negate: boolean, node: SqlAst, ctx: CompileContext): Compiled {
 }
 
 /** `a IS [NOT] DISTINCT FROM b`: equality where NULL equals NULL; never NULL itself. */
-function distinctFrom(distinct: boolean, node: SqlAst, ctx: CompileContext): Compiled {
+function distinctFrom(distinct: boolean, node: SqlAst, ctx: CompileContext, compileExpr: OperandCompiler): Compiled {
   const l = compileExpr(node.left, ctx);
   const r = compileExpr(node.right, ctx);
   const lf = l.fn,

@@ -2,6 +2,7 @@ import * as flinkParserModule from 'node-sql-parser/build/flinksql.js';
 import { ExpressionError } from './errors.ts';
 import { splitTopLevel, tokenize, type Token } from './lexer.ts';
 import { fixPrecedence } from './precedence.ts';
+import type { SqlAst } from './types.ts';
 
 /**
  * Parsing of the four expression kinds with node-sql-parser's `flinksql` dialect.
@@ -12,10 +13,6 @@ import { fixPrecedence } from './precedence.ts';
  * newline before FROM ends any `--` comment in the user's text, and the lexer rejects unterminated
  * block comments, so the wrapper cannot be swallowed.
  */
-
-/** A node of node-sql-parser's expression AST (kept loose: the library's typings are partial). */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- node-sql-parser's AST is walked generically
-export type SqlAst = { type: string; [key: string]: any };
 
 export interface ParsedItem {
   /** node-sql-parser AST of the expression (precedence-correct, see above). */

@@ -1,4 +1,4 @@
-import type { SqlAst } from './parse.ts';
+import type { SqlAst } from './types.ts';
 
 /** Both precedence repairs, in the order they must run. */
 export function fixPrecedence(node: SqlAst): SqlAst {

@@ -5,7 +5,7 @@
  * compile time. DATE_FORMAT and TO_TIMESTAMP_LTZ are in time-functions.ts.
  */
 import type { Evaluator } from './types.ts';
-import type { FunctionSpec } from './functions.ts';
+import type { FunctionSpec } from './types.ts';
 import { compileJavaRegex, type JavaRegex } from './java-regex.ts';
 import { cached, constantOf, expectType, int, text } from './function-args.ts';
 

@@ -4,7 +4,7 @@
  * (ISO-8601 text), so both read and format in UTC: Flink does the same for a TIMESTAMP without time
  * zone, and for TIMESTAMP_LTZ in a session zone of UTC, which every exported script sets.
  */
-import type { FunctionSpec } from './functions.ts';
+import type { FunctionSpec } from './types.ts';
 import { Decimal } from './decimal.ts';
 import { SqlRuntimeError } from './errors.ts';
 import { toTimestamp } from './values.ts';

@@ -10,6 +10,13 @@ export type Row = Record<string, unknown>;
  */
 export type SqlType = 'BOOLEAN' | 'BIGINT' | 'DECIMAL' | 'DOUBLE' | 'STRING' | 'TIMESTAMP' | 'UNKNOWN';
 
+/**
+ * A node of node-sql-parser's expression AST (kept loose: the library's typings are partial). parse.ts
+ * produces it, precedence.ts repairs it, compile.ts and its helpers read it.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- node-sql-parser's AST is walked generically
+export type SqlAst = { type: string; [key: string]: any };
+
 export type Evaluator = (row: Row) => unknown;
 
 /**
@@ -35,6 +42,19 @@ export interface Compiled {
   scale?: number;
   /** Known to give a number (or NULL) even when the exact numeric type is UNKNOWN. */
   numeric?: boolean;
+}
+
+/**
+ * A scalar function: its argument count and how it compiles. functions.ts holds the table by name;
+ * text-functions.ts and time-functions.ts define some of its entries (the spec type lives here so
+ * those files need not import the table that imports them).
+ */
+export interface FunctionSpec {
+  min: number;
+  max: number;
+  /** A problem with the compiled arguments (a wrong static type, a bad constant pattern), or null. */
+  check?(args: Compiled[]): string | null;
+  build(args: Compiled[]): { fn: Evaluator; type: SqlType; precision?: number; scale?: number };
 }
 
 export type ExpressionKind = 'where' | 'select' | 'keyBy' | 'aggregates';
