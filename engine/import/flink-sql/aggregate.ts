@@ -7,7 +7,7 @@
  */
 import type { JobBuilder, Relation } from './builder.ts';
 import type { Origin } from './statements.ts';
-import type { SelectItem, SelectShape } from './query.ts';
+import type { SelectItem, SelectShape } from './query-shape.ts';
 import { child, children, find, kind, textOf, type Ctx } from './tree.ts';
 
 export const AGGREGATE = /\b(COUNT|SUM|MIN|MAX|AVG)\s*\(/i;

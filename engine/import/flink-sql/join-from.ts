@@ -5,39 +5,9 @@
  * WHERE) are split at their top-level ANDs, and equalities and BETWEENs are kept apart: Weir's
  * joins are keys (`L.a = R.b`) plus, for an interval join, one time bound.
  */
-import { child, children, kind, posOf, textOf, type Ctx, type Pos } from './tree.ts';
+import { child, children, kind, posOf, textOf, type Ctx } from './tree.ts';
 import { unquoteIdent } from './values.ts';
-import type { QueryShape } from './query.ts';
-
-export interface JoinSide {
-  /** `AS L`: the name the conditions and the select use for this side. */
-  alias: string | null;
-  /** A table or view name, or null for a subquery. */
-  table: string | null;
-  query: QueryShape | null;
-  pos: Pos;
-}
-
-export interface JoinFrom {
-  /** `comma` is `a, b` (conditions in WHERE); `other` a join Weir has no node for (CROSS, NATURAL...). */
-  kind: 'inner' | 'left' | 'right' | 'full' | 'comma' | 'other';
-  keyword: string;
-  left: JoinSide;
-  right: JoinSide;
-  on: Condition[];
-  /** More than two relations (`a JOIN b JOIN c`): Weir's joins have two inputs. */
-  nested: boolean;
-  pos: Pos;
-}
-
-export interface Condition {
-  text: string;
-  pos: Pos;
-  /** `x = y`. */
-  eq: { left: string; right: string } | null;
-  /** `x BETWEEN low AND high`. */
-  between: { subject: string; low: string; high: string } | null;
-}
+import type { Condition, JoinFrom, JoinSide, QueryShape } from './query-shape.ts';
 
 type ReadQuery = (sql: string, query: Ctx) => QueryShape;
 

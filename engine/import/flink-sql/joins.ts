@@ -13,8 +13,7 @@ import type { JobNode, WindowSpec } from '../../graph/types.ts';
 import { tokenize } from '../../sql/lexer.ts';
 import type { JobBuilder, Relation } from './builder.ts';
 import type { Origin } from './statements.ts';
-import type { SelectShape } from './query.ts';
-import type { Condition, JoinFrom, JoinSide } from './join-from.ts';
+import type { Condition, JoinFrom, JoinSide, SelectShape } from './query-shape.ts';
 import { intervalMs, unquoteIdent, weirDuration } from './values.ts';
 import { sameWindow, windowSpec } from './window-spec.ts';
 

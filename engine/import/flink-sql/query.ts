@@ -3,67 +3,10 @@
  * its FROM (a table, or a window table function TUMBLE/HOP/CUMULATE/SESSION), WHERE and GROUP BY
  * (columns, or a group window SESSION(...)/HOP(...)/TUMBLE(...)), or a UNION ALL of such SELECTs.
  */
-import { child, children, find, findAll, kind, posOf, textOf, type Ctx, type Pos } from './tree.ts';
+import { child, children, find, findAll, kind, posOf, textOf, type Ctx } from './tree.ts';
 import { intervalMs, unquoteIdent } from './values.ts';
-import { conjuncts, readJoinFrom, type Condition, type JoinFrom } from './join-from.ts';
-
-export interface SelectItem {
-  text: string;
-  expr: string;
-  alias: string | null;
-  column: string | null;
-  pos: Pos;
-  /** The expression's parse tree (an aggregate's CASE WHEN is read from it). */
-  ctx: Ctx | null;
-  /** `ROW_NUMBER() OVER (...)`: the only window function Weir has a node for (topn). */
-  over: OverCall | null;
-}
-/** `fn() OVER (PARTITION BY ... ORDER BY ...)`: the partition columns and the ORDER BY as written. */
-export interface OverCall {
-  fn: string;
-  partitionBy: string[];
-  orderBy: string;
-  pos: Pos;
-}
-export interface WindowCall {
-  fn: string;
-  table: string;
-  timeCol: string;
-  intervals: number[];
-  partitionBy: string[];
-  pos: Pos;
-}
-export interface GroupWindow {
-  fn: string;
-  timeCol: string;
-  intervals: number[];
-}
-
-export interface SelectShape {
-  kind: 'select';
-  pos: Pos;
-  items: SelectItem[];
-  star: boolean;
-  from:
-    | { table: string }
-    | { tvf: WindowCall }
-    | { join: JoinFrom }
-    | { subquery: QueryShape; pos: Pos }
-    | { other: string; pos: Pos };
-  where: string | null;
-  /** WHERE split at its top-level ANDs (a join's key equalities and time bounds are read from them). */
-  conditions: Condition[];
-  groupBy: Array<{ column: string } | { window: GroupWindow } | { other: string }> | null;
-  /** Clauses Weir has no node for (HAVING, ORDER BY, JOIN...), with positions. */
-  unsupported: Array<{ what: string; pos: Pos }>;
-}
-export interface UnionShape {
-  kind: 'union';
-  pos: Pos;
-  branches: QueryShape[];
-  all: boolean;
-}
-export type QueryShape = SelectShape | UnionShape | { kind: 'other'; pos: Pos; text: string };
+import { conjuncts, readJoinFrom } from './join-from.ts';
+import type { QueryShape, SelectItem, SelectShape, WindowCall } from './query-shape.ts';
 
 export function readQuery(sql: string, query: Ctx): QueryShape {
   const inner = children(query, 'QueryStatement');

@@ -10,7 +10,7 @@
 import type { WindowSpec } from '../../graph/types.ts';
 import type { JobBuilder, Relation } from './builder.ts';
 import type { Origin } from './statements.ts';
-import type { QueryShape, SelectItem, SelectShape } from './query.ts';
+import type { QueryShape, SelectItem, SelectShape } from './query-shape.ts';
 import { windowSpec } from './window-spec.ts';
 import { unquoteIdent } from './values.ts';
 

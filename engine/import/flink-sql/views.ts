@@ -10,7 +10,7 @@
 import type { JobNode } from '../../graph/types.ts';
 import type { JobBuilder, Relation } from './builder.ts';
 import type { Origin } from './statements.ts';
-import type { GroupWindow, QueryShape, SelectItem, SelectShape, WindowCall } from './query.ts';
+import type { GroupWindow, QueryShape, SelectItem, SelectShape, WindowCall } from './query-shape.ts';
 import { SOURCE_TABLE_SUFFIX } from './tables.ts';
 import { windowSpec } from './window-spec.ts';
 import { AGGREGATE, importAggregate } from './aggregate.ts';
