@@ -4,13 +4,13 @@
  * unexpected failures exit 1 with one line (set WEIR_DEBUG=1 for the stack).
  */
 
-import { readFileSync } from 'node:fs';
 import { EXIT_FAILURE, EXIT_INVALID, EXIT_OK, processIO, type CliIO } from './output.ts';
 import { validateCommand } from './validate-command.ts';
 import { exportCommand } from './export-command.ts';
 import { runCommand } from './run.ts';
 import { serveCommand } from './serve.ts';
 import { importCommand } from './import-command.ts';
+import { version } from './version.ts';
 import { nexmarkCommand } from './nexmark-command.ts';
 
 export const USAGE = `Usage: weir <command> [options]
@@ -29,17 +29,6 @@ Options:
   -v, --version               print the version
 
 Exit codes: 0 success, 1 failure while running, 2 invalid job or usage.`;
-
-export function version(): string {
-  try {
-    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-      version?: string;
-    };
-    return pkg.version ?? 'unknown';
-  } catch {
-    return 'unknown';
-  }
-}
 
 function isParseArgsError(e: unknown): e is Error {
   const code = (e as NodeJS.ErrnoException | null)?.code;

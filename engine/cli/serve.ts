@@ -15,6 +15,7 @@ import { materializeExample } from '../host/node/examples.ts';
 import { startWebServer } from '../host/node/web-server.ts';
 import { HostError } from '../host/common/errors.ts';
 import { EXIT_FAILURE, EXIT_INVALID, EXIT_OK, processIO, type CliIO } from './output.ts';
+import { version } from './version.ts';
 
 export const SERVE_USAGE = `Usage: weir serve [--port N] [--workspace DIR] [--open] [--example NAME]
 
@@ -107,7 +108,6 @@ export async function serveCommand(argv: string[], io: CliIO = processIO): Promi
     io.err('weir serve: the renderer is not built (dist/renderer); run `npm run build` - serving the API only');
   }
 
-  const { version } = await import('./main.ts');
   const host = createLocalHost({ workspace, examplesDir, transport: 'websocket', initialPath, version: version() });
   let server;
   try {
