@@ -159,3 +159,49 @@ test('arrows pointing up or sideways between folders, and folder cycles, are vio
   }
   assert.match(lines[lines.length - 1], /^layers: 8 violations in 14 files$/);
 });
+
+test('import cycles between files in engine/, renderer/src and electron/ are violations', (t) => {
+  const root = mkdtempSync(join(tmpdir(), 'weir-layers-files-'));
+  t.after(() => rmSync(root, { recursive: true, force: true }));
+  const files: Record<string, string> = {
+    // A cycle of three files in one folder, closed by a type-only import.
+    'engine/sql/a.ts': "import { b } from './b.ts';\nexport const a = b;\n",
+    'engine/sql/b.ts': "\nimport { c } from './c.ts';\nexport const b = c;\n",
+    'engine/sql/c.ts': "import type { a } from './a.ts';\nexport const c: typeof a | 0 = 0;\n",
+    // A lazy import() closes a cycle just the same.
+    'engine/cli/main.ts': "import { serve } from './serve.ts';\nexport const version = () => serve;\n",
+    'engine/cli/serve.ts': "export async function serve() {\n  return (await import('./main.ts')).version;\n}\n",
+    'renderer/src/x.ts': "import { y } from './y.ts';\nexport const x = y;\n",
+    'renderer/src/y.ts': "import { x } from './x.ts';\nexport const y = () => x;\n",
+    'electron/p.ts': "import { q } from './q.ts';\nexport const p = q;\n",
+    'electron/q.ts': "import { p } from './p.ts';\nexport const q = () => p;\n",
+    // Outside those rooms file cycles are not checked; a file importing itself is no cycle.
+    'test/support/u.ts': "import { v } from './v.ts';\nexport const u = v;\n",
+    'test/support/v.ts': "import { u } from './u.ts';\nexport const v = () => u;\n",
+    'engine/sql/self.ts': "export const s = 1;\nexport type S = typeof import('./self.ts');\n",
+  };
+  for (const [rel, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, rel)), { recursive: true });
+    writeFileSync(join(root, rel), text);
+  }
+  const r = run(root);
+  assert.equal(r.code, 1, r.out + r.err);
+  const lines = r.err.trim().split('\n');
+  const has = (re: RegExp) =>
+    assert.ok(
+      lines.some((l) => re.test(l)),
+      `${re}\n${r.err}`,
+    );
+  const sql = '\\(cycle of engine/sql/a\\.ts, engine/sql/b\\.ts, engine/sql/c\\.ts\\)';
+  has(new RegExp(`^engine/sql/a\\.ts:1: file cycle: engine/sql/a\\.ts -> engine/sql/b\\.ts ${sql}$`));
+  has(new RegExp(`^engine/sql/b\\.ts:2: file cycle: engine/sql/b\\.ts -> engine/sql/c\\.ts ${sql}$`));
+  has(new RegExp(`^engine/sql/c\\.ts:1: file cycle: engine/sql/c\\.ts -> engine/sql/a\\.ts ${sql}$`));
+  has(/^engine\/cli\/serve\.ts:2: file cycle: engine\/cli\/serve\.ts -> engine\/cli\/main\.ts/);
+  has(/^engine\/cli\/main\.ts:1: file cycle: engine\/cli\/main\.ts -> engine\/cli\/serve\.ts/);
+  has(/^renderer\/src\/x\.ts:1: file cycle: renderer\/src\/x\.ts -> renderer\/src\/y\.ts/);
+  has(/^electron\/p\.ts:1: file cycle: electron\/p\.ts -> electron\/q\.ts/);
+  for (const ok of [/^test\//, /self\.ts/]) {
+    assert.ok(!lines.some((l) => ok.test(l)), `unexpected ${ok}\n${r.err}`);
+  }
+  assert.match(lines[lines.length - 1], /^layers: 9 violations in 12 files$/);
+});
