@@ -1,26 +1,15 @@
 /** `filter`: keeps the rows for which `where` is TRUE (SQL three-valued logic: NULL drops the row). */
-import type {
-  OperatorContext,
-  OperatorOutput,
-  OperatorSnapshot,
-  RecordBatch,
-  Row,
-  RowKind,
-  StreamOperator,
-} from '../../../contracts/operator.ts';
+import type { RecordBatch, Row, RowKind } from '../../../contracts/operator.ts';
+import { StreamOperatorBase } from './base/stream-operator-base.ts';
 import { compileConditionDetailed } from '../../../sql/condition.ts';
 import type { ColumnTypes } from '../../../sql/types.ts';
 
-export class FilterOperator implements StreamOperator {
+export class FilterOperator extends StreamOperatorBase {
   private readonly test: (row: Row) => boolean;
-  private out!: OperatorOutput;
   /** `inputTypes`: the input's column types where the job tells them (graph/column-types.ts). */
   constructor(where: string, inputTypes?: ColumnTypes) {
+    super();
     this.test = compileConditionDetailed(where, inputTypes).test;
-  }
-
-  async open(_ctx: OperatorContext, out: OperatorOutput): Promise<void> {
-    this.out = out;
   }
 
   processBatch(batch: RecordBatch): Promise<void> {
@@ -47,14 +36,4 @@ export class FilterOperator implements StreamOperator {
     }
     return Promise.resolve();
   }
-
-  async processWatermark(watermark: number): Promise<void> {
-    this.out.emitWatermark(watermark);
-  }
-  async snapshotState(): Promise<OperatorSnapshot> {
-    return {};
-  }
-  async notifyCheckpointComplete(): Promise<void> {}
-  async endInput(): Promise<void> {}
-  async close(): Promise<void> {}
 }

@@ -1,25 +1,15 @@
 /** `map`: projects every row through the `select` list; the event time travels beside the row. */
-import type {
-  OperatorContext,
-  OperatorOutput,
-  OperatorSnapshot,
-  RecordBatch,
-  Row,
-  StreamOperator,
-} from '../../../contracts/operator.ts';
+import type { RecordBatch, Row } from '../../../contracts/operator.ts';
+import { StreamOperatorBase } from './base/stream-operator-base.ts';
 import { compileProjectionDetailed } from '../../../sql/projection.ts';
 import type { ColumnTypes } from '../../../sql/types.ts';
 
-export class MapOperator implements StreamOperator {
+export class MapOperator extends StreamOperatorBase {
   private readonly project: (row: Row) => Row;
-  private out!: OperatorOutput;
   /** `inputTypes`: the input's column types where the job tells them (graph/column-types.ts). */
   constructor(select: string, inputTypes?: ColumnTypes) {
+    super();
     this.project = compileProjectionDetailed(select, inputTypes).project;
-  }
-
-  async open(_ctx: OperatorContext, out: OperatorOutput): Promise<void> {
-    this.out = out;
   }
 
   processBatch(batch: RecordBatch): Promise<void> {
@@ -34,14 +24,4 @@ export class MapOperator implements StreamOperator {
     }
     return Promise.resolve();
   }
-
-  async processWatermark(watermark: number): Promise<void> {
-    this.out.emitWatermark(watermark);
-  }
-  async snapshotState(): Promise<OperatorSnapshot> {
-    return {};
-  }
-  async notifyCheckpointComplete(): Promise<void> {}
-  async endInput(): Promise<void> {}
-  async close(): Promise<void> {}
 }

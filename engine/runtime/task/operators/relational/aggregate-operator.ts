@@ -14,25 +14,12 @@
  * count drops to zero it emits -D of its last result and its state is deleted; a retraction for a
  * key without state (its rows expired, or never seen) is dropped, as Flink does.
  */
-import type {
-  OperatorContext,
-  OperatorOutput,
-  OperatorSnapshot,
-  RecordBatch,
-  Row,
-  StreamOperator,
-} from '../../../../contracts/operator.ts';
-import type { StateTable } from '../../../../contracts/keyed-state.ts';
+import type { RecordBatch, Row } from '../../../../contracts/operator.ts';
+import type { KeyedStateBackend, StateTable } from '../../../../contracts/keyed-state.ts';
 import type { KeyBy } from '../../../../sql/index.ts';
+import { KeyedOperator } from '../base/keyed-operator.ts';
 import { checkRestoredWidth, type WindowAggregates } from '../window/aggregates.ts';
-import {
-  ChangelogBuffer,
-  ExpiryQueue,
-  encodeWm,
-  batchStateKeys,
-  restoredWatermark,
-  type WatermarkState,
-} from './keyed-support.ts';
+import { ChangelogBuffer, batchStateKeys } from './keyed-support.ts';
 
 export const AGGREGATE_TABLE = 'agg';
 
@@ -52,12 +39,8 @@ interface AggEntry {
   t: number;
 }
 
-export class AggregateOperator implements StreamOperator {
-  private ctx!: OperatorContext;
-  private out!: OperatorOutput;
+export class AggregateOperator extends KeyedOperator {
   private table!: StateTable<AggEntry>;
-  private watermark = -Infinity;
-  private readonly expiry = new ExpiryQueue();
   /**
    * The expiry last queued per key, in steps of stateTtl/16: a key updated by every record queues
    * at most ~16 entries per stateTtl instead of one per record (the queue stays O(keys)).
@@ -65,7 +48,9 @@ export class AggregateOperator implements StreamOperator {
   private readonly queued = new Map<string, number>();
   private readonly buffer = new ChangelogBuffer();
 
-  constructor(private readonly plan: AggregatePlan) {}
+  constructor(private readonly plan: AggregatePlan) {
+    super(`aggregate '${plan.nodeId}'`);
+  }
 
   private queueExpiry(key: string, at: number): void {
     const ttl = this.plan.stateTtl!;
@@ -73,16 +58,11 @@ export class AggregateOperator implements StreamOperator {
     const bucket = Math.ceil(at / step) * step; // never earlier than `at`: the entry re-checks state anyway
     if ((this.queued.get(key) ?? -Infinity) >= bucket) return;
     this.queued.set(key, bucket);
-    this.expiry.push(bucket, key);
+    this.timers.push(bucket, key);
   }
 
-  async open(ctx: OperatorContext, out: OperatorOutput, restored?: { operator?: unknown[] }): Promise<void> {
-    if (ctx.state === null)
-      throw new Error(`aggregate '${this.plan.nodeId}' needs keyed state, but the runtime gave it none`);
-    this.ctx = ctx;
-    this.out = out;
-    this.table = ctx.state.table<AggEntry>(AGGREGATE_TABLE);
-    this.watermark = restoredWatermark(restored?.operator);
+  protected async openState(state: KeyedStateBackend): Promise<void> {
+    this.table = state.table<AggEntry>(AGGREGATE_TABLE);
     const ttl = this.plan.stateTtl;
     if (ttl !== null) for await (const [k, v] of this.table.scan()) this.queueExpiry(k, v.t + ttl);
   }
@@ -99,7 +79,7 @@ export class AggregateOperator implements StreamOperator {
     const { rows, ts, kinds } = batch;
     if (rows.length === 0) return;
     const { key, aggregates, stateTtl } = this.plan;
-    const what = `aggregate '${this.plan.nodeId}'`;
+    const what = this.what;
     if (kinds !== undefined && !this.plan.changelog) {
       // Counting -U/-D rows as inserts would be silently wrong: the plan must know.
       throw new Error(`${what} received a changelog, but its job graph gives it an append-only input`);
@@ -159,36 +139,20 @@ export class AggregateOperator implements StreamOperator {
     }
   }
 
-  async processWatermark(watermark: number): Promise<void> {
-    if (!(watermark > this.watermark)) return;
-    this.watermark = watermark;
-    const ttl = this.plan.stateTtl;
-    if (ttl !== null && this.expiry.size > 0) {
-      const due = this.expiry.popDue(watermark);
-      if (due.length > 0) {
-        const entries = await this.table.getMany(due);
-        const writes: Array<readonly [string, AggEntry | undefined]> = [];
-        due.forEach((k, i) => {
-          const e = entries[i];
-          if (this.queued.get(k)! <= watermark) this.queued.delete(k);
-          if (e === undefined) return;
-          if (e.t + ttl <= watermark) writes.push([k, undefined]);
-          else this.queueExpiry(k, e.t + ttl); // refreshed since: look again at its new expiry
-        });
-        if (writes.length) await this.table.writeMany(writes);
-      }
-    }
-    this.out.emitWatermark(watermark);
+  /** State TTL: drops the keys whose last event time + stateTtl the watermark has passed. */
+  protected override async onTimers(due: string[], watermark: number): Promise<void> {
+    const ttl = this.plan.stateTtl!;
+    const entries = await this.table.getMany(due);
+    const writes: Array<readonly [string, AggEntry | undefined]> = [];
+    due.forEach((k, i) => {
+      const e = entries[i];
+      if (this.queued.get(k)! <= watermark) this.queued.delete(k);
+      if (e === undefined) return;
+      if (e.t + ttl <= watermark) writes.push([k, undefined]);
+      else this.queueExpiry(k, e.t + ttl); // refreshed since: look again at its new expiry
+    });
+    if (writes.length) await this.table.writeMany(writes);
   }
-
-  async snapshotState(checkpointId: number): Promise<OperatorSnapshot> {
-    const operator: WatermarkState = { watermark: encodeWm(this.watermark) };
-    return { operator, keyed: this.ctx.state!.snapshot(checkpointId) };
-  }
-
-  async notifyCheckpointComplete(): Promise<void> {}
-  async endInput(): Promise<void> {}
-  async close(): Promise<void> {}
 }
 
 /** Results are flat rows of plain values (numbers, strings, null). */

@@ -14,29 +14,16 @@
  * on the arrival of an on-time row, at or after that row's time), so the watermark passes through.
  *
  * Keyed state, table `join`: `gggg:L<key>` / `gggg:R<key>` -> the buffered rows of one side and
- * key, `[{ r: row, t: ts }]`. The expiry queue (memory, rebuilt from a scan on open) says which
- * entries may hold rows to retire. Operator state: the input watermark.
+ * key, `[{ r: row, t: ts }]`. The timers (KeyedOperator's in-memory queue, rebuilt from a scan on
+ * open) say which entries may hold rows to retire. Operator state: the input watermark.
  */
-import type {
-  OperatorContext,
-  OperatorOutput,
-  OperatorSnapshot,
-  RecordBatch,
-  Row,
-  StreamOperator,
-} from '../../../../contracts/operator.ts';
-import type { StateTable } from '../../../../contracts/keyed-state.ts';
+import type { RecordBatch, Row } from '../../../../contracts/operator.ts';
+import type { KeyedStateBackend, StateTable } from '../../../../contracts/keyed-state.ts';
 import type { KeyBy } from '../../../../sql/index.ts';
 import type { CompiledJoinSelect } from '../../../../sql/join-select.ts';
 import { GROUP_PREFIX_WIDTH } from '../window/state-keys.ts';
-import {
-  ChangelogBuffer,
-  ExpiryQueue,
-  encodeWm,
-  ownedStateKey,
-  restoredWatermark,
-  type WatermarkState,
-} from './keyed-support.ts';
+import { KeyedOperator } from '../base/keyed-operator.ts';
+import { ChangelogBuffer, distinctKeys, readJoinSides } from './keyed-support.ts';
 
 export const JOIN_TABLE = 'join';
 
@@ -54,26 +41,19 @@ interface Buffered {
   t: number;
 }
 
-export class IntervalJoinOperator implements StreamOperator {
-  private ctx!: OperatorContext;
-  private out!: OperatorOutput;
+export class IntervalJoinOperator extends KeyedOperator {
   private table!: StateTable<Buffered[]>;
-  private watermark = -Infinity;
-  private readonly expiry = new ExpiryQueue();
   private readonly buffer = new ChangelogBuffer();
 
-  constructor(private readonly plan: IntervalJoinPlan) {}
+  constructor(private readonly plan: IntervalJoinPlan) {
+    super(`join.interval '${plan.nodeId}'`);
+  }
 
-  async open(ctx: OperatorContext, out: OperatorOutput, restored?: { operator?: unknown[] }): Promise<void> {
-    if (ctx.state === null)
-      throw new Error(`join.interval '${this.plan.nodeId}' needs keyed state, but the runtime gave it none`);
-    this.ctx = ctx;
-    this.out = out;
-    this.table = ctx.state.table<Buffered[]>(JOIN_TABLE);
-    this.watermark = restoredWatermark(restored?.operator);
+  protected async openState(state: KeyedStateBackend): Promise<void> {
+    this.table = state.table<Buffered[]>(JOIN_TABLE);
     for await (const [k, rows] of this.table.scan()) {
       const left = k[GROUP_PREFIX_WIDTH] === 'L';
-      for (const b of rows) this.expiry.push(this.retireAt(left, b.t), k);
+      for (const b of rows) this.timers.push(this.retireAt(left, b.t), k);
     }
   }
 
@@ -88,91 +68,52 @@ export class IntervalJoinOperator implements StreamOperator {
     const left = input === 0;
     const { lower, upper, select } = this.plan;
     const key = left ? this.plan.leftKey : this.plan.rightKey;
-    const what = `join.interval '${this.plan.nodeId}'`;
-    const own = left ? 'L' : 'R';
-    const other = left ? 'R' : 'L';
-    const keys: string[] = [];
-    const index = new Map<string, number>();
-    const slot = new Array<number>(rows.length);
     let late = 0;
-    for (let i = 0; i < rows.length; i++) {
+    const { keys, slot } = distinctKeys(rows.length, (i) => {
       const t = ts[i];
-      if (Number.isNaN(t))
-        throw new Error(`${what} received a record without an event time: set eventTime on its source`);
-      const w = sw !== undefined && sw[i] > this.watermark ? sw[i] : this.watermark;
-      if (t <= w) {
-        slot[i] = -1;
-        late++;
-        continue;
-      }
-      const k = key.keyOf(rows[i]);
-      let j = index.get(k);
-      if (j === undefined) {
-        j = keys.length;
-        index.set(k, j);
-        keys.push(k);
-      }
-      slot[i] = j;
-    }
+      if (Number.isNaN(t)) throw this.noEventTime();
+      if (t > this.latenessWatermark(sw, i)) return key.keyOf(rows[i]);
+      late++;
+      return null;
+    });
     if (late > 0) this.ctx.metrics.lateRecords(late);
     if (keys.length === 0) return;
-    const ownKeys = keys.map((k) => ownedStateKey(this.ctx, what, k, own));
-    const otherKeys = keys.map((k) => ownedStateKey(this.ctx, what, k, other));
-    const got = await this.table.getMany([...ownKeys, ...otherKeys]);
-    const mine = got.slice(0, keys.length).map((x) => x ?? []);
-    const theirs = got.slice(keys.length);
+    const { ownKeys, mine, theirs } = await readJoinSides(this.ctx, this.what, this.table, keys, left);
     for (let i = 0; i < rows.length; i++) {
       const j = slot[i];
       if (j < 0) continue;
       const t = ts[i];
       const row = rows[i];
-      const candidates = theirs[j];
-      if (candidates !== undefined) {
-        // Left row at t meets right rows with t - upper <= R.ts <= t - lower; right row at t meets
-        // left rows with t + lower <= L.ts <= t + upper.
-        const lo = left ? t - upper : t + lower;
-        const hi = left ? t - lower : t + upper;
-        for (const c of candidates) {
-          if (c.t < lo || c.t > hi) continue;
-          const out = left ? select.project(row, c.r) : select.project(c.r, row);
-          this.buffer.add('+I', out, t > c.t ? t : c.t);
-        }
+      // Left row at t meets right rows with t - upper <= R.ts <= t - lower; right row at t meets
+      // left rows with t + lower <= L.ts <= t + upper.
+      const lo = left ? t - upper : t + lower;
+      const hi = left ? t - lower : t + upper;
+      for (const c of theirs[j]) {
+        if (c.t < lo || c.t > hi) continue;
+        const out = left ? select.project(row, c.r) : select.project(c.r, row);
+        this.buffer.add('+I', out, t > c.t ? t : c.t);
       }
       const retire = this.retireAt(left, t);
       if (retire > this.watermark) {
         mine[j].push({ r: row, t });
-        this.expiry.push(retire, ownKeys[j]);
+        this.timers.push(retire, ownKeys[j]);
       }
     }
     await this.table.writeMany(ownKeys.map((k, j) => [k, mine[j].length > 0 ? mine[j] : undefined] as const));
     this.buffer.flush(this.out, false);
   }
 
-  async processWatermark(watermark: number): Promise<void> {
-    if (!(watermark > this.watermark)) return;
-    this.watermark = watermark;
-    const due = this.expiry.popDue(watermark);
-    if (due.length > 0) {
-      const entries = await this.table.getMany(due);
-      const writes: Array<readonly [string, Buffered[] | undefined]> = [];
-      due.forEach((k, i) => {
-        const rows = entries[i];
-        if (rows === undefined) return;
-        const left = k[GROUP_PREFIX_WIDTH] === 'L';
-        const keep = rows.filter((b) => this.retireAt(left, b.t) > watermark);
-        if (keep.length !== rows.length) writes.push([k, keep.length > 0 ? keep : undefined]);
-      });
-      if (writes.length) await this.table.writeMany(writes);
-    }
-    this.out.emitWatermark(watermark);
+  /** Drops the buffered rows that can no longer meet an on-time row of the other side. */
+  protected override async onTimers(due: string[], watermark: number): Promise<void> {
+    const entries = await this.table.getMany(due);
+    const writes: Array<readonly [string, Buffered[] | undefined]> = [];
+    due.forEach((k, i) => {
+      const rows = entries[i];
+      if (rows === undefined) return;
+      const left = k[GROUP_PREFIX_WIDTH] === 'L';
+      const keep = rows.filter((b) => this.retireAt(left, b.t) > watermark);
+      if (keep.length !== rows.length) writes.push([k, keep.length > 0 ? keep : undefined]);
+    });
+    if (writes.length) await this.table.writeMany(writes);
   }
-
-  async snapshotState(checkpointId: number): Promise<OperatorSnapshot> {
-    const operator: WatermarkState = { watermark: encodeWm(this.watermark) };
-    return { operator, keyed: this.ctx.state!.snapshot(checkpointId) };
-  }
-
-  async notifyCheckpointComplete(): Promise<void> {}
-  async endInput(): Promise<void> {}
-  async close(): Promise<void> {}
 }

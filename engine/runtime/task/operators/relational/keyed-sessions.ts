@@ -16,14 +16,16 @@
  * session fires. Merging moves the absorbed sessions' payloads into the merged one, inside the
  * same entry, so it is one `writeMany` and key groups stay intact across rescaling.
  *
- * The expiry queue (memory, rebuilt by a scan on open) holds (end - 1, state key) for every
- * session end ever set; stale hints (a session that grew or merged) are re-checked on firing.
+ * The operator's timers (KeyedOperator's in-memory queue, rebuilt by `open`) hold (end - 1, state
+ * key) for every session end ever set; stale hints (a session that grew or merged) are re-checked
+ * on firing.
  */
 import type { OperatorContext } from '../../../../contracts/operator.ts';
 import type { StateTable } from '../../../../contracts/keyed-state.ts';
 import { findMerge } from '../../../../time/windows/index.ts';
 import { GROUP_PREFIX_WIDTH } from '../window/state-keys.ts';
-import { ExpiryQueue, ownedStateKey } from './keyed-support.ts';
+import type { ExpiryQueue } from '../base/expiry-queue.ts';
+import { ownedStateKey } from './keyed-support.ts';
 
 /** What an operator keeps per session, and how it absorbs records and other sessions. */
 export interface SessionPayload<P, I> {
@@ -60,18 +62,18 @@ export interface FiredSession<P> extends KeyedSession<P> {
 }
 
 export class KeyedSessions<P, I> {
-  private readonly expiry = new ExpiryQueue();
-
+  /** `timers`: the operator's timer queue, which says which keys have a session to fire. */
   constructor(
     private readonly table: StateTable<KeySessions<P>>,
     private readonly gap: number,
     private readonly payload: SessionPayload<P, I>,
     private readonly what: string,
+    private readonly timers: ExpiryQueue,
   ) {}
 
-  /** Rebuilds the expiry queue from the sessions this subtask owns (after a restore too). */
+  /** Rebuilds the timers from the sessions this subtask owns (after a restore too). */
   async open(): Promise<void> {
-    for await (const [k, v] of this.table.scan()) for (const s of v.s) this.expiry.push(s.end - 1, k);
+    for await (const [k, v] of this.table.scan()) for (const s of v.s) this.timers.push(s.end - 1, k);
   }
 
   /** Adds records in order (one getMany, one writeMany); returns how many were too late. */
@@ -105,7 +107,7 @@ export class KeyedSessions<P, I> {
           merged = state.s[m.from];
           for (let k = 1; k < m.count; k++) merged.p = this.payload.merge(merged.p, state.s[m.from + k].p);
         }
-        if (merged.end !== m.end || m.count === 0) this.expiry.push(m.end - 1, sk);
+        if (merged.end !== m.end || m.count === 0) this.timers.push(m.end - 1, sk);
         merged.start = m.start;
         merged.end = m.end;
         state.s.splice(m.from, m.count, merged);
@@ -119,12 +121,11 @@ export class KeyedSessions<P, I> {
   }
 
   /**
-   * Removes and returns every session whose end - 1 is at or below `watermark`, in end, then key
-   * order (within one key sessions never share an end).
+   * Removes and returns every session of the `due` keys (those with a timer at or before
+   * `watermark`) whose end - 1 is at or below `watermark`, in end, then key order (within one key
+   * sessions never share an end).
    */
-  async fire(watermark: number): Promise<Array<FiredSession<P>>> {
-    const due = this.expiry.popDue(watermark);
-    if (due.length === 0) return [];
+  async fire(due: string[], watermark: number): Promise<Array<FiredSession<P>>> {
     const stored = await this.table.getMany(due);
     const fired: Array<FiredSession<P>> = [];
     const writes: Array<[string, KeySessions<P> | undefined]> = [];

@@ -15,26 +15,13 @@
  * Keyed state, table `join`: `gggg:L<key>` / `gggg:R<key>` -> `[{ r: row, t: ts, m: matches }]`.
  * Operator state: the input watermark.
  */
-import type {
-  OperatorContext,
-  OperatorOutput,
-  OperatorSnapshot,
-  RecordBatch,
-  Row,
-  StreamOperator,
-} from '../../../../contracts/operator.ts';
-import type { StateTable } from '../../../../contracts/keyed-state.ts';
+import type { RecordBatch, Row } from '../../../../contracts/operator.ts';
+import type { KeyedStateBackend, StateTable } from '../../../../contracts/keyed-state.ts';
 import type { JoinKind } from '../../../../graph/types.ts';
 import type { KeyBy } from '../../../../sql/index.ts';
 import type { CompiledJoinSelect } from '../../../../sql/join-select.ts';
-import {
-  ChangelogBuffer,
-  ExpiryQueue,
-  encodeWm,
-  ownedStateKey,
-  restoredWatermark,
-  type WatermarkState,
-} from './keyed-support.ts';
+import { KeyedOperator } from '../base/keyed-operator.ts';
+import { ChangelogBuffer, distinctKeys, readJoinSides } from './keyed-support.ts';
 
 export const REGULAR_JOIN_TABLE = 'join';
 
@@ -53,31 +40,23 @@ interface Stored {
   m: number;
 }
 
-export class RegularJoinOperator implements StreamOperator {
-  private ctx!: OperatorContext;
-  private out!: OperatorOutput;
+export class RegularJoinOperator extends KeyedOperator {
   private table!: StateTable<Stored[]>;
-  private watermark = -Infinity;
-  private readonly expiry = new ExpiryQueue();
   private readonly buffer = new ChangelogBuffer();
   private readonly preserveLeft: boolean;
   private readonly preserveRight: boolean;
 
   constructor(private readonly plan: RegularJoinPlan) {
+    super(`join '${plan.nodeId}'`);
     this.preserveLeft = plan.kind === 'left' || plan.kind === 'full';
     this.preserveRight = plan.kind === 'right' || plan.kind === 'full';
   }
 
-  async open(ctx: OperatorContext, out: OperatorOutput, restored?: { operator?: unknown[] }): Promise<void> {
-    if (ctx.state === null)
-      throw new Error(`join '${this.plan.nodeId}' needs keyed state, but the runtime gave it none`);
-    this.ctx = ctx;
-    this.out = out;
-    this.table = ctx.state.table<Stored[]>(REGULAR_JOIN_TABLE);
-    this.watermark = restoredWatermark(restored?.operator);
+  protected async openState(state: KeyedStateBackend): Promise<void> {
+    this.table = state.table<Stored[]>(REGULAR_JOIN_TABLE);
     const ttl = this.plan.stateTtl;
     if (ttl !== null)
-      for await (const [k, rows] of this.table.scan()) for (const s of rows) this.expiry.push(s.t + ttl, k);
+      for await (const [k, rows] of this.table.scan()) for (const s of rows) this.timers.push(s.t + ttl, k);
   }
 
   private joined(left: boolean, row: Row, other: Row | null): Row {
@@ -89,27 +68,10 @@ export class RegularJoinOperator implements StreamOperator {
     if (rows.length === 0) return;
     const left = input === 0;
     const key = left ? this.plan.leftKey : this.plan.rightKey;
-    const what = `join '${this.plan.nodeId}'`;
     const preserveOwn = left ? this.preserveLeft : this.preserveRight;
     const preserveOther = left ? this.preserveRight : this.preserveLeft;
-    const keys: string[] = [];
-    const index = new Map<string, number>();
-    const slot = new Array<number>(rows.length);
-    for (let i = 0; i < rows.length; i++) {
-      const k = key.keyOf(rows[i]);
-      let j = index.get(k);
-      if (j === undefined) {
-        j = keys.length;
-        index.set(k, j);
-        keys.push(k);
-      }
-      slot[i] = j;
-    }
-    const ownKeys = keys.map((k) => ownedStateKey(this.ctx, what, k, left ? 'L' : 'R'));
-    const otherKeys = keys.map((k) => ownedStateKey(this.ctx, what, k, left ? 'R' : 'L'));
-    const got = await this.table.getMany([...ownKeys, ...otherKeys]);
-    const mine = got.slice(0, keys.length).map((x) => x ?? []);
-    const theirs = got.slice(keys.length).map((x) => x ?? []);
+    const { keys, slot } = distinctKeys(rows.length, (i) => key.keyOf(rows[i]));
+    const { ownKeys, otherKeys, mine, theirs } = await readJoinSides(this.ctx, this.what, this.table, keys, left);
     const otherChanged = new Array<boolean>(keys.length).fill(false);
     const ttl = this.plan.stateTtl;
     for (let i = 0; i < rows.length; i++) {
@@ -125,7 +87,7 @@ export class RegularJoinOperator implements StreamOperator {
       if (others.length > 0 && preserveOther) otherChanged[j] = true;
       if (others.length === 0 && preserveOwn) this.buffer.add('+I', this.joined(left, row, null), t);
       mine[j].push({ r: row, t, m: others.length });
-      if (ttl !== null && t > -Infinity) this.expiry.push(t + ttl, ownKeys[j]);
+      if (ttl !== null && t > -Infinity) this.timers.push(t + ttl, ownKeys[j]);
     }
     const writes: Array<readonly [string, Stored[]]> = ownKeys.map((k, j) => [k, mine[j]] as const);
     otherKeys.forEach((k, j) => {
@@ -135,33 +97,17 @@ export class RegularJoinOperator implements StreamOperator {
     this.buffer.flush(this.out, this.preserveLeft || this.preserveRight);
   }
 
-  async processWatermark(watermark: number): Promise<void> {
-    if (!(watermark > this.watermark)) return;
-    this.watermark = watermark;
-    const ttl = this.plan.stateTtl;
-    if (ttl !== null && this.expiry.size > 0) {
-      const due = this.expiry.popDue(watermark);
-      if (due.length > 0) {
-        const entries = await this.table.getMany(due);
-        const writes: Array<readonly [string, Stored[] | undefined]> = [];
-        due.forEach((k, i) => {
-          const rows = entries[i];
-          if (rows === undefined) return;
-          const keep = rows.filter((s) => s.t + ttl > watermark);
-          if (keep.length !== rows.length) writes.push([k, keep.length > 0 ? keep : undefined]);
-        });
-        if (writes.length) await this.table.writeMany(writes);
-      }
-    }
-    this.out.emitWatermark(watermark);
+  /** State TTL: forgets the rows whose time + stateTtl the watermark has passed. */
+  protected override async onTimers(due: string[], watermark: number): Promise<void> {
+    const ttl = this.plan.stateTtl!;
+    const entries = await this.table.getMany(due);
+    const writes: Array<readonly [string, Stored[] | undefined]> = [];
+    due.forEach((k, i) => {
+      const rows = entries[i];
+      if (rows === undefined) return;
+      const keep = rows.filter((s) => s.t + ttl > watermark);
+      if (keep.length !== rows.length) writes.push([k, keep.length > 0 ? keep : undefined]);
+    });
+    if (writes.length) await this.table.writeMany(writes);
   }
-
-  async snapshotState(checkpointId: number): Promise<OperatorSnapshot> {
-    const operator: WatermarkState = { watermark: encodeWm(this.watermark) };
-    return { operator, keyed: this.ctx.state!.snapshot(checkpointId) };
-  }
-
-  async notifyCheckpointComplete(): Promise<void> {}
-  async endInput(): Promise<void> {}
-  async close(): Promise<void> {}
 }

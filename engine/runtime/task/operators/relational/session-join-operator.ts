@@ -12,19 +12,14 @@
  * Keyed state, table `wjoin`: `gggg:S<key>` -> `{ q, s: [{ start, end, p: { L, R } }] }`.
  * Operator state: the input watermark.
  */
-import type {
-  OperatorContext,
-  OperatorOutput,
-  OperatorSnapshot,
-  RecordBatch,
-  Row,
-  StreamOperator,
-} from '../../../../contracts/operator.ts';
+import type { RecordBatch, Row } from '../../../../contracts/operator.ts';
+import type { KeyedStateBackend } from '../../../../contracts/keyed-state.ts';
 import type { KeyBy } from '../../../../sql/index.ts';
 import type { CompiledJoinSelect } from '../../../../sql/join-select.ts';
 import type { SessionWindowAssigner } from '../../../../time/windows/assigners.ts';
 import { isoTime } from '../../../../time/windows/index.ts';
-import { ChangelogBuffer, encodeWm, restoredWatermark, type WatermarkState } from './keyed-support.ts';
+import { KeyedOperator } from '../base/keyed-operator.ts';
+import { ChangelogBuffer } from './keyed-support.ts';
 import { KeyedSessions, type KeySessions, type SessionPayload, type SessionRecord } from './keyed-sessions.ts';
 import { WINDOW_JOIN_TABLE } from './window-join-operator.ts';
 
@@ -68,25 +63,17 @@ const SIDES: SessionPayload<Sides, Item> = {
   merge: (a, b) => ({ L: mergeByArrival(a.L, b.L), R: mergeByArrival(a.R, b.R) }),
 };
 
-export class SessionWindowJoinOperator implements StreamOperator {
-  private ctx!: OperatorContext;
-  private out!: OperatorOutput;
+export class SessionWindowJoinOperator extends KeyedOperator {
   private sessions!: KeyedSessions<Sides, Item>;
-  private watermark = -Infinity;
   private readonly buffer = new ChangelogBuffer();
-  private readonly what: string;
 
   constructor(private readonly plan: SessionJoinPlan) {
-    this.what = `join.window '${plan.nodeId}'`;
+    super(`join.window '${plan.nodeId}'`);
   }
 
-  async open(ctx: OperatorContext, out: OperatorOutput, restored?: { operator?: unknown[] }): Promise<void> {
-    if (ctx.state === null) throw new Error(`${this.what} needs keyed state, but the runtime gave it none`);
-    this.ctx = ctx;
-    this.out = out;
-    const table = ctx.state.table<KeySessions<Sides>>(WINDOW_JOIN_TABLE);
-    this.sessions = new KeyedSessions(table, this.plan.assigner.gap, SIDES, this.what);
-    this.watermark = restoredWatermark(restored?.operator);
+  protected async openState(state: KeyedStateBackend): Promise<void> {
+    const table = state.table<KeySessions<Sides>>(WINDOW_JOIN_TABLE);
+    this.sessions = new KeyedSessions(table, this.plan.assigner.gap, SIDES, this.what, this.timers);
     await this.sessions.open();
   }
 
@@ -97,33 +84,21 @@ export class SessionWindowJoinOperator implements StreamOperator {
     const key = left ? this.plan.leftKey : this.plan.rightKey;
     const records: Array<SessionRecord<Item>> = new Array(rows.length);
     for (let i = 0; i < rows.length; i++) {
-      if (Number.isNaN(ts[i]))
-        throw new Error(`${this.what} received a record without an event time: set eventTime on its source`);
-      const w = sw !== undefined && sw[i] > this.watermark ? sw[i] : this.watermark;
+      if (Number.isNaN(ts[i])) throw this.noEventTime();
+      const w = this.latenessWatermark(sw, i);
       records[i] = { key: key.keyOf(rows[i]), ts: ts[i], watermark: w, item: { left, r: rows[i] } };
     }
     const late = await this.sessions.add(this.ctx, records);
     if (late > 0) this.ctx.metrics.lateRecords(late);
   }
 
-  async processWatermark(watermark: number): Promise<void> {
-    if (!(watermark > this.watermark)) return;
-    this.watermark = watermark;
+  /** Emits the pairs of every session that ends at or before the watermark, and drops it. */
+  protected override async onTimers(due: string[], watermark: number): Promise<void> {
     const select = this.plan.select;
-    for (const s of await this.sessions.fire(watermark)) {
+    for (const s of await this.sessions.fire(due, watermark)) {
       const bounds = { window_start: isoTime(s.start), window_end: isoTime(s.end) };
       for (const l of s.p.L) for (const r of s.p.R) this.buffer.add('+I', select.project(l.r, r.r, bounds), s.end - 1);
     }
     this.buffer.flush(this.out, false);
-    this.out.emitWatermark(watermark);
   }
-
-  async snapshotState(checkpointId: number): Promise<OperatorSnapshot> {
-    const operator: WatermarkState = { watermark: encodeWm(this.watermark) };
-    return { operator, keyed: this.ctx.state!.snapshot(checkpointId) };
-  }
-
-  async notifyCheckpointComplete(): Promise<void> {}
-  async endInput(): Promise<void> {}
-  async close(): Promise<void> {}
 }

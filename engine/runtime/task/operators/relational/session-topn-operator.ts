@@ -11,17 +11,12 @@
  * Keyed state, table `wtopn`: `gggg:S<partition key>` -> `{ q, s: [{ start, end, p: [{ r, v, q }] }] }`.
  * Operator state: the input watermark.
  */
-import type {
-  OperatorContext,
-  OperatorOutput,
-  OperatorSnapshot,
-  RecordBatch,
-  Row,
-  StreamOperator,
-} from '../../../../contracts/operator.ts';
+import type { RecordBatch, Row } from '../../../../contracts/operator.ts';
+import type { KeyedStateBackend } from '../../../../contracts/keyed-state.ts';
 import type { SessionWindowAssigner } from '../../../../time/windows/assigners.ts';
 import { isoTime } from '../../../../time/windows/index.ts';
-import { ChangelogBuffer, encodeWm, restoredWatermark, type WatermarkState } from './keyed-support.ts';
+import { KeyedOperator } from '../base/keyed-operator.ts';
+import { ChangelogBuffer } from './keyed-support.ts';
 import { KeyedSessions, type KeySessions, type SessionPayload, type SessionRecord } from './keyed-sessions.ts';
 import { RANK_COLUMN, type TopNPlan } from './topn-operator.ts';
 import { WINDOW_TOPN_TABLE } from './window-topn-operator.ts';
@@ -32,20 +27,16 @@ interface Held {
   q: number;
 }
 
-export class SessionTopNOperator implements StreamOperator {
-  private ctx!: OperatorContext;
-  private out!: OperatorOutput;
+export class SessionTopNOperator extends KeyedOperator {
   private sessions!: KeyedSessions<Held[], Row>;
-  private watermark = -Infinity;
   private readonly buffer = new ChangelogBuffer();
-  private readonly what: string;
   private readonly payload: SessionPayload<Held[], Row>;
 
   constructor(
     private readonly plan: TopNPlan,
     private readonly assigner: SessionWindowAssigner,
   ) {
-    this.what = `topn '${plan.nodeId}'`;
+    super(`topn '${plan.nodeId}'`);
     const { order, limit } = plan;
     const before = (a: Held, b: Held): boolean => {
       const c = order.compareValues(a.v, b.v);
@@ -72,13 +63,9 @@ export class SessionTopNOperator implements StreamOperator {
     };
   }
 
-  async open(ctx: OperatorContext, out: OperatorOutput, restored?: { operator?: unknown[] }): Promise<void> {
-    if (ctx.state === null) throw new Error(`${this.what} needs keyed state, but the runtime gave it none`);
-    this.ctx = ctx;
-    this.out = out;
-    const table = ctx.state.table<KeySessions<Held[]>>(WINDOW_TOPN_TABLE);
-    this.sessions = new KeyedSessions(table, this.assigner.gap, this.payload, this.what);
-    this.watermark = restoredWatermark(restored?.operator);
+  protected async openState(state: KeyedStateBackend): Promise<void> {
+    const table = state.table<KeySessions<Held[]>>(WINDOW_TOPN_TABLE);
+    this.sessions = new KeyedSessions(table, this.assigner.gap, this.payload, this.what, this.timers);
     await this.sessions.open();
   }
 
@@ -88,32 +75,20 @@ export class SessionTopNOperator implements StreamOperator {
     const partition = this.plan.partition;
     const records: Array<SessionRecord<Row>> = new Array(rows.length);
     for (let i = 0; i < rows.length; i++) {
-      if (Number.isNaN(ts[i]))
-        throw new Error(`${this.what} received a record without an event time: set eventTime on its source`);
-      const w = sw !== undefined && sw[i] > this.watermark ? sw[i] : this.watermark;
+      if (Number.isNaN(ts[i])) throw this.noEventTime();
+      const w = this.latenessWatermark(sw, i);
       records[i] = { key: partition.keyOf(rows[i]), ts: ts[i], watermark: w, item: rows[i] };
     }
     const late = await this.sessions.add(this.ctx, records);
     if (late > 0) this.ctx.metrics.lateRecords(late);
   }
 
-  async processWatermark(watermark: number): Promise<void> {
-    if (!(watermark > this.watermark)) return;
-    this.watermark = watermark;
-    for (const s of await this.sessions.fire(watermark)) {
+  /** Emits the top rows of every session that ends at or before the watermark, and drops it. */
+  protected override async onTimers(due: string[], watermark: number): Promise<void> {
+    for (const s of await this.sessions.fire(due, watermark)) {
       const bounds = { window_start: isoTime(s.start), window_end: isoTime(s.end) };
       s.p.forEach((h, r) => this.buffer.add('+I', { ...bounds, ...h.r, [RANK_COLUMN]: r + 1 }, s.end - 1));
     }
     this.buffer.flush(this.out, false);
-    this.out.emitWatermark(watermark);
   }
-
-  async snapshotState(checkpointId: number): Promise<OperatorSnapshot> {
-    const operator: WatermarkState = { watermark: encodeWm(this.watermark) };
-    return { operator, keyed: this.ctx.state!.snapshot(checkpointId) };
-  }
-
-  async notifyCheckpointComplete(): Promise<void> {}
-  async endInput(): Promise<void> {}
-  async close(): Promise<void> {}
 }

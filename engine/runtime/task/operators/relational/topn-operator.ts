@@ -14,18 +14,12 @@
  * re-enter it and is not kept. Keyed state, table `topn`: per partition the held rows, sorted,
  * with their sort values: `{ rows: [{ r, v, t }] }`. Operator state: the input watermark.
  */
-import type {
-  OperatorContext,
-  OperatorOutput,
-  OperatorSnapshot,
-  RecordBatch,
-  Row,
-  StreamOperator,
-} from '../../../../contracts/operator.ts';
-import type { StateTable } from '../../../../contracts/keyed-state.ts';
+import type { RecordBatch, Row } from '../../../../contracts/operator.ts';
+import type { KeyedStateBackend, StateTable } from '../../../../contracts/keyed-state.ts';
 import type { KeyBy } from '../../../../sql/index.ts';
 import type { CompiledOrderBy } from '../../../../sql/order-by.ts';
-import { batchStateKeys, ChangelogBuffer, encodeWm, restoredWatermark, type WatermarkState } from './keyed-support.ts';
+import { KeyedOperator } from '../base/keyed-operator.ts';
+import { batchStateKeys, ChangelogBuffer } from './keyed-support.ts';
 
 export const TOPN_TABLE = 'topn';
 export const RANK_COLUMN = 'rownum';
@@ -46,30 +40,23 @@ interface TopNEntry {
   rows: Held[];
 }
 
-export class TopNOperator implements StreamOperator {
-  private ctx!: OperatorContext;
-  private out!: OperatorOutput;
+export class TopNOperator extends KeyedOperator {
   private table!: StateTable<TopNEntry>;
-  private watermark = -Infinity;
   private readonly buffer = new ChangelogBuffer();
 
-  constructor(private readonly plan: TopNPlan) {}
+  constructor(private readonly plan: TopNPlan) {
+    super(`topn '${plan.nodeId}'`);
+  }
 
-  async open(ctx: OperatorContext, out: OperatorOutput, restored?: { operator?: unknown[] }): Promise<void> {
-    if (ctx.state === null)
-      throw new Error(`topn '${this.plan.nodeId}' needs keyed state, but the runtime gave it none`);
-    this.ctx = ctx;
-    this.out = out;
-    this.table = ctx.state.table<TopNEntry>(TOPN_TABLE);
-    this.watermark = restoredWatermark(restored?.operator);
+  protected async openState(state: KeyedStateBackend): Promise<void> {
+    this.table = state.table<TopNEntry>(TOPN_TABLE);
   }
 
   async processBatch(batch: RecordBatch): Promise<void> {
     const { rows, ts } = batch;
     if (rows.length === 0) return;
     const { partition, order, limit } = this.plan;
-    const what = `topn '${this.plan.nodeId}'`;
-    const { distinct, slot } = batchStateKeys(this.ctx, what, rows, (r) => partition.keyOf(r));
+    const { distinct, slot } = batchStateKeys(this.ctx, this.what, rows, (r) => partition.keyOf(r));
     const entries = await this.table.getMany(distinct);
     const changed = new Array<boolean>(distinct.length).fill(false);
     for (let i = 0; i < rows.length; i++) {
@@ -101,21 +88,6 @@ export class TopNOperator implements StreamOperator {
     if (writes.length) await this.table.writeMany(writes);
     this.buffer.flush(this.out, true);
   }
-
-  async processWatermark(watermark: number): Promise<void> {
-    if (!(watermark > this.watermark)) return;
-    this.watermark = watermark;
-    this.out.emitWatermark(watermark);
-  }
-
-  async snapshotState(checkpointId: number): Promise<OperatorSnapshot> {
-    const operator: WatermarkState = { watermark: encodeWm(this.watermark) };
-    return { operator, keyed: this.ctx.state!.snapshot(checkpointId) };
-  }
-
-  async notifyCheckpointComplete(): Promise<void> {}
-  async endInput(): Promise<void> {}
-  async close(): Promise<void> {}
 }
 
 function withRank(row: Row, rank: number): Row {

@@ -11,5 +11,5 @@ export function createWindowOperator(node: JobNodeOf<'window'>, job: NormalizedJ
   return new WindowOperator(readWindowPlan(node, job));
 }
 
-export { WindowOperator, WINDOW_TABLE, type WindowOperatorState } from './window-operator.ts';
+export { WindowOperator, WINDOW_TABLE } from './window-operator.ts';
 export { WindowConfigError, readWindowPlan, type WindowPlan } from './config.ts';

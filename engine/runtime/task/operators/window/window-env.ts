@@ -22,18 +22,23 @@ export interface WindowProcessor {
 }
 
 export class WindowEnv {
-  /** Flink's initial watermark is Long.MIN_VALUE: nothing is late before the first watermark. */
-  watermark = -Infinity;
   private lateRows: Row[] = [];
   private lateTs: number[] = [];
 
+  /** `currentWatermark`: the operator's watermark (KeyedOperator keeps it and its state). */
   constructor(
     readonly plan: WindowPlan,
     readonly ctx: OperatorContext,
     readonly out: OperatorOutput,
     readonly table: StateTable<unknown>,
     readonly timers: TimerIndex,
+    private readonly currentWatermark: () => number,
   ) {}
+
+  /** The operator's input watermark: -Infinity before the first one, so nothing is late yet. */
+  get watermark(): number {
+    return this.currentWatermark();
+  }
 
   /** Key group of a record key; a global window keeps its single key in group 0 (subtask 0). */
   keyGroupOf(key: string): number {

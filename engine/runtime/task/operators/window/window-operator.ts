@@ -13,14 +13,12 @@
  * - `snapshotState` flushes held-back updates, then captures the keyed state.
  * - On restore with several old subtasks' operator states (rescale), the watermark is the smallest
  *   of theirs: no window that any of them still held can be treated as late by mistake.
+ * The watermark, its operator state and the snapshot are KeyedOperator's (../base); the window's
+ * timers are its own TimerIndex (timers.ts), kept in keyed state, not the base's in-memory queue.
  */
-import type {
-  OperatorContext,
-  OperatorOutput,
-  OperatorSnapshot,
-  RecordBatch,
-  StreamOperator,
-} from '../../../../contracts/operator.ts';
+import type { RecordBatch } from '../../../../contracts/operator.ts';
+import type { KeyedStateBackend } from '../../../../contracts/keyed-state.ts';
+import { KeyedOperator } from '../base/keyed-operator.ts';
 import type { WindowPlan } from './config.ts';
 import { compareTimers, timerIndexFor } from './timers.ts';
 import { WindowEnv, type WindowProcessor } from './window-env.ts';
@@ -30,27 +28,20 @@ import { SessionWindows } from './session-windows.ts';
 /** The one keyed-state table of a window operator. */
 export const WINDOW_TABLE = 'window';
 
-export interface WindowOperatorState {
-  /** null stands for -Infinity (JSON has no infinities). */
-  watermark: number | null;
-}
-
-export class WindowOperator implements StreamOperator {
+export class WindowOperator extends KeyedOperator {
   private env: WindowEnv | null = null;
   private processor: WindowProcessor | null = null;
 
-  constructor(private readonly plan: WindowPlan) {}
+  constructor(private readonly plan: WindowPlan) {
+    super(`window '${plan.nodeId}'`);
+  }
 
-  async open(ctx: OperatorContext, out: OperatorOutput, restored?: { operator?: unknown[] }): Promise<void> {
-    if (ctx.state === null) {
-      throw new Error(`window '${this.plan.nodeId}' needs keyed state, but the runtime gave it none`);
-    }
-    const table = ctx.state.table<unknown>(WINDOW_TABLE);
+  protected async openState(state: KeyedStateBackend): Promise<void> {
+    const table = state.table<unknown>(WINDOW_TABLE);
     const layout = this.plan.assigner.kind === 'session' ? 'timer-entries' : 'window-entries';
-    const timers = timerIndexFor(ctx.state.kind, table, ctx.keyGroupRange, layout);
+    const timers = timerIndexFor(state.kind, table, this.ctx.keyGroupRange, layout);
     await timers.rebuild();
-    const env = new WindowEnv(this.plan, ctx, out, table, timers);
-    env.watermark = restoredWatermark(restored?.operator);
+    const env = new WindowEnv(this.plan, this.ctx, this.out, table, timers, () => this.watermark);
     this.env = env;
     const a = this.plan.assigner;
     this.processor = a.kind === 'session' ? new SessionWindows(env, a) : new AlignedWindows(env, a);
@@ -68,11 +59,9 @@ export class WindowOperator implements StreamOperator {
     return this.processor!.processBatch(batch);
   }
 
-  async processWatermark(watermark: number): Promise<void> {
-    const env = this.env!;
-    if (!(watermark > env.watermark)) return;
-    env.watermark = watermark;
-    const due = await env.timers.due(watermark);
+  /** Fires and clears the windows whose timers are due (the watermark is already stored). */
+  protected override async onWatermark(watermark: number): Promise<void> {
+    const due = await this.env!.timers.due(watermark);
     if (due.length > 0) {
       // Finding due timers reads only window ends and timer times, which held-back updates never
       // change; firing reads accumulators, so they must be in state first.
@@ -80,36 +69,14 @@ export class WindowOperator implements StreamOperator {
       due.sort(compareTimers);
       await this.processor!.onTimers(due);
     }
-    env.out.emitWatermark(watermark);
   }
 
-  async snapshotState(checkpointId: number): Promise<OperatorSnapshot> {
-    const env = this.env!;
+  protected override async prepareSnapshot(): Promise<void> {
     await this.processor!.flush?.();
-    const w = env.watermark;
-    const operator: WindowOperatorState = { watermark: Number.isFinite(w) ? w : w > 0 ? Number.MAX_VALUE : null };
-    return { operator, keyed: env.ctx.state!.snapshot(checkpointId) };
   }
 
-  async notifyCheckpointComplete(): Promise<void> {}
-
-  async endInput(): Promise<void> {}
-
-  async close(): Promise<void> {
+  override async close(): Promise<void> {
     this.processor = null;
     this.env = null;
   }
-}
-
-function restoredWatermark(states: unknown[] | undefined): number {
-  let w = Infinity;
-  let any = false;
-  for (const s of states ?? []) {
-    if (s === null || typeof s !== 'object' || !('watermark' in s)) continue;
-    const v = (s as WindowOperatorState).watermark;
-    any = true;
-    const num = typeof v === 'number' ? (v === Number.MAX_VALUE ? Infinity : v) : -Infinity;
-    if (num < w) w = num;
-  }
-  return any ? w : -Infinity;
 }
