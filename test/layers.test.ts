@@ -1,6 +1,6 @@
 // The layering rule (scripts/check-layers.mjs) holds for the repository and catches each kind of
 // violation in a scratch tree.
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,6 +16,28 @@ function run(root?: string) {
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
+/**
+ * Runs the check on a scratch tree of `files` (repo-relative path -> text), expecting exit 1: its
+ * output, its error lines and `has(re)`, which asserts that one of them matches.
+ */
+function runOnScratchTree(t: TestContext, files: Record<string, string>) {
+  const root = mkdtempSync(join(tmpdir(), 'weir-layers-'));
+  t.after(() => rmSync(root, { recursive: true, force: true }));
+  for (const [rel, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, rel)), { recursive: true });
+    writeFileSync(join(root, rel), text);
+  }
+  const r = run(root);
+  assert.equal(r.code, 1, r.out + r.err);
+  const lines = r.err.trim().split('\n');
+  const has = (re: RegExp) =>
+    assert.ok(
+      lines.some((l) => re.test(l)),
+      `${re}\n${r.err}`,
+    );
+  return { r, lines, has };
+}
+
 test('the repository respects the layers', () => {
   const r = run();
   assert.equal(r.code, 0, r.err);
@@ -23,8 +45,6 @@ test('the repository respects the layers', () => {
 });
 
 test('each kind of violation is reported as file:line: reason, exit 1', (t) => {
-  const root = mkdtempSync(join(tmpdir(), 'weir-layers-'));
-  t.after(() => rmSync(root, { recursive: true, force: true }));
   const files: Record<string, string> = {
     'engine/runtime/ui.ts': "import { app } from 'electron';\nimport React from 'react';\n",
     'engine/runtime/flow.ts':
@@ -56,18 +76,7 @@ test('each kind of violation is reported as file:line: reason, exit 1', (t) => {
       '',
     ].join('\n'),
   };
-  for (const [rel, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, rel)), { recursive: true });
-    writeFileSync(join(root, rel), text);
-  }
-  const r = run(root);
-  assert.equal(r.code, 1, r.out + r.err);
-  const lines = r.err.trim().split('\n');
-  const has = (re: RegExp) =>
-    assert.ok(
-      lines.some((l) => re.test(l)),
-      `${re}\n${r.err}`,
-    );
+  const { r, lines, has } = runOnScratchTree(t, files);
   has(/^engine\/runtime\/ui\.ts:1: engine must not import 'electron'/);
   has(/^engine\/runtime\/ui\.ts:2: engine must not import 'react'/);
   has(/^engine\/runtime\/flow\.ts:3: engine must not import '@xyflow\/react'/);
@@ -109,8 +118,6 @@ test('each kind of violation is reported as file:line: reason, exit 1', (t) => {
 });
 
 test('arrows pointing up or sideways between folders, and folder cycles, are violations', (t) => {
-  const root = mkdtempSync(join(tmpdir(), 'weir-layers-up-'));
-  t.after(() => rmSync(root, { recursive: true, force: true }));
   const files: Record<string, string> = {
     'engine/runtime/job/master.ts': 'export const m = 1;\n',
     'engine/graph/up.ts': "\nimport { m } from '../runtime/job/master.ts';\nexport const u = m;\n",
@@ -130,18 +137,7 @@ test('arrows pointing up or sideways between folders, and folder cycles, are vio
     'test/b/two.ts': "import { three } from '../c/three.ts';\nexport const two = three;\n",
     'test/c/three.ts': "import type { one } from '../a/one.ts';\nexport const three: typeof one | 0 = 0;\n",
   };
-  for (const [rel, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, rel)), { recursive: true });
-    writeFileSync(join(root, rel), text);
-  }
-  const r = run(root);
-  assert.equal(r.code, 1, r.out + r.err);
-  const lines = r.err.trim().split('\n');
-  const has = (re: RegExp) =>
-    assert.ok(
-      lines.some((l) => re.test(l)),
-      `${re}\n${r.err}`,
-    );
+  const { r, lines, has } = runOnScratchTree(t, files);
   has(
     /^engine\/graph\/up\.ts:2: engine\/graph must not import engine\/runtime\/job \('engine\/runtime\/job\/master\.ts'\): a higher layer/,
   );
@@ -161,8 +157,6 @@ test('arrows pointing up or sideways between folders, and folder cycles, are vio
 });
 
 test('import cycles between files in engine/, renderer/src and electron/ are violations', (t) => {
-  const root = mkdtempSync(join(tmpdir(), 'weir-layers-files-'));
-  t.after(() => rmSync(root, { recursive: true, force: true }));
   const files: Record<string, string> = {
     // A cycle of three files in one folder, closed by a type-only import.
     'engine/sql/a.ts': "import { b } from './b.ts';\nexport const a = b;\n",
@@ -180,18 +174,7 @@ test('import cycles between files in engine/, renderer/src and electron/ are vio
     'test/support/v.ts': "import { u } from './u.ts';\nexport const v = () => u;\n",
     'engine/sql/self.ts': "export const s = 1;\nexport type S = typeof import('./self.ts');\n",
   };
-  for (const [rel, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, rel)), { recursive: true });
-    writeFileSync(join(root, rel), text);
-  }
-  const r = run(root);
-  assert.equal(r.code, 1, r.out + r.err);
-  const lines = r.err.trim().split('\n');
-  const has = (re: RegExp) =>
-    assert.ok(
-      lines.some((l) => re.test(l)),
-      `${re}\n${r.err}`,
-    );
+  const { r, lines, has } = runOnScratchTree(t, files);
   const sql = '\\(cycle of engine/sql/a\\.ts, engine/sql/b\\.ts, engine/sql/c\\.ts\\)';
   has(new RegExp(`^engine/sql/a\\.ts:1: file cycle: engine/sql/a\\.ts -> engine/sql/b\\.ts ${sql}$`));
   has(new RegExp(`^engine/sql/b\\.ts:2: file cycle: engine/sql/b\\.ts -> engine/sql/c\\.ts ${sql}$`));
