@@ -21,6 +21,7 @@ import { z } from 'zod';
 import type { EngineHost, HostEvent, HostMethod } from './api.ts';
 import { APP_COMMANDS } from './api.ts';
 import type { JobDocument } from '../../graph/types.ts';
+import { LOG_KINDS } from '../../contracts/run-events.ts';
 
 /** Job documents cross as JSON objects; their structure is the host validator's business. */
 const jobObject = z.record(z.string(), z.unknown()).transform((j) => j as unknown as JobDocument);
@@ -271,6 +272,7 @@ export const hostEventSchema = z.discriminatedUnion('type', [
     type: z.literal('log'),
     runId: z.string(),
     level: z.enum(['info', 'warn', 'error']),
+    kind: z.enum(LOG_KINDS),
     message: z.string(),
   }),
   z.object({
