@@ -160,9 +160,7 @@ export class ProgressPrinter {
       if (bad > 0) {
         this.io.err(
           `weir run: ${bad} bad record${bad === 1 ? '' : 's'}` +
-            (this.badMessages.length
-              ? `; first: ${this.badMessages.slice(0, 5).join('; ')}`
-              : ''),
+            (this.badMessages.length ? `; first: ${this.badMessages.slice(0, 5).join('; ')}` : ''),
         );
       }
       return;

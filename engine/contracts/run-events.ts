@@ -5,8 +5,18 @@
  */
 import type { CheckpointStats } from './checkpoint.ts';
 
-export type JobStatus =
-  'created' | 'running' | 'restarting' | 'finishing' | 'finished' | 'stopped' | 'failed' | 'canceled';
+/** Every status a run goes through; the host protocol's schema reads this list. */
+export const JOB_STATUSES = [
+  'created',
+  'running',
+  'restarting',
+  'finishing',
+  'finished',
+  'stopped',
+  'failed',
+  'canceled',
+] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
 
 export interface OperatorMetrics {
   nodeId: string;
