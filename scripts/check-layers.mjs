@@ -72,25 +72,6 @@ export const ROOMS = {
 };
 const ROOTS = Object.keys(ROOMS);
 
-/**
- * Folder cycles that exist today and are tolerated only with exactly these members, so the check
- * still fails on any new cycle or any folder joining this one. The renderer's feature folders
- * reach each other and renderer/src's stores; untangling them belongs to the renderer's own work
- * (a store folder below the feature folders), not to this check.
- */
-export const KNOWN_FOLDER_CYCLES = [
-  [
-    'renderer/src',
-    'renderer/src/canvas',
-    'renderer/src/documents',
-    'renderer/src/live',
-    'renderer/src/panels',
-    'renderer/src/run',
-  ],
-];
-const isKnownCycle = (cycle) =>
-  KNOWN_FOLDER_CYCLES.some((k) => k.length === cycle.length && k.every((f) => cycle.includes(f)));
-
 const engineLayer = (file) => {
   let best = null;
   ENGINE_LAYERS.forEach((names, rank) => {
@@ -275,8 +256,8 @@ export function checkLayers(root) {
       if (!folderEdges.get(a).has(b)) folderEdges.get(a).set(b, { file, line });
     }
   }
+  // No folder cycle is tolerated: every folder sits above or below every other it touches.
   for (const cycle of folderCycles(folderEdges)) {
-    if (isKnownCycle(cycle)) continue;
     const members = new Set(cycle);
     for (const a of cycle) {
       for (const [b, at] of folderEdges.get(a) ?? []) {

@@ -6,7 +6,7 @@
 import { memo } from 'react';
 import { BaseEdge, EdgeLabelRenderer, getBezierPath, type EdgeProps } from '@xyflow/react';
 import { useEdgeLive } from './useNodeLive.ts';
-import { BACKPRESSURE_FULL, edgeWidth } from './nodeLive.ts';
+import { BACKPRESSURE_FULL, edgeWidth } from '../stores/nodeLive.ts';
 import { count, rate } from './format.ts';
 import { countRender } from './renderCount.ts';
 import { docStore } from '../state.ts';

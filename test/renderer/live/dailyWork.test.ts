@@ -8,14 +8,15 @@ import assert from 'node:assert/strict';
 import type { CheckpointStats } from '../../../engine/contracts/checkpoint.ts';
 import type { HostEvent, OperatorMetrics } from '../../../engine/host/common/api.ts';
 import type { JobDocument } from '../../../engine/graph/types.ts';
-import { isDiscarded, shownStatus, summarizeCheckpoints } from '../../../renderer/src/live/checkpointSummary.ts';
-import { applyLogEvent, logStore, resetLog } from '../../../renderer/src/live/logStore.ts';
+import { summarizeCheckpoints } from '../../../renderer/src/live/checkpointSummary.ts';
+import { isDiscarded, shownStatus } from '../../../renderer/src/stores/checkpointStatus.ts';
+import { applyLogEvent, logStore, resetLog } from '../../../renderer/src/stores/logStore.ts';
 import {
   applyHistoryEvent,
   clearHistory,
   historyStore,
   HISTORY_POINTS,
-} from '../../../renderer/src/run/historyStore.ts';
+} from '../../../renderer/src/stores/historyStore.ts';
 import { describeDrift, jobDrift } from '../../../renderer/src/model/drift.ts';
 
 const cp = (id: number, status: CheckpointStats['status'], failureReason?: string): CheckpointStats => ({

@@ -10,7 +10,7 @@ import { HostError } from '../../../engine/host/common/errors.ts';
 import { docStore } from '../../../renderer/src/state.ts';
 import { useHostForTesting } from '../../../renderer/src/host.ts';
 import { run } from '../../../renderer/src/run/runActions.ts';
-import { runStore } from '../../../renderer/src/run/runStore.ts';
+import { runStore } from '../../../renderer/src/stores/runStore.ts';
 import { canGrantFolder } from '../../../renderer/src/run/grantFolder.ts';
 
 const INFO = (nativeDialogs: boolean): HostInfo => ({

@@ -9,7 +9,7 @@
  */
 import { createStore, useStore } from 'zustand';
 import type { HostEvent } from '../../../engine/host/common/api.ts';
-import { isDiscarded } from './checkpointSummary.ts';
+import { isDiscarded } from './checkpointStatus.ts';
 
 export const LOG_CAP = 2000;
 

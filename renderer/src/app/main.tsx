@@ -1,9 +1,9 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import '@xyflow/react/dist/style.css';
-import './styles.css';
+import '../styles.css';
 import { App } from './App.tsx';
-import { connect } from './host.ts';
+import { connect } from '../host.ts';
 import { boot } from './boot.ts';
 
 const root = createRoot(document.getElementById('root')!);
