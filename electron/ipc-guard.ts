@@ -9,8 +9,8 @@
  * A call is an `invoke` whose answer is the `result`/`error` message; events go to the window as
  * `events` messages.
  *
- * Uses structural types picked from Electron's own, so tests drive it with a stubbed ipcMain (no
- * Electron binary) and main.ts hands it the real one.
+ * Its types are picked from Electron's own typings, so main.ts hands it the real ipcMain and
+ * tests drive it with a stub (no Electron binary).
  */
 import type { IpcMain, IpcMainInvokeEvent, WebContents } from 'electron';
 import type { EngineHost } from '../engine/host/common/api.ts';
@@ -21,12 +21,8 @@ export const APP_ORIGIN = 'app://weir';
 
 export type InvokeEvent = Pick<IpcMainInvokeEvent, 'sender' | 'senderFrame'>;
 
-export interface IpcMainLike {
-  handle(channel: string, listener: (event: InvokeEvent, ...args: unknown[]) => Promise<unknown> | unknown): void;
-  removeHandler(channel: string): void;
-}
-// The real ipcMain fits the structural type above.
-export const _ipcMainFits: (m: IpcMain) => IpcMainLike = (m) => m;
+/** The part of Electron's ipcMain used here (tests pass a stub). */
+export type IpcMainLike = Pick<IpcMain, 'handle' | 'removeHandler'>;
 
 /** Where events go: our window's webContents. */
 export type EventTarget = Pick<WebContents, 'isDestroyed' | 'send'>;

@@ -7,6 +7,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
+import type { IpcMainInvokeEvent } from 'electron';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { EngineHost, HostErrorShape, HostEvent } from '../../engine/host/common/api.ts';
@@ -17,7 +18,8 @@ import { createLocalHost, type LocalHost } from '../../engine/host/node/local-ho
 import { serveHostOverIpc, type InvokeEvent, type IpcMainLike } from '../../electron/ipc-guard.ts';
 import { secureWebPreferences } from '../../electron/window-options.ts';
 
-type Handler = (event: InvokeEvent, ...args: unknown[]) => Promise<unknown> | unknown;
+// Electron's own listener type: the guard is checked against the real typings.
+type Handler = Parameters<IpcMainLike['handle']>[1];
 /** A call's answer, read from the protocol message the handler returned. */
 type IpcReply = { ok: true; result: unknown } | { ok: false; error: HostErrorShape };
 let nextId = 1;
@@ -35,7 +37,7 @@ class StubIpcMain implements IpcMainLike {
   async invokeText(event: InvokeEvent, text: unknown): Promise<string> {
     const h = this.handlers.get(IPC_CALL_CHANNEL);
     assert.ok(h, 'handler registered');
-    const answer = await h(event, text);
+    const answer: unknown = await h(event as IpcMainInvokeEvent, text);
     assert.equal(typeof answer, 'string', 'every call is answered with protocol text');
     return answer as string;
   }
