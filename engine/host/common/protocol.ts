@@ -24,8 +24,6 @@ import { z } from 'zod';
 import type { HostEvent, HostMethod, MethodParams, MethodResult } from './api.ts';
 import { hostErrorSchema, hostEventSchema, requestSchemas, resultSchemas } from './schemas.ts';
 
-export type { MethodParams, MethodResult };
-
 export const HOST_METHODS = Object.keys(requestSchemas) as HostMethod[];
 
 export function isHostMethod(name: unknown): name is HostMethod {
