@@ -1,26 +1,31 @@
 /**
- * The only IPC entry into the main process. Every call is checked before the host sees it:
+ * The host API over Electron IPC: the same protocol text and the same `serveHost` session as the
+ * WebSocket (engine/host/common/rpc-server.ts), behind one guard. Every call is checked before
+ * the session sees it:
  * - the sender is the top frame of one of our windows, showing our own app URL (`app://weir/`):
  *   never a subframe, a navigated-away page or another window;
- * - the method is a host method and its params pass the protocol schema (`invalid_request`).
- * Replies are plain `{ ok, result | error }` data: thrown Errors would lose their code over IPC.
+ * - then the session parses it like any transport's message: a known method with params that
+ *   pass the protocol schema, or `invalid_request` naming the field.
+ * A call is an `invoke` whose answer is the `result`/`error` message; events go to the window as
+ * `events` messages.
  *
- * Uses structural types only, so tests drive it with a stubbed ipcMain (no Electron binary).
+ * Its types are picked from Electron's own typings, so main.ts hands it the real ipcMain and
+ * tests drive it with a stub (no Electron binary).
  */
-import type { IpcMainInvokeEvent } from 'electron';
-import type { EngineHost, HostEvent } from '../engine/host/common/api.ts';
-import { errorShape } from '../engine/host/common/errors.ts';
-import { IPC_CALL_CHANNEL, IPC_EVENT_CHANNEL, type IpcReply } from '../engine/host/common/methods.ts';
-import { isHostMethod, parseParams } from '../engine/host/common/protocol.ts';
+import type { IpcMain, IpcMainInvokeEvent, WebContents } from 'electron';
+import type { EngineHost } from '../engine/host/common/api.ts';
+import { IPC_CALL_CHANNEL, IPC_EVENT_CHANNEL } from '../engine/host/common/ipc-channels.ts';
+import { serveHost, type RpcServerSession } from '../engine/host/common/rpc-server.ts';
 
 export const APP_ORIGIN = 'app://weir';
 
 export type InvokeEvent = Pick<IpcMainInvokeEvent, 'sender' | 'senderFrame'>;
 
-export interface IpcMainLike {
-  handle(channel: string, listener: (event: InvokeEvent, ...args: unknown[]) => Promise<unknown> | unknown): void;
-  removeHandler(channel: string): void;
-}
+/** The part of Electron's ipcMain used here (tests pass a stub). */
+export type IpcMainLike = Pick<IpcMain, 'handle' | 'removeHandler'>;
+
+/** Where events go: our window's webContents. */
+export type EventTarget = Pick<WebContents, 'isDestroyed' | 'send'>;
 
 export interface GuardOptions {
   /** The webContents ids of our windows; a sender outside this set is refused. */
@@ -46,53 +51,50 @@ export function senderProblem(event: InvokeEvent, opts: GuardOptions): string | 
   return null;
 }
 
-function refuse(code: 'invalid_request', message: string): IpcReply {
-  return { ok: false, error: { code, message } };
+/** The `error` message for a refused sender, answering the call's id when it has one. */
+function refusal(text: unknown, message: string): string {
+  let id: number | null = null;
+  try {
+    const raw = typeof text === 'string' ? (JSON.parse(text) as { id?: unknown }) : null;
+    if (typeof raw?.id === 'number') id = raw.id;
+  } catch {
+    /* not JSON: the error has no id */
+  }
+  return JSON.stringify({ kind: 'error', id, error: { code: 'invalid_request', message } });
 }
 
-/** Handles one `invoke(IPC_CALL_CHANNEL, method, params)`. Exported for tests. */
-export async function handleCall(
-  host: EngineHost,
+/** Answers one `invoke(IPC_CALL_CHANNEL, text)`: the guard, then the session. Exported for tests. */
+export function handleCall(
+  session: RpcServerSession,
   opts: GuardOptions,
   event: InvokeEvent,
-  method: unknown,
-  params: unknown,
-): Promise<IpcReply> {
+  text: unknown,
+): Promise<string | null> {
   const problem = senderProblem(event, opts);
-  if (problem) return refuse('invalid_request', `refused: ${problem}`);
-  if (!isHostMethod(method)) return refuse('invalid_request', `unknown method '${String(method).slice(0, 60)}'`);
-  const parsed = parseParams(method, params);
-  if (!parsed.ok) return refuse('invalid_request', `${method}: ${parsed.message}`);
-  try {
-    const result = await (host[method] as (p: unknown) => Promise<unknown>)(parsed.value);
-    return { ok: true, result: result ?? null };
-  } catch (err) {
-    return { ok: false, error: errorShape(err) };
-  }
-}
-
-/** Registers the call handler; returns its removal. */
-export function registerHostIpc(ipcMain: IpcMainLike, host: EngineHost, opts: GuardOptions): () => void {
-  ipcMain.handle(IPC_CALL_CHANNEL, (event, method, params) => handleCall(host, opts, event, method, params));
-  return () => ipcMain.removeHandler(IPC_CALL_CHANNEL);
-}
-
-export interface EventTarget {
-  isDestroyed(): boolean;
-  send(channel: string, ...args: unknown[]): void;
-}
-
-/** Forwards host events to a window, events of one tick in one message. */
-export function forwardEvents(host: EngineHost, target: () => EventTarget | null): () => void {
-  let batch: HostEvent[] = [];
-  return host.onEvent((event) => {
-    batch.push(event);
-    if (batch.length > 1) return;
-    queueMicrotask(() => {
-      const events = batch;
-      batch = [];
-      const t = target();
-      if (t && !t.isDestroyed()) t.send(IPC_EVENT_CHANNEL, events);
-    });
+  if (problem) return Promise.resolve(refusal(text, `refused: ${problem}`));
+  if (typeof text !== 'string') return Promise.resolve(refusal(null, 'message is not text'));
+  // The session answers every call once; null only when it was closed meanwhile (shutdown).
+  return new Promise((resolve) => {
+    void session.receive(text, resolve).finally(() => resolve(null));
   });
+}
+
+/**
+ * Serves `host` to our window: registers the call handler and forwards host events (those of one
+ * tick in one message) to `target()`. Returns the removal of both.
+ */
+export function serveHostOverIpc(
+  ipcMain: IpcMainLike,
+  host: EngineHost,
+  opts: GuardOptions & { target(): EventTarget | null },
+): () => void {
+  const session = serveHost(host, (text) => {
+    const t = opts.target();
+    if (t && !t.isDestroyed()) t.send(IPC_EVENT_CHANNEL, text);
+  });
+  ipcMain.handle(IPC_CALL_CHANNEL, (event, text) => handleCall(session, opts, event, text));
+  return () => {
+    ipcMain.removeHandler(IPC_CALL_CHANNEL);
+    session.close();
+  };
 }

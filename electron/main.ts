@@ -15,7 +15,7 @@ import { createLocalHost, type LocalHost } from '../engine/host/node/local-host.
 import { materializeExample } from '../engine/host/node/examples.ts';
 import { APP_URL, registerAppScheme, serveRenderer } from './app-protocol.ts';
 import { attachDocumentState, type DocumentWindow } from './document-window.ts';
-import { forwardEvents, registerHostIpc } from './ipc-guard.ts';
+import { serveHostOverIpc } from './ipc-guard.ts';
 import { menuTemplate } from './menu.ts';
 import { clampBounds, openStore, rememberRecent, type AppStore } from './store.ts';
 import { createUtilityLauncher } from './utility-launcher.ts';
@@ -174,10 +174,10 @@ async function start(): Promise<void> {
   });
   host.setInitialPath(await initialDocument(store, workspace, host));
 
-  registerHostIpc(ipcMain, host, {
+  serveHostOverIpc(ipcMain, host, {
     isOurWebContents: (id) => win !== null && !win.isDestroyed() && win.webContents.id === id,
+    target: () => (win && !win.isDestroyed() ? win.webContents : null),
   });
-  forwardEvents(host, () => (win && !win.isDestroyed() ? win.webContents : null));
   buildMenu(store);
   await createWindow(store);
 }

@@ -76,37 +76,8 @@ export const ROOMS = {
 };
 const ROOTS = Object.keys(ROOMS);
 
-/**
- * Folder cycles that exist today and are tolerated only with exactly these members, so the check
- * still fails on any new cycle or any folder joining this one. The renderer's feature folders
- * reach each other and renderer/src's stores; untangling them belongs to the renderer's own work
- * (a store folder below the feature folders), not to this check.
- */
-export const KNOWN_FOLDER_CYCLES = [
-  [
-    'renderer/src',
-    'renderer/src/canvas',
-    'renderer/src/documents',
-    'renderer/src/live',
-    'renderer/src/panels',
-    'renderer/src/run',
-  ],
-];
-
 /** Where file cycles are violations (rule 6). */
 export const FILE_CYCLE_ROOTS = ['engine/', 'renderer/src/', 'electron/'];
-
-/**
- * TEMPORARY (issue 21): the one file cycle left, in the renderer's live/ stores, which the
- * "hostapi" work of issue 21 removes in parallel. Tolerated only with exactly these members;
- * delete this list (and its use below) when that work lands.
- */
-export const TEMPORARY_FILE_CYCLES_ISSUE_21 = [
-  ['renderer/src/live/checkpointSummary.ts', 'renderer/src/live/liveStore.ts', 'renderer/src/live/logStore.ts'],
-];
-
-const sameMembers = (known, cycle) => known.length === cycle.length && known.every((f) => cycle.includes(f));
-const isKnownCycle = (cycle) => KNOWN_FOLDER_CYCLES.some((k) => sameMembers(k, cycle));
 
 const engineLayer = (file) => {
   let best = null;
@@ -292,8 +263,8 @@ export function checkLayers(root) {
       if (!folderEdges.get(a).has(b)) folderEdges.get(a).set(b, { file, line });
     }
   }
+  // No folder cycle is tolerated: every folder sits above or below every other it touches.
   for (const cycle of cyclesOf(folderEdges)) {
-    if (isKnownCycle(cycle)) continue;
     const members = new Set(cycle);
     for (const a of cycle) {
       for (const [b, at] of folderEdges.get(a) ?? []) {
@@ -317,7 +288,6 @@ export function checkLayers(root) {
     fileEdges.set(file, out);
   }
   for (const cycle of cyclesOf(fileEdges)) {
-    if (TEMPORARY_FILE_CYCLES_ISSUE_21.some((k) => sameMembers(k, cycle))) continue;
     const members = new Set(cycle);
     for (const a of cycle) {
       for (const [b, at] of fileEdges.get(a)) {

@@ -5,9 +5,13 @@
  */
 import type { NormalizedJob } from '../graph/types.ts';
 import type { RunEvent } from '../runtime/job/api.ts';
+import type { LogKind } from '../contracts/run-events.ts';
 import type { CliIO } from './output.ts';
 
 const PLAIN_INTERVAL_MS = 1000;
+
+/** How a log line of each kind reads on the terminal (the event's message carries no prefix). */
+const LOG_LABEL: Record<LogKind, string> = { notice: '', 'bad-record': 'bad record at ', stderr: 'stderr: ' };
 
 function fmtRate(n: number): string {
   if (n >= 1e6) return `${(n / 1e6).toFixed(1)}M`;
@@ -64,7 +68,7 @@ export class ProgressPrinter {
         per.set(m.nodeId, cur);
       }
       this.perSource = per;
-    } else if (e.type === 'log' && e.message.startsWith('bad record at ') && this.badMessages.length < 20) {
+    } else if (e.type === 'log' && e.kind === 'bad-record' && this.badMessages.length < 20) {
       this.badMessages.push(e.message);
     }
     if (this.opts.quiet) return;
@@ -114,7 +118,7 @@ export class ProgressPrinter {
         );
         break;
       case 'log':
-        if (e.level !== 'info') this.note(`${e.level}: ${e.message}`);
+        if (e.level !== 'info') this.note(`${e.level}: ${LOG_LABEL[e.kind]}${e.message}`);
         break;
       default:
         break;
@@ -156,12 +160,7 @@ export class ProgressPrinter {
       if (bad > 0) {
         this.io.err(
           `weir run: ${bad} bad record${bad === 1 ? '' : 's'}` +
-            (this.badMessages.length
-              ? `; first: ${this.badMessages
-                  .slice(0, 5)
-                  .map((m) => m.replace(/^bad record at /, ''))
-                  .join('; ')}`
-              : ''),
+            (this.badMessages.length ? `; first: ${this.badMessages.slice(0, 5).join('; ')}` : ''),
         );
       }
       return;

@@ -5,8 +5,18 @@
  */
 import type { CheckpointStats } from './checkpoint.ts';
 
-export type JobStatus =
-  'created' | 'running' | 'restarting' | 'finishing' | 'finished' | 'stopped' | 'failed' | 'canceled';
+/** Every status a run goes through; the host protocol's schema reads this list. */
+export const JOB_STATUSES = [
+  'created',
+  'running',
+  'restarting',
+  'finishing',
+  'finished',
+  'stopped',
+  'failed',
+  'canceled',
+] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
 
 export interface OperatorMetrics {
   nodeId: string;
@@ -44,4 +54,13 @@ export type RunEvent =
   | { type: 'checkpoint'; stats: CheckpointStats }
   | { type: 'metrics'; time: number; operators: OperatorMetrics[] }
   | { type: 'preview'; target: string; records: unknown[] }
-  | { type: 'log'; level: 'info' | 'warn' | 'error'; message: string };
+  | { type: 'log'; level: 'info' | 'warn' | 'error'; kind: LogKind; message: string };
+
+/**
+ * What a log line is about, so no reader parses it back out of the text:
+ * - `notice`: the runner's and operators' remarks (a lock left behind, a slot that holds WAL);
+ * - `bad-record`: a source skipped a record; the message is `<file:line or where>: <reason>`;
+ * - `stderr`: one line the task process wrote to stderr, as written.
+ */
+export const LOG_KINDS = ['notice', 'bad-record', 'stderr'] as const;
+export type LogKind = (typeof LOG_KINDS)[number];

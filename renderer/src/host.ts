@@ -1,29 +1,28 @@
 /**
- * The renderer's single connection to the engine: Electron's `window.weir` when present,
- * otherwise the WebSocket of the `weir serve` process that served this page (token from the URL).
- * Everything else in the renderer receives the `EngineHost` from here.
+ * The renderer's single connection to the engine. The entry (app/main.tsx) connects with
+ * `connectPageHost()` (Electron's `window.weir`, else the WebSocket of the `weir serve` process
+ * that served this page) and attaches the host here; everything else in the renderer reads it
+ * from here. Tests attach their own host through the same call.
  */
 import type { EngineHost, HostInfo } from '../../engine/host/common/api.ts';
-import { connectPageHost } from '../../engine/host/browser/page-host.ts';
 
-let hostPromise: Promise<EngineHost> | null = null;
 let current: EngineHost | null = null;
 let info: HostInfo | null = null;
 
-export function connect(): Promise<EngineHost> {
-  hostPromise ??= connectPageHost().then(async (h) => {
-    current = h;
-    try {
-      info = await h.hostInfo({});
-    } catch {
-      info = null;
-    }
-    return h;
-  });
-  return hostPromise;
+/** Makes `h` the renderer's host, with its `hostInfo` (null when it cannot say). */
+export async function attachHost(h: EngineHost): Promise<EngineHost> {
+  let i: HostInfo | null;
+  try {
+    i = await h.hostInfo({});
+  } catch {
+    i = null;
+  }
+  current = h;
+  info = i;
+  return h;
 }
 
-/** The connected host; throws before `connect()` resolved (the app renders only after). */
+/** The attached host; throws before `attachHost()` resolved (the app renders only after). */
 export function host(): EngineHost {
   if (!current) throw new Error('host not connected yet');
   return current;
@@ -31,11 +30,4 @@ export function host(): EngineHost {
 
 export function hostInfo(): HostInfo | null {
   return info;
-}
-
-/** For tests and the in-memory harness: use a given host instead of connecting. */
-export function useHostForTesting(h: EngineHost, i: HostInfo | null = null): void {
-  current = h;
-  info = i;
-  hostPromise = Promise.resolve(h);
 }

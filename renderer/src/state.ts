@@ -2,8 +2,8 @@
  * The renderer's stores, one per concern, each read through selectors:
  * - doc: the open document with undo history, selection and problems (model/docStore.ts)
  * - ui: panels, overlays, canvas options (ui/uiStore.ts)
- * - run: the current run's status (run/runStore.ts)
- * - metrics: high-frequency live numbers, kept apart from node data (run/metricsStore.ts)
+ * - run: the current run's status (stores/runStore.ts)
+ * - metrics: high-frequency live numbers, kept apart from node data (stores/metricsStore.ts)
  */
 import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';

@@ -171,9 +171,3 @@ export async function waitStatus(page: Page, status: string, timeout = 30_000): 
     { timeout },
   );
 }
-
-export function renders(page: Page): Promise<Record<string, number>> {
-  return page.evaluate(() => ({
-    ...((window as unknown as { __weirRenders?: Record<string, number> }).__weirRenders ?? {}),
-  }));
-}

@@ -26,11 +26,11 @@ import {
   attr,
   num,
   openFile,
-  renders,
   waitAttr,
   waitStatus,
   writeLiveJob,
 } from './live-support.ts';
+import { countRenders, renders } from './support/render-counter.ts';
 
 const skip = chromiumOrSkip();
 
@@ -46,6 +46,7 @@ describe('live panel', { skip }, () => {
     browser = await launchChromium();
     const file = writeLiveJob(serve.workspace);
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    await countRenders(context);
     page = await context.newPage();
     // Every run here starts over in the same folder: the app asks before clearing the output an
     // earlier run committed (issue 11, output_exists); accept, as a user starting over would.
@@ -113,6 +114,8 @@ describe('live panel', { skip }, () => {
     await wm.waitFor();
     const w1 = Number(await wm.getAttribute('data-watermark'));
     const before = await renders(page);
+    // Guard: the counter sees the graph nodes (they rendered when the job opened).
+    assert.ok((before.JobNodeView ?? 0) > 0, `graph node renders counted: ${JSON.stringify(before)}`);
     await page.waitForFunction(
       (w) => Number(document.querySelector('[data-testid="live-win"]')?.getAttribute('data-watermark')) > w + 1000,
       w1,
@@ -120,12 +123,7 @@ describe('live panel', { skip }, () => {
     );
     // Several more metrics ticks (the host sends about four a second): wait until the badges saw five.
     const badges = before.NodeLiveBadge ?? 0;
-    await page.waitForFunction(
-      (n) =>
-        ((window as unknown as { __weirRenders?: Record<string, number> }).__weirRenders?.NodeLiveBadge ?? 0) >= n + 5,
-      badges,
-      { timeout: 20_000 },
-    );
+    await page.waitForFunction((n) => (window.__weirRenders?.NodeLiveBadge ?? 0) >= n + 5, badges, { timeout: 20_000 });
     const after = await renders(page);
     assert.ok(
       (after.NodeLiveBadge ?? 0) - (before.NodeLiveBadge ?? 0) >= 5,

@@ -1,19 +1,28 @@
 /**
  * The IPC guard with a stubbed ipcMain: only our window's top frame on app://weir reaches the
- * host, only with a known method and params that pass the schema; errors keep their code.
+ * host, only with a known method and params that pass the schema; errors keep their code. The
+ * page side (`hostFromBridge`, what `window.weir` becomes) validates results and events like the
+ * WebSocket client.
  */
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
+import type { IpcMainInvokeEvent } from 'electron';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { EngineHost, HostEvent } from '../../engine/host/common/api.ts';
-import { IPC_CALL_CHANNEL, IPC_EVENT_CHANNEL, type IpcReply } from '../../engine/host/common/methods.ts';
+import type { EngineHost, HostErrorShape, HostEvent } from '../../engine/host/common/api.ts';
+import { HostError } from '../../engine/host/common/errors.ts';
+import { IPC_CALL_CHANNEL, IPC_EVENT_CHANNEL } from '../../engine/host/common/ipc-channels.ts';
+import { hostFromBridge } from '../../engine/host/browser/window-api.ts';
 import { createLocalHost, type LocalHost } from '../../engine/host/node/local-host.ts';
-import { forwardEvents, registerHostIpc, type InvokeEvent, type IpcMainLike } from '../../electron/ipc-guard.ts';
+import { serveHostOverIpc, type InvokeEvent, type IpcMainLike } from '../../electron/ipc-guard.ts';
 import { secureWebPreferences } from '../../electron/window-options.ts';
 
-type Handler = (event: InvokeEvent, ...args: unknown[]) => Promise<unknown> | unknown;
+// Electron's own listener type: the guard is checked against the real typings.
+type Handler = Parameters<IpcMainLike['handle']>[1];
+/** A call's answer, read from the protocol message the handler returned. */
+type IpcReply = { ok: true; result: unknown } | { ok: false; error: HostErrorShape };
+let nextId = 1;
 
 class StubIpcMain implements IpcMainLike {
   handlers = new Map<string, Handler>();
@@ -24,10 +33,19 @@ class StubIpcMain implements IpcMainLike {
   removeHandler(channel: string): void {
     this.handlers.delete(channel);
   }
-  async invoke(event: InvokeEvent, ...args: unknown[]): Promise<IpcReply> {
+  /** What the preload does for one call: invoke with the `call` message, get its answer message. */
+  async invokeText(event: InvokeEvent, text: unknown): Promise<string> {
     const h = this.handlers.get(IPC_CALL_CHANNEL);
     assert.ok(h, 'handler registered');
-    return (await h(event, ...args)) as IpcReply;
+    const answer: unknown = await h(event as IpcMainInvokeEvent, text);
+    assert.equal(typeof answer, 'string', 'every call is answered with protocol text');
+    return answer as string;
+  }
+  async invoke(event: InvokeEvent, method: unknown, params: unknown): Promise<IpcReply> {
+    const id = nextId++;
+    const m = JSON.parse(await this.invokeText(event, JSON.stringify({ kind: 'call', id, method, params })));
+    assert.equal(m.id, id, 'the answer carries the call id');
+    return m.kind === 'result' ? { ok: true, result: m.result } : { ok: false, error: m.error };
   }
 }
 
@@ -43,6 +61,15 @@ describe('electron IPC guard', () => {
   let calls: string[];
   let ipc: StubIpcMain;
   let unregister: () => void;
+  /** What the window received on the event channel. */
+  let sent: Array<[string, string]> = [];
+  let destroyed = false;
+  const target = {
+    isDestroyed: () => destroyed,
+    send: (c: string, text: unknown) => {
+      sent.push([c, text as string]);
+    },
+  };
 
   before(() => {
     host = createLocalHost({
@@ -64,7 +91,7 @@ describe('electron IPC guard', () => {
       },
     }) as EngineHost;
     ipc = new StubIpcMain();
-    unregister = registerHostIpc(ipc, spy, { isOurWebContents: (id) => id === OUR_ID });
+    unregister = serveHostOverIpc(ipc, spy, { isOurWebContents: (id) => id === OUR_ID, target: () => target });
   });
   after(async () => {
     await host.dispose();
@@ -150,25 +177,105 @@ describe('electron IPC guard', () => {
     }
   });
 
+  it('refuses a message that is not protocol text, answering it all the same', async () => {
+    calls = [];
+    for (const text of [42, 'not json', JSON.stringify({ kind: 'call', id: 5 })]) {
+      const m = JSON.parse(await ipc.invokeText(event(), text));
+      assert.equal(m.kind, 'error');
+      assert.equal(m.error.code, 'invalid_request');
+    }
+    const refused = JSON.parse(await ipc.invokeText(event({ subframe: true }), 'not json'));
+    assert.deepEqual([refused.id, refused.error.code], [null, 'invalid_request']);
+    assert.deepEqual(calls, []);
+  });
+
   it('forwards host events to the window, one message per tick', async () => {
-    const sent: Array<[string, HostEvent[]]> = [];
-    const target = {
-      isDestroyed: () => false,
-      send: (c: string, e: unknown) => {
-        sent.push([c, e as HostEvent[]]);
-      },
-    };
-    const stop = forwardEvents(host, () => target);
+    sent = [];
     host.sendAppCommand('save');
     host.sendAppCommand('open', '/x.weir.json');
     await new Promise((r) => setTimeout(r, 10));
-    stop();
     assert.equal(sent.length, 1);
     assert.equal(sent[0][0], IPC_EVENT_CHANNEL);
-    assert.deepEqual(sent[0][1], [
+    const message = JSON.parse(sent[0][1]);
+    assert.equal(message.kind, 'events');
+    assert.deepEqual(message.events, [
       { type: 'app.command', command: 'save' },
       { type: 'app.command', command: 'open', path: '/x.weir.json' },
     ]);
+  });
+
+  it('serves the page through the same RPC client as the WebSocket, validating what comes back', async () => {
+    // The preload in miniature: invoke with the text, hand every answer and event to the page.
+    const listeners = new Set<(text: string) => void>();
+    const deliver = (text: string) => {
+      for (const l of listeners) l(text);
+    };
+    const page = hostFromBridge({
+      send: (text) => void ipc.invokeText(event(), text).then(deliver),
+      onMessage: (l) => {
+        listeners.add(l);
+        return () => listeners.delete(l);
+      },
+    });
+    const info = await page.hostInfo({});
+    assert.equal(info.transport, 'electron');
+    await assert.rejects(page.readJob({ path: '/etc/passwd' }), (e: unknown) => {
+      assert.ok(e instanceof HostError);
+      assert.equal(e.code, 'forbidden_path');
+      return true;
+    });
+    sent = [];
+    const heard: HostEvent[] = [];
+    const off = page.onEvent((e) => heard.push(e));
+    const warnings: unknown[] = [];
+    const warn = console.warn;
+    console.warn = (...args: unknown[]) => void warnings.push(args.join(' '));
+    try {
+      // A malformed event (not in the protocol) is dropped on the page side; a valid one arrives.
+      deliver(JSON.stringify({ kind: 'events', events: [{ type: 'app.command', command: 'format-disk' }] }));
+      host.sendAppCommand('undo');
+      for (const [, text] of sent.splice(0)) deliver(text);
+      await new Promise((r) => setTimeout(r, 10));
+      for (const [, text] of sent.splice(0)) deliver(text);
+    } finally {
+      console.warn = warn;
+    }
+    off();
+    assert.deepEqual(heard, [{ type: 'app.command', command: 'undo' }]);
+    assert.equal(warnings.length, 1, 'the malformed event was reported');
+  });
+
+  it('rejects a malformed result on the page side instead of handing it to the UI', async () => {
+    let answer = '';
+    const listeners = new Set<(text: string) => void>();
+    const page = hostFromBridge({
+      send: (text) => {
+        const { id } = JSON.parse(text);
+        answer = JSON.stringify({ kind: 'result', id, result: { transport: 'carrier-pigeon' } });
+        queueMicrotask(() => {
+          for (const l of listeners) l(answer);
+        });
+      },
+      onMessage: (l) => {
+        listeners.add(l);
+        return () => listeners.delete(l);
+      },
+    });
+    await assert.rejects(page.hostInfo({}), (e: unknown) => {
+      assert.ok(e instanceof HostError);
+      assert.equal(e.code, 'internal');
+      assert.match(e.message, /malformed answer from host: hostInfo result\.transport/);
+      return true;
+    });
+  });
+
+  it('stops forwarding events once the window is gone', async () => {
+    sent = [];
+    destroyed = true;
+    host.sendAppCommand('save');
+    await new Promise((r) => setTimeout(r, 10));
+    destroyed = false;
+    assert.deepEqual(sent, []);
   });
 
   it('unregisters', () => {

@@ -1,18 +1,22 @@
 /**
- * `window.weir`: the host API as the Electron preload exposes it (see electron/preload.ts).
- * Browser-safe; the renderer imports `hostFromWindow()` from here (or `connectPageHost()` from
- * page-host.ts, which picks Electron or `weir serve` by itself).
+ * `window.weir`: the message port the Electron preload exposes (see electron/preload.ts), and the
+ * `EngineHost` the page builds on it. Browser-safe; the renderer imports `hostFromWindow()` from
+ * here (or `connectPageHost()` from page-host.ts, which picks Electron or `weir serve` by itself).
  *
- * contextBridge copies rejected Errors as bare messages, so the preload rejects with the plain
- * `{ code, message, problems? }` shape instead; `hostFromWindow()` turns those back into
- * `HostError`s, so renderer code sees the same errors on both transports.
+ * The port moves the host protocol's JSON text and nothing else, so Electron uses the same
+ * `createRpcClient` as the WebSocket: results and events are validated on the page side, and
+ * failures arrive as `HostError`s with their code on both transports.
  */
 import type { EngineHost } from '../common/api.ts';
-import { toHostError } from '../common/errors.ts';
-import { HOST_METHODS } from '../common/protocol.ts';
+import { createRpcClient } from '../common/rpc-client.ts';
 
-/** What the preload puts on `window.weir`: every EngineHost method, same names and shapes. */
-export type WeirBridge = EngineHost;
+/** What the preload puts on `window.weir`. */
+export interface WeirBridge {
+  /** One `call` message (JSON text); its answer arrives through `onMessage`. */
+  send(text: string): void;
+  /** Every message from the host: answers and `events`; returns an unsubscribe function. */
+  onMessage(listener: (text: string) => void): () => void;
+}
 
 declare global {
   interface Window {
@@ -20,19 +24,15 @@ declare global {
   }
 }
 
+/** The host behind a bridge (Electron's `window.weir`, or a test's). */
+export function hostFromBridge(bridge: WeirBridge): EngineHost {
+  const rpc = createRpcClient((text) => bridge.send(text));
+  bridge.onMessage((text) => rpc.receive(text));
+  return rpc.host;
+}
+
 /** The Electron host, or null outside Electron. */
 export function hostFromWindow(): EngineHost | null {
   const bridge = (globalThis as { weir?: WeirBridge }).weir;
-  if (!bridge) return null;
-  const host = Object.fromEntries(
-    HOST_METHODS.map((method) => [
-      method,
-      (params: unknown) =>
-        (bridge[method] as (p: unknown) => Promise<unknown>)(params ?? {}).catch((e: unknown) => {
-          throw toHostError(e);
-        }),
-    ]),
-  ) as unknown as EngineHost;
-  host.onEvent = (listener) => bridge.onEvent(listener);
-  return host;
+  return bridge ? hostFromBridge(bridge) : null;
 }

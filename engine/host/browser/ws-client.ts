@@ -115,8 +115,11 @@ export function connectHost(url: string, token: string, options: ConnectOptions 
       };
     }
 
-    const connection = {
+    const connection: HostConnection = {
       ...rpc.host,
+      get connectionState() {
+        return state;
+      },
       onConnectionChange(listener: (s: ConnectionState) => void) {
         stateListeners.add(listener);
         return () => {
@@ -133,8 +136,7 @@ export function connectHost(url: string, token: string, options: ConnectOptions 
         socket = null;
         s?.close(1000, 'client closed');
       },
-    } as unknown as HostConnection;
-    Object.defineProperty(connection, 'connectionState', { get: () => state, enumerable: true });
+    };
 
     open();
   });

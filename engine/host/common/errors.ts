@@ -4,6 +4,7 @@
  */
 import type { JobProblem } from '../../graph/types.ts';
 import type { HostErrorCode, HostErrorShape } from './api.ts';
+import { HOST_ERROR_CODES } from './schemas.ts';
 
 export class HostError extends Error implements HostErrorShape {
   readonly code: HostErrorCode;
@@ -23,19 +24,7 @@ export class HostError extends Error implements HostErrorShape {
   }
 }
 
-const CODES: ReadonlySet<string> = new Set<HostErrorCode>([
-  'invalid_request',
-  'invalid_job',
-  'not_found',
-  'forbidden_path',
-  'job_not_running',
-  'already_running',
-  'io_error',
-  'internal',
-  'unsupported',
-  'output_exists',
-  'restore_refused',
-]);
+const CODES: ReadonlySet<string> = new Set<HostErrorCode>(HOST_ERROR_CODES);
 
 function isHostErrorShape(value: unknown): value is HostErrorShape {
   if (typeof value !== 'object' || value === null) return false;

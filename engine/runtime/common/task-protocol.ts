@@ -19,7 +19,7 @@ import type {
   SubtaskCheckpointStats,
   SubtaskStateSnapshot,
 } from '../../contracts/checkpoint.ts';
-import type { OperatorMetrics } from '../../contracts/run-events.ts';
+import type { LogKind, OperatorMetrics } from '../../contracts/run-events.ts';
 import type { PhysicalPlan } from './plan.ts';
 import type { OutputPort } from '../../contracts/operator.ts';
 
@@ -57,6 +57,6 @@ export type TaskToHost =
   | { type: 'notified'; checkpointId: number }
   | { type: 'metrics'; time: number; operators: OperatorMetrics[] }
   | { type: 'preview'; target: string; records: unknown[] }
-  | { type: 'log'; level: 'info' | 'warn' | 'error'; message: string }
+  | { type: 'log'; level: 'info' | 'warn' | 'error'; kind: LogKind; message: string }
   | { type: 'failed'; message: string }
   | { type: 'closed' };

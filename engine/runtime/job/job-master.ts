@@ -120,7 +120,7 @@ export class JobMaster {
 
   /** Reports `created`, launches the first attempt and hands out the run's control surface. */
   start(): JobHandle {
-    for (const message of this.run.notices) this.emit({ type: 'log', level: 'warn', message });
+    for (const message of this.run.notices) this.emit({ type: 'log', level: 'warn', kind: 'notice', message });
     this.state.announce();
     this.launch();
     const state = this.state;
@@ -309,7 +309,7 @@ export class JobMaster {
         this.emit({ type: 'preview', target: m.target, records: m.records });
         break;
       case 'log':
-        this.emit({ type: 'log', level: m.level, message: m.message });
+        this.emit({ type: 'log', level: m.level, kind: m.kind, message: m.message });
         break;
       case 'failed':
         this.failure(m.message);
@@ -365,7 +365,7 @@ export class JobMaster {
     // The task process's stderr reaches the app's Logs tab; a previous attempt's last lines do not.
     attempt.proc.onStderr?.((line) => {
       if (attempt === this.current && line.trim())
-        this.emit({ type: 'log', level: 'error', message: `stderr: ${line}` });
+        this.emit({ type: 'log', level: 'error', kind: 'stderr', message: line });
     });
     const { job, plan, lineage } = this.run;
     const settings = job.settings;

@@ -20,7 +20,7 @@ export async function startJob(opts: StartJobOptions): Promise<JobHandle> {
   refuseImpossibleRun(opts);
   const notice = (message: string) => {
     try {
-      opts.onEvent?.({ type: 'log', level: 'warn', message });
+      opts.onEvent?.({ type: 'log', level: 'warn', kind: 'notice', message });
     } catch {
       /* a listener */
     }

@@ -91,7 +91,7 @@ export class TaskProcessRuntime {
       attempt: m.attempt,
       checkpointing,
       sendPreview: (target, records) => this.send({ type: 'preview', target, records }),
-      log: (level, message) => this.send({ type: 'log', level, message }),
+      log: (level, message) => this.send({ type: 'log', level, kind: 'notice', message }),
     };
     const env: SubtaskEnv = {
       exactlyOnce: job.settings.checkpointing.mode === 'exactly-once',
@@ -250,7 +250,7 @@ export class TaskProcessRuntime {
         resolvePath: (x) => resolvePath(baseDir, x),
         jobName: job.name,
         // warn, not info: the CLI prints it, and a slot left behind holds WAL.
-        notice: (message) => this.send({ type: 'log', level: 'warn', message }),
+        notice: (message) => this.send({ type: 'log', level: 'warn', kind: 'notice', message }),
         badRecord: (where, message) => {
           badRecords++;
           rt.badRecords = badRecords;
@@ -258,7 +258,8 @@ export class TaskProcessRuntime {
             this.send({
               type: 'log',
               level: 'warn',
-              message: `bad record at ${where}: ${message}${badRecords === 10 ? ' (further bad records are only counted)' : ''}`,
+              kind: 'bad-record',
+              message: `${where}: ${message}${badRecords === 10 ? ' (further bad records are only counted)' : ''}`,
             });
         },
       },

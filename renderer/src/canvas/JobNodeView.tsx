@@ -11,7 +11,6 @@ import { summarize } from '../model/summary.ts';
 import { TypeIcon } from './icons.tsx';
 import { InputHandles } from './InputHandles.tsx';
 import { NodeLiveBadge } from '../live/NodeLiveBadge.tsx';
-import { countRender } from '../live/renderCount.ts';
 import { useNodeDrift } from '../run/useDrift.ts';
 import { useDoc } from '../state.ts';
 
@@ -34,7 +33,6 @@ const PORT_TITLES: Record<OutputPort, string> = {
 };
 
 function JobNodeViewImpl({ data, selected }: NodeProps<JobFlowNode>) {
-  countRender('JobNodeView');
   const { node, problems } = data;
   const info = typeInfo(node.type);
   const summary = summarize(node);
@@ -121,3 +119,5 @@ function JobNodeViewImpl({ data, selected }: NodeProps<JobFlowNode>) {
 }
 
 export const JobNodeView = memo(JobNodeViewImpl);
+// Named for React DevTools (and the e2e render counter): the minified build keeps no function names.
+JobNodeView.displayName = 'JobNodeView';

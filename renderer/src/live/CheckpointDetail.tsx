@@ -3,9 +3,10 @@
 import { Fragment, useState } from 'react';
 import type { CheckpointStats } from '../../../engine/contracts/checkpoint.ts';
 import { useDoc } from '../state.ts';
-import { operatorDetails, shownStatus } from './checkpointSummary.ts';
+import { operatorDetails } from './checkpointSummary.ts';
+import { shownStatus } from '../stores/checkpointStatus.ts';
 import { bytes, duration, timeOfDay } from './format.ts';
-import { openCheckpoint } from './liveStore.ts';
+import { openCheckpoint } from '../stores/liveStore.ts';
 
 export function CheckpointDetail({ stats }: { stats: CheckpointStats }) {
   const nodes = useDoc((s) => s.job.nodes);

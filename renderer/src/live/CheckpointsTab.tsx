@@ -1,7 +1,8 @@
 /** Checkpoint history (newest first) with its chart; a row opens the checkpoint's detail. */
 import { useMemo } from 'react';
-import { useLive, openCheckpoint } from './liveStore.ts';
-import { chartPoints, shownStatus } from './checkpointSummary.ts';
+import { useLive, openCheckpoint } from '../stores/liveStore.ts';
+import { chartPoints } from './checkpointSummary.ts';
+import { shownStatus } from '../stores/checkpointStatus.ts';
 import { CheckpointChart } from './CheckpointChart.tsx';
 import { CheckpointDetail } from './CheckpointDetail.tsx';
 import { bytes, duration, timeOfDay } from './format.ts';

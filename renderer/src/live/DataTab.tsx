@@ -5,7 +5,7 @@
 import { useMemo } from 'react';
 import { useDoc } from '../state.ts';
 import { previewTarget } from './previewTarget.ts';
-import { useLive } from './liveStore.ts';
+import { useLive } from '../stores/liveStore.ts';
 import { useEdgeSample } from './useEdgeSample.ts';
 
 export function DataTab() {

@@ -5,9 +5,9 @@
  */
 import { useState } from 'react';
 import type { StateBackendKind } from '../../../engine/graph/types.ts';
-import { ACTIVE, useRun } from '../run/runStore.ts';
+import { ACTIVE, useRun } from '../stores/runStore.ts';
 import { useDoc } from '../state.ts';
-import { liveStore, useLive } from './liveStore.ts';
+import { liveStore, useLive } from '../stores/liveStore.ts';
 import { killTaskProcess, resumeLatest, savepointNow, stopWithSavepoint } from './liveActions.ts';
 import { RestoreMenu } from './RestoreMenu.tsx';
 

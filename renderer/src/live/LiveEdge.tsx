@@ -6,13 +6,11 @@
 import { memo } from 'react';
 import { BaseEdge, EdgeLabelRenderer, getBezierPath, type EdgeProps } from '@xyflow/react';
 import { useEdgeLive } from './useNodeLive.ts';
-import { BACKPRESSURE_FULL, edgeWidth } from './nodeLive.ts';
+import { BACKPRESSURE_FULL, edgeWidth } from '../stores/nodeLive.ts';
 import { count, rate } from './format.ts';
-import { countRender } from './renderCount.ts';
 import { docStore } from '../state.ts';
 
 function LiveEdgeImpl(p: EdgeProps) {
-  countRender('LiveEdge');
   const port = p.sourceHandleId === 'late' || p.sourceHandleId === 'bad' ? p.sourceHandleId : 'out';
   const live = useEdgeLive(p.source, port);
   const [path, labelX, labelY] = getBezierPath(p);
@@ -55,3 +53,5 @@ function LiveEdgeImpl(p: EdgeProps) {
 }
 
 export const LiveEdge = memo(LiveEdgeImpl);
+// Named for React DevTools (and the e2e render counter): the minified build keeps no function names.
+LiveEdge.displayName = 'LiveEdge';

@@ -6,9 +6,9 @@
 import { useEffect, useRef, type PointerEvent as ReactPointerEvent } from 'react';
 import './live.css';
 import { useDoc } from '../state.ts';
-import { useRun } from '../run/runStore.ts';
+import { useRun } from '../stores/runStore.ts';
 import { uiStore } from '../ui/uiStore.ts';
-import { liveStore, setOpen, setTab, useLive, type LiveTab } from './liveStore.ts';
+import { liveStore, setOpen, setTab, useLive, type LiveTab } from '../stores/liveStore.ts';
 import { LiveControls } from './LiveControls.tsx';
 import { OverviewTab } from './OverviewTab.tsx';
 import { CheckpointsTab } from './CheckpointsTab.tsx';
@@ -17,7 +17,7 @@ import { StateTab } from './StateTab.tsx';
 import { DataTab } from './DataTab.tsx';
 import { MetricsTab } from './MetricsTab.tsx';
 import { LogsTab } from './LogsTab.tsx';
-import { useLog } from './logStore.ts';
+import { useLog } from '../stores/logStore.ts';
 
 const TABS: Array<[LiveTab, string]> = [
   ['overview', 'Overview'],

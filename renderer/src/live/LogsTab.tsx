@@ -3,7 +3,7 @@
  * Kept for the run, so earlier restarts and their causes stay readable after recovery.
  */
 import { useMemo, useState } from 'react';
-import { useLog, type LogKind } from './logStore.ts';
+import { useLog, type LogKind } from '../stores/logStore.ts';
 import { timeOfDay } from './format.ts';
 
 const KINDS: Array<[LogKind, string]> = [

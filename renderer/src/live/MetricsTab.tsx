@@ -6,10 +6,10 @@
 import { useMemo } from 'react';
 import type { JobNode } from '../../../engine/graph/types.ts';
 import { useDoc } from '../state.ts';
-import { useMetrics } from '../run/metricsStore.ts';
-import { useHistory } from '../run/historyStore.ts';
-import { useLive } from './liveStore.ts';
-import { liveIndex } from './nodeLive.ts';
+import { useMetrics } from '../stores/metricsStore.ts';
+import { useHistory } from '../stores/historyStore.ts';
+import { useLive } from '../stores/liveStore.ts';
+import { liveIndex } from '../stores/nodeLive.ts';
 import { TimeChart, type ChartSeries } from './TimeChart.tsx';
 import { bytes, count, duration, rate } from './format.ts';
 

@@ -4,12 +4,12 @@
  */
 import { useMemo } from 'react';
 import type { CheckpointStats } from '../../../engine/contracts/checkpoint.ts';
-import { useRun } from '../run/runStore.ts';
-import { useMetrics } from '../run/metricsStore.ts';
+import { useRun } from '../stores/runStore.ts';
+import { useMetrics } from '../stores/metricsStore.ts';
 import { useDoc } from '../state.ts';
-import { useLive, openCheckpoint } from './liveStore.ts';
+import { useLive, openCheckpoint } from '../stores/liveStore.ts';
 import { summarizeCheckpoints } from './checkpointSummary.ts';
-import { liveIndex } from './nodeLive.ts';
+import { liveIndex } from '../stores/nodeLive.ts';
 import { bytes, count, duration, timeOfDay } from './format.ts';
 
 function Latest({ label, c, testId }: { label: string; c: CheckpointStats | null; testId: string }) {

@@ -5,9 +5,9 @@
  * for the memory backend, how close each snapshot came to `memoryStateLimit`.
  */
 import { Fragment } from 'react';
-import { useMetrics } from '../run/metricsStore.ts';
+import { useMetrics } from '../stores/metricsStore.ts';
 import { useDoc } from '../state.ts';
-import { useLive } from './liveStore.ts';
+import { useLive } from '../stores/liveStore.ts';
 import { lastSubtaskSnapshot, limitSnapshot } from './checkpointSummary.ts';
 import { bytes } from './format.ts';
 

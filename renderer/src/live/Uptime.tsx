@@ -1,6 +1,6 @@
 /** The run's uptime, ticking once a second while the run is active (its own tiny component). */
 import { useEffect, useState } from 'react';
-import { ACTIVE, useRun } from '../run/runStore.ts';
+import { ACTIVE, useRun } from '../stores/runStore.ts';
 import { clock } from './format.ts';
 
 export function Uptime() {

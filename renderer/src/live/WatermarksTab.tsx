@@ -4,9 +4,9 @@
  * dropped per window operator.
  */
 import { Fragment } from 'react';
-import { useMetrics } from '../run/metricsStore.ts';
+import { useMetrics } from '../stores/metricsStore.ts';
 import { useDoc } from '../state.ts';
-import { liveIndex } from './nodeLive.ts';
+import { liveIndex } from '../stores/nodeLive.ts';
 import { count, duration, watermark } from './format.ts';
 
 export function WatermarksTab() {

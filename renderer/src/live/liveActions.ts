@@ -3,7 +3,7 @@ import type { RetainedCheckpoint } from '../../../engine/contracts/checkpoint.ts
 import { host } from '../host.ts';
 import { docStore } from '../state.ts';
 import { notify } from '../ui/uiStore.ts';
-import { runStore } from '../run/runStore.ts';
+import { runStore } from '../stores/runStore.ts';
 import { run, stop } from '../run/runActions.ts';
 
 function message(e: unknown): string {

@@ -5,9 +5,9 @@
  */
 import type { EngineHost } from '../../../engine/host/common/api.ts';
 import { docStore } from '../state.ts';
-import { ACTIVE, runStore } from '../run/runStore.ts';
-import { beginRun, liveStore, setRunId, upsertCheckpoint } from './liveStore.ts';
-import { runConfig } from './runConfig.ts';
+import { ACTIVE, runStore } from '../stores/runStore.ts';
+import { beginRun, liveStore, setRunId, upsertCheckpoint } from '../stores/liveStore.ts';
+import { runConfig } from '../stores/runConfig.ts';
 
 export async function adoptActiveRun(h: EngineHost): Promise<string | null> {
   if (runStore.getState().runId) return null;

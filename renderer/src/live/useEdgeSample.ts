@@ -5,7 +5,7 @@
  */
 import { useEffect, useState } from 'react';
 import { host } from '../host.ts';
-import { ACTIVE, useRun } from '../run/runStore.ts';
+import { ACTIVE, useRun } from '../stores/runStore.ts';
 import type { EdgeSampleRequest } from './previewTarget.ts';
 
 function message(e: unknown): string {

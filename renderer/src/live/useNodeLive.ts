@@ -1,8 +1,8 @@
 /** Selector hooks for one node's or edge's live figures: re-render only when those values change. */
 import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
-import { metricsStore } from '../run/metricsStore.ts';
-import { edgeLive, liveIndex, type EdgeLive, type NodeLive } from './nodeLive.ts';
+import { metricsStore } from '../stores/metricsStore.ts';
+import { edgeLive, liveIndex, type EdgeLive, type NodeLive } from '../stores/nodeLive.ts';
 import { compact, rate } from './format.ts';
 import type { OutputPort } from '../model/catalog.ts';
 

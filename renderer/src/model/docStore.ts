@@ -8,7 +8,7 @@
  *   followed by `commitDrag`; nothing else writes `history`.
  * - `job` is always `history.present`; `dirty` is derived as `job !== saved`, so undoing back to
  *   the saved version clears the dirty marker.
- * - Live metrics never enter this store (they live in run/metricsStore.ts).
+ * - Live metrics never enter this store (they live in stores/metricsStore.ts).
  */
 import { createStore } from 'zustand/vanilla';
 import type { JobDocument, JobEdge } from '../../../engine/graph/types.ts';

@@ -1,5 +1,5 @@
 /** Run / Stop and the job status pill (`job-status` text is exactly the JobStatus). */
-import { useRun, ACTIVE } from '../run/runStore.ts';
+import { useRun, ACTIVE } from '../stores/runStore.ts';
 import { run, stop } from '../run/runActions.ts';
 import { useDoc } from '../state.ts';
 import { Uptime } from '../live/Uptime.tsx';

@@ -1,7 +1,7 @@
 /** Bottom bar: problems (from the validator), counts, snap and zoom state, run failure cause. */
 import { useDoc } from '../state.ts';
 import { uiStore, useUi } from '../ui/uiStore.ts';
-import { useRun } from '../run/runStore.ts';
+import { useRun } from '../stores/runStore.ts';
 import { ProblemList } from './ProblemList.tsx';
 
 export function StatusBar() {

@@ -2,11 +2,11 @@
 import { docStore } from '../state.ts';
 import { host } from '../host.ts';
 import { notify, uiStore } from '../ui/uiStore.ts';
-import { ACTIVE, runStore } from './runStore.ts';
-import { clearMetrics } from './metricsStore.ts';
+import { ACTIVE, runStore } from '../stores/runStore.ts';
+import { clearMetrics } from '../stores/metricsStore.ts';
 import type { RunOptions } from '../../../engine/host/common/api.ts';
-import { beginRun, liveStore, setRunId } from '../live/liveStore.ts';
-import { runConfig } from '../live/runConfig.ts';
+import { beginRun, liveStore, setRunId } from '../stores/liveStore.ts';
+import { runConfig } from '../stores/runConfig.ts';
 import { offerFolderGrant } from './grantFolder.ts';
 
 function message(e: unknown): string {

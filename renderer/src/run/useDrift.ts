@@ -2,7 +2,7 @@
 import { useStore } from 'zustand';
 import { docStore } from '../state.ts';
 import { jobDrift, NO_DRIFT, type Drift, type NodeDrift } from '../model/drift.ts';
-import { ACTIVE, runStore, useRun } from './runStore.ts';
+import { ACTIVE, runStore, useRun } from '../stores/runStore.ts';
 
 function currentDrift(): Drift {
   const r = runStore.getState();

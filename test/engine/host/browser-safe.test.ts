@@ -1,6 +1,6 @@
 /**
  * What the renderer imports from engine/host must run in a browser: following every import from
- * page-host.ts (and the preload's methods.ts) reaches no Node built-in, no `ws`, no Electron and no
+ * page-host.ts (and the preload's ipc-channels.ts) reaches no Node built-in, no `ws`, no Electron and no
  * engine runtime internals (type-only imports are erased and may name anything).
  */
 import { describe, it } from 'node:test';
@@ -31,7 +31,7 @@ function closure(entry: string): { files: string[]; packages: string[] } {
 }
 
 describe('browser-safe host modules', () => {
-  for (const entry of ['engine/host/browser/page-host.ts', 'engine/host/common/methods.ts']) {
+  for (const entry of ['engine/host/browser/page-host.ts', 'engine/host/common/ipc-channels.ts']) {
     it(`${entry} reaches only browser-safe code`, () => {
       const { files, packages } = closure(entry);
       if (entry.endsWith('page-host.ts')) {

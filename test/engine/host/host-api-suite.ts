@@ -1,6 +1,7 @@
 /**
  * The host API's behaviour, written once and run over every transport (memory-transport.test.ts,
- * ws-transport.test.ts): whatever carries the calls, the UI sees the same results and errors.
+ * ws-transport.test.ts, test/electron/ipc-transport.test.ts): whatever carries the calls, the UI sees
+ * the same results and errors.
  */
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';

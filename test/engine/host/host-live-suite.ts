@@ -1,8 +1,9 @@
 /**
- * Live-panel data over every transport (memory-transport.test.ts, ws-transport.test.ts): edge
- * samples switched on by `sampleEdge`, the sources' idle flag in metrics, and a failed
- * checkpoint's refused snapshot size. Over the WebSocket every event passes the zod schemas, so
- * these also prove the additive fields are not stripped on the way.
+ * Live-panel data over every transport (memory-transport.test.ts, ws-transport.test.ts,
+ * test/electron/ipc-transport.test.ts): edge samples switched on by `sampleEdge`, the sources' idle
+ * flag in metrics, and a failed checkpoint's refused snapshot size. On every transport each event
+ * passes the zod schemas on the page side, so these also prove the additive fields are not
+ * stripped on the way.
  */
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';

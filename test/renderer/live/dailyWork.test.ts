@@ -8,14 +8,15 @@ import assert from 'node:assert/strict';
 import type { CheckpointStats } from '../../../engine/contracts/checkpoint.ts';
 import type { HostEvent, OperatorMetrics } from '../../../engine/host/common/api.ts';
 import type { JobDocument } from '../../../engine/graph/types.ts';
-import { isDiscarded, shownStatus, summarizeCheckpoints } from '../../../renderer/src/live/checkpointSummary.ts';
-import { applyLogEvent, logStore, resetLog } from '../../../renderer/src/live/logStore.ts';
+import { summarizeCheckpoints } from '../../../renderer/src/live/checkpointSummary.ts';
+import { isDiscarded, shownStatus } from '../../../renderer/src/stores/checkpointStatus.ts';
+import { applyLogEvent, logStore, resetLog } from '../../../renderer/src/stores/logStore.ts';
 import {
   applyHistoryEvent,
   clearHistory,
   historyStore,
   HISTORY_POINTS,
-} from '../../../renderer/src/run/historyStore.ts';
+} from '../../../renderer/src/stores/historyStore.ts';
 import { describeDrift, jobDrift } from '../../../renderer/src/model/drift.ts';
 
 const cp = (id: number, status: CheckpointStats['status'], failureReason?: string): CheckpointStats => ({
@@ -49,14 +50,14 @@ describe('run log', () => {
   const ev = (e: Record<string, unknown>) => applyLogEvent({ runId: 'r1', ...e } as HostEvent);
 
   it('classifies restarts, failed checkpoints, bad records and stderr; ignores other runs', () => {
-    ev({ type: 'log', level: 'error', message: 'stderr: boom at task.ts:3' });
+    ev({ type: 'log', level: 'error', kind: 'stderr', message: 'boom at task.ts:3' });
     ev({ type: 'job.status', status: 'running', restarts: 0, startedAt: 1 });
-    ev({ type: 'log', level: 'warn', message: 'bad record at data/x.jsonl:3: invalid JSON' });
+    ev({ type: 'log', level: 'warn', kind: 'bad-record', message: 'data/x.jsonl:3: invalid JSON' });
     ev({ type: 'checkpoint', stats: cp(4, 'failed', 'declined: memory limit') });
     ev({ type: 'checkpoint', stats: cp(4, 'failed', 'declined: memory limit') });
     ev({ type: 'checkpoint', stats: cp(5, 'failed', 'job ended') });
     ev({ type: 'job.restart', restarts: 1, cause: 'task process died', restoredCheckpoint: 3 });
-    applyLogEvent({ type: 'log', runId: 'other', level: 'error', message: 'stderr: not ours' });
+    applyLogEvent({ type: 'log', runId: 'other', level: 'error', kind: 'stderr', message: 'not ours' });
     const kinds = logStore.getState().entries.map((e) => `${e.kind}:${e.message}`);
     assert.deepEqual(kinds, [
       'stderr:boom at task.ts:3',

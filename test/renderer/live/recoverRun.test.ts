@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import type { EngineHost, RunInfo } from '../../../engine/host/common/api.ts';
 import type { CheckpointStats } from '../../../engine/contracts/checkpoint.ts';
 import { docStore } from '../../../renderer/src/state.ts';
-import { runStore } from '../../../renderer/src/run/runStore.ts';
-import { liveStore } from '../../../renderer/src/live/liveStore.ts';
+import { runStore } from '../../../renderer/src/stores/runStore.ts';
+import { liveStore } from '../../../renderer/src/stores/liveStore.ts';
 import { adoptActiveRun } from '../../../renderer/src/live/recoverRun.ts';
 
 const stats = (id: number): CheckpointStats => ({

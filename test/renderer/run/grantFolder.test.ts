@@ -8,9 +8,9 @@ import assert from 'node:assert/strict';
 import type { EngineHost, HostInfo, RunInfo } from '../../../engine/host/common/api.ts';
 import { HostError } from '../../../engine/host/common/errors.ts';
 import { docStore } from '../../../renderer/src/state.ts';
-import { useHostForTesting } from '../../../renderer/src/host.ts';
+import { attachHost } from '../../../renderer/src/host.ts';
 import { run } from '../../../renderer/src/run/runActions.ts';
-import { runStore } from '../../../renderer/src/run/runStore.ts';
+import { runStore } from '../../../renderer/src/stores/runStore.ts';
 import { canGrantFolder } from '../../../renderer/src/run/grantFolder.ts';
 
 const INFO = (nativeDialogs: boolean): HostInfo => ({
@@ -21,10 +21,11 @@ const INFO = (nativeDialogs: boolean): HostInfo => ({
   version: 'test',
 });
 
-function fakeHost(picked: string | null) {
+function fakeHost(picked: string | null, info: HostInfo) {
   const calls: string[] = [];
   let granted = false;
   const h = {
+    hostInfo: async () => info,
     run: async () => {
       calls.push('run');
       if (!granted)
@@ -64,8 +65,8 @@ describe('a forbidden_path run refusal offers a folder grant', () => {
 
   it('grants the folder for this document and runs again', async () => {
     answer = true;
-    const f = fakeHost('/data');
-    useHostForTesting(f.host, INFO(true));
+    const f = fakeHost('/data', INFO(true));
+    await attachHost(f.host);
     assert.equal(canGrantFolder(), true);
     await run();
     assert.deepEqual(f.calls, ['run', 'grantFolder:jobs/j.weir.json', 'run']);
@@ -74,14 +75,14 @@ describe('a forbidden_path run refusal offers a folder grant', () => {
 
   it('stays refused when the person cancels the question or the dialog', async () => {
     answer = false;
-    const f = fakeHost('/data');
-    useHostForTesting(f.host, INFO(true));
+    const f = fakeHost('/data', INFO(true));
+    await attachHost(f.host);
     await run();
     assert.deepEqual(f.calls, ['run']);
     assert.equal(runStore.getState().status, 'idle');
     answer = true;
-    const cancelled = fakeHost(null);
-    useHostForTesting(cancelled.host, INFO(true));
+    const cancelled = fakeHost(null, INFO(true));
+    await attachHost(cancelled.host);
     await run();
     assert.deepEqual(cancelled.calls, ['run', 'grantFolder:jobs/j.weir.json']);
     assert.equal(runStore.getState().status, 'idle');
@@ -89,8 +90,8 @@ describe('a forbidden_path run refusal offers a folder grant', () => {
 
   it('is not offered in served mode (no native dialogs)', async () => {
     answer = true;
-    const f = fakeHost('/data');
-    useHostForTesting(f.host, INFO(false));
+    const f = fakeHost('/data', INFO(false));
+    await attachHost(f.host);
     assert.equal(canGrantFolder(), false);
     await run();
     assert.deepEqual(f.calls, ['run']);

@@ -11,7 +11,7 @@
  */
 import { createStore, useStore } from 'zustand';
 import type { HostEvent, OperatorMetrics } from '../../../engine/host/common/api.ts';
-import { buildIndex } from '../live/nodeLive.ts';
+import { buildIndex } from './nodeLive.ts';
 
 export const HISTORY_POINTS = 600;
 const MIN_STEP_MS = 1000;

@@ -4,12 +4,12 @@
  * each stamped with the time it arrived. Kept for the whole run (capped at LOG_CAP, oldest dropped)
  * and cleared when the next run starts.
  *
- * The host's `log` events carry only level and message; their kind is read from the message:
- * `stderr: ` (task process stderr, see TaskProcessHandle.onStderr) and `bad record at ` (sources).
+ * The host's `log` events say their kind (`LogKind` in engine/contracts/run-events.ts): a
+ * bad record's message is `<where>: <reason>`, a stderr line comes as the task process wrote it.
  */
 import { createStore, useStore } from 'zustand';
 import type { HostEvent } from '../../../engine/host/common/api.ts';
-import { isDiscarded } from './checkpointSummary.ts';
+import { isDiscarded } from './checkpointStatus.ts';
 
 export const LOG_CAP = 2000;
 
@@ -86,11 +86,6 @@ export function applyLogEvent(ev: HostEvent): void {
       `${ev.stats.kind} #${ev.stats.id} failed: ${ev.stats.failureReason ?? 'no reason reported'}`,
     );
   } else if (ev.type === 'log') {
-    const kind: LogKind = ev.message.startsWith('stderr: ')
-      ? 'stderr'
-      : ev.message.startsWith('bad record')
-        ? 'bad-record'
-        : 'notice';
-    add(ev.runId, ev.level, kind, kind === 'stderr' ? ev.message.slice('stderr: '.length) : ev.message);
+    add(ev.runId, ev.level, ev.kind, ev.kind === 'bad-record' ? `bad record at ${ev.message}` : ev.message);
   }
 }

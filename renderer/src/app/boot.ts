@@ -4,23 +4,23 @@
  * host's initial path, else an empty pipeline) and keep
  * the host told about the document's title and dirty flag. Returns a disposer.
  */
-import type { AppCommand, EngineHost, HostEvent } from '../../engine/host/common/api.ts';
-import { docStore } from './state.ts';
-import { hostInfo } from './host.ts';
-import { isDirty } from './model/docStore.ts';
-import { applyRunEvent } from './run/runStore.ts';
-import { applyMetricsEvent } from './run/metricsStore.ts';
-import { applyHistoryEvent } from './run/historyStore.ts';
-import { applyLiveEvent } from './live/liveStore.ts';
-import { applyLogEvent } from './live/logStore.ts';
-import { adoptActiveRun } from './live/recoverRun.ts';
-import { run, stop } from './run/runActions.ts';
-import { readAutosave, startAutosave } from './documents/autosave.ts';
-import { readLastOpen, startRememberingOpen } from './documents/lastOpen.ts';
-import { startSourceSampling } from './model/sampledColumns.ts';
-import { asJobDocument, newDocument, openDocument, openPath, save, saveAs } from './documents/actions.ts';
-import { notify, openDialog, uiStore } from './ui/uiStore.ts';
-import type { HostConnection } from '../../engine/host/browser/ws-client.ts';
+import type { AppCommand, EngineHost, HostEvent } from '../../../engine/host/common/api.ts';
+import { docStore } from '../state.ts';
+import { hostInfo } from '../host.ts';
+import { isDirty } from '../model/docStore.ts';
+import { applyRunEvent } from '../stores/runStore.ts';
+import { applyMetricsEvent } from '../stores/metricsStore.ts';
+import { applyHistoryEvent } from '../stores/historyStore.ts';
+import { applyLiveEvent } from '../stores/liveStore.ts';
+import { applyLogEvent } from '../stores/logStore.ts';
+import { adoptActiveRun } from '../live/recoverRun.ts';
+import { run, stop } from '../run/runActions.ts';
+import { readAutosave, startAutosave } from '../documents/autosave.ts';
+import { readLastOpen, startRememberingOpen } from '../documents/lastOpen.ts';
+import { startSourceSampling } from '../model/sampledColumns.ts';
+import { asJobDocument, newDocument, openDocument, openPath, save, saveAs } from '../documents/actions.ts';
+import { notify, openDialog, uiStore } from '../ui/uiStore.ts';
+import type { HostConnection } from '../../../engine/host/browser/ws-client.ts';
 
 function runCommand(c: AppCommand): void {
   const s = docStore.getState();

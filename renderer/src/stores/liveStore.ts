@@ -1,6 +1,6 @@
 /**
  * What the live panel knows about the current run besides per-tick metrics (those stay in
- * run/metricsStore.ts): checkpoint statistics by id, restores, preview samples per node, the
+ * metricsStore.ts): checkpoint statistics by id, restores, preview samples per node, the
  * configuration in effect, and which panel tab / checkpoint is open.
  *
  * Rules:
@@ -13,7 +13,7 @@ import type { HostEvent } from '../../../engine/host/common/api.ts';
 import type { StateBackendKind } from '../../../engine/graph/types.ts';
 import type { CheckpointStats } from '../../../engine/contracts/checkpoint.ts';
 import type { RunConfig } from './runConfig.ts';
-import { metricsStore } from '../run/metricsStore.ts';
+import { metricsStore } from './metricsStore.ts';
 import { resetLog } from './logStore.ts';
 
 export const PREVIEW_CAP = 50;

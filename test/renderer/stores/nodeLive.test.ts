@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { OperatorMetrics } from '../../../engine/host/common/api.ts';
-import { buildIndex, edgeLive, edgeWidth, liveIndex, nodeLive } from '../../../renderer/src/live/nodeLive.ts';
+import { buildIndex, edgeLive, edgeWidth, liveIndex, nodeLive } from '../../../renderer/src/stores/nodeLive.ts';
 
 function m(nodeId: string, subtask: number, o: Partial<OperatorMetrics> = {}): OperatorMetrics {
   return {

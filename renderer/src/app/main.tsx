@@ -1,9 +1,10 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import '@xyflow/react/dist/style.css';
-import './styles.css';
+import '../styles.css';
 import { App } from './App.tsx';
-import { connect } from './host.ts';
+import { connectPageHost } from '../../../engine/host/browser/page-host.ts';
+import { attachHost } from '../host.ts';
 import { boot } from './boot.ts';
 
 const root = createRoot(document.getElementById('root')!);
@@ -20,7 +21,8 @@ function Failure({ message }: { message: string }) {
   );
 }
 
-connect()
+connectPageHost()
+  .then(attachHost)
   .then(async (h) => {
     await boot(h);
     root.render(

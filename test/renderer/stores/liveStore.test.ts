@@ -10,8 +10,8 @@ import {
   previewNode,
   setRunId,
   upsertCheckpoint,
-} from '../../../renderer/src/live/liveStore.ts';
-import { effectiveSettings, runConfig } from '../../../renderer/src/live/runConfig.ts';
+} from '../../../renderer/src/stores/liveStore.ts';
+import { effectiveSettings, runConfig } from '../../../renderer/src/stores/runConfig.ts';
 import { previewTarget } from '../../../renderer/src/live/previewTarget.ts';
 
 const job: JobDocument = {

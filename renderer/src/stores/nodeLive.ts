@@ -4,7 +4,7 @@
  * primitive values: a tick re-renders only the badges whose numbers changed, never the graph.
  */
 import type { OperatorMetrics } from '../../../engine/host/common/api.ts';
-import type { MetricsState } from '../run/metricsStore.ts';
+import type { MetricsState } from './metricsStore.ts';
 import type { OutputPort } from '../model/catalog.ts';
 
 /** An output channel at least this full counts as back-pressured (the runtime reports 0..1). */

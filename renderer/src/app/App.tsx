@@ -1,22 +1,22 @@
 /** The designer window: toolbar, palette, canvas, inspector, status bar and overlays. */
 import { useEffect, useState, type DragEvent } from 'react';
 import { ReactFlowProvider } from '@xyflow/react';
-import { Canvas } from './canvas/Canvas.tsx';
-import { useShortcuts } from './canvas/useShortcuts.ts';
-import { Palette } from './panels/Palette.tsx';
-import { Inspector } from './panels/Inspector.tsx';
-import { Toolbar } from './panels/Toolbar.tsx';
-import { StatusBar } from './panels/StatusBar.tsx';
-import { QuickAdd } from './panels/QuickAdd.tsx';
-import { ConnectPicker } from './panels/ConnectPicker.tsx';
-import { DocumentDialogs } from './panels/DocumentDialogs.tsx';
-import { ExamplesDialog } from './panels/ExamplesDialog.tsx';
-import { HelpOverlay } from './panels/HelpOverlay.tsx';
-import { ExportDialog } from './panels/ExportDialog.tsx';
-import { ImportFlinkSqlDialog } from './panels/ImportFlinkSqlDialog.tsx';
-import { Notices } from './panels/Notices.tsx';
-import { importFile } from './documents/actions.ts';
-import { LivePanel } from './live/LivePanel.tsx';
+import { Canvas } from '../canvas/Canvas.tsx';
+import { useShortcuts } from '../canvas/useShortcuts.ts';
+import { Palette } from '../panels/Palette.tsx';
+import { Inspector } from '../panels/Inspector.tsx';
+import { Toolbar } from '../panels/Toolbar.tsx';
+import { StatusBar } from '../panels/StatusBar.tsx';
+import { QuickAdd } from '../panels/QuickAdd.tsx';
+import { ConnectPicker } from '../panels/ConnectPicker.tsx';
+import { DocumentDialogs } from '../panels/DocumentDialogs.tsx';
+import { ExamplesDialog } from '../panels/ExamplesDialog.tsx';
+import { HelpOverlay } from '../panels/HelpOverlay.tsx';
+import { ExportDialog } from '../panels/ExportDialog.tsx';
+import { ImportFlinkSqlDialog } from '../panels/ImportFlinkSqlDialog.tsx';
+import { Notices } from '../panels/Notices.tsx';
+import { importFile } from '../documents/actions.ts';
+import { LivePanel } from '../live/LivePanel.tsx';
 
 function useFileDrop() {
   const [over, setOver] = useState(false);
