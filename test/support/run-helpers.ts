@@ -63,7 +63,11 @@ const FAULTS_ENTRY = fileURLToPath(new URL('./weir-with-faults.ts', import.meta.
  * `weir run` through the test-only entry weir-with-faults.ts: the host SIGKILLs itself once
  * checkpoint `killHostBeforeNotify` is stored, before its transactions are committed.
  */
-export function startWeirWithFaults(args: string[], cwd: string, faults: { killHostBeforeNotify: number }): RunningWeir {
+export function startWeirWithFaults(
+  args: string[],
+  cwd: string,
+  faults: { killHostBeforeNotify: number },
+): RunningWeir {
   // tsx resolved here: resolving `--import tsx` against the test's temp folder would fail.
   const tsx = import.meta.resolve('tsx');
   return spawnWeir(

@@ -364,7 +364,8 @@ export class JobMaster {
       exit: (from, info) => this.onExit(from, info),
       // The task process's stderr reaches the app's Logs tab; a previous attempt's last lines do not.
       stderr: (from, line) => {
-        if (from === this.current && line.trim()) this.emit({ type: 'log', level: 'error', message: `stderr: ${line}` });
+        if (from === this.current && line.trim())
+          this.emit({ type: 'log', level: 'error', message: `stderr: ${line}` });
       },
     });
     this.current = attempt;

@@ -8,7 +8,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { readCommitted, runWeir, startWeir, startWeirWithFaults, tempDir, writeJob } from '../../support/run-helpers.ts';
+import {
+  readCommitted,
+  runWeir,
+  startWeir,
+  startWeirWithFaults,
+  tempDir,
+  writeJob,
+} from '../../support/run-helpers.ts';
 
 function job(interval: string) {
   return {
