@@ -7,7 +7,7 @@
  *
  * Lifecycle rules:
  * - Before any task process starts, every sink recovers from the checkpoint being restored through
- *   the hook its connector registered (recover-sinks.ts): pending transactions are committed, every
+ *   the hook its connector registered (sink-hooks.ts): pending transactions are committed, every
  *   other temp transaction is deleted.
  * - A bounded job finishes only after a checkpoint triggered after all sources were exhausted has
  *   completed and been notified (so the last transactions are committed), then tasks close.

@@ -8,13 +8,15 @@
  *   3. plan                  common/plan.ts    chains and network edges
  *   4. open storage          checkpoint/       the checkpoint storage of the job's state backend
  *   5. choose restore point  restore-point.ts  --from, --resume or fresh; first id; lineage
- *   6. recover sinks         sink-hooks.ts     committed output made to fit the restore point
+ *   6. recover sinks         sink-hooks.ts     committed output made to fit the restore point (each
+ *                                             attempt's pending transactions: the master, stage 7)
  *   7. start the master      job-master.ts     attempts, checkpoints, restarts, run events
  *
- * Rules: stages 0-5 only check and read (the locks aside), so a refusal leaves every file as it
- * was; stage 6 checks every sink before changing any. Whatever throws releases the locks. A new
- * stage is one function called between two of these: a check of the restore point against the
- * plan goes before stage 6, the first that changes output.
+ * Rules: stages 0-5 change no output (they take the locks, and opening fs or rocksdb storage
+ * tidies its own checkpoint root), so a refusal leaves the job's output as it was; stage 6 checks
+ * every sink before changing any. Whatever throws releases the locks. A new stage is one function
+ * called between two of these: a check of the restore point against the plan goes before stage 6,
+ * the first that changes output.
  */
 import type { NormalizedJob } from '../../graph/types.ts';
 import type { RetainedCheckpoint } from '../../contracts/checkpoint.ts';
@@ -23,8 +25,8 @@ import { createCheckpointStorage, storageRootOf } from '../../checkpoint/storage
 import { planJob } from '../common/plan.ts';
 import type { JobHandle, StartJobOptions } from './api.ts';
 import { forkLauncher } from './launcher.ts';
-import { JobMaster } from './job-master.ts';
-import { chooseRestorePoint, refuseImpossibleRestore } from './restore-point.ts';
+import { JobMaster, type JobMasterOptions } from './job-master.ts';
+import { chooseRestorePoint, refuseImpossibleRestore, type RestorePoint } from './restore-point.ts';
 import { RunLocks } from './run-lock.ts';
 import { checkRunPaths } from './run-paths.ts';
 import { prepareSinkOutputs, sinkOutputFolders } from './sink-hooks.ts';
@@ -34,30 +36,18 @@ export { JobStartError, SampleEdgeError } from './errors.ts';
 /** Runs a job holding its run locks (run-lock.ts) until it ends; a refusal releases them. */
 export async function startJob(opts: StartJobOptions): Promise<JobHandle> {
   const job = opts.job;
-  refuseImpossibleRestore(opts); // before the locks: not even a stale lock of a crashed run is touched
-  checkRunPaths(job);
-  const locks = lockRun(job, (message) => report(opts, message));
+  // 0. refuse at once, before the locks: not even a stale lock of a crashed run is touched
+  refuseImpossibleRestore(opts);
+  checkRunPaths(job); // 1. check paths
+  const locks = lockRun(job, (message) => report(opts, message)); // 2. lock
   try {
-    const plan = planJob(job);
-    const storage = await openStorage(job);
-    const notices: string[] = [];
+    const notices: string[] = []; // reported by the master first, before `created`
     const notice = (message: string) => notices.push(message);
-    const { restored, firstId, lineage } = await chooseRestorePoint(job, storage, opts, notice);
-    await prepareSinkOutputs(job, {
-      restored: restored ? { id: restored.id, lineage } : null,
-      lineage,
-      clearOutput: !!opts.clearOutput,
-      notice,
-    });
-    const master = new JobMaster(
-      { job, plan, storage, restored, firstId, lineage, notices },
-      {
-        launcher: opts.launcher ?? forkLauncher(),
-        onEvent: opts.onEvent,
-        metricsInterval: opts.metricsInterval ?? 250,
-        faults: opts.faults,
-      },
-    );
+    const plan = planJob(job); // 3. plan
+    const storage = await openStorage(job); // 4. open storage
+    const point = await chooseRestorePoint(job, storage, opts, notice); // 5. choose the restore point
+    await recoverSinkOutputs(job, point, !!opts.clearOutput, notice); // 6. recover sinks
+    const master = new JobMaster({ job, plan, storage, ...point, notices }, masterOptions(opts)); // 7. start the master
     const handle = master.start();
     void handle.done.finally(() => locks.release());
     return handle;
@@ -80,7 +70,7 @@ function lockRun(job: NormalizedJob, notice: (message: string) => void): RunLock
   return RunLocks.acquire(folders, job.name, notice);
 }
 
-/** Stage 4. */
+/** Stage 4: fs and rocksdb storage clean what an interrupted run left (only under their marker). */
 async function openStorage(job: NormalizedJob): Promise<CheckpointStorage> {
   const storage = checkpointStorageOf(job);
   await storage.open();
@@ -89,6 +79,27 @@ async function openStorage(job: NormalizedJob): Promise<CheckpointStorage> {
 
 function checkpointStorageOf(job: NormalizedJob): CheckpointStorage {
   return createCheckpointStorage({ jobName: job.name, settings: job.settings, baseDir: job.baseDir });
+}
+
+/** Stage 6: every sink is checked against the restore point before any is changed. */
+async function recoverSinkOutputs(
+  job: NormalizedJob,
+  point: RestorePoint,
+  clearOutput: boolean,
+  notice: (message: string) => void,
+): Promise<void> {
+  const restored = point.restored ? { id: point.restored.id, lineage: point.lineage } : null;
+  await prepareSinkOutputs(job, { restored, lineage: point.lineage, clearOutput, notice });
+}
+
+/** Stage 7: the master's collaborators, the fork launcher unless the host brings its own. */
+function masterOptions(opts: StartJobOptions): JobMasterOptions {
+  return {
+    launcher: opts.launcher ?? forkLauncher(),
+    onEvent: opts.onEvent,
+    metricsInterval: opts.metricsInterval ?? 250,
+    faults: opts.faults,
+  };
 }
 
 /** A lock taken over from a dead holder is reported at once, before the run's own events. */

@@ -4,6 +4,7 @@
  * real recovery hooks (commits recorded, pending transactions committed) run as in a real run.
  */
 import assert from 'node:assert/strict';
+import type { TestContext } from 'node:test';
 import { validateJob } from '../../../../engine/graph/validate.ts';
 import { planJob } from '../../../../engine/runtime/common/plan.ts';
 import { JobMaster } from '../../../../engine/runtime/job/job-master.ts';
@@ -21,8 +22,10 @@ export interface MasterSetup extends FakeTaskOptions {
   restart?: { attempts: number; delay: string };
 }
 
-export function startMaster(o: MasterSetup = {}) {
+/** The temp folder is removed after test `t`. */
+export function startMaster(t: TestContext, o: MasterSetup = {}) {
   const { dir, cleanup } = tempDir('job-master');
+  t.after(cleanup);
   const checkpointing = Object.fromEntries(
     Object.entries({ interval: '100ms', timeout: '1s', ...o.checkpointing }).filter(([, v]) => v !== null),
   );
@@ -61,7 +64,6 @@ export function startMaster(o: MasterSetup = {}) {
   const handle: JobHandle = master.start();
   return {
     dir,
-    cleanup,
     timers,
     launcher,
     events,
