@@ -8,7 +8,7 @@ import { parseArgs } from 'node:util';
 import { loadJob } from './load-job.ts';
 import { EXIT_FAILURE, EXIT_INVALID, EXIT_OK, printProblems, processIO, type CliIO } from './output.ts';
 import { startJob } from '../runtime/job/job-runner.ts';
-import type { JobHandle, RunEvent } from '../runtime/job/api.ts';
+import type { JobFaults, JobHandle, RunEvent } from '../runtime/job/api.ts';
 import { ProgressPrinter } from './run-progress.ts';
 
 export const RUN_USAGE = `Usage: weir run JOB.json [options]
@@ -24,7 +24,8 @@ Options:
 
 Ctrl-C stops the job with a savepoint and prints its path.`;
 
-export async function runCommand(argv: string[], io: CliIO = processIO): Promise<number> {
+/** `faults`: crash tests start the CLI through test/support/weir-with-faults.ts with these (api.ts). */
+export async function runCommand(argv: string[], io: CliIO = processIO, faults?: JobFaults): Promise<number> {
   let args;
   try {
     args = parseArgs({
@@ -85,6 +86,7 @@ export async function runCommand(argv: string[], io: CliIO = processIO): Promise
       from: args.values.from,
       clearOutput: !!args.values['clear-output'],
       onEvent: (e: RunEvent) => progress.onEvent(e),
+      faults,
     });
   } catch (e) {
     io.err(`weir run: ${(e as Error).message}`);

@@ -18,6 +18,7 @@ import {
   rng,
   sleep,
   startWeir,
+  startWeirWithFaults,
   tempDir,
   waitForExit,
   watchTaskPids,
@@ -88,9 +89,11 @@ interface Tally {
   betweenPrepareAndCommit: number;
 }
 
-function startRun(dir: string, jobFile: string, env: Record<string, string> = {}): RunningWeir {
+/** `killHostBeforeNotify`: through the test-only entry (run-helpers.ts, startWeirWithFaults). */
+function startRun(dir: string, jobFile: string, faults?: { killHostBeforeNotify: number }): RunningWeir {
   const resume = hasCompletedCheckpoint(join(dir, 'checkpoints'));
-  return startWeir(['run', jobFile, '--quiet', ...(resume ? ['--resume'] : [])], dir, env);
+  const args = ['run', jobFile, '--quiet', ...(resume ? ['--resume'] : [])];
+  return faults ? startWeirWithFaults(args, dir, faults) : startWeir(args, dir);
 }
 
 /** One run whose task process is SIGKILLed `kills` times; every other kill aimed at a prepared transaction. */
@@ -143,7 +146,7 @@ async function killWholeRuns(dir: string, jobFile: string, kills: number, random
 /** The host kills itself after a checkpoint is stored and before notify: prepared, never committed. */
 async function killBeforeNotify(dir: string, jobFile: string, t: Tally) {
   const at = latestCheckpointId(join(dir, 'checkpoints')) + 2;
-  const run = startRun(dir, jobFile, { WEIR_FAULT_KILL_HOST_BEFORE_NOTIFY: String(at) });
+  const run = startRun(dir, jobFile, { killHostBeforeNotify: at });
   const tasks = watchTaskPids(run);
   const r = await run.result;
   assert.equal(r.signal, 'SIGKILL', `the fault hook did not fire: ${r.stderr}`);

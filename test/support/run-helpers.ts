@@ -34,7 +34,11 @@ export interface RunningWeir {
 }
 
 export function startWeir(args: string[], cwd: string, env: Record<string, string> = {}): RunningWeir {
-  const child = spawn(process.execPath, [WEIR_BIN, ...args], {
+  return spawnWeir([WEIR_BIN, ...args], cwd, env);
+}
+
+function spawnWeir(nodeArgs: string[], cwd: string, env: Record<string, string>): RunningWeir {
+  const child = spawn(process.execPath, nodeArgs, {
     cwd,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -51,6 +55,26 @@ export function startWeir(args: string[], cwd: string, env: Record<string, strin
     child.on('exit', (code, signal) => resolve({ code, signal, stderr, stdout }));
   });
   return { child, result };
+}
+
+const FAULTS_ENTRY = fileURLToPath(new URL('./weir-with-faults.ts', import.meta.url));
+
+/**
+ * `weir run` through the test-only entry weir-with-faults.ts: the host SIGKILLs itself once
+ * checkpoint `killHostBeforeNotify` is stored, before its transactions are committed.
+ */
+export function startWeirWithFaults(
+  args: string[],
+  cwd: string,
+  faults: { killHostBeforeNotify: number },
+): RunningWeir {
+  // tsx resolved here: resolving `--import tsx` against the test's temp folder would fail.
+  const tsx = import.meta.resolve('tsx');
+  return spawnWeir(
+    ['--import', tsx, FAULTS_ENTRY, '--kill-host-before-notify', String(faults.killHostBeforeNotify), ...args],
+    cwd,
+    {},
+  );
 }
 
 export async function runWeir(args: string[], cwd: string, timeoutMs = 120_000): Promise<RunResult> {

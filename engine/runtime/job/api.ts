@@ -47,6 +47,21 @@ export interface StartJobOptions {
   onEvent?: (event: RunEvent) => void;
   /** Metrics cadence in ms (default 250). */
   metricsInterval?: number;
+  /** Fault injection for crash tests only (test/support/weir-with-faults.ts); hosts leave it out. */
+  faults?: JobFaults;
+}
+
+/**
+ * Hooks a crash test passes in to fail a run at a chosen moment. No product host sets them and no
+ * environment variable reaches them: a test starts the CLI through its own entry with the hook.
+ */
+export interface JobFaults {
+  /**
+   * Checkpoint n is stored (its metadata durable) and nothing of its commit has happened yet: its
+   * commits are not recorded and the tasks are not notified, so its sink transactions are only
+   * pre-committed. A test that kills the host here proves restores commit them exactly once.
+   */
+  beforeNotify?(checkpointId: number): void;
 }
 
 export interface JobResult {

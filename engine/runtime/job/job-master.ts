@@ -2,36 +2,39 @@
  * `JobMaster`: the host side of one run (Flink's JobMaster). Launches the task process, drives
  * checkpoints through the CheckpointCoordinator, restarts after failures and reports RunEvents.
  * Its lifecycle is the explicit state machine of job-state.ts; what belongs to one attempt (its
- * task process, whether its sources ran dry) lives in an `Attempt`, dropped when the attempt ends.
+ * task process, whether its sources ran dry) lives in a `TaskAttempt` (task-attempt.ts), dropped
+ * when the attempt ends.
  *
  * Lifecycle rules:
  * - Before any task process starts, every sink recovers from the checkpoint being restored through
- *   the hook its connector registered (recover-sinks.ts): pending transactions are committed, every
+ *   the hook its connector registered (sink-hooks.ts): pending transactions are committed, every
  *   other temp transaction is deleted.
  * - A bounded job finishes only after a checkpoint triggered after all sources were exhausted has
  *   completed and been notified (so the last transactions are committed), then tasks close.
  * - Task process death or an operator failure restarts from the latest completed checkpoint while
- *   `settings.restart.attempts` allow; after that the job fails with the cause.
+ *   `settings.restart.attempts` allow (restart-policy.ts); after that the job fails with the cause.
+ *
+ * Everything outside the master comes in through its options: the task launcher (launcher.ts, or
+ * Electron's), the clock and timers (job-timers.ts; the coordinator runs on the same ones) and
+ * fault hooks for crash tests, so test/engine/runtime/job/ drives it on a manual clock with an
+ * in-memory task side.
  */
 import type { CheckpointCoordinator } from '../../checkpoint/coordinator.ts';
 import type { CompletedCheckpoint } from '../../contracts/checkpoint-storage.ts';
-import { storageRootOf } from '../../checkpoint/storage-factory.ts';
-import type { JobHandle, JobResult, RunEvent, TaskLauncher, TaskProcessHandle } from './api.ts';
+import type { JobFaults, JobHandle, JobResult, RunEvent, TaskLauncher } from './api.ts';
 import { operatorSubtaskCount } from '../common/plan.ts';
 import type { HostToTask, TaskToHost } from '../common/task-protocol.ts';
 import { createJobCoordinator } from './job-checkpoints.ts';
 import { EdgeSamples } from './edge-samples.ts';
+import { finalCheckpointDue, stepAfterFinish, type EndOfInputView } from './end-of-input.ts';
 import { JobStateMachine } from './job-state.ts';
+import { systemJobTimers, type JobTimers } from './job-timers.ts';
 import { NotifiedCheckpoints } from './notified-checkpoints.ts';
-import type { PreparedRun } from './prepare-run.ts';
-import { recordSinkCommits, recoverSinks } from './recover-sinks.ts';
+import type { PreparedRun } from './prepared-run.ts';
+import { RestartPolicy } from './restart-policy.ts';
+import { recordSinkCommits, recoverSinks } from './sink-hooks.ts';
+import { startMessage, TaskAttempt, type ExitInfo } from './task-attempt.ts';
 
-const TRACE = !!process.env.WEIR_TRACE;
-/**
- * Fault injection for tests: the host kills itself (SIGKILL) right after checkpoint N is stored and
- * before notify(N) is sent, i.e. between the sinks' preCommit and commit.
- */
-const KILL_HOST_BEFORE_NOTIFY = Number(process.env.WEIR_FAULT_KILL_HOST_BEFORE_NOTIFY ?? NaN);
 /** How long closing tasks may take after a stop before their process is killed. */
 const STOP_KILL_AFTER_MS = 5000;
 
@@ -40,17 +43,9 @@ export interface JobMasterOptions {
   onEvent?: (event: RunEvent) => void;
   /** Metrics cadence in ms. */
   metricsInterval: number;
-}
-
-/** One task process and what it reported. */
-class Attempt {
-  /** Set when every source is exhausted: the last checkpoint id triggered before that. */
-  exhaustedAfter: number | null = null;
-  tasksFinished = false;
-  constructor(
-    readonly number: number,
-    readonly proc: TaskProcessHandle,
-  ) {}
+  /** Defaults to the system clock (job-timers.ts); tests pass a manual one. */
+  timers?: JobTimers;
+  faults?: JobFaults;
 }
 
 export class JobMaster {
@@ -59,10 +54,11 @@ export class JobMaster {
   private readonly coordinator: CheckpointCoordinator;
   private readonly samples: EdgeSamples;
   private readonly notified = new NotifiedCheckpoints();
-  private readonly startedAt = Date.now();
-  private restarts = 0;
+  private readonly timers: JobTimers;
+  private readonly startedAt: number;
+  private readonly restartPolicy: RestartPolicy;
   private attempts = 0;
-  private current: Attempt | null = null;
+  private current: TaskAttempt | null = null;
   /** Set by `stop`: the run ends as stopped (with this savepoint) whatever the tasks do next. */
   private stopRequest: { savepoint?: string } | null = null;
   private result: JobResult | null = null;
@@ -75,6 +71,9 @@ export class JobMaster {
     this.done = new Promise<JobResult>((r) => {
       this.resolveDone = r;
     });
+    this.timers = opts.timers ?? systemJobTimers;
+    this.startedAt = this.timers.now();
+    this.restartPolicy = new RestartPolicy(run.job.settings.restart);
     this.samples = new EdgeSamples(run.job);
     this.state = new JobStateMachine((status, cause) => {
       this.emit({
@@ -91,27 +90,22 @@ export class JobMaster {
       subtasks: operatorSubtaskCount(run.plan),
       restored: run.restored,
       firstId: run.firstId,
+      timers: this.timers,
       events: {
         trigger: (barrier) => this.send({ type: 'trigger', barrier }),
-        completed: (cp) => {
-          if (cp.id === KILL_HOST_BEFORE_NOTIFY) process.kill(process.pid, 'SIGKILL');
-          // Sinks record what notify(n) commits before it is sent, so a later restore knows it.
-          try {
-            recordSinkCommits(run.job, cp.id, cp.states, run.lineage);
-          } catch (e) {
-            this.failure(`recording committed files failed: ${(e as Error).message}`);
-            return;
-          }
-          this.send({ type: 'notify', checkpointId: cp.id });
-        },
+        completed: (cp) => this.commit(cp),
         stats: (stats) => {
           this.emit({ type: 'checkpoint', stats });
           // The checkpoint in flight when the sources ran dry is not the final one: trigger that next.
           if (stats.status !== 'in_progress')
-            setTimeout(() => {
-              this.ensureFinalCheckpoint();
-              this.maybeFinish();
-            }, 0);
+            this.timers.setTimeout(
+              () => {
+                this.ensureFinalCheckpoint();
+                this.maybeFinish();
+              },
+              0,
+              { keepAlive: true },
+            );
         },
         tooManyFailures: (reason) => this.failure(reason),
       },
@@ -131,7 +125,7 @@ export class JobMaster {
       done: this.done,
       stop: (o) => this.stop(o),
       triggerSavepoint: () => this.triggerSavepoint(),
-      killTaskProcess: () => this.current?.proc.kill('SIGKILL'),
+      killTaskProcess: () => this.current?.kill(),
       checkpointHistory: () => this.coordinator.history(),
       sampleEdge: (req) => this.sampleEdge(req),
     };
@@ -151,7 +145,7 @@ export class JobMaster {
     if (attempt && !this.state.terminal) {
       if (this.state.status !== 'finishing') this.state.to('finishing');
       this.send({ type: 'close' });
-      setTimeout(() => attempt.proc.kill('SIGKILL'), STOP_KILL_AFTER_MS).unref();
+      this.timers.setTimeout(() => attempt.kill(), STOP_KILL_AFTER_MS);
     } else {
       this.finish({ status: 'stopped', restarts: this.restarts, ...this.stopRequest });
     }
@@ -178,11 +172,23 @@ export class JobMaster {
   }
 
   private send(m: HostToTask): void {
-    if (TRACE) {
-      const id = m.type === 'trigger' ? m.barrier.id : m.type === 'notify' ? m.checkpointId : '';
-      process.stderr.write(`[weir trace] host -> task ${m.type} ${id}\n`);
+    this.current?.send(m);
+  }
+
+  private get restarts(): number {
+    return this.restartPolicy.restarts;
+  }
+
+  /** Checkpoint `cp` is stored: sinks record what notify(n) commits before it is sent, so a later restore knows it. */
+  private commit(cp: CompletedCheckpoint): void {
+    this.opts.faults?.beforeNotify?.(cp.id);
+    try {
+      recordSinkCommits(this.run.job, cp.id, cp.states, this.run.lineage);
+    } catch (e) {
+      this.failure(`recording committed files failed: ${(e as Error).message}`);
+      return;
     }
-    this.current?.proc.send(m);
+    this.send({ type: 'notify', checkpointId: cp.id });
   }
 
   /** The checkpoint a new attempt restores: the latest completed, else the one this run started from. */
@@ -208,29 +214,30 @@ export class JobMaster {
     this.resolveDone(r);
   }
 
-  /** After every source is exhausted, a checkpoint triggered later commits the last transactions. */
-  private ensureFinalCheckpoint(): void {
+  /** The end-of-input rule's view of the current attempt (end-of-input.ts), or null when it does not apply. */
+  private endOfInput(): EndOfInputView | null {
     const a = this.current;
-    if (
-      !a ||
-      a.exhaustedAfter === null ||
-      this.state.terminal ||
-      this.state.status === 'finishing' ||
-      !this.checkpointing
-    )
-      return;
-    if (this.coordinator.lastTriggeredId > a.exhaustedAfter || this.coordinator.inFlight) return;
-    this.triggerNow();
+    if (!a || this.state.terminal || this.state.status === 'finishing') return null;
+    return {
+      exhaustedAfter: a.exhaustedAfter,
+      tasksFinished: a.tasksFinished,
+      checkpointing: this.checkpointing,
+      lastTriggeredId: this.coordinator.lastTriggeredId,
+      inFlight: this.coordinator.inFlight !== null,
+      lastNotified: this.notified.last,
+    };
+  }
+
+  private ensureFinalCheckpoint(): void {
+    const v = this.endOfInput();
+    if (v && finalCheckpointDue(v)) this.triggerNow();
   }
 
   private maybeFinish(): void {
-    const a = this.current;
-    if (!a || !a.tasksFinished || this.state.terminal || this.state.status === 'finishing') return;
-    if (this.checkpointing && (a.exhaustedAfter === null || this.notified.last <= a.exhaustedAfter)) {
-      // The final checkpoint: every task has finished, so each acknowledges right away.
-      this.triggerNow();
-      return;
-    }
+    const v = this.endOfInput();
+    const step = v ? stepAfterFinish(v) : 'wait';
+    if (step === 'trigger-final') this.triggerNow();
+    if (step !== 'close') return;
     this.coordinator.pausePeriodic();
     this.state.to('finishing');
     this.send({ type: 'close' });
@@ -243,21 +250,16 @@ export class JobMaster {
     this.coordinator.pausePeriodic();
     const dead = this.current;
     this.current = null;
-    dead?.proc.kill('SIGKILL');
+    dead?.kill();
     if (this.stopRequest) {
       this.finish({ status: 'stopped', restarts: this.restarts, ...this.stopRequest });
       return;
     }
-    const allowed = this.run.job.settings.restart.attempts;
-    if (this.restarts >= allowed) {
-      const tried =
-        allowed === 0
-          ? 'restarts are disabled (settings.restart.attempts = 0)'
-          : `gave up after ${this.restarts} restart${this.restarts === 1 ? '' : 's'} (settings.restart.attempts = ${allowed})`;
-      this.finish({ status: 'failed', cause: `${cause}; ${tried}`, restarts: this.restarts });
+    const next = this.restartPolicy.next(cause);
+    if (!next.restart) {
+      this.finish({ status: 'failed', cause: next.cause, restarts: this.restarts });
       return;
     }
-    this.restarts++;
     this.state.to('restarting', cause);
     this.emit({
       type: 'job.restart',
@@ -265,18 +267,17 @@ export class JobMaster {
       cause,
       restoredCheckpoint: this.latestCheckpoint()?.id ?? null,
     });
-    setTimeout(() => {
-      if (!this.state.terminal) this.launch();
-    }, this.run.job.settings.restart.delay);
+    this.timers.setTimeout(
+      () => {
+        if (!this.state.terminal) this.launch();
+      },
+      next.delay,
+      { keepAlive: true },
+    );
   }
 
-  private onMessage(from: Attempt, raw: unknown): void {
+  private onMessage(from: TaskAttempt, m: TaskToHost): void {
     if (from !== this.current) return; // a previous attempt's last words
-    const m = raw as TaskToHost;
-    if (TRACE && m.type !== 'metrics') {
-      const id = 'ack' in m ? m.ack.checkpointId : 'checkpointId' in m ? m.checkpointId : '';
-      process.stderr.write(`[weir trace] task -> host ${m.type} ${id}\n`);
-    }
     switch (m.type) {
       case 'ready':
         // A stop may already have told this attempt to close: then it never starts checkpointing.
@@ -319,7 +320,7 @@ export class JobMaster {
     }
   }
 
-  private onExit(from: Attempt, info: { code: number | null; signal: string | null }): void {
+  private onExit(from: TaskAttempt, info: ExitInfo): void {
     if (from !== this.current) return;
     const how = info.signal ? `killed by ${info.signal}` : `exited with code ${info.code}`;
     if (this.stopRequest) {
@@ -358,28 +359,17 @@ export class JobMaster {
     }
     // Stopped while the sinks recovered (a database sink awaits its server): no attempt starts.
     if (this.state.terminal) return;
-    const attempt = new Attempt(++this.attempts, this.opts.launcher.launch());
+    const attempt = TaskAttempt.launch(this.opts.launcher, ++this.attempts, {
+      message: (from, m) => this.onMessage(from, m),
+      exit: (from, info) => this.onExit(from, info),
+      // The task process's stderr reaches the app's Logs tab; a previous attempt's last lines do not.
+      stderr: (from, line) => {
+        if (from === this.current && line.trim())
+          this.emit({ type: 'log', level: 'error', kind: 'stderr', message: line });
+      },
+    });
     this.current = attempt;
-    attempt.proc.onMessage((m) => this.onMessage(attempt, m));
-    attempt.proc.onExit((info) => this.onExit(attempt, info));
-    // The task process's stderr reaches the app's Logs tab; a previous attempt's last lines do not.
-    attempt.proc.onStderr?.((line) => {
-      if (attempt === this.current && line.trim())
-        this.emit({ type: 'log', level: 'error', kind: 'stderr', message: line });
-    });
-    const { job, plan, lineage } = this.run;
-    const settings = job.settings;
-    this.send({
-      type: 'start',
-      job,
-      plan,
-      attempt: attempt.number,
-      lineage,
-      restore: cp ? { checkpointId: cp.id, states: cp.states } : null,
-      checkpointDir:
-        settings.stateBackend === 'memory' ? '' : storageRootOf({ jobName: job.name, settings, baseDir: job.baseDir }),
-      metricsInterval: this.opts.metricsInterval,
-    });
+    this.send(startMessage(this.run, attempt.number, cp, this.opts.metricsInterval));
     for (const s of this.samples.active()) this.send({ type: 'sample', nodeId: s.nodeId, port: s.port, on: true });
   }
 }

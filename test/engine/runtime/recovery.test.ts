@@ -12,6 +12,7 @@ import {
   runWeir,
   sinkStarted,
   startWeir,
+  startWeirWithFaults,
   tempDir,
   waitFor,
   waitForExit,
@@ -62,7 +63,7 @@ test(
     const { dir, cleanup } = tempDir('precommit-crash');
     try {
       const job = writeJob(dir, chaosJob('fs', { rate: 50_000 }));
-      const run = startWeir(['run', job, '--quiet'], dir, { WEIR_FAULT_KILL_HOST_BEFORE_NOTIFY: '4' });
+      const run = startWeirWithFaults(['run', job, '--quiet'], dir, { killHostBeforeNotify: 4 });
       const tasks = watchTaskPids(run);
       const crashed = await run.result;
       assert.equal(crashed.signal, 'SIGKILL', crashed.stderr);

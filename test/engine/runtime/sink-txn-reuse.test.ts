@@ -8,7 +8,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { readCommitted, runWeir, startWeir, tempDir, writeJob } from '../../support/run-helpers.ts';
+import {
+  readCommitted,
+  runWeir,
+  startWeir,
+  startWeirWithFaults,
+  tempDir,
+  writeJob,
+} from '../../support/run-helpers.ts';
 
 function job(interval: string) {
   return {
@@ -40,7 +47,7 @@ test(
       const out = join(dir, 'out');
       const jobFile = writeJob(dir, job('500ms'));
       // A: killed right after checkpoint 1 is stored, before its transaction is committed.
-      const a = await startWeir(['run', jobFile, '--quiet'], dir, { WEIR_FAULT_KILL_HOST_BEFORE_NOTIFY: '1' }).result;
+      const a = await startWeirWithFaults(['run', jobFile, '--quiet'], dir, { killHostBeforeNotify: 1 }).result;
       assert.equal(a.signal, 'SIGKILL');
       // B: resumes checkpoint 1 (committing its transaction) with checkpoints far apart, and is killed
       // as soon as it has opened a transaction of its own.

@@ -1,12 +1,12 @@
 // The CheckpointCoordinator as a run configures it (runtime/job/job-checkpoints.ts), on a manual clock.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createJobCoordinator } from '../../../engine/runtime/job/job-checkpoints.ts';
-import { MemoryCheckpointStorage } from '../../../engine/checkpoint/memory-storage.ts';
-import type { CheckpointAck, CheckpointBarrier, CheckpointStats } from '../../../engine/contracts/checkpoint.ts';
-import type { CompletedCheckpoint } from '../../../engine/contracts/checkpoint-storage.ts';
-import { DEFAULT_SETTINGS } from '../../../engine/graph/types.ts';
-import { ManualTimers } from '../checkpoint/coordinator-harness.ts';
+import { createJobCoordinator } from '../../../../engine/runtime/job/job-checkpoints.ts';
+import { MemoryCheckpointStorage } from '../../../../engine/checkpoint/memory-storage.ts';
+import type { CheckpointAck, CheckpointBarrier, CheckpointStats } from '../../../../engine/contracts/checkpoint.ts';
+import type { CompletedCheckpoint } from '../../../../engine/contracts/checkpoint-storage.ts';
+import { DEFAULT_SETTINGS } from '../../../../engine/graph/types.ts';
+import { ManualTimers } from '../../checkpoint/coordinator-harness.ts';
 
 /** Acks as the task process sends them: states (stats optional). */
 const ack = (id: number, sub: number, withStats = true): CheckpointAck => ({

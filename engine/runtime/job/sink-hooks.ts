@@ -1,7 +1,13 @@
 /**
- * The job master's side of sink recovery: hand every sink node its restored operator states
- * through the hook its connector registered (contracts/sink-recovery.ts). Which state a sink keeps
- * is the connector's business; this file only unwraps the runtime's wrapper.
+ * The job side's calls into every sink's registered hooks (contracts/sink-recovery.ts, registered
+ * in connectors/sink-recovery.ts), one function per moment of a run:
+ * - `sinkOutputFolders`: the folders the run locks (stage 2 of starting a run, job-runner.ts);
+ * - `restoredLineage`: the lineage a restored checkpoint committed under (stage 5);
+ * - `prepareSinkOutputs`: committed output made to fit the restore point (stage 6);
+ * - `recoverSinks`: before each attempt, pending transactions of the restored checkpoint committed,
+ *   every other one aborted (job-master.ts);
+ * - `recordSinkCommits`: before notify(n), what n commits recorded durably (job-master.ts).
+ * Which state a sink keeps is the connector's business; this file only unwraps the runtime's wrapper.
  */
 import type { NormalizedJob } from '../../graph/types.ts';
 import type { SubtaskStateSnapshot } from '../../contracts/checkpoint.ts';

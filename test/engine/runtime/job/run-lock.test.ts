@@ -9,8 +9,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { LOCK_FILE, RunLock, RunLockedError, RunLocks } from '../../../engine/runtime/job/run-lock.ts';
-import { tempDir } from '../../support/run-helpers.ts';
+import { LOCK_FILE, RunLock, RunLockedError, RunLocks } from '../../../../engine/runtime/job/run-lock.ts';
+import { tempDir } from '../../../support/run-helpers.ts';
 
 function deadPid(): number {
   const r = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });

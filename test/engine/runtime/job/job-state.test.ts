@@ -1,9 +1,9 @@
 // The job lifecycle table (runtime/job/job-state.ts): allowed paths pass, everything else throws.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { JobStateMachine, canTransition, isTerminal } from '../../../engine/runtime/job/job-state.ts';
-import { IllegalJobTransitionError } from '../../../engine/runtime/job/errors.ts';
-import type { JobStatus } from '../../../engine/contracts/run-events.ts';
+import { JobStateMachine, canTransition, isTerminal } from '../../../../engine/runtime/job/job-state.ts';
+import { IllegalJobTransitionError } from '../../../../engine/runtime/job/errors.ts';
+import type { JobStatus } from '../../../../engine/contracts/run-events.ts';
 
 const ALL: JobStatus[] = ['created', 'running', 'restarting', 'finishing', 'finished', 'stopped', 'failed', 'canceled'];
 
