@@ -2,7 +2,8 @@
  * `source.file`: JSON Lines or CSV with a header. One split per file; a folder path reads every
  * (non-hidden) file in it, files assigned round-robin to subtasks. The position is a byte offset
  * and line number per file, so a restored source continues at exactly the record after Sn.
- * Bounded by default; `follow: true` tails the files (and picks up new files in a folder).
+ * Bounded by default; `follow: true` tails the files (and picks up new files in a folder), through
+ * truncation and replacement like `tail -F` (file-rotation.ts).
  * JSON Lines rows carry only the columns the job reads when the runtime names them (`columns`):
  * engine/connectors/jsonl-projection.ts decodes those from the bytes, other lines take JSON.parse.
  */
@@ -14,6 +15,7 @@ import { BadRecordError, type SourceContext, type SourceReader, type SourceReadR
 import { eventTimeInRange, MAX_EVENT_TIME, parseEventTime } from './event-time.ts';
 import { parseCsvLine, csvValue } from './csv.ts';
 import { JsonlProjector } from './jsonl-projection.ts';
+import { detectRotation } from './file-rotation.ts';
 
 const CHUNK = 1 << 20;
 /** A longer line is a bad record, skipped without being buffered: memory stays bounded on any input. */
@@ -37,7 +39,7 @@ function listSourceFiles(path: string): string[] {
     .filter((n) => !n.startsWith('.') && !n.startsWith('_'))
     .sort()
     .map((n) => join(path, n))
-    .filter((p) => statSync(p).isFile());
+    .filter((p) => statSync(p, { throwIfNoEntry: false })?.isFile() === true);
 }
 
 export class FileSourceReader implements SourceReader {
@@ -75,7 +77,9 @@ export class FileSourceReader implements SourceReader {
     this.refreshFiles();
   }
 
-  private refreshFiles(): void {
+  /** `following`: a path missing for now (rotated away) keeps the files known so far. */
+  private refreshFiles(following = false): void {
+    if (following && !statSync(this.root, { throwIfNoEntry: false })) return;
     const all = listSourceFiles(this.root);
     const mine = all.filter((_, i) => i % this.ctx.parallelism === this.ctx.subtask);
     for (const f of mine) if (!this.files.includes(f)) this.files.push(f);
@@ -104,6 +108,15 @@ export class FileSourceReader implements SourceReader {
     this.bufOffset = pos.offset;
     this.eof = false;
     this.header = null;
+    if (this.cfg.follow && pos.offset > fstatSync(this.fd).size) {
+      // Restored past the end of a followed file: it was rotated while the job was down.
+      this.ctx.notice?.(
+        `source.file ${basename(f)}: shorter than the restored position (${pos.offset} bytes); reading it from its start`,
+      );
+      this.positions[f] = { offset: 0, line: 0 };
+      this.bufOffset = 0;
+      return true;
+    }
     if (this.cfg.format === 'csv' && pos.offset > 0) this.header = this.readHeader(this.fd);
     return true;
   }
@@ -150,7 +163,7 @@ export class FileSourceReader implements SourceReader {
     while (rows.length + this.deadLetters.length < max) {
       if (this.fd === null && !this.openCurrent()) {
         if (this.cfg.follow) {
-          this.refreshFiles();
+          this.refreshFiles(true);
           if (this.fileIndex < this.files.length) continue;
           return { rows, ts, end: false, waitMs: rows.length ? undefined : FOLLOW_POLL_MS };
         }
@@ -180,11 +193,12 @@ export class FileSourceReader implements SourceReader {
             // A partial last line may still be being written: wait for its newline.
             this.eof = false;
             if (rows.length) return { rows, ts, end: false };
+            if (this.followRotation(f, pos, start, rows, ts)) continue;
             if (this.fileIndex + 1 < this.files.length && rest === 0) {
               this.nextFile();
               continue;
             }
-            this.refreshFiles();
+            this.refreshFiles(true);
             if (this.fileIndex + 1 < this.files.length && rest === 0) {
               this.nextFile();
               continue;
@@ -228,6 +242,21 @@ export class FileSourceReader implements SourceReader {
       `${basename(file)}:${pos.line}`,
       `line of ${bytes} bytes is longer than ${MAX_LINE_BYTES} bytes`,
     );
+  }
+
+  /** At the end of a followed file: reopens it from its start when it was rotated (file-rotation.ts). */
+  private followRotation(file: string, pos: FilePos, start: number, rows: Row[], ts: number[]): boolean {
+    const rotation = detectRotation(file, this.fd!, this.bufOffset + this.buf.length);
+    if (rotation === null) return false;
+    const rest = this.buf.length - start;
+    // A replaced file is complete: its last line without a newline will never get one.
+    if (rotation.kind === 'replaced' && rest > 0)
+      this.consumeLine(file, pos, this.buf.toString('utf8', start, this.buf.length), rest, rows, ts);
+    this.ctx.notice?.(`source.file ${basename(file)}: ${rotation.message}`);
+    closeSync(this.fd!);
+    this.fd = null;
+    this.positions[file] = { offset: 0, line: 0 };
+    return true;
   }
 
   private nextFile(): void {
