@@ -1,7 +1,8 @@
 /**
  * `source.file`: JSON Lines or CSV with a header. One split per file; a folder path reads every
  * (non-hidden) file in it, files assigned round-robin to subtasks. The position is a byte offset
- * and line number per file, so a restored source continues at exactly the record after Sn.
+ * and line number per file, so a restored source continues at exactly the record after Sn. A line
+ * that is not valid UTF-8 is a bad record; a byte order mark is skipped (line-bytes.ts).
  * Bounded by default; `follow: true` tails the files (and picks up new files in a folder), through
  * truncation and replacement like `tail -F` (file-rotation.ts).
  * JSON Lines rows carry only the columns the job reads when the runtime names them (`columns`):
@@ -16,6 +17,7 @@ import { eventTimeInRange, MAX_EVENT_TIME, parseEventTime } from './event-time.t
 import { parseCsvLine, csvValue } from './csv.ts';
 import { JsonlProjector } from './jsonl-projection.ts';
 import { detectRotation } from './file-rotation.ts';
+import { bomLength, INVALID_UTF8, isUtf8Line, validWholeLines } from './line-bytes.ts';
 
 const CHUNK = 1 << 20;
 /** A longer line is a bad record, skipped without being buffered: memory stays bounded on any input. */
@@ -51,6 +53,8 @@ export class FileSourceReader implements SourceReader {
   private buf = Buffer.alloc(0);
   /** Byte offset in the file of buf[0]. */
   private bufOffset = 0;
+  /** Bytes of buf, from its start, known to be valid UTF-8 whole lines (line-bytes.ts). */
+  private bufValid = 0;
   private eof = false;
   private header: string[] | null = null;
   private readonly field: string | undefined;
@@ -106,6 +110,7 @@ export class FileSourceReader implements SourceReader {
     this.fd = openSync(f, 'r');
     this.buf = Buffer.alloc(0);
     this.bufOffset = pos.offset;
+    this.bufValid = 0;
     this.eof = false;
     this.header = null;
     if (this.cfg.follow && pos.offset > fstatSync(this.fd).size) {
@@ -114,10 +119,11 @@ export class FileSourceReader implements SourceReader {
         `source.file ${basename(f)}: shorter than the restored position (${pos.offset} bytes); reading it from its start`,
       );
       this.positions[f] = { offset: 0, line: 0 };
-      this.bufOffset = 0;
+      this.bufOffset = this.positions[f].offset = bomLength(this.fd);
       return true;
     }
-    if (this.cfg.format === 'csv' && pos.offset > 0) this.header = this.readHeader(this.fd);
+    if (pos.offset === 0) this.bufOffset = pos.offset = bomLength(this.fd);
+    else if (this.cfg.format === 'csv') this.header = this.readHeader(this.fd);
     return true;
   }
 
@@ -125,10 +131,11 @@ export class FileSourceReader implements SourceReader {
     const b = Buffer.alloc(65536);
     const n = readSync(fd, b, 0, b.length, 0);
     const nl = b.subarray(0, n).indexOf(10);
+    const from = bomLength(fd);
     return (
       parseCsvLine(
         b
-          .subarray(0, nl < 0 ? n : nl)
+          .subarray(from, nl < 0 ? n : nl)
           .toString('utf8')
           .replace(/\r$/, ''),
       ) ?? []
@@ -143,6 +150,7 @@ export class FileSourceReader implements SourceReader {
       return;
     }
     this.buf = this.buf.length ? Buffer.concat([this.buf, chunk.subarray(0, n)]) : chunk.subarray(0, n);
+    this.bufValid = validWholeLines(this.buf);
   }
 
   /** Dead letters since the last `read` returned (`onBadRecord: 'dead-letter'`). */
@@ -182,6 +190,7 @@ export class FileSourceReader implements SourceReader {
           // Drop consumed bytes before reading more.
           this.buf = this.buf.subarray(start);
           this.bufOffset = pos.offset;
+          this.bufValid = 0;
           this.fill();
           if (!this.eof) continue;
           start = 0;
@@ -205,11 +214,13 @@ export class FileSourceReader implements SourceReader {
             }
             return { rows, ts, end: false, waitMs: FOLLOW_POLL_MS };
           }
-          if (rest > 0) this.consumeLine(f, pos, this.buf.toString('utf8', start, this.buf.length), rest, rows, ts);
+          if (rest > 0 && !this.badUtf8(f, pos, start, this.buf.length))
+            this.consumeLine(f, pos, this.buf.toString('utf8', start, this.buf.length), rest, rows, ts);
           this.nextFile();
           continue;
         }
       }
+      if (nl >= this.bufValid && this.badUtf8(f, pos, start, nl)) continue;
       if (this.projector !== null && !this.allColumns && this.consumeFast(f, pos, start, nl, rows, ts)) continue;
       const text = this.buf.toString('utf8', start, nl);
       this.consumeLine(f, pos, text, nl + 1 - start, rows, ts);
@@ -250,12 +261,23 @@ export class FileSourceReader implements SourceReader {
     if (rotation === null) return false;
     const rest = this.buf.length - start;
     // A replaced file is complete: its last line without a newline will never get one.
-    if (rotation.kind === 'replaced' && rest > 0)
+    if (rotation.kind === 'replaced' && rest > 0 && !this.badUtf8(file, pos, start, this.buf.length))
       this.consumeLine(file, pos, this.buf.toString('utf8', start, this.buf.length), rest, rows, ts);
     this.ctx.notice?.(`source.file ${basename(file)}: ${rotation.message}`);
     closeSync(this.fd!);
     this.fd = null;
     this.positions[file] = { offset: 0, line: 0 };
+    return true;
+  }
+
+  /** Consumes the line [start, end) as a bad record when it is not valid UTF-8; false when it is. */
+  private badUtf8(file: string, pos: FilePos, start: number, end: number): boolean {
+    if (isUtf8Line(this.buf, start, end)) return false;
+    const next = end < this.buf.length && this.buf[end] === 10 ? end + 1 : end;
+    pos.offset += next - start;
+    pos.line++;
+    const text = this.buf.toString('utf8', start, end);
+    this.bad({ file, line: pos.line, text }, `${basename(file)}:${pos.line}`, INVALID_UTF8);
     return true;
   }
 
