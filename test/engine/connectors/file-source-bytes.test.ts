@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FileSourceReader } from '../../../engine/connectors/file-source.ts';
+import { inferFileColumns } from '../../../engine/connectors/sample-columns.ts';
 import type { SourceContext } from '../../../engine/contracts/source.ts';
 import type { Row } from '../../../engine/contracts/operator.ts';
 import type { FileSourceConfig } from '../../../engine/graph/types.ts';
@@ -110,6 +111,8 @@ test('a byte order mark is skipped: JSON Lines line 1 and the CSV header are rea
       { id: 3, name: 'c' },
     ]);
     assert.deepEqual(bad, []);
+    const sampled = inferFileColumns({ path: 'x.csv', format: 'csv' }, dir);
+    assert.deepEqual(sampled.ok && sampled.columns.map((c) => c.name), ['id', 'name'], 'the sampled header too');
   } finally {
     cleanup();
   }
