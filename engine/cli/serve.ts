@@ -13,7 +13,7 @@ import { parseArgs } from 'node:util';
 import { createLocalHost } from '../host/node/local-host.ts';
 import { materializeExample } from '../host/node/examples.ts';
 import { startWebServer } from '../host/node/web-server.ts';
-import { envAllowance } from '../host/node/env-allowance.ts';
+import { envAllowance, parseAllowEnv } from '../host/node/env-allowance.ts';
 import { HostError } from '../host/common/errors.ts';
 import { EXIT_FAILURE, EXIT_INVALID, EXIT_OK, processIO, type CliIO } from './output.ts';
 
@@ -81,13 +81,9 @@ export async function serveCommand(argv: string[], io: CliIO = processIO): Promi
     io.err(`weir serve: --port: expected a port number 0-65535, got '${values.port}'`);
     return EXIT_INVALID;
   }
-  const allowEnv = (values['allow-env'] ?? '')
-    .split(',')
-    .map((n) => n.trim())
-    .filter(Boolean);
-  const badName = allowEnv.find((n) => !/^[A-Za-z_][A-Za-z0-9_]*$/.test(n));
-  if (badName !== undefined) {
-    io.err(`weir serve: --allow-env: '${badName}' is not an environment variable name`);
+  const allowEnv = parseAllowEnv(values['allow-env']);
+  if ('bad' in allowEnv) {
+    io.err(`weir serve: --allow-env: '${allowEnv.bad}' is not an environment variable name`);
     return EXIT_INVALID;
   }
   const workspace = resolve(values.workspace ?? process.cwd());
@@ -127,7 +123,7 @@ export async function serveCommand(argv: string[], io: CliIO = processIO): Promi
     transport: 'websocket',
     initialPath,
     version: version(),
-    allowEnv: envAllowance(allowEnv),
+    allowEnv: envAllowance(allowEnv.names),
   });
   let server;
   try {

@@ -28,6 +28,16 @@ export function envAllowance(
   return { names: [...names], howToAllow };
 }
 
+/** The names of `--allow-env A,B` (`weir serve`, the app), or the one that is no variable name. */
+export function parseAllowEnv(list: string | undefined): { names: string[] } | { bad: string } {
+  const names = (list ?? '')
+    .split(',')
+    .map((n) => n.trim())
+    .filter(Boolean);
+  const bad = names.find((n) => !/^[A-Za-z_][A-Za-z0-9_]*$/.test(n));
+  return bad === undefined ? { names } : { bad };
+}
+
 /** null when `name` may be read; otherwise the refusal, naming the variable and how to allow it. */
 export function envRefusal(name: string, allowance: EnvAllowance): string | null {
   if (name.startsWith(ALLOWED_ENV_PREFIX) && name.length > ALLOWED_ENV_PREFIX.length) return null;
