@@ -276,8 +276,11 @@ export class FileSourceReader implements SourceReader {
     const next = end < this.buf.length && this.buf[end] === 10 ? end + 1 : end;
     pos.offset += next - start;
     pos.line++;
-    const text = this.buf.toString('utf8', start, end);
+    const text = this.buf.toString('utf8', start, end).replace(/\r$/, '');
     this.bad({ file, line: pos.line, text }, `${basename(file)}:${pos.line}`, INVALID_UTF8);
+    // A CSV header is still the header (its bad names are reported, and shown with U+FFFD): the
+    // data lines must not shift up into its place.
+    if (this.cfg.format === 'csv' && this.header === null) this.header = parseCsvLine(text) ?? [];
     return true;
   }
 

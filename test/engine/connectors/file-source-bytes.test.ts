@@ -92,6 +92,24 @@ test('a large file: one bad line among 200,000 is found, characters split across
   }
 });
 
+test('a CSV header that is not valid UTF-8 is reported and still the header: data lines do not shift', async () => {
+  const { dir, cleanup } = tempDir('bytes');
+  try {
+    writeFileSync(join(dir, 'x.csv'), Buffer.concat([Buffer.from('id,n\xe4me\n', 'latin1'), line('1,a'), line('2,b')]));
+    const bad: string[] = [];
+    const { rows } = await readAll(new FileSourceReader({ path: 'x.csv', format: 'csv' }, ctx(dir, bad)));
+    assert.deepEqual(bad, [
+      'x.csv:1 line is not valid UTF-8 (its text is shown with U+FFFD where the bytes are invalid)',
+    ]);
+    assert.deepEqual(rows, [
+      { id: 1, 'n\ufffdme': 'a' },
+      { id: 2, 'n\ufffdme': 'b' },
+    ]);
+  } finally {
+    cleanup();
+  }
+});
+
 test('a byte order mark is skipped: JSON Lines line 1 and the CSV header are read, also after a restore', async () => {
   const { dir, cleanup } = tempDir('bytes');
   try {
