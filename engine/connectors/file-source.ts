@@ -17,7 +17,7 @@ import { eventTimeInRange, MAX_EVENT_TIME, parseEventTime } from './event-time.t
 import { parseCsvLine, csvValue } from './csv.ts';
 import { JsonlProjector } from './jsonl-projection.ts';
 import { detectRotation } from './file-rotation.ts';
-import { bomLength, INVALID_UTF8, isUtf8Line, validWholeLines } from './line-bytes.ts';
+import { BOM_BYTES, bomLength, INVALID_UTF8, isUtf8Line, startsWithBom, validWholeLines } from './line-bytes.ts';
 
 const CHUNK = 1 << 20;
 /** A longer line is a bad record, skipped without being buffered: memory stays bounded on any input. */
@@ -119,11 +119,10 @@ export class FileSourceReader implements SourceReader {
         `source.file ${basename(f)}: shorter than the restored position (${pos.offset} bytes); reading it from its start`,
       );
       this.positions[f] = { offset: 0, line: 0 };
-      this.bufOffset = this.positions[f].offset = bomLength(this.fd);
+      this.bufOffset = 0;
       return true;
     }
-    if (pos.offset === 0) this.bufOffset = pos.offset = bomLength(this.fd);
-    else if (this.cfg.format === 'csv') this.header = this.readHeader(this.fd);
+    if (this.cfg.format === 'csv' && pos.offset > 0) this.header = this.readHeader(this.fd);
     return true;
   }
 
@@ -180,6 +179,11 @@ export class FileSourceReader implements SourceReader {
       const f = this.files[this.fileIndex];
       const pos = this.positions[f];
       let start = pos.offset - this.bufOffset;
+      // At the very start of a file (also one that was empty when opened, or rotated): a byte order mark is no text.
+      if (pos.offset === 0 && startsWithBom(this.buf, start)) {
+        pos.offset = BOM_BYTES;
+        continue;
+      }
       let nl = this.buf.indexOf(10, start);
       if (nl < 0) {
         if (!this.eof && this.buf.length - start > MAX_LINE_BYTES) {

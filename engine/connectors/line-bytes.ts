@@ -13,11 +13,17 @@ import { readSync } from 'node:fs';
 
 const BOM = [0xef, 0xbb, 0xbf];
 
+export const BOM_BYTES = BOM.length;
+
+/** Whether `buf` holds a whole UTF-8 byte order mark at `start`. */
+export function startsWithBom(buf: Buffer, start: number): boolean {
+  return buf.length - start >= BOM_BYTES && BOM.every((b, i) => buf[start + i] === b);
+}
+
 /** 3 when the file `fd` starts with a UTF-8 byte order mark, else 0. */
 export function bomLength(fd: number): number {
-  const head = Buffer.alloc(3);
-  const n = readSync(fd, head, 0, 3, 0);
-  return n === 3 && BOM.every((b, i) => head[i] === b) ? 3 : 0;
+  const head = Buffer.alloc(BOM_BYTES);
+  return startsWithBom(head.subarray(0, readSync(fd, head, 0, BOM_BYTES, 0)), 0) ? BOM_BYTES : 0;
 }
 
 /** How many bytes of `buf` (whole lines, up to its last `\n`) are known to be valid UTF-8 at once. */

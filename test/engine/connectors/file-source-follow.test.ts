@@ -132,3 +132,20 @@ test('follow: CSV reads the header of the new file after a rotation', async () =
     cleanup();
   }
 });
+
+test('follow: a byte order mark written into a file that was empty when opened is skipped', async () => {
+  const { dir, cleanup } = tempDir('follow');
+  try {
+    const file = join(dir, 'app.log');
+    writeFileSync(file, '');
+    const r = new FileSourceReader({ path: 'app.log', format: 'jsonl', follow: true }, ctx(dir, []));
+    assert.deepEqual(await drain(r), []);
+    appendFileSync(file, Buffer.from([0xef, 0xbb]));
+    assert.deepEqual(await drain(r), [], 'half a mark: nothing yet');
+    appendFileSync(file, Buffer.concat([Buffer.from([0xbf]), Buffer.from(lines(0, 3))]));
+    assert.deepEqual(await drain(r), [0, 1, 2]);
+    await r.close();
+  } finally {
+    cleanup();
+  }
+});
