@@ -12,6 +12,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { AppCommand } from '../engine/host/common/api.ts';
 import { createLocalHost, type LocalHost } from '../engine/host/node/local-host.ts';
+import { envAllowance, parseAllowEnv } from '../engine/host/node/env-allowance.ts';
 import { materializeExample } from '../engine/host/node/examples.ts';
 import { APP_URL, registerAppScheme, serveRenderer } from './app-protocol.ts';
 import { attachDocumentState, type DocumentWindow } from './document-window.ts';
@@ -42,6 +43,13 @@ function argValue(name: string): string | undefined {
   const i = process.argv.indexOf(name);
   if (i >= 0) return process.argv[i + 1];
   return process.argv.find((a) => a.startsWith(`${name}=`))?.slice(name.length + 1);
+}
+
+/** `--allow-env A,B`: variables a job may name as its password besides WEIR_* (env-allowance.ts). */
+function appAllowEnv() {
+  const parsed = parseAllowEnv(argValue('--allow-env'));
+  if ('bad' in parsed) console.error(`weir: --allow-env: '${parsed.bad}' is not an environment variable name; ignored`);
+  return envAllowance('names' in parsed ? parsed.names : [], (n) => `start Weir with --allow-env ${n}`);
 }
 
 async function initialDocument(store: AppStore, workspace: string, h: LocalHost): Promise<string | null> {
@@ -137,6 +145,7 @@ async function start(): Promise<void> {
     launcher: createUtilityLauncher(join(here, 'task.cjs')),
     transport: 'electron',
     version: app.getVersion(),
+    allowEnv: appAllowEnv(),
     shell: {
       setDocumentState: (state) => doc?.update(state),
       showOpenDialog: async () => {

@@ -1,5 +1,5 @@
 /**
- * `weir serve [--port N] [--workspace DIR] [--open] [--example NAME]`: the designer in a browser.
+ * `weir serve [--port N] [--workspace DIR] [--allow-env NAME,...] [--open] [--example NAME]`: the designer in a browser.
  * Serves the built renderer (dist/renderer) and the host API over a WebSocket on 127.0.0.1 only,
  * guarded by a per-start token. The first stdout line is exactly
  * `Weir is running at http://127.0.0.1:PORT/?token=...` (scripts and tests read it); everything
@@ -13,11 +13,12 @@ import { parseArgs } from 'node:util';
 import { createLocalHost } from '../host/node/local-host.ts';
 import { materializeExample } from '../host/node/examples.ts';
 import { startWebServer } from '../host/node/web-server.ts';
+import { envAllowance, parseAllowEnv } from '../host/node/env-allowance.ts';
 import { HostError } from '../host/common/errors.ts';
 import { EXIT_FAILURE, EXIT_INVALID, EXIT_OK, processIO, type CliIO } from './output.ts';
 import { version } from './version.ts';
 
-export const SERVE_USAGE = `Usage: weir serve [--port N] [--workspace DIR] [--open] [--example NAME]
+export const SERVE_USAGE = `Usage: weir serve [--port N] [--workspace DIR] [--allow-env NAME,...] [--open] [--example NAME]
 
 Serves the Weir designer and engine at http://127.0.0.1:PORT/ (this machine only). The address
 printed on the first line carries a token that every request must present.
@@ -25,6 +26,8 @@ printed on the first line carries a token that every request must present.
   --port N          port to listen on (default 4700; 0 = any free port)
   --workspace DIR   folder where job files are listed, opened and saved (default: current folder);
                     paths outside it are refused
+  --allow-env NAMES environment variables (comma-separated) a job may read as its password
+                    (passwordEnv) besides those starting with WEIR_; any other is refused
   --open            open the address in the default browser
   --example NAME    copy a bundled example into the workspace and open it (e.g. orders-per-user)`;
 
@@ -65,6 +68,7 @@ export async function serveCommand(argv: string[], io: CliIO = processIO): Promi
       workspace: { type: 'string', short: 'w' },
       open: { type: 'boolean' },
       example: { type: 'string' },
+      'allow-env': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -76,6 +80,11 @@ export async function serveCommand(argv: string[], io: CliIO = processIO): Promi
   const port = values.port === undefined ? 4700 : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     io.err(`weir serve: --port: expected a port number 0-65535, got '${values.port}'`);
+    return EXIT_INVALID;
+  }
+  const allowEnv = parseAllowEnv(values['allow-env']);
+  if ('bad' in allowEnv) {
+    io.err(`weir serve: --allow-env: '${allowEnv.bad}' is not an environment variable name`);
     return EXIT_INVALID;
   }
   const workspace = resolve(values.workspace ?? process.cwd());
@@ -108,7 +117,14 @@ export async function serveCommand(argv: string[], io: CliIO = processIO): Promi
     io.err('weir serve: the renderer is not built (dist/renderer); run `npm run build` - serving the API only');
   }
 
-  const host = createLocalHost({ workspace, examplesDir, transport: 'websocket', initialPath, version: version() });
+  const host = createLocalHost({
+    workspace,
+    examplesDir,
+    transport: 'websocket',
+    initialPath,
+    version: version(),
+    allowEnv: envAllowance(allowEnv.names),
+  });
   let server;
   try {
     server = await startWebServer({ host, rendererDir, port });

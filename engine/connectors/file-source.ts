@@ -1,8 +1,10 @@
 /**
  * `source.file`: JSON Lines or CSV with a header. One split per file; a folder path reads every
  * (non-hidden) file in it, files assigned round-robin to subtasks. The position is a byte offset
- * and line number per file, so a restored source continues at exactly the record after Sn.
- * Bounded by default; `follow: true` tails the files (and picks up new files in a folder).
+ * and line number per file, so a restored source continues at exactly the record after Sn. A line
+ * that is not valid UTF-8 is a bad record; a byte order mark is skipped (line-bytes.ts).
+ * Bounded by default; `follow: true` tails the files (and picks up new files in a folder), through
+ * truncation and replacement like `tail -F` (file-rotation.ts).
  * JSON Lines rows carry only the columns the job reads when the runtime names them (`columns`):
  * engine/connectors/jsonl-projection.ts decodes those from the bytes, other lines take JSON.parse.
  */
@@ -14,6 +16,8 @@ import { BadRecordError, type SourceContext, type SourceReader, type SourceReadR
 import { eventTimeInRange, MAX_EVENT_TIME, parseEventTime } from './event-time.ts';
 import { parseCsvLine, csvValue } from './csv.ts';
 import { JsonlProjector } from './jsonl-projection.ts';
+import { detectRotation } from './file-rotation.ts';
+import { BOM_BYTES, bomLength, INVALID_UTF8, isUtf8Line, startsWithBom, validWholeLines } from './line-bytes.ts';
 
 const CHUNK = 1 << 20;
 /** A longer line is a bad record, skipped without being buffered: memory stays bounded on any input. */
@@ -37,7 +41,7 @@ function listSourceFiles(path: string): string[] {
     .filter((n) => !n.startsWith('.') && !n.startsWith('_'))
     .sort()
     .map((n) => join(path, n))
-    .filter((p) => statSync(p).isFile());
+    .filter((p) => statSync(p, { throwIfNoEntry: false })?.isFile() === true);
 }
 
 export class FileSourceReader implements SourceReader {
@@ -49,6 +53,8 @@ export class FileSourceReader implements SourceReader {
   private buf = Buffer.alloc(0);
   /** Byte offset in the file of buf[0]. */
   private bufOffset = 0;
+  /** Bytes of buf, from its start, known to be valid UTF-8 whole lines (line-bytes.ts). */
+  private bufValid = 0;
   private eof = false;
   private header: string[] | null = null;
   private readonly field: string | undefined;
@@ -75,7 +81,9 @@ export class FileSourceReader implements SourceReader {
     this.refreshFiles();
   }
 
-  private refreshFiles(): void {
+  /** `following`: a path missing for now (rotated away) keeps the files known so far. */
+  private refreshFiles(following = false): void {
+    if (following && !statSync(this.root, { throwIfNoEntry: false })) return;
     const all = listSourceFiles(this.root);
     const mine = all.filter((_, i) => i % this.ctx.parallelism === this.ctx.subtask);
     for (const f of mine) if (!this.files.includes(f)) this.files.push(f);
@@ -102,8 +110,18 @@ export class FileSourceReader implements SourceReader {
     this.fd = openSync(f, 'r');
     this.buf = Buffer.alloc(0);
     this.bufOffset = pos.offset;
+    this.bufValid = 0;
     this.eof = false;
     this.header = null;
+    if (this.cfg.follow && pos.offset > fstatSync(this.fd).size) {
+      // Restored past the end of a followed file: it was rotated while the job was down.
+      this.ctx.notice?.(
+        `source.file ${basename(f)}: shorter than the restored position (${pos.offset} bytes); reading it from its start`,
+      );
+      this.positions[f] = { offset: 0, line: 0 };
+      this.bufOffset = 0;
+      return true;
+    }
     if (this.cfg.format === 'csv' && pos.offset > 0) this.header = this.readHeader(this.fd);
     return true;
   }
@@ -112,10 +130,11 @@ export class FileSourceReader implements SourceReader {
     const b = Buffer.alloc(65536);
     const n = readSync(fd, b, 0, b.length, 0);
     const nl = b.subarray(0, n).indexOf(10);
+    const from = bomLength(fd);
     return (
       parseCsvLine(
         b
-          .subarray(0, nl < 0 ? n : nl)
+          .subarray(from, nl < 0 ? n : nl)
           .toString('utf8')
           .replace(/\r$/, ''),
       ) ?? []
@@ -130,6 +149,7 @@ export class FileSourceReader implements SourceReader {
       return;
     }
     this.buf = this.buf.length ? Buffer.concat([this.buf, chunk.subarray(0, n)]) : chunk.subarray(0, n);
+    this.bufValid = validWholeLines(this.buf);
   }
 
   /** Dead letters since the last `read` returned (`onBadRecord: 'dead-letter'`). */
@@ -150,7 +170,7 @@ export class FileSourceReader implements SourceReader {
     while (rows.length + this.deadLetters.length < max) {
       if (this.fd === null && !this.openCurrent()) {
         if (this.cfg.follow) {
-          this.refreshFiles();
+          this.refreshFiles(true);
           if (this.fileIndex < this.files.length) continue;
           return { rows, ts, end: false, waitMs: rows.length ? undefined : FOLLOW_POLL_MS };
         }
@@ -159,6 +179,11 @@ export class FileSourceReader implements SourceReader {
       const f = this.files[this.fileIndex];
       const pos = this.positions[f];
       let start = pos.offset - this.bufOffset;
+      // At the very start of a file (also one that was empty when opened, or rotated): a byte order mark is no text.
+      if (pos.offset === 0 && startsWithBom(this.buf, start)) {
+        pos.offset = BOM_BYTES;
+        continue;
+      }
       let nl = this.buf.indexOf(10, start);
       if (nl < 0) {
         if (!this.eof && this.buf.length - start > MAX_LINE_BYTES) {
@@ -169,6 +194,7 @@ export class FileSourceReader implements SourceReader {
           // Drop consumed bytes before reading more.
           this.buf = this.buf.subarray(start);
           this.bufOffset = pos.offset;
+          this.bufValid = 0;
           this.fill();
           if (!this.eof) continue;
           start = 0;
@@ -180,22 +206,25 @@ export class FileSourceReader implements SourceReader {
             // A partial last line may still be being written: wait for its newline.
             this.eof = false;
             if (rows.length) return { rows, ts, end: false };
+            if (this.followRotation(f, pos, start, rows, ts)) continue;
             if (this.fileIndex + 1 < this.files.length && rest === 0) {
               this.nextFile();
               continue;
             }
-            this.refreshFiles();
+            this.refreshFiles(true);
             if (this.fileIndex + 1 < this.files.length && rest === 0) {
               this.nextFile();
               continue;
             }
             return { rows, ts, end: false, waitMs: FOLLOW_POLL_MS };
           }
-          if (rest > 0) this.consumeLine(f, pos, this.buf.toString('utf8', start, this.buf.length), rest, rows, ts);
+          if (rest > 0 && !this.badUtf8(f, pos, start, this.buf.length))
+            this.consumeLine(f, pos, this.buf.toString('utf8', start, this.buf.length), rest, rows, ts);
           this.nextFile();
           continue;
         }
       }
+      if (nl >= this.bufValid && this.badUtf8(f, pos, start, nl)) continue;
       if (this.projector !== null && !this.allColumns && this.consumeFast(f, pos, start, nl, rows, ts)) continue;
       const text = this.buf.toString('utf8', start, nl);
       this.consumeLine(f, pos, text, nl + 1 - start, rows, ts);
@@ -228,6 +257,35 @@ export class FileSourceReader implements SourceReader {
       `${basename(file)}:${pos.line}`,
       `line of ${bytes} bytes is longer than ${MAX_LINE_BYTES} bytes`,
     );
+  }
+
+  /** At the end of a followed file: reopens it from its start when it was rotated (file-rotation.ts). */
+  private followRotation(file: string, pos: FilePos, start: number, rows: Row[], ts: number[]): boolean {
+    const rotation = detectRotation(file, this.fd!, this.bufOffset + this.buf.length);
+    if (rotation === null) return false;
+    const rest = this.buf.length - start;
+    // A replaced file is complete: its last line without a newline will never get one.
+    if (rotation.kind === 'replaced' && rest > 0 && !this.badUtf8(file, pos, start, this.buf.length))
+      this.consumeLine(file, pos, this.buf.toString('utf8', start, this.buf.length), rest, rows, ts);
+    this.ctx.notice?.(`source.file ${basename(file)}: ${rotation.message}`);
+    closeSync(this.fd!);
+    this.fd = null;
+    this.positions[file] = { offset: 0, line: 0 };
+    return true;
+  }
+
+  /** Consumes the line [start, end) as a bad record when it is not valid UTF-8; false when it is. */
+  private badUtf8(file: string, pos: FilePos, start: number, end: number): boolean {
+    if (isUtf8Line(this.buf, start, end)) return false;
+    const next = end < this.buf.length && this.buf[end] === 10 ? end + 1 : end;
+    pos.offset += next - start;
+    pos.line++;
+    const text = this.buf.toString('utf8', start, end).replace(/\r$/, '');
+    this.bad({ file, line: pos.line, text }, `${basename(file)}:${pos.line}`, INVALID_UTF8);
+    // A CSV header is still the header (its bad names are reported, and shown with U+FFFD): the
+    // data lines must not shift up into its place.
+    if (this.cfg.format === 'csv' && this.header === null) this.header = parseCsvLine(text) ?? [];
+    return true;
   }
 
   private nextFile(): void {

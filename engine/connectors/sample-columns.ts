@@ -66,7 +66,11 @@ function sampleLines(file: string): string[] {
   try {
     const buf = Buffer.alloc(SAMPLE_BYTES);
     const n = readSync(fd, buf, 0, SAMPLE_BYTES, 0);
-    let text = buf.subarray(0, n).toString('utf8');
+    // A byte order mark is not part of the first column's name (file-source.ts skips it too).
+    let text = buf
+      .subarray(0, n)
+      .toString('utf8')
+      .replace(/^\uFEFF/, '');
     if (n === SAMPLE_BYTES) text = text.slice(0, text.lastIndexOf('\n') + 1); // drop a cut line
     return text
       .split(/\r?\n/)

@@ -4,10 +4,10 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { canonical, diffMultisets, readCommitted, rng, runWeir, tempDir, writeJob } from '../support/run-helpers.ts';
-import { killWholeProcessLoop } from './chaos-runner.ts';
+import { checkpointProgress, killWholeProcessLoop } from './chaos-runner.ts';
 
 const START = Date.UTC(2024, 0, 1);
 const PER_FILE = 100_000;
@@ -85,7 +85,13 @@ test(
     const { dir, cleanup } = tempDir('chaos-file');
     try {
       const { job, expected } = prepare(dir);
-      const r = await killWholeProcessLoop(dir, job, 4, 3, { minMs: 0, spanMs: 60, afterCheckpoint: true });
+      const bytes = readdirSync(join(dir, 'in')).reduce((n, f) => n + statSync(join(dir, 'in', f)).size, 0);
+      const r = await killWholeProcessLoop(dir, job, 4, 3, {
+        minMs: 0,
+        spanMs: 60,
+        afterCheckpoint: true,
+        progress: checkpointProgress(join(dir, 'checkpoints'), { bytes }),
+      });
       assert.equal(r.final.code, 0, r.final.stderr);
       assert.ok(r.kills >= 3, `only ${r.kills} kills`);
       assertOutput(dir, expected);

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { startPgCluster } from '../support/postgres-cluster.ts';
 import { canonical, diffMultisets, readCommitted, tempDir, writeJob } from '../support/run-helpers.ts';
-import { killWholeProcessLoop } from './chaos-runner.ts';
+import { committedFraction, killWholeProcessLoop } from './chaos-runner.ts';
 
 test(
   'snapshot: weir run killed with SIGKILL and resumed from the last key: every row exactly once',
@@ -28,7 +28,12 @@ test(
         ],
         edges: [{ from: 'src', to: 'out' }],
       });
-      const r = await killWholeProcessLoop(dir, job, 3, 11, { minMs: 0, spanMs: 150, afterCheckpoint: true });
+      const r = await killWholeProcessLoop(dir, job, 3, 11, {
+        minMs: 0,
+        spanMs: 150,
+        afterCheckpoint: true,
+        progress: committedFraction(join(dir, 'out'), 200_000),
+      });
       assert.equal(r.final.code, 0, r.final.stderr);
       assert.ok(r.kills >= 2, `only ${r.kills} kills landed before the end`);
       const expected = Array.from({ length: 200000 }, (_, i) => canonical({ id: i + 1, v: (i + 1) % 97 }));

@@ -20,6 +20,11 @@ const JOIN_COUNT = 30_000;
 const JOIN_GEN = { seed: 9, count: JOIN_COUNT, keys: 100_000, outOfOrderness: 100, step: 10 };
 const JOIN_GEN_R = { seed: 10, count: JOIN_COUNT, keys: 100_000, outOfOrderness: 100, step: 10 };
 
+/** Records per generator of `kind`'s job (for the chaos loop's progress). */
+export function relationalRecords(kind: RelationalKind): number {
+  return kind === 'join' ? JOIN_COUNT : COUNT;
+}
+
 function settings(backend: StateBackendKind) {
   return {
     parallelism: 2,

@@ -8,10 +8,11 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { readdirSync } from 'node:fs';
 import { readCommitted, tempDir, writeJob } from '../support/run-helpers.ts';
-import { killWholeProcessLoop } from './chaos-runner.ts';
+import { checkpointProgress, killWholeProcessLoop } from './chaos-runner.ts';
 import {
   committedTable,
   relationalChaosJob,
+  relationalRecords,
   relationalReference,
   type RelationalKind,
 } from './chaos-relational-jobs.ts';
@@ -30,7 +31,12 @@ for (const kind of KINDS) {
         const { dir, cleanup } = tempDir(`chaos-${kind}-${backend}`);
         try {
           const job = writeJob(dir, relationalChaosJob(kind, backend, 5_000));
-          const r = await killWholeProcessLoop(dir, job, 5, 11, { minMs: 0, spanMs: 900, afterCheckpoint: true });
+          const r = await killWholeProcessLoop(dir, job, 5, 11, {
+            minMs: 0,
+            spanMs: 900,
+            afterCheckpoint: true,
+            progress: checkpointProgress(join(dir, 'checkpoints'), { records: relationalRecords(kind) }),
+          });
           if (kind === 'join') {
             const retracted = readCommitted(join(dir, 'out')).filter((l) => l.startsWith('{"op":"-D"')).length;
             assert.ok(retracted > 100, `padded rows were retracted on a match (${retracted})`);

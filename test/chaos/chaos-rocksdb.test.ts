@@ -3,8 +3,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { tempDir, writeJob } from '../support/run-helpers.ts';
-import { chaosJob } from './chaos-job.ts';
-import { assertOutputEqualsReference, killWholeProcessLoop } from './chaos-runner.ts';
+import { chaosJob, EVENTS } from './chaos-job.ts';
+import { assertOutputEqualsReference, checkpointProgress, killWholeProcessLoop } from './chaos-runner.ts';
 
 test(
   'rocksdb: killed 5+ times with SIGKILL and resumed, the committed output equals the reference exactly',
@@ -13,7 +13,11 @@ test(
     const { dir, cleanup } = tempDir('chaos-rocksdb');
     try {
       const job = writeJob(dir, chaosJob('rocksdb', { rate: 50_000 }));
-      const r = await killWholeProcessLoop(dir, job, 5, 7);
+      const r = await killWholeProcessLoop(dir, job, 5, 7, {
+        minMs: 700,
+        spanMs: 1300,
+        progress: checkpointProgress(join(dir, 'checkpoints'), { records: EVENTS }),
+      });
       assert.equal(r.final.code, 0, r.final.stderr);
       assert.ok(r.kills >= 5, `only ${r.kills} kills happened before the job finished`);
       assertOutputEqualsReference(join(dir, 'out'));

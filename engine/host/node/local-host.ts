@@ -9,6 +9,7 @@
  * Rules:
  * - Every failure leaves as a `HostError` (code + message); stacks stay here.
  * - Files are confined to the workspace (plus read-only examples and files granted by dialogs).
+ * - A job or a connection test reads only the environment variables the user allowed.
  * - A job is validated with its run overrides applied (graph/run-overrides.ts), exactly as
  *   `weir run` does: what validation refuses never runs.
  */
@@ -29,7 +30,8 @@ import { HostError } from '../common/errors.ts';
 import { guard } from './host-errors.ts';
 import { RunRegistry } from './run-registry.ts';
 import { WorkspaceFiles } from './workspace-files.ts';
-import { confineRun } from './run-confinement.ts';
+import { confineCheckpoints, confineRun } from './run-confinement.ts';
+import { checkJobEnv, envAllowance, envRefusal, type EnvAllowance } from './env-allowance.ts';
 import { materializeExample, readExampleIndex } from './examples.ts';
 
 /** What only a desktop shell can do; served mode leaves these out. */
@@ -52,6 +54,8 @@ export interface LocalHostOptions {
   /** Throttle interval per run in ms (default 250). */
   eventInterval?: number;
   shell?: ShellHooks;
+  /** Environment variables a page may name in passwordEnv besides `WEIR_*` (env-allowance.ts). */
+  allowEnv?: EnvAllowance;
 }
 
 export interface LocalHost extends EngineHost {
@@ -93,6 +97,7 @@ export function createLocalHost(opts: LocalHostOptions): LocalHost {
     }
   }
 
+  const allowEnv = opts.allowEnv ?? envAllowance();
   const runs = new RunRegistry({ launcher: opts.launcher, eventInterval: opts.eventInterval, emit });
 
   function validated(input: unknown, baseDir: string): { job: NormalizedJob; problems: JobProblem[] } {
@@ -140,6 +145,7 @@ export function createLocalHost(opts: LocalHostOptions): LocalHost {
         });
         const granted = await files.foldersFor(await documentOf(req.path));
         const job = await confineRun({ ...validated(overridden, baseDir).job, baseDir }, files, baseDir, granted);
+        checkJobEnv(job, allowEnv);
         let from: string | undefined;
         if (req.restoreFrom && req.restoreFrom !== 'latest') {
           // A job's checkpoints live under its own folder, which may be a granted one outside the workspace.
@@ -180,7 +186,10 @@ export function createLocalHost(opts: LocalHostOptions): LocalHost {
 
     listCheckpoints: ({ job, path }) =>
       guard(async () => {
-        return listRetainedCheckpoints(validated(job, await baseDirFor(path, 'read')).job);
+        const baseDir = await baseDirFor(path, 'read');
+        const granted = await files.foldersFor(path ? await files.resolve(path, 'read') : null);
+        const v = validated(job, baseDir).job;
+        return listRetainedCheckpoints(await confineCheckpoints({ ...v, baseDir }, files, baseDir, granted));
       }),
 
     exportJob: ({ job, format, path, flinkVersion, pathPrefix }) =>
@@ -190,7 +199,11 @@ export function createLocalHost(opts: LocalHostOptions): LocalHost {
         return exportFlinkSql(v.job, { flinkVersion, pathPrefix });
       }),
 
-    testPostgres: (req) => guard(() => testPostgresTable(req)),
+    testPostgres: (req) =>
+      guard(async () => {
+        const refused = req.passwordEnv === undefined ? null : envRefusal(req.passwordEnv, allowEnv);
+        return refused ? { ok: false, message: `passwordEnv: ${refused}` } : testPostgresTable(req);
+      }),
 
     sampleSource: ({ job, nodeId, path }) =>
       guard(async () => {

@@ -12,13 +12,10 @@ import type { NormalizedJob } from '../../graph/types.ts';
 import { HostError } from '../common/errors.ts';
 import type { WorkspaceFiles } from './workspace-files.ts';
 
-export async function confineRun(
-  job: NormalizedJob,
-  files: WorkspaceFiles,
-  baseDir: string,
-  granted: readonly string[] = [],
-): Promise<NormalizedJob> {
-  const check = async (where: string, p: string, mode: 'read' | 'write'): Promise<string> => {
+type Check = (where: string, p: string, mode: 'read' | 'write') => Promise<string>;
+
+function checker(files: WorkspaceFiles, baseDir: string, granted: readonly string[]): Check {
+  return async (where, p, mode) => {
     try {
       return await files.resolve(p, mode, { base: baseDir, extraRoot: baseDir, extraRoots: granted });
     } catch (err) {
@@ -33,6 +30,33 @@ export async function confineRun(
       throw err;
     }
   };
+}
+
+/**
+ * The job with its checkpoint folder confined (real path): what `listCheckpoints` reads, so one
+ * document cannot list another job's checkpoints (paths, times, sizes) outside the workspace.
+ */
+export async function confineCheckpoints(
+  job: NormalizedJob,
+  files: WorkspaceFiles,
+  baseDir: string,
+  granted: readonly string[] = [],
+): Promise<NormalizedJob> {
+  return withCheckpointDir(job, checker(files, baseDir, granted));
+}
+
+async function withCheckpointDir(job: NormalizedJob, check: Check): Promise<NormalizedJob> {
+  const dir = await check('settings.checkpointing.dir', job.settings.checkpointing.dir, 'write');
+  return { ...job, settings: { ...job.settings, checkpointing: { ...job.settings.checkpointing, dir } } };
+}
+
+export async function confineRun(
+  job: NormalizedJob,
+  files: WorkspaceFiles,
+  baseDir: string,
+  granted: readonly string[] = [],
+): Promise<NormalizedJob> {
+  const check = checker(files, baseDir, granted);
   const nodes: NormalizedJob['nodes'] = [];
   for (const [i, n] of job.nodes.entries()) {
     if (n.type === 'source.file' || n.type === 'sink.file') {
@@ -40,6 +64,5 @@ export async function confineRun(
       nodes.push({ ...n, config: { ...n.config, path } } as typeof n);
     } else nodes.push(n);
   }
-  const dir = await check('settings.checkpointing.dir', job.settings.checkpointing.dir, 'write');
-  return { ...job, nodes, settings: { ...job.settings, checkpointing: { ...job.settings.checkpointing, dir } } };
+  return withCheckpointDir({ ...job, nodes }, check);
 }

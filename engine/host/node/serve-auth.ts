@@ -2,6 +2,11 @@
  * Who may talk to `weir serve`: requests that name our own address as Host (no DNS rebinding),
  * come from our own origin when they say where they come from, and present the per-start token
  * (`?token=` in the URL, then the cookie set from it). The socket upgrade is checked the same way.
+ *
+ * Rule: nothing a client sends may throw here. Cookies ignore ports, so any page of another
+ * 127.0.0.1 server can plant a malformed `weir_token_PORT` cookie; a request target may be any
+ * bytes the HTTP parser let through (`http://[x/`). Unparseable input is a refusal (400/403), never
+ * an exception (test/faults/serve-fuzz.test.ts sends thousands of such requests).
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
@@ -17,7 +22,17 @@ export function createServeAuth(token = randomBytes(24).toString('base64url')): 
   return { token, cookieName: 'weir_token', port: 0 };
 }
 
-export type AuthVerdict = { ok: true; via: 'query' | 'cookie' } | { ok: false; status: 403 | 421; reason: string };
+export type AuthVerdict =
+  { ok: true; via: 'query' | 'cookie'; url: URL } | { ok: false; status: 400 | 403 | 421; reason: string };
+
+/** The request target as a URL, or null when it is not one (`http://[x/`, a bare `*`...). */
+export function requestUrl(req: IncomingMessage): URL | null {
+  try {
+    return new URL(req.url ?? '/', 'http://127.0.0.1');
+  } catch {
+    return null;
+  }
+}
 
 function sameToken(a: string, b: string): boolean {
   const x = Buffer.from(a);
@@ -29,7 +44,14 @@ function cookieValue(header: string | undefined, name: string): string | null {
   if (!header) return null;
   for (const part of header.split(';')) {
     const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim());
+    if (eq > 0 && part.slice(0, eq).trim() === name) {
+      // A malformed escape (`%E0%A4%A`) is no token rather than a URIError.
+      try {
+        return decodeURIComponent(part.slice(eq + 1).trim());
+      } catch {
+        return null;
+      }
+    }
   }
   return null;
 }
@@ -47,15 +69,16 @@ export function checkRequest(auth: ServeAuth, req: IncomingMessage): AuthVerdict
   if (origin !== undefined && !hosts.some((h) => origin.toLowerCase() === `http://${h}`)) {
     return { ok: false, status: 403, reason: `requests from origin '${origin}' are refused` };
   }
-  const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+  const url = requestUrl(req);
+  if (!url) return { ok: false, status: 400, reason: 'malformed request target' };
   const fromQuery = url.searchParams.get('token');
   if (fromQuery !== null && fromQuery !== '') {
     return sameToken(fromQuery, auth.token)
-      ? { ok: true, via: 'query' }
+      ? { ok: true, via: 'query', url }
       : { ok: false, status: 403, reason: 'wrong token' };
   }
   const fromCookie = cookieValue(req.headers.cookie, `${auth.cookieName}_${auth.port}`);
-  if (fromCookie !== null && sameToken(fromCookie, auth.token)) return { ok: true, via: 'cookie' };
+  if (fromCookie !== null && sameToken(fromCookie, auth.token)) return { ok: true, via: 'cookie', url };
   return { ok: false, status: 403, reason: 'missing token: open the address printed by `weir serve`' };
 }
 

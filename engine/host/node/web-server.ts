@@ -73,7 +73,7 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
   const auth = opts.auth ?? createServeAuth();
   const root = resolve(opts.rendererDir);
 
-  async function serveFile(req: IncomingMessage, res: ServerResponse, setCookie: boolean): Promise<void> {
+  async function serveFile(req: IncomingMessage, res: ServerResponse, url: URL, setCookie: boolean): Promise<void> {
     const headers = securityHeaders(auth.port);
     if (setCookie) headers['Set-Cookie'] = tokenCookie(auth);
     if (req.method !== 'GET' && req.method !== 'HEAD') {
@@ -85,7 +85,7 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
     }
     let pathname: string;
     try {
-      pathname = decodeURIComponent(new URL(req.url ?? '/', 'http://127.0.0.1').pathname);
+      pathname = decodeURIComponent(url.pathname);
     } catch {
       return send(res, 400, 'bad path\n', { ...headers, 'Content-Type': 'text/plain; charset=utf-8' });
     }
@@ -113,19 +113,27 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
     }
   }
 
+  const failed = (res: ServerResponse) => {
+    if (!res.headersSent) send(res, 500, 'internal error\n', { 'Content-Type': 'text/plain; charset=utf-8' });
+    else res.destroy();
+  };
   const server = createServer((req, res) => {
-    const verdict = checkRequest(auth, req);
-    if (!verdict.ok) {
-      send(res, verdict.status, `${verdict.reason}\n`, {
-        'Content-Type': 'text/plain; charset=utf-8',
-        'Cache-Control': 'no-store',
-      });
-      return;
+    // serve-auth.ts parses without throwing; this catch is the last wall: one request, whatever it
+    // holds, must never take the server (and every run it hosts) down.
+    try {
+      const verdict = checkRequest(auth, req);
+      if (!verdict.ok) {
+        send(res, verdict.status, `${verdict.reason}\n`, {
+          'Content-Type': 'text/plain; charset=utf-8',
+          'Cache-Control': 'no-store',
+          'X-Content-Type-Options': 'nosniff',
+        });
+        return;
+      }
+      serveFile(req, res, verdict.url, verdict.via === 'query').catch(() => failed(res));
+    } catch {
+      failed(res);
     }
-    serveFile(req, res, verdict.via === 'query').catch(() => {
-      if (!res.headersSent) send(res, 500, 'internal error\n', { 'Content-Type': 'text/plain; charset=utf-8' });
-      else res.destroy();
-    });
   });
   server.headersTimeout = 20_000;
   server.requestTimeout = 60_000;

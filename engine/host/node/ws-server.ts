@@ -2,14 +2,24 @@
  * The host API over a WebSocket at `/ws` of an HTTP server: every upgrade is checked by
  * serve-auth.ts (token, Host, Origin) before a session starts; refused upgrades get a plain 403 and
  * the socket is closed. One RPC session (rpc-server.ts) per socket.
+ *
+ * Nothing a client sends may throw out of here (see serve-auth.ts): a bad target is a 400, a
+ * socket reset before or after the handshake is dropped, malformed frames are `ws`'s to refuse
+ * (it closes with 1002/1007/1009), and a message the session cannot handle is answered or ignored.
  */
 import type { Server, IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { EngineHost } from '../common/api.ts';
 import { serveHost } from '../common/rpc-server.ts';
-import { checkRequest, type ServeAuth } from './serve-auth.ts';
+import { checkRequest, requestUrl, type ServeAuth } from './serve-auth.ts';
 
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Bad Request',
+  403: 'Forbidden',
+  404: 'Not Found',
+  421: 'Misdirected Request',
+};
 const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 /** A client that stops reading must not make the server buffer events without bound. */
 const MAX_BUFFERED_BYTES = 32 * 1024 * 1024;
@@ -26,13 +36,24 @@ export function attachHostSocket(server: Server, host: EngineHost, auth: ServeAu
   function refuse(socket: Duplex, status: number, reason: string): void {
     const text = `${reason}\n`;
     socket.end(
-      `HTTP/1.1 ${status} ${status === 403 ? 'Forbidden' : status === 404 ? 'Not Found' : 'Misdirected Request'}\r\n` +
+      `HTTP/1.1 ${status} ${STATUS_TEXT[status] ?? 'Error'}\r\n` +
         `Connection: close\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`,
     );
   }
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    // An upgrade socket has no error listener of Node's: a reset would be an uncaught 'error'.
+    socket.on('error', () => socket.destroy());
+    try {
+      upgrade(req, socket, head);
+    } catch {
+      socket.destroy();
+    }
+  });
+
+  function upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    const url = requestUrl(req);
+    if (!url) return refuse(socket, 400, 'malformed request target');
     if (url.pathname !== path) return refuse(socket, 404, 'no such socket');
     const verdict = checkRequest(auth, req);
     if (!verdict.ok) return refuse(socket, verdict.status, verdict.reason);
@@ -51,7 +72,7 @@ export function attachHostSocket(server: Server, host: EngineHost, auth: ServeAu
           ws.close(1003, 'text frames only');
           return;
         }
-        void session.receive(data.toString());
+        session.receive(data.toString()).catch(() => ws.close(1011, 'internal error'));
       });
       ws.on('close', () => {
         sockets.delete(ws);
@@ -59,7 +80,7 @@ export function attachHostSocket(server: Server, host: EngineHost, auth: ServeAu
       });
       ws.on('error', () => ws.terminate());
     });
-  });
+  }
 
   return {
     get clients() {
