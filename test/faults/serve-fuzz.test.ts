@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import fc from 'fast-check';
 import WebSocket from 'ws';
-import { HOST_METHOD_NAMES } from '../../engine/host/common/methods.ts';
+import { HOST_METHODS } from '../../engine/host/common/protocol.ts';
 import { ensureRenderer, startServe, type ServeProcess } from '../e2e/support/serve.ts';
 import { rawFrame, rawRequest, rpcMessage } from './malformed-requests.ts';
 
@@ -169,7 +169,7 @@ describe('faults: weir serve survives malformed requests, frames and messages', 
     `survives ${RPC_MESSAGES} malformed host messages over good sockets (seed ${seed})`,
     { timeout: 240_000 },
     async () => {
-      const messages = fc.sample(rpcMessage(HOST_METHOD_NAMES), { numRuns: RPC_MESSAGES, seed });
+      const messages = fc.sample(rpcMessage(HOST_METHODS), { numRuns: RPC_MESSAGES, seed });
       let replies = 0;
       for (let i = 0; i < messages.length; i += 100) {
         const ws = await openSocket(serve);
