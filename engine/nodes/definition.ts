@@ -1,0 +1,62 @@
+/**
+ * What one node type is, stated once (Arroyo's `Connector`, Flink's `Factory`): every browser-safe
+ * fact about it, in one module per type under `engine/nodes/<type>/`. The validator, the palette,
+ * the canvas and the inspector read these definitions through the registry
+ * (`engine/graph/node-types.ts`) instead of keeping their own list per type.
+ *
+ * This layer sits below `engine/graph` (scripts/check-layers.mjs), so a definition imports only
+ * `engine/nodes` (these shapes and the shared config pieces) and `engine/sql` / `engine/time`.
+ */
+import type { FieldDescriptor } from './fields.ts';
+
+export type PaletteGroup = 'Sources' | 'Transforms' | 'Windows' | 'Sinks';
+export const PALETTE_GROUPS: readonly PaletteGroup[] = ['Sources', 'Transforms', 'Windows', 'Sinks'];
+
+/** Output ports: `out`, `late` (windows), `bad` (dead letters), or a Nexmark source's three. */
+export type OutputPort = 'out' | 'late' | 'bad' | 'person' | 'auction' | 'bid';
+/** Named input ports of two-input nodes. */
+export type InputPort = 'left' | 'right';
+
+export interface PortSpec {
+  /** Output ports; empty for sinks. */
+  outputs: readonly OutputPort[];
+  /** Allowed number of incoming edges. */
+  minInputs: number;
+  maxInputs: number;
+  /** Named input ports (two-input nodes); absent = one anonymous input. */
+  inputs?: readonly InputPort[];
+}
+
+/** What the palette and the canvas show for a type. */
+export interface PaletteInfo<C> {
+  label: string;
+  group: PaletteGroup;
+  description: string;
+  /** Short id prefix for new nodes (`filter` -> `filter-2`). */
+  idPrefix: string;
+  /** The type's icon: an SVG path on a 24×24 grid, stroked. */
+  icon: string;
+  /** The config a node dropped from the palette starts with. */
+  newConfig: () => C;
+}
+
+export interface NodeDefinition<T extends string = string, C = unknown> {
+  type: T;
+  palette: PaletteInfo<C>;
+  ports: PortSpec;
+  /**
+   * The value an absent optional config key means, read by the engine's config readers, the
+   * forms' placeholders and the exporter alike (one table, never a literal copied by hand).
+   */
+  defaults: Readonly<Partial<C>>;
+  /** The inspector form (engine/nodes/fields.ts). */
+  fields: readonly FieldDescriptor<C>[];
+}
+
+/** A definition, typed by its own config; `satisfies`-friendly. */
+export function defineNode<T extends string, C>(d: NodeDefinition<T, C>): NodeDefinition<T, C> {
+  return d;
+}
+
+/** The config type of a definition. */
+export type ConfigOf<D> = D extends NodeDefinition<string, infer C> ? C : never;
