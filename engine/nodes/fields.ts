@@ -31,6 +31,11 @@ interface FieldBase<C> {
   when?(config: C): boolean;
 }
 
+/** Something a form shows that edits no config key of its own (a button, a note). */
+interface Decoration<C> {
+  when?(config: C): boolean;
+}
+
 export interface SelectOption {
   value: string;
   label: string;
@@ -81,9 +86,11 @@ export interface ExpressionFieldDescriptor<C = FieldConfig> extends FieldBase<C>
   columns: ExpressionColumns;
 }
 
-/** Declared columns (`name TYPE, …` ↔ `{ name: TYPE }`) with the columns sampled from the data. */
+/** Declared columns: the text `name TYPE, …` edits `{ name: TYPE }` (absent type = STRING). */
 export interface ColumnsFieldDescriptor<C = FieldConfig> extends FieldBase<C> {
   kind: 'columns';
+  /** Offer the columns the host samples from the source's data (file sources), with "declare them". */
+  sampled?: boolean;
 }
 
 /** The `eventTime` group: a check box, then time column, max out-of-orderness and idle timeout. */
@@ -94,31 +101,35 @@ export interface EventTimeFieldDescriptor<C = FieldConfig> extends FieldBase<C> 
 }
 
 /**
- * A window spec (`{ kind, size | slide | gap }`): a kind select, then size, slide or gap.
- * `optional` = the window may be absent (topn: "per window"), with this label for "none".
+ * A window spec (`{ kind, size | slide | gap }`) at `path`: a kind select labelled `label`, then
+ * size, slide or gap; changing the kind keeps the length (size or gap). `optional` = the window
+ * may be absent (topn: "per window"), with this label for "none".
  */
 export interface WindowFieldDescriptor<C = FieldConfig> extends FieldBase<C> {
   kind: 'window';
   optional?: string;
+  /** Label of the size field; default `Size`. */
+  sizeLabel?: string;
 }
 
-/** A PostgreSQL endpoint: `url`, `passwordEnv`, `table` fields and the Test connection button. */
-export interface EndpointFieldDescriptor<C = FieldConfig> extends FieldBase<C> {
-  kind: 'endpoint';
-  /** Help under the table field. */
-  tableHelp: string;
+/**
+ * The "Test connection" button of a PostgreSQL node: connects with the config's `url`,
+ * `passwordEnv` and `table` and shows the table's columns or why it failed.
+ */
+export interface TestConnectionFieldDescriptor<C = FieldConfig> extends Decoration<C> {
+  kind: 'testConnection';
+  /** Test id of the button (`pg-test`); its report uses `<testId>-error` / `<testId>-columns`. */
+  testId: string;
 }
 
 /** The columns reaching the node's input, listed (sinks show what they will write). */
-export interface InputColumnsFieldDescriptor<C = FieldConfig> extends FieldBase<C> {
+export interface InputColumnsFieldDescriptor<C = FieldConfig> extends Decoration<C> {
   kind: 'inputColumns';
 }
 
 /** A paragraph of explanation; its text may depend on the config (topn: deduplication or not). */
-export interface NoteFieldDescriptor<C = FieldConfig> extends Omit<FieldBase<C>, 'label' | 'path'> {
+export interface NoteFieldDescriptor<C = FieldConfig> extends Decoration<C> {
   kind: 'note';
-  label?: undefined;
-  path?: undefined;
   text(config: C): string;
 }
 
@@ -132,7 +143,7 @@ export type FieldDescriptor<C = FieldConfig> =
   | ColumnsFieldDescriptor<C>
   | EventTimeFieldDescriptor<C>
   | WindowFieldDescriptor<C>
-  | EndpointFieldDescriptor<C>
+  | TestConnectionFieldDescriptor<C>
   | InputColumnsFieldDescriptor<C>
   | NoteFieldDescriptor<C>;
 

@@ -1,0 +1,58 @@
+/** `aggregate`: group aggregation without windows; a changelog of updated results per key. */
+import type { DurationInput } from '../config.ts';
+import { defineNode } from '../definition.ts';
+
+/** Group aggregation without windows: emits -U/+U updates as its input grows. */
+export interface AggregateConfig {
+  keyBy: string;
+  /** SQL aggregate list, also COUNT(DISTINCT x) and `... FILTER (WHERE ...)`. */
+  aggregates: string;
+  /** Keys not updated for this long (event time) are forgotten. */
+  stateTtl?: DurationInput;
+}
+
+export const aggregate = defineNode<'aggregate', AggregateConfig>({
+  type: 'aggregate',
+  palette: {
+    label: 'Aggregate',
+    group: 'Transforms',
+    idPrefix: 'aggregate',
+    description:
+      'Group aggregation over everything seen so far, per key: a changelog of updated results. Takes a changelog too (-U/-D retract).',
+    // sigma
+    icon: 'M18 5H6l6 7-6 7h12',
+    newConfig: () => ({ keyBy: 'key', aggregates: 'COUNT(*) AS n' }),
+  },
+  ports: { outputs: ['out'], minInputs: 1, maxInputs: 1 },
+  defaults: {},
+  fields: [
+    {
+      kind: 'expression',
+      path: 'keyBy',
+      label: 'Key by',
+      expression: 'keyBy',
+      columns: 'input',
+      placeholder: 'category',
+      help: 'Comma-separated columns',
+      empty: '',
+    },
+    {
+      kind: 'expression',
+      path: 'aggregates',
+      label: 'Aggregates',
+      expression: 'aggregates',
+      columns: 'input',
+      placeholder: 'COUNT(*) AS n, AVG(price) AS avg_price',
+      help: 'Also COUNT(DISTINCT x) and … FILTER (WHERE …)',
+      empty: '',
+    },
+    {
+      kind: 'duration',
+      path: 'stateTtl',
+      label: 'State TTL',
+      placeholder: 'keep forever',
+      help: 'Keys not updated this long (event time) are forgotten',
+    },
+    { kind: 'note', text: () => "Emits a changelog: +I for a key's first result, then -U / +U as it changes." },
+  ],
+});

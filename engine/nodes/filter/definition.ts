@@ -1,0 +1,33 @@
+/** `filter`: keeps the records for which a SQL condition is TRUE. */
+import { defineNode } from '../definition.ts';
+
+export interface FilterConfig {
+  where: string;
+}
+
+export const filter = defineNode<'filter', FilterConfig>({
+  type: 'filter',
+  palette: {
+    label: 'Filter',
+    group: 'Transforms',
+    idPrefix: 'filter',
+    description: 'Keeps the records for which a SQL condition is true.',
+    // funnel
+    icon: 'M4 5h16l-6 7v6l-4 2v-8z',
+    newConfig: () => ({ where: '' }),
+  },
+  ports: { outputs: ['out'], minInputs: 1, maxInputs: 1 },
+  defaults: {},
+  fields: [
+    {
+      kind: 'expression',
+      path: 'where',
+      label: 'Where',
+      expression: 'where',
+      columns: 'input',
+      placeholder: "amount >= 10 AND country = 'NL'",
+      help: 'A Flink SQL condition; records where it is not TRUE are dropped',
+      empty: '',
+    },
+  ],
+});

@@ -1,0 +1,53 @@
+/** `join.interval`: left and right rows with equal keys whose event times lie within an interval. */
+import type { DurationInput } from '../config.ts';
+import { defineNode } from '../definition.ts';
+import { joinFields } from '../shared-fields.ts';
+
+/**
+ * Two-input nodes (`join.interval`) read edges with `toPort: "left"` or `"right"`; their `select`
+ * names columns `L.x` / `R.x`. Durations `lower`/`upper` may be negative (`"-5s"`).
+ */
+export interface IntervalJoinConfig {
+  leftKey: string;
+  rightKey: string;
+  lower: DurationInput;
+  upper: DurationInput;
+  select: string;
+}
+
+export const intervalJoin = defineNode<'join.interval', IntervalJoinConfig>({
+  type: 'join.interval',
+  palette: {
+    label: 'Interval join',
+    group: 'Transforms',
+    idPrefix: 'join',
+    description: 'Joins a left and a right stream on equal keys when their event times are within an interval.',
+    // two streams meeting in a time band
+    icon: 'M3 7h7l4 5-4 5H3 M21 7h-4 M21 17h-4 M14 12h7',
+    newConfig: () => ({
+      leftKey: 'key',
+      rightKey: 'key',
+      lower: '-5s',
+      upper: '5s',
+      select: 'L.key, L.ts AS left_ts, R.ts AS right_ts',
+    }),
+  },
+  ports: { outputs: ['out'], minInputs: 2, maxInputs: 2, inputs: ['left', 'right'] },
+  defaults: {},
+  fields: [
+    ...joinFields<IntervalJoinConfig>(false),
+    // Text, not the duration widget: the bounds may be negative (`-5s`).
+    {
+      kind: 'text',
+      path: 'lower',
+      label: 'Lower bound',
+      help: 'L.ts >= R.ts + lower (may be negative: -5s)',
+      empty: '',
+    },
+    { kind: 'text', path: 'upper', label: 'Upper bound', help: 'L.ts <= R.ts + upper', empty: '' },
+    {
+      kind: 'note',
+      text: () => 'Append-only. Each row is kept until the watermark passes the last time it could still match.',
+    },
+  ],
+});

@@ -1,0 +1,64 @@
+/** `join`: a regular inner or outer join on equal keys; outer joins emit a changelog. */
+import type { DurationInput } from '../config.ts';
+import { defineNode } from '../definition.ts';
+import { joinFields } from '../shared-fields.ts';
+
+export type JoinKind = 'inner' | 'left' | 'right' | 'full';
+
+/** A regular join; outer joins emit updates (a row padded with NULLs is retracted on a match). */
+export interface JoinConfig {
+  kind: JoinKind;
+  leftKey: string;
+  rightKey: string;
+  select: string;
+  /** Rows older than this (event time, behind the watermark) are forgotten. */
+  stateTtl?: DurationInput;
+}
+
+export const join = defineNode<'join', JoinConfig>({
+  type: 'join',
+  palette: {
+    label: 'Join',
+    group: 'Transforms',
+    idPrefix: 'join',
+    description: 'A regular inner or outer join on equal keys; outer joins emit a changelog.',
+    // two streams merging into one
+    icon: 'M3 6h5l5 6h8 M3 18h5l5-6',
+    newConfig: () => ({
+      kind: 'inner',
+      leftKey: 'key',
+      rightKey: 'key',
+      select: 'L.key, L.value AS left_value, R.value AS right_value',
+      stateTtl: '1h',
+    }),
+  },
+  ports: { outputs: ['out'], minInputs: 2, maxInputs: 2, inputs: ['left', 'right'] },
+  defaults: {},
+  fields: [
+    {
+      kind: 'select',
+      path: 'kind',
+      label: 'Kind',
+      options: [
+        { value: 'inner', label: 'Inner' },
+        { value: 'left', label: 'Left outer' },
+        { value: 'right', label: 'Right outer' },
+        { value: 'full', label: 'Full outer' },
+      ],
+      empty: 'inner',
+    },
+    ...joinFields<JoinConfig>(false),
+    {
+      kind: 'duration',
+      path: 'stateTtl',
+      label: 'State TTL',
+      placeholder: 'keep forever',
+      help: 'Rows this far behind the watermark are forgotten',
+    },
+    {
+      kind: 'note',
+      when: (c) => c.kind !== 'inner',
+      text: () => 'An outer join emits a changelog: a row padded with NULLs is retracted when its first match arrives.',
+    },
+  ],
+});

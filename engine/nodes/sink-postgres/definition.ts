@@ -1,0 +1,62 @@
+/** `sink.postgres`: rows into an existing table, exactly once (prepared transactions or upserts by key). */
+import { defineNode } from '../definition.ts';
+import { endpointFields } from '../postgres-fields.ts';
+
+/**
+ * `sink.postgres`: rows written by column name into an existing table, exactly once (append: a
+ * prepared transaction per checkpoint and subtask; upsert: a changelog applied by `key`).
+ */
+export interface PostgresSinkConfig {
+  /** `postgresql://user@host:5432/db`, never with a password. */
+  url: string;
+  /** The environment variable holding the password, read when the run connects. */
+  passwordEnv?: string;
+  /** `schema.table` or `table` (schema public). */
+  table: string;
+  mode: 'append' | 'upsert';
+  /** Upsert only: `col, col`, columns of a primary key or unique constraint of the table. */
+  key?: string;
+}
+
+export const postgresSink = defineNode<'sink.postgres', PostgresSinkConfig>({
+  type: 'sink.postgres',
+  palette: {
+    label: 'PostgreSQL sink',
+    group: 'Sinks',
+    idPrefix: 'pg-sink',
+    description:
+      'Writes into an existing PostgreSQL table exactly once: a prepared transaction per checkpoint (append), or a changelog applied by key (upsert).',
+    // database cylinder
+    icon: 'M12 3c4.4 0 8 1.3 8 3v12c0 1.7-3.6 3-8 3s-8-1.3-8-3V6c0-1.7 3.6-3 8-3z M4 6c0 1.7 3.6 3 8 3s8-1.3 8-3 M4 12c0 1.7 3.6 3 8 3s8-1.3 8-3',
+    newConfig: () => ({ url: 'postgresql://postgres@localhost:5432/postgres', table: 'public.output', mode: 'append' }),
+  },
+  ports: { outputs: [], minInputs: 1, maxInputs: Infinity },
+  defaults: {},
+  fields: [
+    ...endpointFields<PostgresSinkConfig>('An existing table: schema.table'),
+    {
+      kind: 'select',
+      path: 'mode',
+      label: 'Mode',
+      options: [
+        { value: 'append', label: 'Append (insert every row)' },
+        { value: 'upsert', label: 'Upsert (apply a changelog by key)' },
+      ],
+      empty: 'append',
+    },
+    {
+      kind: 'text',
+      path: 'key',
+      label: 'Key',
+      help: 'Columns of a primary key or unique constraint: id, day',
+      when: (c) => c.mode === 'upsert',
+    },
+    { kind: 'testConnection', testId: 'pg-test' },
+    { kind: 'inputColumns' },
+    {
+      kind: 'note',
+      text: () =>
+        'Exactly once: rows become visible when the checkpoint that covers them completes (prepared transactions).',
+    },
+  ],
+});

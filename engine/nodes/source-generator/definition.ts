@@ -1,0 +1,77 @@
+/** `source.generator`: deterministic test records {seq, key, value, ts} (engine/connectors/generator-source.ts). */
+import type { DurationInput, EventTimeConfig } from '../config.ts';
+import { defineNode } from '../definition.ts';
+import { eventTimeField } from '../shared-fields.ts';
+
+export interface GeneratorSourceConfig {
+  seed?: number;
+  /** Number of records; absent = unbounded. */
+  count?: number;
+  /** Records per second; absent = as fast as possible. */
+  rate?: number;
+  /** Key cardinality: keys are `k0` .. `k{keys-1}`. */
+  keys?: number;
+  /** Random jitter applied to `ts` to make the stream out of order. */
+  outOfOrderness?: DurationInput;
+  /** Event time of record 0 (epoch ms); default 1_700_000_000_000. */
+  startTime?: number;
+  /** Event-time step between consecutive records (ms); default 10. */
+  step?: number;
+  eventTime?: EventTimeConfig;
+}
+
+/** The columns every generated record has. */
+export const GENERATOR_COLUMNS = ['seq', 'key', 'value', 'ts'] as const;
+
+/** What an absent key means: read by the reader (engine/connectors/generator-source.ts) and the form. */
+export const GENERATOR_DEFAULTS = {
+  seed: 0,
+  keys: 10,
+  outOfOrderness: 0,
+  startTime: 1_700_000_000_000,
+  step: 10,
+} as const;
+
+export const generatorSource = defineNode<'source.generator', GeneratorSourceConfig>({
+  type: 'source.generator',
+  palette: {
+    label: 'Generator',
+    group: 'Sources',
+    idPrefix: 'generator',
+    description: 'Deterministic test records (key, value, ts) at a chosen rate, optionally out of order.',
+    // spark / generator
+    icon: 'M12 3v4 M12 17v4 M3 12h4 M17 12h4 M6 6l2.5 2.5 M15.5 15.5L18 18 M6 18l2.5-2.5 M15.5 8.5L18 6',
+    newConfig: () => ({ count: 1000, rate: 100, keys: 10, eventTime: { field: 'ts', maxOutOfOrderness: '1s' } }),
+  },
+  ports: { outputs: ['out'], minInputs: 0, maxInputs: 0 },
+  defaults: GENERATOR_DEFAULTS,
+  fields: [
+    { kind: 'number', path: 'count', label: 'Records', integer: true, min: 0, placeholder: 'unbounded' },
+    { kind: 'number', path: 'rate', label: 'Rate', unit: 'records/s', min: 0, placeholder: 'as fast as possible' },
+    {
+      kind: 'number',
+      path: 'keys',
+      label: 'Keys',
+      integer: true,
+      min: 1,
+      placeholder: String(GENERATOR_DEFAULTS.keys),
+      help: 'Keys are k0 … k(n-1)',
+    },
+    { kind: 'number', path: 'seed', label: 'Seed', integer: true, placeholder: String(GENERATOR_DEFAULTS.seed) },
+    {
+      kind: 'duration',
+      path: 'outOfOrderness',
+      label: 'Out-of-orderness jitter',
+      placeholder: String(GENERATOR_DEFAULTS.outOfOrderness),
+    },
+    {
+      kind: 'number',
+      path: 'step',
+      label: 'Event-time step',
+      unit: 'ms',
+      min: 0,
+      placeholder: String(GENERATOR_DEFAULTS.step),
+    },
+    eventTimeField(GENERATOR_COLUMNS),
+  ],
+});

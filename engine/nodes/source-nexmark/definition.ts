@@ -1,0 +1,86 @@
+/** `source.nexmark`: the Nexmark benchmark's events on three ports (engine/connectors/nexmark). */
+import type { DurationInput } from '../config.ts';
+import { defineNode } from '../definition.ts';
+import { NEXMARK_DEFAULT_BASE_TIME, NEXMARK_DEFAULT_OUT_OF_ORDERNESS_MS, NEXMARK_PORTS } from './nexmark.ts';
+
+/**
+ * `source.nexmark`: the Nexmark benchmark's events (engine/connectors/nexmark), deterministic per
+ * seed, on three ports `person`, `auction`, `bid` with event time `dateTime` (epoch ms).
+ */
+export interface NexmarkSourceConfig {
+  /** Number of events (persons, auctions and bids together); absent = unbounded. */
+  events?: number;
+  seed?: number;
+  /** Events per second (Flink's `first-event.rate`): throttles emission and spaces event time; absent = as fast as possible, event time spaced at 10 000 events/s. */
+  rate?: number;
+  /** Event time of event 0 (epoch ms); default 1_700_000_000_000. */
+  baseTime?: number;
+  /** Watermark delay behind the largest `dateTime` read; default 4s (Flink's Nexmark DDL). */
+  maxOutOfOrderness?: DurationInput;
+}
+
+/** What an absent key means, for the reader (engine/connectors/nexmark) and the form. */
+export const NEXMARK_DEFAULTS = {
+  seed: 0,
+  baseTime: NEXMARK_DEFAULT_BASE_TIME,
+  maxOutOfOrderness: `${NEXMARK_DEFAULT_OUT_OF_ORDERNESS_MS / 1000}s`,
+} as const;
+
+export const nexmarkSource = defineNode<'source.nexmark', NexmarkSourceConfig>({
+  type: 'source.nexmark',
+  palette: {
+    label: 'Nexmark',
+    group: 'Sources',
+    idPrefix: 'nexmark',
+    description:
+      'The Nexmark benchmark events, deterministic per seed: persons, auctions and bids (1 : 3 : 46) on three ports, event time dateTime.',
+    // gavel (auctions)
+    icon: 'M5 21h10 M8 17h4 M13 3l6 6 M10 6l6 6 M11.5 4.5l-4 4 6 6 4-4 M9.5 10.5L3 17',
+    newConfig: () => ({ events: 100_000, seed: 0 }),
+  },
+  ports: { outputs: NEXMARK_PORTS, minInputs: 0, maxInputs: 0 },
+  defaults: NEXMARK_DEFAULTS,
+  fields: [
+    {
+      kind: 'number',
+      path: 'events',
+      label: 'Events',
+      integer: true,
+      min: 1,
+      placeholder: 'unbounded',
+      help: 'Persons, auctions and bids together (1 : 3 : 46)',
+    },
+    {
+      kind: 'number',
+      path: 'seed',
+      label: 'Seed',
+      integer: true,
+      min: 0,
+      placeholder: String(NEXMARK_DEFAULTS.seed),
+      help: 'Same seed and events: the same data (weir nexmark generate writes it to files)',
+    },
+    {
+      kind: 'number',
+      path: 'rate',
+      label: 'Rate',
+      unit: 'events/s',
+      min: 0,
+      placeholder: 'as fast as possible',
+      help: 'Also spaces event time (default 10 000 events per second of event time)',
+    },
+    {
+      kind: 'number',
+      path: 'baseTime',
+      label: 'Base time',
+      unit: 'epoch ms',
+      integer: true,
+      placeholder: String(NEXMARK_DEFAULTS.baseTime),
+    },
+    {
+      kind: 'duration',
+      path: 'maxOutOfOrderness',
+      label: 'Watermark delay',
+      placeholder: NEXMARK_DEFAULTS.maxOutOfOrderness,
+    },
+  ],
+});

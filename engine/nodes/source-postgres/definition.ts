@@ -1,0 +1,76 @@
+/** `source.postgres`: one table, read once (snapshot) or as a changelog of its changes (cdc). */
+import type { EventTimeConfig } from '../config.ts';
+import { defineNode } from '../definition.ts';
+import { endpointFields } from '../postgres-fields.ts';
+import { eventTimeField } from '../shared-fields.ts';
+
+/**
+ * `source.postgres`: one table. `snapshot` reads it once in primary-key order (bounded); `cdc` reads
+ * a snapshot and then the table's changes through a logical replication slot (a changelog).
+ */
+export interface PostgresSourceConfig {
+  /** `postgresql://user@host:5432/db` (never a password: see passwordEnv). */
+  url: string;
+  /** Environment variable holding the password, read when the run connects. */
+  passwordEnv?: string;
+  /** `schema.table` or `table` (schema public). */
+  table: string;
+  mode: 'snapshot' | 'cdc';
+  eventTime?: EventTimeConfig;
+  /** Declared columns (name -> Flink SQL type), for validation and export before any connection. */
+  columns?: Record<string, string>;
+  /** Primary-key columns, comma-separated: for export (Flink's PRIMARY KEY); checked against the table at run start. */
+  primaryKey?: string;
+  /** Replication slot name (cdc); default `weir_<job>_<node>`. */
+  slotName?: string;
+}
+
+export const postgresSource = defineNode<'source.postgres', PostgresSourceConfig>({
+  type: 'source.postgres',
+  palette: {
+    label: 'PostgreSQL',
+    group: 'Sources',
+    idPrefix: 'postgres',
+    description: 'A PostgreSQL table: read once in key order (snapshot), or its snapshot and then its changes (CDC).',
+    // database cylinder
+    icon: 'M5 6c0-1.7 3.1-3 7-3s7 1.3 7 3-3.1 3-7 3-7-1.3-7-3z M5 6v12c0 1.7 3.1 3 7 3s7-1.3 7-3V6 M5 12c0 1.7 3.1 3 7 3s7-1.3 7-3',
+    newConfig: () => ({ url: 'postgresql://postgres@localhost:5432/postgres', table: 'public.orders', mode: 'cdc' }),
+  },
+  ports: { outputs: ['out'], minInputs: 0, maxInputs: 0 },
+  defaults: {},
+  fields: [
+    ...endpointFields<PostgresSourceConfig>('schema.table, with a primary key'),
+    {
+      kind: 'select',
+      path: 'mode',
+      label: 'Mode',
+      options: [
+        { value: 'cdc', label: 'CDC (snapshot, then every change: a changelog)' },
+        { value: 'snapshot', label: 'Snapshot (read the table once, in key order)' },
+      ],
+      empty: 'cdc',
+    },
+    { kind: 'testConnection', testId: 'pg-source-test' },
+    {
+      kind: 'columns',
+      path: 'columns',
+      label: 'Columns',
+      placeholder: 'id BIGINT, amount DECIMAL(10, 2)',
+      help: "Name and Flink SQL type, for validation and export (the run reads the table's own)",
+    },
+    {
+      kind: 'text',
+      path: 'primaryKey',
+      label: 'Primary key',
+      placeholder: 'id',
+      help: 'For the Flink SQL export (PRIMARY KEY NOT ENFORCED)',
+    },
+    eventTimeField(),
+    {
+      kind: 'note',
+      when: (c) => c.mode === 'cdc',
+      text: () =>
+        'A changelog (+I, -U, +U, -D): the table needs REPLICA IDENTITY FULL. The replication slot is confirmed only when a checkpoint completes, and stays when the job stops: drop it when the job is retired.',
+    },
+  ],
+});

@@ -1,0 +1,77 @@
+/** `topn`: the first N rows per partition in a sort order; limit 1 by time is deduplication. */
+import type { WindowSpec } from '../config.ts';
+import { defineNode } from '../definition.ts';
+
+/**
+ * Top N rows per partition; `limit: 1` ordered by `ts` is deduplication. Emits a changelog of rank
+ * changes, or with `window` the final top N of each window (append-only).
+ */
+export interface TopNConfig {
+  partitionBy: string;
+  /** `price DESC, ts ASC`: columns with optional ASC (default) / DESC. */
+  orderBy: string;
+  limit: number;
+  /**
+   * Top N per partition and window (Flink's window Top-N): rows are ranked when the watermark
+   * passes the window's end and emitted once, append-only, with window_start and window_end.
+   */
+  window?: WindowSpec;
+}
+
+/** Limit 1 ordered by one column: deduplication (keeps the first or the last row per partition). */
+export function isDeduplication(c: Pick<TopNConfig, 'limit' | 'orderBy'>): boolean {
+  return c.limit === 1 && /^\s*\S+\s+(ASC|DESC)?\s*$/i.test(c.orderBy ?? '');
+}
+
+export const topn = defineNode<'topn', TopNConfig>({
+  type: 'topn',
+  palette: {
+    label: 'Top N',
+    group: 'Transforms',
+    idPrefix: 'topn',
+    description: 'The first N rows per partition in a sort order (limit 1 by time: deduplication); a changelog.',
+    // podium
+    icon: 'M3 20h18 M9 20V8h6v12 M3 20v-7h6 M15 20v-4h6v4',
+    newConfig: () => ({ partitionBy: 'key', orderBy: 'value DESC', limit: 3 }),
+  },
+  ports: { outputs: ['out'], minInputs: 1, maxInputs: 1 },
+  defaults: {},
+  fields: [
+    {
+      kind: 'expression',
+      path: 'partitionBy',
+      label: 'Partition by',
+      expression: 'keyBy',
+      columns: 'input',
+      placeholder: 'auction',
+      empty: '',
+    },
+    {
+      kind: 'expression',
+      path: 'orderBy',
+      label: 'Order by',
+      expression: 'orderBy',
+      columns: 'input',
+      placeholder: 'price DESC, ts ASC',
+      help: 'Columns with ASC (default) or DESC',
+      empty: '',
+    },
+    { kind: 'number', path: 'limit', label: 'Limit', integer: true, min: 1, empty: 1 },
+    {
+      kind: 'window',
+      path: 'window',
+      label: 'Per window',
+      optional: 'no: a running top N (changelog)',
+      sizeLabel: 'Window size',
+    },
+    {
+      kind: 'note',
+      text: (c) =>
+        c.window
+          ? "Emits each window's top rows once, when the watermark passes its end (append-only)."
+          : isDeduplication(c)
+            ? 'Limit 1 ordered by one column: deduplication (ts ASC keeps the first row, DESC the last).'
+            : 'Emits a changelog of rank changes; each row carries its rank as rownum.',
+    },
+  ],
+});

@@ -1,0 +1,61 @@
+/** `window`: event-time windows (tumbling, sliding, session) with SQL aggregates and a `late` port. */
+import type { DurationInput, WindowSpec } from '../config.ts';
+import { defineNode } from '../definition.ts';
+
+export interface WindowConfig {
+  /** Comma-separated column list, optional (absent = one global window per window range). */
+  keyBy?: string;
+  window: WindowSpec;
+  /** SQL aggregate list: `COUNT(*) AS n, SUM(amount) AS total`. */
+  aggregates: string;
+  allowedLateness?: DurationInput;
+}
+
+/** What an absent key means. */
+export const WINDOW_DEFAULTS = { allowedLateness: 0 } as const;
+
+export const window = defineNode<'window', WindowConfig>({
+  type: 'window',
+  palette: {
+    label: 'Window',
+    group: 'Windows',
+    idPrefix: 'window',
+    description:
+      'Event-time windows (tumbling, sliding, session) with SQL aggregates; late records on a side output. Tumbling and sliding windows also take a changelog (-U/-D retract).',
+    // window / clock
+    icon: 'M12 4a8 8 0 1 0 0 16a8 8 0 1 0 0-16z M12 8v4l3 2',
+    newConfig: () => ({ window: { kind: 'tumbling', size: '10s' }, aggregates: 'COUNT(*) AS n' }),
+  },
+  // `late`: records that arrive after the watermark passed their window's end plus the allowed lateness.
+  ports: { outputs: ['out', 'late'], minInputs: 1, maxInputs: 1 },
+  defaults: WINDOW_DEFAULTS,
+  fields: [
+    {
+      kind: 'expression',
+      path: 'keyBy',
+      label: 'Key by',
+      expression: 'keyBy',
+      columns: 'input',
+      placeholder: 'one global window',
+      help: 'Comma-separated columns; empty = all records together',
+    },
+    { kind: 'window', path: 'window', label: 'Window' },
+    {
+      kind: 'expression',
+      path: 'aggregates',
+      label: 'Aggregates',
+      expression: 'aggregates',
+      columns: 'input',
+      placeholder: 'COUNT(*) AS n, SUM(amount) AS total',
+      help: 'COUNT, SUM, AVG, MIN, MAX with AS aliases',
+      empty: '',
+    },
+    {
+      kind: 'duration',
+      path: 'allowedLateness',
+      label: 'Allowed lateness',
+      placeholder: String(WINDOW_DEFAULTS.allowedLateness),
+      help: 'Later records leave through the late port',
+    },
+  ],
+});
