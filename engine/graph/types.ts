@@ -10,10 +10,10 @@
 
 import type { NexmarkPort } from './nexmark.ts';
 import type { NodeConfigByType, NodeType } from './node-types.ts';
-import type { DurationInput } from '../nodes/config.ts';
+import type { DurationInput, SizeInput } from '../nodes/config.ts';
 
 // Each node type's config is declared by its definition (engine/nodes/<type>/definition.ts).
-export type { DurationInput, EventTimeConfig, RecordFormat, WindowSpec } from '../nodes/config.ts';
+export type { DurationInput, EventTimeConfig, RecordFormat, SizeInput, WindowSpec } from '../nodes/config.ts';
 export type { FileSourceConfig } from '../nodes/source-file/definition.ts';
 export type { GeneratorSourceConfig } from '../nodes/source-generator/definition.ts';
 export type { NexmarkSourceConfig } from '../nodes/source-nexmark/definition.ts';
@@ -33,9 +33,6 @@ export type { PreviewSinkConfig } from '../nodes/sink-preview/definition.ts';
 export { NODE_TYPES, type NodeConfigByType, type NodeType } from './node-types.ts';
 
 export const JOB_FORMAT = 'weir.job/v1' as const;
-
-/** A size: a number of bytes or a string with a unit (`b`, `kb`, `mb`, `gb`). */
-export type SizeInput = number | string;
 
 export type StateBackendKind = 'memory' | 'fs' | 'rocksdb';
 export type CheckpointMode = 'exactly-once' | 'at-least-once';

@@ -6,6 +6,8 @@ import type { SelectOption } from './fields.ts';
 
 /** A duration: a number of milliseconds or a string with a unit (`ms`, `s`, `m`, `h`, `d`). */
 export type DurationInput = number | string;
+/** A size: a number of bytes or a string with a unit (`b`, `kb`, `mb`, `gb`). */
+export type SizeInput = number | string;
 
 export type RecordFormat = 'jsonl' | 'csv';
 

@@ -7,6 +7,7 @@
  * This layer sits below `engine/graph` (scripts/check-layers.mjs), so a definition imports only
  * `engine/nodes` (these shapes and the shared config pieces) and `engine/sql` / `engine/time`.
  */
+import type { z } from 'zod';
 import type { FieldDescriptor } from './fields.ts';
 
 export type PaletteGroup = 'Sources' | 'Transforms' | 'Windows' | 'Sinks';
@@ -45,6 +46,11 @@ export interface NodeDefinition<T extends string = string, C = unknown> {
   palette: PaletteInfo<C>;
   ports: PortSpec;
   /**
+   * The config's zod schema (strict: an unknown key is an error); the job document's schema
+   * (engine/graph/schema.ts) and the JSON Schema are assembled from these.
+   */
+  configSchema: z.ZodType<C>;
+  /**
    * The value an absent optional config key means, read by the engine's config readers, the
    * forms' placeholders and the exporter alike (one table, never a literal copied by hand).
    */
@@ -60,3 +66,13 @@ export function defineNode<T extends string, C>(d: NodeDefinition<T, C>): NodeDe
 
 /** The config type of a definition. */
 export type ConfigOf<D> = D extends NodeDefinition<string, infer C> ? C : never;
+
+// ---- compile-time proofs that a config schema and its interface agree ----
+// Mutual assignability catches wrong types and missing required fields; optional keys are
+// assignable either way, so the key sets are compared exactly as well.
+export type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+export type Eq<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+export type Assert<T extends true> = T;
+/** `true` when schema S parses exactly the objects of type C (same types, same keys). */
+export type SchemaMatches<S extends z.ZodType, C> =
+  Same<z.infer<S>, C> extends true ? Eq<keyof z.infer<S>, keyof C> : false;

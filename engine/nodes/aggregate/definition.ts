@@ -1,6 +1,8 @@
 /** `aggregate`: group aggregation without windows; a changelog of updated results per key. */
+import { z } from 'zod';
+import { duration, nonEmpty } from '../schema-pieces.ts';
 import type { DurationInput } from '../config.ts';
-import { defineNode } from '../definition.ts';
+import { defineNode, type Assert, type SchemaMatches } from '../definition.ts';
 
 /** Group aggregation without windows: emits -U/+U updates as its input grows. */
 export interface AggregateConfig {
@@ -10,6 +12,14 @@ export interface AggregateConfig {
   /** Keys not updated for this long (event time) are forgotten. */
   stateTtl?: DurationInput;
 }
+
+const configSchema = z.strictObject({
+  keyBy: nonEmpty,
+  aggregates: nonEmpty,
+  stateTtl: duration.optional().meta({ description: 'Forget a key not updated for this long (event time)' }),
+});
+// Compile-time proof: the schema and AggregateConfig describe the same configs, key for key.
+export type _ConfigSchemaCheck = Assert<SchemaMatches<typeof configSchema, AggregateConfig>>;
 
 export const aggregate = defineNode<'aggregate', AggregateConfig>({
   type: 'aggregate',
@@ -24,6 +34,7 @@ export const aggregate = defineNode<'aggregate', AggregateConfig>({
     newConfig: () => ({ keyBy: 'key', aggregates: 'COUNT(*) AS n' }),
   },
   ports: { outputs: ['out'], minInputs: 1, maxInputs: 1 },
+  configSchema,
   defaults: {},
   fields: [
     {

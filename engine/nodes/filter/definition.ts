@@ -1,9 +1,15 @@
 /** `filter`: keeps the records for which a SQL condition is TRUE. */
-import { defineNode } from '../definition.ts';
+import { z } from 'zod';
+import { nonEmpty } from '../schema-pieces.ts';
+import { defineNode, type Assert, type SchemaMatches } from '../definition.ts';
 
 export interface FilterConfig {
   where: string;
 }
+
+const configSchema = z.strictObject({ where: nonEmpty });
+// Compile-time proof: the schema and FilterConfig describe the same configs, key for key.
+export type _ConfigSchemaCheck = Assert<SchemaMatches<typeof configSchema, FilterConfig>>;
 
 export const filter = defineNode<'filter', FilterConfig>({
   type: 'filter',
@@ -17,6 +23,7 @@ export const filter = defineNode<'filter', FilterConfig>({
     newConfig: () => ({ where: '' }),
   },
   ports: { outputs: ['out'], minInputs: 1, maxInputs: 1 },
+  configSchema,
   defaults: {},
   fields: [
     {

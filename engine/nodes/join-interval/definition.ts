@@ -1,6 +1,8 @@
 /** `join.interval`: left and right rows with equal keys whose event times lie within an interval. */
+import { z } from 'zod';
+import { nonEmpty, signedDuration } from '../schema-pieces.ts';
 import type { DurationInput } from '../config.ts';
-import { defineNode } from '../definition.ts';
+import { defineNode, type Assert, type SchemaMatches } from '../definition.ts';
 import { joinFields } from '../shared-fields.ts';
 
 /**
@@ -14,6 +16,16 @@ export interface IntervalJoinConfig {
   upper: DurationInput;
   select: string;
 }
+
+const configSchema = z.strictObject({
+  leftKey: nonEmpty.meta({ description: 'Key columns of the left input' }),
+  rightKey: nonEmpty.meta({ description: 'Key columns of the right input, in the same order' }),
+  lower: signedDuration.meta({ description: 'L.ts >= R.ts + lower' }),
+  upper: signedDuration.meta({ description: 'L.ts <= R.ts + upper' }),
+  select: nonEmpty.meta({ description: "Output columns with L./R. prefixes: 'L.user, L.amount, R.country'" }),
+});
+// Compile-time proof: the schema and IntervalJoinConfig describe the same configs, key for key.
+export type _ConfigSchemaCheck = Assert<SchemaMatches<typeof configSchema, IntervalJoinConfig>>;
 
 export const intervalJoin = defineNode<'join.interval', IntervalJoinConfig>({
   type: 'join.interval',
@@ -33,6 +45,7 @@ export const intervalJoin = defineNode<'join.interval', IntervalJoinConfig>({
     }),
   },
   ports: { outputs: ['out'], minInputs: 2, maxInputs: 2, inputs: ['left', 'right'] },
+  configSchema,
   defaults: {},
   fields: [
     ...joinFields<IntervalJoinConfig>(false),

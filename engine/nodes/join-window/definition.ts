@@ -1,6 +1,8 @@
 /** `join.window`: left and right rows with equal keys in the same event-time window (Flink's window join). */
+import { z } from 'zod';
+import { nonEmpty, windowSpec } from '../schema-pieces.ts';
 import type { WindowSpec } from '../config.ts';
-import { defineNode } from '../definition.ts';
+import { defineNode, type Assert, type SchemaMatches } from '../definition.ts';
 import { joinFields } from '../shared-fields.ts';
 
 /** Records of both inputs with equal keys in the same window (Flink's window join). */
@@ -11,6 +13,15 @@ export interface WindowJoinConfig {
   /** `L.x`, `R.y`, and `window_start` / `window_end`. */
   select: string;
 }
+
+const configSchema = z.strictObject({
+  leftKey: nonEmpty,
+  rightKey: nonEmpty,
+  window: windowSpec,
+  select: nonEmpty.meta({ description: 'L./R. columns and window_start, window_end' }),
+});
+// Compile-time proof: the schema and WindowJoinConfig describe the same configs, key for key.
+export type _ConfigSchemaCheck = Assert<SchemaMatches<typeof configSchema, WindowJoinConfig>>;
 
 export const windowJoin = defineNode<'join.window', WindowJoinConfig>({
   type: 'join.window',
@@ -29,6 +40,7 @@ export const windowJoin = defineNode<'join.window', WindowJoinConfig>({
     }),
   },
   ports: { outputs: ['out'], minInputs: 2, maxInputs: 2, inputs: ['left', 'right'] },
+  configSchema,
   defaults: {},
   fields: [
     ...joinFields<WindowJoinConfig>(true),

@@ -1,6 +1,8 @@
 /** `join`: a regular inner or outer join on equal keys; outer joins emit a changelog. */
+import { z } from 'zod';
+import { duration, nonEmpty } from '../schema-pieces.ts';
 import type { DurationInput } from '../config.ts';
-import { defineNode } from '../definition.ts';
+import { defineNode, type Assert, type SchemaMatches } from '../definition.ts';
 import { joinFields } from '../shared-fields.ts';
 
 export type JoinKind = 'inner' | 'left' | 'right' | 'full';
@@ -14,6 +16,16 @@ export interface JoinConfig {
   /** Rows older than this (event time, behind the watermark) are forgotten. */
   stateTtl?: DurationInput;
 }
+
+const configSchema = z.strictObject({
+  kind: z.enum(['inner', 'left', 'right', 'full']),
+  leftKey: nonEmpty,
+  rightKey: nonEmpty,
+  select: nonEmpty,
+  stateTtl: duration.optional().meta({ description: 'Forget rows older than this behind the watermark (event time)' }),
+});
+// Compile-time proof: the schema and JoinConfig describe the same configs, key for key.
+export type _ConfigSchemaCheck = Assert<SchemaMatches<typeof configSchema, JoinConfig>>;
 
 export const join = defineNode<'join', JoinConfig>({
   type: 'join',
@@ -33,6 +45,7 @@ export const join = defineNode<'join', JoinConfig>({
     }),
   },
   ports: { outputs: ['out'], minInputs: 2, maxInputs: 2, inputs: ['left', 'right'] },
+  configSchema,
   defaults: {},
   fields: [
     {

@@ -1,9 +1,15 @@
 /** `map`: computes new columns with a SQL select list. */
-import { defineNode } from '../definition.ts';
+import { z } from 'zod';
+import { nonEmpty } from '../schema-pieces.ts';
+import { defineNode, type Assert, type SchemaMatches } from '../definition.ts';
 
 export interface MapConfig {
   select: string;
 }
+
+const configSchema = z.strictObject({ select: nonEmpty });
+// Compile-time proof: the schema and MapConfig describe the same configs, key for key.
+export type _ConfigSchemaCheck = Assert<SchemaMatches<typeof configSchema, MapConfig>>;
 
 export const map = defineNode<'map', MapConfig>({
   type: 'map',
@@ -17,6 +23,7 @@ export const map = defineNode<'map', MapConfig>({
     newConfig: () => ({ select: '*' }),
   },
   ports: { outputs: ['out'], minInputs: 1, maxInputs: 1 },
+  configSchema,
   defaults: {},
   fields: [
     {

@@ -1,6 +1,8 @@
 /** `sink.file`: writes exactly once through two-phase commit; files appear when a checkpoint completes. */
+import { z } from 'zod';
+import { nonEmpty } from '../schema-pieces.ts';
 import { RECORD_FORMAT_OPTIONS, type RecordFormat } from '../config.ts';
-import { defineNode } from '../definition.ts';
+import { defineNode, type Assert, type SchemaMatches } from '../definition.ts';
 
 /** `changelog-json`: one JSON line per change, with an `op` field (`+I`, `-U`, `+U`, `-D`). */
 export type FileSinkFormat = RecordFormat | 'changelog-json';
@@ -8,6 +10,10 @@ export interface FileSinkConfig {
   path: string;
   format: FileSinkFormat;
 }
+
+const configSchema = z.strictObject({ path: nonEmpty, format: z.enum(['jsonl', 'csv', 'changelog-json']) });
+// Compile-time proof: the schema and FileSinkConfig describe the same configs, key for key.
+export type _ConfigSchemaCheck = Assert<SchemaMatches<typeof configSchema, FileSinkConfig>>;
 
 export const fileSink = defineNode<'sink.file', FileSinkConfig>({
   type: 'sink.file',
@@ -21,6 +27,7 @@ export const fileSink = defineNode<'sink.file', FileSinkConfig>({
     newConfig: () => ({ path: 'out/output', format: 'jsonl' }),
   },
   ports: { outputs: [], minInputs: 1, maxInputs: Infinity },
+  configSchema,
   defaults: {},
   fields: [
     {

@@ -1,5 +1,7 @@
 /** `sink.postgres`: rows into an existing table, exactly once (prepared transactions or upserts by key). */
-import { defineNode } from '../definition.ts';
+import { z } from 'zod';
+import { nonEmpty } from '../schema-pieces.ts';
+import { defineNode, type Assert, type SchemaMatches } from '../definition.ts';
 import { endpointFields } from '../postgres-fields.ts';
 
 /**
@@ -18,6 +20,16 @@ export interface PostgresSinkConfig {
   key?: string;
 }
 
+const configSchema = z.strictObject({
+  url: nonEmpty.meta({ description: 'postgresql://user@host:5432/db (no password: use passwordEnv)' }),
+  passwordEnv: nonEmpty.optional().meta({ description: 'Environment variable holding the password' }),
+  table: nonEmpty.meta({ description: "'schema.table' or 'table' (schema public)" }),
+  mode: z.enum(['append', 'upsert']),
+  key: nonEmpty.optional().meta({ description: "Upsert: 'col, col' of a primary key or unique constraint" }),
+});
+// Compile-time proof: the schema and PostgresSinkConfig describe the same configs, key for key.
+export type _ConfigSchemaCheck = Assert<SchemaMatches<typeof configSchema, PostgresSinkConfig>>;
+
 export const postgresSink = defineNode<'sink.postgres', PostgresSinkConfig>({
   type: 'sink.postgres',
   palette: {
@@ -31,6 +43,7 @@ export const postgresSink = defineNode<'sink.postgres', PostgresSinkConfig>({
     newConfig: () => ({ url: 'postgresql://postgres@localhost:5432/postgres', table: 'public.output', mode: 'append' }),
   },
   ports: { outputs: [], minInputs: 1, maxInputs: Infinity },
+  configSchema,
   defaults: {},
   fields: [
     ...endpointFields<PostgresSinkConfig>('An existing table: schema.table'),

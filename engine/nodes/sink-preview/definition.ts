@@ -1,5 +1,7 @@
 /** `sink.preview`: a live sample of the records reaching it, shown in the app. */
-import { defineNode } from '../definition.ts';
+import { z } from 'zod';
+import { posInt } from '../schema-pieces.ts';
+import { defineNode, type Assert, type SchemaMatches } from '../definition.ts';
 
 export interface PreviewSinkConfig {
   limit?: number;
@@ -7,6 +9,10 @@ export interface PreviewSinkConfig {
 
 /** What an absent key means: read by the operator (engine/connectors/preview-sink.ts) and the form. */
 export const PREVIEW_SINK_DEFAULTS = { limit: 100 } as const;
+
+const configSchema = z.strictObject({ limit: posInt.optional() });
+// Compile-time proof: the schema and PreviewSinkConfig describe the same configs, key for key.
+export type _ConfigSchemaCheck = Assert<SchemaMatches<typeof configSchema, PreviewSinkConfig>>;
 
 export const previewSink = defineNode<'sink.preview', PreviewSinkConfig>({
   type: 'sink.preview',
@@ -20,6 +26,7 @@ export const previewSink = defineNode<'sink.preview', PreviewSinkConfig>({
     newConfig: () => ({ limit: PREVIEW_SINK_DEFAULTS.limit }),
   },
   ports: { outputs: [], minInputs: 1, maxInputs: Infinity },
+  configSchema,
   defaults: PREVIEW_SINK_DEFAULTS,
   fields: [
     {

@@ -1,7 +1,9 @@
 /** `source.file`: JSON lines or CSV records from a file, optionally followed as it grows. */
+import { z } from 'zod';
+import { eventTime, nonEmpty, recordFormat } from '../schema-pieces.ts';
 import type { EventTimeConfig, RecordFormat } from '../config.ts';
 import { RECORD_FORMAT_OPTIONS } from '../config.ts';
-import { defineNode } from '../definition.ts';
+import { defineNode, type Assert, type SchemaMatches } from '../definition.ts';
 import { eventTimeField } from '../shared-fields.ts';
 
 export interface FileSourceConfig {
@@ -18,6 +20,20 @@ export interface FileSourceConfig {
 /** What an absent key means. */
 export const FILE_SOURCE_DEFAULTS = { follow: false, onBadRecord: 'fail' } as const;
 
+const configSchema = z.strictObject({
+  path: nonEmpty,
+  format: recordFormat,
+  follow: z.boolean().optional(),
+  onBadRecord: z.enum(['skip', 'fail', 'dead-letter']).optional(),
+  eventTime: eventTime.optional(),
+  columns: z
+    .record(z.string(), z.string())
+    .optional()
+    .meta({ description: 'Declared columns: name -> Flink SQL type' }),
+});
+// Compile-time proof: the schema and FileSourceConfig describe the same configs, key for key.
+export type _ConfigSchemaCheck = Assert<SchemaMatches<typeof configSchema, FileSourceConfig>>;
+
 export const fileSource = defineNode<'source.file', FileSourceConfig>({
   type: 'source.file',
   palette: {
@@ -31,6 +47,7 @@ export const fileSource = defineNode<'source.file', FileSourceConfig>({
   },
   // `bad` carries dead letters (file, line, reason, text) when onBadRecord is `dead-letter`.
   ports: { outputs: ['out', 'bad'], minInputs: 0, maxInputs: 0 },
+  configSchema,
   defaults: FILE_SOURCE_DEFAULTS,
   fields: [
     { kind: 'text', path: 'path', label: 'Path', help: "Relative to the job file's folder", empty: '' },

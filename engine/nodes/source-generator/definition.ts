@@ -1,6 +1,8 @@
 /** `source.generator`: deterministic test records {seq, key, value, ts} (engine/connectors/generator-source.ts). */
+import { z } from 'zod';
+import { duration, eventTime, nonNegInt, posInt } from '../schema-pieces.ts';
 import type { DurationInput, EventTimeConfig } from '../config.ts';
-import { defineNode } from '../definition.ts';
+import { defineNode, type Assert, type SchemaMatches } from '../definition.ts';
 import { eventTimeField } from '../shared-fields.ts';
 
 export interface GeneratorSourceConfig {
@@ -32,6 +34,19 @@ export const GENERATOR_DEFAULTS = {
   step: 10,
 } as const;
 
+const configSchema = z.strictObject({
+  seed: z.number().int().optional(),
+  count: nonNegInt.optional().meta({ description: 'Number of records; absent = unbounded' }),
+  rate: z.number().positive().optional().meta({ description: 'Records per second; absent = as fast as possible' }),
+  keys: posInt.optional(),
+  outOfOrderness: duration.optional(),
+  startTime: z.number().optional(),
+  step: z.number().nonnegative().optional(),
+  eventTime: eventTime.optional(),
+});
+// Compile-time proof: the schema and GeneratorSourceConfig describe the same configs, key for key.
+export type _ConfigSchemaCheck = Assert<SchemaMatches<typeof configSchema, GeneratorSourceConfig>>;
+
 export const generatorSource = defineNode<'source.generator', GeneratorSourceConfig>({
   type: 'source.generator',
   palette: {
@@ -44,6 +59,7 @@ export const generatorSource = defineNode<'source.generator', GeneratorSourceCon
     newConfig: () => ({ count: 1000, rate: 100, keys: 10, eventTime: { field: 'ts', maxOutOfOrderness: '1s' } }),
   },
   ports: { outputs: ['out'], minInputs: 0, maxInputs: 0 },
+  configSchema,
   defaults: GENERATOR_DEFAULTS,
   fields: [
     { kind: 'number', path: 'count', label: 'Records', integer: true, min: 0, placeholder: 'unbounded' },

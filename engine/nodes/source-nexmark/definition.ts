@@ -1,6 +1,8 @@
 /** `source.nexmark`: the Nexmark benchmark's events on three ports (engine/connectors/nexmark). */
+import { z } from 'zod';
+import { duration, nonNegInt, posInt } from '../schema-pieces.ts';
 import type { DurationInput } from '../config.ts';
-import { defineNode } from '../definition.ts';
+import { defineNode, type Assert, type SchemaMatches } from '../definition.ts';
 import { NEXMARK_DEFAULT_BASE_TIME, NEXMARK_DEFAULT_OUT_OF_ORDERNESS_MS, NEXMARK_PORTS } from './nexmark.ts';
 
 /**
@@ -26,6 +28,20 @@ export const NEXMARK_DEFAULTS = {
   maxOutOfOrderness: `${NEXMARK_DEFAULT_OUT_OF_ORDERNESS_MS / 1000}s`,
 } as const;
 
+const configSchema = z.strictObject({
+  events: posInt.optional().meta({ description: 'Number of events (persons, auctions and bids); absent = unbounded' }),
+  seed: nonNegInt.optional(),
+  rate: z
+    .number()
+    .positive()
+    .optional()
+    .meta({ description: 'Events per second: throttles emission and spaces event time; absent = as fast as possible' }),
+  baseTime: z.number().int().optional().meta({ description: 'Event time of event 0 (epoch ms)' }),
+  maxOutOfOrderness: duration.optional(),
+});
+// Compile-time proof: the schema and NexmarkSourceConfig describe the same configs, key for key.
+export type _ConfigSchemaCheck = Assert<SchemaMatches<typeof configSchema, NexmarkSourceConfig>>;
+
 export const nexmarkSource = defineNode<'source.nexmark', NexmarkSourceConfig>({
   type: 'source.nexmark',
   palette: {
@@ -39,6 +55,7 @@ export const nexmarkSource = defineNode<'source.nexmark', NexmarkSourceConfig>({
     newConfig: () => ({ events: 100_000, seed: 0 }),
   },
   ports: { outputs: NEXMARK_PORTS, minInputs: 0, maxInputs: 0 },
+  configSchema,
   defaults: NEXMARK_DEFAULTS,
   fields: [
     {

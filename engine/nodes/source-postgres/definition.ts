@@ -1,6 +1,8 @@
 /** `source.postgres`: one table, read once (snapshot) or as a changelog of its changes (cdc). */
+import { z } from 'zod';
+import { eventTime, nonEmpty } from '../schema-pieces.ts';
 import type { EventTimeConfig } from '../config.ts';
-import { defineNode } from '../definition.ts';
+import { defineNode, type Assert, type SchemaMatches } from '../definition.ts';
 import { endpointFields } from '../postgres-fields.ts';
 import { eventTimeField } from '../shared-fields.ts';
 
@@ -25,6 +27,25 @@ export interface PostgresSourceConfig {
   slotName?: string;
 }
 
+const configSchema = z.strictObject({
+  url: nonEmpty.meta({ description: 'postgresql://user@host:5432/db (no password: see passwordEnv)' }),
+  passwordEnv: nonEmpty.optional().meta({ description: 'Environment variable holding the password' }),
+  table: nonEmpty.meta({ description: "'schema.table' or 'table' (schema public)" }),
+  mode: z.enum(['snapshot', 'cdc']),
+  eventTime: eventTime.optional(),
+  columns: z
+    .record(z.string(), z.string())
+    .optional()
+    .meta({ description: 'Declared columns: name -> Flink SQL type' }),
+  primaryKey: nonEmpty.optional().meta({ description: "Primary-key columns, comma-separated: 'id' or 'region, id'" }),
+  slotName: z
+    .string()
+    .regex(/^[a-z0-9_]{1,63}$/, { error: 'a slot name is 1-63 characters of a-z, 0-9 and _' })
+    .optional(),
+});
+// Compile-time proof: the schema and PostgresSourceConfig describe the same configs, key for key.
+export type _ConfigSchemaCheck = Assert<SchemaMatches<typeof configSchema, PostgresSourceConfig>>;
+
 export const postgresSource = defineNode<'source.postgres', PostgresSourceConfig>({
   type: 'source.postgres',
   palette: {
@@ -37,6 +58,7 @@ export const postgresSource = defineNode<'source.postgres', PostgresSourceConfig
     newConfig: () => ({ url: 'postgresql://postgres@localhost:5432/postgres', table: 'public.orders', mode: 'cdc' }),
   },
   ports: { outputs: ['out'], minInputs: 0, maxInputs: 0 },
+  configSchema,
   defaults: {},
   fields: [
     ...endpointFields<PostgresSourceConfig>('schema.table, with a primary key'),

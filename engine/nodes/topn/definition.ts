@@ -1,6 +1,8 @@
 /** `topn`: the first N rows per partition in a sort order; limit 1 by time is deduplication. */
+import { z } from 'zod';
+import { nonEmpty, posInt, windowSpec } from '../schema-pieces.ts';
 import type { WindowSpec } from '../config.ts';
-import { defineNode } from '../definition.ts';
+import { defineNode, type Assert, type SchemaMatches } from '../definition.ts';
 
 /**
  * Top N rows per partition; `limit: 1` ordered by `ts` is deduplication. Emits a changelog of rank
@@ -23,6 +25,15 @@ export function isDeduplication(c: Pick<TopNConfig, 'limit' | 'orderBy'>): boole
   return c.limit === 1 && /^\s*\S+\s+(ASC|DESC)?\s*$/i.test(c.orderBy ?? '');
 }
 
+const configSchema = z.strictObject({
+  partitionBy: nonEmpty,
+  orderBy: nonEmpty.meta({ description: "'price DESC, ts ASC'" }),
+  limit: posInt,
+  window: windowSpec.optional().meta({ description: 'Top N per window (append-only) instead of a running changelog' }),
+});
+// Compile-time proof: the schema and TopNConfig describe the same configs, key for key.
+export type _ConfigSchemaCheck = Assert<SchemaMatches<typeof configSchema, TopNConfig>>;
+
 export const topn = defineNode<'topn', TopNConfig>({
   type: 'topn',
   palette: {
@@ -35,6 +46,7 @@ export const topn = defineNode<'topn', TopNConfig>({
     newConfig: () => ({ partitionBy: 'key', orderBy: 'value DESC', limit: 3 }),
   },
   ports: { outputs: ['out'], minInputs: 1, maxInputs: 1 },
+  configSchema,
   defaults: {},
   fields: [
     {

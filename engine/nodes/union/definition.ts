@@ -1,7 +1,12 @@
 /** `union`: merges two or more streams; its watermark is the minimum of its inputs'. */
-import { defineNode } from '../definition.ts';
+import { z } from 'zod';
+import { defineNode, type Assert, type SchemaMatches } from '../definition.ts';
 
 export type UnionConfig = Record<string, never>;
+
+const configSchema = z.strictObject({});
+// Compile-time proof: the schema and UnionConfig describe the same configs, key for key.
+export type _ConfigSchemaCheck = Assert<SchemaMatches<typeof configSchema, UnionConfig>>;
 
 export const union = defineNode<'union', UnionConfig>({
   type: 'union',
@@ -15,6 +20,7 @@ export const union = defineNode<'union', UnionConfig>({
     newConfig: () => ({}),
   },
   ports: { outputs: ['out'], minInputs: 2, maxInputs: Infinity },
+  configSchema,
   defaults: {},
   fields: [
     {

@@ -1,6 +1,8 @@
 /** `window`: event-time windows (tumbling, sliding, session) with SQL aggregates and a `late` port. */
+import { z } from 'zod';
+import { duration, nonEmpty, windowSpec } from '../schema-pieces.ts';
 import type { DurationInput, WindowSpec } from '../config.ts';
-import { defineNode } from '../definition.ts';
+import { defineNode, type Assert, type SchemaMatches } from '../definition.ts';
 
 export interface WindowConfig {
   /** Comma-separated column list, optional (absent = one global window per window range). */
@@ -13,6 +15,15 @@ export interface WindowConfig {
 
 /** What an absent key means. */
 export const WINDOW_DEFAULTS = { allowedLateness: 0 } as const;
+
+const configSchema = z.strictObject({
+  keyBy: z.string().optional(),
+  window: windowSpec,
+  aggregates: nonEmpty,
+  allowedLateness: duration.optional(),
+});
+// Compile-time proof: the schema and WindowConfig describe the same configs, key for key.
+export type _ConfigSchemaCheck = Assert<SchemaMatches<typeof configSchema, WindowConfig>>;
 
 export const window = defineNode<'window', WindowConfig>({
   type: 'window',
@@ -28,6 +39,7 @@ export const window = defineNode<'window', WindowConfig>({
   },
   // `late`: records that arrive after the watermark passed their window's end plus the allowed lateness.
   ports: { outputs: ['out', 'late'], minInputs: 1, maxInputs: 1 },
+  configSchema,
   defaults: WINDOW_DEFAULTS,
   fields: [
     {
