@@ -2,7 +2,8 @@
  * Which edges carry a changelog (Flink's row kinds +I, -U, +U, -D) instead of an append-only
  * stream, and which nodes refuse one. Shared by validation, the runtime (operators compile
  * retracting accumulators when `inputIsChangelog`) and the designer (changelog edges are drawn
- * differently). Browser-safe.
+ * differently). Browser-safe. Each type states its own rule in its definition's `changelog`
+ * (engine/nodes/<type>/definition.ts); this file follows the edges. Today's rules:
  *
  * Producers: `source.postgres` in `cdc` mode, `aggregate`, `topn` without a window and outer `join`s (their results change).
  * Pass-through: filter, map, union carry a changelog when any input is one.
@@ -21,29 +22,25 @@
  */
 import type { JobDocument, JobNode, JobProblem, NormalizedJob } from './types.ts';
 import { checkGraph, type GraphIndex } from './check-graph.ts';
+import type { ChangelogRule } from '../nodes/definition.ts';
+import { isNodeType, nodeDefinition } from './node-types.ts';
+
+/** The changelog rule of a node's type (its definition); none for a type this version does not know. */
+function ruleOf(node: Pick<JobNode, 'type'>): ChangelogRule<unknown> | undefined {
+  return isNodeType(node.type) ? nodeDefinition(node.type).changelog : undefined;
+}
 
 /** Nodes whose output is a changelog whatever their input (outer joins retract NULL-padded rows). */
 export function producesChangelog(node: JobNode): boolean {
-  return (
-    node.type === 'aggregate' ||
-    // A CDC source emits the table's changes (Flink's postgres-cdc is a changelog source too).
-    (node.type === 'source.postgres' && node.config.mode === 'cdc') ||
-    (node.type === 'topn' && !node.config.window) ||
-    (node.type === 'join' && node.config.kind !== 'inner')
-  );
+  return ruleOf(node)?.produces?.(node.config) ?? false;
 }
 
 function passesChangelog(node: Pick<JobNode, 'type'>): boolean {
-  return node.type === 'filter' || node.type === 'map' || node.type === 'union';
+  return ruleOf(node)?.passes ?? false;
 }
 
 function acceptsChangelog(node: JobNode): boolean {
-  if (node.type === 'sink.preview') return true;
-  if (node.type === 'sink.file') return node.config.format === 'changelog-json';
-  if (node.type === 'sink.postgres') return node.config.mode === 'upsert';
-  if (node.type === 'aggregate') return true;
-  if (node.type === 'window') return node.config.window?.kind !== 'session';
-  return passesChangelog(node);
+  return ruleOf(node)?.accepts?.(node.config) ?? passesChangelog(node);
 }
 
 /** True when a changelog flows into `nodeId` (its operator must then retract -U/-D rows). */

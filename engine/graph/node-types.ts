@@ -60,3 +60,11 @@ export function nodeDefinition<T extends NodeType>(type: T): NodeDefinition<T, N
 export function isNodeType(x: unknown): x is NodeType {
   return typeof x === 'string' && BY_TYPE.has(x);
 }
+
+/** The definition of a node's type, typed by the node's config. */
+export function definitionOf<T extends NodeType>(node: {
+  type: T;
+  config: NodeConfigByType[T];
+}): NodeDefinition<T, NodeConfigByType[T]> {
+  return nodeDefinition(node.type);
+}

@@ -28,6 +28,15 @@ export interface PortSpec {
   inputs?: readonly InputPort[];
 }
 
+export interface ChangelogRule<C> {
+  /** Emits a changelog whatever its input (aggregate, an outer join, a CDC source). */
+  produces?(config: C): boolean;
+  /** Forwards its input's changelog unchanged (filter, map, union). */
+  passes?: boolean;
+  /** Takes a changelog input (retracting -U/-D rows); absent = only when it passes one. */
+  accepts?(config: C): boolean;
+}
+
 /** What the palette and the canvas show for a type. */
 export interface PaletteInfo<C> {
   label: string;
@@ -55,6 +64,18 @@ export interface NodeDefinition<T extends string = string, C = unknown> {
    * forms' placeholders and the exporter alike (one table, never a literal copied by hand).
    */
   defaults: Readonly<Partial<C>>;
+  /**
+   * Whether its output is append-only or a changelog (Flink's +I/-U/+U/-D), read by the
+   * validator (engine/graph/changelog.ts) and the planner. Absent = append-only in, append-only out.
+   */
+  changelog?: ChangelogRule<C>;
+  /**
+   * Keyed nodes: the key an input edge is hash-partitioned by (`port`: which side of a join);
+   * absent or empty = not partitioned by key.
+   */
+  partitionKey?(config: C, port: InputPort | undefined): string | undefined;
+  /** Keeps keyed state (gets a state backend; its input is routed by key group). */
+  keyedState?: boolean;
   /** The inspector form (engine/nodes/fields.ts). */
   fields: readonly FieldDescriptor<C>[];
 }

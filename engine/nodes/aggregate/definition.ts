@@ -35,6 +35,9 @@ export const aggregate = defineNode<'aggregate', AggregateConfig>({
   },
   ports: { outputs: ['out'], minInputs: 1, maxInputs: 1 },
   configSchema,
+  changelog: { produces: () => true, accepts: () => true },
+  partitionKey: (c) => c.keyBy,
+  keyedState: true,
   defaults: {},
   fields: [
     {

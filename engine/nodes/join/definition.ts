@@ -46,6 +46,10 @@ export const join = defineNode<'join', JoinConfig>({
   },
   ports: { outputs: ['out'], minInputs: 2, maxInputs: 2, inputs: ['left', 'right'] },
   configSchema,
+  // Outer joins retract NULL-padded rows when their first match arrives.
+  changelog: { produces: (c) => c.kind !== 'inner' },
+  partitionKey: (c, port) => (port === 'right' ? c.rightKey : c.leftKey),
+  keyedState: true,
   defaults: {},
   fields: [
     {

@@ -27,6 +27,7 @@ export const previewSink = defineNode<'sink.preview', PreviewSinkConfig>({
   },
   ports: { outputs: [], minInputs: 1, maxInputs: Infinity },
   configSchema,
+  changelog: { accepts: () => true },
   defaults: PREVIEW_SINK_DEFAULTS,
   fields: [
     {

@@ -47,6 +47,10 @@ export const topn = defineNode<'topn', TopNConfig>({
   },
   ports: { outputs: ['out'], minInputs: 1, maxInputs: 1 },
   configSchema,
+  // A running top N emits rank changes; per window, each window's final rows once.
+  changelog: { produces: (c) => !c.window },
+  partitionKey: (c) => c.partitionBy,
+  keyedState: true,
   defaults: {},
   fields: [
     {

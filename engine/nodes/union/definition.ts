@@ -21,6 +21,7 @@ export const union = defineNode<'union', UnionConfig>({
   },
   ports: { outputs: ['out'], minInputs: 2, maxInputs: Infinity },
   configSchema,
+  changelog: { passes: true },
   defaults: {},
   fields: [
     {

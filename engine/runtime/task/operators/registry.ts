@@ -4,6 +4,7 @@
  */
 import type { JobNode, NormalizedJob } from '../../../graph/types.ts';
 import type { StreamOperator } from '../../../contracts/operator.ts';
+import { nodeDefinition } from '../../../graph/node-types.ts';
 import type { OperatorServices } from '../../../contracts/operator-services.ts';
 import { FilterOperator } from './filter.ts';
 import { MapOperator } from './map.ts';
@@ -83,5 +84,5 @@ export function createOperator(node: JobNode, job: NormalizedJob, services: Oper
 
 /** Operators that keep keyed state (and therefore get a state backend). */
 export function needsKeyedState(node: JobNode): boolean {
-  return node.type === 'window' || node.type === 'aggregate' || node.type === 'topn' || node.type.startsWith('join');
+  return nodeDefinition(node.type).keyedState ?? false;
 }
