@@ -15,8 +15,10 @@ import { isSource } from './ports.ts';
 import { outputColumnsOf, type ExpressionChecker, type ExpressionKind } from './expressions.ts';
 import { relationalColumns } from './check-relational.ts';
 import { isNexmarkPort, nexmarkColumnNames } from './nexmark.ts';
+import { definitionOf } from './node-types.ts';
 
-export const GENERATOR_COLUMNS: readonly string[] = ['seq', 'key', 'value', 'ts'];
+// The generator's columns belong to its definition; re-exported for this module's importers.
+export { GENERATOR_COLUMNS } from '../nodes/source-generator/definition.ts';
 
 /** Column names, or null when not known before reading the data. */
 export type Columns = readonly string[] | null;
@@ -29,10 +31,7 @@ const err = (path: string, message: string, nodeId: string): JobProblem => ({
 });
 
 function sourceColumns(node: JobNode): Columns {
-  if (node.type === 'source.generator') return GENERATOR_COLUMNS;
-  if (node.type === 'source.file') return node.config.columns ? Object.keys(node.config.columns) : null;
-  if (node.type === 'source.postgres') return node.config.columns ? Object.keys(node.config.columns) : null;
-  return null;
+  return definitionOf(node).sourceColumns?.(node.config) ?? null;
 }
 
 interface Ctx {
@@ -90,28 +89,19 @@ function sameColumns(a: readonly string[], b: readonly string[]): boolean {
 function visit(ctx: Ctx, node: JobNode, index: number): void {
   const ins = inputColumns(ctx, node.id);
   const input = ins.length > 0 ? ins[0] : null;
-  switch (node.type) {
-    case 'source.file':
-    case 'source.generator':
-    case 'source.postgres': {
-      const cols = sourceColumns(node);
-      const field = node.config.eventTime?.field;
-      if (field !== undefined && cols && !cols.includes(field)) {
-        ctx.problems.push(
-          err(
-            `nodes[${index}].config.eventTime.field`,
-            `unknown column '${field}' (known: ${cols.join(', ')})`,
-            node.id,
-          ),
-        );
-      }
-      ctx.out.set(node.id, { out: cols, late: null });
-      return;
+  if (isSource(node.type)) {
+    // Columns per port of a Nexmark source come from graph/nexmark.ts (inputColumns).
+    const cols = sourceColumns(node);
+    const field = (node.config as { eventTime?: { field?: string } }).eventTime?.field;
+    if (field !== undefined && cols && !cols.includes(field)) {
+      ctx.problems.push(
+        err(`nodes[${index}].config.eventTime.field`, `unknown column '${field}' (known: ${cols.join(', ')})`, node.id),
+      );
     }
-    case 'source.nexmark':
-      // Columns per port (person, auction, bid): inputColumns reads them from graph/nexmark.ts.
-      ctx.out.set(node.id, { out: null, late: null });
-      return;
+    ctx.out.set(node.id, { out: cols, late: null });
+    return;
+  }
+  switch (node.type) {
     case 'filter':
       checkExpr(ctx, node, index, 'where', 'where', node.config.where, input);
       ctx.out.set(node.id, { out: input, late: null });
@@ -192,21 +182,11 @@ function upstreamSources(idx: GraphIndex, id: string): string[] {
 
 function checkEventTime(ctx: Ctx): void {
   for (const [id, { node, index }] of ctx.idx.byId) {
-    const timed =
-      node.type === 'window' ||
-      node.type === 'join.interval' ||
-      node.type === 'join.window' ||
-      (node.type === 'topn' && node.config.window);
-    if (!timed) continue;
+    if (!definitionOf(node).eventTime?.needs?.(node.config)) continue;
     for (const src of upstreamSources(ctx.idx, id)) {
       const s = ctx.idx.byId.get(src)!;
-      // A generator always has event time: its `ts` column, watermarked with its own outOfOrderness
-      // bound when no eventTime is set (engine/connectors/sources.ts), so it is never late.
-      const hasEventTime =
-        s.node.type === 'source.generator' ||
-        s.node.type === 'source.nexmark' ||
-        ((s.node.type === 'source.file' || s.node.type === 'source.postgres') && s.node.config.eventTime);
-      if (!hasEventTime) {
+      // Each source's definition says whether its records carry event time (a generator always does).
+      if (!definitionOf(s.node).eventTime?.has?.(s.node.config)) {
         ctx.problems.push(
           err(
             `nodes[${index}].config.window`,

@@ -37,6 +37,13 @@ export interface ChangelogRule<C> {
   accepts?(config: C): boolean;
 }
 
+export interface EventTimeRule<C> {
+  /** A source whose records carry event time (watermarks follow it). */
+  has?(config: C): boolean;
+  /** A node that needs event time from every source upstream (windows, time-bounded joins). */
+  needs?(config: C): boolean;
+}
+
 /** What the palette and the canvas show for a type. */
 export interface PaletteInfo<C> {
   label: string;
@@ -76,6 +83,13 @@ export interface NodeDefinition<T extends string = string, C = unknown> {
   partitionKey?(config: C, port: InputPort | undefined): string | undefined;
   /** Keeps keyed state (gets a state backend; its input is routed by key group). */
   keyedState?: boolean;
+  /** Event time: whether a source's records carry it, whether a node needs it upstream. */
+  eventTime?: EventTimeRule<C>;
+  /**
+   * Sources: the columns they emit when known before reading any data (the generator's fixed
+   * columns, declared columns); null = known only from the data. Nexmark's are per port.
+   */
+  sourceColumns?(config: C): readonly string[] | null;
   /** The inspector form (engine/nodes/fields.ts). */
   fields: readonly FieldDescriptor<C>[];
 }

@@ -41,6 +41,7 @@ export const windowJoin = defineNode<'join.window', WindowJoinConfig>({
   },
   ports: { outputs: ['out'], minInputs: 2, maxInputs: 2, inputs: ['left', 'right'] },
   configSchema,
+  eventTime: { needs: () => true },
   partitionKey: (c, port) => (port === 'right' ? c.rightKey : c.leftKey),
   keyedState: true,
   defaults: {},

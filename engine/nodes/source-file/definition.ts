@@ -48,6 +48,8 @@ export const fileSource = defineNode<'source.file', FileSourceConfig>({
   // `bad` carries dead letters (file, line, reason, text) when onBadRecord is `dead-letter`.
   ports: { outputs: ['out', 'bad'], minInputs: 0, maxInputs: 0 },
   configSchema,
+  eventTime: { has: (c) => !!c.eventTime },
+  sourceColumns: (c) => (c.columns ? Object.keys(c.columns) : null),
   defaults: FILE_SOURCE_DEFAULTS,
   fields: [
     { kind: 'text', path: 'path', label: 'Path', help: "Relative to the job file's folder", empty: '' },

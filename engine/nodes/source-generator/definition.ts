@@ -23,7 +23,7 @@ export interface GeneratorSourceConfig {
 }
 
 /** The columns every generated record has. */
-export const GENERATOR_COLUMNS = ['seq', 'key', 'value', 'ts'] as const;
+export const GENERATOR_COLUMNS: readonly string[] = ['seq', 'key', 'value', 'ts'];
 
 /** What an absent key means: read by the reader (engine/connectors/generator-source.ts) and the form. */
 export const GENERATOR_DEFAULTS = {
@@ -60,6 +60,10 @@ export const generatorSource = defineNode<'source.generator', GeneratorSourceCon
   },
   ports: { outputs: ['out'], minInputs: 0, maxInputs: 0 },
   configSchema,
+  // Always: its `ts` column, watermarked with its own outOfOrderness bound when no eventTime is
+  // set (engine/connectors/sources.ts), so it is never late.
+  eventTime: { has: () => true },
+  sourceColumns: () => GENERATOR_COLUMNS,
   defaults: GENERATOR_DEFAULTS,
   fields: [
     { kind: 'number', path: 'count', label: 'Records', integer: true, min: 0, placeholder: 'unbounded' },

@@ -56,6 +56,10 @@ export const nexmarkSource = defineNode<'source.nexmark', NexmarkSourceConfig>({
   },
   ports: { outputs: NEXMARK_PORTS, minInputs: 0, maxInputs: 0 },
   configSchema,
+  // `dateTime`, watermarked maxOutOfOrderness behind.
+  eventTime: { has: () => true },
+  // Per port (person, auction, bid): nexmark.ts.
+  sourceColumns: () => null,
   defaults: NEXMARK_DEFAULTS,
   fields: [
     {

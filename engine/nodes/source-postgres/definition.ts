@@ -59,6 +59,8 @@ export const postgresSource = defineNode<'source.postgres', PostgresSourceConfig
   },
   ports: { outputs: ['out'], minInputs: 0, maxInputs: 0 },
   configSchema,
+  eventTime: { has: (c) => !!c.eventTime },
+  sourceColumns: (c) => (c.columns ? Object.keys(c.columns) : null),
   // A CDC source emits the table's changes (Flink's postgres-cdc is a changelog source too).
   changelog: { produces: (c) => c.mode === 'cdc' },
   defaults: {},

@@ -47,6 +47,7 @@ export const topn = defineNode<'topn', TopNConfig>({
   },
   ports: { outputs: ['out'], minInputs: 1, maxInputs: 1 },
   configSchema,
+  eventTime: { needs: (c) => !!c.window },
   // A running top N emits rank changes; per window, each window's final rows once.
   changelog: { produces: (c) => !c.window },
   partitionKey: (c) => c.partitionBy,

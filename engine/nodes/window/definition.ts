@@ -40,6 +40,7 @@ export const window = defineNode<'window', WindowConfig>({
   // `late`: records that arrive after the watermark passed their window's end plus the allowed lateness.
   ports: { outputs: ['out', 'late'], minInputs: 1, maxInputs: 1 },
   configSchema,
+  eventTime: { needs: () => true },
   // Tumbling and sliding windows retract -U/-D rows from their panes; a session cannot.
   changelog: { accepts: (c) => c.window?.kind !== 'session' },
   partitionKey: (c) => c.keyBy,
