@@ -8,6 +8,7 @@
  * `engine/nodes` (these shapes and the shared config pieces) and `engine/sql` / `engine/time`.
  */
 import type { z } from 'zod';
+import type { DurationFn } from './durations.ts';
 import type { FieldDescriptor } from './fields.ts';
 
 export type PaletteGroup = 'Sources' | 'Transforms' | 'Windows' | 'Sinks';
@@ -83,6 +84,11 @@ export interface NodeDefinition<T extends string = string, C = unknown> {
   partitionKey?(config: C, port: InputPort | undefined): string | undefined;
   /** Keeps keyed state (gets a state backend; its input is routed by key group). */
   keyedState?: boolean;
+  /**
+   * A copy of the config with `f` applied to every duration in it, `signed` to those that may be
+   * negative (normalizing to ms and back); absent = the config has no durations.
+   */
+  mapDurations?(config: C, f: DurationFn, signed: DurationFn): C;
   /** Event time: whether a source's records carry it, whether a node needs it upstream. */
   eventTime?: EventTimeRule<C>;
   /**

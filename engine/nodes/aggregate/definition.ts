@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { duration, nonEmpty } from '../schema-pieces.ts';
 import type { DurationInput } from '../config.ts';
+import { mapOptional } from '../durations.ts';
 import { defineNode, type Assert, type SchemaMatches } from '../definition.ts';
 
 /** Group aggregation without windows: emits -U/+U updates as its input grows. */
@@ -35,6 +36,7 @@ export const aggregate = defineNode<'aggregate', AggregateConfig>({
   },
   ports: { outputs: ['out'], minInputs: 1, maxInputs: 1 },
   configSchema,
+  mapDurations: (c, f) => mapOptional(c, 'stateTtl', f),
   changelog: { produces: () => true, accepts: () => true },
   partitionKey: (c) => c.keyBy,
   keyedState: true,

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { nonEmpty, windowSpec } from '../schema-pieces.ts';
 import type { WindowSpec } from '../config.ts';
+import { mapWindow } from '../durations.ts';
 import { defineNode, type Assert, type SchemaMatches } from '../definition.ts';
 import { joinFields } from '../shared-fields.ts';
 
@@ -41,6 +42,7 @@ export const windowJoin = defineNode<'join.window', WindowJoinConfig>({
   },
   ports: { outputs: ['out'], minInputs: 2, maxInputs: 2, inputs: ['left', 'right'] },
   configSchema,
+  mapDurations: (c, f) => ({ ...c, window: mapWindow(c.window, f) }),
   eventTime: { needs: () => true },
   partitionKey: (c, port) => (port === 'right' ? c.rightKey : c.leftKey),
   keyedState: true,

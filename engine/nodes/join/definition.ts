@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { duration, nonEmpty } from '../schema-pieces.ts';
 import type { DurationInput } from '../config.ts';
+import { mapOptional } from '../durations.ts';
 import { defineNode, type Assert, type SchemaMatches } from '../definition.ts';
 import { joinFields } from '../shared-fields.ts';
 
@@ -46,6 +47,7 @@ export const join = defineNode<'join', JoinConfig>({
   },
   ports: { outputs: ['out'], minInputs: 2, maxInputs: 2, inputs: ['left', 'right'] },
   configSchema,
+  mapDurations: (c, f) => mapOptional(c, 'stateTtl', f),
   // Outer joins retract NULL-padded rows when their first match arrives.
   changelog: { produces: (c) => c.kind !== 'inner' },
   partitionKey: (c, port) => (port === 'right' ? c.rightKey : c.leftKey),

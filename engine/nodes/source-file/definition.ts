@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { eventTime, nonEmpty, recordFormat } from '../schema-pieces.ts';
 import type { EventTimeConfig, RecordFormat } from '../config.ts';
 import { RECORD_FORMAT_OPTIONS } from '../config.ts';
+import { mapEventTime } from '../durations.ts';
 import { defineNode, type Assert, type SchemaMatches } from '../definition.ts';
 import { eventTimeField } from '../shared-fields.ts';
 
@@ -48,6 +49,7 @@ export const fileSource = defineNode<'source.file', FileSourceConfig>({
   // `bad` carries dead letters (file, line, reason, text) when onBadRecord is `dead-letter`.
   ports: { outputs: ['out', 'bad'], minInputs: 0, maxInputs: 0 },
   configSchema,
+  mapDurations: (c, f) => (c.eventTime ? { ...c, eventTime: mapEventTime(c.eventTime, f) } : { ...c }),
   eventTime: { has: (c) => !!c.eventTime },
   sourceColumns: (c) => (c.columns ? Object.keys(c.columns) : null),
   defaults: FILE_SOURCE_DEFAULTS,

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { duration, eventTime, nonNegInt, posInt } from '../schema-pieces.ts';
 import type { DurationInput, EventTimeConfig } from '../config.ts';
+import { mapEventTime, mapOptional } from '../durations.ts';
 import { defineNode, type Assert, type SchemaMatches } from '../definition.ts';
 import { eventTimeField } from '../shared-fields.ts';
 
@@ -60,6 +61,10 @@ export const generatorSource = defineNode<'source.generator', GeneratorSourceCon
   },
   ports: { outputs: ['out'], minInputs: 0, maxInputs: 0 },
   configSchema,
+  mapDurations: (c, f) => {
+    const out = mapOptional(c, 'outOfOrderness', f);
+    return c.eventTime ? { ...out, eventTime: mapEventTime(c.eventTime, f) } : out;
+  },
   // Always: its `ts` column, watermarked with its own outOfOrderness bound when no eventTime is
   // set (engine/connectors/sources.ts), so it is never late.
   eventTime: { has: () => true },

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { duration, nonNegInt, posInt } from '../schema-pieces.ts';
 import type { DurationInput } from '../config.ts';
+import { mapOptional } from '../durations.ts';
 import { defineNode, type Assert, type SchemaMatches } from '../definition.ts';
 import { NEXMARK_DEFAULT_BASE_TIME, NEXMARK_DEFAULT_OUT_OF_ORDERNESS_MS, NEXMARK_PORTS } from './nexmark.ts';
 
@@ -56,6 +57,7 @@ export const nexmarkSource = defineNode<'source.nexmark', NexmarkSourceConfig>({
   },
   ports: { outputs: NEXMARK_PORTS, minInputs: 0, maxInputs: 0 },
   configSchema,
+  mapDurations: (c, f) => mapOptional(c, 'maxOutOfOrderness', f),
   // `dateTime`, watermarked maxOutOfOrderness behind.
   eventTime: { has: () => true },
   // Per port (person, auction, bid): nexmark.ts.

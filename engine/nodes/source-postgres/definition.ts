@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { eventTime, nonEmpty } from '../schema-pieces.ts';
 import type { EventTimeConfig } from '../config.ts';
+import { mapEventTime } from '../durations.ts';
 import { defineNode, type Assert, type SchemaMatches } from '../definition.ts';
 import { endpointFields } from '../postgres-fields.ts';
 import { eventTimeField } from '../shared-fields.ts';
@@ -59,6 +60,7 @@ export const postgresSource = defineNode<'source.postgres', PostgresSourceConfig
   },
   ports: { outputs: ['out'], minInputs: 0, maxInputs: 0 },
   configSchema,
+  mapDurations: (c, f) => (c.eventTime ? { ...c, eventTime: mapEventTime(c.eventTime, f) } : { ...c }),
   eventTime: { has: (c) => !!c.eventTime },
   sourceColumns: (c) => (c.columns ? Object.keys(c.columns) : null),
   // A CDC source emits the table's changes (Flink's postgres-cdc is a changelog source too).

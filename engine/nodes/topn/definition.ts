@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { nonEmpty, posInt, windowSpec } from '../schema-pieces.ts';
 import type { WindowSpec } from '../config.ts';
+import { mapWindow } from '../durations.ts';
 import { defineNode, type Assert, type SchemaMatches } from '../definition.ts';
 
 /**
@@ -47,6 +48,7 @@ export const topn = defineNode<'topn', TopNConfig>({
   },
   ports: { outputs: ['out'], minInputs: 1, maxInputs: 1 },
   configSchema,
+  mapDurations: (c, f) => (c.window ? { ...c, window: mapWindow(c.window, f) } : c),
   eventTime: { needs: (c) => !!c.window },
   // A running top N emits rank changes; per window, each window's final rows once.
   changelog: { produces: (c) => !c.window },

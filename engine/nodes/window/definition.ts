@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { duration, nonEmpty, windowSpec } from '../schema-pieces.ts';
 import type { DurationInput, WindowSpec } from '../config.ts';
+import { mapOptional, mapWindow } from '../durations.ts';
 import { defineNode, type Assert, type SchemaMatches } from '../definition.ts';
 
 export interface WindowConfig {
@@ -40,6 +41,7 @@ export const window = defineNode<'window', WindowConfig>({
   // `late`: records that arrive after the watermark passed their window's end plus the allowed lateness.
   ports: { outputs: ['out', 'late'], minInputs: 1, maxInputs: 1 },
   configSchema,
+  mapDurations: (c, f) => mapOptional({ ...c, window: mapWindow(c.window, f) }, 'allowedLateness', f),
   eventTime: { needs: () => true },
   // Tumbling and sliding windows retract -U/-D rows from their panes; a session cannot.
   changelog: { accepts: (c) => c.window?.kind !== 'session' },
