@@ -33,6 +33,8 @@ interface FieldBase<C> {
 
 /** Something a form shows that edits no config key of its own (a button, a note). */
 interface Decoration<C> {
+  /** None: a decoration edits no key (so `field.path` reads on every descriptor). */
+  path?: undefined;
   when?(config: C): boolean;
 }
 
