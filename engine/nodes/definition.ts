@@ -89,6 +89,8 @@ export interface NodeDefinition<T extends string = string, C = unknown> {
    * negative (normalizing to ms and back); absent = the config has no durations.
    */
   mapDurations?(config: C, f: DurationFn, signed: DurationFn): C;
+  /** The SQL texts in its config (conditions, select lists, keys), e.g. to find the names a job uses. */
+  expressions?(config: C): string[];
   /** Event time: whether a source's records carry it, whether a node needs it upstream. */
   eventTime?: EventTimeRule<C>;
   /**

@@ -36,6 +36,7 @@ export const aggregate = defineNode<'aggregate', AggregateConfig>({
   },
   ports: { outputs: ['out'], minInputs: 1, maxInputs: 1 },
   configSchema,
+  expressions: (c) => [c.aggregates, c.keyBy],
   mapDurations: (c, f) => mapOptional(c, 'stateTtl', f),
   changelog: { produces: () => true, accepts: () => true },
   partitionKey: (c) => c.keyBy,

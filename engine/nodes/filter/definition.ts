@@ -24,6 +24,7 @@ export const filter = defineNode<'filter', FilterConfig>({
   },
   ports: { outputs: ['out'], minInputs: 1, maxInputs: 1 },
   configSchema,
+  expressions: (c) => [c.where],
   changelog: { passes: true },
   defaults: {},
   fields: [

@@ -46,6 +46,7 @@ export const intervalJoin = defineNode<'join.interval', IntervalJoinConfig>({
   },
   ports: { outputs: ['out'], minInputs: 2, maxInputs: 2, inputs: ['left', 'right'] },
   configSchema,
+  expressions: (c) => [c.select, c.leftKey, c.rightKey],
   mapDurations: (c, _f, signed) => ({ ...c, lower: signed(c.lower), upper: signed(c.upper) }),
   eventTime: { needs: () => true },
   partitionKey: (c, port) => (port === 'right' ? c.rightKey : c.leftKey),

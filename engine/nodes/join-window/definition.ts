@@ -42,6 +42,7 @@ export const windowJoin = defineNode<'join.window', WindowJoinConfig>({
   },
   ports: { outputs: ['out'], minInputs: 2, maxInputs: 2, inputs: ['left', 'right'] },
   configSchema,
+  expressions: (c) => [c.select, c.leftKey, c.rightKey],
   mapDurations: (c, f) => ({ ...c, window: mapWindow(c.window, f) }),
   eventTime: { needs: () => true },
   partitionKey: (c, port) => (port === 'right' ? c.rightKey : c.leftKey),

@@ -47,6 +47,7 @@ export const join = defineNode<'join', JoinConfig>({
   },
   ports: { outputs: ['out'], minInputs: 2, maxInputs: 2, inputs: ['left', 'right'] },
   configSchema,
+  expressions: (c) => [c.select, c.leftKey, c.rightKey],
   mapDurations: (c, f) => mapOptional(c, 'stateTtl', f),
   // Outer joins retract NULL-padded rows when their first match arrives.
   changelog: { produces: (c) => c.kind !== 'inner' },

@@ -24,6 +24,7 @@ export const map = defineNode<'map', MapConfig>({
   },
   ports: { outputs: ['out'], minInputs: 1, maxInputs: 1 },
   configSchema,
+  expressions: (c) => [c.select],
   changelog: { passes: true },
   defaults: {},
   fields: [

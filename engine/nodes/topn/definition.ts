@@ -48,6 +48,7 @@ export const topn = defineNode<'topn', TopNConfig>({
   },
   ports: { outputs: ['out'], minInputs: 1, maxInputs: 1 },
   configSchema,
+  expressions: (c) => [c.partitionBy, c.orderBy],
   mapDurations: (c, f) => (c.window ? { ...c, window: mapWindow(c.window, f) } : c),
   eventTime: { needs: (c) => !!c.window },
   // A running top N emits rank changes; per window, each window's final rows once.

@@ -41,6 +41,7 @@ export const window = defineNode<'window', WindowConfig>({
   // `late`: records that arrive after the watermark passed their window's end plus the allowed lateness.
   ports: { outputs: ['out', 'late'], minInputs: 1, maxInputs: 1 },
   configSchema,
+  expressions: (c) => [c.aggregates, c.keyBy ?? ''],
   mapDurations: (c, f) => mapOptional({ ...c, window: mapWindow(c.window, f) }, 'allowedLateness', f),
   eventTime: { needs: () => true },
   // Tumbling and sliding windows retract -U/-D rows from their panes; a session cannot.
