@@ -13,15 +13,14 @@ import type { JobDocument, JobNode, JobProblem } from './types.ts';
 import type { GraphIndex } from './check-graph.ts';
 import { isSource } from './ports.ts';
 import { outputColumnsOf, type ExpressionChecker, type ExpressionKind } from './expressions.ts';
-import { relationalColumns } from './check-relational.ts';
 import { isNexmarkPort, nexmarkColumnNames } from './nexmark.ts';
 import { definitionOf } from './node-types.ts';
+import type { Columns } from '../nodes/columns.ts';
+
+export type { Columns };
 
 // The generator's columns belong to its definition; re-exported for this module's importers.
 export { GENERATOR_COLUMNS } from '../nodes/source-generator/definition.ts';
-
-/** Column names, or null when not known before reading the data. */
-export type Columns = readonly string[] | null;
 
 const err = (path: string, message: string, nodeId: string): JobProblem => ({
   path,
@@ -154,9 +153,17 @@ function visit(ctx: Ctx, node: JobNode, index: number): void {
       return;
     }
     default: {
-      const ports = (ctx.idx.inputs.get(node.id) ?? []).map((e, i) => ({ port: e.toPort, columns: ins[i] }));
-      const out = relationalColumns(node, index, ports, ctx.problems);
-      if (out !== undefined) ctx.out.set(node.id, { out, late: null });
+      // The joins, aggregate and topn state their rule in their definitions; sinks emit nothing.
+      const rule = definitionOf(node).columns;
+      if (!rule) return;
+      const path = (field?: string) => (field === undefined ? `nodes[${index}]` : `nodes[${index}].config.${field}`);
+      const out = rule(node.config, {
+        nodeId: node.id,
+        inputs: (ctx.idx.inputs.get(node.id) ?? []).map((e, i) => ({ port: e.toPort, columns: ins[i] })),
+        path,
+        error: (at, message) => ctx.problems.push(err(at, message, node.id)),
+      });
+      ctx.out.set(node.id, { out, late: null });
       return;
     }
   }

@@ -8,6 +8,7 @@
  * `engine/nodes` (these shapes and the shared config pieces) and `engine/sql` / `engine/time`.
  */
 import type { z } from 'zod';
+import type { Columns, ColumnsContext } from './columns.ts';
 import type { DurationFn } from './durations.ts';
 import type { FieldDescriptor } from './fields.ts';
 
@@ -89,6 +90,11 @@ export interface NodeDefinition<T extends string = string, C = unknown> {
    * negative (normalizing to ms and back); absent = the config has no durations.
    */
   mapDurations?(config: C, f: DurationFn, signed: DurationFn): C;
+  /**
+   * Its output-column rule (engine/nodes/columns.ts): checks the SQL in its config against its
+   * inputs' columns and returns the columns it emits (null = unknown).
+   */
+  columns?(config: C, ctx: ColumnsContext): Columns;
   /** The SQL texts in its config (conditions, select lists, keys), e.g. to find the names a job uses. */
   expressions?(config: C): string[];
   /** Event time: whether a source's records carry it, whether a node needs it upstream. */

@@ -3,6 +3,8 @@ import { z } from 'zod';
 import { duration, nonEmpty } from '../schema-pieces.ts';
 import type { DurationInput } from '../config.ts';
 import { mapOptional } from '../durations.ts';
+import { compileAggregates, parseKeyBy, referencedColumns } from '../../sql/index.ts';
+import { attempt, checkKnown } from '../columns.ts';
 import { defineNode, type Assert, type SchemaMatches } from '../definition.ts';
 
 /** Group aggregation without windows: emits -U/+U updates as its input grows. */
@@ -36,6 +38,19 @@ export const aggregate = defineNode<'aggregate', AggregateConfig>({
   },
   ports: { outputs: ['out'], minInputs: 1, maxInputs: 1 },
   configSchema,
+  columns: (c, ctx) => {
+    const input = ctx.inputs[0]?.columns ?? null;
+    const keys = attempt(ctx, ctx.path('keyBy'), () => parseKeyBy(c.keyBy));
+    if (keys) checkKnown(ctx, ctx.path('keyBy'), keys.columns, input);
+    const aggs = attempt(ctx, ctx.path('aggregates'), () => compileAggregates(c.aggregates));
+    if (aggs) checkKnown(ctx, ctx.path('aggregates'), referencedColumns('aggregates', c.aggregates), input);
+    if (!keys || !aggs) return null;
+    const clash = aggs.find((a) => keys.columns.includes(a.alias));
+    if (clash)
+      ctx.error(ctx.path('aggregates'), `output column '${clash.alias}' is already a key column: choose another alias`);
+    // Its key columns, then the aggregate aliases.
+    return [...keys.columns, ...aggs.map((a) => a.alias)];
+  },
   expressions: (c) => [c.aggregates, c.keyBy],
   mapDurations: (c, f) => mapOptional(c, 'stateTtl', f),
   changelog: { produces: () => true, accepts: () => true },

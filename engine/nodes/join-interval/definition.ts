@@ -2,6 +2,8 @@
 import { z } from 'zod';
 import { nonEmpty, signedDuration } from '../schema-pieces.ts';
 import type { DurationInput } from '../config.ts';
+import { joinColumns } from '../join-columns.ts';
+import { checkSignedDuration } from '../signed-duration.ts';
 import { defineNode, type Assert, type SchemaMatches } from '../definition.ts';
 import { joinFields } from '../shared-fields.ts';
 
@@ -46,6 +48,17 @@ export const intervalJoin = defineNode<'join.interval', IntervalJoinConfig>({
   },
   ports: { outputs: ['out'], minInputs: 2, maxInputs: 2, inputs: ['left', 'right'] },
   configSchema,
+  columns: (c, ctx) => {
+    const lo = checkSignedDuration(c.lower),
+      hi = checkSignedDuration(c.upper);
+    if (lo.ok && hi.ok && lo.value > hi.value) {
+      ctx.error(
+        ctx.path('lower'),
+        `lower (${lo.value} ms) is greater than upper (${hi.value} ms): no row could ever join`,
+      );
+    }
+    return joinColumns(c, ctx, false);
+  },
   expressions: (c) => [c.select, c.leftKey, c.rightKey],
   mapDurations: (c, _f, signed) => ({ ...c, lower: signed(c.lower), upper: signed(c.upper) }),
   eventTime: { needs: () => true },

@@ -3,6 +3,8 @@ import { z } from 'zod';
 import { nonEmpty, windowSpec } from '../schema-pieces.ts';
 import type { WindowSpec } from '../config.ts';
 import { mapWindow } from '../durations.ts';
+import { checkWindowSpec } from '../columns.ts';
+import { joinColumns } from '../join-columns.ts';
 import { defineNode, type Assert, type SchemaMatches } from '../definition.ts';
 import { joinFields } from '../shared-fields.ts';
 
@@ -42,6 +44,10 @@ export const windowJoin = defineNode<'join.window', WindowJoinConfig>({
   },
   ports: { outputs: ['out'], minInputs: 2, maxInputs: 2, inputs: ['left', 'right'] },
   configSchema,
+  columns: (c, ctx) => {
+    checkWindowSpec(ctx, c.window, 'window');
+    return joinColumns(c, ctx, true);
+  },
   expressions: (c) => [c.select, c.leftKey, c.rightKey],
   mapDurations: (c, f) => ({ ...c, window: mapWindow(c.window, f) }),
   eventTime: { needs: () => true },

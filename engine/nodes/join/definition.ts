@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { duration, nonEmpty } from '../schema-pieces.ts';
 import type { DurationInput } from '../config.ts';
 import { mapOptional } from '../durations.ts';
+import { joinColumns } from '../join-columns.ts';
 import { defineNode, type Assert, type SchemaMatches } from '../definition.ts';
 import { joinFields } from '../shared-fields.ts';
 
@@ -47,6 +48,7 @@ export const join = defineNode<'join', JoinConfig>({
   },
   ports: { outputs: ['out'], minInputs: 2, maxInputs: 2, inputs: ['left', 'right'] },
   configSchema,
+  columns: (c, ctx) => joinColumns(c, ctx, false),
   expressions: (c) => [c.select, c.leftKey, c.rightKey],
   mapDurations: (c, f) => mapOptional(c, 'stateTtl', f),
   // Outer joins retract NULL-padded rows when their first match arrives.

@@ -3,6 +3,9 @@ import { z } from 'zod';
 import { nonEmpty, posInt, windowSpec } from '../schema-pieces.ts';
 import type { WindowSpec } from '../config.ts';
 import { mapWindow } from '../durations.ts';
+import { parseKeyBy } from '../../sql/index.ts';
+import { compileOrderBy } from '../../sql/order-by.ts';
+import { attempt, checkKnown, checkWindowSpec } from '../columns.ts';
 import { defineNode, type Assert, type SchemaMatches } from '../definition.ts';
 
 /**
@@ -20,6 +23,9 @@ export interface TopNConfig {
    */
   window?: WindowSpec;
 }
+
+/** The column topn adds: the row's rank within its partition, 1..limit. */
+export const TOPN_RANK_COLUMN = 'rownum';
 
 /** Limit 1 ordered by one column: deduplication (keeps the first or the last row per partition). */
 export function isDeduplication(c: Pick<TopNConfig, 'limit' | 'orderBy'>): boolean {
@@ -48,6 +54,30 @@ export const topn = defineNode<'topn', TopNConfig>({
   },
   ports: { outputs: ['out'], minInputs: 1, maxInputs: 1 },
   configSchema,
+  columns: (c, ctx) => {
+    const input = ctx.inputs[0]?.columns ?? null;
+    const keys = attempt(ctx, ctx.path('partitionBy'), () => parseKeyBy(c.partitionBy));
+    if (keys) checkKnown(ctx, ctx.path('partitionBy'), keys.columns, input);
+    const order = attempt(ctx, ctx.path('orderBy'), () => compileOrderBy(c.orderBy));
+    if (order) checkKnown(ctx, ctx.path('orderBy'), order.columns, input);
+    if (input && input.includes(TOPN_RANK_COLUMN)) {
+      ctx.error(
+        ctx.path(),
+        `the input of topn '${ctx.nodeId}' already has a column '${TOPN_RANK_COLUMN}' (topn adds it): rename it upstream`,
+      );
+    }
+    if (c.window) {
+      checkWindowSpec(ctx, c.window, 'window');
+      const clash = input?.find((x) => x === 'window_start' || x === 'window_end');
+      if (clash)
+        ctx.error(
+          ctx.path(),
+          `the input of topn '${ctx.nodeId}' already has a column '${clash}' (a windowed topn adds it): rename it upstream`,
+        );
+      return input ? ['window_start', 'window_end', ...input, TOPN_RANK_COLUMN] : null;
+    }
+    return input ? [...input, TOPN_RANK_COLUMN] : null;
+  },
   expressions: (c) => [c.partitionBy, c.orderBy],
   mapDurations: (c, f) => (c.window ? { ...c, window: mapWindow(c.window, f) } : c),
   eventTime: { needs: (c) => !!c.window },
