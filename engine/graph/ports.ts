@@ -14,7 +14,7 @@
  */
 
 import type { JobEdge, JobNode, NodeType } from './types.ts';
-import type { InputPort, OutputPort, PortSpec } from '../nodes/definition.ts';
+import type { InputPort, OutputPort, PortSpec } from '../nodes/ports.ts';
 import { NODE_DEFINITIONS } from './node-types.ts';
 
 export type { InputPort, OutputPort, PortSpec };

@@ -5,7 +5,7 @@
  */
 import { ExpressionError } from '../sql/index.ts';
 import { checkDuration } from './units.ts';
-import type { InputPort } from './definition.ts';
+import type { InputPort } from './ports.ts';
 import type { WindowSpec } from './config.ts';
 
 /** Column names, or null when not known before reading the data. */

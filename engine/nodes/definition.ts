@@ -11,24 +11,12 @@ import type { z } from 'zod';
 import type { Columns, ColumnsContext } from './columns.ts';
 import type { DurationFn } from './durations.ts';
 import type { FieldDescriptor } from './fields.ts';
+import type { InputPort, PortSpec } from './ports.ts';
+
+export type { InputPort, OutputPort, PortSpec } from './ports.ts';
 
 export type PaletteGroup = 'Sources' | 'Transforms' | 'Windows' | 'Sinks';
 export const PALETTE_GROUPS: readonly PaletteGroup[] = ['Sources', 'Transforms', 'Windows', 'Sinks'];
-
-/** Output ports: `out`, `late` (windows), `bad` (dead letters), or a Nexmark source's three. */
-export type OutputPort = 'out' | 'late' | 'bad' | 'person' | 'auction' | 'bid';
-/** Named input ports of two-input nodes. */
-export type InputPort = 'left' | 'right';
-
-export interface PortSpec {
-  /** Output ports; empty for sinks. */
-  outputs: readonly OutputPort[];
-  /** Allowed number of incoming edges. */
-  minInputs: number;
-  maxInputs: number;
-  /** Named input ports (two-input nodes); absent = one anonymous input. */
-  inputs?: readonly InputPort[];
-}
 
 export interface ChangelogRule<C> {
   /** Emits a changelog whatever its input (aggregate, an outer join, a CDC source). */
