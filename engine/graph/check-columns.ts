@@ -1,7 +1,8 @@
 /**
  * Checks that need the data flowing through the graph: windows have event time upstream,
  * expressions parse, and the columns they read exist wherever the upstream schema is known.
- * Runs on an acyclic, structurally valid graph (see check-graph.ts). Browser-safe.
+ * Runs on an acyclic, structurally valid graph (see check-graph.ts). Browser-safe. Each type's
+ * output-column rule is its definition's `columns` (engine/nodes/<type>/definition.ts):
  *
  * Known schemas: a generator emits {seq, key, value, ts}; a file source is unknown unless it
  * declares `columns`; filter passes its input through; map emits its select list; union emits its
@@ -81,10 +82,6 @@ function checkExpr(
   return true;
 }
 
-function sameColumns(a: readonly string[], b: readonly string[]): boolean {
-  return a.length === b.length && a.every((c) => b.includes(c));
-}
-
 function visit(ctx: Ctx, node: JobNode, index: number): void {
   const ins = inputColumns(ctx, node.id);
   const input = ins.length > 0 ? ins[0] : null;
@@ -100,73 +97,21 @@ function visit(ctx: Ctx, node: JobNode, index: number): void {
     ctx.out.set(node.id, { out: cols, late: null });
     return;
   }
-  switch (node.type) {
-    case 'filter':
-      checkExpr(ctx, node, index, 'where', 'where', node.config.where, input);
-      ctx.out.set(node.id, { out: input, late: null });
-      return;
-    case 'map': {
-      const ok = checkExpr(ctx, node, index, 'select', 'select', node.config.select, input);
-      const cols = ok ? outputColumnsOf(ctx.expr, 'select', node.config.select, input) : null;
-      ctx.out.set(node.id, { out: cols, late: null });
-      return;
-    }
-    case 'union': {
-      const known = ins.filter((c): c is readonly string[] => c !== null);
-      if (known.length === ins.length && known.length > 1 && !known.every((c) => sameColumns(c, known[0]))) {
-        ctx.problems.push(
-          err(
-            `nodes[${index}]`,
-            `union inputs have different columns: ${known.map((c) => `(${c.join(', ')})`).join(' vs ')}`,
-            node.id,
-          ),
-        );
-      }
-      ctx.out.set(node.id, { out: known.length === ins.length && ins.length > 0 ? known[0] : null, late: null });
-      return;
-    }
-    case 'window': {
-      const c = node.config;
-      let keys: Columns = [];
-      if (c.keyBy !== undefined && c.keyBy.trim() !== '') {
-        keys = checkExpr(ctx, node, index, 'keyBy', 'keyBy', c.keyBy, input)
-          ? outputColumnsOf(ctx.expr, 'keyBy', c.keyBy, input)
-          : null;
-      }
-      const aggs = checkExpr(ctx, node, index, 'aggregates', 'aggregates', c.aggregates, input)
-        ? outputColumnsOf(ctx.expr, 'aggregates', c.aggregates, input)
-        : null;
-      const out = keys && aggs ? ['window_start', 'window_end', ...keys, ...aggs] : null;
-      if (keys && aggs) {
-        const clash = aggs.find((a) => a === 'window_start' || a === 'window_end' || keys.includes(a));
-        if (clash !== undefined) {
-          ctx.problems.push(
-            err(
-              `nodes[${index}].config.aggregates`,
-              `output column '${clash}' is already a ${keys.includes(clash) ? 'key column' : 'window column'}: choose another alias`,
-              node.id,
-            ),
-          );
-        }
-      }
-      ctx.out.set(node.id, { out, late: input });
-      return;
-    }
-    default: {
-      // The joins, aggregate and topn state their rule in their definitions; sinks emit nothing.
-      const rule = definitionOf(node).columns;
-      if (!rule) return;
-      const path = (field?: string) => (field === undefined ? `nodes[${index}]` : `nodes[${index}].config.${field}`);
-      const out = rule(node.config, {
-        nodeId: node.id,
-        inputs: (ctx.idx.inputs.get(node.id) ?? []).map((e, i) => ({ port: e.toPort, columns: ins[i] })),
-        path,
-        error: (at, message) => ctx.problems.push(err(at, message, node.id)),
-      });
-      ctx.out.set(node.id, { out, late: null });
-      return;
-    }
-  }
+  // Every other type states its rule in its definition; sinks emit nothing.
+  const def = definitionOf(node);
+  const rule = def.columns;
+  if (!rule) return;
+  const path = (field?: string) => (field === undefined ? `nodes[${index}]` : `nodes[${index}].config.${field}`);
+  const out = rule(node.config, {
+    nodeId: node.id,
+    inputs: (ctx.idx.inputs.get(node.id) ?? []).map((e, i) => ({ port: e.toPort, columns: ins[i] })),
+    path,
+    error: (at, message) => ctx.problems.push(err(at, message, node.id)),
+    checkExpression: (field, kind, text, known) => checkExpr(ctx, node, index, field, kind, text, known),
+    outputColumns: (kind, text, input) => outputColumnsOf(ctx.expr, kind, text, input),
+  });
+  // A `late` port carries the node's input unchanged.
+  ctx.out.set(node.id, { out, late: def.ports.outputs.includes('late') ? input : null });
 }
 
 /** Every source a node reads from, directly or through other nodes. */

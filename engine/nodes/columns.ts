@@ -25,6 +25,21 @@ export interface ColumnsContext {
   path(field?: string): string;
   /** Records an error of this node at `path`. */
   error(path: string, message: string): void;
+  /**
+   * Checks an expression at config `field`: its syntax, then the columns it reads against `known`
+   * (each problem recorded); false when it does not parse.
+   */
+  checkExpression(field: string, kind: ExpressionListKind, text: string, known: Columns): boolean;
+  /** Output columns of a valid select, aggregate or keyBy list, given its input's (null = unknown). */
+  outputColumns(kind: 'select' | 'aggregates' | 'keyBy', text: string, input: Columns): Columns;
+}
+
+/** The SQL fragments the validator checks (engine/graph/expressions.ts). */
+export type ExpressionListKind = 'where' | 'select' | 'keyBy' | 'aggregates';
+
+/** The columns on a node's first input (one-input nodes), null when unknown or absent. */
+export function firstInput(ctx: ColumnsContext): Columns {
+  return ctx.inputs.length > 0 ? ctx.inputs[0].columns : null;
 }
 
 /** Runs `f`; an expression error becomes a problem at `path` and null. */

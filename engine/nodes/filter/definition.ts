@@ -1,6 +1,7 @@
 /** `filter`: keeps the records for which a SQL condition is TRUE. */
 import { z } from 'zod';
 import { nonEmpty } from '../schema-pieces.ts';
+import { firstInput } from '../columns.ts';
 import { defineNode, type Assert, type SchemaMatches } from '../definition.ts';
 
 export interface FilterConfig {
@@ -24,6 +25,12 @@ export const filter = defineNode<'filter', FilterConfig>({
   },
   ports: { outputs: ['out'], minInputs: 1, maxInputs: 1 },
   configSchema,
+  // Its input's columns, unchanged.
+  columns: (c, ctx) => {
+    const input = firstInput(ctx);
+    ctx.checkExpression('where', 'where', c.where, input);
+    return input;
+  },
   expressions: (c) => [c.where],
   changelog: { passes: true },
   defaults: {},

@@ -1,6 +1,7 @@
 /** `map`: computes new columns with a SQL select list. */
 import { z } from 'zod';
 import { nonEmpty } from '../schema-pieces.ts';
+import { firstInput } from '../columns.ts';
 import { defineNode, type Assert, type SchemaMatches } from '../definition.ts';
 
 export interface MapConfig {
@@ -24,6 +25,13 @@ export const map = defineNode<'map', MapConfig>({
   },
   ports: { outputs: ['out'], minInputs: 1, maxInputs: 1 },
   configSchema,
+  // Its select list.
+  columns: (c, ctx) => {
+    const input = firstInput(ctx);
+    return ctx.checkExpression('select', 'select', c.select, input)
+      ? ctx.outputColumns('select', c.select, input)
+      : null;
+  },
   expressions: (c) => [c.select],
   changelog: { passes: true },
   defaults: {},

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { duration, nonEmpty, windowSpec } from '../schema-pieces.ts';
 import type { DurationInput, WindowSpec } from '../config.ts';
 import { mapOptional, mapWindow } from '../durations.ts';
+import { firstInput, type Columns } from '../columns.ts';
 import { defineNode, type Assert, type SchemaMatches } from '../definition.ts';
 
 export interface WindowConfig {
@@ -41,6 +42,27 @@ export const window = defineNode<'window', WindowConfig>({
   // `late`: records that arrive after the watermark passed their window's end plus the allowed lateness.
   ports: { outputs: ['out', 'late'], minInputs: 1, maxInputs: 1 },
   configSchema,
+  // window_start, window_end, the key columns, the aggregate aliases; `late` carries its input.
+  columns: (c, ctx) => {
+    const input = firstInput(ctx);
+    let keys: Columns = [];
+    if (c.keyBy !== undefined && c.keyBy.trim() !== '') {
+      keys = ctx.checkExpression('keyBy', 'keyBy', c.keyBy, input) ? ctx.outputColumns('keyBy', c.keyBy, input) : null;
+    }
+    const aggs = ctx.checkExpression('aggregates', 'aggregates', c.aggregates, input)
+      ? ctx.outputColumns('aggregates', c.aggregates, input)
+      : null;
+    if (keys && aggs) {
+      const clash = aggs.find((a) => a === 'window_start' || a === 'window_end' || keys.includes(a));
+      if (clash !== undefined) {
+        ctx.error(
+          ctx.path('aggregates'),
+          `output column '${clash}' is already a ${keys.includes(clash) ? 'key column' : 'window column'}: choose another alias`,
+        );
+      }
+    }
+    return keys && aggs ? ['window_start', 'window_end', ...keys, ...aggs] : null;
+  },
   expressions: (c) => [c.aggregates, c.keyBy ?? ''],
   mapDurations: (c, f) => mapOptional({ ...c, window: mapWindow(c.window, f) }, 'allowedLateness', f),
   eventTime: { needs: () => true },
