@@ -32,6 +32,8 @@ export interface EventTimeRule<C> {
   has?(config: C): boolean;
   /** A node that needs event time from every source upstream (windows, time-bounded joins). */
   needs?(config: C): boolean;
+  /** Forwards its input's records with their event time (filter, map, union). */
+  passes?: boolean;
 }
 
 /** What the palette and the canvas show for a type. */

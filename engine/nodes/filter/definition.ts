@@ -33,6 +33,7 @@ export const filter = defineNode<'filter', FilterConfig>({
   },
   expressions: (c) => [c.where],
   changelog: { passes: true },
+  eventTime: { passes: true },
   defaults: {},
   fields: [
     {

@@ -34,6 +34,7 @@ export const map = defineNode<'map', MapConfig>({
   },
   expressions: (c) => [c.select],
   changelog: { passes: true },
+  eventTime: { passes: true },
   defaults: {},
   fields: [
     {

@@ -38,6 +38,7 @@ export const union = defineNode<'union', UnionConfig>({
     return known.length === ins.length && ins.length > 0 ? known[0] : null;
   },
   changelog: { passes: true },
+  eventTime: { passes: true },
   defaults: {},
   fields: [
     {
