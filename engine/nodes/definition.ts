@@ -8,6 +8,7 @@
  * `engine/nodes` (these shapes and the shared config pieces) and `engine/sql` / `engine/time`.
  */
 import type { z } from 'zod';
+import type { ColumnTypeMap, ColumnTypesContext } from './column-types.ts';
 import type { Columns, ColumnsContext } from './columns.ts';
 import type { DurationFn } from './durations.ts';
 import type { FieldDescriptor } from './fields.ts';
@@ -85,6 +86,8 @@ export interface NodeDefinition<T extends string = string, C = unknown> {
    * inputs' columns and returns the columns it emits (null = unknown).
    */
   columns?(config: C, ctx: ColumnsContext): Columns;
+  /** The static types of the columns it emits (engine/nodes/column-types.ts); absent = none known. */
+  columnTypes?(config: C, ctx: ColumnTypesContext): ColumnTypeMap;
   /** The SQL texts in its config (conditions, select lists, keys), e.g. to find the names a job uses. */
   expressions?(config: C): string[];
   /** Event time: whether a source's records carry it, whether a node needs it upstream. */

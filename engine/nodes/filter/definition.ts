@@ -25,6 +25,7 @@ export const filter = defineNode<'filter', FilterConfig>({
   },
   ports: { outputs: ['out'], minInputs: 1, maxInputs: 1 },
   configSchema,
+  columnTypes: (_c, ctx) => ctx.input(),
   // Its input's columns, unchanged.
   columns: (c, ctx) => {
     const input = firstInput(ctx);

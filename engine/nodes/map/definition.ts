@@ -2,6 +2,8 @@
 import { z } from 'zod';
 import { nonEmpty } from '../schema-pieces.ts';
 import { firstInput } from '../columns.ts';
+import { compileProjectionDetailed, type ColumnType } from '../../sql/index.ts';
+import type { ColumnTypeMap } from '../column-types.ts';
 import { defineNode, type Assert, type SchemaMatches } from '../definition.ts';
 
 export interface MapConfig {
@@ -25,6 +27,20 @@ export const map = defineNode<'map', MapConfig>({
   },
   ports: { outputs: ['out'], minInputs: 1, maxInputs: 1 },
   configSchema,
+  columnTypes: (c, ctx) => {
+    const types = ctx.input();
+    const p = compileProjectionDetailed(c.select, types);
+    const out: ColumnTypeMap = p.columns === null ? new Map(types) : new Map();
+    for (const col of p.columns ?? p.extra) {
+      const t: ColumnType = { type: col.type ?? 'UNKNOWN' };
+      if (col.precision !== undefined) {
+        t.precision = col.precision;
+        t.scale = col.scale;
+      }
+      out.set(col.name, t);
+    }
+    return out;
+  },
   // Its select list.
   columns: (c, ctx) => {
     const input = firstInput(ctx);

@@ -4,6 +4,7 @@ import { eventTime, nonEmpty, recordFormat } from '../schema-pieces.ts';
 import type { EventTimeConfig, RecordFormat } from '../config.ts';
 import { RECORD_FORMAT_OPTIONS } from '../config.ts';
 import { mapEventTime } from '../durations.ts';
+import { declaredColumnTypes } from '../column-types.ts';
 import { defineNode, type Assert, type SchemaMatches } from '../definition.ts';
 import { eventTimeField } from '../shared-fields.ts';
 
@@ -49,6 +50,8 @@ export const fileSource = defineNode<'source.file', FileSourceConfig>({
   // `bad` carries dead letters (file, line, reason, text) when onBadRecord is `dead-letter`.
   ports: { outputs: ['out', 'bad'], minInputs: 0, maxInputs: 0 },
   configSchema,
+  // Declared columns win; without them, the types a sample of the data gives (as the export's).
+  columnTypes: (c, ctx) => declaredColumnTypes(c.columns ?? ctx.sampled() ?? {}),
   mapDurations: (c, f) => (c.eventTime ? { ...c, eventTime: mapEventTime(c.eventTime, f) } : { ...c }),
   eventTime: { has: (c) => !!c.eventTime },
   sourceColumns: (c) => (c.columns ? Object.keys(c.columns) : null),

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { duration, eventTime, nonNegInt, posInt } from '../schema-pieces.ts';
 import type { DurationInput, EventTimeConfig } from '../config.ts';
 import { mapEventTime, mapOptional } from '../durations.ts';
+import { declaredColumnTypes } from '../column-types.ts';
 import { defineNode, type Assert, type SchemaMatches } from '../definition.ts';
 import { eventTimeField } from '../shared-fields.ts';
 
@@ -24,7 +25,14 @@ export interface GeneratorSourceConfig {
 }
 
 /** The columns every generated record has. */
-export const GENERATOR_COLUMNS: readonly string[] = ['seq', 'key', 'value', 'ts'];
+/** The columns every generated record has, with their Flink SQL types. */
+export const GENERATOR_COLUMN_TYPES: ReadonlyArray<readonly [string, string]> = [
+  ['seq', 'BIGINT'],
+  ['key', 'STRING'],
+  ['value', 'BIGINT'],
+  ['ts', 'BIGINT'],
+];
+export const GENERATOR_COLUMNS: readonly string[] = GENERATOR_COLUMN_TYPES.map(([name]) => name);
 
 /** What an absent key means: read by the reader (engine/connectors/generator-source.ts) and the form. */
 export const GENERATOR_DEFAULTS = {
@@ -61,6 +69,7 @@ export const generatorSource = defineNode<'source.generator', GeneratorSourceCon
   },
   ports: { outputs: ['out'], minInputs: 0, maxInputs: 0 },
   configSchema,
+  columnTypes: () => declaredColumnTypes(Object.fromEntries(GENERATOR_COLUMN_TYPES)),
   mapDurations: (c, f) => {
     const out = mapOptional(c, 'outOfOrderness', f);
     return c.eventTime ? { ...out, eventTime: mapEventTime(c.eventTime, f) } : out;

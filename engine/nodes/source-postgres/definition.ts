@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { eventTime, nonEmpty } from '../schema-pieces.ts';
 import type { EventTimeConfig } from '../config.ts';
 import { mapEventTime } from '../durations.ts';
+import { declaredColumnTypes } from '../column-types.ts';
 import { defineNode, type Assert, type SchemaMatches } from '../definition.ts';
 import { endpointFields } from '../postgres-fields.ts';
 import { eventTimeField } from '../shared-fields.ts';
@@ -60,6 +61,7 @@ export const postgresSource = defineNode<'source.postgres', PostgresSourceConfig
   },
   ports: { outputs: ['out'], minInputs: 0, maxInputs: 0 },
   configSchema,
+  columnTypes: (c) => declaredColumnTypes(c.columns ?? {}),
   mapDurations: (c, f) => (c.eventTime ? { ...c, eventTime: mapEventTime(c.eventTime, f) } : { ...c }),
   eventTime: { has: (c) => !!c.eventTime },
   sourceColumns: (c) => (c.columns ? Object.keys(c.columns) : null),

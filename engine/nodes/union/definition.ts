@@ -25,6 +25,7 @@ export const union = defineNode<'union', UnionConfig>({
   },
   ports: { outputs: ['out'], minInputs: 2, maxInputs: Infinity },
   configSchema,
+  columnTypes: (_c, ctx) => ctx.input(),
   // Its inputs' columns, which must be the same (in any order).
   columns: (_c, ctx) => {
     const ins = ctx.inputs.map((i) => i.columns);

@@ -4,6 +4,8 @@ import { duration, nonEmpty, windowSpec } from '../schema-pieces.ts';
 import type { DurationInput, WindowSpec } from '../config.ts';
 import { mapOptional, mapWindow } from '../durations.ts';
 import { firstInput, type Columns } from '../columns.ts';
+import { compileAggregates, parseKeyBy } from '../../sql/index.ts';
+import type { ColumnTypeMap } from '../column-types.ts';
 import { defineNode, type Assert, type SchemaMatches } from '../definition.ts';
 
 export interface WindowConfig {
@@ -42,6 +44,16 @@ export const window = defineNode<'window', WindowConfig>({
   // `late`: records that arrive after the watermark passed their window's end plus the allowed lateness.
   ports: { outputs: ['out', 'late'], minInputs: 1, maxInputs: 1 },
   configSchema,
+  columnTypes: (c, ctx) => {
+    const types = ctx.input();
+    const out: ColumnTypeMap = new Map([
+      ['window_start', { type: 'STRING' }],
+      ['window_end', { type: 'STRING' }],
+    ]);
+    for (const k of parseKeyBy(c.keyBy ?? '').columns) out.set(k, types.get(k) ?? { type: 'UNKNOWN' });
+    for (const a of compileAggregates(c.aggregates, types)) out.set(a.alias, a.resultType);
+    return out;
+  },
   // window_start, window_end, the key columns, the aggregate aliases; `late` carries its input.
   columns: (c, ctx) => {
     const input = firstInput(ctx);
