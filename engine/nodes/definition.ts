@@ -12,6 +12,7 @@ import type { ColumnTypeMap, ColumnTypesContext } from './column-types.ts';
 import type { Columns, ColumnsContext } from './columns.ts';
 import type { DurationFn } from './durations.ts';
 import type { FieldDescriptor } from './fields.ts';
+import type { RangeChecker } from './ranges.ts';
 import type { InputPort, PortSpec } from './ports.ts';
 
 export type { InputPort, OutputPort, PortSpec } from './ports.ts';
@@ -88,6 +89,8 @@ export interface NodeDefinition<T extends string = string, C = unknown> {
   columns?(config: C, ctx: ColumnsContext): Columns;
   /** The static types of the columns it emits (engine/nodes/column-types.ts); absent = none known. */
   columnTypes?(config: C, ctx: ColumnTypesContext): ColumnTypeMap;
+  /** Its bounds the schema cannot express (engine/nodes/ranges.ts). */
+  checkRanges?(config: C, r: RangeChecker): void;
   /** The SQL texts in its config (conditions, select lists, keys), e.g. to find the names a job uses. */
   expressions?(config: C): string[];
   /** Event time: whether a source's records carry it, whether a node needs it upstream. */

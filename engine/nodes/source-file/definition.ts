@@ -5,6 +5,7 @@ import type { EventTimeConfig, RecordFormat } from '../config.ts';
 import { RECORD_FORMAT_OPTIONS } from '../config.ts';
 import { mapEventTime } from '../durations.ts';
 import { declaredColumnTypes } from '../column-types.ts';
+import { checkEventTimeRanges } from '../ranges.ts';
 import { defineNode, type Assert, type SchemaMatches } from '../definition.ts';
 import { eventTimeField } from '../shared-fields.ts';
 
@@ -50,6 +51,7 @@ export const fileSource = defineNode<'source.file', FileSourceConfig>({
   // `bad` carries dead letters (file, line, reason, text) when onBadRecord is `dead-letter`.
   ports: { outputs: ['out', 'bad'], minInputs: 0, maxInputs: 0 },
   configSchema,
+  checkRanges: (c, r) => checkEventTimeRanges(r, c.eventTime),
   // Declared columns win; without them, the types a sample of the data gives (as the export's).
   columnTypes: (c, ctx) => declaredColumnTypes(c.columns ?? ctx.sampled() ?? {}),
   mapDurations: (c, f) => (c.eventTime ? { ...c, eventTime: mapEventTime(c.eventTime, f) } : { ...c }),

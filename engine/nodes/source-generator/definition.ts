@@ -4,6 +4,7 @@ import { duration, eventTime, nonNegInt, posInt } from '../schema-pieces.ts';
 import type { DurationInput, EventTimeConfig } from '../config.ts';
 import { mapEventTime, mapOptional } from '../durations.ts';
 import { declaredColumnTypes } from '../column-types.ts';
+import { MAX_EVENT_DURATION_MS, MAX_TIMESTAMP_MS, checkEventTimeRanges, checkTimestamp } from '../ranges.ts';
 import { defineNode, type Assert, type SchemaMatches } from '../definition.ts';
 import { eventTimeField } from '../shared-fields.ts';
 
@@ -69,6 +70,22 @@ export const generatorSource = defineNode<'source.generator', GeneratorSourceCon
   },
   ports: { outputs: ['out'], minInputs: 0, maxInputs: 0 },
   configSchema,
+  checkRanges: (c, r) => {
+    checkEventTimeRanges(r, c.eventTime);
+    r.span('outOfOrderness', c.outOfOrderness);
+    r.int('count', c.count, Number.MAX_SAFE_INTEGER);
+    r.int('keys', c.keys, 1_000_000_000);
+    if (c.step !== undefined && c.step > MAX_EVENT_DURATION_MS)
+      r.error('step', `${c.step} ms is too large: at most ${MAX_EVENT_DURATION_MS}`);
+    if (c.startTime !== undefined && !checkTimestamp(r, 'startTime', c.startTime)) return;
+    if (c.count === undefined) return;
+    const last = (c.startTime ?? GENERATOR_DEFAULTS.startTime) + (c.step ?? GENERATOR_DEFAULTS.step) * c.count;
+    if (Math.abs(last) > MAX_TIMESTAMP_MS)
+      r.error(
+        'count',
+        `the last record's event time ${last} would be outside the representable range (±${MAX_TIMESTAMP_MS} ms)`,
+      );
+  },
   columnTypes: () => declaredColumnTypes(Object.fromEntries(GENERATOR_COLUMN_TYPES)),
   mapDurations: (c, f) => {
     const out = mapOptional(c, 'outOfOrderness', f);

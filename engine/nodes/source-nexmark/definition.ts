@@ -3,8 +3,14 @@ import { z } from 'zod';
 import { duration, nonNegInt, posInt } from '../schema-pieces.ts';
 import type { DurationInput } from '../config.ts';
 import { mapOptional } from '../durations.ts';
+import { MAX_TIMESTAMP_MS, checkTimestamp } from '../ranges.ts';
 import { defineNode, type Assert, type SchemaMatches } from '../definition.ts';
-import { NEXMARK_DEFAULT_BASE_TIME, NEXMARK_DEFAULT_OUT_OF_ORDERNESS_MS, NEXMARK_PORTS } from './nexmark.ts';
+import {
+  NEXMARK_DEFAULT_BASE_TIME,
+  NEXMARK_DEFAULT_EVENT_RATE,
+  NEXMARK_DEFAULT_OUT_OF_ORDERNESS_MS,
+  NEXMARK_PORTS,
+} from './nexmark.ts';
 
 /**
  * `source.nexmark`: the Nexmark benchmark's events (engine/connectors/nexmark), deterministic per
@@ -57,6 +63,20 @@ export const nexmarkSource = defineNode<'source.nexmark', NexmarkSourceConfig>({
   },
   ports: { outputs: NEXMARK_PORTS, minInputs: 0, maxInputs: 0 },
   configSchema,
+  checkRanges: (c, r) => {
+    r.span('maxOutOfOrderness', c.maxOutOfOrderness);
+    r.int('events', c.events, Number.MAX_SAFE_INTEGER);
+    r.int('seed', c.seed, Number.MAX_SAFE_INTEGER);
+    if (c.baseTime !== undefined && !checkTimestamp(r, 'baseTime', c.baseTime)) return;
+    if (c.events === undefined) return;
+    // Event n's time: baseTime + n * 1000 / rate ms (10 000 events/s without a rate).
+    const last = (c.baseTime ?? NEXMARK_DEFAULTS.baseTime) + (c.events * 1000) / (c.rate ?? NEXMARK_DEFAULT_EVENT_RATE);
+    if (Math.abs(last) > MAX_TIMESTAMP_MS)
+      r.error(
+        'events',
+        `the last event's time ${last} would be outside the representable range (±${MAX_TIMESTAMP_MS} ms)`,
+      );
+  },
   mapDurations: (c, f) => mapOptional(c, 'maxOutOfOrderness', f),
   // `dateTime`, watermarked maxOutOfOrderness behind.
   eventTime: { has: () => true },

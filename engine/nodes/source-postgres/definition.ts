@@ -4,6 +4,7 @@ import { eventTime, nonEmpty } from '../schema-pieces.ts';
 import type { EventTimeConfig } from '../config.ts';
 import { mapEventTime } from '../durations.ts';
 import { declaredColumnTypes } from '../column-types.ts';
+import { checkEventTimeRanges } from '../ranges.ts';
 import { defineNode, type Assert, type SchemaMatches } from '../definition.ts';
 import { endpointFields } from '../postgres-fields.ts';
 import { eventTimeField } from '../shared-fields.ts';
@@ -61,6 +62,7 @@ export const postgresSource = defineNode<'source.postgres', PostgresSourceConfig
   },
   ports: { outputs: ['out'], minInputs: 0, maxInputs: 0 },
   configSchema,
+  checkRanges: (c, r) => checkEventTimeRanges(r, c.eventTime),
   columnTypes: (c) => declaredColumnTypes(c.columns ?? {}),
   mapDurations: (c, f) => (c.eventTime ? { ...c, eventTime: mapEventTime(c.eventTime, f) } : { ...c }),
   eventTime: { has: (c) => !!c.eventTime },

@@ -44,6 +44,13 @@ export const window = defineNode<'window', WindowConfig>({
   // `late`: records that arrive after the watermark passed their window's end plus the allowed lateness.
   ports: { outputs: ['out', 'late'], minInputs: 1, maxInputs: 1 },
   configSchema,
+  checkRanges: (c, r) => {
+    const w = c.window;
+    if (w.kind === 'session') r.span('window.gap', w.gap);
+    else r.span('window.size', w.size);
+    if (w.kind === 'sliding') r.span('window.slide', w.slide);
+    r.span('allowedLateness', c.allowedLateness);
+  },
   columnTypes: (c, ctx) => {
     const types = ctx.input();
     const out: ColumnTypeMap = new Map([
