@@ -49,6 +49,11 @@ export interface PaletteInfo<C> {
   icon: string;
   /** The config a node dropped from the palette starts with. */
   newConfig: () => C;
+  /**
+   * The one line a canvas node shows under its name (engine/nodes/text.ts helpers). Must never
+   * throw: the config may be half-filled (its keys may be missing). Absent = nothing shown.
+   */
+  summary?(config: Partial<C>): string;
 }
 
 export interface NodeDefinition<T extends string = string, C = unknown> {

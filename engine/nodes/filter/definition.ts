@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { nonEmpty } from '../schema-pieces.ts';
 import { firstInput } from '../columns.ts';
+import { clip, str } from '../text.ts';
 import { defineNode, type Assert, type SchemaMatches } from '../definition.ts';
 
 export interface FilterConfig {
@@ -22,6 +23,7 @@ export const filter = defineNode<'filter', FilterConfig>({
     // funnel
     icon: 'M4 5h16l-6 7v6l-4 2v-8z',
     newConfig: () => ({ where: '' }),
+    summary: (c) => clip(str(c.where) ? `where ${str(c.where)}` : 'where (empty)'),
   },
   ports: { outputs: ['out'], minInputs: 1, maxInputs: 1 },
   configSchema,

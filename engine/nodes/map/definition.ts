@@ -4,6 +4,7 @@ import { nonEmpty } from '../schema-pieces.ts';
 import { firstInput } from '../columns.ts';
 import { compileProjectionDetailed, type ColumnType } from '../../sql/index.ts';
 import type { ColumnTypeMap } from '../column-types.ts';
+import { clip, str } from '../text.ts';
 import { defineNode, type Assert, type SchemaMatches } from '../definition.ts';
 
 export interface MapConfig {
@@ -24,6 +25,7 @@ export const map = defineNode<'map', MapConfig>({
     // function arrow
     icon: 'M4 12h12 M12 7l5 5-5 5 M4 7v10',
     newConfig: () => ({ select: '*' }),
+    summary: (c) => clip(str(c.select) ? `select ${str(c.select)}` : 'select (empty)'),
   },
   ports: { outputs: ['out'], minInputs: 1, maxInputs: 1 },
   configSchema,

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { nonEmpty } from '../schema-pieces.ts';
 import { RECORD_FORMAT_OPTIONS, type RecordFormat } from '../config.ts';
+import { clip, str } from '../text.ts';
 import { defineNode, type Assert, type SchemaMatches } from '../definition.ts';
 
 /** `changelog-json`: one JSON line per change, with an `op` field (`+I`, `-U`, `+U`, `-D`). */
@@ -25,6 +26,7 @@ export const fileSink = defineNode<'sink.file', FileSinkConfig>({
     // disk
     icon: 'M5 4h11l3 3v13H5z M8 4v5h7V4 M8 14h8v6H8z',
     newConfig: () => ({ path: 'out/output', format: 'jsonl' }),
+    summary: (c) => clip(`${str(c.format) || '?'} ${str(c.path) || '(no path)'}`),
   },
   ports: { outputs: [], minInputs: 1, maxInputs: Infinity },
   configSchema,

@@ -1,6 +1,7 @@
 /** `sink.postgres`: rows into an existing table, exactly once (prepared transactions or upserts by key). */
 import { z } from 'zod';
 import { nonEmpty } from '../schema-pieces.ts';
+import { clip, str } from '../text.ts';
 import { defineNode, type Assert, type SchemaMatches } from '../definition.ts';
 import { endpointFields } from '../postgres-fields.ts';
 
@@ -41,6 +42,7 @@ export const postgresSink = defineNode<'sink.postgres', PostgresSinkConfig>({
     // database cylinder
     icon: 'M12 3c4.4 0 8 1.3 8 3v12c0 1.7-3.6 3-8 3s-8-1.3-8-3V6c0-1.7 3.6-3 8-3z M4 6c0 1.7 3.6 3 8 3s8-1.3 8-3 M4 12c0 1.7 3.6 3 8 3s8-1.3 8-3',
     newConfig: () => ({ url: 'postgresql://postgres@localhost:5432/postgres', table: 'public.output', mode: 'append' }),
+    summary: (c) => clip(`${str(c.mode) || '?'} ${str(c.table) || '(no table)'}`),
   },
   ports: { outputs: [], minInputs: 1, maxInputs: Infinity },
   configSchema,

@@ -24,6 +24,7 @@ export const previewSink = defineNode<'sink.preview', PreviewSinkConfig>({
     // eye
     icon: 'M2 12c3-5 7-7 10-7s7 2 10 7c-3 5-7 7-10 7s-7-2-10-7z M12 9a3 3 0 1 0 0 6a3 3 0 1 0 0-6z',
     newConfig: () => ({ limit: PREVIEW_SINK_DEFAULTS.limit }),
+    summary: (c) => `last ${c.limit ?? PREVIEW_SINK_DEFAULTS.limit} records`,
   },
   ports: { outputs: [], minInputs: 1, maxInputs: Infinity },
   configSchema,

@@ -6,6 +6,7 @@ import { RECORD_FORMAT_OPTIONS } from '../config.ts';
 import { mapEventTime } from '../durations.ts';
 import { declaredColumnTypes } from '../column-types.ts';
 import { checkEventTimeRanges } from '../ranges.ts';
+import { clip, str } from '../text.ts';
 import { defineNode, type Assert, type SchemaMatches } from '../definition.ts';
 import { eventTimeField } from '../shared-fields.ts';
 
@@ -47,6 +48,10 @@ export const fileSource = defineNode<'source.file', FileSourceConfig>({
     // document with lines
     icon: 'M6 3h8l4 4v14H6z M14 3v4h4 M9 12h6 M9 15h6 M9 18h4',
     newConfig: () => ({ path: 'data/input.jsonl', format: 'jsonl' }),
+    summary: (c) => {
+      const et = c.eventTime?.field ? ` · time ${c.eventTime.field}` : '';
+      return clip(`${str(c.format) || '?'} ${str(c.path) || '(no path)'}${c.follow ? ' · follow' : ''}${et}`);
+    },
   },
   // `bad` carries dead letters (file, line, reason, text) when onBadRecord is `dead-letter`.
   ports: { outputs: ['out', 'bad'], minInputs: 0, maxInputs: 0 },

@@ -5,6 +5,7 @@ import type { DurationInput, EventTimeConfig } from '../config.ts';
 import { mapEventTime, mapOptional } from '../durations.ts';
 import { declaredColumnTypes } from '../column-types.ts';
 import { MAX_EVENT_DURATION_MS, MAX_TIMESTAMP_MS, checkEventTimeRanges, checkTimestamp } from '../ranges.ts';
+import { clip } from '../text.ts';
 import { defineNode, type Assert, type SchemaMatches } from '../definition.ts';
 import { eventTimeField } from '../shared-fields.ts';
 
@@ -67,6 +68,12 @@ export const generatorSource = defineNode<'source.generator', GeneratorSourceCon
     // spark / generator
     icon: 'M12 3v4 M12 17v4 M3 12h4 M17 12h4 M6 6l2.5 2.5 M15.5 15.5L18 18 M6 18l2.5-2.5 M15.5 8.5L18 6',
     newConfig: () => ({ count: 1000, rate: 100, keys: 10, eventTime: { field: 'ts', maxOutOfOrderness: '1s' } }),
+    summary: (c) => {
+      const count = c.count === undefined ? 'unbounded' : `${c.count} records`;
+      const rate = c.rate === undefined ? '' : ` · ${c.rate}/s`;
+      const keys = c.keys === undefined ? '' : ` · ${c.keys} keys`;
+      return clip(`${count}${rate}${keys}`);
+    },
   },
   ports: { outputs: ['out'], minInputs: 0, maxInputs: 0 },
   configSchema,

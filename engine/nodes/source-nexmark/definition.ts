@@ -4,6 +4,7 @@ import { duration, nonNegInt, posInt } from '../schema-pieces.ts';
 import type { DurationInput } from '../config.ts';
 import { mapOptional } from '../durations.ts';
 import { MAX_TIMESTAMP_MS, checkTimestamp } from '../ranges.ts';
+import { clip } from '../text.ts';
 import { defineNode, type Assert, type SchemaMatches } from '../definition.ts';
 import {
   NEXMARK_DEFAULT_BASE_TIME,
@@ -60,6 +61,11 @@ export const nexmarkSource = defineNode<'source.nexmark', NexmarkSourceConfig>({
     // gavel (auctions)
     icon: 'M5 21h10 M8 17h4 M13 3l6 6 M10 6l6 6 M11.5 4.5l-4 4 6 6 4-4 M9.5 10.5L3 17',
     newConfig: () => ({ events: 100_000, seed: 0 }),
+    summary: (c) => {
+      const events = c.events === undefined ? 'unbounded' : `${c.events} events`;
+      const rate = c.rate === undefined ? '' : ` · ${c.rate}/s`;
+      return clip(`${events} · seed ${c.seed ?? NEXMARK_DEFAULTS.seed}${rate}`);
+    },
   },
   ports: { outputs: NEXMARK_PORTS, minInputs: 0, maxInputs: 0 },
   configSchema,

@@ -5,6 +5,7 @@ import type { EventTimeConfig } from '../config.ts';
 import { mapEventTime } from '../durations.ts';
 import { declaredColumnTypes } from '../column-types.ts';
 import { checkEventTimeRanges } from '../ranges.ts';
+import { clip, str } from '../text.ts';
 import { defineNode, type Assert, type SchemaMatches } from '../definition.ts';
 import { endpointFields } from '../postgres-fields.ts';
 import { eventTimeField } from '../shared-fields.ts';
@@ -59,6 +60,7 @@ export const postgresSource = defineNode<'source.postgres', PostgresSourceConfig
     // database cylinder
     icon: 'M5 6c0-1.7 3.1-3 7-3s7 1.3 7 3-3.1 3-7 3-7-1.3-7-3z M5 6v12c0 1.7 3.1 3 7 3s7-1.3 7-3V6 M5 12c0 1.7 3.1 3 7 3s7-1.3 7-3',
     newConfig: () => ({ url: 'postgresql://postgres@localhost:5432/postgres', table: 'public.orders', mode: 'cdc' }),
+    summary: (c) => clip(`${str(c.mode) || '?'} ${str(c.table) || '(no table)'}`),
   },
   ports: { outputs: ['out'], minInputs: 0, maxInputs: 0 },
   configSchema,

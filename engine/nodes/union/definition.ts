@@ -22,6 +22,7 @@ export const union = defineNode<'union', UnionConfig>({
     // merge
     icon: 'M4 6c6 0 8 6 16 6 M4 18c6 0 8-6 16-6',
     newConfig: () => ({}),
+    summary: () => 'merge inputs',
   },
   ports: { outputs: ['out'], minInputs: 2, maxInputs: Infinity },
   configSchema,

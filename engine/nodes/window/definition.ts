@@ -6,6 +6,7 @@ import { mapOptional, mapWindow } from '../durations.ts';
 import { firstInput, type Columns } from '../columns.ts';
 import { compileAggregates, parseKeyBy } from '../../sql/index.ts';
 import type { ColumnTypeMap } from '../column-types.ts';
+import { aggregatesShort, clip, str, windowText } from '../text.ts';
 import { defineNode, type Assert, type SchemaMatches } from '../definition.ts';
 
 export interface WindowConfig {
@@ -40,6 +41,11 @@ export const window = defineNode<'window', WindowConfig>({
     // window / clock
     icon: 'M12 4a8 8 0 1 0 0 16a8 8 0 1 0 0-16z M12 8v4l3 2',
     newConfig: () => ({ window: { kind: 'tumbling', size: '10s' }, aggregates: 'COUNT(*) AS n' }),
+    summary: (c) => {
+      const aggs = aggregatesShort(str(c.aggregates));
+      const by = c.keyBy ? ` by ${c.keyBy}` : '';
+      return clip(`${windowText(c.window)} · ${aggs || 'no aggregates'}${by}`);
+    },
   },
   // `late`: records that arrive after the watermark passed their window's end plus the allowed lateness.
   ports: { outputs: ['out', 'late'], minInputs: 1, maxInputs: 1 },
