@@ -29,6 +29,16 @@ export interface ChangelogRule<C> {
   accepts?(config: C): boolean;
 }
 
+/** What the designer knows when it suggests columns (renderer/src/model/columns.ts). */
+export interface CompletionContext {
+  /** The columns reaching the node. */
+  input(): string[];
+  /** A file source's columns sampled from its data, when the designer has them. */
+  sampled(): string[] | undefined;
+  /** Columns an expression reads; [] when it does not parse. */
+  referenced(kind: 'where', text: string): string[];
+}
+
 export interface EventTimeRule<C> {
   /** A source whose records carry event time (watermarks follow it). */
   has?(config: C): boolean;
@@ -92,6 +102,11 @@ export interface NodeDefinition<T extends string = string, C = unknown> {
    * inputs' columns and returns the columns it emits (null = unknown).
    */
   columns?(config: C, ctx: ColumnsContext): Columns;
+  /**
+   * The columns the inspector offers downstream of it, leniently (what its SQL names, even when
+   * its input is unknown; the config may be half-filled). Absent = its input's columns.
+   */
+  completionColumns?(config: Partial<C>, ctx: CompletionContext): string[];
   /** The static types of the columns it emits (engine/nodes/column-types.ts); absent = none known. */
   columnTypes?(config: C, ctx: ColumnTypesContext): ColumnTypeMap;
   /** Its bounds the schema cannot express (engine/nodes/ranges.ts). */

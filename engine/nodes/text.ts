@@ -65,3 +65,40 @@ export function aggregatesShort(aggregates: string): string {
     .filter(Boolean)
     .join(', ');
 }
+
+const ALIAS_RE = /\s+as\s+[`"]?([A-Za-z_][\w]*)[`"]?\s*$/i;
+const IDENT_RE = /^[`"]?([A-Za-z_][\w]*)[`"]?$/;
+
+/**
+ * The columns a select or aggregate list names, leniently (for completions while it is typed):
+ * aliases and bare columns; `*` stands for `input`; other items name nothing.
+ */
+export function selectListColumns(list: string, input: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const part of splitTopLevel(list)) {
+    if (part === '*') {
+      out.push(...input);
+      continue;
+    }
+    const alias = ALIAS_RE.exec(part);
+    if (alias) {
+      out.push(alias[1]);
+      continue;
+    }
+    const ident = IDENT_RE.exec(part);
+    if (ident) out.push(ident[1]);
+  }
+  return out;
+}
+
+/** `a, b` -> [a, b]: the names of a comma-separated key list, empty ones dropped. */
+export function keyListColumns(text: string): string[] {
+  return text
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
+}
+
+export function uniq(xs: readonly string[]): string[] {
+  return [...new Set(xs)];
+}

@@ -5,6 +5,7 @@ import type { DurationInput } from '../config.ts';
 import { mapOptional } from '../durations.ts';
 import { compileAggregates, parseKeyBy, referencedColumns } from '../../sql/index.ts';
 import { attempt, checkKnown } from '../columns.ts';
+import { keyListColumns, selectListColumns, uniq } from '../text.ts';
 import { defineNode, type Assert, type SchemaMatches } from '../definition.ts';
 
 /** Group aggregation without windows: emits -U/+U updates as its input grows. */
@@ -38,6 +39,7 @@ export const aggregate = defineNode<'aggregate', AggregateConfig>({
   },
   ports: { outputs: ['out'], minInputs: 1, maxInputs: 1 },
   configSchema,
+  completionColumns: (c) => uniq([...keyListColumns(c.keyBy ?? ''), ...selectListColumns(c.aggregates ?? '', [])]),
   columns: (c, ctx) => {
     const input = ctx.inputs[0]?.columns ?? null;
     const keys = attempt(ctx, ctx.path('keyBy'), () => parseKeyBy(c.keyBy));

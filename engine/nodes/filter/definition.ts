@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { nonEmpty } from '../schema-pieces.ts';
 import { firstInput } from '../columns.ts';
-import { clip, str } from '../text.ts';
+import { clip, str, uniq } from '../text.ts';
 import { defineNode, type Assert, type SchemaMatches } from '../definition.ts';
 
 export interface FilterConfig {
@@ -27,6 +27,12 @@ export const filter = defineNode<'filter', FilterConfig>({
   },
   ports: { outputs: ['out'], minInputs: 1, maxInputs: 1 },
   configSchema,
+  // A condition names columns that must exist upstream even when the source's schema is unknown
+  // (a file without declared columns): offer them downstream too.
+  completionColumns: (c, ctx) => {
+    const where = typeof c.where === 'string' ? c.where : '';
+    return uniq([...ctx.input(), ...(where ? ctx.referenced('where', where) : [])]);
+  },
   columnTypes: (_c, ctx) => ctx.input(),
   // Its input's columns, unchanged.
   columns: (c, ctx) => {

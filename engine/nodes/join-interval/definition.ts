@@ -4,6 +4,7 @@ import { nonEmpty, signedDuration } from '../schema-pieces.ts';
 import type { DurationInput } from '../config.ts';
 import { joinColumns } from '../join-columns.ts';
 import { checkSignedDuration } from '../signed-duration.ts';
+import { selectListColumns, uniq } from '../text.ts';
 import { defineNode, type Assert, type SchemaMatches } from '../definition.ts';
 import { joinFields } from '../shared-fields.ts';
 
@@ -48,6 +49,8 @@ export const intervalJoin = defineNode<'join.interval', IntervalJoinConfig>({
   },
   ports: { outputs: ['out'], minInputs: 2, maxInputs: 2, inputs: ['left', 'right'] },
   configSchema,
+  // `L.user` is named `user` in the output (Flink's rule for a qualified column).
+  completionColumns: (c) => uniq(selectListColumns((c.select ?? '').replace(/\b[LR]\.(?=[`"A-Za-z_])/g, ''), [])),
   columns: (c, ctx) => {
     const lo = checkSignedDuration(c.lower),
       hi = checkSignedDuration(c.upper);

@@ -5,6 +5,7 @@ import type { WindowSpec } from '../config.ts';
 import { mapWindow } from '../durations.ts';
 import { checkWindowSpec } from '../columns.ts';
 import { joinColumns } from '../join-columns.ts';
+import { selectListColumns, uniq } from '../text.ts';
 import { defineNode, type Assert, type SchemaMatches } from '../definition.ts';
 import { joinFields } from '../shared-fields.ts';
 
@@ -44,6 +45,8 @@ export const windowJoin = defineNode<'join.window', WindowJoinConfig>({
   },
   ports: { outputs: ['out'], minInputs: 2, maxInputs: 2, inputs: ['left', 'right'] },
   configSchema,
+  // `L.user` is named `user` in the output (Flink's rule for a qualified column).
+  completionColumns: (c) => uniq(selectListColumns((c.select ?? '').replace(/\b[LR]\.(?=[`"A-Za-z_])/g, ''), [])),
   columns: (c, ctx) => {
     checkWindowSpec(ctx, c.window, 'window');
     return joinColumns(c, ctx, true);

@@ -4,7 +4,7 @@ import { nonEmpty } from '../schema-pieces.ts';
 import { firstInput } from '../columns.ts';
 import { compileProjectionDetailed, type ColumnType } from '../../sql/index.ts';
 import type { ColumnTypeMap } from '../column-types.ts';
-import { clip, str } from '../text.ts';
+import { clip, selectListColumns, str, uniq } from '../text.ts';
 import { defineNode, type Assert, type SchemaMatches } from '../definition.ts';
 
 export interface MapConfig {
@@ -29,6 +29,7 @@ export const map = defineNode<'map', MapConfig>({
   },
   ports: { outputs: ['out'], minInputs: 1, maxInputs: 1 },
   configSchema,
+  completionColumns: (c, ctx) => uniq(selectListColumns(c.select ?? '', ctx.input())),
   columnTypes: (c, ctx) => {
     const types = ctx.input();
     const p = compileProjectionDetailed(c.select, types);

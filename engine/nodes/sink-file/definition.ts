@@ -30,6 +30,7 @@ export const fileSink = defineNode<'sink.file', FileSinkConfig>({
   },
   ports: { outputs: [], minInputs: 1, maxInputs: Infinity },
   configSchema,
+  completionColumns: () => [],
   changelog: { accepts: (c) => c.format === 'changelog-json' },
   defaults: {},
   fields: [

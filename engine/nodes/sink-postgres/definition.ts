@@ -46,6 +46,7 @@ export const postgresSink = defineNode<'sink.postgres', PostgresSinkConfig>({
   },
   ports: { outputs: [], minInputs: 1, maxInputs: Infinity },
   configSchema,
+  completionColumns: () => [],
   changelog: { accepts: (c) => c.mode === 'upsert' },
   // One key, one subtask: two subtasks' prepared transactions on one row would wait on each other.
   partitionKey: (c) => (c.mode === 'upsert' ? c.key : undefined),

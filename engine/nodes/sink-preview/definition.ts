@@ -28,6 +28,7 @@ export const previewSink = defineNode<'sink.preview', PreviewSinkConfig>({
   },
   ports: { outputs: [], minInputs: 1, maxInputs: Infinity },
   configSchema,
+  completionColumns: () => [],
   checkRanges: (c, r) => r.int('limit', c.limit, 100_000),
   changelog: { accepts: () => true },
   defaults: PREVIEW_SINK_DEFAULTS,

@@ -6,7 +6,7 @@ import { RECORD_FORMAT_OPTIONS } from '../config.ts';
 import { mapEventTime } from '../durations.ts';
 import { declaredColumnTypes } from '../column-types.ts';
 import { checkEventTimeRanges } from '../ranges.ts';
-import { clip, str } from '../text.ts';
+import { clip, str, uniq } from '../text.ts';
 import { defineNode, type Assert, type SchemaMatches } from '../definition.ts';
 import { eventTimeField } from '../shared-fields.ts';
 
@@ -56,6 +56,12 @@ export const fileSource = defineNode<'source.file', FileSourceConfig>({
   // `bad` carries dead letters (file, line, reason, text) when onBadRecord is `dead-letter`.
   ports: { outputs: ['out', 'bad'], minInputs: 0, maxInputs: 0 },
   configSchema,
+  // Declared columns, else those sampled from the data; the event-time column in any case.
+  completionColumns: (c, ctx) => {
+    const cols = c.columns ? Object.keys(c.columns) : (ctx.sampled() ?? []);
+    const et = c.eventTime?.field;
+    return uniq(et ? [...cols, et] : cols);
+  },
   checkRanges: (c, r) => checkEventTimeRanges(r, c.eventTime),
   // Declared columns win; without them, the types a sample of the data gives (as the export's).
   columnTypes: (c, ctx) => declaredColumnTypes(c.columns ?? ctx.sampled() ?? {}),

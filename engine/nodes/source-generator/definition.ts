@@ -77,6 +77,7 @@ export const generatorSource = defineNode<'source.generator', GeneratorSourceCon
   },
   ports: { outputs: ['out'], minInputs: 0, maxInputs: 0 },
   configSchema,
+  completionColumns: () => [...GENERATOR_COLUMNS],
   checkRanges: (c, r) => {
     checkEventTimeRanges(r, c.eventTime);
     r.span('outOfOrderness', c.outOfOrderness);

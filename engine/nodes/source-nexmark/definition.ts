@@ -69,6 +69,8 @@ export const nexmarkSource = defineNode<'source.nexmark', NexmarkSourceConfig>({
   },
   ports: { outputs: NEXMARK_PORTS, minInputs: 0, maxInputs: 0 },
   configSchema,
+  // Per port: the designer reads them from nexmark.ts.
+  completionColumns: () => [],
   checkRanges: (c, r) => {
     r.span('maxOutOfOrderness', c.maxOutOfOrderness);
     r.int('events', c.events, Number.MAX_SAFE_INTEGER);

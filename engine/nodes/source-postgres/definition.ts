@@ -64,6 +64,7 @@ export const postgresSource = defineNode<'source.postgres', PostgresSourceConfig
   },
   ports: { outputs: ['out'], minInputs: 0, maxInputs: 0 },
   configSchema,
+  completionColumns: (c) => Object.keys(c.columns ?? {}),
   checkRanges: (c, r) => checkEventTimeRanges(r, c.eventTime),
   columnTypes: (c) => declaredColumnTypes(c.columns ?? {}),
   mapDurations: (c, f) => (c.eventTime ? { ...c, eventTime: mapEventTime(c.eventTime, f) } : { ...c }),

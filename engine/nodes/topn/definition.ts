@@ -6,6 +6,7 @@ import { mapWindow } from '../durations.ts';
 import { parseKeyBy } from '../../sql/index.ts';
 import { compileOrderBy } from '../../sql/order-by.ts';
 import { attempt, checkKnown, checkWindowSpec } from '../columns.ts';
+import { uniq } from '../text.ts';
 import { defineNode, type Assert, type SchemaMatches } from '../definition.ts';
 
 /**
@@ -54,6 +55,8 @@ export const topn = defineNode<'topn', TopNConfig>({
   },
   ports: { outputs: ['out'], minInputs: 1, maxInputs: 1 },
   configSchema,
+  completionColumns: (c, ctx) =>
+    uniq([...(c.window ? ['window_start', 'window_end'] : []), ...ctx.input(), TOPN_RANK_COLUMN]),
   columns: (c, ctx) => {
     const input = ctx.inputs[0]?.columns ?? null;
     const keys = attempt(ctx, ctx.path('partitionBy'), () => parseKeyBy(c.partitionBy));

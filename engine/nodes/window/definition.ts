@@ -6,7 +6,7 @@ import { mapOptional, mapWindow } from '../durations.ts';
 import { firstInput, type Columns } from '../columns.ts';
 import { compileAggregates, parseKeyBy } from '../../sql/index.ts';
 import type { ColumnTypeMap } from '../column-types.ts';
-import { aggregatesShort, clip, str, windowText } from '../text.ts';
+import { aggregatesShort, clip, keyListColumns, selectListColumns, str, uniq, windowText } from '../text.ts';
 import { defineNode, type Assert, type SchemaMatches } from '../definition.ts';
 
 export interface WindowConfig {
@@ -50,6 +50,13 @@ export const window = defineNode<'window', WindowConfig>({
   // `late`: records that arrive after the watermark passed their window's end plus the allowed lateness.
   ports: { outputs: ['out', 'late'], minInputs: 1, maxInputs: 1 },
   configSchema,
+  completionColumns: (c) =>
+    uniq([
+      ...keyListColumns(c.keyBy ?? ''),
+      'window_start',
+      'window_end',
+      ...selectListColumns(c.aggregates ?? '', []),
+    ]),
   checkRanges: (c, r) => {
     const w = c.window;
     if (w.kind === 'session') r.span('window.gap', w.gap);
