@@ -9,6 +9,7 @@
  */
 import type { z } from 'zod';
 import type { ColumnTypeMap, ColumnTypesContext } from './column-types.ts';
+import type { NodeCheckContext } from './checks.ts';
 import type { Columns, ColumnsContext } from './columns.ts';
 import type { DurationFn } from './durations.ts';
 import type { FieldDescriptor } from './fields.ts';
@@ -109,6 +110,8 @@ export interface NodeDefinition<T extends string = string, C = unknown> {
   completionColumns?(config: Partial<C>, ctx: CompletionContext): string[];
   /** The static types of the columns it emits (engine/nodes/column-types.ts); absent = none known. */
   columnTypes?(config: C, ctx: ColumnTypesContext): ColumnTypeMap;
+  /** Its own static checks (engine/nodes/checks.ts): what the schema cannot say about its config. */
+  check?(config: C, ctx: NodeCheckContext): void;
   /** Its bounds the schema cannot express (engine/nodes/ranges.ts). */
   checkRanges?(config: C, r: RangeChecker): void;
   /** The SQL texts in its config (conditions, select lists, keys), e.g. to find the names a job uses. */

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { nonEmpty } from '../schema-pieces.ts';
 import { clip, str } from '../text.ts';
+import { checkPostgresEndpoint } from '../postgres-checks.ts';
 import { defineNode, type Assert, type SchemaMatches } from '../definition.ts';
 import { endpointFields } from '../postgres-fields.ts';
 
@@ -46,6 +47,29 @@ export const postgresSink = defineNode<'sink.postgres', PostgresSinkConfig>({
   },
   ports: { outputs: [], minInputs: 1, maxInputs: Infinity },
   configSchema,
+  // The table, its columns and types are checked when a run starts (connectors/postgres/sink-recovery.ts).
+  check: (c, ctx) => {
+    checkPostgresEndpoint(c, ctx);
+    if (c.mode === 'append' && c.key !== undefined)
+      ctx.error('key', 'a key is only used in upsert mode: remove it or set mode to "upsert"');
+    if (c.mode !== 'upsert') return;
+    const key = (c.key ?? '')
+      .split(',')
+      .map((k) => k.trim())
+      .filter((k) => k !== '');
+    if (key.length === 0) {
+      ctx.error('key', 'upsert mode needs a key: the columns of a primary key or unique constraint, e.g. "id"');
+      return;
+    }
+    const known = ctx.inputColumns();
+    if (!known) return; // unknown before reading data
+    const missing = key.filter((k) => !known.has(k));
+    if (missing.length > 0)
+      ctx.error(
+        'key',
+        `key column${missing.length > 1 ? 's' : ''} ${missing.map((m) => `'${m}'`).join(', ')} not in the input (known: ${[...known].join(', ')})`,
+      );
+  },
   completionColumns: () => [],
   changelog: { accepts: (c) => c.mode === 'upsert' },
   // One key, one subtask: two subtasks' prepared transactions on one row would wait on each other.

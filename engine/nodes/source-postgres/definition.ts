@@ -6,6 +6,7 @@ import { mapEventTime } from '../durations.ts';
 import { declaredColumnTypes } from '../column-types.ts';
 import { checkEventTimeRanges } from '../ranges.ts';
 import { clip, str } from '../text.ts';
+import { checkPostgresEndpoint } from '../postgres-checks.ts';
 import { defineNode, type Assert, type SchemaMatches } from '../definition.ts';
 import { endpointFields } from '../postgres-fields.ts';
 import { eventTimeField } from '../shared-fields.ts';
@@ -64,6 +65,15 @@ export const postgresSource = defineNode<'source.postgres', PostgresSourceConfig
   },
   ports: { outputs: ['out'], minInputs: 0, maxInputs: 0 },
   configSchema,
+  // The table itself (its key, REPLICA IDENTITY FULL for cdc) is checked when a run connects.
+  check: (c, ctx) => {
+    checkPostgresEndpoint(c, ctx);
+    const cols = c.columns ? Object.keys(c.columns) : null;
+    for (const k of (c.primaryKey ?? '').split(',').map((x) => x.trim())) {
+      if (k && cols && !cols.includes(k))
+        ctx.error('primaryKey', `'${k}' is not a declared column (known: ${cols.join(', ')})`);
+    }
+  },
   completionColumns: (c) => Object.keys(c.columns ?? {}),
   checkRanges: (c, r) => checkEventTimeRanges(r, c.eventTime),
   columnTypes: (c) => declaredColumnTypes(c.columns ?? {}),
