@@ -35,6 +35,10 @@ export function producesChangelog(node: JobNode): boolean {
   return ruleOf(node)?.produces?.(node.config) ?? false;
 }
 
+function hasLatePort(node: Pick<JobNode, 'type'>): boolean {
+  return isNodeType(node.type) && nodeDefinition(node.type).ports.outputs.includes('late');
+}
+
 function passesChangelog(node: Pick<JobNode, 'type'>): boolean {
   return ruleOf(node)?.passes ?? false;
 }
@@ -98,17 +102,12 @@ export function checkChangelog(idx: GraphIndex, problems: JobProblem[]): void {
       const producer = idx.byId.get(o)!.node;
       const via = o === e.from ? '' : ` (through '${e.from}')`;
       if (accepts) {
-        if (node.type === 'window') checkLatePort(idx, id, `${producer.type} '${o}'${via}`, problems);
+        if (hasLatePort(node)) checkLatePort(idx, id, `${producer.type} '${o}'${via}`, problems);
         continue;
       }
       const hint =
-        node.type === 'window'
-          ? `: session windows do not take one (retracting a row could split a merged session); use a tumbling or sliding window`
-          : node.type === 'sink.file'
-            ? `: set nodes[${index}].config.format to "changelog-json"`
-            : node.type === 'sink.postgres'
-              ? `: set nodes[${index}].config.mode to "upsert" with a key (append mode would keep every retracted row)`
-              : `: only filter, map, union, aggregate, window (tumbling or sliding), sink.preview, sink.file with format "changelog-json" and sink.postgres in upsert mode take one`;
+        ruleOf(node)?.refusalHint?.(node.config, (field) => `nodes[${index}].config.${field}`) ??
+        `: only filter, map, union, aggregate, window (tumbling or sliding), sink.preview, sink.file with format "changelog-json" and sink.postgres in upsert mode take one`;
       problems.push({
         path: `edges[${e.edge}]`,
         severity: 'error',
@@ -127,7 +126,7 @@ function checkLatePort(idx: GraphIndex, id: string, producer: string, problems: 
       path: `edges[${e.edge}]`,
       severity: 'error',
       nodeId: id,
-      message: `window '${id}' takes a changelog from ${producer}, so its late changes (retractions too) are dropped and counted: the append-only 'late' port cannot carry them; remove this edge`,
+      message: `${idx.byId.get(id)!.node.type} '${id}' takes a changelog from ${producer}, so its late changes (retractions too) are dropped and counted: the append-only 'late' port cannot carry them; remove this edge`,
     });
   }
 }

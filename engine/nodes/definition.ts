@@ -28,6 +28,8 @@ export interface ChangelogRule<C> {
   passes?: boolean;
   /** Takes a changelog input (retracting -U/-D rows); absent = only when it passes one. */
   accepts?(config: C): boolean;
+  /** When it refuses one: how to make it take one (`at`: a config path), after a colon. */
+  refusalHint?(config: C, at: (field: string) => string): string;
 }
 
 /** What the designer knows when it suggests columns (renderer/src/model/columns.ts). */

@@ -31,7 +31,10 @@ export const fileSink = defineNode<'sink.file', FileSinkConfig>({
   ports: { outputs: [], minInputs: 1, maxInputs: Infinity },
   configSchema,
   completionColumns: () => [],
-  changelog: { accepts: (c) => c.format === 'changelog-json' },
+  changelog: {
+    accepts: (c) => c.format === 'changelog-json',
+    refusalHint: (_c, at) => `: set ${at('format')} to "changelog-json"`,
+  },
   defaults: {},
   fields: [
     {

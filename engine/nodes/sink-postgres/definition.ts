@@ -71,7 +71,10 @@ export const postgresSink = defineNode<'sink.postgres', PostgresSinkConfig>({
       );
   },
   completionColumns: () => [],
-  changelog: { accepts: (c) => c.mode === 'upsert' },
+  changelog: {
+    accepts: (c) => c.mode === 'upsert',
+    refusalHint: (_c, at) => `: set ${at('mode')} to "upsert" with a key (append mode would keep every retracted row)`,
+  },
   // One key, one subtask: two subtasks' prepared transactions on one row would wait on each other.
   partitionKey: (c) => (c.mode === 'upsert' ? c.key : undefined),
   defaults: {},

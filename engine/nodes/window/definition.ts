@@ -99,7 +99,11 @@ export const window = defineNode<'window', WindowConfig>({
   mapDurations: (c, f) => mapOptional({ ...c, window: mapWindow(c.window, f) }, 'allowedLateness', f),
   eventTime: { needs: () => true },
   // Tumbling and sliding windows retract -U/-D rows from their panes; a session cannot.
-  changelog: { accepts: (c) => c.window?.kind !== 'session' },
+  changelog: {
+    accepts: (c) => c.window?.kind !== 'session',
+    refusalHint: () =>
+      ': session windows do not take one (retracting a row could split a merged session); use a tumbling or sliding window',
+  },
   partitionKey: (c) => c.keyBy,
   keyedState: true,
   defaults: WINDOW_DEFAULTS,
