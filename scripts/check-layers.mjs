@@ -3,7 +3,7 @@
 //  1. engine/ never imports electron, react, react-dom or @xyflow/react.
 //  2. renderer/ never imports Node built-ins, rocksdb, ws or electron, and takes from engine/ only
 //     the shared, browser-safe modules listed in RENDERER_MAY_IMPORT.
-//  3. Browser-safe engine modules (those entry points, everything they import, all of engine/graph
+//  3. Browser-safe engine modules (those entry points, everything they import, all of engine/nodes and engine/graph
 //     except schema-inference.ts and all of engine/sql) import no Node
 //     built-ins or Node-only packages, so the renderer bundle never pulls them in.
 //  4. Every folder of the repository has a place in LAYERS and imports only folders below it
@@ -28,6 +28,8 @@ const BUILTINS = new Set(builtinModules.filter((m) => !m.startsWith('_')));
 
 /** Engine files the renderer may import (globs: `dir/**` = everything below dir). */
 export const RENDERER_MAY_IMPORT = [
+  // Node type definitions: config, ports, defaults, palette entry, form fields (engine/nodes).
+  'engine/nodes/**',
   'engine/graph/**',
   'engine/sql/**',
   // The host API and its browser-side transports (VS Code's common/ and browser/).
@@ -40,7 +42,7 @@ export const RENDERER_MAY_IMPORT = [
 /** Exceptions inside the globs above: Node-only by design. */
 export const NODE_ONLY_ENGINE = ['engine/graph/schema-inference.ts'];
 /** Always browser-safe, whether or not the renderer imports them yet. */
-const BROWSER_SAFE_ROOTS = ['engine/graph/**', 'engine/sql/**'];
+const BROWSER_SAFE_ROOTS = ['engine/nodes/**', 'engine/graph/**', 'engine/sql/**'];
 
 /**
  * engine/ bottom to top; a folder may import its own layer folder and any lower layer, nothing on
@@ -48,6 +50,8 @@ const BROWSER_SAFE_ROOTS = ['engine/graph/**', 'engine/sql/**'];
  */
 export const ENGINE_LAYERS = [
   ['engine/sql', 'engine/time'],
+  // One definition per node type, read by the validator and everything above it.
+  ['engine/nodes'],
   ['engine/graph'],
   ['engine/contracts'],
   ['engine/state', 'engine/checkpoint', 'engine/connectors'],

@@ -5,6 +5,8 @@ import { resolve } from 'node:path';
 import { writeNexmarkFiles } from '../connectors/nexmark/nexmark-files.ts';
 import { nexmarkParams } from '../connectors/nexmark/nexmark-generator.ts';
 import { EXIT_INVALID, EXIT_OK, type CliIO } from './output.ts';
+import { NEXMARK_DEFAULTS } from '../nodes/source-nexmark/definition.ts';
+import { NEXMARK_DEFAULT_EVENT_RATE } from '../nodes/source-nexmark/nexmark.ts';
 
 export const NEXMARK_USAGE = `Usage: weir nexmark generate --events N --seed S --out DIR [--rate R] [--base-time MS]
 
@@ -13,10 +15,10 @@ node with the same events, seed, rate and baseTime emits on its person, auction 
 a query's results can be checked with another tool.
 
   --events N      number of events (persons, auctions and bids together), a positive integer
-  --seed S        seed, a non-negative integer (default 0)
+  --seed S        seed, a non-negative integer (default ${NEXMARK_DEFAULTS.seed})
   --out DIR       folder for the three files (created if missing)
-  --rate R        events per second, as the node's rate: spaces event time (default 10000)
-  --base-time MS  event time of event 0 in epoch ms, as the node's baseTime (default 1700000000000)`;
+  --rate R        events per second, as the node's rate: spaces event time (default ${NEXMARK_DEFAULT_EVENT_RATE})
+  --base-time MS  event time of event 0 in epoch ms, as the node's baseTime (default ${NEXMARK_DEFAULTS.baseTime})`;
 
 function integerFlag(name: string, text: string | undefined, min: number): number | string {
   if (text === undefined) return `missing --${name}`;
@@ -55,7 +57,7 @@ export async function nexmarkCommand(argv: string[], io: CliIO): Promise<number>
     );
   const events = integerFlag('events', values.events, 1);
   if (typeof events === 'string') return fail(events);
-  const seed = integerFlag('seed', values.seed ?? '0', 0);
+  const seed = integerFlag('seed', values.seed ?? String(NEXMARK_DEFAULTS.seed), 0);
   if (typeof seed === 'string') return fail(seed);
   if (values.out === undefined || values.out.trim() === '') return fail('missing --out DIR');
   let rate: number | undefined;

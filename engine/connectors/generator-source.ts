@@ -9,8 +9,7 @@ import type { GeneratorSourceConfig } from '../graph/types.ts';
 import { parseDuration } from '../graph/units.ts';
 import type { Row } from '../contracts/operator.ts';
 import type { SourceContext, SourceReader, SourceReadResult } from '../contracts/source.ts';
-
-const GENERATOR_DEFAULT_START = 1_700_000_000_000;
+import { GENERATOR_DEFAULTS as D } from '../nodes/source-generator/definition.ts';
 
 export interface GeneratorParams {
   seed: number;
@@ -24,13 +23,13 @@ export interface GeneratorParams {
 
 export function generatorParams(c: GeneratorSourceConfig): GeneratorParams {
   return {
-    seed: c.seed ?? 0,
+    seed: c.seed ?? D.seed,
     count: c.count ?? null,
     rate: c.rate ?? null,
-    keys: Math.max(1, c.keys ?? 10),
-    outOfOrderness: c.outOfOrderness === undefined ? 0 : parseDuration(c.outOfOrderness),
-    startTime: c.startTime ?? GENERATOR_DEFAULT_START,
-    step: c.step ?? 10,
+    keys: Math.max(1, c.keys ?? D.keys),
+    outOfOrderness: parseDuration(c.outOfOrderness ?? D.outOfOrderness),
+    startTime: c.startTime ?? D.startTime,
+    step: c.step ?? D.step,
   };
 }
 

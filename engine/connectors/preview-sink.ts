@@ -14,6 +14,7 @@ import type {
 } from '../contracts/operator.ts';
 import type { OperatorServices } from '../contracts/operator-services.ts';
 import { ChangelogTable } from './changelog-table.ts';
+import { PREVIEW_SINK_DEFAULTS } from '../nodes/sink-preview/definition.ts';
 
 const PREVIEW_INTERVAL_MS = 250;
 
@@ -29,7 +30,7 @@ export class PreviewSinkOperator implements StreamOperator {
     cfg: PreviewSinkConfig,
     private readonly services: OperatorServices,
   ) {
-    this.limit = Math.max(1, cfg.limit ?? 100);
+    this.limit = Math.max(1, cfg.limit ?? PREVIEW_SINK_DEFAULTS.limit);
   }
 
   async open(ctx: OperatorContext, _out: OperatorOutput): Promise<void> {

@@ -1,5 +1,5 @@
-/** Source node -> reader, and its event-time settings (defaults: generator's `ts`, no idleness). */
-import type { JobNode } from '../graph/types.ts';
+/** Source node -> reader, and its event-time settings (defaults: generator's `ts`, no idleness): one entry per source type. */
+import type { EventTimeConfig, JobNode, JobNodeOf, NodeType } from '../graph/types.ts';
 import { parseDuration } from '../graph/units.ts';
 import { NEXMARK_DEFAULT_OUT_OF_ORDERNESS_MS } from '../graph/nexmark.ts';
 import type { SourceContext, SourceReader } from '../contracts/source.ts';
@@ -10,6 +10,69 @@ import { nexmarkParams } from './nexmark/nexmark-generator.ts';
 import { PostgresSnapshotReader } from './postgres/snapshot-source.ts';
 import { PostgresCdcReader } from './postgres/cdc-source.ts';
 
+export interface SourceWatermarkSettings {
+  maxOutOfOrderness: number;
+  idleTimeout: number | null;
+}
+
+/** What the runtime needs of one source type: its reader and its watermark settings. */
+interface SourceConnector<T extends NodeType> {
+  reader(node: JobNodeOf<T>, ctx: SourceContext, restored: unknown[], columns: readonly string[] | null): SourceReader;
+  watermarks(node: JobNodeOf<T>): SourceWatermarkSettings;
+}
+
+const present = (restored: unknown[]) => restored.filter((r) => r !== undefined);
+
+function maxOutOfOrdernessOf(d: string | number | undefined): number | undefined {
+  return d === undefined ? undefined : parseDuration(d);
+}
+
+/** From the node's `eventTime` (absent: no delay, no idleness); `fallback`: the delay without one. */
+function eventTimeWatermarks(et: EventTimeConfig | undefined, fallback = 0): SourceWatermarkSettings {
+  const ooo = et ? (et.maxOutOfOrderness !== undefined ? parseDuration(et.maxOutOfOrderness) : 0) : fallback;
+  return { maxOutOfOrderness: ooo, idleTimeout: et?.idleTimeout !== undefined ? parseDuration(et.idleTimeout) : null };
+}
+
+/** One entry per source type (the runtime's source registry). */
+const SOURCES: { [T in NodeType]?: SourceConnector<T> } = {
+  'source.file': {
+    reader: (node, ctx, restored, columns) => new FileSourceReader(node.config, ctx, present(restored), columns),
+    watermarks: (node) => eventTimeWatermarks(node.config.eventTime),
+  },
+  'source.generator': {
+    reader: (node, ctx, restored) =>
+      new GeneratorSourceReader(generatorParams(node.config), ctx, present(restored), node.config.eventTime?.field),
+    // Without eventTime its `ts` is watermarked with its own jitter bound.
+    watermarks: (node) =>
+      eventTimeWatermarks(node.config.eventTime, maxOutOfOrdernessOf(node.config.outOfOrderness) ?? 0),
+  },
+  'source.nexmark': {
+    reader: (node, ctx, restored) =>
+      new NexmarkSourceReader(
+        nexmarkParams(node.config, maxOutOfOrdernessOf(node.config.maxOutOfOrderness)),
+        ctx,
+        present(restored),
+      ),
+    watermarks: (node) => ({
+      maxOutOfOrderness: maxOutOfOrdernessOf(node.config.maxOutOfOrderness) ?? NEXMARK_DEFAULT_OUT_OF_ORDERNESS_MS,
+      idleTimeout: null,
+    }),
+  },
+  'source.postgres': {
+    reader: (node, ctx, restored) =>
+      node.config.mode === 'cdc'
+        ? new PostgresCdcReader(node, ctx, restored)
+        : new PostgresSnapshotReader(node.config, ctx, `${node.id}.config`, restored),
+    watermarks: (node) => eventTimeWatermarks(node.config.eventTime),
+  },
+};
+
+function sourceOf(node: JobNode): SourceConnector<NodeType> {
+  const source = SOURCES[node.type];
+  if (!source) throw new Error(`node '${node.id}' is not a source`);
+  return source;
+}
+
 /** `columns`: what the job reads of the source's rows (engine/graph/read-columns.ts); null = all. */
 export function createSourceReader(
   node: JobNode,
@@ -17,54 +80,9 @@ export function createSourceReader(
   restored: unknown[],
   columns: readonly string[] | null = null,
 ): SourceReader {
-  if (node.type === 'source.file')
-    return new FileSourceReader(
-      node.config,
-      ctx,
-      restored.filter((r) => r !== undefined),
-      columns,
-    );
-  if (node.type === 'source.generator')
-    return new GeneratorSourceReader(
-      generatorParams(node.config),
-      ctx,
-      restored.filter((r) => r !== undefined),
-      node.config.eventTime?.field,
-    );
-  if (node.type === 'source.nexmark')
-    return new NexmarkSourceReader(
-      nexmarkParams(node.config, maxOutOfOrdernessOf(node.config.maxOutOfOrderness)),
-      ctx,
-      restored.filter((r) => r !== undefined),
-    );
-  if (node.type === 'source.postgres')
-    return node.config.mode === 'cdc'
-      ? new PostgresCdcReader(node, ctx, restored)
-      : new PostgresSnapshotReader(node.config, ctx, `${node.id}.config`, restored);
-  throw new Error(`node '${node.id}' is not a source`);
-}
-
-function maxOutOfOrdernessOf(d: string | number | undefined): number | undefined {
-  return d === undefined ? undefined : parseDuration(d);
-}
-
-export interface SourceWatermarkSettings {
-  maxOutOfOrderness: number;
-  idleTimeout: number | null;
+  return sourceOf(node).reader(node, ctx, restored, columns);
 }
 
 export function sourceWatermarkSettings(node: JobNode): SourceWatermarkSettings {
-  if (node.type === 'source.nexmark')
-    return {
-      maxOutOfOrderness: maxOutOfOrdernessOf(node.config.maxOutOfOrderness) ?? NEXMARK_DEFAULT_OUT_OF_ORDERNESS_MS,
-      idleTimeout: null,
-    };
-  if (node.type !== 'source.file' && node.type !== 'source.generator' && node.type !== 'source.postgres')
-    throw new Error(`node '${node.id}' is not a source`);
-  const et = node.config.eventTime;
-  let ooo = et?.maxOutOfOrderness !== undefined ? parseDuration(et.maxOutOfOrderness) : 0;
-  if (!et && node.type === 'source.generator') {
-    ooo = node.config.outOfOrderness !== undefined ? parseDuration(node.config.outOfOrderness) : 0;
-  }
-  return { maxOutOfOrderness: ooo, idleTimeout: et?.idleTimeout !== undefined ? parseDuration(et.idleTimeout) : null };
+  return sourceOf(node).watermarks(node);
 }

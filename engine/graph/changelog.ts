@@ -2,7 +2,8 @@
  * Which edges carry a changelog (Flink's row kinds +I, -U, +U, -D) instead of an append-only
  * stream, and which nodes refuse one. Shared by validation, the runtime (operators compile
  * retracting accumulators when `inputIsChangelog`) and the designer (changelog edges are drawn
- * differently). Browser-safe.
+ * differently). Browser-safe. Each type states its own rule in its definition's `changelog`
+ * (engine/nodes/<type>/definition.ts); this file follows the edges. Today's rules:
  *
  * Producers: `source.postgres` in `cdc` mode, `aggregate`, `topn` without a window and outer `join`s (their results change).
  * Pass-through: filter, map, union carry a changelog when any input is one.
@@ -21,29 +22,29 @@
  */
 import type { JobDocument, JobNode, JobProblem, NormalizedJob } from './types.ts';
 import { checkGraph, type GraphIndex } from './check-graph.ts';
+import type { ChangelogRule } from '../nodes/definition.ts';
+import { isNodeType, nodeDefinition } from './node-types.ts';
+
+/** The changelog rule of a node's type (its definition); none for a type this version does not know. */
+function ruleOf(node: Pick<JobNode, 'type'>): ChangelogRule<unknown> | undefined {
+  return isNodeType(node.type) ? nodeDefinition(node.type).changelog : undefined;
+}
 
 /** Nodes whose output is a changelog whatever their input (outer joins retract NULL-padded rows). */
 export function producesChangelog(node: JobNode): boolean {
-  return (
-    node.type === 'aggregate' ||
-    // A CDC source emits the table's changes (Flink's postgres-cdc is a changelog source too).
-    (node.type === 'source.postgres' && node.config.mode === 'cdc') ||
-    (node.type === 'topn' && !node.config.window) ||
-    (node.type === 'join' && node.config.kind !== 'inner')
-  );
+  return ruleOf(node)?.produces?.(node.config) ?? false;
+}
+
+function hasLatePort(node: Pick<JobNode, 'type'>): boolean {
+  return isNodeType(node.type) && nodeDefinition(node.type).ports.outputs.includes('late');
 }
 
 function passesChangelog(node: Pick<JobNode, 'type'>): boolean {
-  return node.type === 'filter' || node.type === 'map' || node.type === 'union';
+  return ruleOf(node)?.passes ?? false;
 }
 
 function acceptsChangelog(node: JobNode): boolean {
-  if (node.type === 'sink.preview') return true;
-  if (node.type === 'sink.file') return node.config.format === 'changelog-json';
-  if (node.type === 'sink.postgres') return node.config.mode === 'upsert';
-  if (node.type === 'aggregate') return true;
-  if (node.type === 'window') return node.config.window?.kind !== 'session';
-  return passesChangelog(node);
+  return ruleOf(node)?.accepts?.(node.config) ?? passesChangelog(node);
 }
 
 /** True when a changelog flows into `nodeId` (its operator must then retract -U/-D rows). */
@@ -101,17 +102,12 @@ export function checkChangelog(idx: GraphIndex, problems: JobProblem[]): void {
       const producer = idx.byId.get(o)!.node;
       const via = o === e.from ? '' : ` (through '${e.from}')`;
       if (accepts) {
-        if (node.type === 'window') checkLatePort(idx, id, `${producer.type} '${o}'${via}`, problems);
+        if (hasLatePort(node)) checkLatePort(idx, id, `${producer.type} '${o}'${via}`, problems);
         continue;
       }
       const hint =
-        node.type === 'window'
-          ? `: session windows do not take one (retracting a row could split a merged session); use a tumbling or sliding window`
-          : node.type === 'sink.file'
-            ? `: set nodes[${index}].config.format to "changelog-json"`
-            : node.type === 'sink.postgres'
-              ? `: set nodes[${index}].config.mode to "upsert" with a key (append mode would keep every retracted row)`
-              : `: only filter, map, union, aggregate, window (tumbling or sliding), sink.preview, sink.file with format "changelog-json" and sink.postgres in upsert mode take one`;
+        ruleOf(node)?.refusalHint?.(node.config, (field) => `nodes[${index}].config.${field}`) ??
+        `: only filter, map, union, aggregate, window (tumbling or sliding), sink.preview, sink.file with format "changelog-json" and sink.postgres in upsert mode take one`;
       problems.push({
         path: `edges[${e.edge}]`,
         severity: 'error',
@@ -130,7 +126,7 @@ function checkLatePort(idx: GraphIndex, id: string, producer: string, problems: 
       path: `edges[${e.edge}]`,
       severity: 'error',
       nodeId: id,
-      message: `window '${id}' takes a changelog from ${producer}, so its late changes (retractions too) are dropped and counted: the append-only 'late' port cannot carry them; remove this edge`,
+      message: `${idx.byId.get(id)!.node.type} '${id}' takes a changelog from ${producer}, so its late changes (retractions too) are dropped and counted: the append-only 'late' port cannot carry them; remove this edge`,
     });
   }
 }

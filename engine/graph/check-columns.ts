@@ -1,7 +1,8 @@
 /**
  * Checks that need the data flowing through the graph: windows have event time upstream,
  * expressions parse, and the columns they read exist wherever the upstream schema is known.
- * Runs on an acyclic, structurally valid graph (see check-graph.ts). Browser-safe.
+ * Runs on an acyclic, structurally valid graph (see check-graph.ts). Browser-safe. Each type's
+ * output-column rule is its definition's `columns` (engine/nodes/<type>/definition.ts):
  *
  * Known schemas: a generator emits {seq, key, value, ts}; a file source is unknown unless it
  * declares `columns`; filter passes its input through; map emits its select list; union emits its
@@ -13,13 +14,14 @@ import type { JobDocument, JobNode, JobProblem } from './types.ts';
 import type { GraphIndex } from './check-graph.ts';
 import { isSource } from './ports.ts';
 import { outputColumnsOf, type ExpressionChecker, type ExpressionKind } from './expressions.ts';
-import { relationalColumns } from './check-relational.ts';
 import { isNexmarkPort, nexmarkColumnNames } from './nexmark.ts';
+import { definitionOf } from './node-types.ts';
+import type { Columns } from '../nodes/columns.ts';
 
-export const GENERATOR_COLUMNS: readonly string[] = ['seq', 'key', 'value', 'ts'];
+export type { Columns };
 
-/** Column names, or null when not known before reading the data. */
-export type Columns = readonly string[] | null;
+// The generator's columns belong to its definition; re-exported for this module's importers.
+export { GENERATOR_COLUMNS } from '../nodes/source-generator/definition.ts';
 
 const err = (path: string, message: string, nodeId: string): JobProblem => ({
   path,
@@ -29,10 +31,7 @@ const err = (path: string, message: string, nodeId: string): JobProblem => ({
 });
 
 function sourceColumns(node: JobNode): Columns {
-  if (node.type === 'source.generator') return GENERATOR_COLUMNS;
-  if (node.type === 'source.file') return node.config.columns ? Object.keys(node.config.columns) : null;
-  if (node.type === 'source.postgres') return node.config.columns ? Object.keys(node.config.columns) : null;
-  return null;
+  return definitionOf(node).sourceColumns?.(node.config) ?? null;
 }
 
 interface Ctx {
@@ -83,93 +82,36 @@ function checkExpr(
   return true;
 }
 
-function sameColumns(a: readonly string[], b: readonly string[]): boolean {
-  return a.length === b.length && a.every((c) => b.includes(c));
-}
-
 function visit(ctx: Ctx, node: JobNode, index: number): void {
   const ins = inputColumns(ctx, node.id);
   const input = ins.length > 0 ? ins[0] : null;
-  switch (node.type) {
-    case 'source.file':
-    case 'source.generator':
-    case 'source.postgres': {
-      const cols = sourceColumns(node);
-      const field = node.config.eventTime?.field;
-      if (field !== undefined && cols && !cols.includes(field)) {
-        ctx.problems.push(
-          err(
-            `nodes[${index}].config.eventTime.field`,
-            `unknown column '${field}' (known: ${cols.join(', ')})`,
-            node.id,
-          ),
-        );
-      }
-      ctx.out.set(node.id, { out: cols, late: null });
-      return;
+  if (isSource(node.type)) {
+    // Columns per port of a Nexmark source come from graph/nexmark.ts (inputColumns).
+    const cols = sourceColumns(node);
+    const field = (node.config as { eventTime?: { field?: string } }).eventTime?.field;
+    if (field !== undefined && cols && !cols.includes(field)) {
+      ctx.problems.push(
+        err(`nodes[${index}].config.eventTime.field`, `unknown column '${field}' (known: ${cols.join(', ')})`, node.id),
+      );
     }
-    case 'source.nexmark':
-      // Columns per port (person, auction, bid): inputColumns reads them from graph/nexmark.ts.
-      ctx.out.set(node.id, { out: null, late: null });
-      return;
-    case 'filter':
-      checkExpr(ctx, node, index, 'where', 'where', node.config.where, input);
-      ctx.out.set(node.id, { out: input, late: null });
-      return;
-    case 'map': {
-      const ok = checkExpr(ctx, node, index, 'select', 'select', node.config.select, input);
-      const cols = ok ? outputColumnsOf(ctx.expr, 'select', node.config.select, input) : null;
-      ctx.out.set(node.id, { out: cols, late: null });
-      return;
-    }
-    case 'union': {
-      const known = ins.filter((c): c is readonly string[] => c !== null);
-      if (known.length === ins.length && known.length > 1 && !known.every((c) => sameColumns(c, known[0]))) {
-        ctx.problems.push(
-          err(
-            `nodes[${index}]`,
-            `union inputs have different columns: ${known.map((c) => `(${c.join(', ')})`).join(' vs ')}`,
-            node.id,
-          ),
-        );
-      }
-      ctx.out.set(node.id, { out: known.length === ins.length && ins.length > 0 ? known[0] : null, late: null });
-      return;
-    }
-    case 'window': {
-      const c = node.config;
-      let keys: Columns = [];
-      if (c.keyBy !== undefined && c.keyBy.trim() !== '') {
-        keys = checkExpr(ctx, node, index, 'keyBy', 'keyBy', c.keyBy, input)
-          ? outputColumnsOf(ctx.expr, 'keyBy', c.keyBy, input)
-          : null;
-      }
-      const aggs = checkExpr(ctx, node, index, 'aggregates', 'aggregates', c.aggregates, input)
-        ? outputColumnsOf(ctx.expr, 'aggregates', c.aggregates, input)
-        : null;
-      const out = keys && aggs ? ['window_start', 'window_end', ...keys, ...aggs] : null;
-      if (keys && aggs) {
-        const clash = aggs.find((a) => a === 'window_start' || a === 'window_end' || keys.includes(a));
-        if (clash !== undefined) {
-          ctx.problems.push(
-            err(
-              `nodes[${index}].config.aggregates`,
-              `output column '${clash}' is already a ${keys.includes(clash) ? 'key column' : 'window column'}: choose another alias`,
-              node.id,
-            ),
-          );
-        }
-      }
-      ctx.out.set(node.id, { out, late: input });
-      return;
-    }
-    default: {
-      const ports = (ctx.idx.inputs.get(node.id) ?? []).map((e, i) => ({ port: e.toPort, columns: ins[i] }));
-      const out = relationalColumns(node, index, ports, ctx.problems);
-      if (out !== undefined) ctx.out.set(node.id, { out, late: null });
-      return;
-    }
+    ctx.out.set(node.id, { out: cols, late: null });
+    return;
   }
+  // Every other type states its rule in its definition; sinks emit nothing.
+  const def = definitionOf(node);
+  const rule = def.columns;
+  if (!rule) return;
+  const path = (field?: string) => (field === undefined ? `nodes[${index}]` : `nodes[${index}].config.${field}`);
+  const out = rule(node.config, {
+    nodeId: node.id,
+    inputs: (ctx.idx.inputs.get(node.id) ?? []).map((e, i) => ({ port: e.toPort, columns: ins[i] })),
+    path,
+    error: (at, message) => ctx.problems.push(err(at, message, node.id)),
+    checkExpression: (field, kind, text, known) => checkExpr(ctx, node, index, field, kind, text, known),
+    outputColumns: (kind, text, input) => outputColumnsOf(ctx.expr, kind, text, input),
+  });
+  // A `late` port carries the node's input unchanged.
+  ctx.out.set(node.id, { out, late: def.ports.outputs.includes('late') ? input : null });
 }
 
 /** Every source a node reads from, directly or through other nodes. */
@@ -192,21 +134,11 @@ function upstreamSources(idx: GraphIndex, id: string): string[] {
 
 function checkEventTime(ctx: Ctx): void {
   for (const [id, { node, index }] of ctx.idx.byId) {
-    const timed =
-      node.type === 'window' ||
-      node.type === 'join.interval' ||
-      node.type === 'join.window' ||
-      (node.type === 'topn' && node.config.window);
-    if (!timed) continue;
+    if (!definitionOf(node).eventTime?.needs?.(node.config)) continue;
     for (const src of upstreamSources(ctx.idx, id)) {
       const s = ctx.idx.byId.get(src)!;
-      // A generator always has event time: its `ts` column, watermarked with its own outOfOrderness
-      // bound when no eventTime is set (engine/connectors/sources.ts), so it is never late.
-      const hasEventTime =
-        s.node.type === 'source.generator' ||
-        s.node.type === 'source.nexmark' ||
-        ((s.node.type === 'source.file' || s.node.type === 'source.postgres') && s.node.config.eventTime);
-      if (!hasEventTime) {
+      // Each source's definition says whether its records carry event time (a generator always does).
+      if (!definitionOf(s.node).eventTime?.has?.(s.node.config)) {
         ctx.problems.push(
           err(
             `nodes[${index}].config.window`,

@@ -10,15 +10,14 @@
  * - Timestamps (generator startTime and its last record): within ±8.64e15 ms (the Date range).
  * - Sizes: memoryStateLimit at most 512mb (a snapshot crosses the task channel as one JSON string).
  * - Counts: safe integers; parallelism at most 1024; a preview limit at most 100000.
- * Browser-safe.
+ * Node types state their own bounds in their definitions (`checkRanges`). Browser-safe.
  */
 import type { JobDocument, JobProblem, DurationInput } from './types.ts';
 import { checkDuration, checkSize } from './units.ts';
-import { NEXMARK_DEFAULT_BASE_TIME, NEXMARK_DEFAULT_EVENT_RATE } from './nexmark.ts';
+import { MAX_EVENT_DURATION_MS, MAX_TIMER_MS } from '../nodes/ranges.ts';
+import { definitionOf } from './node-types.ts';
 
-export const MAX_TIMER_MS = 2 ** 31 - 1;
-export const MAX_EVENT_DURATION_MS = 1000 * 365 * 86_400_000;
-export const MAX_TIMESTAMP_MS = 8.64e15;
+export { MAX_TIMER_MS, MAX_EVENT_DURATION_MS, MAX_TIMESTAMP_MS } from '../nodes/ranges.ts';
 export const MAX_MEMORY_STATE_BYTES = 512 * 1024 * 1024;
 
 export function checkRanges(doc: JobDocument, problems: JobProblem[]): void {
@@ -59,75 +58,12 @@ export function checkRanges(doc: JobDocument, problems: JobProblem[]): void {
   doc.nodes.forEach((n, i) => {
     const p = `nodes[${i}]`;
     int(`${p}.parallelism`, n.parallelism, 1024, n.id);
-    switch (n.type) {
-      case 'source.file':
-      case 'source.generator':
-      case 'source.postgres': {
-        const et = n.config.eventTime;
-        span(`${p}.config.eventTime.maxOutOfOrderness`, et?.maxOutOfOrderness, n.id);
-        timer(`${p}.config.eventTime.idleTimeout`, et?.idleTimeout, n.id);
-        if (n.type !== 'source.generator') break;
-        const c = n.config;
-        span(`${p}.config.outOfOrderness`, c.outOfOrderness, n.id);
-        int(`${p}.config.count`, c.count, Number.MAX_SAFE_INTEGER, n.id);
-        int(`${p}.config.keys`, c.keys, 1_000_000_000, n.id);
-        if (c.step !== undefined && c.step > MAX_EVENT_DURATION_MS)
-          add(`${p}.config.step`, `${c.step} ms is too large: at most ${MAX_EVENT_DURATION_MS}`, n.id);
-        if (c.startTime !== undefined && Math.abs(c.startTime) > MAX_TIMESTAMP_MS) {
-          add(
-            `${p}.config.startTime`,
-            `${c.startTime} is outside the representable event-time range (±${MAX_TIMESTAMP_MS} ms)`,
-            n.id,
-          );
-        } else if (c.count !== undefined) {
-          const last = (c.startTime ?? 1_700_000_000_000) + (c.step ?? 10) * c.count;
-          if (Math.abs(last) > MAX_TIMESTAMP_MS)
-            add(
-              `${p}.config.count`,
-              `the last record's event time ${last} would be outside the representable range (±${MAX_TIMESTAMP_MS} ms)`,
-              n.id,
-            );
-        }
-        break;
-      }
-      case 'source.nexmark': {
-        const c = n.config;
-        span(`${p}.config.maxOutOfOrderness`, c.maxOutOfOrderness, n.id);
-        int(`${p}.config.events`, c.events, Number.MAX_SAFE_INTEGER, n.id);
-        int(`${p}.config.seed`, c.seed, Number.MAX_SAFE_INTEGER, n.id);
-        if (c.baseTime !== undefined && Math.abs(c.baseTime) > MAX_TIMESTAMP_MS)
-          add(
-            `${p}.config.baseTime`,
-            `${c.baseTime} is outside the representable event-time range (±${MAX_TIMESTAMP_MS} ms)`,
-            n.id,
-          );
-        else if (c.events !== undefined) {
-          // Event n's time: baseTime + n * 1000 / rate ms (10 000 events/s without a rate).
-          const last =
-            (c.baseTime ?? NEXMARK_DEFAULT_BASE_TIME) + (c.events * 1000) / (c.rate ?? NEXMARK_DEFAULT_EVENT_RATE);
-          if (Math.abs(last) > MAX_TIMESTAMP_MS)
-            add(
-              `${p}.config.events`,
-              `the last event's time ${last} would be outside the representable range (±${MAX_TIMESTAMP_MS} ms)`,
-              n.id,
-            );
-        }
-        break;
-      }
-      case 'window': {
-        const w = n.config.window;
-        const wp = `${p}.config.window`;
-        if (w.kind === 'session') span(`${wp}.gap`, w.gap, n.id);
-        else span(`${wp}.size`, w.size, n.id);
-        if (w.kind === 'sliding') span(`${wp}.slide`, w.slide, n.id);
-        span(`${p}.config.allowedLateness`, n.config.allowedLateness, n.id);
-        break;
-      }
-      case 'sink.preview':
-        int(`${p}.config.limit`, n.config.limit, 100_000, n.id);
-        break;
-      default:
-        break;
-    }
+    // Each type's own bounds are its definition's `checkRanges`.
+    definitionOf(n).checkRanges?.(n.config, {
+      span: (field, v) => span(`${p}.config.${field}`, v, n.id),
+      timer: (field, v) => timer(`${p}.config.${field}`, v, n.id),
+      int: (field, v, max) => int(`${p}.config.${field}`, v, max, n.id),
+      error: (field, message) => add(`${p}.config.${field}`, message, n.id),
+    });
   });
 }

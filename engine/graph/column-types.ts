@@ -6,24 +6,13 @@
  * are typed by their values (engine/sql/arithmetic.ts); docs/sql-semantics.md says where that
  * differs from Flink, which types a column once for the whole table.
  */
-import { compileAggregates, compileProjectionDetailed, parseKeyBy, type ColumnType } from '../sql/index.ts';
 import type { NormalizedJob } from './types.ts';
 import { NEXMARK_COLUMNS, isNexmarkPort } from './nexmark.ts';
+import { definitionOf } from './node-types.ts';
+import { columnTypeOfFlinkType, type ColumnTypeMap } from '../nodes/column-types.ts';
 
-export type ColumnTypeMap = Map<string, ColumnType>;
-
-/** A Flink SQL type name as Weir's static type; UNKNOWN for what expressions do not distinguish. */
-export function columnTypeOfFlinkType(flinkType: string): ColumnType {
-  const t = flinkType.trim().toUpperCase();
-  if (/^(TINYINT|SMALLINT|INT|INTEGER)$/.test(t)) return { type: 'BIGINT', precision: 10 };
-  if (t === 'BIGINT') return { type: 'BIGINT' };
-  if (/^(FLOAT|REAL|DOUBLE( PRECISION)?)$/.test(t)) return { type: 'DOUBLE' };
-  const d = /^(?:DECIMAL|DEC|NUMERIC)(?:\s*\(\s*(\d+)\s*(?:,\s*(\d+)\s*)?\))?$/.exec(t);
-  if (d) return { type: 'DECIMAL', precision: d[1] ? Number(d[1]) : 10, scale: d[2] ? Number(d[2]) : 0 };
-  if (/^(STRING|VARCHAR|CHAR)/.test(t)) return { type: 'STRING' };
-  if (t === 'BOOLEAN') return { type: 'BOOLEAN' };
-  return { type: 'UNKNOWN' };
-}
+// Node types state their typed-column rule in their definitions (`columnTypes`).
+export { columnTypeOfFlinkType, type ColumnTypeMap } from '../nodes/column-types.ts';
 
 /**
  * The types of the columns a node receives (from all its inputs: a column typed alike in every
@@ -98,51 +87,6 @@ function computeOutput(
   input: () => ColumnTypeMap,
   opts: ColumnTypeOptions,
 ): ColumnTypeMap {
-  switch (node.type) {
-    case 'source.file': {
-      const out: ColumnTypeMap = new Map();
-      // Declared columns win; without them, the types a sample of the data gives (as the export's).
-      const columns = node.config.columns ?? opts.sampled?.(node) ?? {};
-      for (const [name, t] of Object.entries(columns)) out.set(name, columnTypeOfFlinkType(t));
-      return out;
-    }
-    case 'source.postgres':
-      return new Map(Object.entries(node.config.columns ?? {}).map(([n, t]) => [n, columnTypeOfFlinkType(t)]));
-    case 'source.generator':
-      return new Map<string, ColumnType>([
-        ['seq', { type: 'BIGINT' }],
-        ['key', { type: 'STRING' }],
-        ['value', { type: 'BIGINT' }],
-        ['ts', { type: 'BIGINT' }],
-      ]);
-    case 'filter':
-    case 'union':
-      return input();
-    case 'map': {
-      const types = input();
-      const p = compileProjectionDetailed(node.config.select, types);
-      const out: ColumnTypeMap = p.columns === null ? new Map(types) : new Map();
-      for (const c of p.columns ?? p.extra) {
-        const t: ColumnType = { type: c.type ?? 'UNKNOWN' };
-        if (c.precision !== undefined) {
-          t.precision = c.precision;
-          t.scale = c.scale;
-        }
-        out.set(c.name, t);
-      }
-      return out;
-    }
-    case 'window': {
-      const types = input();
-      const out: ColumnTypeMap = new Map([
-        ['window_start', { type: 'STRING' }],
-        ['window_end', { type: 'STRING' }],
-      ]);
-      for (const k of parseKeyBy(node.config.keyBy ?? '').columns) out.set(k, types.get(k) ?? { type: 'UNKNOWN' });
-      for (const a of compileAggregates(node.config.aggregates, types)) out.set(a.alias, a.resultType);
-      return out;
-    }
-    default:
-      return new Map();
-  }
+  const rule = definitionOf(node).columnTypes;
+  return rule ? rule(node.config, { input, sampled: () => opts.sampled?.(node) }) : new Map();
 }

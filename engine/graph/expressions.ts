@@ -5,6 +5,10 @@
  * Browser-safe.
  */
 
+import { splitTopLevel } from '../nodes/text.ts';
+
+export { splitTopLevel };
+
 export type ExpressionKind = 'where' | 'select' | 'keyBy' | 'aggregates';
 
 /** The part of engine/sql the validator uses; injectable so structure checks need no compiler. */
@@ -38,31 +42,6 @@ export function outputColumnsOf(
   if (!input) return null;
   const extra = names.filter((n) => n !== '*' && !input.includes(n));
   return [...input, ...extra];
-}
-
-/** Splits on commas outside parentheses, quotes and backticks. */
-export function splitTopLevel(text: string): string[] {
-  const parts: string[] = [];
-  let depth = 0;
-  let quote: string | null = null;
-  let start = 0;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i];
-    if (quote) {
-      if (ch === quote) quote = null;
-      continue;
-    }
-    if (ch === "'" || ch === '"' || ch === '`') quote = ch;
-    else if (ch === '(') depth++;
-    else if (ch === ')')
-      depth = Math.max(0, depth - 1); // half-typed text: a stray ')' must not hide later commas
-    else if (ch === ',' && depth === 0) {
-      parts.push(text.slice(start, i).trim());
-      start = i + 1;
-    }
-  }
-  parts.push(text.slice(start).trim());
-  return parts.filter((p) => p !== '');
 }
 
 function unquote(name: string): string {

@@ -11,91 +11,20 @@ import {
   DEFAULT_SETTINGS,
   JOB_FORMAT,
   type DurationInput,
-  type EventTimeConfig,
-  type WindowSpec,
   type JobDocument,
   type JobNode,
   type JobSettings,
   type NormalizedJob,
 } from './types.ts';
 import { formatDuration, formatSize, parseDuration, parseSize } from './units.ts';
+import type { DurationFn } from '../nodes/durations.ts';
+import { definitionOf } from './node-types.ts';
 import { formatSignedDuration, parseSignedDuration } from './signed-duration.ts';
 
-type DurationFn = (d: DurationInput) => DurationInput;
-
-function mapEventTime(et: EventTimeConfig | undefined, f: DurationFn): EventTimeConfig | undefined {
-  if (!et) return undefined;
-  return {
-    ...et,
-    ...(et.maxOutOfOrderness !== undefined ? { maxOutOfOrderness: f(et.maxOutOfOrderness) } : {}),
-    ...(et.idleTimeout !== undefined ? { idleTimeout: f(et.idleTimeout) } : {}),
-  };
-}
-
-function mapWindow(w: WindowSpec, f: DurationFn): WindowSpec {
-  return w.kind === 'tumbling'
-    ? { kind: w.kind, size: f(w.size) }
-    : w.kind === 'sliding'
-      ? { kind: w.kind, size: f(w.size), slide: f(w.slide) }
-      : { kind: w.kind, gap: f(w.gap) };
-}
-
-/** A copy of `node` with `f` applied to every duration inside its config. */
+/** A copy of `node` with `f` applied to every duration inside its config (its definition's rule). */
 export function mapNodeDurations<N extends JobNode>(node: N, f: DurationFn, signed: DurationFn = f): N {
-  switch (node.type) {
-    case 'join.interval':
-      return {
-        ...node,
-        config: { ...node.config, lower: signed(node.config.lower), upper: signed(node.config.upper) },
-      };
-    case 'join': {
-      const c = node.config;
-      return { ...node, config: { ...c, ...(c.stateTtl !== undefined ? { stateTtl: f(c.stateTtl) } : {}) } };
-    }
-    case 'join.window':
-      return { ...node, config: { ...node.config, window: mapWindow(node.config.window, f) } };
-    case 'topn':
-      return node.config.window
-        ? { ...node, config: { ...node.config, window: mapWindow(node.config.window, f) } }
-        : { ...node };
-    case 'aggregate': {
-      const c = node.config;
-      return { ...node, config: { ...c, ...(c.stateTtl !== undefined ? { stateTtl: f(c.stateTtl) } : {}) } };
-    }
-    case 'source.file':
-    case 'source.postgres': {
-      const c = node.config;
-      return { ...node, config: { ...c, ...(c.eventTime ? { eventTime: mapEventTime(c.eventTime, f) } : {}) } };
-    }
-    case 'source.generator': {
-      const c = node.config;
-      return {
-        ...node,
-        config: {
-          ...c,
-          ...(c.outOfOrderness !== undefined ? { outOfOrderness: f(c.outOfOrderness) } : {}),
-          ...(c.eventTime ? { eventTime: mapEventTime(c.eventTime, f) } : {}),
-        },
-      };
-    }
-    case 'source.nexmark': {
-      const c = node.config;
-      return {
-        ...node,
-        config: { ...c, ...(c.maxOutOfOrderness !== undefined ? { maxOutOfOrderness: f(c.maxOutOfOrderness) } : {}) },
-      };
-    }
-    case 'window': {
-      const c = node.config;
-      const window = mapWindow(c.window, f);
-      return {
-        ...node,
-        config: { ...c, window, ...(c.allowedLateness !== undefined ? { allowedLateness: f(c.allowedLateness) } : {}) },
-      };
-    }
-    default:
-      return { ...node };
-  }
+  const map = definitionOf(node).mapDurations;
+  return map ? { ...node, config: map(node.config, f, signed) } : { ...node };
 }
 
 function normalizeSettings(doc: JobDocument): JobSettings {

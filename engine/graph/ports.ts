@@ -1,6 +1,7 @@
 /**
  * Connection rules shared by the designer (what may be dragged where) and the validator (what a
  * saved job may contain). Plain TypeScript, browser-safe: the renderer imports this file directly.
+ * Each type's ports are declared by its definition (engine/nodes/<type>/definition.ts).
  *
  * Rules: sources have outputs only, sinks inputs only; filter, map and window take exactly one
  * input; union takes two or more; a window has a second output `late` for records that arrive
@@ -13,48 +14,26 @@
  */
 
 import type { JobEdge, JobNode, NodeType } from './types.ts';
-import { NEXMARK_PORTS, type NexmarkPort } from './nexmark.ts';
+import type { InputPort, OutputPort, PortSpec } from '../nodes/ports.ts';
+import { NODE_DEFINITIONS } from './node-types.ts';
 
-export type OutputPort = 'out' | 'late' | 'bad' | NexmarkPort;
-export type InputPort = 'left' | 'right';
+export type { InputPort, OutputPort, PortSpec };
 
-export interface PortSpec {
-  /** Output ports; empty for sinks. */
-  outputs: readonly OutputPort[];
-  /** Allowed number of incoming edges. */
-  minInputs: number;
-  maxInputs: number;
-  /** Named input ports (two-input nodes); absent = one anonymous input. */
-  inputs?: readonly InputPort[];
-}
+/** Each type's ports, as its definition declares them. */
+export const PORTS = Object.fromEntries(NODE_DEFINITIONS.map((d) => [d.type, d.ports])) as Readonly<
+  Record<NodeType, PortSpec>
+>;
+// A type this version does not know (read from a file) is neither a source nor a sink.
+const portsOf = (type: NodeType): PortSpec | undefined => PORTS[type];
 
-export const PORTS: Readonly<Record<NodeType, PortSpec>> = {
-  'source.file': { outputs: ['out', 'bad'], minInputs: 0, maxInputs: 0 },
-  'source.generator': { outputs: ['out'], minInputs: 0, maxInputs: 0 },
-  'source.nexmark': { outputs: NEXMARK_PORTS, minInputs: 0, maxInputs: 0 },
-  'source.postgres': { outputs: ['out'], minInputs: 0, maxInputs: 0 },
-  filter: { outputs: ['out'], minInputs: 1, maxInputs: 1 },
-  map: { outputs: ['out'], minInputs: 1, maxInputs: 1 },
-  union: { outputs: ['out'], minInputs: 2, maxInputs: Infinity },
-  window: { outputs: ['out', 'late'], minInputs: 1, maxInputs: 1 },
-  'join.interval': { outputs: ['out'], minInputs: 2, maxInputs: 2, inputs: ['left', 'right'] },
-  'join.window': { outputs: ['out'], minInputs: 2, maxInputs: 2, inputs: ['left', 'right'] },
-  join: { outputs: ['out'], minInputs: 2, maxInputs: 2, inputs: ['left', 'right'] },
-  aggregate: { outputs: ['out'], minInputs: 1, maxInputs: 1 },
-  topn: { outputs: ['out'], minInputs: 1, maxInputs: 1 },
-  'sink.file': { outputs: [], minInputs: 1, maxInputs: Infinity },
-  'sink.postgres': { outputs: [], minInputs: 1, maxInputs: Infinity },
-  'sink.preview': { outputs: [], minInputs: 1, maxInputs: Infinity },
-};
-
+/** Sources take no input. */
 export function isSource(type: NodeType): boolean {
-  return (
-    type === 'source.file' || type === 'source.generator' || type === 'source.nexmark' || type === 'source.postgres'
-  );
+  return portsOf(type)?.maxInputs === 0;
 }
 
+/** Sinks have no output. */
 export function isSink(type: NodeType): boolean {
-  return type === 'sink.file' || type === 'sink.postgres' || type === 'sink.preview';
+  return portsOf(type)?.outputs.length === 0;
 }
 
 export function outputPorts(type: NodeType): readonly OutputPort[] {

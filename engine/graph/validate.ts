@@ -15,8 +15,7 @@ import { checkChangelog } from './changelog.ts';
 import { parseDuration } from './units.ts';
 import { checkRanges } from './check-ranges.ts';
 import { checkDeadLetters } from './check-dead-letters.ts';
-import { checkPostgresSinks } from './check-postgres-sink.ts';
-import { checkPostgresSources } from './check-postgres-source.ts';
+import { checkNodeConfigs } from './check-nodes.ts';
 import type { ExpressionChecker } from './expressions.ts';
 import {
   checkExpression,
@@ -115,8 +114,7 @@ export function validateJob(input: unknown, options: ValidateOptions = {}): Vali
   checkDeadLetters(doc, problems);
   const idx = checkGraph(doc, problems);
   const columns = checkColumns(doc, idx, options.expressions ?? sqlExpressionChecker, problems);
-  checkPostgresSinks(doc, columns, problems);
-  checkPostgresSources(doc, problems);
+  checkNodeConfigs(doc, columns, problems);
   checkChangelog(idx, problems);
   if (problems.some((p) => p.severity !== 'warning')) return { ok: false, problems };
   const job = normalizeJob(doc, options.baseDir);

@@ -21,6 +21,7 @@ import {
 } from '../../graph/nexmark.ts';
 import { NexmarkRandom, mixSeed } from './nexmark-random.ts';
 import { HOT_CHANNELS, nextExtra, nextString, nexmarkTables, type NexmarkTables } from './nexmark-strings.ts';
+import { NEXMARK_DEFAULTS } from '../../nodes/source-nexmark/definition.ts';
 
 const FIRST_AUCTION_ID = 1000;
 const FIRST_PERSON_ID = 1000;
@@ -81,7 +82,7 @@ export interface NexmarkConfigInput {
 
 export function nexmarkParams(c: NexmarkConfigInput, maxOutOfOrderness?: number): NexmarkParams {
   return {
-    seed: c.seed ?? 0,
+    seed: c.seed ?? NEXMARK_DEFAULTS.seed,
     events: c.events ?? null,
     rate: c.rate ?? null,
     baseTime: c.baseTime ?? NEXMARK_DEFAULT_BASE_TIME,

@@ -6,22 +6,19 @@
  * silently: it is listed in `warnings` (and at the top of the script) with the node's path.
  * The output is a pure function of the job (and the sampled data files), so golden files pin it.
  */
-import type { JobProblem, NormalizedJob } from '../../graph/types.ts';
+import type { EventTimeConfig, JobProblem, NormalizedJob } from '../../graph/types.ts';
+import { isSource } from '../../graph/ports.ts';
+import { definitionOf } from '../../graph/node-types.ts';
 import { tokenize } from '../../sql/lexer.ts';
 import { ExportContext, type ExportNode, type FlinkExportOptions, type Relation } from './context.ts';
 import { idleTimeoutOf } from './event-time.ts';
 import { commentText, quoteIdent, unquoteIdent } from './identifiers.ts';
 import { settingsStatements } from './settings.ts';
-import { emitSink } from './sinks.ts';
-import { emitFileSource, emitGeneratorSource, fileSourceColumns, generatorColumns } from './sources.ts';
-import { emitFilter, emitMap, unionOf } from './transforms.ts';
-import { emitNexmarkSource, nexmarkColumns, nexmarkRelationKey } from './nexmark-source.ts';
-import { NEXMARK_PORTS, isNexmarkPort } from '../../graph/nexmark.ts';
-import { emitWindow } from './windows.ts';
+import { unionOf } from './transforms.ts';
+import { nexmarkRelationKey } from './nexmark-source.ts';
+import { isNexmarkPort } from '../../graph/nexmark.ts';
+import { exporterOf } from './node-exporters.ts';
 import { versionLabel } from './versions.ts';
-import { emitPostgresSource, postgresSourceColumns } from './postgres-source.ts';
-import { defaultSlotName } from '../../connectors/postgres/names.ts';
-import { emitAggregate, emitIntervalJoin, emitRegularJoin, emitTopN, emitWindowJoin } from './relational.ts';
 
 export type { Column, FlinkExportOptions } from './context.ts';
 export { FLINK_VERSIONS, DEFAULT_FLINK_VERSION, isFlinkVersion, type FlinkVersion } from './versions.ts';
@@ -34,10 +31,8 @@ export interface FlinkExport {
 export function exportFlinkSql(job: NormalizedJob, opts: FlinkExportOptions = {}): FlinkExport {
   const ctx = new ExportContext(job, opts);
   for (const node of job.nodes) {
-    if (node.type === 'source.file') ctx.sourceColumns.set(node.id, fileSourceColumns(ctx, node));
-    if (node.type === 'source.generator') ctx.sourceColumns.set(node.id, generatorColumns());
-    if (node.type === 'source.nexmark') ctx.sourceColumns.set(node.id, NEXMARK_PORTS.flatMap(nexmarkColumns));
-    if (node.type === 'source.postgres') ctx.sourceColumns.set(node.id, postgresSourceColumns(node));
+    const exporter = exporterOf(node);
+    if (exporter.kind === 'source') ctx.sourceColumns.set(node.id, exporter.columns(ctx, node));
   }
   ctx.rowtimeName = freeName('rowtime', namesInJob(ctx));
   const settings = settingsStatements(ctx, idleTimeout(ctx));
@@ -60,20 +55,9 @@ export function exportFlinkSql(job: NormalizedJob, opts: FlinkExportOptions = {}
 
 /** Emits the statements of one node; false when the node cannot be part of the script. */
 function emitNode(ctx: ExportContext, node: ExportNode): boolean {
-  if (node.type === 'source.file') {
-    emitFileSource(ctx, node);
-    return true;
-  }
-  if (node.type === 'source.generator') {
-    emitGeneratorSource(ctx, node);
-    return true;
-  }
-  if (node.type === 'source.nexmark') {
-    emitNexmarkSource(ctx, node);
-    return true;
-  }
-  if (node.type === 'source.postgres') {
-    emitPostgresSource(ctx, node, defaultSlotName(ctx.job.name, node.id));
+  const exporter = exporterOf(node);
+  if (exporter.kind === 'source') {
+    exporter.emit(ctx, node);
     return true;
   }
   const inputs: Relation[] = [];
@@ -104,66 +88,27 @@ function emitNode(ctx: ExportContext, node: ExportNode): boolean {
     );
     return false;
   }
-  if (
-    node.type !== 'union' &&
-    node.type !== 'sink.file' &&
-    node.type !== 'sink.postgres' &&
-    node.type !== 'sink.preview' &&
-    node.parallelism !== ctx.job.settings.parallelism
-  ) {
+  // A union is no operator of its own; sinks set their parallelism in their table's options.
+  const ownParallelism = exporter.kind === 'inputs' || (exporter.kind === 'input' && exporter.ownParallelism);
+  if (!ownParallelism && node.parallelism !== ctx.job.settings.parallelism) {
     ctx.warn(
       node,
       'parallelism',
       `parallelism ${node.parallelism} cannot be set per operator in Flink SQL; it runs with parallelism.default (${ctx.job.settings.parallelism})`,
     );
   }
-  if (node.type === 'union') {
-    ctx.relations.set(node.id, unionOf(ctx, node, inputs, quoteIdent(node.id)));
-    return true;
-  }
-  if (node.type === 'join.interval' || node.type === 'join.window' || node.type === 'join') {
+  if (exporter.kind === 'inputs') return exporter.emit(ctx, node, inputs);
+  if (exporter.kind === 'join') {
     const left = inputs[ports.indexOf('left')],
       right = inputs[ports.indexOf('right')];
     if (!left || !right) {
       ctx.warn(node, undefined, 'left out: one of its inputs does not exist in the exported script');
       return false;
     }
-    const rel =
-      node.type === 'join.interval'
-        ? emitIntervalJoin(ctx, node, left, right)
-        : node.type === 'join.window'
-          ? emitWindowJoin(ctx, node, left, right)
-          : emitRegularJoin(ctx, node, left, right);
-    if (rel) ctx.relations.set(node.id, rel);
-    return rel !== null;
+    return exporter.emit(ctx, node, left, right);
   }
   const input = inputs.length === 1 ? inputs[0] : unionOf(ctx, node, inputs, quoteIdent(`${node.id}__input`));
-  switch (node.type) {
-    case 'filter':
-      emitFilter(ctx, node, input);
-      return true;
-    case 'map':
-      emitMap(ctx, node, input);
-      return true;
-    case 'window': {
-      const rel = emitWindow(ctx, node, input);
-      if (rel) ctx.relations.set(node.id, rel);
-      return rel !== null;
-    }
-    case 'sink.file':
-    case 'sink.postgres':
-    case 'sink.preview':
-      emitSink(ctx, node, input);
-      return true;
-    case 'aggregate':
-      ctx.relations.set(node.id, emitAggregate(ctx, node, input));
-      return true;
-    case 'topn': {
-      const rel = emitTopN(ctx, node, input);
-      if (rel) ctx.relations.set(node.id, rel);
-      return rel !== null;
-    }
-  }
+  return exporter.emit(ctx, node, input);
 }
 
 /** Sources first, then each node after all of its inputs; ties keep the job's node order. */
@@ -186,8 +131,8 @@ function topologicalOrder(job: NormalizedJob): ExportNode[] {
 function idleTimeout(ctx: ExportContext): number | null {
   const found: Array<[ExportNode, number]> = [];
   for (const node of ctx.job.nodes) {
-    if (node.type !== 'source.file' && node.type !== 'source.generator' && node.type !== 'source.postgres') continue;
-    const t = idleTimeoutOf(node.config.eventTime);
+    if (!isSource(node.type)) continue;
+    const t = idleTimeoutOf((node.config as { eventTime?: EventTimeConfig }).eventTime);
     if (t !== null) found.push([node, t]);
   }
   if (found.length === 0) return null;
@@ -208,20 +153,7 @@ function namesInJob(ctx: ExportContext): Set<string> {
   const names = new Set<string>();
   for (const cols of ctx.sourceColumns.values()) for (const c of cols) names.add(c.name.toLowerCase());
   for (const node of ctx.job.nodes) {
-    const texts =
-      node.type === 'filter'
-        ? [node.config.where]
-        : node.type === 'map'
-          ? [node.config.select]
-          : node.type === 'window'
-            ? [node.config.aggregates, node.config.keyBy ?? '']
-            : node.type === 'aggregate'
-              ? [node.config.aggregates, node.config.keyBy]
-              : node.type === 'topn'
-                ? [node.config.partitionBy, node.config.orderBy]
-                : node.type === 'join.interval' || node.type === 'join.window' || node.type === 'join'
-                  ? [node.config.select, node.config.leftKey, node.config.rightKey]
-                  : [];
+    const texts = definitionOf(node).expressions?.(node.config) ?? [];
     for (const text of texts) {
       try {
         for (const t of tokenize(text))

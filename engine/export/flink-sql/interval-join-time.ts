@@ -7,9 +7,7 @@
  * scripts without a timed consumer stay as they were.
  */
 import type { ExportContext, ExportNode } from './context.ts';
-
-const TIMED = new Set(['window', 'join.interval', 'join.window']);
-const PASS_THROUGH = new Set(['filter', 'map', 'union']);
+import { definitionOf } from '../../graph/node-types.ts';
 
 /** Does `id`'s output reach a node that needs event time, through filter/map/union only? */
 export function feedsTimedNode(ctx: ExportContext, id: string, seen = new Set<string>()): boolean {
@@ -19,8 +17,9 @@ export function feedsTimedNode(ctx: ExportContext, id: string, seen = new Set<st
     if (e.from !== id) continue;
     const to: ExportNode | undefined = ctx.node(e.to);
     if (!to) continue;
-    if (TIMED.has(to.type) || (to.type === 'topn' && to.config.window)) return true;
-    if (PASS_THROUGH.has(to.type) && feedsTimedNode(ctx, to.id, seen)) return true;
+    const eventTime = definitionOf(to).eventTime;
+    if (eventTime?.needs?.(to.config)) return true;
+    if (eventTime?.passes && feedsTimedNode(ctx, to.id, seen)) return true;
   }
   return false;
 }

@@ -1,4 +1,5 @@
 import { generatorParams } from '../../connectors/generator-source.ts';
+import { GENERATOR_COLUMN_TYPES } from '../../nodes/source-generator/definition.ts';
 import type { JobNodeOf } from '../../graph/types.ts';
 import type { Col, ExportContext, ExportNode } from './context.ts';
 import { rowtimeExpression, watermarkClause } from './event-time.ts';
@@ -65,12 +66,7 @@ export function fileSourceColumns(ctx: ExportContext, node: FileNode): Col[] {
 
 /** The generator's records `{seq, key, value, ts}` with the types Weir produces. */
 export function generatorColumns(): Col[] {
-  return [
-    { name: 'seq', type: 'BIGINT', certain: true },
-    { name: 'key', type: 'STRING', certain: true },
-    { name: 'value', type: 'BIGINT', certain: true },
-    { name: 'ts', type: 'BIGINT', certain: true },
-  ];
+  return GENERATOR_COLUMN_TYPES.map(([name, type]) => ({ name, type, certain: true }));
 }
 
 function parallelismCheck(ctx: ExportContext, node: ExportNode): void {

@@ -11,6 +11,7 @@ import type { TableStatement } from './statements.ts';
 import { intervalsIn, weirDuration } from './values.ts';
 import { jobPath } from './paths.ts';
 import { importPostgresSource, isPostgresSource } from './postgres-source.ts';
+import { GENERATOR_DEFAULTS } from '../../nodes/source-generator/definition.ts';
 
 const KEY_INDEX = 'weir_key_index';
 const JITTER = 'weir_ts_jitter';
@@ -170,8 +171,9 @@ function importDatagen(b: JobBuilder, t: TableStatement, id: string): void {
   const ts = t.computed.find((c) => c.name === 'ts');
   const m = ts ? /(\d+)\s*\+\s*`?seq`?\s*\*\s*(\d+)/.exec(ts.expr) : null;
   if (m) {
-    if (Number(m[1]) !== 1_700_000_000_000) config.startTime = Number(m[1]);
-    if (Number(m[2]) !== 10) config.step = Number(m[2]);
+    // Keys at their defaults stay absent, as the exported job had them.
+    if (Number(m[1]) !== GENERATOR_DEFAULTS.startTime) config.startTime = Number(m[1]);
+    if (Number(m[2]) !== GENERATOR_DEFAULTS.step) config.step = Number(m[2]);
   } else {
     b.problem(
       t.pos,

@@ -16,6 +16,8 @@
 import type { NormalizedJob, JobNode } from '../../graph/types.ts';
 import type { OutputPort } from '../../graph/ports.ts';
 import type { KeyGroupRange } from '../../contracts/keyed-state.ts';
+import { isSource } from '../../graph/ports.ts';
+import { definitionOf, isNodeType, nodeDefinition } from '../../graph/node-types.ts';
 import { keyGroupRangeFor } from '../../state/keygroups.ts';
 
 export type Partitioning = 'forward' | 'hash' | 'rebalance' | 'global';
@@ -68,67 +70,34 @@ export interface PhysicalPlan {
 }
 
 export function isSourceType(type: string): boolean {
-  return (
-    type === 'source.file' || type === 'source.generator' || type === 'source.nexmark' || type === 'source.postgres'
-  );
+  return isNodeType(type) && isSource(type);
 }
 
 /** The key an edge into `node` is hash-partitioned by (a join keys each input by its own side). */
 function keyByOf(node: JobNode | undefined, toPort?: 'left' | 'right'): string | undefined {
   if (!node) return undefined;
-  let k: string | undefined;
-  switch (node.type) {
-    case 'window':
-      k = node.config.keyBy;
-      break;
-    case 'aggregate':
-      k = node.config.keyBy;
-      break;
-    case 'topn':
-      k = node.config.partitionBy;
-      break;
-    case 'join.interval':
-    case 'join.window':
-    case 'join':
-      k = toPort === 'right' ? node.config.rightKey : node.config.leftKey;
-      break;
-    case 'sink.postgres':
-      // One key, one subtask: two subtasks' prepared transactions on one row would wait on each other.
-      k = node.config.mode === 'upsert' ? node.config.key : undefined;
-      break;
-    default:
-      return undefined;
-  }
-  k = k?.trim();
+  const k = definitionOf(node).partitionKey?.(node.config, toPort)?.trim();
   return k ? k : undefined;
 }
 
 /** Keyed operators: their input is routed by key group, so they chain only at parallelism 1. */
 function isKeyed(type: JobNode['type']): boolean {
-  return type === 'window' || type === 'aggregate' || type === 'topn' || type.startsWith('join');
+  return nodeDefinition(type).keyedState ?? false;
 }
 
 /**
  * Nodes whose output is a changelog (graph/changelog.ts). Changes of one key must reach one
  * consumer subtask in order, so a changelog edge that is not point-to-point goes to subtask 0.
+ * Sources are not counted (a CDC source's edges are routed as any source's).
  */
 function changelogNodes(job: NormalizedJob, order: string[]): Set<string> {
   const byId = new Map(job.nodes.map((n) => [n.id, n]));
   const set = new Set<string>();
   for (const id of order) {
     const n = byId.get(id)!;
-    const t = n.type;
-    if (
-      t === 'aggregate' ||
-      (n.type === 'topn' && !n.config.window) ||
-      (n.type === 'join' && n.config.kind !== 'inner')
-    )
-      set.add(id);
-    else if (
-      (t === 'filter' || t === 'map' || t === 'union') &&
-      job.edges.some((e) => e.to === id && e.fromPort === 'out' && set.has(e.from))
-    )
-      set.add(id);
+    const rule = definitionOf(n).changelog;
+    if (!isSource(n.type) && rule?.produces?.(n.config)) set.add(id);
+    else if (rule?.passes && job.edges.some((e) => e.to === id && e.fromPort === 'out' && set.has(e.from))) set.add(id);
   }
   return set;
 }

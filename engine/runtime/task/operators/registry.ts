@@ -2,8 +2,9 @@
  * Node type -> StreamOperator for every non-source node. Config errors are reported with the
  * node's JSON path (`nodes[2].config.where: ...`), never as a stack trace.
  */
-import type { JobNode, NormalizedJob } from '../../../graph/types.ts';
+import type { JobNode, JobNodeOf, NodeType, NormalizedJob } from '../../../graph/types.ts';
 import type { StreamOperator } from '../../../contracts/operator.ts';
+import { nodeDefinition } from '../../../graph/node-types.ts';
 import type { OperatorServices } from '../../../contracts/operator-services.ts';
 import { FilterOperator } from './filter.ts';
 import { MapOperator } from './map.ts';
@@ -27,6 +28,51 @@ export class OperatorConfigError extends Error {
   override name = 'OperatorConfigError';
 }
 
+/** What a factory gets besides the node: the job, services, and a config path for its messages. */
+interface FactoryContext {
+  job: NormalizedJob;
+  services: OperatorServices;
+  index: number;
+  /** `nodes[i].config.<field>`. */
+  at: (field: string) => string;
+  /** Runs `f`, reporting a config error at `field` (unless it already names its path). */
+  wrap: <R>(field: string, f: () => R) => R;
+}
+type Factory<T extends NodeType> = (node: JobNodeOf<T>, c: FactoryContext) => StreamOperator;
+
+/** One factory per operator type; sources have none (their readers: connectors/sources.ts). */
+const FACTORIES: { [T in NodeType]?: Factory<T> } = {
+  filter: (node, { job, at, wrap }) =>
+    nameExpressionFailures(
+      wrap('where', () => new FilterOperator(node.config.where, operatorInputTypes(job, node.id))),
+      at('where'),
+    ),
+  map: (node, { job, at, wrap }) =>
+    nameExpressionFailures(
+      wrap('select', () => new MapOperator(node.config.select, operatorInputTypes(job, node.id))),
+      at('select'),
+    ),
+  union: () => new UnionOperator(),
+  window: (node, { job, at, wrap }) =>
+    nameExpressionFailures(
+      wrap('window', () => createWindowOperator(node, job)),
+      at('aggregates'),
+    ),
+  aggregate: (node, { job, wrap }) => wrap('aggregates', () => createAggregateOperator(node, job)),
+  topn: (node, { wrap }) => wrap('orderBy', () => createTopNOperator(node)),
+  'join.interval': (node, { wrap }) => wrap('select', () => createIntervalJoinOperator(node)),
+  'join.window': (node, { wrap }) => wrap('window', () => createWindowJoinOperator(node)),
+  join: (node, { wrap }) => wrap('select', () => createRegularJoinOperator(node)),
+  'sink.file': (node, { services }) => new FileSinkOperator(node.config, services),
+  'sink.postgres': (node, { job, services, index }) =>
+    new PostgresSinkOperator(
+      node.config,
+      { jobName: job.name, nodeId: node.id, at: `nodes[${index}].config`, columns: sinkInputColumns(job, node.id) },
+      services,
+    ),
+  'sink.preview': (node, { services }) => new PreviewSinkOperator(node.config, services),
+};
+
 export function createOperator(node: JobNode, job: NormalizedJob, services: OperatorServices): StreamOperator {
   const index = job.nodes.findIndex((n) => n.id === node.id);
   const at = (field: string) => `nodes[${index}].config.${field}`;
@@ -38,50 +84,12 @@ export function createOperator(node: JobNode, job: NormalizedJob, services: Oper
       throw new OperatorConfigError(msg.startsWith('nodes[') ? msg : `${at(field)}: ${msg}`);
     }
   };
-  switch (node.type) {
-    case 'filter':
-      return nameExpressionFailures(
-        wrap('where', () => new FilterOperator(node.config.where, operatorInputTypes(job, node.id))),
-        at('where'),
-      );
-    case 'map':
-      return nameExpressionFailures(
-        wrap('select', () => new MapOperator(node.config.select, operatorInputTypes(job, node.id))),
-        at('select'),
-      );
-    case 'union':
-      return new UnionOperator();
-    case 'window':
-      return nameExpressionFailures(
-        wrap('window', () => createWindowOperator(node, job)),
-        at('aggregates'),
-      );
-    case 'aggregate':
-      return wrap('aggregates', () => createAggregateOperator(node, job));
-    case 'topn':
-      return wrap('orderBy', () => createTopNOperator(node));
-    case 'join.interval':
-      return wrap('select', () => createIntervalJoinOperator(node));
-    case 'join.window':
-      return wrap('window', () => createWindowJoinOperator(node));
-    case 'join':
-      return wrap('select', () => createRegularJoinOperator(node));
-    case 'sink.file':
-      return new FileSinkOperator(node.config, services);
-    case 'sink.postgres':
-      return new PostgresSinkOperator(
-        node.config,
-        { jobName: job.name, nodeId: node.id, at: `nodes[${index}].config`, columns: sinkInputColumns(job, node.id) },
-        services,
-      );
-    case 'sink.preview':
-      return new PreviewSinkOperator(node.config, services);
-    default:
-      throw new OperatorConfigError(`nodes[${index}]: '${node.type}' is not an operator`);
-  }
+  const factory = FACTORIES[node.type] as Factory<JobNode['type']> | undefined;
+  if (!factory) throw new OperatorConfigError(`nodes[${index}]: '${node.type}' is not an operator`);
+  return factory(node, { job, services, index, at, wrap });
 }
 
 /** Operators that keep keyed state (and therefore get a state backend). */
 export function needsKeyedState(node: JobNode): boolean {
-  return node.type === 'window' || node.type === 'aggregate' || node.type === 'topn' || node.type.startsWith('join');
+  return nodeDefinition(node.type).keyedState ?? false;
 }
