@@ -12,7 +12,7 @@ import { CheckField } from '../fields/fields.tsx';
 import { DurationInput, TextInput } from './BasicInputs.tsx';
 import { sampledColumns, useSampled } from '../model/sampledColumns.ts';
 import { useDoc } from '../state.ts';
-import { bind, partPath, readAt, type FieldContext } from './fieldBinding.ts';
+import { bind, readAt, type FieldContext } from './fieldBinding.ts';
 
 /** The columns the time column is guessed from: the descriptor's, the input's, declared or sampled ones. */
 function useOwnColumns({ field, node, config, columns }: FieldContext<EventTimeFieldDescriptor>): readonly string[] {
@@ -25,7 +25,7 @@ function useOwnColumns({ field, node, config, columns }: FieldContext<EventTimeF
   return sampled?.columns.map((x) => x.name) ?? [];
 }
 
-/** The group's parts, below the check box: paths relative to the group's own. */
+/** The group's parts, below the check box; paths are relative to the group's (`eventTime.field`). */
 const PARTS: readonly (TextFieldDescriptor | DurationFieldDescriptor)[] = [
   { kind: 'text', path: 'field', label: 'Time column', help: 'Epoch milliseconds or an ISO-8601 string', empty: '' },
   {
@@ -62,7 +62,7 @@ export function EventTimeGroup(ctx: FieldContext<EventTimeFieldDescriptor>) {
       />
       {!!group.value &&
         PARTS.map((part) => {
-          const inGroup = { ...part, path: partPath(field.path, part.path) };
+          const inGroup = { ...part, path: `${field.path}.${part.path}` };
           return inGroup.kind === 'text' ? (
             <TextInput key={part.path} {...ctx} field={inGroup} />
           ) : (

@@ -45,8 +45,3 @@ export function bind(node: JobNode, config: FieldConfig, err: ErrorAt, path: str
     onChange: (v) => editConfig(node.id, path.split('.'), v === undefined ? empty : v),
   };
 }
-
-/** The path of a part of a group field (`eventTime` + `field` = `eventTime.field`; a root group adds nothing). */
-export function partPath(group: string, part: string): string {
-  return group ? `${group}.${part}` : part;
-}
