@@ -11,7 +11,7 @@ import { bind, type FieldContext } from './fieldBinding.ts';
 
 type Declared = Record<string, string>;
 
-export function columnsText(c: Declared | undefined): string | undefined {
+function columnsText(c: Declared | undefined): string | undefined {
   return c
     ? Object.entries(c)
         .map(([k, v]) => `${k} ${v}`)
@@ -20,7 +20,7 @@ export function columnsText(c: Declared | undefined): string | undefined {
 }
 
 /** `user STRING, amount DOUBLE` to `{ user: 'STRING', amount: 'DOUBLE' }`; a name alone is a STRING. */
-export function parseColumns(text: string | undefined): Declared | undefined {
+function parseColumns(text: string | undefined): Declared | undefined {
   if (!text) return undefined;
   const out: Declared = {};
   for (const part of text.split(',')) {

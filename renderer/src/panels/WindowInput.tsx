@@ -24,7 +24,7 @@ const FRESH: Record<WindowSpec['kind'], WindowSpec> = {
 };
 
 /** A window of another kind that keeps the old one's length (size or gap). */
-export function windowOfKind(kind: WindowSpec['kind'], old: WindowSpec): WindowSpec {
+function windowOfKind(kind: WindowSpec['kind'], old: WindowSpec): WindowSpec {
   const size = old.kind === 'session' ? old.gap : old.size;
   if (kind === 'tumbling') return { kind, size };
   if (kind === 'sliding') return { kind, size, slide: old.kind === 'sliding' ? old.slide : size };
