@@ -5,6 +5,7 @@
 import { useRef } from 'react';
 import type { JobEdge, JobNode } from '../../../engine/graph/types.ts';
 import { useDoc, useDocShallow } from '../state.ts';
+import { nodeDefinition } from '../../../engine/graph/node-types.ts';
 import { isNodeType, typeInfo } from '../model/catalog.ts';
 import { inputColumns } from '../model/columns.ts';
 import { useSampled } from '../model/sampledColumns.ts';
@@ -14,48 +15,7 @@ import { SettingsForm } from './SettingsForm.tsx';
 import { edgeOfKey } from '../model/docStore.ts';
 import { deleteSelection } from '../canvas/commands.ts';
 import { editNodeField, messageAt, nodeIndex } from './edit.ts';
-import * as F from './NodeForms.tsx';
-import * as R from './RelationalForms.tsx';
-import { PostgresSourceForm } from './PostgresSourceForm.tsx';
-import { PostgresSinkForm } from './PostgresForm.tsx';
-import { NexmarkForm } from './NexmarkForm.tsx';
-
-function NodeForm({ node, columns, err }: F.FormProps<JobNode['type']>) {
-  switch (node.type) {
-    case 'source.file':
-      return <F.FileSourceForm node={node} columns={columns} err={err} />;
-    case 'source.generator':
-      return <F.GeneratorForm node={node} columns={columns} err={err} />;
-    case 'source.nexmark':
-      return <NexmarkForm node={node} columns={columns} err={err} />;
-    case 'source.postgres':
-      return <PostgresSourceForm node={node} columns={columns} err={err} />;
-    case 'filter':
-      return <F.FilterForm node={node} columns={columns} err={err} />;
-    case 'map':
-      return <F.MapForm node={node} columns={columns} err={err} />;
-    case 'union':
-      return <F.UnionForm />;
-    case 'window':
-      return <F.WindowForm node={node} columns={columns} err={err} />;
-    case 'join.interval':
-      return <R.IntervalJoinForm node={node} columns={columns} err={err} />;
-    case 'join.window':
-      return <R.WindowJoinForm node={node} columns={columns} err={err} />;
-    case 'join':
-      return <R.JoinForm node={node} columns={columns} err={err} />;
-    case 'aggregate':
-      return <R.AggregateForm node={node} columns={columns} err={err} />;
-    case 'topn':
-      return <R.TopNForm node={node} columns={columns} err={err} />;
-    case 'sink.file':
-      return <F.FileSinkForm node={node} columns={columns} err={err} />;
-    case 'sink.postgres':
-      return <PostgresSinkForm node={node} columns={columns} err={err} />;
-    case 'sink.preview':
-      return <F.PreviewForm node={node} columns={columns} err={err} />;
-  }
-}
+import { NodeForm } from './NodeForm.tsx';
 
 /** The node minus its position: dragging the selected node must not re-render its form per frame. */
 function useNodeIgnoringPosition(id: string): JobNode | undefined {
@@ -126,7 +86,7 @@ function NodeInspector({ id }: { id: string }) {
         onChange={(v) => editNodeField(id, 'name', v)}
       />
       {isNodeType(node.type) ? (
-        <NodeForm node={safe} columns={columns} err={err} />
+        <NodeForm node={safe} fields={nodeDefinition(node.type).fields} columns={columns} err={err} />
       ) : (
         <p className="note">
           Unknown node type <code>{String(node.type)}</code>: delete this node or fix the file.
