@@ -57,7 +57,8 @@ function onPath(cmd, args) {
   return !r.error && r.status === 0;
 }
 
-if (!onPath('java', ['-version'])) fail('Java is not installed (Java 17 or newer: apt-get install openjdk-17-jdk-headless)');
+if (!onPath('java', ['-version']))
+  fail('Java is not installed (Java 17 or newer: apt-get install openjdk-17-jdk-headless)');
 if (!onPath('mvn', ['-v'])) fail('Maven is not installed (apt-get install maven)');
 
 const env = { ...process.env, MAVEN_OPTS: process.env.MAVEN_OPTS ?? '-Xmx512m -XX:TieredStopAtLevel=1' };
