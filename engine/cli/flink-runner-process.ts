@@ -119,6 +119,8 @@ export interface FlinkRunOptions {
   scripts: string[];
   /** Configuration that wins over the scripts' SET statements (e.g. parallelism.default). */
   settings?: Record<string, string>;
+  /** A job still running after this many seconds is canceled and its script fails. */
+  jobTimeoutSeconds?: number;
   onEvent?: (e: FlinkRunnerEvent) => void;
   /** Each line Flink logs (warnings and errors, on the JVM's stderr). */
   onLog?: (line: string) => void;
@@ -143,6 +145,7 @@ export interface FlinkRunHandle {
 export function startFlinkRunner(opts: FlinkRunOptions, classpath: string): FlinkRunHandle {
   const args = [...JVM_OPTIONS, '-cp', classpath, 'dev.weir.flink.Main', ...opts.scripts];
   for (const [k, v] of Object.entries(opts.settings ?? {})) args.push('--set', `${k}=${v}`);
+  if (opts.jobTimeoutSeconds !== undefined) args.push('--job-timeout', String(opts.jobTimeoutSeconds));
   const child: ChildProcess = spawn('java', args, { cwd: opts.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
   const events: FlinkRunnerEvent[] = [];
   const logTail: string[] = [];

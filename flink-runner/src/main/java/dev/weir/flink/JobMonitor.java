@@ -35,9 +35,11 @@ final class JobMonitor {
     this.jobId = jobId;
   }
 
-  /** Polls until {@code done} completes, then reports the final state once. */
-  void watch(CompletableFuture<?> done) throws InterruptedException {
+  /** Polls until {@code done} completes; false when {@code timeoutMs} (0: none) passed first. */
+  boolean watch(CompletableFuture<?> done, long timeoutMs) throws InterruptedException {
+    long deadline = timeoutMs > 0 ? System.currentTimeMillis() + timeoutMs : Long.MAX_VALUE;
     while (!done.isDone()) {
+      if (System.currentTimeMillis() > deadline) return false;
       poll();
       try {
         done.get(POLL.toMillis(), TimeUnit.MILLISECONDS);
@@ -45,6 +47,7 @@ final class JobMonitor {
         // still running, or finished (the caller reads the result)
       }
     }
+    return true;
   }
 
   /** The final vertices and checkpoint count (for the "finished" event). */

@@ -22,7 +22,7 @@ import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.node.Obje
 
 /**
  * Runs Flink SQL scripts on one local MiniCluster and reports JSON lines on stdout (see Reporter).
- * Usage: {@code Main SCRIPT.sql... [--set key=value]...}. Each script runs in its own
+ * Usage: {@code Main SCRIPT.sql... [--set key=value]... [--job-timeout SECONDS]}. Each script runs in its own
  * TableEnvironment (ScriptRun), one after another: one JVM start serves many scripts (the parity
  * test runs a corpus this way). The --set options win over the scripts' SET statements
  * (weir flink run --parallelism passes parallelism.default). Exit code 0 when every script
@@ -49,8 +49,15 @@ public final class Main {
   private static int run(String[] args, Reporter reporter) throws Exception {
     List<String> files = new ArrayList<>();
     Map<String, String> overrides = new LinkedHashMap<>();
+    long jobTimeoutMs = 0;
     for (int i = 0; i < args.length; i++) {
-      if (args[i].equals("--set") && i + 1 < args.length) {
+      if (args[i].equals("--job-timeout") && i + 1 < args.length) {
+        try {
+          jobTimeoutMs = Long.parseLong(args[++i]) * 1000;
+        } catch (NumberFormatException e) {
+          return usage(reporter, "--job-timeout expects seconds, got '" + args[i] + "'");
+        }
+      } else if (args[i].equals("--set") && i + 1 < args.length) {
         String kv = args[++i];
         int eq = kv.indexOf('=');
         if (eq <= 0) return usage(reporter, "--set expects key=value, got '" + kv + "'");
@@ -116,7 +123,7 @@ public final class Main {
       script.put("file", files.get(i));
       script.put("statements", scripts.get(i).size());
       reporter.emit(script);
-      ScriptRun run = new ScriptRun(reporter, rest, overrides);
+      ScriptRun run = new ScriptRun(reporter, rest, overrides, jobTimeoutMs);
       String error = readErrors.get(i) != null ? readErrors.get(i) : run.run(scripts.get(i));
       jobs += run.jobs;
       ObjectNode end = reporter.event("scriptEnd");

@@ -34,12 +34,14 @@ final class ScriptRun {
   private final Reporter reporter;
   private final URI rest;
   private final Map<String, String> overrides;
+  private final long jobTimeoutMs;
   int jobs = 0;
 
-  ScriptRun(Reporter reporter, URI rest, Map<String, String> overrides) {
+  ScriptRun(Reporter reporter, URI rest, Map<String, String> overrides, long jobTimeoutMs) {
     this.reporter = reporter;
     this.rest = rest;
     this.overrides = overrides;
+    this.jobTimeoutMs = jobTimeoutMs;
   }
 
   /** The script's SET options with the overrides on top (they win). */
@@ -120,7 +122,16 @@ final class ScriptRun {
     // A query's rows come before its end (an INSERT's single row, its -1 count, is not reported).
     if (s.kind() == Kind.OTHER && result.getResultKind() == ResultKind.SUCCESS_WITH_CONTENT) emitRows(result);
     CompletableFuture<JobExecutionResult> done = client.getJobExecutionResult();
-    monitor.watch(done);
+    if (!monitor.watch(done, jobTimeoutMs)) {
+      client.cancel().get();
+      String error = "the job was still running after " + jobTimeoutMs / 1000 + " s (--job-timeout) and was canceled";
+      ObjectNode failure = reporter.event("failure");
+      failure.put("jobId", jobId);
+      failure.put("message", error);
+      failure.put("final", true);
+      reporter.emit(failure);
+      return error;
+    }
     try {
       done.get();
     } catch (ExecutionException e) {
