@@ -126,7 +126,7 @@ describe(`parity on real Flink ${FLINK}`, { skip }, () => {
       }
       const sinks: Outcome['sinks'] = {};
       for (const sink of job.sinks) {
-        const weirRows = (weir as InProcessRun).sinks[sink.id] ?? [];
+        const weirRows = weir.sinks[sink.id] ?? [];
         const flinkDir = sinkDir(job.flinkDir, sink);
         const flinkRows = readFlinkSink(flinkDir, sink.format, csvHeader(sinkDir(job.weirDir, sink)));
         sinks[sink.id] = {
