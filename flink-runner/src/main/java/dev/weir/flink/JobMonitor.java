@@ -20,7 +20,7 @@ import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.node.Obje
  */
 final class JobMonitor {
   private static final Set<String> TERMINAL = Set.of("FINISHED", "FAILED", "CANCELED");
-  private static final Duration POLL = Duration.ofMillis(500);
+  private static final Duration POLL = Duration.ofMillis(200);
   private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
   private final URI rest;
   private final Reporter reporter;
@@ -35,12 +35,16 @@ final class JobMonitor {
     this.jobId = jobId;
   }
 
-  /** Polls until {@code done} completes; false when {@code timeoutMs} (0: none) passed first. */
+  /**
+   * Polls until {@code done} completes or the REST view shows the job FINISHED (the client's
+   * result future learns of it up to 2 s later: it polls with a growing back-off); false when
+   * {@code timeoutMs} (0: none) passed first.
+   */
   boolean watch(CompletableFuture<?> done, long timeoutMs) throws InterruptedException {
     long deadline = timeoutMs > 0 ? System.currentTimeMillis() + timeoutMs : Long.MAX_VALUE;
     while (!done.isDone()) {
       if (System.currentTimeMillis() > deadline) return false;
-      poll();
+      if ("FINISHED".equals(poll())) return true;
       try {
         done.get(POLL.toMillis(), TimeUnit.MILLISECONDS);
       } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
@@ -65,9 +69,10 @@ final class JobMonitor {
     return node;
   }
 
-  void poll() {
+  /** Reports progress and new failures; returns the job's state, or null when unknown. */
+  String poll() {
     JsonNode job = get("/jobs/" + jobId);
-    if (job == null) return;
+    if (job == null) return null;
     ArrayNode vertices = vertices(job);
     long completed = completedCheckpoints();
     String key = job.path("state").asText() + vertices + completed;
@@ -81,6 +86,7 @@ final class JobMonitor {
       reporter.emit(e);
     }
     reportFailures();
+    return job.path("state").asText();
   }
 
   private ArrayNode vertices(JsonNode job) {

@@ -97,6 +97,10 @@ public final class Main {
     clusterConf.setString("rest.bind-address", "127.0.0.1");
     clusterConf.setString("rest.address", "127.0.0.1");
     clusterConf.setString("rest.bind-port", "0");
+    // The REST view caches a job's graph for web.refresh-interval (3 s by default) and running
+    // tasks' metrics for metrics.fetcher.update-interval (10 s): fresher for live progress.
+    clusterConf.setString("web.refresh-interval", "200 ms");
+    clusterConf.setString("metrics.fetcher.update-interval", "1 s");
     MiniCluster cluster =
         new MiniCluster(
             new MiniClusterConfiguration.Builder()

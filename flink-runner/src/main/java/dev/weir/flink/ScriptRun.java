@@ -133,7 +133,9 @@ final class ScriptRun {
       return error;
     }
     try {
-      done.get();
+      if (!done.isDone() && "FINISHED".equals(monitor.poll())) {
+        // finished: the REST view said so before the client's result future did
+      } else done.get();
     } catch (ExecutionException e) {
       ObjectNode failure = reporter.event("failure");
       failure.put("jobId", jobId);
