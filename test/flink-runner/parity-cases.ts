@@ -8,6 +8,7 @@
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { exportFlinkSql } from '../../engine/export/flink-sql/index.ts';
+import { splitCsvLine } from '../../engine/connectors/sample-columns.ts';
 import { validateJob } from '../../engine/graph/validate.ts';
 import { caseJob, inputLines, loadCorpus } from '../flink-parity/corpus.ts';
 import { ROOT } from './runner-support.ts';
@@ -118,33 +119,11 @@ export function readFlinkSink(dir: string, format: string, columns: string[]): A
     if (name.startsWith('.') || !statSync(p).isFile()) continue;
     for (const line of readFileSync(p, 'utf8').split('\n')) {
       if (line.trim() === '') continue;
-      if (format === 'csv') rows.push(Object.fromEntries(splitCsv(line).map((v, i) => [columns[i] ?? `c${i}`, v])));
+      if (format === 'csv') rows.push(Object.fromEntries(splitCsvLine(line).map((v, i) => [columns[i] ?? `c${i}`, v])));
       else rows.push(JSON.parse(line) as Record<string, unknown>);
     }
   }
   return rows;
-}
-
-function splitCsv(line: string): string[] {
-  const out: string[] = [];
-  let cur = '';
-  let quoted = false;
-  for (let i = 0; i < line.length; i++) {
-    const ch = line[i];
-    if (quoted) {
-      if (ch === '"' && line[i + 1] === '"') {
-        cur += '"';
-        i++;
-      } else if (ch === '"') quoted = false;
-      else cur += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ',') {
-      out.push(cur);
-      cur = '';
-    } else cur += ch;
-  }
-  out.push(cur);
-  return out;
 }
 
 /** The columns of Weir's CSV sink output (its header line), for reading Flink's header-less CSV. */
@@ -153,7 +132,7 @@ export function csvHeader(dir: string): string[] {
   for (const name of readdirSync(dir).sort()) {
     if (name.startsWith('.')) continue;
     const first = readFileSync(join(dir, name), 'utf8').split('\n')[0];
-    if (first) return splitCsv(first);
+    if (first) return splitCsvLine(first);
   }
   return [];
 }
