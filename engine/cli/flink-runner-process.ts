@@ -141,9 +141,17 @@ export interface FlinkRunHandle {
   stop(): void;
 }
 
+/**
+ * The `java` arguments that run one of the runner's main classes: dev.weir.flink.Main (scripts) or
+ * dev.weir.flink.GatewayServer (a local SQL Gateway over a MiniCluster: PORT [SLOTS]).
+ */
+export function runnerJavaArgs(classpath: string, mainClass: 'Main' | 'GatewayServer', args: string[]): string[] {
+  return [...JVM_OPTIONS, '-cp', classpath, `dev.weir.flink.${mainClass}`, ...args];
+}
+
 /** Starts the runner; `runnerAvailability` must have said ok (the classpath comes from it). */
 export function startFlinkRunner(opts: FlinkRunOptions, classpath: string): FlinkRunHandle {
-  const args = [...JVM_OPTIONS, '-cp', classpath, 'dev.weir.flink.Main', ...opts.scripts];
+  const args = runnerJavaArgs(classpath, 'Main', [...opts.scripts]);
   for (const [k, v] of Object.entries(opts.settings ?? {})) args.push('--set', `${k}=${v}`);
   if (opts.jobTimeoutSeconds !== undefined) args.push('--job-timeout', String(opts.jobTimeoutSeconds));
   const child: ChildProcess = spawn('java', args, { cwd: opts.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
