@@ -168,14 +168,20 @@ function sortKeys(r: Row): Row {
   return Object.fromEntries(Object.entries(r).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
+const TIMESTAMP_TEXT = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d+)?Z?$/;
+
 /**
  * Rows in a canonical order for comparing multisets: keys sorted, numbers (and numeric strings of
  * CSV) to 12 significant digits (Flink adds DOUBLEs in arrival order, Weir exactly: the last
- * digits may differ, see docs/sql-semantics.md), changelogs folded into tables.
+ * digits may differ, see docs/sql-semantics.md), changelogs folded into tables. With `times`,
+ * timestamp texts become epoch milliseconds (UTC), so Flink's TIMESTAMP(3) JSON
+ * (`2024-01-15 09:00:00`) meets Weir's ISO text (`2024-01-15T09:00:00.000Z`).
  */
-export function normalizeRows(rows: Row[], format: string): string[] {
+export function normalizeRows(rows: Row[], format: string, opts: { times?: boolean } = {}): string[] {
   const table = format === 'changelog-json' || format === 'debezium-json' ? foldChangelog(rows) : rows;
   const norm = (v: unknown): unknown => {
+    if (opts.times && typeof v === 'string' && TIMESTAMP_TEXT.test(v))
+      return Date.parse(`${v.replace(' ', 'T').replace(/Z$/, '')}Z`);
     if (typeof v === 'number') return Number.isInteger(v) ? v : Number(v.toPrecision(12));
     if (typeof v === 'string' && format === 'csv' && v !== '' && Number.isFinite(Number(v))) return norm(Number(v));
     if (v && typeof v === 'object' && !Array.isArray(v))

@@ -53,6 +53,9 @@ final class ScriptRun {
       if (m.matches()) config.put(m.group(1), m.group(2).replace("''", "'"));
     }
     config.putAll(overrides);
+    // As Flink's own config.yaml: without it the planner would take the machine's core count,
+    // more slots than the MiniCluster has for a script that sets no parallelism.
+    config.putIfAbsent("parallelism.default", "1");
     return config;
   }
 
