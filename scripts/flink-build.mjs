@@ -8,7 +8,7 @@
  * when Java or Maven is missing or the build fails.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -40,10 +40,11 @@ function newestSource(dir) {
 }
 
 function upToDate(target) {
-  const jar = join(target, 'weir-flink-runner.jar');
+  // Maven leaves an unchanged jar's time alone: a stamp written after each build says when it was.
+  const stamp = join(target, '.built');
   const cp = join(target, 'classpath.txt');
-  if (!existsSync(jar) || !existsSync(cp)) return false;
-  const built = Math.min(statSync(jar).mtimeMs, statSync(cp).mtimeMs);
+  if (!existsSync(stamp) || !existsSync(cp)) return false;
+  const built = statSync(stamp).mtimeMs;
   if (built < Math.max(statSync(join(root, 'pom.xml')).mtimeMs, newestSource(join(root, 'src')))) return false;
   // ~/.m2 may have been cleaned since: every jar of the classpath must still be there.
   return readFileSync(cp, 'utf8')
@@ -61,7 +62,36 @@ if (!onPath('java', ['-version']))
   fail('Java is not installed (Java 17 or newer: apt-get install openjdk-17-jdk-headless)');
 if (!onPath('mvn', ['-v'])) fail('Maven is not installed (apt-get install maven)');
 
+/**
+ * One build at a time (npm test runs two test files at once, and each builds what it needs): the
+ * holder's pid in target/.build-lock; a lock whose process is gone is taken over.
+ */
+function lock() {
+  const file = join(root, 'target', '.build-lock');
+  mkdirSync(join(root, 'target'), { recursive: true });
+  const deadline = Date.now() + 15 * 60_000;
+  for (;;) {
+    try {
+      writeFileSync(file, String(process.pid), { flag: 'wx' });
+      return () => rmSync(file, { force: true });
+    } catch {
+      const holder = Number(readFileSync(file, 'utf8') || 0);
+      let alive = false;
+      try {
+        alive = holder > 0 && process.kill(holder, 0);
+      } catch {
+        alive = false;
+      }
+      if (!alive) rmSync(file, { force: true });
+      else if (Date.now() > deadline) fail(`another build (pid ${holder}) holds ${file}`);
+      else Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 500);
+    }
+  }
+}
+
 const env = { ...process.env, MAVEN_OPTS: process.env.MAVEN_OPTS ?? '-Xmx512m -XX:TieredStopAtLevel=1' };
+const unlock = lock();
+process.on('exit', unlock);
 for (const version of parseVersions(process.argv.slice(2))) {
   const { profile, dir } = LINES[version];
   const target = join(root, 'target', dir);
@@ -80,5 +110,6 @@ for (const version of parseVersions(process.argv.slice(2))) {
     process.stderr.write(r.stdout + r.stderr);
     fail(`mvn package -P ${profile} failed (see above)`);
   }
+  writeFileSync(join(target, '.built'), new Date().toISOString());
   console.log(`flink:build: built the Flink ${version} runner into ${target}`);
 }
