@@ -138,13 +138,10 @@ export async function flinkCommand(argv: string[], io: CliIO): Promise<number> {
       script = join(work, 'job.sql');
       writeFileSync(script, exported.text);
     }
-    if (values.gateway !== undefined || !available?.ok) {
+    if (available === null) {
       const text = readFileSync(script, 'utf8');
-      const gateway = values.gateway ?? '';
-      return await runOnGateway(
-        { gateway, script: text, settings, detach: !!values.detach, quiet: !!values.quiet },
-        io,
-      );
+      const opts = { script: text, settings, detach: !!values.detach, quiet: !!values.quiet };
+      return await runOnGateway({ ...opts, gateway: values.gateway! }, io);
     }
     const progress = new FlinkProgressPrinter(io, !!values.quiet);
     const handle = startFlinkRunner(
