@@ -8,7 +8,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.runtime.minicluster.MiniCluster;
-import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
 import org.apache.flink.runtime.util.EnvironmentInformation;
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.node.ObjectNode;
 import org.apache.flink.table.gateway.SqlGateway;
@@ -27,19 +26,7 @@ public final class GatewayServer {
     int port = Integer.parseInt(args[0]);
     int slots = args.length > 1 ? Integer.parseInt(args[1]) : 4;
 
-    Configuration clusterConf = new Configuration();
-    clusterConf.setString("rest.bind-address", "127.0.0.1");
-    clusterConf.setString("rest.address", "127.0.0.1");
-    clusterConf.setString("rest.bind-port", "0");
-    clusterConf.setString("web.refresh-interval", "200 ms");
-    MiniCluster cluster =
-        new MiniCluster(
-            new MiniClusterConfiguration.Builder()
-                .setConfiguration(clusterConf)
-                .setNumTaskManagers(1)
-                .setNumSlotsPerTaskManager(slots)
-                .build());
-    cluster.start();
+    MiniCluster cluster = LocalCluster.start(slots);
     URI rest = cluster.getRestAddress().get();
 
     Configuration conf = new Configuration();
@@ -51,13 +38,7 @@ public final class GatewayServer {
     conf.setString("sql-gateway.endpoint.rest.bind-address", "127.0.0.1");
     conf.setString("sql-gateway.endpoint.rest.port", String.valueOf(port));
     SqlGateway gateway = new SqlGateway(conf, SessionManager.create(new DefaultContext(conf, List.of())));
-    Runtime.getRuntime()
-        .addShutdownHook(
-            new Thread(
-                () -> {
-                  gateway.stop();
-                  cluster.closeAsync();
-                }));
+    Runtime.getRuntime().addShutdownHook(new Thread(gateway::stop));
     gateway.start();
 
     ObjectNode e = reporter.event("gateway");

@@ -14,9 +14,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.flink.configuration.Configuration;
 import org.apache.flink.runtime.minicluster.MiniCluster;
-import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
 import org.apache.flink.runtime.util.EnvironmentInformation;
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.node.ObjectNode;
 
@@ -93,23 +91,7 @@ public final class Main {
       }
     }
 
-    Configuration clusterConf = new Configuration();
-    clusterConf.setString("rest.bind-address", "127.0.0.1");
-    clusterConf.setString("rest.address", "127.0.0.1");
-    clusterConf.setString("rest.bind-port", "0");
-    // The REST view caches a job's graph for web.refresh-interval (3 s by default) and running
-    // tasks' metrics for metrics.fetcher.update-interval (10 s): fresher for live progress.
-    clusterConf.setString("web.refresh-interval", "200 ms");
-    clusterConf.setString("metrics.fetcher.update-interval", "1 s");
-    MiniCluster cluster =
-        new MiniCluster(
-            new MiniClusterConfiguration.Builder()
-                .setConfiguration(clusterConf)
-                .setNumTaskManagers(1)
-                .setNumSlotsPerTaskManager(slots)
-                .build());
-    cluster.start();
-    Runtime.getRuntime().addShutdownHook(new Thread(cluster::closeAsync));
+    MiniCluster cluster = LocalCluster.start(slots);
     URI rest = cluster.getRestAddress().get();
 
     ObjectNode started = reporter.event("started");
