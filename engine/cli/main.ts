@@ -12,6 +12,7 @@ import { serveCommand } from './serve.ts';
 import { importCommand } from './import-command.ts';
 import { version } from './version.ts';
 import { nexmarkCommand } from './nexmark-command.ts';
+import { flinkCommand } from './flink-command.ts';
 
 export const USAGE = `Usage: weir <command> [options]
 
@@ -23,6 +24,7 @@ Commands:
   run JOB.json [options]      run a job locally (weir run --help)
   serve [options]             serve the designer and the engine over HTTP/WebSocket (weir serve --help)
   nexmark generate [options]  write the Nexmark events of a seed as JSON Lines files (weir nexmark --help)
+  flink run JOB.json|SQL      run a job or script on Apache Flink (local MiniCluster; weir flink --help)
 
 Options:
   -h, --help                  show this help (or a command's help: weir <command> --help)
@@ -64,6 +66,8 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
         return await serveCommand(rest, io);
       case 'nexmark':
         return await nexmarkCommand(rest, io);
+      case 'flink':
+        return await flinkCommand(rest, io);
       default:
         io.err(`weir: unknown command '${command}'`);
         io.err(USAGE);

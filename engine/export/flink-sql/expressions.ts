@@ -261,6 +261,8 @@ export function inferType(toks: Token[], cols: readonly Col[], opts: RewriteOpti
     return t && { type: t.type, certain: t.certain && (t.type === 'STRING' || t.type === 'BOOLEAN') };
   }
   if (sawConcat) return { type: 'STRING', certain: true };
+  // A sign before one operand (`-1.5`, `-amount`) keeps its type.
+  if (operands.length === 1 && (first.text === '-' || first.text === '+')) return inferType(toks.slice(1), cols, opts);
   if (operands.length > 1)
     return numericType(
       ops,
@@ -296,6 +298,13 @@ export function inferType(toks: Token[], cols: readonly Col[], opts: RewriteOpti
     if (INT_FUNCS.has(fn)) return { type: 'INT', certain: true };
     if (DOUBLE_FUNCS.has(fn)) return { type: 'DOUBLE', certain: true };
     if (fn === 'IF') return inferType(args[1] ?? [], cols, opts);
+    if (fn === 'NULLIF') return inferType(args[0] ?? [], cols, opts);
+    // MOD(a, b) is a % b in Flink (the same SqlStdOperatorTable.MOD).
+    if (fn === 'MOD' && args.length === 2)
+      return numericType(
+        ['%'],
+        args.map((a) => inferType(stripSign(a), cols, opts)),
+      );
     if (SAME_AS_ARG.has(fn)) return inferType(args[0] ?? [], cols, opts);
   }
   return null;

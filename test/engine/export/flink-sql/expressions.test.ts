@@ -72,6 +72,22 @@ test('select lists: names, aliases and Flink result types', () => {
   assert.equal(byName.dec.type, 'DECIMAL(13, 1)'); // INT * 1.5: DECIMAL(10, 0) * DECIMAL(2, 1), as Flink types it
   assert.equal(byName.dec.certain, true);
   assert.equal(byName.mc.expr, '`my col`');
+  // Measured on Flink 1.20 (test/flink-runner/parity-on-flink.test.ts): a column typed STRING here
+  // made Flink's JSON sink write these numbers as strings ("-1").
+  const more = splitSelectList(
+    'MOD(value, -3) AS m, NULLIF(qty, 1) AS n, CEIL(-1.5) AS c, ABS(-0.25) AS a, -amount AS neg',
+    cols,
+  );
+  assert.deepEqual(
+    more.map((i) => [i.name, i.type, i.certain]),
+    [
+      ['m', 'BIGINT', true],
+      ['n', 'INT', true],
+      ['c', 'DECIMAL(2, 1)', true],
+      ['a', 'DECIMAL(2, 2)', true],
+      ['neg', 'DOUBLE', true],
+    ],
+  );
   const casts = splitSelectList(
     'CAST(qty AS DECIMAL(10,2)) AS d, CAST(qty AS TIMESTAMP(3) WITH LOCAL TIME ZONE) AS t',
     cols,

@@ -1,0 +1,197 @@
+/**
+ * The jobs the Flink parity test runs twice, once in Weir and once on real Flink: every example
+ * of examples/ that Flink can run with file connectors, and every case of the parity corpus
+ * (test/flink-parity/). Each job gets two copies of its folder (weir/ and flink/), so both runs
+ * read the same data and each writes its own sink folders; the Flink copy's exported script is
+ * flink/job.sql. Rows are compared as multisets after `normalizeRows`.
+ */
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { exportFlinkSql } from '../../engine/export/flink-sql/index.ts';
+import { splitCsvLine } from '../../engine/connectors/sample-columns.ts';
+import { validateJob } from '../../engine/graph/validate.ts';
+import { caseJob, inputLines, loadCorpus } from '../flink-parity/corpus.ts';
+import { ROOT } from './runner-support.ts';
+
+export interface SinkSpec {
+  id: string;
+  path: string;
+  format: string;
+}
+
+export interface ParityJob {
+  /** `example:<name>` or `corpus:<file>#<index>`. */
+  id: string;
+  title: string;
+  doc: Record<string, unknown>;
+  weirDir: string;
+  flinkDir: string;
+  script: string;
+  sinks: SinkSpec[];
+  /** Corpus cases Flink must fail: the cited error. */
+  expectFailure?: string;
+  /** The corpus's rows derived from Flink's documentation (for the report). */
+  documented?: Array<Record<string, unknown>>;
+}
+
+/** Examples Flink cannot run here, and why (everything else in examples/ runs). */
+export const EXAMPLES_LEFT_OUT: Record<string, string> = {
+  'postgres-cdc-upsert': 'needs a PostgreSQL server and the postgres-cdc and jdbc connectors (not file connectors)',
+  'sensor-sliding':
+    "its generator becomes Flink's datagen connector, whose random fields have no seed: the rows cannot be the same",
+  nexmark:
+    "its source becomes the 'nexmark' connector (nexmark-flink), which Maven Central does not serve; the suite's queries are compared against DuckDB in test/examples/nexmark-queries.test.ts",
+};
+
+function sinksOf(doc: Record<string, unknown>): SinkSpec[] {
+  const nodes = doc.nodes as Array<{ id: string; type: string; config: { path?: string; format?: string } }>;
+  return nodes
+    .filter((n) => n.type === 'sink.file')
+    .map((n) => ({ id: n.id, path: n.config.path!, format: n.config.format ?? 'jsonl' }));
+}
+
+function exportTo(dir: string, doc: Record<string, unknown>, flinkVersion: '1.20' | '2.x'): string {
+  const v = validateJob(doc, { baseDir: dir });
+  if (!v.ok) throw new Error(`${dir}: invalid job: ${v.problems.map((p) => `${p.path}: ${p.message}`).join('; ')}`);
+  const script = join(dir, 'job.sql');
+  writeFileSync(script, exportFlinkSql(v.job, { flinkVersion }).text);
+  return script;
+}
+
+export function exampleJobs(root: string, flinkVersion: '1.20' | '2.x'): ParityJob[] {
+  const out: ParityJob[] = [];
+  for (const name of readdirSync(join(ROOT, 'examples')).sort()) {
+    const file = join(ROOT, 'examples', name, 'job.weir.json');
+    if (EXAMPLES_LEFT_OUT[name] || !existsSync(file)) continue;
+    const doc = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    const weirDir = join(root, `example-${name}`, 'weir');
+    const flinkDir = join(root, `example-${name}`, 'flink');
+    for (const dir of [weirDir, flinkDir]) {
+      mkdirSync(dir, { recursive: true });
+      cpSync(join(ROOT, 'examples', name, 'data'), join(dir, 'data'), { recursive: true });
+    }
+    out.push({
+      id: `example:${name}`,
+      title: String(doc.name),
+      doc,
+      weirDir,
+      flinkDir,
+      script: exportTo(flinkDir, doc, flinkVersion),
+      sinks: sinksOf(doc),
+    });
+  }
+  return out;
+}
+
+export function corpusJobs(root: string, flinkVersion: '1.20' | '2.x'): ParityJob[] {
+  return loadCorpus().map((c, i) => {
+    const doc = caseJob(c);
+    const weirDir = join(root, `corpus-${i}`, 'weir');
+    const flinkDir = join(root, `corpus-${i}`, 'flink');
+    for (const dir of [weirDir, flinkDir]) {
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, 'in.jsonl'), inputLines(c));
+    }
+    return {
+      id: `corpus:${c.id}`,
+      title: c.name,
+      doc,
+      weirDir,
+      flinkDir,
+      script: exportTo(flinkDir, doc, flinkVersion),
+      sinks: sinksOf(doc),
+      ...(c.expectFailure !== undefined ? { expectFailure: c.expectFailure } : {}),
+      ...(c.expected !== undefined ? { documented: c.expected } : {}),
+    };
+  });
+}
+
+/**
+ * What a Flink filesystem sink committed: the visible files of its folder (in-progress and pending
+ * files are hidden, named `.part-...`). Flink's CSV has no header line: `columns` names the fields
+ * (Weir's header gives them).
+ */
+export function readFlinkSink(dir: string, format: string, columns: string[]): Array<Record<string, unknown>> {
+  if (!existsSync(dir)) return [];
+  const rows: Array<Record<string, unknown>> = [];
+  for (const name of readdirSync(dir).sort()) {
+    const p = join(dir, name);
+    if (name.startsWith('.') || !statSync(p).isFile()) continue;
+    for (const line of readFileSync(p, 'utf8').split('\n')) {
+      if (line.trim() === '') continue;
+      if (format === 'csv') rows.push(Object.fromEntries(splitCsvLine(line).map((v, i) => [columns[i] ?? `c${i}`, v])));
+      else rows.push(JSON.parse(line) as Record<string, unknown>);
+    }
+  }
+  return rows;
+}
+
+/** The columns of Weir's CSV sink output (its header line), for reading Flink's header-less CSV. */
+export function csvHeader(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  for (const name of readdirSync(dir).sort()) {
+    if (name.startsWith('.')) continue;
+    const first = readFileSync(join(dir, name), 'utf8').split('\n')[0];
+    if (first) return splitCsvLine(first);
+  }
+  return [];
+}
+
+type Row = Record<string, unknown>;
+
+/**
+ * An updating sink's changes folded into the rows of the final table, so that Weir's
+ * changelog-json ({op, data}) and Flink's debezium-json ({before, after, op}) compare as tables.
+ */
+export function foldChangelog(rows: Row[]): Row[] {
+  const table = new Map<string, { row: Row; n: number }>();
+  const add = (r: Row, d: number) => {
+    const k = JSON.stringify(sortKeys(r));
+    const e = table.get(k) ?? { row: r, n: 0 };
+    e.n += d;
+    table.set(k, e);
+  };
+  for (const r of rows) {
+    if ('data' in r && typeof r.op === 'string') {
+      add(r.data as Row, r.op === '+I' || r.op === '+U' ? 1 : -1);
+    } else {
+      if (r.before) add(r.before as Row, -1);
+      if (r.after) add(r.after as Row, 1);
+    }
+  }
+  const out: Row[] = [];
+  for (const { row, n } of table.values()) for (let i = 0; i < n; i++) out.push(row);
+  return out;
+}
+
+function sortKeys(r: Row): Row {
+  return Object.fromEntries(Object.entries(r).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+const TIMESTAMP_TEXT = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d+)?Z?$/;
+
+/**
+ * Rows in a canonical order for comparing multisets: keys sorted, numbers (and numeric strings of
+ * CSV) to 12 significant digits (Flink adds DOUBLEs in arrival order, Weir exactly: the last
+ * digits may differ, see docs/sql-semantics.md), changelogs folded into tables. With `times`,
+ * timestamp texts become epoch milliseconds (UTC), so Flink's TIMESTAMP(3) JSON
+ * (`2024-01-15 09:00:00`) meets Weir's ISO text (`2024-01-15T09:00:00.000Z`).
+ */
+export function normalizeRows(rows: Row[], format: string, opts: { times?: boolean } = {}): string[] {
+  const table = format === 'changelog-json' || format === 'debezium-json' ? foldChangelog(rows) : rows;
+  const norm = (v: unknown): unknown => {
+    if (opts.times && typeof v === 'string' && TIMESTAMP_TEXT.test(v))
+      return Date.parse(`${v.replace(' ', 'T').replace(/Z$/, '')}Z`);
+    if (typeof v === 'number') return Number.isInteger(v) ? v : Number(v.toPrecision(12));
+    if (typeof v === 'string' && format === 'csv' && v !== '' && Number.isFinite(Number(v))) return norm(Number(v));
+    if (v && typeof v === 'object' && !Array.isArray(v))
+      return sortKeys(Object.fromEntries(Object.entries(v).map(([k, x]) => [k, norm(x)])));
+    return v;
+  };
+  return table.map((r) => JSON.stringify(norm(r))).sort();
+}
+
+/** The sink folder of a job copy. */
+export function sinkDir(jobDir: string, sink: SinkSpec): string {
+  return resolve(jobDir, sink.path);
+}
