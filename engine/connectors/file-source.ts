@@ -1,7 +1,8 @@
 /**
  * `source.file`: JSON Lines or CSV with a header. One split per file; a folder path reads every
  * (non-hidden) file in it, files assigned round-robin to subtasks. The position is a byte offset
- * and line number per file, so a restored source continues at exactly the record after Sn.
+ * and line number per file, so a restored source continues at exactly the record after Sn; it is
+ * keyed by file name with a fingerprint of the file (file-positions.ts), never by absolute path.
  * Bounded by default; `follow: true` tails the files (and picks up new files in a folder).
  * JSON Lines rows carry only the columns the job reads when the runtime names them (`columns`):
  * engine/connectors/jsonl-projection.ts decodes those from the bytes, other lines take JSON.parse.
@@ -14,6 +15,15 @@ import { BadRecordError, type SourceContext, type SourceReader, type SourceReadR
 import { eventTimeInRange, MAX_EVENT_TIME, parseEventTime } from './event-time.ts';
 import { parseCsvLine, csvValue } from './csv.ts';
 import { JsonlProjector } from './jsonl-projection.ts';
+import {
+  fileOfKey,
+  fingerprint,
+  inputMismatch,
+  positionKey,
+  restoredPositions,
+  type FilePosition,
+  type FileSourcePositions,
+} from './file-positions.ts';
 
 const CHUNK = 1 << 20;
 /** A longer line is a bad record, skipped without being buffered: memory stays bounded on any input. */
@@ -67,12 +77,26 @@ export class FileSourceReader implements SourceReader {
     this.root = ctx.resolvePath(cfg.path);
     this.field = cfg.eventTime?.field;
     this.projector = cfg.format === 'jsonl' && columns ? JsonlProjector.for(columns) : null;
-    // Positions are a union over all restored subtasks, so a restore may change parallelism.
-    for (const r of restored ?? []) {
-      const files = (r as { files?: Record<string, FilePos> } | undefined)?.files ?? {};
-      for (const [f, p] of Object.entries(files)) this.positions[f] = { offset: p.offset, line: p.line };
-    }
     this.refreshFiles();
+    this.restore(restored ?? []);
+  }
+
+  /**
+   * Positions are a union over all restored subtasks (so a restore may change parallelism), keyed
+   * by file name (file-positions.ts). A bounded source's input was checked before the run started
+   * (a different one is refused); a `follow` source reads a replaced file from its start.
+   */
+  private restore(restored: readonly unknown[]): void {
+    const inFolder = statSync(this.root).isDirectory();
+    for (const [key, p] of restoredPositions(restored, inFolder)) {
+      const file = fileOfKey(this.root, inFolder, key);
+      const changed = this.cfg.follow ? inputMismatch(file, p) : null;
+      if (changed !== null) {
+        if (this.files.includes(file)) this.ctx.notice?.(`source.file: ${changed}; reading it from its start`);
+        continue;
+      }
+      this.positions[file] = { offset: p.offset, line: p.line };
+    }
   }
 
   private refreshFiles(): void {
@@ -85,14 +109,20 @@ export class FileSourceReader implements SourceReader {
     this.allColumns = on;
   }
 
-  position(): unknown {
-    const files: Record<string, FilePos> = {};
+  /** The last fingerprint taken per file: a file not read since is not read again for it. */
+  private readonly fingerprints = new Map<string, { offset: number; print: ReturnType<typeof fingerprint> }>();
+
+  position(): FileSourcePositions {
+    const inputs: Record<string, FilePosition> = {};
     // A copy: the checkpoint must keep Sn while the reader moves on.
     for (const f of this.files) {
-      const p = this.positions[f];
-      files[f] = p ? { offset: p.offset, line: p.line } : { offset: 0, line: 0 };
+      const p = this.positions[f] ?? { offset: 0, line: 0 };
+      let fp = this.fingerprints.get(f);
+      if (fp?.offset !== p.offset)
+        this.fingerprints.set(f, (fp = { offset: p.offset, print: fingerprint(f, p.offset) }));
+      inputs[positionKey(this.root, f)] = { offset: p.offset, line: p.line, ...fp.print };
     }
-    return { files };
+    return { inputs };
   }
 
   private openCurrent(): boolean {
