@@ -25,7 +25,10 @@ export function storageRootOf(t: StorageTarget): string {
 /** `layout`: the running job's shape, written into each checkpoint's metadata (fs and rocksdb). */
 export function createCheckpointStorage(t: StorageTarget, layout?: CheckpointLayout): CheckpointStorage {
   if (t.settings.stateBackend === 'memory') {
-    return new MemoryCheckpointStorage(t.jobName, t.settings.memoryStateLimit, { savepointRoot: storageRootOf(t) });
+    return new MemoryCheckpointStorage(t.jobName, t.settings.memoryStateLimit, {
+      savepointRoot: storageRootOf(t),
+      layout,
+    });
   }
   return new FsCheckpointStorage(storageRootOf(t), t.jobName, layout);
 }
