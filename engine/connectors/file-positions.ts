@@ -78,6 +78,8 @@ export function fingerprint(file: string, offset: number): Omit<FilePosition, 'o
   try {
     const st = fstatSync(fd);
     return { size: st.size, mtimeMs: st.mtimeMs, ino: st.ino, sha256: edgesHash(fd, Math.min(offset, st.size)) };
+  } catch {
+    return null; // not readable as a file (a folder now): no fingerprint matches it
   } finally {
     closeSync(fd);
   }

@@ -1,8 +1,7 @@
 /**
  * `source.file`: JSON Lines or CSV with a header. One split per file; a folder path reads every
  * (non-hidden) file in it, files assigned round-robin to subtasks. The position is a byte offset
- * and line number per file, so a restored source continues at exactly the record after Sn; it is
- * keyed by file name with a fingerprint of the file (file-positions.ts), never by absolute path.
+ * and line number per file, so a restored source continues at exactly the record after Sn.
  * Bounded by default; `follow: true` tails the files (and picks up new files in a folder).
  * JSON Lines rows carry only the columns the job reads when the runtime names them (`columns`):
  * engine/connectors/jsonl-projection.ts decodes those from the bytes, other lines take JSON.parse.
@@ -11,10 +10,6 @@ import { openSync, readSync, closeSync, statSync, readdirSync, fstatSync } from 
 import { join, basename } from 'node:path';
 import type { FileSourceConfig } from '../graph/types.ts';
 import type { Row } from '../contracts/operator.ts';
-import { BadRecordError, type SourceContext, type SourceReader, type SourceReadResult } from '../contracts/source.ts';
-import { eventTimeInRange, MAX_EVENT_TIME, parseEventTime } from './event-time.ts';
-import { parseCsvLine, csvValue } from './csv.ts';
-import { JsonlProjector } from './jsonl-projection.ts';
 import {
   fileOfKey,
   fingerprint,
@@ -24,6 +19,10 @@ import {
   type FilePosition,
   type FileSourcePositions,
 } from './file-positions.ts';
+import { BadRecordError, type SourceContext, type SourceReader, type SourceReadResult } from '../contracts/source.ts';
+import { eventTimeInRange, MAX_EVENT_TIME, parseEventTime } from './event-time.ts';
+import { parseCsvLine, csvValue } from './csv.ts';
+import { JsonlProjector } from './jsonl-projection.ts';
 
 const CHUNK = 1 << 20;
 /** A longer line is a bad record, skipped without being buffered: memory stays bounded on any input. */
@@ -77,26 +76,8 @@ export class FileSourceReader implements SourceReader {
     this.root = ctx.resolvePath(cfg.path);
     this.field = cfg.eventTime?.field;
     this.projector = cfg.format === 'jsonl' && columns ? JsonlProjector.for(columns) : null;
-    this.refreshFiles();
     this.restore(restored ?? []);
-  }
-
-  /**
-   * Positions are a union over all restored subtasks (so a restore may change parallelism), keyed
-   * by file name (file-positions.ts). A bounded source's input was checked before the run started
-   * (a different one is refused); a `follow` source reads a replaced file from its start.
-   */
-  private restore(restored: readonly unknown[]): void {
-    const inFolder = statSync(this.root).isDirectory();
-    for (const [key, p] of restoredPositions(restored, inFolder)) {
-      const file = fileOfKey(this.root, inFolder, key);
-      const changed = this.cfg.follow ? inputMismatch(file, p) : null;
-      if (changed !== null) {
-        if (this.files.includes(file)) this.ctx.notice?.(`source.file: ${changed}; reading it from its start`);
-        continue;
-      }
-      this.positions[file] = { offset: p.offset, line: p.line };
-    }
+    this.refreshFiles();
   }
 
   private refreshFiles(): void {
@@ -123,6 +104,28 @@ export class FileSourceReader implements SourceReader {
       inputs[positionKey(this.root, f)] = { offset: p.offset, line: p.line, ...fp.print };
     }
     return { inputs };
+  }
+
+  /**
+   * Positions are a union over all restored subtasks (so a restore may change parallelism), keyed
+   * by file name with a fingerprint (file-positions.ts), never by absolute path: a moved job folder
+   * resumes exactly. A bounded source's input was checked before the run started (another one is
+   * refused); a `follow` source reads a replaced file from its start, said by the subtask reading it.
+   */
+  private restore(restored: readonly unknown[]): void {
+    if (restored.length === 0) return;
+    const inFolder = statSync(this.root, { throwIfNoEntry: false })?.isDirectory() ?? false;
+    for (const [key, p] of restoredPositions(restored, inFolder)) {
+      const file = fileOfKey(this.root, inFolder, key);
+      const changed = this.cfg.follow ? inputMismatch(file, p) : null;
+      if (changed === null) this.positions[file] = { offset: p.offset, line: p.line };
+      else if (Math.max(0, this.listed().indexOf(file)) % this.ctx.parallelism === this.ctx.subtask)
+        this.ctx.notice?.(`source.file: ${changed}; reading it from its start`);
+    }
+  }
+
+  private listed(): string[] {
+    return statSync(this.root, { throwIfNoEntry: false }) ? listSourceFiles(this.root) : [];
   }
 
   private openCurrent(): boolean {

@@ -47,6 +47,7 @@ interface Change {
   windowMs?: number;
   withoutWindow?: boolean;
   sinkPath?: string;
+  sourcePath?: string;
 }
 
 function job(change: Change = {}) {
@@ -54,7 +55,7 @@ function job(change: Change = {}) {
     {
       id: 'src',
       type: 'source.file',
-      config: { path: 'in', format: 'jsonl', eventTime: { field: 'ts' } },
+      config: { path: change.sourcePath ?? 'in', format: 'jsonl', eventTime: { field: 'ts' } },
     },
     {
       id: 'win',
@@ -280,6 +281,22 @@ describe('faults: a restore is exact or refused whatever changed between runs (i
         readdirSync(join(dir, 'out')).filter((n) => n.startsWith('.pending-')),
         [],
       );
+    } finally {
+      cleanup();
+    }
+  });
+
+  it('the source now reads one file of its old folder: refused, nothing changed', async () => {
+    const { dir, cleanup, before, r } = await restoreCopy('shape', [], (d) =>
+      writeJob(d, job({ sourcePath: 'in/a.jsonl' }), 'job.json'),
+    );
+    try {
+      assert.equal(r.code, 1, r.stderr);
+      assert.match(
+        r.stderr,
+        /source 'src' reads another input than the checkpoint: it read a folder and now reads one file/,
+      );
+      assertUnchanged(before, snapshotRun(dir), 'source path changed');
     } finally {
       cleanup();
     }

@@ -10,7 +10,7 @@ import { resolve } from 'node:path';
 import { statSync } from 'node:fs';
 import type { NormalizedJob } from '../../graph/types.ts';
 import type { SubtaskStateSnapshot } from '../../contracts/checkpoint.ts';
-import { fileOfKey, inputMismatch, restoredPositions } from '../../connectors/file-positions.ts';
+import { fileOfKey, inputMismatch, restoredPositions, SINGLE_FILE_KEY } from '../../connectors/file-positions.ts';
 import type { WrappedOperatorState } from '../common/state-assignment.ts';
 
 /** One line per source whose input differs: `source 'src' reads another input: <reason>`. */
@@ -35,6 +35,12 @@ export function inputProblems(job: NormalizedJob, states: readonly SubtaskStateS
     const reasons: string[] = [];
     for (const [key, p] of restoredPositions(positions, inFolder)) {
       if (p.offset === 0) continue; // nothing read yet: any file is fine
+      if ((key === SINGLE_FILE_KEY) === inFolder) {
+        reasons.push(
+          `it read ${inFolder ? 'one file' : 'a folder'} and now reads ${inFolder ? 'a folder' : 'one file'}`,
+        );
+        break;
+      }
       const reason = inputMismatch(fileOfKey(root, inFolder, key), p);
       if (reason !== null) reasons.push(reason);
     }
