@@ -6,13 +6,19 @@
  * Format v2 carries its own checksum: `checksum` (the last field) is the sha256 of the JSON text of
  * every other field, in the order written. One flipped digit anywhere (a source offset, a pending
  * transaction) makes the checkpoint unusable, with the file named. v1 files (no checksum) cannot
- * be verified and are refused with that reason.
+ * be verified and are refused with that reason. `layout` (optional, so older v2 files still load)
+ * is covered by the checksum like every other field.
  */
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import type { SubtaskStateSnapshot } from '../contracts/checkpoint.ts';
-import { CheckpointRestoreError, type CheckpointKind, type StateFileRef } from '../contracts/checkpoint-storage.ts';
+import {
+  CheckpointRestoreError,
+  type CheckpointKind,
+  type CheckpointLayout,
+  type StateFileRef,
+} from '../contracts/checkpoint-storage.ts';
 
 export const METADATA_FORMAT = 'weir.checkpoint/v2';
 const UNVERIFIABLE_FORMATS = new Set(['weir.checkpoint/v1']);
@@ -29,6 +35,8 @@ export interface CheckpointMetadata {
   /** Full state size in bytes. */
   bytes: number;
   states: SubtaskStateSnapshot[];
+  /** The job's shape when it was written (maxParallelism, state schemas); absent before it existed. */
+  layout?: CheckpointLayout;
 }
 
 function checksumOf(metaText: string): string {

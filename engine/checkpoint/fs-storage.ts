@@ -26,6 +26,7 @@ import { SharedStateRegistry } from './shared-registry.ts';
 import { assertOnlyFiles, claimCheckpointRoot } from './storage-ownership.ts';
 import {
   CheckpointRestoreError,
+  type CheckpointLayout,
   type CheckpointStorage,
   type CompletedCheckpoint,
   type PendingCheckpointData,
@@ -65,6 +66,8 @@ export class FsCheckpointStorage implements CheckpointStorage {
   constructor(
     readonly root: string,
     readonly jobName: string,
+    /** Written into every checkpoint's metadata, for the compatibility checks of a later restore. */
+    private readonly layout?: CheckpointLayout,
   ) {}
 
   private abs(rel: string): string {
@@ -138,6 +141,7 @@ export class FsCheckpointStorage implements CheckpointStorage {
       folder,
       bytes,
       states,
+      ...(this.layout ? { layout: this.layout } : {}),
     };
     const shared = sharedPathsOf(states);
     this.registry.register(data.id, shared);
@@ -155,6 +159,7 @@ export class FsCheckpointStorage implements CheckpointStorage {
       location: this.abs(folder),
       bytes,
       states,
+      layout: this.layout,
     };
   }
 
@@ -235,6 +240,7 @@ export class FsCheckpointStorage implements CheckpointStorage {
           location: this.abs(entry.folder),
           bytes: m.bytes,
           states: m.states,
+          layout: m.layout,
         });
       } catch {
         // unreadable: neither adopted nor deleted
@@ -334,5 +340,6 @@ export async function loadCheckpoint(path: string): Promise<CompletedCheckpoint>
     location: folderAbs,
     bytes: meta.bytes,
     states,
+    layout: meta.layout,
   };
 }

@@ -16,6 +16,7 @@ import { FsCheckpointStorage, loadCheckpoint } from './fs-storage.ts';
 import {
   CheckpointDeclinedError,
   CheckpointRestoreError,
+  type CheckpointLayout,
   type CheckpointStorage,
   type CompletedCheckpoint,
   type PendingCheckpointData,
@@ -39,7 +40,8 @@ export class MemoryCheckpointStorage implements CheckpointStorage {
   constructor(
     readonly jobName: string,
     readonly memoryStateLimit = DEFAULT_MEMORY_STATE_LIMIT,
-    private readonly opts: { savepointRoot?: string } = {},
+    /** `layout`: the job's shape, written into savepoint metadata (restore-compatibility.ts). */
+    private readonly opts: { savepointRoot?: string; layout?: CheckpointLayout } = {},
   ) {}
 
   private lostMessage(): string {
@@ -87,6 +89,7 @@ export class MemoryCheckpointStorage implements CheckpointStorage {
         folder,
         bytes,
         states: data.states,
+        ...(this.opts.layout ? { layout: this.opts.layout } : {}),
       };
       location = join(this.opts.savepointRoot, folder);
       // Same root as the fs backend's checkpoints: mark it as this job's first (storage-ownership.ts).

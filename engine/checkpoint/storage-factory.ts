@@ -9,7 +9,7 @@ import { FsCheckpointStorage } from './fs-storage.ts';
 import { FsCheckpointWorkerStorage } from './fs-worker-storage.ts';
 import { MemoryCheckpointStorage } from './memory-storage.ts';
 import { MemoryCheckpointWorkerStorage } from './memory-worker-storage.ts';
-import type { CheckpointStorage, CheckpointWorkerStorage } from '../contracts/checkpoint-storage.ts';
+import type { CheckpointLayout, CheckpointStorage, CheckpointWorkerStorage } from '../contracts/checkpoint-storage.ts';
 
 export interface StorageTarget {
   jobName: string;
@@ -22,11 +22,15 @@ export function storageRootOf(t: StorageTarget): string {
   return jobRoot(resolve(t.baseDir ?? process.cwd(), t.settings.checkpointing.dir), t.jobName);
 }
 
-export function createCheckpointStorage(t: StorageTarget): CheckpointStorage {
+/** `layout`: the running job's shape, written into each checkpoint's metadata (fs and rocksdb). */
+export function createCheckpointStorage(t: StorageTarget, layout?: CheckpointLayout): CheckpointStorage {
   if (t.settings.stateBackend === 'memory') {
-    return new MemoryCheckpointStorage(t.jobName, t.settings.memoryStateLimit, { savepointRoot: storageRootOf(t) });
+    return new MemoryCheckpointStorage(t.jobName, t.settings.memoryStateLimit, {
+      savepointRoot: storageRootOf(t),
+      layout,
+    });
   }
-  return new FsCheckpointStorage(storageRootOf(t), t.jobName);
+  return new FsCheckpointStorage(storageRootOf(t), t.jobName, layout);
 }
 
 export function createWorkerStorage(t: StorageTarget): CheckpointWorkerStorage {

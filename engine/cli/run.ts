@@ -1,5 +1,5 @@
 /**
- * `weir run JOB.json [--resume] [--from PATH] [--parallelism N] [--quiet]`: runs a job in a task
+ * `weir run JOB.json [--resume] [--from PATH] [--allow-non-restored-state] [--parallelism N] [--quiet]`: runs a job in a task
  * process and shows progress on stderr (one updating line on a terminal, plain lines otherwise).
  * Exit 0 when the job finished (or was stopped with a savepoint), 1 when it failed, 2 on bad input.
  * SIGINT/SIGTERM stop the job with a savepoint and print its path; a second signal cancels at once.
@@ -16,6 +16,8 @@ export const RUN_USAGE = `Usage: weir run JOB.json [options]
 Options:
   --resume          continue from the latest retained checkpoint (fs and rocksdb state backends)
   --from PATH       restore a checkpoint or savepoint folder
+  --allow-non-restored-state
+                    a restore drops the state of nodes the job no longer has (else it is refused)
   --clear-output    a fresh run first deletes the output earlier runs of this job committed to its
                     sink folders (only files their manifest lists; refused if others are there)
   --parallelism N   the job's default parallelism for this run (nodes with their own keep it)
@@ -37,6 +39,7 @@ export async function runCommand(argv: string[], io: CliIO = processIO, faults?:
         from: { type: 'string' },
         parallelism: { type: 'string' },
         'clear-output': { type: 'boolean' },
+        'allow-non-restored-state': { type: 'boolean' },
         quiet: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -85,6 +88,7 @@ export async function runCommand(argv: string[], io: CliIO = processIO, faults?:
       resume: !!args.values.resume,
       from: args.values.from,
       clearOutput: !!args.values['clear-output'],
+      allowNonRestoredState: !!args.values['allow-non-restored-state'],
       onEvent: (e: RunEvent) => progress.onEvent(e),
       faults,
     });

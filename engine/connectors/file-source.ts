@@ -12,6 +12,15 @@ import { openSync, readSync, closeSync, statSync, readdirSync, fstatSync } from 
 import { join, basename } from 'node:path';
 import type { FileSourceConfig } from '../graph/types.ts';
 import type { Row } from '../contracts/operator.ts';
+import {
+  fileOfKey,
+  fingerprint,
+  inputMismatch,
+  positionKey,
+  restoredPositions,
+  type FilePosition,
+  type FileSourcePositions,
+} from './file-positions.ts';
 import { BadRecordError, type SourceContext, type SourceReader, type SourceReadResult } from '../contracts/source.ts';
 import { eventTimeInRange, MAX_EVENT_TIME, parseEventTime } from './event-time.ts';
 import { parseCsvLine, csvValue } from './csv.ts';
@@ -73,11 +82,7 @@ export class FileSourceReader implements SourceReader {
     this.root = ctx.resolvePath(cfg.path);
     this.field = cfg.eventTime?.field;
     this.projector = cfg.format === 'jsonl' && columns ? JsonlProjector.for(columns) : null;
-    // Positions are a union over all restored subtasks, so a restore may change parallelism.
-    for (const r of restored ?? []) {
-      const files = (r as { files?: Record<string, FilePos> } | undefined)?.files ?? {};
-      for (const [f, p] of Object.entries(files)) this.positions[f] = { offset: p.offset, line: p.line };
-    }
+    this.restore(restored ?? []);
     this.refreshFiles();
   }
 
@@ -93,14 +98,42 @@ export class FileSourceReader implements SourceReader {
     this.allColumns = on;
   }
 
-  position(): unknown {
-    const files: Record<string, FilePos> = {};
+  /** The last fingerprint taken per file: a file not read since is not read again for it. */
+  private readonly fingerprints = new Map<string, { offset: number; print: ReturnType<typeof fingerprint> }>();
+
+  position(): FileSourcePositions {
+    const inputs: Record<string, FilePosition> = {};
     // A copy: the checkpoint must keep Sn while the reader moves on.
     for (const f of this.files) {
-      const p = this.positions[f];
-      files[f] = p ? { offset: p.offset, line: p.line } : { offset: 0, line: 0 };
+      const p = this.positions[f] ?? { offset: 0, line: 0 };
+      let fp = this.fingerprints.get(f);
+      if (fp?.offset !== p.offset)
+        this.fingerprints.set(f, (fp = { offset: p.offset, print: fingerprint(f, p.offset) }));
+      inputs[positionKey(this.root, f)] = { offset: p.offset, line: p.line, ...fp.print };
     }
-    return { files };
+    return { inputs };
+  }
+
+  /**
+   * Positions are a union over all restored subtasks (so a restore may change parallelism), keyed
+   * by file name with a fingerprint (file-positions.ts), never by absolute path: a moved job folder
+   * resumes exactly. A bounded source's input was checked before the run started (another one is
+   * refused); a `follow` source reads a replaced file from its start, said by the subtask reading it.
+   */
+  private restore(restored: readonly unknown[]): void {
+    if (restored.length === 0) return;
+    const inFolder = statSync(this.root, { throwIfNoEntry: false })?.isDirectory() ?? false;
+    for (const [key, p] of restoredPositions(restored, inFolder)) {
+      const file = fileOfKey(this.root, inFolder, key);
+      const changed = this.cfg.follow ? inputMismatch(file, p) : null;
+      if (changed === null) this.positions[file] = { offset: p.offset, line: p.line };
+      else if (Math.max(0, this.listed().indexOf(file)) % this.ctx.parallelism === this.ctx.subtask)
+        this.ctx.notice?.(`source.file: ${changed}; reading it from its start`);
+    }
+  }
+
+  private listed(): string[] {
+    return statSync(this.root, { throwIfNoEntry: false }) ? listSourceFiles(this.root) : [];
   }
 
   private openCurrent(): boolean {

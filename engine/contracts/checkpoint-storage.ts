@@ -75,6 +75,21 @@ export interface CompletedCheckpoint {
   /** Full state size in bytes (sum of all files it restores from, plus inline state). */
   bytes: number;
   states: SubtaskStateSnapshot[];
+  /** What the job that wrote it looked like (absent in checkpoints of older Weir versions). */
+  layout?: CheckpointLayout;
+}
+
+/**
+ * The shape of the job a checkpoint was taken from, stored in its metadata so a restore can check
+ * the new job against it before anything changes (engine/runtime/job/restore-compatibility.ts).
+ */
+export interface CheckpointLayout {
+  maxParallelism: number;
+  /**
+   * Per node keeping state: its type and, field by field, the settings its state's layout depends
+   * on (key columns, window spec, aggregates, join condition; a file sink's folder).
+   */
+  nodes: Record<string, { type: string; schema: Record<string, unknown> }>;
 }
 
 /** Everything the coordinator hands to the storage when all subtasks acknowledged. */

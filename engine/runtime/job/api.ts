@@ -42,6 +42,11 @@ export interface StartJobOptions {
    * files first (only those the sink manifest lists); without it such a run is refused.
    */
   clearOutput?: boolean;
+  /**
+   * A restore drops the state of nodes the job no longer has instead of refusing
+   * (`--allow-non-restored-state`; restore-compatibility.ts).
+   */
+  allowNonRestoredState?: boolean;
   /** Defaults to a `child_process.fork` launcher. */
   launcher?: TaskLauncher;
   onEvent?: (event: RunEvent) => void;

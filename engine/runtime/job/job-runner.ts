@@ -8,6 +8,9 @@
  *   3. plan                  common/plan.ts    chains and network edges
  *   4. open storage          checkpoint/       the checkpoint storage of the job's state backend
  *   5. choose restore point  restore-point.ts  --from, --resume or fresh; first id; lineage
+ *  5b. check compatibility   restore-compatibility.ts  the restored checkpoint against the job now:
+ *                                             maxParallelism, state layouts, dropped state, sink
+ *                                             folders with pending transactions, source inputs
  *   6. recover sinks         sink-hooks.ts     committed output made to fit the restore point (each
  *                                             attempt's pending transactions: the master, stage 7)
  *   7. start the master      job-master.ts     attempts, checkpoints, restarts, run events
@@ -29,6 +32,8 @@ import { JobMaster, type JobMasterOptions } from './job-master.ts';
 import { chooseRestorePoint, refuseImpossibleRestore, type RestorePoint } from './restore-point.ts';
 import { RunLocks } from './run-lock.ts';
 import { checkRunPaths } from './run-paths.ts';
+import { checkRestoreCompatibility } from './restore-compatibility.ts';
+import { layoutOf } from './restore-layout.ts';
 import { prepareSinkOutputs, sinkOutputFolders } from './sink-hooks.ts';
 
 export { JobStartError, SampleEdgeError } from './errors.ts';
@@ -46,6 +51,7 @@ export async function startJob(opts: StartJobOptions): Promise<JobHandle> {
     const plan = planJob(job); // 3. plan
     const storage = await openStorage(job); // 4. open storage
     const point = await chooseRestorePoint(job, storage, opts, notice); // 5. choose the restore point
+    checkRestoreCompatibility(job, point.restored, opts, notice); // 5b. check compatibility
     await recoverSinkOutputs(job, point, !!opts.clearOutput, notice); // 6. recover sinks
     const master = new JobMaster({ job, plan, storage, ...point, notices }, masterOptions(opts)); // 7. start the master
     const handle = master.start();
@@ -78,7 +84,8 @@ async function openStorage(job: NormalizedJob): Promise<CheckpointStorage> {
 }
 
 function checkpointStorageOf(job: NormalizedJob): CheckpointStorage {
-  return createCheckpointStorage({ jobName: job.name, settings: job.settings, baseDir: job.baseDir });
+  const target = { jobName: job.name, settings: job.settings, baseDir: job.baseDir };
+  return createCheckpointStorage(target, layoutOf(job));
 }
 
 /** Stage 6: every sink is checked against the restore point before any is changed. */
