@@ -44,6 +44,8 @@ async function buildElectron() {
     logLevel: 'warning',
     absWorkingDir: ROOT,
     external: ['electron', 'rocksdb'],
+    // The Flink SQL importer (in the host) finds dt-sql-parser's parse-tree contexts by class name.
+    keepNames: true,
   };
   await Promise.all([
     esbuild({
