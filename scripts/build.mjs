@@ -44,8 +44,6 @@ async function buildElectron() {
     logLevel: 'warning',
     absWorkingDir: ROOT,
     external: ['electron', 'rocksdb'],
-    // The Flink SQL importer (in the host) finds dt-sql-parser's parse-tree contexts by class name.
-    keepNames: true,
   };
   await Promise.all([
     esbuild({
