@@ -13,6 +13,8 @@ export interface SectionEntry {
 }
 
 export const SECTIONS: SectionEntry[] = [
+  // Whole processes of the compiled CLI and task process next to `node -e 0`: ~15 s.
+  { name: 'startup', load: () => import('./startup.ts') },
   { name: 'engine', load: () => import('./engine-ratio.ts') },
   { name: 'file-source', load: () => import('./file-source.ts') },
   { name: 'latency', load: () => import('./latency.ts') },
@@ -33,4 +35,5 @@ export const FLAG_SECTIONS: Record<string, string[]> = {
   latency: ['latency'],
   'file-source': ['file-source'],
   nexmark: ['nexmark'],
+  startup: ['startup'],
 };

@@ -1,18 +1,22 @@
 #!/usr/bin/env node
 // `npm run build`: the renderer (Vite, scripts/renderer.vite.config.ts -> dist/renderer) and the Electron
 // bundles (esbuild: electron/main.ts, preload.ts and the task process entry -> dist/electron/*.cjs).
-// Flags: --renderer, --electron (default: both). rocksdb stays external: its native module is
-// loaded from node_modules (unpacked from the asar in packaged builds).
+// and the CLI with its task process (scripts/build-cli.mjs -> dist/cli-*/, named by dist/cli.json).
+// Flags: --renderer, --electron, --cli (default: all three). rocksdb stays external: its native
+// module is loaded from node_modules (unpacked from the asar in packaged builds).
 import { build as viteBuild } from 'vite';
 import { build as esbuild } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
+import { buildCli } from './build-cli.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const args = process.argv.slice(2);
 const only = (flag) => args.includes(flag);
-const doRenderer = only('--renderer') || !only('--electron');
-const doElectron = only('--electron') || !only('--renderer');
+const none = !only('--renderer') && !only('--electron') && !only('--cli');
+const doRenderer = none || only('--renderer');
+const doElectron = none || only('--electron');
+const doCli = none || only('--cli');
 
 // The engine is ESM and reads import.meta; in a CommonJS bundle that object is rebuilt from the
 // bundle's own location.
@@ -62,7 +66,14 @@ async function buildElectron() {
   console.error(`build: electron -> dist/electron/{main,preload,task}.cjs (${Date.now() - t} ms)`);
 }
 
+async function buildCliBundle() {
+  const t = Date.now();
+  const { dir } = await buildCli();
+  console.error(`build: cli -> dist/${dir}/{weir,task-main}.mjs (${Date.now() - t} ms)`);
+}
+
 try {
+  if (doCli) await buildCliBundle();
   if (doRenderer) await buildRenderer();
   if (doElectron) await buildElectron();
 } catch (err) {

@@ -29,6 +29,9 @@ if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);
 }
+// Tests spawn bin/weir.mjs, which runs the compiled CLI as users do: build it once up front rather
+// than in the first test that spawns it (bin/weir.mjs would rebuild a stale one anyway).
+spawnSync(process.execPath, ['scripts/build.mjs', '--cli'], { stdio: 'inherit' });
 const r = spawnSync(
   process.execPath,
   ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', ...files],

@@ -58,10 +58,9 @@ export async function importCommand(argv: string[], io: CliIO): Promise<number> 
     io.err(`weir import: cannot read ${file}: ${(e as Error).message}`);
     return EXIT_INVALID;
   }
-  // Computed specifier: the importer (and dt-sql-parser) load only for this command.
-  const mod = (await import(new URL('../import/flink-sql/index.ts', import.meta.url).href)) as {
-    importFlinkSql: Importer;
-  };
+  // Imported on use: the importer (and dt-sql-parser) load only for this command; a literal
+  // specifier so the CLI bundle (scripts/build-cli.mjs) carries it as its own chunk.
+  const mod = (await import('../import/flink-sql/index.ts')) as { importFlinkSql: Importer };
   const baseDir = values.output ? dirname(resolve(values.output)) : process.cwd();
   const name = values.name ?? file.replace(/^.*[\\/]/, '').replace(/\.sql$/i, '');
   const { job, problems } = mod.importFlinkSql(sql, { baseDir, name });

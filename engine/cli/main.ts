@@ -1,18 +1,25 @@
 /**
- * The `weir` command line (bin/weir.mjs calls `main`). Subcommands live in their own modules.
+ * The `weir` command line (bin/weir.mjs calls `main`). Subcommands live in their own modules,
+ * imported only when that command runs: `weir --version` must not load SQL parsers, pg or ELK.
  * Bad input never produces a stack trace: usage mistakes exit 2 with a message,
  * unexpected failures exit 1 with one line (set WEIR_DEBUG=1 for the stack).
  */
 
 import { EXIT_FAILURE, EXIT_INVALID, EXIT_OK, processIO, type CliIO } from './output.ts';
-import { validateCommand } from './validate-command.ts';
-import { exportCommand } from './export-command.ts';
-import { runCommand } from './run.ts';
-import { serveCommand } from './serve.ts';
-import { importCommand } from './import-command.ts';
 import { version } from './version.ts';
-import { nexmarkCommand } from './nexmark-command.ts';
-import { flinkCommand } from './flink-command.ts';
+
+type Command = (argv: string[], io: CliIO) => Promise<number>;
+
+/** Each command's module, loaded on use (one line per command). */
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  validate: async () => (await import('./validate-command.ts')).validateCommand,
+  export: async () => (await import('./export-command.ts')).exportCommand,
+  import: async () => (await import('./import-command.ts')).importCommand,
+  run: async () => (await import('./run.ts')).runCommand,
+  serve: async () => (await import('./serve.ts')).serveCommand,
+  nexmark: async () => (await import('./nexmark-command.ts')).nexmarkCommand,
+  flink: async () => (await import('./flink-command.ts')).flinkCommand,
+};
 
 export const USAGE = `Usage: weir <command> [options]
 
@@ -54,24 +61,13 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
       case 'version':
         io.out(`weir ${version()}`);
         return EXIT_OK;
-      case 'validate':
-        return await validateCommand(rest, io);
-      case 'export':
-        return await exportCommand(rest, io);
-      case 'import':
-        return await importCommand(rest, io);
-      case 'run':
-        return await runCommand(rest, io);
-      case 'serve':
-        return await serveCommand(rest, io);
-      case 'nexmark':
-        return await nexmarkCommand(rest, io);
-      case 'flink':
-        return await flinkCommand(rest, io);
-      default:
+      default: {
+        const load = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
+        if (load) return await (await load())(rest, io);
         io.err(`weir: unknown command '${command}'`);
         io.err(USAGE);
         return EXIT_INVALID;
+      }
     }
   } catch (e) {
     if (isParseArgsError(e)) {

@@ -8,7 +8,7 @@ import type { JobDocument, JobProblem, NormalizedJob } from './types.ts';
 import { jobDocumentSchema } from './schema.ts';
 import { problemsFromIssues } from './schema-problems.ts';
 import { checkGraph } from './check-graph.ts';
-import { checkColumns, type NodeColumns } from './check-columns.ts';
+import { checkColumns } from './check-columns.ts';
 import { normalizeJob } from './normalize.ts';
 import { semanticsWarnings } from './semantics-warnings.ts';
 import { checkChangelog } from './changelog.ts';
@@ -17,13 +17,7 @@ import { checkRanges } from './check-ranges.ts';
 import { checkDeadLetters } from './check-dead-letters.ts';
 import { checkNodeConfigs } from './check-nodes.ts';
 import type { ExpressionChecker } from './expressions.ts';
-import {
-  checkExpression,
-  compileAggregates,
-  compileProjectionDetailed,
-  parseKeyBy,
-  referencedColumns,
-} from '../sql/index.ts';
+import { sqlExpressionChecker } from './node-columns.ts';
 
 export type ValidationResult =
   { ok: true; job: NormalizedJob; problems: JobProblem[] } | { ok: false; problems: JobProblem[] };
@@ -34,21 +28,6 @@ export interface ValidateOptions {
   /** Defaults to the real expression compiler in engine/sql. */
   expressions?: ExpressionChecker;
 }
-
-/** The real expression compiler as an ExpressionChecker (the designer wraps it in a cache). */
-export const sqlExpressionChecker: Required<ExpressionChecker> = {
-  checkExpression: (kind, text) => checkExpression(kind, text),
-  referencedColumns: (kind, text) => referencedColumns(kind, text),
-  outputColumns: (kind, text, input) => {
-    if (kind === 'keyBy') return parseKeyBy(text).columns;
-    if (kind === 'aggregates') return compileAggregates(text).map((a) => a.alias);
-    const p = compileProjectionDetailed(text);
-    if (p.columns) return p.columns.map((c) => c.name);
-    // `*` passes the input through; explicit columns next to it are added (or replace one).
-    if (!input) return null;
-    return [...input, ...p.extra.map((c) => c.name).filter((n) => !input.includes(n))];
-  },
-};
 
 /** Values the schema cannot express: durations that must be positive. */
 function checkPositiveDurations(doc: JobDocument, problems: JobProblem[]): void {
@@ -121,15 +100,7 @@ export function validateJob(input: unknown, options: ValidateOptions = {}): Vali
   return { ok: true, job, problems: [...problems, ...semanticsWarnings(job)] };
 }
 
-/**
- * The columns each node emits, as far as they are known before reading data (for column hints in
- * the designer and for exporters). Nodes on a cycle are absent; unknown columns are null.
- * Expects a schema-valid document.
- */
-export function nodeColumns(doc: JobDocument, expressions: ExpressionChecker = sqlExpressionChecker): NodeColumns {
-  const scratch: JobProblem[] = [];
-  return checkColumns(doc, checkGraph(doc, scratch), expressions, scratch);
-}
+export { nodeColumns, sqlExpressionChecker } from './node-columns.ts';
 
 /** One line for people: `orders-per-user: valid (4 nodes, 3 edges, backend fs, checkpoints every 1s)`. */
 export { summarizeJob } from './summary.ts';

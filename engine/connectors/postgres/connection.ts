@@ -4,7 +4,8 @@
  * comes from the environment variable the job names (read when the run connects, not when the job
  * is validated, so a job file can be checked on a machine without the secret).
  */
-import pg from 'pg';
+// Only the type at load time: pg loads when a job connects (the task process starts without it).
+import type pg from 'pg';
 
 export interface PgEndpoint {
   url: string;
@@ -81,7 +82,8 @@ export function pgClientConfig(endpoint: PgEndpoint, where: string): pg.ClientCo
 /** Connects, turning connection failures into one line that names the node and the server. */
 export async function pgConnect(endpoint: PgEndpoint, where: string): Promise<pg.Client> {
   const config = pgClientConfig(endpoint, where);
-  const client = new pg.Client(config);
+  const { default: pgModule } = await import('pg');
+  const client = new pgModule.Client(config);
   try {
     await client.connect();
   } catch (err) {

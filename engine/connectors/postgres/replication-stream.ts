@@ -7,8 +7,9 @@
  * that no checkpoint covers yet. The server learns only `confirmed` (set from completed
  * checkpoints), both when we confirm and when a keepalive asks for a reply.
  */
-import pg from 'pg';
-import { PgoutputPlugin, type Pgoutput } from 'pg-logical-replication';
+// Only types at load time: pg and its pgoutput decoder load when a CDC source starts streaming.
+import type pg from 'pg';
+import type { Pgoutput } from 'pg-logical-replication';
 import { type Lsn, formatLsn } from './lsn.ts';
 import { quoteIdent } from './connection.ts';
 
@@ -19,7 +20,8 @@ const HIGH_WATER = 20_000;
 
 /** A replication connection: `replication: 'database'` lets it run replication commands. */
 export async function replicationClient(config: pg.ClientConfig): Promise<pg.Client> {
-  const client = new pg.Client({ ...config, replication: 'database' } as pg.ClientConfig);
+  const { default: pgModule } = await import('pg');
+  const client = new pgModule.Client({ ...config, replication: 'database' } as pg.ClientConfig);
   await client.connect();
   return client;
 }
@@ -67,8 +69,6 @@ export class ReplicationStream {
   private failure: Error | null = null;
   private client: pg.Client | null = null;
   private conn: Connection | null = null;
-  /** Only its pgoutput decoder is used (relation cache included); the streaming is ours. */
-  private readonly parser = new PgoutputPlugin({ protoVersion: 1, publicationNames: [] });
   /** What the server may forget: everything before it (set from completed checkpoints only). */
   confirmed: Lsn;
 
@@ -78,6 +78,9 @@ export class ReplicationStream {
 
   /** Starts streaming at the slot's confirmed position (the server skips what is confirmed). */
   async start(config: pg.ClientConfig, slot: string, publication: string): Promise<void> {
+    // Only its pgoutput decoder is used (relation cache included); the streaming is ours.
+    const { PgoutputPlugin } = await import('pg-logical-replication');
+    const parser = new PgoutputPlugin({ protoVersion: 1, publicationNames: [] });
     const client = await replicationClient(config);
     this.client = client;
     const conn = (client as unknown as { connection: Connection }).connection;
@@ -87,7 +90,7 @@ export class ReplicationStream {
       try {
         if (chunk[0] === 0x77) {
           // XLogData: 'w', start LSN, end LSN, send time, then the pgoutput message.
-          this.buffer.push(this.parser.parse(chunk.subarray(25)));
+          this.buffer.push(parser.parse(chunk.subarray(25)));
           if (this.buffer.length >= HIGH_WATER && !this.paused) {
             this.paused = true;
             conn.stream.pause();

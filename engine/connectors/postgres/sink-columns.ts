@@ -4,7 +4,7 @@
  * declared `columns`), with their static types.
  */
 import type { JobDocument, NormalizedJob } from '../../graph/types.ts';
-import { nodeColumns } from '../../graph/validate.ts';
+import { nodeColumns } from '../../graph/node-columns.ts';
 import { DEAD_LETTER_COLUMNS } from '../../graph/check-columns.ts';
 import { inputColumnTypes, type ColumnTypeMap } from '../../graph/column-types.ts';
 

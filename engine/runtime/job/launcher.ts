@@ -1,6 +1,9 @@
 /**
- * The default TaskLauncher: `child_process.fork` of task-main.ts through tsx, with advanced
- * serialization. Electron passes its own launcher (utilityProcess) with the same interface.
+ * The default TaskLauncher: `child_process.fork` of the task process entry, with advanced
+ * serialization. Run from the sources, that is task-main.ts through tsx; run from the CLI bundle
+ * (scripts/build-cli.mjs), it is the compiled task-main.mjs next to this chunk, started by plain
+ * node: no TypeScript loader in the task process either. Electron passes its own launcher
+ * (utilityProcess) with the same interface.
  * Paths are resolved when a process is launched, not at import, so bundling this module (where
  * `import.meta` may be empty) never breaks a host that brings its own launcher.
  */
@@ -9,19 +12,30 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { TaskLauncher, TaskProcessHandle } from './api.ts';
 
-/** The task process entry; an Electron utilityProcess launcher forks the same file. */
-function taskMainPath(): string {
-  return fileURLToPath(new URL('../task/task-main.ts', import.meta.url));
+/**
+ * The task process entry next to this module: task-main.ts when it runs from the TypeScript
+ * sources (tests, WEIR_DEV=1), the bundle's task-main.mjs when it runs from the CLI bundle.
+ * An Electron utilityProcess launcher forks its own bundle of the same file.
+ */
+function defaultTaskMain(): string {
+  const entry = import.meta.url.endsWith('.ts') ? '../task/task-main.ts' : './task-main.mjs';
+  return fileURLToPath(new URL(entry, import.meta.url));
 }
 
-export function forkLauncher(): TaskLauncher {
+export interface ForkLauncherOptions {
+  /** The task process entry to fork (the bench forks the bundled one from the sources). */
+  entry?: string;
+}
+
+export function forkLauncher(opts: ForkLauncherOptions = {}): TaskLauncher {
   return {
     launch(): TaskProcessHandle {
+      const entry = opts.entry ?? defaultTaskMain();
       // Resolved here, not in the child: `--import tsx` would resolve against the job's working folder.
-      const tsx = import.meta.resolve('tsx');
+      const loader = entry.endsWith('.ts') ? ['--import', import.meta.resolve('tsx')] : [];
       const extra = process.env.WEIR_TASK_NODE_ARGS ? process.env.WEIR_TASK_NODE_ARGS.split(' ') : [];
-      const child = fork(taskMainPath(), [], {
-        execArgv: ['--import', tsx, ...extra],
+      const child = fork(entry, [], {
+        execArgv: [...loader, ...extra],
         serialization: 'advanced',
         // stderr is piped (and copied to ours) so its lines also reach the run's log.
         stdio: ['ignore', 'inherit', 'pipe', 'ipc'],

@@ -1,5 +1,5 @@
 /**
- * Entry point of the task process (forked by the host with `--import tsx`). Wires process IPC to
+ * Entry point of the task process (forked by the host: launcher.ts). Wires process IPC to
  * the TaskProcessRuntime. Inside Electron, electron/task-entry.ts bridges a utilityProcess's
  * `process.parentPort` onto `process.send` / 'message' before loading this file.
  * If the host goes away, the task process exits too: it never outlives it.
