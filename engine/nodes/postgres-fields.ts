@@ -8,8 +8,9 @@ export function endpointFields<C>(tableHelp: string): FieldDescriptor<C>[] {
       kind: 'text',
       path: 'passwordEnv',
       label: 'Password variable',
-      placeholder: 'PGPASSWORD',
-      help: 'Environment variable holding the password, read when the job runs',
+      placeholder: 'WEIR_PGPASSWORD',
+      // weir serve and the app read only WEIR_* variables or those allowed with --allow-env.
+      help: 'Environment variable holding the password, read when the job runs (WEIR_*, or allowed with --allow-env)',
     },
     { kind: 'text', path: 'table', label: 'Table', help: tableHelp, empty: '' },
   ];
