@@ -45,18 +45,21 @@ const CREATE = (ledger: string) => `CREATE TABLE IF NOT EXISTS ${ledger} (
   undone_before bigint
 )`;
 
-/** Creates the ledger if missing; two subtasks creating it at once is not an error. */
-export async function ensureLedger(client: pg.Client, schema: string): Promise<void> {
-  const ledger = ledgerOf(schema);
-  const r = await client.query<{ oid: string | null }>(`SELECT to_regclass($1)::text AS oid`, [ledger]);
+/** Creates Weir's own table `qualified` if missing; two subtasks creating it at once is not an error. */
+export async function createIfMissing(client: pg.Client, qualified: string, createSql: string): Promise<void> {
+  const r = await client.query<{ oid: string | null }>(`SELECT to_regclass($1)::text AS oid`, [qualified]);
   if (r.rows[0]?.oid) return;
   try {
-    await client.query(CREATE(ledger));
+    await client.query(createSql);
   } catch (e) {
     // duplicate_table, or unique_violation on pg_type when another session created it meanwhile
     const code = (e as { code?: string }).code;
     if (code !== '42P07' && code !== '23505') throw e;
   }
+}
+
+export async function ensureLedger(client: pg.Client, schema: string): Promise<void> {
+  await createIfMissing(client, ledgerOf(schema), CREATE(ledgerOf(schema)));
 }
 
 export interface LedgerEntry {

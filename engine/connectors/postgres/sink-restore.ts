@@ -102,7 +102,7 @@ export async function planRestore(s: SinkRestore): Promise<((client: pg.Client) 
         `${s.k} cannot be put back exactly`,
     );
   return async (client) => {
-    await applyUndo(client, s.schema, s.table.sql, s.keyCols, s.table.columns, xids);
+    await applyUndo(client, s.schema, s.table.sql, s.keyCols, xids);
     await markUndone(client, s, xids);
     return `put back the row at checkpoint ${s.k} of the ${check.keys} key(s) ${what} changed in ${s.table.name}`;
   };

@@ -17,6 +17,7 @@
 import type pg from 'pg';
 import { quoteIdent } from './connection.ts';
 import type { PgColumn } from './sink-table.ts';
+import { createIfMissing } from './sink-ledger.ts';
 
 export const UNDO_TABLE = 'weir_sink_undo';
 
@@ -33,15 +34,7 @@ const CREATE = (undo: string) => `CREATE TABLE IF NOT EXISTS ${undo} (
 )`;
 
 export async function ensureUndo(client: pg.Client, schema: string): Promise<void> {
-  const undo = undoOf(schema);
-  const r = await client.query<{ oid: string | null }>(`SELECT to_regclass($1)::text AS oid`, [undo]);
-  if (r.rows[0]?.oid) return;
-  try {
-    await client.query(CREATE(undo));
-  } catch (e) {
-    const code = (e as { code?: string }).code;
-    if (code !== '42P07' && code !== '23505') throw e;
-  }
+  await createIfMissing(client, undoOf(schema), CREATE(undoOf(schema)));
 }
 
 /** `t.k0 = (<json>->>0)::type AND ...`: a key column compared with the JSON key. */
@@ -73,24 +66,21 @@ export async function recordBeforeImages(
   );
 }
 
-export interface UndoPlan {
-  /** Keys to put back: JSON key text, and the row at the restore point (JSON text) or null. */
+export interface UndoCheck {
+  /** How many keys the undo puts back. */
   keys: number;
-  /** Keys whose current row is not what the latest later transaction left. */
+  /** Keys (JSON) whose current row is not what the latest of the transactions left. */
   changedElsewhere: string[];
 }
 
-/**
- * Checks the undo of transactions `xids` (the later ones, 64-bit ids as text); changes nothing.
- * `keysMoved`: keys the restore puts back.
- */
+/** Checks the undo of transactions `xids` (64-bit ids as text); changes nothing. */
 export async function checkUndo(
   client: pg.Client,
   schema: string,
   table: string,
   keyCols: readonly PgColumn[],
   xids: readonly string[],
-): Promise<UndoPlan> {
+): Promise<UndoCheck> {
   const r = await client.query<{ key: string; ok: boolean }>(
     `WITH last AS (
        SELECT DISTINCT ON (key) key, xid, deleted FROM ${undoOf(schema)}
@@ -109,7 +99,6 @@ export async function applyUndo(
   schema: string,
   table: string,
   keyCols: readonly PgColumn[],
-  columns: readonly PgColumn[],
   xids: readonly string[],
 ): Promise<number> {
   const first = `SELECT DISTINCT ON (key) key, before FROM ${undoOf(schema)}
@@ -117,8 +106,14 @@ export async function applyUndo(
   const del = await client.query(`DELETE FROM ${table} t USING (${first}) f WHERE ${keyMatch(keyCols, 't', 'f.key')}`, [
     xids,
   ]);
-  const list = columns.map((c) => quoteIdent(c.name)).join(', ');
-  const r = columns.map((c) => `r.${quoteIdent(c.name)}`).join(', ');
+  // Every stored column of the row comes back; generated ones are computed again.
+  const stored = await client.query<{ name: string }>(
+    `SELECT attname AS name FROM pg_attribute
+      WHERE attrelid = $1::regclass AND attnum > 0 AND NOT attisdropped AND attgenerated = '' ORDER BY attnum`,
+    [table],
+  );
+  const list = stored.rows.map((c) => quoteIdent(c.name)).join(', ');
+  const r = stored.rows.map((c) => `r.${quoteIdent(c.name)}`).join(', ');
   await client.query(
     `INSERT INTO ${table} (${list}) OVERRIDING SYSTEM VALUE
      SELECT ${r} FROM (${first}) f, jsonb_populate_record(NULL::${table}, f.before) r WHERE f.before IS NOT NULL`,
