@@ -16,7 +16,8 @@ import type {
   SinkRecovery,
   SinkRecoveryContext,
 } from '../../contracts/sink-recovery.ts';
-import { parseTableName, pgConnect } from './connection.ts';
+import type pg from 'pg';
+import { PgConfigError, parseTableName, pgConnect } from './connection.ts';
 import { gidPrefix, recoverPrepared } from './sink-txn.ts';
 import { checkSinkColumns, describeTable, parseKeyColumns } from './sink-table.ts';
 import { ensureLedger } from './sink-ledger.ts';
@@ -79,8 +80,8 @@ async function prepareOutput(ctx: SinkPrepareContext): Promise<SinkOutputChange>
     const c = await pgConnect(node.config, at);
     try {
       await c.query('BEGIN');
-      await ensureLedger(c, schema);
-      if (node.config.mode === 'upsert') await ensureUndo(c, schema);
+      // Without checkpoints there is nothing to restore, so nothing to keep (sink-operator.ts agrees).
+      if (job.settings.checkpointing.interval !== null) await createLedger(c, node.config.mode, schema, `${at}.table`);
       const done = restore ? await restore(c) : null;
       await c.query('COMMIT');
       if (done)
@@ -104,6 +105,20 @@ async function recover(ctx: SinkRecoveryContext): Promise<void> {
     );
   } finally {
     await client.end().catch(() => {});
+  }
+}
+
+/** The ledger (and, for upsert, the undo table) next to the sink table; no right to create them is an error naming the field. */
+async function createLedger(c: pg.Client, mode: 'append' | 'upsert', schema: string, at: string): Promise<void> {
+  try {
+    await ensureLedger(c, schema);
+    if (mode === 'upsert') await ensureUndo(c, schema);
+  } catch (e) {
+    throw new PgConfigError(
+      at,
+      `Weir keeps which rows each checkpoint wrote in ${schema}.weir_sink_ledger` +
+        `${mode === 'upsert' ? ' and weir_sink_undo' : ''} and could not create it: ${(e as Error).message}`,
+    );
   }
 }
 
