@@ -59,10 +59,15 @@ export interface SinkPrepareContext extends SinkOutputContext {
   restored: { id: number; lineage: string } | null;
   /** This run's lineage. */
   lineage: string;
+  /** The first checkpoint id this run takes (ids continue after every stored one). */
+  firstId: number;
   /** A fresh run may delete what earlier runs of this job provably committed (`--clear-output`). */
   clearOutput: boolean;
   notice(message: string): void;
 }
+
+/** The change a sink's check returned; a database sink's is asynchronous. */
+export type SinkOutputChange = () => void | Promise<void>;
 
 /**
  * What a transactional sink adds to make restores exact (docs/architecture.md, "The sink manifest
@@ -78,7 +83,7 @@ export interface SinkOutputHooks {
    * A sink whose target cannot take the job's output (a database table without a column) throws
    * its own error naming the node's config field.
    */
-  prepareOutput?(ctx: SinkPrepareContext): (() => void) | Promise<() => void>;
+  prepareOutput?(ctx: SinkPrepareContext): SinkOutputChange | Promise<SinkOutputChange>;
   /**
    * Before notify(n) is sent: durably records what checkpoint n's pending transactions commit
    * (`states`: this node's operator states in checkpoint n), so a later restore knows them.

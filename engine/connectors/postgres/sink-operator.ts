@@ -16,6 +16,10 @@
  * always reaches the subtask before barrier n+1 (n+1 is triggered after n completed), so at the barrier
  * n is committed; if it is not (checkpoint n failed), the task fails and the restart rolls n back.
  * Without checkpointing the only transaction is committed at end of input.
+ *
+ * With checkpointing every transaction also writes its ledger row (sink-ledger.ts) and, in upsert
+ * mode, the before-images of the keys it changes (sink-undo.ts), so that a restore of an older
+ * checkpoint can take the table back exactly (sink-restore.ts).
  */
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
@@ -29,10 +33,12 @@ import type {
   StreamOperator,
 } from '../../contracts/operator.ts';
 import type { OperatorServices, PendingOutputReporter } from '../../contracts/operator-services.ts';
-import { pgConnect } from './connection.ts';
+import { parseTableName, pgConnect } from './connection.ts';
 import { commitPrepared, gidOf, gidPrefix, prepareTransaction } from './sink-txn.ts';
 import { describeTable, parseKeyColumns, type PgColumn, type PgTableInfo } from './sink-table.ts';
 import { columnArrays, deleteSql, insertSql } from './sink-statements.ts';
+import { ensureLedger, recordInLedger } from './sink-ledger.ts';
+import { ensureUndo, recordBeforeImages } from './sink-undo.ts';
 
 export interface PostgresPendingTransaction {
   checkpointId: number;
@@ -72,6 +78,8 @@ export class PostgresSinkOperator implements StreamOperator, PendingOutputReport
   /** Upsert: key -> the last change of the checkpoint (`null` row: delete). */
   private changes = new Map<string, { row: Row; del: boolean }>();
   private pending: PostgresPendingTransaction[] = [];
+  /** The schema of the table, where the ledger lives; null: no ledger (checkpointing off). */
+  private ledgerSchema: string | null = null;
 
   constructor(
     private readonly cfg: PostgresSinkConfig,
@@ -100,6 +108,12 @@ export class PostgresSinkOperator implements StreamOperator, PendingOutputReport
       });
     }
     if (this.opts.columns) this.cols = this.columnsNamed(this.opts.columns);
+    if (this.services.checkpointing) {
+      // The host created them before the run (sink-recovery.ts); a harness without a host may not have.
+      this.ledgerSchema = parseTableName(this.cfg.table, `${this.opts.at}.table`).schema;
+      await ensureLedger(this.session, this.ledgerSchema);
+      if (this.cfg.mode === 'upsert') await ensureUndo(this.session, this.ledgerSchema);
+    }
   }
 
   private columnsNamed(names: readonly string[]): PgColumn[] {
@@ -169,6 +183,17 @@ export class PostgresSinkOperator implements StreamOperator, PendingOutputReport
     for (const c of this.changes.values()) (c.del ? deletes : upserts).push(c.row);
     this.changes = new Map();
     await this.begin();
+    if (this.ledgerSchema !== null) {
+      const changed = [...upserts, ...deletes];
+      await recordBeforeImages(
+        this.session!,
+        this.ledgerSchema,
+        this.table!.sql,
+        this.keyCols,
+        columnArrays(changed, this.keyCols),
+        changed.map((_, i) => i >= upserts.length),
+      );
+    }
     // Each key has one change, so the two statements touch different rows and their order is free.
     const key = this.keyCols.map((c) => c.name);
     if (upserts.length > 0)
@@ -204,6 +229,7 @@ export class PostgresSinkOperator implements StreamOperator, PendingOutputReport
           checkpointId,
           instance: this.instance,
         });
+        await this.recordTransaction(checkpointId, gid);
         await prepareTransaction(this.session!, gid);
         this.pending.push({ checkpointId, gid, records: this.txnRecords });
       } else {
@@ -213,6 +239,21 @@ export class PostgresSinkOperator implements StreamOperator, PendingOutputReport
     }
     const state: PostgresSinkState = { pending: this.pending.map((p) => ({ ...p })), lineage: this.services.lineage };
     return { operator: state };
+  }
+
+  /** The open transaction's ledger row, written in it (sink-ledger.ts). */
+  private async recordTransaction(checkpoint: number | null, gid: string | null): Promise<void> {
+    if (this.ledgerSchema === null || this.txnRecords === 0) return;
+    await recordInLedger(this.session!, this.ledgerSchema, {
+      job: this.opts.jobName,
+      node: this.opts.nodeId,
+      target: this.table!.name,
+      lineage: this.services.lineage,
+      subtask: this.subtask,
+      checkpoint,
+      gid,
+      rows: this.txnRecords,
+    });
   }
 
   async notifyCheckpointComplete(checkpointId: number): Promise<void> {
@@ -236,6 +277,7 @@ export class PostgresSinkOperator implements StreamOperator, PendingOutputReport
         `sink.postgres subtask ${this.subtask}: ${this.txnRecords} rows after the final checkpoint, committed at end of input`,
       );
     }
+    await this.recordTransaction(null, null);
     await this.session!.query('COMMIT');
     this.inTransaction = false;
     this.txnRecords = 0;

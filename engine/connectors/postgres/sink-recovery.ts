@@ -2,19 +2,27 @@
  * The host's side of `sink.postgres` (contracts/sink-recovery.ts):
  * - prepareOutput, once before the run: connects and checks the table against what the job writes
  *   (table, columns, types, the upsert key's constraint), so a wrong table fails the run before any
- *   task starts, with an error naming `nodes[i].config...`. It changes nothing.
+ *   task starts, with an error naming `nodes[i].config...`. A restore is checked against the ledger
+ *   (sink-restore.ts: exact, or refused having changed nothing); the change it returns, run after
+ *   every sink's check, creates the ledger (sink-ledger.ts, sink-undo.ts) and takes the table back to
+ *   the restored checkpoint.
  * - recover, before every attempt: the recovery rule of sink-txn.ts (commit what the restored
  *   checkpoint lists as pending, roll back every other prepared transaction of this job and node).
- *
- * Not covered: rows committed after the restored checkpoint stay (a database table has no manifest
- * of which rows a checkpoint wrote). `--resume` restores the newest completed checkpoint, after which
- * nothing was committed; `--from` an older one re-appends in append mode, and converges in upsert mode.
  */
 import type { JobNode } from '../../graph/types.ts';
-import type { SinkPrepareContext, SinkRecovery, SinkRecoveryContext } from '../../contracts/sink-recovery.ts';
-import { pgConnect } from './connection.ts';
+import type {
+  SinkOutputChange,
+  SinkPrepareContext,
+  SinkRecovery,
+  SinkRecoveryContext,
+} from '../../contracts/sink-recovery.ts';
+import type pg from 'pg';
+import { PgConfigError, parseTableName, pgConnect } from './connection.ts';
 import { gidPrefix, recoverPrepared } from './sink-txn.ts';
-import { checkSinkColumns, describeTable } from './sink-table.ts';
+import { checkSinkColumns, describeTable, parseKeyColumns } from './sink-table.ts';
+import { ensureLedger } from './sink-ledger.ts';
+import { ensureUndo } from './sink-undo.ts';
+import { planRestore } from './sink-restore.ts';
 import { sinkInputColumns, sinkInputTypes } from './sink-columns.ts';
 import type { PostgresSinkState } from './sink-operator.ts';
 
@@ -24,11 +32,13 @@ function configPath(job: { nodes: readonly { id: string }[] } | undefined, node:
   return i >= 0 ? `nodes[${i}].config` : `node '${node.id}'.config`;
 }
 
-async function prepareOutput(ctx: SinkPrepareContext): Promise<() => void> {
+async function prepareOutput(ctx: SinkPrepareContext): Promise<SinkOutputChange> {
   const { node, job } = ctx;
   if (node.type !== 'sink.postgres') return () => {};
   const at = configPath(job, node);
+  const { schema } = parseTableName(node.config.table, `${at}.table`);
   const client = await pgConnect(node.config, at);
+  let restore: Awaited<ReturnType<typeof planRestore>> = null;
   try {
     const table = await describeTable(client, node.config.table, `${at}.table`);
     checkSinkColumns({
@@ -48,10 +58,38 @@ async function prepareOutput(ctx: SinkPrepareContext): Promise<() => void> {
             `(--resume continues an interrupted run without writing its committed rows again)`,
         );
     }
+    if (ctx.restored !== null) {
+      const byName = new Map(table.columns.map((c) => [c.name, c]));
+      restore = await planRestore({
+        client,
+        schema,
+        table,
+        keyCols: parseKeyColumns(node.config.key ?? '').map((k) => byName.get(k)!),
+        mode: node.config.mode,
+        job: ctx.jobName,
+        node: node.id,
+        lineage: ctx.restored.lineage,
+        k: ctx.restored.id,
+        firstId: ctx.firstId,
+      });
+    }
   } finally {
     await client.end().catch(() => {});
   }
-  return () => {};
+  return async () => {
+    const c = await pgConnect(node.config, at);
+    try {
+      await c.query('BEGIN');
+      // Without checkpoints there is nothing to restore, so nothing to keep (sink-operator.ts agrees).
+      if (job.settings.checkpointing.interval !== null) await createLedger(c, node.config.mode, schema, `${at}.table`);
+      const done = restore ? await restore(c) : null;
+      await c.query('COMMIT');
+      if (done)
+        ctx.notice(`sink '${node.id}': ${done}; the replay from checkpoint ${ctx.restored?.id} writes them again`);
+    } finally {
+      await c.end().catch(() => {});
+    }
+  };
 }
 
 async function recover(ctx: SinkRecoveryContext): Promise<void> {
@@ -70,7 +108,29 @@ async function recover(ctx: SinkRecoveryContext): Promise<void> {
   }
 }
 
+/** The ledger (and, for upsert, the undo table) next to the sink table; no right to create them is an error naming the field. */
+async function createLedger(c: pg.Client, mode: 'append' | 'upsert', schema: string, at: string): Promise<void> {
+  try {
+    await ensureLedger(c, schema);
+    if (mode === 'upsert') await ensureUndo(c, schema);
+  } catch (e) {
+    throw new PgConfigError(
+      at,
+      `Weir keeps which rows each checkpoint wrote in ${schema}.weir_sink_ledger` +
+        `${mode === 'upsert' ? ' and weir_sink_undo' : ''} and could not create it: ${(e as Error).message}`,
+    );
+  }
+}
+
 export const postgresSinkRecovery: SinkRecovery = {
   recover,
+  // A restored run keeps its lineage: the ledger's rows of a checkpoint are found by it.
+  lineage(states) {
+    for (const s of states) {
+      const lineage = (s as Partial<PostgresSinkState> | undefined)?.lineage;
+      if (typeof lineage === 'string') return lineage;
+    }
+    return null;
+  },
   prepareOutput,
 };

@@ -96,7 +96,7 @@ async function recoverSinkOutputs(
   notice: (message: string) => void,
 ): Promise<void> {
   const restored = point.restored ? { id: point.restored.id, lineage: point.lineage } : null;
-  await prepareSinkOutputs(job, { restored, lineage: point.lineage, clearOutput, notice });
+  await prepareSinkOutputs(job, { restored, lineage: point.lineage, firstId: point.firstId, clearOutput, notice });
 }
 
 /** Stage 7: the master's collaborators, the fork launcher unless the host brings its own. */

@@ -11,6 +11,7 @@
  */
 import type { NormalizedJob } from '../../graph/types.ts';
 import type { SubtaskStateSnapshot } from '../../contracts/checkpoint.ts';
+import type { SinkOutputChange } from '../../contracts/sink-recovery.ts';
 import { sinkRecoveryFor } from '../../connectors/sink-recovery.ts';
 import type { WrappedOperatorState } from '../common/state-assignment.ts';
 
@@ -51,15 +52,16 @@ export async function prepareSinkOutputs(
   o: {
     restored: { id: number; lineage: string } | null;
     lineage: string;
+    firstId: number;
     clearOutput: boolean;
     notice(message: string): void;
   },
 ): Promise<void> {
   const baseDir = job.baseDir ?? process.cwd();
-  const changes: Array<(() => void) | undefined> = [];
+  const changes: Array<SinkOutputChange | undefined> = [];
   for (const node of job.nodes)
     changes.push(await sinkRecoveryFor(node.type)?.prepareOutput?.({ node, baseDir, jobName: job.name, job, ...o }));
-  for (const apply of changes) apply?.();
+  for (const apply of changes) await apply?.();
 }
 
 /** Before notify(n): every sink durably records what checkpoint n commits (contracts/sink-recovery.ts). */
