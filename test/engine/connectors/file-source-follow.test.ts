@@ -102,7 +102,10 @@ test('follow: restored past the end of a file rotated while the job was down, it
     const notices: string[] = [];
     const again = new FileSourceReader({ path: 'app.log', format: 'jsonl', follow: true }, ctx(dir, notices), [pos]);
     assert.deepEqual(await drain(again), range(1000, 1010));
-    assert.match(notices[0] ?? '', /app\.log has \d+ bytes, fewer than the \d+ already read from it; reading it from its start/);
+    assert.match(
+      notices[0] ?? '',
+      /app\.log has \d+ bytes, fewer than the \d+ already read from it; reading it from its start/,
+    );
     await again.close();
   } finally {
     cleanup();
