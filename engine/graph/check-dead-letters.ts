@@ -7,6 +7,7 @@
  */
 import type { JobDocument, JobProblem } from './types.ts';
 import { isSink } from './ports.ts';
+import { fileSource } from '../nodes/source-file/definition.ts';
 
 export function checkDeadLetters(doc: JobDocument, problems: JobProblem[]): void {
   const byId = new Map(doc.nodes.map((n, i) => [n.id, { n, i }]));
@@ -14,7 +15,7 @@ export function checkDeadLetters(doc: JobDocument, problems: JobProblem[]): void
     if (e.fromPort !== 'bad') return;
     const from = byId.get(e.from);
     const to = byId.get(e.to);
-    if (!from || from.n.type !== 'source.file') return; // the port rules already report it
+    if (!from || from.n.type !== fileSource.type) return; // the port rules already report it
     if (from.n.config.onBadRecord !== 'dead-letter') {
       problems.push({
         path: `edges[${i}].fromPort`,
@@ -33,7 +34,7 @@ export function checkDeadLetters(doc: JobDocument, problems: JobProblem[]): void
     }
   });
   doc.nodes.forEach((n, i) => {
-    if (n.type !== 'source.file' || n.config.onBadRecord !== 'dead-letter') return;
+    if (n.type !== fileSource.type || n.config.onBadRecord !== 'dead-letter') return;
     if (!doc.edges.some((e) => e.from === n.id && e.fromPort === 'bad')) {
       problems.push({
         path: `nodes[${i}].config.onBadRecord`,

@@ -8,6 +8,8 @@ import type { JobDocument, JobNode, JobProblem } from './types.ts';
 import { DEFAULT_SETTINGS } from './types.ts';
 import { PORTS, inputPorts, isSink, isSource, outputPorts, type OutputPort } from './ports.ts';
 import { isNexmarkPort } from './nexmark.ts';
+import { fileSink } from '../nodes/sink-file/definition.ts';
+import { union as unionNode } from '../nodes/union/definition.ts';
 
 export interface GraphIndex {
   /** First node with each id. */
@@ -147,7 +149,7 @@ function checkDegrees(idx: Pick<GraphIndex, 'byId' | 'inputs' | 'outputs'>, prob
       problems.push(
         err(
           path,
-          node.type === 'union' ? `a union needs at least two inputs, '${id}' has ${n}` : `'${id}' has no input`,
+          node.type === unionNode.type ? `a union needs at least two inputs, '${id}' has ${n}` : `'${id}' has no input`,
           id,
         ),
       );
@@ -212,7 +214,7 @@ function checkParallelism(doc: JobDocument, problems: JobProblem[]) {
 function checkSinkPaths(doc: JobDocument, problems: JobProblem[]) {
   const seen = new Map<string, number>();
   doc.nodes.forEach((n, i) => {
-    if (n.type !== 'sink.file') return;
+    if (n.type !== fileSink.type) return;
     const key = n.config.path.replace(/\\/g, '/').replace(/^\.\//, '').replace(/\/+$/, '');
     const first = seen.get(key);
     if (first === undefined) seen.set(key, i);

@@ -12,11 +12,16 @@
 import { referencedColumns } from '../sql/index.ts';
 import { outputNames } from './expressions.ts';
 import type { NormalizedJob } from './types.ts';
+import { filter as filterNode } from '../nodes/filter/definition.ts';
+import { map as mapNode } from '../nodes/map/definition.ts';
+import { fileSource } from '../nodes/source-file/definition.ts';
+import { union as unionNode } from '../nodes/union/definition.ts';
+import { window as windowNode } from '../nodes/window/definition.ts';
 
 /** Column names the source `sourceId`'s `out` rows must carry, or null for all of them. */
 export function sourceReadColumns(job: NormalizedJob, sourceId: string): string[] | null {
   const node = job.nodes.find((n) => n.id === sourceId);
-  if (!node || node.type !== 'source.file') return null;
+  if (!node || node.type !== fileSource.type) return null;
   const cols = new Set<string>();
   if (node.config.eventTime) cols.add(node.config.eventTime.field);
   return readsDownstream(job, sourceId, 'out', cols, new Set()) ? [...cols] : null;
@@ -44,16 +49,16 @@ function readsOf(job: NormalizedJob, nodeId: string, cols: Set<string>, seen: Se
   if (!node) return false;
   const add = (names: string[]) => names.forEach((c) => cols.add(c));
   switch (node.type) {
-    case 'filter':
+    case filterNode.type:
       add(referencedColumns('where', node.config.where));
       return readsDownstream(job, nodeId, 'out', cols, seen);
-    case 'union':
+    case unionNode.type:
       return readsDownstream(job, nodeId, 'out', cols, seen);
-    case 'map':
+    case mapNode.type:
       if (outputNames(node.config.select).includes('*')) return false;
       add(referencedColumns('select', node.config.select));
       return true;
-    case 'window':
+    case windowNode.type:
       if (job.edges.some((e) => e.from === nodeId && e.fromPort === 'late')) return false;
       if (node.config.keyBy) add(referencedColumns('keyBy', node.config.keyBy));
       add(referencedColumns('aggregates', node.config.aggregates));

@@ -9,6 +9,7 @@
 import type { JobProblem, NormalizedJob } from './types.ts';
 import { inputColumnTypes } from './column-types.ts';
 import { compileAggregates } from '../sql/index.ts';
+import { window as windowNode } from '../nodes/window/definition.ts';
 
 export const EXACT_DOUBLE_SUM_NOTE =
   'Weir adds DOUBLE values exactly, so the result does not depend on arrival order; ' +
@@ -17,7 +18,7 @@ export const EXACT_DOUBLE_SUM_NOTE =
 export function semanticsWarnings(job: NormalizedJob): JobProblem[] {
   const out: JobProblem[] = [];
   job.nodes.forEach((node, i) => {
-    if (node.type !== 'window') return;
+    if (node.type !== windowNode.type) return;
     let calls;
     try {
       calls = compileAggregates(node.config.aggregates, inputColumnTypes(job, node.id));

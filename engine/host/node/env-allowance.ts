@@ -11,6 +11,8 @@
  */
 import type { JobProblem, NormalizedJob } from '../../graph/types.ts';
 import { HostError } from '../common/errors.ts';
+import { postgresSink } from '../../nodes/sink-postgres/definition.ts';
+import { postgresSource } from '../../nodes/source-postgres/definition.ts';
 
 export const ALLOWED_ENV_PREFIX = 'WEIR_';
 
@@ -53,7 +55,7 @@ export function envRefusal(name: string, allowance: EnvAllowance): string | null
 export function checkJobEnv(job: NormalizedJob, allowance: EnvAllowance): void {
   const problems: JobProblem[] = [];
   for (const [i, n] of job.nodes.entries()) {
-    if (n.type !== 'source.postgres' && n.type !== 'sink.postgres') continue;
+    if (n.type !== postgresSource.type && n.type !== postgresSink.type) continue;
     const name = n.config.passwordEnv;
     const refusal = name === undefined ? null : envRefusal(name, allowance);
     if (refusal) problems.push({ path: `nodes[${i}].config.passwordEnv`, message: refusal, nodeId: n.id });

@@ -11,6 +11,8 @@ import { accessSync, constants, realpathSync, statSync, statfsSync } from 'node:
 import { dirname, resolve as resolvePath, sep } from 'node:path';
 import type { NormalizedJob } from '../../graph/types.ts';
 import { storageRootOf } from '../../checkpoint/storage-factory.ts';
+import { fileSink } from '../../nodes/sink-file/definition.ts';
+import { fileSource } from '../../nodes/source-file/definition.ts';
 
 export class RunPathError extends Error {
   override name = 'RunPathError';
@@ -86,8 +88,8 @@ export function checkSourcePath(where: string, path: string): void {
 export function checkRunPaths(job: NormalizedJob): void {
   const base = job.baseDir ?? process.cwd();
   job.nodes.forEach((n, i) => {
-    if (n.type === 'source.file') checkSourcePath(`nodes[${i}].config.path`, resolvePath(base, n.config.path));
-    if (n.type === 'sink.file') checkWritableFolder(`nodes[${i}].config.path`, resolvePath(base, n.config.path));
+    if (n.type === fileSource.type) checkSourcePath(`nodes[${i}].config.path`, resolvePath(base, n.config.path));
+    if (n.type === fileSink.type) checkWritableFolder(`nodes[${i}].config.path`, resolvePath(base, n.config.path));
   });
   if (job.settings.stateBackend !== 'memory' || job.settings.checkpointing.dir) {
     checkWritableFolder(

@@ -11,6 +11,8 @@ import { useLive, openCheckpoint } from '../stores/liveStore.ts';
 import { summarizeCheckpoints } from './checkpointSummary.ts';
 import { liveIndex } from '../stores/nodeLive.ts';
 import { bytes, count, duration, timeOfDay } from './format.ts';
+import { fileSink } from '../../../engine/nodes/sink-file/definition.ts';
+import { postgresSink } from '../../../engine/nodes/sink-postgres/definition.ts';
 
 function Latest({ label, c, testId }: { label: string; c: CheckpointStats | null; testId: string }) {
   return (
@@ -32,7 +34,7 @@ function PendingSinks() {
   const byNode = useMetrics((s) => s.byNode);
   const nodes = useDoc((s) => s.job.nodes);
   const idx = useMetrics(liveIndex);
-  const sinks = nodes.filter((n) => n.type === 'sink.file' || n.type === 'sink.postgres');
+  const sinks = nodes.filter((n) => n.type === fileSink.type || n.type === postgresSink.type);
   if (!sinks.length) return null;
   return (
     <div className="ov-box" data-testid="pending-sinks">
@@ -52,7 +54,7 @@ function PendingSinks() {
             <b>{n.name || n.id}</b>:{' '}
             {live?.pendingRecords == null
               ? 'not running'
-              : `${count(live.pendingRecords)} records in ${count(live.pendingFiles ?? 0)} ${n.type === 'sink.postgres' ? 'transaction(s)' : 'file(s)'} waiting`}
+              : `${count(live.pendingRecords)} records in ${count(live.pendingFiles ?? 0)} ${n.type === postgresSink.type ? 'transaction(s)' : 'file(s)'} waiting`}
             {subs.length > 1 && (
               <span className="dim">
                 {' '}

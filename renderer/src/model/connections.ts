@@ -5,6 +5,7 @@
  */
 import type { JobDocument, JobEdge } from '../../../engine/graph/types.ts';
 import { canConnect, isSink, type OutputPort } from '../../../engine/graph/ports.ts';
+import { fileSource } from '../../../engine/nodes/source-file/definition.ts';
 
 export interface ConnectionRequest {
   from: string;
@@ -31,7 +32,7 @@ export function checkConnection(job: JobDocument, req: ConnectionRequest): Conne
     // The port table allows `bad` on every file source; `check-dead-letters.ts` adds these two rules.
     const src = job.nodes.find((n) => n.id === req.from);
     const dst = job.nodes.find((n) => n.id === req.to);
-    if (src?.type === 'source.file' && src.config.onBadRecord !== 'dead-letter') {
+    if (src?.type === fileSource.type && src.config.onBadRecord !== 'dead-letter') {
       return { ok: false, reason: `'bad' carries dead letters only when 'on a bad record' is 'dead-letter'` };
     }
     if (dst && !isSink(dst.type)) {
