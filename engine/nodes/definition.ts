@@ -125,6 +125,16 @@ export interface NodeDefinition<T extends string = string, C = unknown> {
    * columns, declared columns); null = known only from the data. Nexmark's are per port.
    */
   sourceColumns?(config: C): readonly string[] | null;
+  /**
+   * The local file or folder its config names (`key`), and whether the run reads or writes it:
+   * the run's path checks and the desktop host's workspace confinement read this.
+   */
+  localFile?: { key: keyof C & string; access: 'read' | 'write' };
+  /**
+   * Nodes with a `bad` port: the config setting that sends bad records there (`key` set to
+   * `value`); read by the validator's dead-letter rules and the canvas's connection check.
+   */
+  deadLetters?: { key: keyof C & string; value: string };
   /** The inspector form (engine/nodes/fields.ts). */
   fields: readonly FieldDescriptor<C>[];
 }

@@ -73,7 +73,7 @@ export function importQuery(
     current = { nodes: [id], rowtime: input.rowtime, columns: input.columns };
   }
   if (passThrough && q.where !== null) return current;
-  if (passThrough && kind !== 'map' && !q.star) {
+  if (passThrough && kind !== mapNode.type && !q.star) {
     // An identity SELECT (a helper view): no node of its own.
     return current;
   }

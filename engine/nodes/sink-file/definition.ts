@@ -29,6 +29,7 @@ export const fileSink = defineNode<'sink.file', FileSinkConfig>({
     summary: (c) => clip(`${str(c.format) || '?'} ${str(c.path) || '(no path)'}`),
   },
   ports: { outputs: [], minInputs: 1, maxInputs: Infinity },
+  localFile: { key: 'path', access: 'write' },
   configSchema,
   completionColumns: () => [],
   changelog: {
