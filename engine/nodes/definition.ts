@@ -135,6 +135,16 @@ export interface NodeDefinition<T extends string = string, C = unknown> {
    * `value`); read by the validator's dead-letter rules and the canvas's connection check.
    */
   deadLetters?: { key: keyof C & string; value: string };
+  /**
+   * Config keys that name an environment variable the engine reads (a password): the desktop
+   * host refuses a job naming one the user did not allow.
+   */
+  envKeys?: readonly (keyof C & string)[];
+  /**
+   * A sink committing at checkpoints (two-phase commit): what its pending output is counted in
+   * (`pendingUnit`, e.g. 'file(s)'), shown by the live panel's pending-sinks view.
+   */
+  transactional?: { pendingUnit: string };
   /** The inspector form (engine/nodes/fields.ts). */
   fields: readonly FieldDescriptor<C>[];
 }

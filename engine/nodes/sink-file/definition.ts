@@ -30,6 +30,7 @@ export const fileSink = defineNode<'sink.file', FileSinkConfig>({
   },
   ports: { outputs: [], minInputs: 1, maxInputs: Infinity },
   localFile: { key: 'path', access: 'write' },
+  transactional: { pendingUnit: 'file(s)' },
   configSchema,
   completionColumns: () => [],
   changelog: {
