@@ -145,6 +145,16 @@ export interface NodeDefinition<T extends string = string, C = unknown> {
    * (`pendingUnit`, e.g. 'file(s)'), shown by the live panel's pending-sinks view.
    */
   transactional?: { pendingUnit: string };
+  /**
+   * Its durations that must be greater than 0 (relative config path, value as written), checked
+   * by the validator before normalizing; absent = none.
+   */
+  positiveDurations?(config: C): [path: string, value: number | string | undefined][];
+  /**
+   * The config key of an aggregate list whose DOUBLE SUM / AVG Weir adds exactly, unlike Flink:
+   * engine/graph/semantics-warnings.ts warns there. Absent = no such warning.
+   */
+  doubleSums?: keyof C & string;
   /** The inspector form (engine/nodes/fields.ts). */
   fields: readonly FieldDescriptor<C>[];
 }

@@ -57,6 +57,11 @@ export const window = defineNode<'window', WindowConfig>({
       'window_end',
       ...selectListColumns(c.aggregates ?? '', []),
     ]),
+  positiveDurations: ({ window: w }) => [
+    w.kind === 'session' ? ['window.gap', w.gap] : ['window.size', w.size],
+    ...(w.kind === 'sliding' ? [['window.slide', w.slide] as [string, string | number]] : []),
+  ],
+  doubleSums: 'aggregates',
   checkRanges: (c, r) => {
     const w = c.window;
     if (w.kind === 'session') r.span('window.gap', w.gap);
