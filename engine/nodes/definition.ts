@@ -69,6 +69,12 @@ export interface PaletteInfo<C> {
   summary?(config: Partial<C>): string;
 }
 
+/** What a readColumns rule needs from the graph layer. */
+export interface ReadColumnsContext {
+  /** The output names of a select list (`*` stays `*`). */
+  outputNames(list: string): string[];
+}
+
 export interface NodeDefinition<T extends string = string, C = unknown> {
   type: T;
   palette: PaletteInfo<C>;
@@ -155,6 +161,18 @@ export interface NodeDefinition<T extends string = string, C = unknown> {
    * engine/graph/semantics-warnings.ts warns there. Absent = no such warning.
    */
   doubleSums?: keyof C & string;
+  /**
+   * Projection pushdown (engine/graph/read-columns.ts), for a node receiving a source's rows: the
+   * input columns it reads, and whether it passes the rows on unchanged through `out` (then what
+   * its receivers read counts too). null or absent = it needs whole rows, as does every node with
+   * a connected port other than `out` (a window's `late` sends whole rows).
+   */
+  readColumns?(config: C, ctx: ReadColumnsContext): { columns: string[]; passes: boolean } | null;
+  /**
+   * A source able to decode only the columns read downstream: the columns it needs itself (its
+   * event-time field). Absent = it always builds whole rows.
+   */
+  projection?(config: C): string[];
   /** The inspector form (engine/nodes/fields.ts). */
   fields: readonly FieldDescriptor<C>[];
 }
