@@ -36,6 +36,7 @@ import {
   SinkManifestError,
   type SinkManifest,
 } from './sink-manifest.ts';
+import { fileSink } from '../nodes/sink-file/definition.ts';
 
 interface SinkFolder {
   nodeId: string;
@@ -43,7 +44,7 @@ interface SinkFolder {
 }
 
 function folderOf(node: JobNode, baseDir: string): SinkFolder | null {
-  return node.type === 'sink.file' ? { nodeId: node.id, dir: resolve(baseDir, node.config.path) } : null;
+  return node.type === fileSink.type ? { nodeId: node.id, dir: resolve(baseDir, node.config.path) } : null;
 }
 
 export function fileSinkFolders({ node, baseDir }: SinkOutputContext): string[] {

@@ -9,10 +9,12 @@ import type { FileSinkState } from './file-sink.ts';
 import { recoverSinkFolder } from './file-sink-txn.ts';
 import { fileSinkFolders, prepareFileSinkOutput, recordFileSinkCommits } from './file-sink-output.ts';
 import { postgresSinkRecovery } from './postgres/sink-recovery.ts';
+import { fileSink } from '../nodes/sink-file/definition.ts';
+import { postgresSink } from '../nodes/sink-postgres/definition.ts';
 
 const fileSinkRecovery: SinkRecovery = {
   recover({ node, baseDir, states }) {
-    if (node.type !== 'sink.file') return;
+    if (node.type !== fileSink.type) return;
     const pending = states.flatMap((s) => (s as FileSinkState | undefined)?.pending ?? []);
     recoverSinkFolder(resolve(baseDir, node.config.path), pending);
   },
@@ -29,8 +31,8 @@ const fileSinkRecovery: SinkRecovery = {
 };
 
 const SINK_RECOVERY: Readonly<Record<string, SinkRecovery>> = {
-  'sink.file': fileSinkRecovery,
-  'sink.postgres': postgresSinkRecovery,
+  [fileSink.type]: fileSinkRecovery,
+  [postgresSink.type]: postgresSinkRecovery,
 };
 
 /** The recovery hook of a node type, or null when its output needs none (preview, operators). */

@@ -9,6 +9,10 @@ import { NexmarkSourceReader } from './nexmark/nexmark-source.ts';
 import { nexmarkParams } from './nexmark/nexmark-generator.ts';
 import { PostgresSnapshotReader } from './postgres/snapshot-source.ts';
 import { PostgresCdcReader } from './postgres/cdc-source.ts';
+import { fileSource } from '../nodes/source-file/definition.ts';
+import { generatorSource } from '../nodes/source-generator/definition.ts';
+import { nexmarkSource } from '../nodes/source-nexmark/definition.ts';
+import { postgresSource } from '../nodes/source-postgres/definition.ts';
 
 export interface SourceWatermarkSettings {
   maxOutOfOrderness: number;
@@ -35,18 +39,18 @@ function eventTimeWatermarks(et: EventTimeConfig | undefined, fallback = 0): Sou
 
 /** One entry per source type (the runtime's source registry). */
 const SOURCES: { [T in NodeType]?: SourceConnector<T> } = {
-  'source.file': {
+  [fileSource.type]: {
     reader: (node, ctx, restored, columns) => new FileSourceReader(node.config, ctx, present(restored), columns),
     watermarks: (node) => eventTimeWatermarks(node.config.eventTime),
   },
-  'source.generator': {
+  [generatorSource.type]: {
     reader: (node, ctx, restored) =>
       new GeneratorSourceReader(generatorParams(node.config), ctx, present(restored), node.config.eventTime?.field),
     // Without eventTime its `ts` is watermarked with its own jitter bound.
     watermarks: (node) =>
       eventTimeWatermarks(node.config.eventTime, maxOutOfOrdernessOf(node.config.outOfOrderness) ?? 0),
   },
-  'source.nexmark': {
+  [nexmarkSource.type]: {
     reader: (node, ctx, restored) =>
       new NexmarkSourceReader(
         nexmarkParams(node.config, maxOutOfOrdernessOf(node.config.maxOutOfOrderness)),
@@ -58,7 +62,7 @@ const SOURCES: { [T in NodeType]?: SourceConnector<T> } = {
       idleTimeout: null,
     }),
   },
-  'source.postgres': {
+  [postgresSource.type]: {
     reader: (node, ctx, restored) =>
       node.config.mode === 'cdc'
         ? new PostgresCdcReader(node, ctx, restored)

@@ -8,6 +8,8 @@ import type { JobDocument, JobNode, JobProblem } from './types.ts';
 import { DEFAULT_SETTINGS } from './types.ts';
 import { PORTS, inputPorts, isSink, isSource, outputPorts, type OutputPort } from './ports.ts';
 import { isNexmarkPort } from './nexmark.ts';
+import { localFileOf } from './local-files.ts';
+import { union as unionNode } from '../nodes/union/definition.ts';
 
 export interface GraphIndex {
   /** First node with each id. */
@@ -147,7 +149,7 @@ function checkDegrees(idx: Pick<GraphIndex, 'byId' | 'inputs' | 'outputs'>, prob
       problems.push(
         err(
           path,
-          node.type === 'union' ? `a union needs at least two inputs, '${id}' has ${n}` : `'${id}' has no input`,
+          node.type === unionNode.type ? `a union needs at least two inputs, '${id}' has ${n}` : `'${id}' has no input`,
           id,
         ),
       );
@@ -208,17 +210,18 @@ function checkParallelism(doc: JobDocument, problems: JobProblem[]) {
   });
 }
 
-/** Two file sinks on one folder would commit into each other's transactions. */
+/** Two file sinks (nodes writing a localFile) on one folder would commit into each other's transactions. */
 function checkSinkPaths(doc: JobDocument, problems: JobProblem[]) {
   const seen = new Map<string, number>();
   doc.nodes.forEach((n, i) => {
-    if (n.type !== 'sink.file') return;
-    const key = n.config.path.replace(/\\/g, '/').replace(/^\.\//, '').replace(/\/+$/, '');
+    const file = localFileOf(n);
+    if (file?.access !== 'write') return;
+    const key = file.path.replace(/\\/g, '/').replace(/^\.\//, '').replace(/\/+$/, '');
     const first = seen.get(key);
     if (first === undefined) seen.set(key, i);
     else
       problems.push(
-        err(`nodes[${i}].config.path`, `sink path '${n.config.path}' is also written by nodes[${first}]`, n.id),
+        err(`nodes[${i}].config.${file.key}`, `sink path '${file.path}' is also written by nodes[${first}]`, n.id),
       );
   });
 }

@@ -4,21 +4,22 @@
  *
  * Rule: a row is followed through the nodes that pass it on unchanged (filter, union) to the
  * nodes that read it and build new rows from named columns (map without `*`, window without a
- * connected `late` port); every column their expressions name is needed, plus the event-time
- * field. Anything else that receives the row as it is (a sink, a window's `late` output, a join,
+ * connected `late` port): each definition's `readColumns` says which. Every column their
+ * expressions name is needed, plus what the source needs itself (its `projection`: the event-time
+ * field). Anything else that receives the row as it is (a sink, a window's `late` output, a join,
  * an aggregate, top-N, a map with `*`) needs all columns: the answer is then null. Conservative by
- * design: a node type not listed here always gets whole rows. Browser-safe.
+ * design: a node type without `readColumns` always gets whole rows. Browser-safe.
  */
-import { referencedColumns } from '../sql/index.ts';
 import { outputNames } from './expressions.ts';
 import type { NormalizedJob } from './types.ts';
+import { definitionOf } from './node-types.ts';
 
 /** Column names the source `sourceId`'s `out` rows must carry, or null for all of them. */
 export function sourceReadColumns(job: NormalizedJob, sourceId: string): string[] | null {
   const node = job.nodes.find((n) => n.id === sourceId);
-  if (!node || node.type !== 'source.file') return null;
-  const cols = new Set<string>();
-  if (node.config.eventTime) cols.add(node.config.eventTime.field);
+  const own = node && definitionOf(node).projection?.(node.config);
+  if (!own) return null;
+  const cols = new Set<string>(own);
   return readsDownstream(job, sourceId, 'out', cols, new Set()) ? [...cols] : null;
 }
 
@@ -42,23 +43,10 @@ function readsOf(job: NormalizedJob, nodeId: string, cols: Set<string>, seen: Se
   seen.add(nodeId);
   const node = job.nodes.find((n) => n.id === nodeId);
   if (!node) return false;
-  const add = (names: string[]) => names.forEach((c) => cols.add(c));
-  switch (node.type) {
-    case 'filter':
-      add(referencedColumns('where', node.config.where));
-      return readsDownstream(job, nodeId, 'out', cols, seen);
-    case 'union':
-      return readsDownstream(job, nodeId, 'out', cols, seen);
-    case 'map':
-      if (outputNames(node.config.select).includes('*')) return false;
-      add(referencedColumns('select', node.config.select));
-      return true;
-    case 'window':
-      if (job.edges.some((e) => e.from === nodeId && e.fromPort === 'late')) return false;
-      if (node.config.keyBy) add(referencedColumns('keyBy', node.config.keyBy));
-      add(referencedColumns('aggregates', node.config.aggregates));
-      return true;
-    default:
-      return false;
-  }
+  // Whatever leaves by another port (a window's `late`) is the row as it came.
+  if (job.edges.some((e) => e.from === nodeId && e.fromPort !== 'out')) return false;
+  const reads = definitionOf(node).readColumns?.(node.config, { outputNames });
+  if (!reads) return false;
+  reads.columns.forEach((c) => cols.add(c));
+  return reads.passes ? readsDownstream(job, nodeId, 'out', cols, seen) : true;
 }

@@ -9,6 +9,7 @@
 import type { JobProblem, NormalizedJob } from './types.ts';
 import { inputColumnTypes } from './column-types.ts';
 import { compileAggregates } from '../sql/index.ts';
+import { definitionOf } from './node-types.ts';
 
 export const EXACT_DOUBLE_SUM_NOTE =
   'Weir adds DOUBLE values exactly, so the result does not depend on arrival order; ' +
@@ -17,17 +18,19 @@ export const EXACT_DOUBLE_SUM_NOTE =
 export function semanticsWarnings(job: NormalizedJob): JobProblem[] {
   const out: JobProblem[] = [];
   job.nodes.forEach((node, i) => {
-    if (node.type !== 'window') return;
+    const key = definitionOf(node).doubleSums;
+    const aggregates = key && (node.config as Record<string, unknown>)[key];
+    if (typeof aggregates !== 'string') return;
     let calls;
     try {
-      calls = compileAggregates(node.config.aggregates, inputColumnTypes(job, node.id));
+      calls = compileAggregates(aggregates, inputColumnTypes(job, node.id));
     } catch {
       return;
     }
     for (const c of calls) {
       if ((c.fn === 'SUM' || c.fn === 'AVG') && c.resultType.type === 'DOUBLE') {
         out.push({
-          path: `nodes[${i}].config.aggregates`,
+          path: `nodes[${i}].config.${key}`,
           nodeId: node.id,
           severity: 'warning',
           message: `${c.fn}(${c.argText}) AS ${c.alias} sums a DOUBLE: ${EXACT_DOUBLE_SUM_NOTE}`,

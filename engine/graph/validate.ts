@@ -18,6 +18,7 @@ import { checkDeadLetters } from './check-dead-letters.ts';
 import { checkNodeConfigs } from './check-nodes.ts';
 import type { ExpressionChecker } from './expressions.ts';
 import { sqlExpressionChecker } from './node-columns.ts';
+import { definitionOf } from './node-types.ts';
 
 export type ValidationResult =
   { ok: true; job: NormalizedJob; problems: JobProblem[] } | { ok: false; problems: JobProblem[] };
@@ -39,12 +40,9 @@ function checkPositiveDurations(doc: JobDocument, problems: JobProblem[]): void 
   positive('settings.checkpointing.interval', doc.settings?.checkpointing?.interval);
   positive('settings.checkpointing.timeout', doc.settings?.checkpointing?.timeout);
   doc.nodes.forEach((n, i) => {
-    if (n.type !== 'window') return;
-    const w = n.config.window;
-    const p = `nodes[${i}].config.window`;
-    if (w.kind === 'session') positive(`${p}.gap`, w.gap, n.id);
-    else positive(`${p}.size`, w.size, n.id);
-    if (w.kind === 'sliding') positive(`${p}.slide`, w.slide, n.id);
+    for (const [path, value] of definitionOf(n).positiveDurations?.(n.config) ?? []) {
+      positive(`nodes[${i}].config.${path}`, value, n.id);
+    }
   });
 }
 

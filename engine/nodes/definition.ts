@@ -69,6 +69,12 @@ export interface PaletteInfo<C> {
   summary?(config: Partial<C>): string;
 }
 
+/** What a readColumns rule needs from the graph layer. */
+export interface ReadColumnsContext {
+  /** The output names of a select list (`*` stays `*`). */
+  outputNames(list: string): string[];
+}
+
 export interface NodeDefinition<T extends string = string, C = unknown> {
   type: T;
   palette: PaletteInfo<C>;
@@ -125,6 +131,48 @@ export interface NodeDefinition<T extends string = string, C = unknown> {
    * columns, declared columns); null = known only from the data. Nexmark's are per port.
    */
   sourceColumns?(config: C): readonly string[] | null;
+  /**
+   * The local file or folder its config names (`key`), and whether the run reads or writes it:
+   * the run's path checks and the desktop host's workspace confinement read this.
+   */
+  localFile?: { key: keyof C & string; access: 'read' | 'write' };
+  /**
+   * Nodes with a `bad` port: the config setting that sends bad records there (`key` set to
+   * `value`); read by the validator's dead-letter rules and the canvas's connection check.
+   */
+  deadLetters?: { key: keyof C & string; value: string };
+  /**
+   * Config keys that name an environment variable the engine reads (a password): the desktop
+   * host refuses a job naming one the user did not allow.
+   */
+  envKeys?: readonly (keyof C & string)[];
+  /**
+   * A sink committing at checkpoints (two-phase commit): what its pending output is counted in
+   * (`pendingUnit`, e.g. 'file(s)'), shown by the live panel's pending-sinks view.
+   */
+  transactional?: { pendingUnit: string };
+  /**
+   * Its durations that must be greater than 0 (relative config path, value as written), checked
+   * by the validator before normalizing; absent = none.
+   */
+  positiveDurations?(config: C): [path: string, value: number | string | undefined][];
+  /**
+   * The config key of an aggregate list whose DOUBLE SUM / AVG Weir adds exactly, unlike Flink:
+   * engine/graph/semantics-warnings.ts warns there. Absent = no such warning.
+   */
+  doubleSums?: keyof C & string;
+  /**
+   * Projection pushdown (engine/graph/read-columns.ts), for a node receiving a source's rows: the
+   * input columns it reads, and whether it passes the rows on unchanged through `out` (then what
+   * its receivers read counts too). null or absent = it needs whole rows, as does every node with
+   * a connected port other than `out` (a window's `late` sends whole rows).
+   */
+  readColumns?(config: C, ctx: ReadColumnsContext): { columns: string[]; passes: boolean } | null;
+  /**
+   * A source able to decode only the columns read downstream: the columns it needs itself (its
+   * event-time field). Absent = it always builds whole rows.
+   */
+  projection?(config: C): string[];
   /** The inspector form (engine/nodes/fields.ts). */
   fields: readonly FieldDescriptor<C>[];
 }

@@ -26,6 +26,7 @@ import { ReplicationStream, type PgoutputMessage } from './replication-stream.ts
 import { type CdcPosition, inResumedSnapshot, supportsResume } from './cdc-position.ts';
 import { formatLsn, parseLsn } from './lsn.ts';
 import { pgValue } from './pg-values.ts';
+import { postgresSource } from '../../nodes/source-postgres/definition.ts';
 
 const STREAM_POLL_MS = 20;
 
@@ -56,7 +57,7 @@ export class PostgresCdcReader implements SourceReader {
   }
 
   constructor(
-    private readonly node: JobNodeOf<'source.postgres'>,
+    private readonly node: JobNodeOf<typeof postgresSource.type>,
     private readonly ctx: SourceContext,
     restored: unknown[],
   ) {

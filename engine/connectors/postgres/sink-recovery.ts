@@ -25,6 +25,7 @@ import { ensureUndo } from './sink-undo.ts';
 import { planRestore } from './sink-restore.ts';
 import { sinkInputColumns, sinkInputTypes } from './sink-columns.ts';
 import type { PostgresSinkState } from './sink-operator.ts';
+import { postgresSink } from '../../nodes/sink-postgres/definition.ts';
 
 /** Where the node sits in the job (`nodes[3].config`); the job name is only known in prepareOutput. */
 function configPath(job: { nodes: readonly { id: string }[] } | undefined, node: JobNode): string {
@@ -34,7 +35,7 @@ function configPath(job: { nodes: readonly { id: string }[] } | undefined, node:
 
 async function prepareOutput(ctx: SinkPrepareContext): Promise<SinkOutputChange> {
   const { node, job } = ctx;
-  if (node.type !== 'sink.postgres') return () => {};
+  if (node.type !== postgresSink.type) return () => {};
   const at = configPath(job, node);
   const { schema } = parseTableName(node.config.table, `${at}.table`);
   const client = await pgConnect(node.config, at);
@@ -94,7 +95,7 @@ async function prepareOutput(ctx: SinkPrepareContext): Promise<SinkOutputChange>
 
 async function recover(ctx: SinkRecoveryContext): Promise<void> {
   const { node } = ctx;
-  if (node.type !== 'sink.postgres') return;
+  if (node.type !== postgresSink.type) return;
   const pending = ctx.states.flatMap((s) => (s as Partial<PostgresSinkState> | undefined)?.pending ?? []);
   const client = await pgConnect(node.config, `node '${node.id}'.config`);
   try {

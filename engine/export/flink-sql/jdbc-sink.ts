@@ -8,6 +8,7 @@ import { parsePgUrl } from '../../connectors/postgres/connection.ts';
 import { parseKeyColumns } from '../../connectors/postgres/sink-table.ts';
 import type { ExportContext } from './context.ts';
 import { commentText } from './identifiers.ts';
+import { postgresSink } from '../../nodes/sink-postgres/definition.ts';
 
 export interface JdbcSinkTable {
   options: Array<[string, string]>;
@@ -18,7 +19,7 @@ export interface JdbcSinkTable {
 
 export function jdbcSinkTable(
   ctx: ExportContext,
-  node: JobNodeOf<'sink.postgres'> & { parallelism: number },
+  node: JobNodeOf<typeof postgresSink.type> & { parallelism: number },
 ): JdbcSinkTable {
   const c = node.config;
   const u = parsePgUrl(c.url, ctx.path(node.id, 'config.url'));

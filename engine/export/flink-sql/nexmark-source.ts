@@ -11,8 +11,9 @@ import { parseDuration } from '../../graph/units.ts';
 import type { Col, ExportContext } from './context.ts';
 import { watermarkClause } from './event-time.ts';
 import { quoteIdent, withOptions } from './identifiers.ts';
+import { nexmarkSource } from '../../nodes/source-nexmark/definition.ts';
 
-type NexmarkNode = JobNodeOf<'source.nexmark'> & { parallelism: number };
+type NexmarkNode = JobNodeOf<typeof nexmarkSource.type> & { parallelism: number };
 
 /** Key of a port's relation in ExportContext.relations. */
 export function nexmarkRelationKey(nodeId: string, port: NexmarkPort): string {

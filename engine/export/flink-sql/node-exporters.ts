@@ -20,6 +20,22 @@ import { emitFileSource, emitGeneratorSource, fileSourceColumns, generatorColumn
 import { emitFilter, emitMap, unionOf } from './transforms.ts';
 import { quoteIdent } from './identifiers.ts';
 import { emitWindow } from './windows.ts';
+import { intervalJoin } from '../../nodes/join-interval/definition.ts';
+import { windowJoin } from '../../nodes/join-window/definition.ts';
+import { fileSink } from '../../nodes/sink-file/definition.ts';
+import { postgresSink } from '../../nodes/sink-postgres/definition.ts';
+import { previewSink } from '../../nodes/sink-preview/definition.ts';
+import { fileSource } from '../../nodes/source-file/definition.ts';
+import { generatorSource } from '../../nodes/source-generator/definition.ts';
+import { nexmarkSource } from '../../nodes/source-nexmark/definition.ts';
+import { postgresSource } from '../../nodes/source-postgres/definition.ts';
+import { filter as filterNode } from '../../nodes/filter/definition.ts';
+import { map as mapNode } from '../../nodes/map/definition.ts';
+import { union as unionNode } from '../../nodes/union/definition.ts';
+import { window as windowNode } from '../../nodes/window/definition.ts';
+import { join as joinNode } from '../../nodes/join/definition.ts';
+import { aggregate as aggregateNode } from '../../nodes/aggregate/definition.ts';
+import { topn as topnNode } from '../../nodes/topn/definition.ts';
 
 type Node<T extends NodeType> = JobNodeOf<T> & { parallelism: number };
 
@@ -44,7 +60,7 @@ function related(ctx: ExportContext, node: { id: string }, rel: Relation | null)
   return rel !== null;
 }
 
-type SinkNode = Node<'sink.file'> | Node<'sink.postgres'> | Node<'sink.preview'>;
+type SinkNode = Node<typeof fileSink.type> | Node<typeof postgresSink.type> | Node<typeof previewSink.type>;
 const sink = {
   kind: 'input' as const,
   ownParallelism: true,
@@ -55,45 +71,51 @@ const sink = {
 };
 
 export const NODE_EXPORTERS: { [T in NodeType]: NodeExporter<T> } = {
-  'source.file': { kind: 'source', columns: fileSourceColumns, emit: emitFileSource },
-  'source.generator': { kind: 'source', columns: () => generatorColumns(), emit: emitGeneratorSource },
-  'source.nexmark': {
+  [fileSource.type]: { kind: 'source', columns: fileSourceColumns, emit: emitFileSource },
+  [generatorSource.type]: { kind: 'source', columns: () => generatorColumns(), emit: emitGeneratorSource },
+  [nexmarkSource.type]: {
     kind: 'source',
     columns: () => NEXMARK_PORTS.flatMap(nexmarkColumns),
     emit: emitNexmarkSource,
   },
-  'source.postgres': {
+  [postgresSource.type]: {
     kind: 'source',
     columns: (_ctx, node) => postgresSourceColumns(node),
     emit: (ctx, node) => emitPostgresSource(ctx, node, defaultSlotName(ctx.job.name, node.id)),
   },
-  filter: {
+  [filterNode.type]: {
     kind: 'input',
     emit: (ctx, node, input) => {
       emitFilter(ctx, node, input);
       return true;
     },
   },
-  map: {
+  [mapNode.type]: {
     kind: 'input',
     emit: (ctx, node, input) => {
       emitMap(ctx, node, input);
       return true;
     },
   },
-  union: {
+  [unionNode.type]: {
     kind: 'inputs',
     emit: (ctx, node, inputs) => related(ctx, node, unionOf(ctx, node, inputs, quoteIdent(node.id))),
   },
-  window: { kind: 'input', emit: (ctx, node, input) => related(ctx, node, emitWindow(ctx, node, input)) },
-  'join.interval': { kind: 'join', emit: (ctx, node, l, r) => related(ctx, node, emitIntervalJoin(ctx, node, l, r)) },
-  'join.window': { kind: 'join', emit: (ctx, node, l, r) => related(ctx, node, emitWindowJoin(ctx, node, l, r)) },
-  join: { kind: 'join', emit: (ctx, node, l, r) => related(ctx, node, emitRegularJoin(ctx, node, l, r)) },
-  aggregate: { kind: 'input', emit: (ctx, node, input) => related(ctx, node, emitAggregate(ctx, node, input)) },
-  topn: { kind: 'input', emit: (ctx, node, input) => related(ctx, node, emitTopN(ctx, node, input)) },
-  'sink.file': sink,
-  'sink.postgres': sink,
-  'sink.preview': sink,
+  [windowNode.type]: { kind: 'input', emit: (ctx, node, input) => related(ctx, node, emitWindow(ctx, node, input)) },
+  [intervalJoin.type]: {
+    kind: 'join',
+    emit: (ctx, node, l, r) => related(ctx, node, emitIntervalJoin(ctx, node, l, r)),
+  },
+  [windowJoin.type]: { kind: 'join', emit: (ctx, node, l, r) => related(ctx, node, emitWindowJoin(ctx, node, l, r)) },
+  [joinNode.type]: { kind: 'join', emit: (ctx, node, l, r) => related(ctx, node, emitRegularJoin(ctx, node, l, r)) },
+  [aggregateNode.type]: {
+    kind: 'input',
+    emit: (ctx, node, input) => related(ctx, node, emitAggregate(ctx, node, input)),
+  },
+  [topnNode.type]: { kind: 'input', emit: (ctx, node, input) => related(ctx, node, emitTopN(ctx, node, input)) },
+  [fileSink.type]: sink,
+  [postgresSink.type]: sink,
+  [previewSink.type]: sink,
 };
 
 /** The exporter of a node's type, typed by the node. */

@@ -7,8 +7,9 @@ import type { JobNodeOf } from '../../graph/types.ts';
 import type { Col, ExportContext } from './context.ts';
 import { rowtimeExpression, watermarkClause } from './event-time.ts';
 import { quoteIdent, withOptions } from './identifiers.ts';
+import { postgresSource } from '../../nodes/source-postgres/definition.ts';
 
-type PostgresNode = JobNodeOf<'source.postgres'> & { parallelism: number };
+type PostgresNode = JobNodeOf<typeof postgresSource.type> & { parallelism: number };
 
 /** The parts of `postgresql://user@host:port/db` the connectors take (validation checked the URL). */
 function pgUrlParts(text: string): { host: string; port: number; database: string; user: string } {

@@ -26,14 +26,26 @@ import { inferType, rewriteExpr, splitSelectList } from './expressions.ts';
 import { quoteIdent } from './identifiers.ts';
 import { intervalLiteral } from './intervals.ts';
 import { feedsTimedNode, resultTimeSide } from './interval-join-time.ts';
+import { aggregate as aggregateNode } from '../../nodes/aggregate/definition.ts';
+import { join as joinNode } from '../../nodes/join/definition.ts';
+import { intervalJoin } from '../../nodes/join-interval/definition.ts';
+import { windowJoin } from '../../nodes/join-window/definition.ts';
+import { topn as topnNode } from '../../nodes/topn/definition.ts';
 
-type N<T extends 'aggregate' | 'topn' | 'join.interval' | 'join.window' | 'join'> = JobNodeOf<T> & {
+type N<
+  T extends
+    | typeof aggregateNode.type
+    | typeof topnNode.type
+    | typeof intervalJoin.type
+    | typeof windowJoin.type
+    | typeof joinNode.type,
+> = JobNodeOf<T> & {
   parallelism: number;
 };
 
 const RANK = 'rownum';
 
-export function emitAggregate(ctx: ExportContext, node: N<'aggregate'>, input: Relation): Relation {
+export function emitAggregate(ctx: ExportContext, node: N<typeof aggregateNode.type>, input: Relation): Relation {
   const c = node.config;
   const keys = parseKeyBy(c.keyBy).columns;
   const aggs = splitSelectList(filtersAsCase(c.aggregates), input.columns);
@@ -67,7 +79,7 @@ export function emitAggregate(ctx: ExportContext, node: N<'aggregate'>, input: R
   return { sql: name, columns, rowtime: null, changelog: true };
 }
 
-export function emitTopN(ctx: ExportContext, node: N<'topn'>, input: Relation): Relation | null {
+export function emitTopN(ctx: ExportContext, node: N<typeof topnNode.type>, input: Relation): Relation | null {
   const c = node.config;
   if (c.window) return emitWindowTopN(ctx, node, input);
   const keys = parseKeyBy(c.partitionBy).columns.map(quoteIdent);
@@ -100,7 +112,7 @@ export function emitTopN(ctx: ExportContext, node: N<'topn'>, input: Relation): 
 }
 
 /** Window Top-N: ROW_NUMBER over a window table function, partitioned by the window bounds too. */
-function emitWindowTopN(ctx: ExportContext, node: N<'topn'>, input: Relation): Relation | null {
+function emitWindowTopN(ctx: ExportContext, node: N<typeof topnNode.type>, input: Relation): Relation | null {
   const c = node.config;
   const w = c.window!;
   if (!input.rowtime) {
@@ -260,7 +272,12 @@ function keyCondition(leftKey: string, rightKey: string): string[] {
 
 const JOIN_KEYWORDS = { inner: 'JOIN', left: 'LEFT JOIN', right: 'RIGHT JOIN', full: 'FULL OUTER JOIN' } as const;
 
-export function emitRegularJoin(ctx: ExportContext, node: N<'join'>, left: Relation, right: Relation): Relation {
+export function emitRegularJoin(
+  ctx: ExportContext,
+  node: N<typeof joinNode.type>,
+  left: Relation,
+  right: Relation,
+): Relation {
   const c = node.config;
   const { items, columns } = joinSelect(c.select, left, right, false);
   const comments = [
@@ -286,7 +303,7 @@ export function emitRegularJoin(ctx: ExportContext, node: N<'join'>, left: Relat
 
 export function emitWindowJoin(
   ctx: ExportContext,
-  node: N<'join.window'>,
+  node: N<typeof windowJoin.type>,
   left: Relation,
   right: Relation,
 ): Relation | null {
@@ -340,7 +357,7 @@ export function emitWindowJoin(
 
 export function emitIntervalJoin(
   ctx: ExportContext,
-  node: N<'join.interval'>,
+  node: N<typeof intervalJoin.type>,
   left: Relation,
   right: Relation,
 ): Relation | null {

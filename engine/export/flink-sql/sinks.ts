@@ -4,8 +4,13 @@ import { quoteIdent, withOptions } from './identifiers.ts';
 import { configDuration } from './intervals.ts';
 import { flinkPath } from './paths.ts';
 import { jdbcSinkTable } from './jdbc-sink.ts';
+import { fileSink } from '../../nodes/sink-file/definition.ts';
+import { postgresSink } from '../../nodes/sink-postgres/definition.ts';
+import { previewSink } from '../../nodes/sink-preview/definition.ts';
 
-type SinkNode = (JobNodeOf<'sink.file'> | JobNodeOf<'sink.postgres'> | JobNodeOf<'sink.preview'>) & {
+type SinkNode = (
+  JobNodeOf<typeof fileSink.type> | JobNodeOf<typeof postgresSink.type> | JobNodeOf<typeof previewSink.type>
+) & {
   parallelism: number;
 };
 
@@ -18,7 +23,7 @@ export function emitSink(ctx: ExportContext, node: SinkNode, input: Relation): v
   const comments = [ctx.origin(node)];
   const options: Array<[string, string]> = [];
   let primaryKey: string[] | null = null;
-  if (node.type === 'sink.file') {
+  if (node.type === fileSink.type) {
     const format =
       node.config.format === 'csv' ? 'csv' : node.config.format === 'changelog-json' ? 'debezium-json' : 'json';
     options.push(
@@ -60,7 +65,7 @@ export function emitSink(ctx: ExportContext, node: SinkNode, input: Relation): v
     if (format === 'csv')
       ctx.warn(node, 'config.format', "Flink's csv format writes no header line; Weir's CSV files start with one");
     if (node.parallelism !== ctx.job.settings.parallelism) options.push(['sink.parallelism', String(node.parallelism)]);
-  } else if (node.type === 'sink.postgres') {
+  } else if (node.type === postgresSink.type) {
     const t = jdbcSinkTable(ctx, node);
     options.push(...t.options);
     comments.push(...t.comments);

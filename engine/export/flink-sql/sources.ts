@@ -6,9 +6,11 @@ import { rowtimeExpression, watermarkClause } from './event-time.ts';
 import { quoteIdent, sqlString, withOptions } from './identifiers.ts';
 import { inferFileColumns } from './infer-columns.ts';
 import { flinkPath } from './paths.ts';
+import { fileSource } from '../../nodes/source-file/definition.ts';
+import { generatorSource } from '../../nodes/source-generator/definition.ts';
 
-type FileNode = JobNodeOf<'source.file'> & { parallelism: number };
-type GeneratorNode = JobNodeOf<'source.generator'> & { parallelism: number };
+type FileNode = JobNodeOf<typeof fileSource.type> & { parallelism: number };
+type GeneratorNode = JobNodeOf<typeof generatorSource.type> & { parallelism: number };
 
 /** Columns of a file source: declared in its config, given by the caller, or sampled from the data. */
 export function fileSourceColumns(ctx: ExportContext, node: FileNode): Col[] {

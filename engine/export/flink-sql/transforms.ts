@@ -2,8 +2,11 @@ import type { JobNodeOf } from '../../graph/types.ts';
 import type { Col, ExportContext, ExportNode, Relation } from './context.ts';
 import { rewriteExpr, splitSelectList } from './expressions.ts';
 import { quoteIdent } from './identifiers.ts';
+import { filter as filterNode } from '../../nodes/filter/definition.ts';
+import { map as mapNode } from '../../nodes/map/definition.ts';
+import { union as unionNode } from '../../nodes/union/definition.ts';
 
-type Node<T extends 'filter' | 'map'> = JobNodeOf<T> & { parallelism: number };
+type Node<T extends typeof filterNode.type | typeof mapNode.type> = JobNodeOf<T> & { parallelism: number };
 
 /** The explicit column list of a relation: Weir's columns, then the event-time attribute. */
 export function projection(rel: Relation): string[] {
@@ -64,7 +67,7 @@ export function unionOf(ctx: ExportContext, node: ExportNode, inputs: Relation[]
     if (rowtime) items.push(quoteIdent(rel.rowtime!));
     return `SELECT ${items.join(', ')} FROM ${rel.sql}`;
   });
-  const what = node.type === 'union' ? '' : ': its inputs merged, as Weir merges every edge into a node';
+  const what = node.type === unionNode.type ? '' : ': its inputs merged, as Weir merges every edge into a node';
   ctx.emit(`${ctx.origin(node)}${what}\nCREATE VIEW ${viewName} AS\n${parts.join('\nUNION ALL\n')};`);
   return { sql: viewName, columns, rowtime, ...(inputs.some((r) => r.changelog) ? { changelog: true } : {}) };
 }
@@ -80,14 +83,14 @@ function commonType(a: string, b: string): string {
   return 'STRING';
 }
 
-export function emitFilter(ctx: ExportContext, node: Node<'filter'>, input: Relation): void {
+export function emitFilter(ctx: ExportContext, node: Node<typeof filterNode.type>, input: Relation): void {
   const where = rewriteExpr(node.config.where, input.columns);
   const name = quoteIdent(node.id);
   ctx.emit(`${ctx.origin(node)}\nCREATE VIEW ${name} AS\n${selectFrom(input)}\nWHERE ${where};`);
   ctx.relations.set(node.id, { ...input, sql: name });
 }
 
-export function emitMap(ctx: ExportContext, node: Node<'map'>, input: Relation): void {
+export function emitMap(ctx: ExportContext, node: Node<typeof mapNode.type>, input: Relation): void {
   const items = splitSelectList(node.config.select, input.columns);
   const explicit: Array<{ sql: string; col: Col }> = [];
   for (const item of items) {

@@ -6,8 +6,9 @@ import { quoteIdent, unquoteIdent } from './identifiers.ts';
 import { intervalLiteral } from './intervals.ts';
 import { EXACT_DOUBLE_SUM_NOTE } from '../../graph/semantics-warnings.ts';
 import { filtersAsCase } from './aggregate-filters.ts';
+import { window as windowNode } from '../../nodes/window/definition.ts';
 
-type WindowNode = JobNodeOf<'window'> & { parallelism: number };
+type WindowNode = JobNodeOf<typeof windowNode.type> & { parallelism: number };
 
 /** Weir writes window bounds as ISO-8601 UTC text with milliseconds; so does the export. */
 const ISO_FORMAT = "'yyyy-MM-dd''T''HH:mm:ss.SSS''Z'''";

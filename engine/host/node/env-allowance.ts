@@ -11,6 +11,7 @@
  */
 import type { JobProblem, NormalizedJob } from '../../graph/types.ts';
 import { HostError } from '../common/errors.ts';
+import { nodeDefinition } from '../../graph/node-types.ts';
 
 export const ALLOWED_ENV_PREFIX = 'WEIR_';
 
@@ -53,10 +54,11 @@ export function envRefusal(name: string, allowance: EnvAllowance): string | null
 export function checkJobEnv(job: NormalizedJob, allowance: EnvAllowance): void {
   const problems: JobProblem[] = [];
   for (const [i, n] of job.nodes.entries()) {
-    if (n.type !== 'source.postgres' && n.type !== 'sink.postgres') continue;
-    const name = n.config.passwordEnv;
-    const refusal = name === undefined ? null : envRefusal(name, allowance);
-    if (refusal) problems.push({ path: `nodes[${i}].config.passwordEnv`, message: refusal, nodeId: n.id });
+    for (const key of nodeDefinition(n.type).envKeys ?? []) {
+      const name = (n.config as Record<string, unknown>)[key];
+      const refusal = typeof name === 'string' ? envRefusal(name, allowance) : null;
+      if (refusal) problems.push({ path: `nodes[${i}].config.${key}`, message: refusal, nodeId: n.id });
+    }
   }
   const first = problems[0];
   if (first) throw new HostError('invalid_job', `${first.path}: ${first.message}`, problems);

@@ -33,6 +33,8 @@ import { WorkspaceFiles } from './workspace-files.ts';
 import { confineCheckpoints, confineRun } from './run-confinement.ts';
 import { checkJobEnv, envAllowance, envRefusal, type EnvAllowance } from './env-allowance.ts';
 import { materializeExample, readExampleIndex } from './examples.ts';
+import { fileSource } from '../../nodes/source-file/definition.ts';
+import { generatorSource } from '../../nodes/source-generator/definition.ts';
 
 /** What only a desktop shell can do; served mode leaves these out. */
 export interface ShellHooks {
@@ -209,8 +211,8 @@ export function createLocalHost(opts: LocalHostOptions): LocalHost {
       guard(async () => {
         const node = Array.isArray(job.nodes) ? job.nodes.find((n) => n?.id === nodeId) : undefined;
         if (!node) throw new HostError('not_found', `no node '${nodeId}' in the job`);
-        if (node.type === 'source.generator') return { columns: GENERATOR_SOURCE_COLUMNS.map((c) => ({ ...c })) };
-        if (node.type !== 'source.file')
+        if (node.type === generatorSource.type) return { columns: GENERATOR_SOURCE_COLUMNS.map((c) => ({ ...c })) };
+        if (node.type !== fileSource.type)
           throw new HostError(
             'unsupported',
             `'${nodeId}' is a ${String(node.type)} node: only sources have data to sample`,

@@ -11,6 +11,7 @@
 import type { NormalizedJob } from '../../graph/types.ts';
 import { HostError } from '../common/errors.ts';
 import type { WorkspaceFiles } from './workspace-files.ts';
+import { localFileOf } from '../../graph/local-files.ts';
 
 type Check = (where: string, p: string, mode: 'read' | 'write') => Promise<string>;
 
@@ -59,9 +60,10 @@ export async function confineRun(
   const check = checker(files, baseDir, granted);
   const nodes: NormalizedJob['nodes'] = [];
   for (const [i, n] of job.nodes.entries()) {
-    if (n.type === 'source.file' || n.type === 'sink.file') {
-      const path = await check(`nodes[${i}].config.path`, n.config.path, n.type === 'sink.file' ? 'write' : 'read');
-      nodes.push({ ...n, config: { ...n.config, path } } as typeof n);
+    const file = localFileOf(n);
+    if (file) {
+      const path = await check(`nodes[${i}].config.${file.key}`, file.path, file.access);
+      nodes.push({ ...n, config: { ...n.config, [file.key]: path } } as typeof n);
     } else nodes.push(n);
   }
   return withCheckpointDir({ ...job, nodes }, check);

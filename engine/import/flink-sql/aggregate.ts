@@ -9,6 +9,8 @@ import type { JobBuilder, Relation } from './builder.ts';
 import type { Origin } from './statements.ts';
 import type { SelectItem, SelectShape } from './query-shape.ts';
 import { child, children, find, kind, textOf, type Ctx } from './tree.ts';
+import { aggregate as aggregateNode } from '../../nodes/aggregate/definition.ts';
+import { filter as filterNode } from '../../nodes/filter/definition.ts';
 
 export const AGGREGATE = /\b(COUNT|SUM|MIN|MAX|AVG)\s*\(/i;
 
@@ -49,13 +51,13 @@ export function importAggregate(
   let current = input;
   if (q.where !== null) {
     const fid = b.freeId(`${name}_where`);
-    b.add({ id: fid, type: 'filter', config: { where: q.where } }, q.pos, null);
+    b.add({ id: fid, type: filterNode.type, config: { where: q.where } }, q.pos, null);
     b.connect(current, fid);
     current = { nodes: [fid], rowtime: input.rowtime, columns: input.columns };
   }
   const id = b.freeId(origin?.id ?? name);
   b.add(
-    { id, type: 'aggregate', config: { keyBy: keys.join(', '), aggregates: aggregates.join(', ') } },
+    { id, type: aggregateNode.type, config: { keyBy: keys.join(', '), aggregates: aggregates.join(', ') } },
     q.pos,
     origin,
   );

@@ -23,6 +23,12 @@ import {
 } from './statements.ts';
 import { importTable } from './tables.ts';
 import { importQuery, isPassThrough } from './views.ts';
+import { aggregate as aggregateNode } from '../../nodes/aggregate/definition.ts';
+import { join as joinNode } from '../../nodes/join/definition.ts';
+import { previewSink } from '../../nodes/sink-preview/definition.ts';
+import { fileSource } from '../../nodes/source-file/definition.ts';
+import { generatorSource } from '../../nodes/source-generator/definition.ts';
+import { window as windowNode } from '../../nodes/window/definition.ts';
 
 export type { ScriptProblem } from './statements.ts';
 
@@ -58,7 +64,7 @@ export function importFlinkSql(sql: string, opts: ImportOptions = {}): FlinkImpo
   }
   if (idleTimeout !== null) {
     for (const { node } of b.nodes) {
-      if ((node.type === 'source.file' || node.type === 'source.generator') && node.config.eventTime)
+      if ((node.type === fileSource.type || node.type === generatorSource.type) && node.config.eventTime)
         node.config.eventTime.idleTimeout = idleTimeout;
     }
   }
@@ -72,18 +78,19 @@ export function importFlinkSql(sql: string, opts: ImportOptions = {}): FlinkImpo
     const idle = n.origin ? hints.idleTimeout.get(n.origin.index) : undefined;
     if (
       idle !== undefined &&
-      (n.node.type === 'source.file' || n.node.type === 'source.generator') &&
+      (n.node.type === fileSource.type || n.node.type === generatorSource.type) &&
       n.node.config.eventTime
     ) {
       n.node.config.eventTime.idleTimeout = weirDuration(idle);
     }
     const lateness = n.origin ? hints.allowedLateness.get(n.origin.index) : undefined;
-    if (lateness !== undefined && n.node.type === 'window') n.node.config.allowedLateness = weirDuration(lateness);
+    if (lateness !== undefined && n.node.type === windowNode.type)
+      n.node.config.allowedLateness = weirDuration(lateness);
     const ttl = n.origin ? hints.stateTtl.get(n.origin.index) : undefined;
-    if (ttl !== undefined && (n.node.type === 'aggregate' || n.node.type === 'join'))
+    if (ttl !== undefined && (n.node.type === aggregateNode.type || n.node.type === joinNode.type))
       n.node.config.stateTtl = weirDuration(ttl);
     const limit = n.origin ? hints.previewLimit.get(n.origin.index) : undefined;
-    if (limit !== undefined && n.node.type === 'sink.preview') n.node.config.limit = limit;
+    if (limit !== undefined && n.node.type === previewSink.type) n.node.config.limit = limit;
   }
   if (hints.memoryStateLimit !== null) settings.memoryStateLimit = hints.memoryStateLimit;
   const ordered = [...b.nodes]

@@ -16,6 +16,9 @@ import type { Origin } from './statements.ts';
 import type { Condition, JoinFrom, JoinSide, SelectShape } from './query-shape.ts';
 import { intervalMs, unquoteIdent, weirDuration } from './values.ts';
 import { sameWindow, windowSpec } from './window-spec.ts';
+import { join as joinNode } from '../../nodes/join/definition.ts';
+import { intervalJoin } from '../../nodes/join-interval/definition.ts';
+import { windowJoin } from '../../nodes/join-window/definition.ts';
 
 /** The exporter's ISO text for a window join's bounds (Weir's `window_start` / `window_end`). */
 const ISO_BOUND = /^DATE_FORMAT\(\s*(window_start|window_end)\s*,\s*'yyyy-MM-dd''T''HH:mm:ss\.SSS''Z'''\s*\)$/i;
@@ -110,14 +113,14 @@ export function importJoin(
   const keys = { leftKey: leftKeys.join(', '), rightKey: rightKeys.join(', '), select };
   const id = b.freeId(origin?.id ?? name);
   let node: JobNode;
-  if (windowed) node = { id, type: 'join.window', config: { ...keys, window: left.window! } };
+  if (windowed) node = { id, type: windowJoin.type, config: { ...keys, window: left.window! } };
   else if (interval)
     node = {
       id,
-      type: 'join.interval',
+      type: intervalJoin.type,
       config: { ...keys, lower: signed(interval.lower), upper: signed(interval.upper) },
     };
-  else node = { id, type: 'join', config: { kind: join.kind === 'comma' ? 'inner' : join.kind, ...keys } };
+  else node = { id, type: joinNode.type, config: { kind: join.kind === 'comma' ? 'inner' : join.kind, ...keys } };
   b.add(node, q.pos, origin);
   b.connect(left.rel, id, 'left');
   b.connect(right.rel, id, 'right');

@@ -7,6 +7,7 @@
 import type { EventTimeConfig, PostgresSourceConfig } from '../../graph/types.ts';
 import type { JobBuilder } from './builder.ts';
 import type { TableStatement } from './statements.ts';
+import { postgresSource } from '../../nodes/source-postgres/definition.ts';
 
 export function isPostgresSource(connector: string, t: TableStatement): boolean {
   return connector === 'postgres-cdc' || (connector === 'jdbc' && /^jdbc:postgresql:\/\//.test(t.options.url ?? ''));
@@ -44,5 +45,5 @@ export function importPostgresSource(
   if (t.primaryKey) config.primaryKey = t.primaryKey.join(', ');
   if (eventTime) config.eventTime = eventTime;
   if (cdc && o['slot.name'] && /^[a-z0-9_]{1,63}$/.test(o['slot.name'])) config.slotName = o['slot.name'];
-  b.add({ id, type: 'source.postgres', config }, t.pos, t.origin);
+  b.add({ id, type: postgresSource.type, config }, t.pos, t.origin);
 }

@@ -12,6 +12,11 @@ import { intervalsIn, weirDuration } from './values.ts';
 import { jobPath } from './paths.ts';
 import { importPostgresSource, isPostgresSource } from './postgres-source.ts';
 import { GENERATOR_DEFAULTS } from '../../nodes/source-generator/definition.ts';
+import { fileSink } from '../../nodes/sink-file/definition.ts';
+import { postgresSink } from '../../nodes/sink-postgres/definition.ts';
+import { previewSink } from '../../nodes/sink-preview/definition.ts';
+import { fileSource } from '../../nodes/source-file/definition.ts';
+import { generatorSource } from '../../nodes/source-generator/definition.ts';
 
 const KEY_INDEX = 'weir_key_index';
 const JITTER = 'weir_ts_jitter';
@@ -30,13 +35,13 @@ export function importTable(b: JobBuilder, t: TableStatement, isSink: boolean): 
         t.options.format === 'csv' ? 'csv' : t.options.format === 'debezium-json' ? 'changelog-json' : 'jsonl';
       const node: JobNode = {
         id,
-        type: 'sink.file',
+        type: fileSink.type,
         config: { path: jobPath(b, t.options.path ?? '', t.pos), format },
       };
       if (t.options['sink.parallelism']) node.parallelism = Number(t.options['sink.parallelism']);
       b.add(node, t.pos, t.origin);
     } else if (connector === 'jdbc' && /^jdbc:postgresql:\/\//.test(t.options.url ?? '')) {
-      const node: JobNode = { id, type: 'sink.postgres', config: postgresSinkConfig(t) };
+      const node: JobNode = { id, type: postgresSink.type, config: postgresSinkConfig(t) };
       if (t.options.password && !node.config.passwordEnv && !t.notes.some((n) => /names no passwordEnv/.test(n)))
         b.problem(
           t.pos,
@@ -45,7 +50,7 @@ export function importTable(b: JobBuilder, t: TableStatement, isSink: boolean): 
       if (t.options['sink.parallelism']) node.parallelism = Number(t.options['sink.parallelism']);
       b.add(node, t.pos, t.origin);
     } else if (connector === 'print' || connector === 'blackhole') {
-      const node: JobNode = { id, type: 'sink.preview', config: {} };
+      const node: JobNode = { id, type: previewSink.type, config: {} };
       if (t.options['sink.parallelism']) node.parallelism = Number(t.options['sink.parallelism']);
       b.add(node, t.pos, t.origin);
       if (connector === 'blackhole')
@@ -156,7 +161,7 @@ function importFileSource(b: JobBuilder, t: TableStatement, id: string, rowtimeE
   // 4 divides as 4.0), and the export writes the same CREATE TABLE again.
   if (t.columns.length > 0)
     config.columns = Object.fromEntries(t.columns.map((c) => [c.name, declaredTimestamps.get(c.name) ?? c.type]));
-  b.add({ id, type: 'source.file', config }, t.pos, t.origin);
+  b.add({ id, type: fileSource.type, config }, t.pos, t.origin);
 }
 
 function importDatagen(b: JobBuilder, t: TableStatement, id: string): void {
@@ -184,7 +189,7 @@ function importDatagen(b: JobBuilder, t: TableStatement, id: string): void {
     const delay = Math.max(0, -intervalsIn(t.watermark.expr).ms - 1);
     if (delay !== jitter) config.eventTime = { field: 'ts', maxOutOfOrderness: weirDuration(delay) };
   }
-  const node: JobNode = { id, type: 'source.generator', config };
+  const node: JobNode = { id, type: generatorSource.type, config };
   if (o['scan.parallelism']) node.parallelism = Number(o['scan.parallelism']);
   b.add(node, t.pos, t.origin);
 }

@@ -13,6 +13,9 @@ import type { Origin } from './statements.ts';
 import type { QueryShape, SelectItem, SelectShape } from './query-shape.ts';
 import { windowSpec } from './window-spec.ts';
 import { unquoteIdent } from './values.ts';
+import { filter as filterNode } from '../../nodes/filter/definition.ts';
+import { map as mapNode } from '../../nodes/map/definition.ts';
+import { topn as topnNode } from '../../nodes/topn/definition.ts';
 
 const RANK = 'rownum';
 const WINDOW_BOUNDS = ['window_start', 'window_end'];
@@ -89,7 +92,7 @@ export function importTopN(
     } else {
       // Rows are filtered before they are ranked: a filter node in front.
       const fid = b.freeId(`${name}_where`);
-      b.add({ id: fid, type: 'filter', config: { where: sub.where } }, sub.pos, null);
+      b.add({ id: fid, type: filterNode.type, config: { where: sub.where } }, sub.pos, null);
       b.connect(current, fid);
       current = { nodes: [fid], rowtime: input.rowtime, columns: input.columns };
     }
@@ -98,7 +101,7 @@ export function importTopN(
   b.add(
     {
       id,
-      type: 'topn',
+      type: topnNode.type,
       config: { partitionBy: partition.join(', '), orderBy: over.orderBy, limit, ...(window ? { window } : {}) },
     },
     q.pos,
@@ -129,7 +132,7 @@ function outerSelect(b: JobBuilder, name: string, q: SelectShape, topn: Relation
   if (names.length === topn.columns.length && names.every((n, k) => n === topn.columns[k])) return topn;
   if (names.every((n) => n !== null && topn.columns.includes(n))) {
     const id = b.freeId(`${name}_select`);
-    b.add({ id, type: 'map', config: { select: q.items.map((i) => i.text).join(', ') } }, q.pos, null);
+    b.add({ id, type: mapNode.type, config: { select: q.items.map((i) => i.text).join(', ') } }, q.pos, null);
     b.connect(topn, id);
     return { nodes: [id], rowtime: null, columns: names as string[] };
   }

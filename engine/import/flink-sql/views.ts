@@ -17,6 +17,10 @@ import { AGGREGATE, importAggregate } from './aggregate.ts';
 import { importJoin } from './joins.ts';
 import { importTopN } from './topn.ts';
 import type { Pos } from './tree.ts';
+import { filter as filterNode } from '../../nodes/filter/definition.ts';
+import { map as mapNode } from '../../nodes/map/definition.ts';
+import { union as unionNode } from '../../nodes/union/definition.ts';
+import { window as windowNode } from '../../nodes/window/definition.ts';
 
 const WINDOW_COLUMNS = new Set(['window_start', 'window_end', 'window_time']);
 const BOUND_FUNCTIONS = /\b(SESSION|HOP|TUMBLE)_(START|END|ROWTIME|PROCTIME)\s*\(|\bwindow_(start|end|time)\b/i;
@@ -64,12 +68,12 @@ export function importQuery(
   const kind = origin?.type;
   if (q.where !== null) {
     const id = b.freeId(passThrough ? (origin?.id ?? name) : `${name}_where`);
-    b.add({ id, type: 'filter', config: { where: q.where } }, q.pos, passThrough ? origin : null);
+    b.add({ id, type: filterNode.type, config: { where: q.where } }, q.pos, passThrough ? origin : null);
     b.connect(current, id);
     current = { nodes: [id], rowtime: input.rowtime, columns: input.columns };
   }
   if (passThrough && q.where !== null) return current;
-  if (passThrough && kind !== 'map' && !q.star) {
+  if (passThrough && kind !== mapNode.type && !q.star) {
     // An identity SELECT (a helper view): no node of its own.
     return current;
   }
@@ -79,7 +83,7 @@ export function importQuery(
     ', ',
   );
   const id = b.freeId(origin?.id ?? name);
-  b.add({ id, type: 'map', config: { select } }, q.pos, origin);
+  b.add({ id, type: mapNode.type, config: { select } }, q.pos, origin);
   b.connect(current, id);
   const rowtime = q.items.find((i) => isRowtimeItem(i, input.rowtime)) ? input.rowtime : null;
   return { nodes: [id], rowtime, columns: items.map((i) => i.alias ?? i.column ?? i.expr) };
@@ -136,9 +140,9 @@ function importUnion(
   const rowtime = inputs.every((r) => r.rowtime !== null) ? inputs[0].rowtime : null;
   const columns = [...new Set(inputs.flatMap((r) => r.columns))];
   // Weir's export merges the inputs of a non-union node in a view `<id>__input`: no node of its own.
-  if (origin && origin.type !== 'union') return { nodes: inputs.flatMap((r) => r.nodes), rowtime, columns };
+  if (origin && origin.type !== unionNode.type) return { nodes: inputs.flatMap((r) => r.nodes), rowtime, columns };
   const id = b.freeId(origin?.id ?? name);
-  b.add({ id, type: 'union', config: {} }, pos, origin);
+  b.add({ id, type: unionNode.type, config: {} }, pos, origin);
   for (const r of inputs) b.connect(r, id);
   return { nodes: [id], rowtime, columns };
 }
@@ -203,7 +207,7 @@ function importWindow(
   const id = b.freeId(origin?.id ?? name);
   const node: JobNode = {
     id,
-    type: 'window',
+    type: windowNode.type,
     config: { ...(keys.length ? { keyBy: keys.join(', ') } : {}), window, aggregates: aggregates.join(', ') },
   };
   b.add(node, q.pos, origin);

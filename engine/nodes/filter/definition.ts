@@ -4,6 +4,7 @@ import { nonEmpty } from '../schema-pieces.ts';
 import { firstInput } from '../columns.ts';
 import { clip, str, uniq } from '../text.ts';
 import { defineNode, type Assert, type SchemaMatches } from '../definition.ts';
+import { referencedColumns } from '../../sql/index.ts';
 
 export interface FilterConfig {
   where: string;
@@ -26,6 +27,7 @@ export const filter = defineNode<'filter', FilterConfig>({
     summary: (c) => clip(str(c.where) ? `where ${str(c.where)}` : 'where (empty)'),
   },
   ports: { outputs: ['out'], minInputs: 1, maxInputs: 1 },
+  readColumns: (c) => ({ columns: referencedColumns('where', c.where), passes: true }),
   configSchema,
   // A condition names columns that must exist upstream even when the source's schema is unknown
   // (a file without declared columns): offer them downstream too.

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { nonEmpty } from '../schema-pieces.ts';
 import { firstInput } from '../columns.ts';
-import { compileProjectionDetailed, type ColumnType } from '../../sql/index.ts';
+import { compileProjectionDetailed, referencedColumns, type ColumnType } from '../../sql/index.ts';
 import type { ColumnTypeMap } from '../column-types.ts';
 import { clip, selectListColumns, str, uniq } from '../text.ts';
 import { defineNode, type Assert, type SchemaMatches } from '../definition.ts';
@@ -28,6 +28,9 @@ export const map = defineNode<'map', MapConfig>({
     summary: (c) => clip(str(c.select) ? `select ${str(c.select)}` : 'select (empty)'),
   },
   ports: { outputs: ['out'], minInputs: 1, maxInputs: 1 },
+  // `*` passes every column on: it needs whole rows.
+  readColumns: (c, ctx) =>
+    ctx.outputNames(c.select).includes('*') ? null : { columns: referencedColumns('select', c.select), passes: false },
   configSchema,
   completionColumns: (c, ctx) => uniq(selectListColumns(c.select ?? '', ctx.input())),
   columnTypes: (c, ctx) => {

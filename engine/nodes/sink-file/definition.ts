@@ -29,6 +29,8 @@ export const fileSink = defineNode<'sink.file', FileSinkConfig>({
     summary: (c) => clip(`${str(c.format) || '?'} ${str(c.path) || '(no path)'}`),
   },
   ports: { outputs: [], minInputs: 1, maxInputs: Infinity },
+  localFile: { key: 'path', access: 'write' },
+  transactional: { pendingUnit: 'file(s)' },
   configSchema,
   completionColumns: () => [],
   changelog: {

@@ -46,6 +46,8 @@ export const postgresSink = defineNode<'sink.postgres', PostgresSinkConfig>({
     summary: (c) => clip(`${str(c.mode) || '?'} ${str(c.table) || '(no table)'}`),
   },
   ports: { outputs: [], minInputs: 1, maxInputs: Infinity },
+  envKeys: ['passwordEnv'],
+  transactional: { pendingUnit: 'transaction(s)' },
   configSchema,
   // The table, its columns and types are checked when a run starts (connectors/postgres/sink-recovery.ts).
   check: (c, ctx) => {

@@ -55,6 +55,10 @@ export const fileSource = defineNode<'source.file', FileSourceConfig>({
   },
   // `bad` carries dead letters (file, line, reason, text) when onBadRecord is `dead-letter`.
   ports: { outputs: ['out', 'bad'], minInputs: 0, maxInputs: 0 },
+  deadLetters: { key: 'onBadRecord', value: 'dead-letter' },
+  localFile: { key: 'path', access: 'read' },
+  // Its reader decodes only the columns read downstream (engine/connectors/jsonl-projection.ts).
+  projection: (c) => (c.eventTime ? [c.eventTime.field] : []),
   configSchema,
   // Declared columns, else those sampled from the data; the event-time column in any case.
   completionColumns: (c, ctx) => {

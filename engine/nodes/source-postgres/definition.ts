@@ -64,6 +64,7 @@ export const postgresSource = defineNode<'source.postgres', PostgresSourceConfig
     summary: (c) => clip(`${str(c.mode) || '?'} ${str(c.table) || '(no table)'}`),
   },
   ports: { outputs: ['out'], minInputs: 0, maxInputs: 0 },
+  envKeys: ['passwordEnv'],
   configSchema,
   // The table itself (its key, REPLICA IDENTITY FULL for cdc) is checked when a run connects.
   check: (c, ctx) => {

@@ -25,6 +25,7 @@ export const union = defineNode<'union', UnionConfig>({
     summary: () => 'merge inputs',
   },
   ports: { outputs: ['out'], minInputs: 2, maxInputs: Infinity },
+  readColumns: () => ({ columns: [], passes: true }),
   configSchema,
   columnTypes: (_c, ctx) => ctx.input(),
   // Its inputs' columns, which must be the same (in any order).

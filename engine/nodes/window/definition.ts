@@ -4,7 +4,7 @@ import { duration, nonEmpty, windowSpec } from '../schema-pieces.ts';
 import type { DurationInput, WindowSpec } from '../config.ts';
 import { mapOptional, mapWindow } from '../durations.ts';
 import { firstInput, type Columns } from '../columns.ts';
-import { compileAggregates, parseKeyBy } from '../../sql/index.ts';
+import { compileAggregates, parseKeyBy, referencedColumns } from '../../sql/index.ts';
 import type { ColumnTypeMap } from '../column-types.ts';
 import { aggregatesShort, clip, keyListColumns, selectListColumns, str, uniq, windowText } from '../text.ts';
 import { defineNode, type Assert, type SchemaMatches } from '../definition.ts';
@@ -49,6 +49,13 @@ export const window = defineNode<'window', WindowConfig>({
   },
   // `late`: records that arrive after the watermark passed their window's end plus the allowed lateness.
   ports: { outputs: ['out', 'late'], minInputs: 1, maxInputs: 1 },
+  readColumns: (c) => ({
+    columns: [
+      ...(c.keyBy ? referencedColumns('keyBy', c.keyBy) : []),
+      ...referencedColumns('aggregates', c.aggregates),
+    ],
+    passes: false,
+  }),
   configSchema,
   completionColumns: (c) =>
     uniq([
@@ -57,6 +64,11 @@ export const window = defineNode<'window', WindowConfig>({
       'window_end',
       ...selectListColumns(c.aggregates ?? '', []),
     ]),
+  positiveDurations: ({ window: w }) => [
+    w.kind === 'session' ? ['window.gap', w.gap] : ['window.size', w.size],
+    ...(w.kind === 'sliding' ? [['window.slide', w.slide] as [string, string | number]] : []),
+  ],
+  doubleSums: 'aggregates',
   checkRanges: (c, r) => {
     const w = c.window;
     if (w.kind === 'session') r.span('window.gap', w.gap);

@@ -9,13 +9,14 @@ import { resolve } from 'node:path';
 import { inputColumnTypes, type ColumnTypeMap } from '../../graph/column-types.ts';
 import type { NormalizedJob } from '../../graph/types.ts';
 import { inferFileColumns } from '../../connectors/sample-columns.ts';
+import { fileSource } from '../../nodes/source-file/definition.ts';
 
 const samples = new Map<string, Record<string, string> | undefined>();
 
 export function operatorInputTypes(job: NormalizedJob, nodeId: string): ColumnTypeMap {
   return inputColumnTypes(job, nodeId, {
     sampled: (node) => {
-      if (node.type !== 'source.file') return undefined;
+      if (node.type !== fileSource.type) return undefined;
       const key = `${node.config.format}\0${resolve(job.baseDir ?? '.', node.config.path)}`;
       if (!samples.has(key)) {
         const r = inferFileColumns(node.config, job.baseDir);

@@ -19,6 +19,7 @@ import type { KeyGroupRange } from '../../contracts/keyed-state.ts';
 import { isSource } from '../../graph/ports.ts';
 import { definitionOf, isNodeType, nodeDefinition } from '../../graph/node-types.ts';
 import { keyGroupRangeFor } from '../../state/keygroups.ts';
+import { window as windowNode } from '../../nodes/window/definition.ts';
 
 export type Partitioning = 'forward' | 'hash' | 'rebalance' | 'global';
 
@@ -160,7 +161,7 @@ export function planJob(job: NormalizedJob): PhysicalPlan {
     const keyBy = keyByOf(target, e.toPort);
     let partitioning: Partitioning;
     if (keyBy) partitioning = 'hash';
-    else if (target.type === 'window') partitioning = 'global';
+    else if (target.type === windowNode.type) partitioning = 'global';
     else if (par(e.from) === par(e.to)) partitioning = 'forward';
     else if (changelog.has(e.from) && e.fromPort === 'out') partitioning = 'global';
     else partitioning = 'rebalance';

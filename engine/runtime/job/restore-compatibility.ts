@@ -22,6 +22,7 @@ import type { WrappedOperatorState } from '../common/state-assignment.ts';
 import { JobStartError } from './errors.ts';
 import { schemaChanges, stateSchemaOf } from './restore-layout.ts';
 import { inputProblems } from './restore-inputs.ts';
+import { fileSink } from '../../nodes/sink-file/definition.ts';
 
 export interface CompatibilityOptions {
   /** Drop the state of nodes the job no longer has instead of refusing (Flink's allowNonRestoredState). */
@@ -107,7 +108,7 @@ function layoutChanges(job: NormalizedJob, restored: CompletedCheckpoint): strin
   const out: string[] = [];
   for (const node of job.nodes) {
     const before = restored.layout?.nodes[node.id];
-    if (!before || node.type === 'sink.file') continue;
+    if (!before || node.type === fileSink.type) continue;
     const now = stateSchemaOf(node);
     if (before.type !== node.type || now === null) {
       out.push(`node '${node.id}' changed: it was a ${before.type} and is now a ${node.type}`);
@@ -125,7 +126,7 @@ function strandedSinkTransactions(job: NormalizedJob, restored: CompletedCheckpo
   const out: string[] = [];
   for (const node of job.nodes) {
     const before = restored.layout?.nodes[node.id];
-    if (node.type !== 'sink.file' || before?.type !== 'sink.file') continue;
+    if (node.type !== fileSink.type || before?.type !== fileSink.type) continue;
     const oldPath = String(before.schema.path);
     if (oldPath === node.config.path) continue;
     const pending = restored.states

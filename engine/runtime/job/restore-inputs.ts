@@ -12,13 +12,14 @@ import type { NormalizedJob } from '../../graph/types.ts';
 import type { SubtaskStateSnapshot } from '../../contracts/checkpoint.ts';
 import { fileOfKey, inputMismatch, restoredPositions, SINGLE_FILE_KEY } from '../../connectors/file-positions.ts';
 import type { WrappedOperatorState } from '../common/state-assignment.ts';
+import { fileSource } from '../../nodes/source-file/definition.ts';
 
 /** One line per source whose input differs: `source 'src' reads another input: <reason>`. */
 export function inputProblems(job: NormalizedJob, states: readonly SubtaskStateSnapshot[]): string[] {
   const baseDir = job.baseDir ?? process.cwd();
   const out: string[] = [];
   for (const node of job.nodes) {
-    if (node.type !== 'source.file' || node.config.follow) continue;
+    if (node.type !== fileSource.type || node.config.follow) continue;
     const root = resolve(baseDir, node.config.path);
     const positions = states
       .filter((s) => s.operatorId === node.id)

@@ -11,6 +11,7 @@ import { accessSync, constants, realpathSync, statSync, statfsSync } from 'node:
 import { dirname, resolve as resolvePath, sep } from 'node:path';
 import type { NormalizedJob } from '../../graph/types.ts';
 import { storageRootOf } from '../../checkpoint/storage-factory.ts';
+import { localFileOf } from '../../graph/local-files.ts';
 
 export class RunPathError extends Error {
   override name = 'RunPathError';
@@ -86,8 +87,10 @@ export function checkSourcePath(where: string, path: string): void {
 export function checkRunPaths(job: NormalizedJob): void {
   const base = job.baseDir ?? process.cwd();
   job.nodes.forEach((n, i) => {
-    if (n.type === 'source.file') checkSourcePath(`nodes[${i}].config.path`, resolvePath(base, n.config.path));
-    if (n.type === 'sink.file') checkWritableFolder(`nodes[${i}].config.path`, resolvePath(base, n.config.path));
+    const file = localFileOf(n);
+    if (!file) return;
+    const check = file.access === 'read' ? checkSourcePath : checkWritableFolder;
+    check(`nodes[${i}].config.${file.key}`, resolvePath(base, file.path));
   });
   if (job.settings.stateBackend !== 'memory' || job.settings.checkpointing.dir) {
     checkWritableFolder(

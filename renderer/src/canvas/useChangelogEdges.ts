@@ -10,6 +10,7 @@ import { changelogEdges } from '../../../engine/graph/changelog.ts';
 import type { JobDocument } from '../../../engine/graph/types.ts';
 import { useDoc } from '../state.ts';
 import { edgeKey } from '../model/ops.ts';
+import { join as joinNode } from '../../../engine/nodes/join/definition.ts';
 
 export function changelogEdgeKeys(job: Pick<JobDocument, 'nodes' | 'edges'>): Set<string> {
   try {
@@ -25,7 +26,7 @@ export function useChangelogEdges(): Set<string> {
   const edges = useDoc((s) => s.job.edges);
   // Only types and configs matter; a drag changes positions, which this signature ignores.
   const signature = useMemo(
-    () => JSON.stringify(nodes.map((n) => [n?.id, n?.type, n?.type === 'join' ? n.config?.kind : 0])),
+    () => JSON.stringify(nodes.map((n) => [n?.id, n?.type, n?.type === joinNode.type ? n.config?.kind : 0])),
     [nodes],
   );
   return useMemo(() => changelogEdgeKeys({ nodes, edges }), [signature, edges]);

@@ -18,6 +18,7 @@ import { DataTab } from './DataTab.tsx';
 import { MetricsTab } from './MetricsTab.tsx';
 import { LogsTab } from './LogsTab.tsx';
 import { useLog } from '../stores/logStore.ts';
+import { previewSink } from '../../../engine/nodes/sink-preview/definition.ts';
 
 const TABS: Array<[LiveTab, string]> = [
   ['overview', 'Overview'],
@@ -36,7 +37,7 @@ function useDataTabOnSelection() {
   const hasRun = useRun((s) => s.runId !== null);
   useEffect(() => {
     if (!hasRun) return;
-    const previewSelected = [...selNodes].some((id) => nodes.find((n) => n.id === id)?.type === 'sink.preview');
+    const previewSelected = [...selNodes].some((id) => nodes.find((n) => n.id === id)?.type === previewSink.type);
     if (selEdges.size > 0 || previewSelected) setTab('data');
   }, [selEdges, selNodes, nodes, hasRun]);
 }

@@ -11,6 +11,7 @@ import { useLive, openCheckpoint } from '../stores/liveStore.ts';
 import { summarizeCheckpoints } from './checkpointSummary.ts';
 import { liveIndex } from '../stores/nodeLive.ts';
 import { bytes, count, duration, timeOfDay } from './format.ts';
+import { isNodeType, nodeDefinition } from '../../../engine/graph/node-types.ts';
 
 function Latest({ label, c, testId }: { label: string; c: CheckpointStats | null; testId: string }) {
   return (
@@ -28,11 +29,15 @@ function Latest({ label, c, testId }: { label: string; c: CheckpointStats | null
   );
 }
 
+/** What a sink committing at checkpoints counts its pending output in; undefined for other nodes. */
+const pendingUnit = (n: { type: string }) =>
+  isNodeType(n.type) ? nodeDefinition(n.type).transactional?.pendingUnit : undefined;
+
 function PendingSinks() {
   const byNode = useMetrics((s) => s.byNode);
   const nodes = useDoc((s) => s.job.nodes);
   const idx = useMetrics(liveIndex);
-  const sinks = nodes.filter((n) => n.type === 'sink.file' || n.type === 'sink.postgres');
+  const sinks = nodes.filter((n) => pendingUnit(n) !== undefined);
   if (!sinks.length) return null;
   return (
     <div className="ov-box" data-testid="pending-sinks">
@@ -52,7 +57,7 @@ function PendingSinks() {
             <b>{n.name || n.id}</b>:{' '}
             {live?.pendingRecords == null
               ? 'not running'
-              : `${count(live.pendingRecords)} records in ${count(live.pendingFiles ?? 0)} ${n.type === 'sink.postgres' ? 'transaction(s)' : 'file(s)'} waiting`}
+              : `${count(live.pendingRecords)} records in ${count(live.pendingFiles ?? 0)} ${pendingUnit(n)} waiting`}
             {subs.length > 1 && (
               <span className="dim">
                 {' '}

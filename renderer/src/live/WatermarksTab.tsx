@@ -8,12 +8,13 @@ import { useMetrics } from '../stores/metricsStore.ts';
 import { useDoc } from '../state.ts';
 import { liveIndex } from '../stores/nodeLive.ts';
 import { count, duration, watermark } from './format.ts';
+import { window as windowNode } from '../../../engine/nodes/window/definition.ts';
 
 export function WatermarksTab() {
   const byNode = useMetrics((s) => s.byNode);
   const idx = useMetrics(liveIndex);
   const nodes = useDoc((s) => s.job.nodes);
-  const windows = nodes.filter((n) => n.type === 'window');
+  const windows = nodes.filter((n) => n.type === windowNode.type);
   return (
     <div className="wm-tab">
       <div className="wm-head">

@@ -8,6 +8,8 @@
  */
 import type { JobEdge, JobNode } from '../../../engine/graph/types.ts';
 import { edgeKey } from '../model/ops.ts';
+import { fileSink } from '../../../engine/nodes/sink-file/definition.ts';
+import { previewSink } from '../../../engine/nodes/sink-preview/definition.ts';
 
 export interface EdgeSampleRequest {
   from: string;
@@ -30,7 +32,7 @@ export function edgeSampleKey(from: string, fromPort: NonNullable<JobEdge['fromP
   return `edge:${from}.${fromPort}`;
 }
 
-const isSink = (n: JobNode | undefined) => n?.type === 'sink.preview' || n?.type === 'sink.file';
+const isSink = (n: JobNode | undefined) => n?.type === previewSink.type || n?.type === fileSink.type;
 
 export function previewTarget(
   nodes: readonly JobNode[],
@@ -51,7 +53,7 @@ export function previewTarget(
   for (const id of selNodes) {
     const n = byId.get(id);
     if (!n) continue;
-    if (n.type === 'sink.preview') return preview(n.id, name(n.id));
+    if (n.type === previewSink.type) return preview(n.id, name(n.id));
     if (isSink(n)) {
       // A file sink: what arrives on its (first) input.
       const e = edges.find((x) => x.to === n.id);
@@ -60,7 +62,7 @@ export function previewTarget(
         : { key: null, nodeId: null, label: name(n.id), edge: null };
     }
     // A selected node that feeds a preview sink: show what it sends there.
-    const e = edges.find((x) => x.from === n.id && port(x) === 'out' && byId.get(x.to)?.type === 'sink.preview');
+    const e = edges.find((x) => x.from === n.id && port(x) === 'out' && byId.get(x.to)?.type === previewSink.type);
     if (e) return preview(e.to, `${name(n.id)} → ${name(e.to)}`);
     return sample({ from: n.id, fromPort: 'out' }, `${name(n.id)} (output)`);
   }
@@ -68,14 +70,14 @@ export function previewTarget(
     const e = edges.find((x) => edgeKey(x) === key);
     if (!e) continue;
     const label = `${name(e.from)}${port(e) === 'out' ? '' : ` (${port(e)})`} → ${name(e.to)}`;
-    if (byId.get(e.to)?.type === 'sink.preview') return preview(e.to, label);
+    if (byId.get(e.to)?.type === previewSink.type) return preview(e.to, label);
     const sibling = edges.find(
-      (x) => x.from === e.from && port(x) === port(e) && byId.get(x.to)?.type === 'sink.preview',
+      (x) => x.from === e.from && port(x) === port(e) && byId.get(x.to)?.type === previewSink.type,
     );
     // A preview sink on the same output sees exactly the records this edge carries.
     if (sibling) return preview(sibling.to, label);
     return sample({ from: e.from, fromPort: port(e), to: e.to }, label);
   }
-  const first = nodes.find((n) => n.type === 'sink.preview');
+  const first = nodes.find((n) => n.type === previewSink.type);
   return first ? preview(first.id, name(first.id)) : { key: null, nodeId: null, label: '', edge: null };
 }

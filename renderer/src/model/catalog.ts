@@ -7,6 +7,7 @@ import type { JobNode, NodeConfigByType, NodeType } from '../../../engine/graph/
 import { outputPorts, type OutputPort } from '../../../engine/graph/ports.ts';
 import { NODE_DEFINITIONS, isNodeType } from '../../../engine/graph/node-types.ts';
 import { PALETTE_GROUPS, type PaletteGroup } from '../../../engine/nodes/definition.ts';
+import { map as mapNode } from '../../../engine/nodes/map/definition.ts';
 
 export type { OutputPort, PaletteGroup };
 export { PALETTE_GROUPS, isNodeType };
@@ -52,7 +53,7 @@ export const CATALOG = Object.fromEntries(
 
 /** Shown for a node whose type this version does not know (a file from elsewhere): never crash. */
 const UNKNOWN: NodeTypeInfo = {
-  type: 'map',
+  type: mapNode.type,
   label: 'Unknown type',
   group: 'Transforms',
   idPrefix: 'node',

@@ -5,6 +5,8 @@
  */
 import type { JobDocument, JobEdge } from '../../../engine/graph/types.ts';
 import { canConnect, isSink, type OutputPort } from '../../../engine/graph/ports.ts';
+import { deadLetterSetting } from '../../../engine/graph/check-dead-letters.ts';
+import { nodeDefinition } from '../../../engine/graph/node-types.ts';
 
 export interface ConnectionRequest {
   from: string;
@@ -28,11 +30,17 @@ export function checkConnection(job: JobDocument, req: ConnectionRequest): Conne
   }
   if (!r.ok) return r;
   if (port === 'bad') {
-    // The port table allows `bad` on every file source; `check-dead-letters.ts` adds these two rules.
+    // The port table allows `bad` whatever the config; `check-dead-letters.ts` adds these two rules.
     const src = job.nodes.find((n) => n.id === req.from);
     const dst = job.nodes.find((n) => n.id === req.to);
-    if (src?.type === 'source.file' && src.config.onBadRecord !== 'dead-letter') {
-      return { ok: false, reason: `'bad' carries dead letters only when 'on a bad record' is 'dead-letter'` };
+    const setting = src && deadLetterSetting(src);
+    if (src && setting && !setting.on) {
+      const field = nodeDefinition(src.type).fields.find((f) => 'path' in f && f.path === setting.key);
+      const label = field && 'label' in field ? field.label : setting.key;
+      return {
+        ok: false,
+        reason: `'bad' carries dead letters only when '${label.toLowerCase()}' is '${setting.value}'`,
+      };
     }
     if (dst && !isSink(dst.type)) {
       return { ok: false, reason: `dead letters (port 'bad') can only go to a sink, not to a ${dst.type}` };

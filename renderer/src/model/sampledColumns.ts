@@ -12,6 +12,7 @@ import { createStore, useStore } from 'zustand';
 import type { EngineHost, SourceColumn } from '../../../engine/host/common/api.ts';
 import type { JobNode } from '../../../engine/graph/types.ts';
 import type { DocStore } from './docStore.ts';
+import { fileSource } from '../../../engine/nodes/source-file/definition.ts';
 
 export interface Sampled {
   key: string;
@@ -26,7 +27,12 @@ export function useSampled<T>(selector: (s: { byNode: ReadonlyMap<string, Sample
 }
 
 export function sampleKey(node: JobNode, docPath: string | null): string | null {
-  if (node.type !== 'source.file' || node.config?.columns || typeof node.config?.path !== 'string' || !node.config.path)
+  if (
+    node.type !== fileSource.type ||
+    node.config?.columns ||
+    typeof node.config?.path !== 'string' ||
+    !node.config.path
+  )
     return null;
   return `${docPath ?? ''}|${node.config.path}|${node.config.format}`;
 }

@@ -23,6 +23,18 @@ import { FileSinkOperator } from '../../../connectors/file-sink.ts';
 import { PreviewSinkOperator } from '../../../connectors/preview-sink.ts';
 import { PostgresSinkOperator } from '../../../connectors/postgres/sink-operator.ts';
 import { sinkInputColumns } from '../../../connectors/postgres/sink-columns.ts';
+import { intervalJoin } from '../../../nodes/join-interval/definition.ts';
+import { windowJoin } from '../../../nodes/join-window/definition.ts';
+import { fileSink } from '../../../nodes/sink-file/definition.ts';
+import { postgresSink } from '../../../nodes/sink-postgres/definition.ts';
+import { previewSink } from '../../../nodes/sink-preview/definition.ts';
+import { filter as filterNode } from '../../../nodes/filter/definition.ts';
+import { map as mapNode } from '../../../nodes/map/definition.ts';
+import { union as unionNode } from '../../../nodes/union/definition.ts';
+import { window as windowNode } from '../../../nodes/window/definition.ts';
+import { join as joinNode } from '../../../nodes/join/definition.ts';
+import { aggregate as aggregateNode } from '../../../nodes/aggregate/definition.ts';
+import { topn as topnNode } from '../../../nodes/topn/definition.ts';
 
 export class OperatorConfigError extends Error {
   override name = 'OperatorConfigError';
@@ -42,35 +54,35 @@ type Factory<T extends NodeType> = (node: JobNodeOf<T>, c: FactoryContext) => St
 
 /** One factory per operator type; sources have none (their readers: connectors/sources.ts). */
 const FACTORIES: { [T in NodeType]?: Factory<T> } = {
-  filter: (node, { job, at, wrap }) =>
+  [filterNode.type]: (node, { job, at, wrap }) =>
     nameExpressionFailures(
       wrap('where', () => new FilterOperator(node.config.where, operatorInputTypes(job, node.id))),
       at('where'),
     ),
-  map: (node, { job, at, wrap }) =>
+  [mapNode.type]: (node, { job, at, wrap }) =>
     nameExpressionFailures(
       wrap('select', () => new MapOperator(node.config.select, operatorInputTypes(job, node.id))),
       at('select'),
     ),
-  union: () => new UnionOperator(),
-  window: (node, { job, at, wrap }) =>
+  [unionNode.type]: () => new UnionOperator(),
+  [windowNode.type]: (node, { job, at, wrap }) =>
     nameExpressionFailures(
       wrap('window', () => createWindowOperator(node, job)),
       at('aggregates'),
     ),
-  aggregate: (node, { job, wrap }) => wrap('aggregates', () => createAggregateOperator(node, job)),
-  topn: (node, { wrap }) => wrap('orderBy', () => createTopNOperator(node)),
-  'join.interval': (node, { wrap }) => wrap('select', () => createIntervalJoinOperator(node)),
-  'join.window': (node, { wrap }) => wrap('window', () => createWindowJoinOperator(node)),
-  join: (node, { wrap }) => wrap('select', () => createRegularJoinOperator(node)),
-  'sink.file': (node, { services }) => new FileSinkOperator(node.config, services),
-  'sink.postgres': (node, { job, services, index }) =>
+  [aggregateNode.type]: (node, { job, wrap }) => wrap('aggregates', () => createAggregateOperator(node, job)),
+  [topnNode.type]: (node, { wrap }) => wrap('orderBy', () => createTopNOperator(node)),
+  [intervalJoin.type]: (node, { wrap }) => wrap('select', () => createIntervalJoinOperator(node)),
+  [windowJoin.type]: (node, { wrap }) => wrap('window', () => createWindowJoinOperator(node)),
+  [joinNode.type]: (node, { wrap }) => wrap('select', () => createRegularJoinOperator(node)),
+  [fileSink.type]: (node, { services }) => new FileSinkOperator(node.config, services),
+  [postgresSink.type]: (node, { job, services, index }) =>
     new PostgresSinkOperator(
       node.config,
       { jobName: job.name, nodeId: node.id, at: `nodes[${index}].config`, columns: sinkInputColumns(job, node.id) },
       services,
     ),
-  'sink.preview': (node, { services }) => new PreviewSinkOperator(node.config, services),
+  [previewSink.type]: (node, { services }) => new PreviewSinkOperator(node.config, services),
 };
 
 export function createOperator(node: JobNode, job: NormalizedJob, services: OperatorServices): StreamOperator {

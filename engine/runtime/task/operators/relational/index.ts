@@ -28,8 +28,16 @@ import {
 import { WindowTopNOperator } from './window-topn-operator.ts';
 import { SessionWindowJoinOperator } from './session-join-operator.ts';
 import { SessionTopNOperator } from './session-topn-operator.ts';
+import { aggregate as aggregateNode } from '../../../../nodes/aggregate/definition.ts';
+import { join as joinNode } from '../../../../nodes/join/definition.ts';
+import { intervalJoin } from '../../../../nodes/join-interval/definition.ts';
+import { windowJoin } from '../../../../nodes/join-window/definition.ts';
+import { topn as topnNode } from '../../../../nodes/topn/definition.ts';
 
-export function createAggregateOperator(node: JobNodeOf<'aggregate'>, job: NormalizedJob): StreamOperator {
+export function createAggregateOperator(
+  node: JobNodeOf<typeof aggregateNode.type>,
+  job: NormalizedJob,
+): StreamOperator {
   const c = node.config;
   const changelog = inputIsChangelog(job, node.id);
   return new AggregateOperator({
@@ -41,7 +49,7 @@ export function createAggregateOperator(node: JobNodeOf<'aggregate'>, job: Norma
   });
 }
 
-export function createTopNOperator(node: JobNodeOf<'topn'>): StreamOperator {
+export function createTopNOperator(node: JobNodeOf<typeof topnNode.type>): StreamOperator {
   const c = node.config;
   const plan = {
     nodeId: node.id,
@@ -61,7 +69,7 @@ function alignedAssigner(w: Exclude<WindowSpec, { kind: 'session' }>): AlignedWi
     : slidingWindows(parseDuration(w.size), parseDuration(w.slide));
 }
 
-export function createIntervalJoinOperator(node: JobNodeOf<'join.interval'>): StreamOperator {
+export function createIntervalJoinOperator(node: JobNodeOf<typeof intervalJoin.type>): StreamOperator {
   const c = node.config;
   return new IntervalJoinOperator({
     nodeId: node.id,
@@ -73,7 +81,7 @@ export function createIntervalJoinOperator(node: JobNodeOf<'join.interval'>): St
   });
 }
 
-export function createRegularJoinOperator(node: JobNodeOf<'join'>): StreamOperator {
+export function createRegularJoinOperator(node: JobNodeOf<typeof joinNode.type>): StreamOperator {
   const c = node.config;
   return new RegularJoinOperator({
     nodeId: node.id,
@@ -85,7 +93,7 @@ export function createRegularJoinOperator(node: JobNodeOf<'join'>): StreamOperat
   });
 }
 
-export function createWindowJoinOperator(node: JobNodeOf<'join.window'>): StreamOperator {
+export function createWindowJoinOperator(node: JobNodeOf<typeof windowJoin.type>): StreamOperator {
   const c = node.config;
   const sides = {
     nodeId: node.id,

@@ -16,6 +16,7 @@ import {
 import { compileWindowAggregates, type WindowAggregates } from './aggregates.ts';
 import { operatorInputTypes } from '../../../common/input-types.ts';
 import { inputIsChangelog } from '../../../../graph/changelog.ts';
+import { window as windowNode } from '../../../../nodes/window/definition.ts';
 
 export interface WindowKeySelector {
   /** Key columns in keyBy order (output column names); empty for a global window. */
@@ -45,7 +46,7 @@ export class WindowConfigError extends Error {
   override name = 'WindowConfigError';
 }
 
-export function readWindowPlan(node: JobNodeOf<'window'>, job: NormalizedJob): WindowPlan {
+export function readWindowPlan(node: JobNodeOf<typeof windowNode.type>, job: NormalizedJob): WindowPlan {
   const index = job.nodes.findIndex((n) => n.id === node.id);
   const at = (field: string): string => `nodes[${index < 0 ? '?' : index}].config.${field}`;
   const attempt = <T>(field: string, f: () => T): T => {

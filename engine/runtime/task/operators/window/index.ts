@@ -6,8 +6,9 @@ import type { JobNodeOf, NormalizedJob } from '../../../../graph/types.ts';
 import type { StreamOperator } from '../../../../contracts/operator.ts';
 import { readWindowPlan } from './config.ts';
 import { WindowOperator } from './window-operator.ts';
+import { window as windowNode } from '../../../../nodes/window/definition.ts';
 
-export function createWindowOperator(node: JobNodeOf<'window'>, job: NormalizedJob): StreamOperator {
+export function createWindowOperator(node: JobNodeOf<typeof windowNode.type>, job: NormalizedJob): StreamOperator {
   return new WindowOperator(readWindowPlan(node, job));
 }
 
