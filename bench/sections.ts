@@ -18,6 +18,8 @@ export const SECTIONS: SectionEntry[] = [
   { name: 'engine', load: () => import('./engine-ratio.ts') },
   { name: 'file-source', load: () => import('./file-source.ts') },
   { name: 'latency', load: () => import('./latency.ts') },
+  // Source -> 500 and 5,000 map nodes -> sink: validation, planning and a run, as a ratio: ~30 s.
+  { name: 'large-graphs', load: () => import('./large-graphs.ts') },
   // Starts `weir serve` and Chromium, loads a 200-node job per round: ~20-40 s on its own.
   { name: 'designer', load: () => import('./designer.ts'), slow: true },
   // Checkpoint overhead per backend, RocksDB against its hand loop, restore, memory, growth to 10M
@@ -36,4 +38,5 @@ export const FLAG_SECTIONS: Record<string, string[]> = {
   'file-source': ['file-source'],
   nexmark: ['nexmark'],
   startup: ['startup'],
+  'large-graphs': ['large-graphs'],
 };

@@ -1,5 +1,6 @@
 import * as flinkParserModule from 'node-sql-parser/build/flinksql.js';
 import { ExpressionError } from './errors.ts';
+import { checkItemSize, checkNesting, checkTextLength } from './limits.ts';
 import { splitTopLevel, tokenize, type Token } from './lexer.ts';
 import { fixPrecedence } from './precedence.ts';
 import type { SqlAst } from './types.ts';
@@ -207,8 +208,11 @@ export function parseSelectList(text: string): ParsedSelectList {
   // Configs come from JSON: guard against a number or null where text belongs.
   if (typeof text !== 'string')
     throw new ExpressionError(`expected SQL text, got ${text === null ? 'null' : typeof text}`, 1);
+  checkTextLength(text);
   const tokens = tokenize(text);
   if (tokens.length === 0) throw new ExpressionError('expected an expression', 1);
+  checkNesting(tokens);
+  checkItemSize(tokens);
   precheck(tokens);
   const { sql, toUser } = rewriteForParser(text, tokens);
   let ast: unknown;

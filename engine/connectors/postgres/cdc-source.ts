@@ -30,6 +30,22 @@ import { postgresSource } from '../../nodes/source-postgres/definition.ts';
 
 const STREAM_POLL_MS = 20;
 
+/**
+ * The columns of the output rows: the declared `columns` (each must be in the table), else every
+ * column the table had when the reader opened. A column added later never enters the rows.
+ */
+function outputColumns(declared: Record<string, string> | undefined, info: TableInfo, where: string): string[] {
+  if (!declared) return info.columns.map((c) => c.name);
+  const names = Object.keys(declared);
+  const missing = names.filter((n) => !info.columns.some((c) => c.name === n));
+  if (missing.length)
+    throw new PgConfigError(
+      where,
+      `column(s) ${missing.join(', ')} not in table ${info.schema}.${info.table} (it has ${info.columns.map((c) => c.name).join(', ')})`,
+    );
+  return names;
+}
+
 export class PostgresCdcReader implements SourceReader {
   private readonly where: string;
   private readonly slot: string;
@@ -48,6 +64,10 @@ export class PostgresCdcReader implements SourceReader {
   /** Changes of `tx` seen so far (emitted or skipped). */
   private txIndex = 0;
   private types = new Map<string, number>();
+  /** The columns of every output row: the declared `columns`, else the table's at open. */
+  private output: string[] = [];
+  /** The table's column names as the stream last described them (a change is reported once). */
+  private streamColumns: string = '';
   /** A connection lost between reads (the server stopped): the next read fails with it. */
   private failure: Error | null = null;
 
@@ -90,6 +110,8 @@ export class PostgresCdcReader implements SourceReader {
     const info = await readTableInfo(client, parseTableName(cfg.table, `${this.where}.table`), `${this.where}.table`);
     this.info = info;
     this.types = new Map(info.columns.map((c) => [c.name, c.typeOid]));
+    this.output = outputColumns(cfg.columns, info, `${this.where}.columns`);
+    this.streamColumns = info.columns.map((c) => c.name).join(', ');
     if (info.replicaIdentity !== 'full')
       throw new PgConfigError(
         `${this.where}.table`,
@@ -234,8 +256,11 @@ export class PostgresCdcReader implements SourceReader {
           `source.postgres '${this.node.id}': TRUNCATE of ${this.node.config.table} is not a changelog; ignored (as Flink's postgres-cdc)`,
         );
         return;
+      case 'relation':
+        this.noticeSchemaChange(m);
+        return;
       default:
-        return; // relation, type, origin, message: nothing to emit
+        return; // type, origin, message: nothing to emit
     }
   }
 
@@ -243,6 +268,32 @@ export class PostgresCdcReader implements SourceReader {
     const row: Row = {};
     for (const [name, oid] of this.types) row[name] = pgValue(oid, tuple[name]);
     return row;
+  }
+
+  /**
+   * pgoutput describes a table again after its schema changed (ALTER TABLE ... ADD/DROP COLUMN).
+   * Output rows keep their columns (`push` projects them); the change is reported, once.
+   */
+  private noticeSchemaChange(m: Extract<PgoutputMessage, { tag: 'relation' }>): void {
+    const info = this.info!;
+    if (m.schema !== info.schema || m.name !== info.table) return;
+    const names = m.columns.map((c) => c.name);
+    const now = names.join(', ');
+    if (now === this.streamColumns) return;
+    const before = this.streamColumns.split(', ');
+    this.streamColumns = now;
+    const added = names.filter((n) => !before.includes(n));
+    const dropped = before.filter((n) => !names.includes(n));
+    const missing = this.output.filter((n) => !names.includes(n));
+    const change = [
+      added.length ? `column(s) added: ${added.join(', ')}` : '',
+      dropped.length ? `column(s) dropped: ${dropped.join(', ')}` : '',
+    ].filter(Boolean);
+    this.ctx.notice?.(
+      `source.postgres '${this.node.id}': the schema of ${info.schema}.${info.table} changed (${change.join('; ') || 'columns reordered'}); ` +
+        `output rows keep their columns (${this.output.join(', ')})` +
+        (missing.length ? `; ${missing.join(', ')} now come as NULL` : ''),
+    );
   }
 
   private push(rows: Row[], ts: number[], kinds: RowKind[] | null, row: Row, kind: RowKind, commit?: bigint): void {
@@ -258,9 +309,16 @@ export class PostgresCdcReader implements SourceReader {
       );
       return;
     }
-    rows.push(row);
+    rows.push(this.project(row));
     ts.push(t);
     kinds?.push(kind);
+  }
+
+  /** The row with exactly the output columns, in their order. */
+  private project(row: Row): Row {
+    const out: Row = {};
+    for (const name of this.output) out[name] = row[name] ?? null;
+    return out;
   }
 
   async notifyCheckpointComplete(_checkpointId: number, position: unknown): Promise<void> {

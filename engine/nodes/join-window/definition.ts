@@ -6,6 +6,7 @@ import { mapWindow } from '../durations.ts';
 import { checkWindowSpec } from '../columns.ts';
 import { joinColumns } from '../join-columns.ts';
 import { selectListColumns, uniq } from '../text.ts';
+import { checkWindowsPerRecord } from '../ranges.ts';
 import { defineNode, type Assert, type SchemaMatches } from '../definition.ts';
 import { joinFields } from '../shared-fields.ts';
 
@@ -43,6 +44,7 @@ export const windowJoin = defineNode<'join.window', WindowJoinConfig>({
       select: 'window_start, window_end, L.key, L.value AS left_value, R.value AS right_value',
     }),
   },
+  checkRanges: (c, r) => checkWindowsPerRecord(r, 'window', c.window),
   ports: { outputs: ['out'], minInputs: 2, maxInputs: 2, inputs: ['left', 'right'] },
   configSchema,
   // `L.user` is named `user` in the output (Flink's rule for a qualified column).

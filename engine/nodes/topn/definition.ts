@@ -7,6 +7,7 @@ import { parseKeyBy } from '../../sql/index.ts';
 import { compileOrderBy } from '../../sql/order-by.ts';
 import { attempt, checkKnown, checkWindowSpec } from '../columns.ts';
 import { uniq } from '../text.ts';
+import { checkWindowsPerRecord } from '../ranges.ts';
 import { defineNode, type Assert, type SchemaMatches } from '../definition.ts';
 
 /**
@@ -53,6 +54,7 @@ export const topn = defineNode<'topn', TopNConfig>({
     icon: 'M3 20h18 M9 20V8h6v12 M3 20v-7h6 M15 20v-4h6v4',
     newConfig: () => ({ partitionBy: 'key', orderBy: 'value DESC', limit: 3 }),
   },
+  checkRanges: (c, r) => checkWindowsPerRecord(r, 'window', c.window),
   ports: { outputs: ['out'], minInputs: 1, maxInputs: 1 },
   configSchema,
   completionColumns: (c, ctx) =>

@@ -7,6 +7,7 @@ import { firstInput, type Columns } from '../columns.ts';
 import { compileAggregates, parseKeyBy, referencedColumns } from '../../sql/index.ts';
 import type { ColumnTypeMap } from '../column-types.ts';
 import { aggregatesShort, clip, keyListColumns, selectListColumns, str, uniq, windowText } from '../text.ts';
+import { checkWindowsPerRecord } from '../ranges.ts';
 import { defineNode, type Assert, type SchemaMatches } from '../definition.ts';
 
 export interface WindowConfig {
@@ -74,6 +75,7 @@ export const window = defineNode<'window', WindowConfig>({
     if (w.kind === 'session') r.span('window.gap', w.gap);
     else r.span('window.size', w.size);
     if (w.kind === 'sliding') r.span('window.slide', w.slide);
+    checkWindowsPerRecord(r, 'window', w);
     r.span('allowedLateness', c.allowedLateness);
   },
   columnTypes: (c, ctx) => {

@@ -91,14 +91,14 @@ function isKeyed(type: JobNode['type']): boolean {
  * consumer subtask in order, so a changelog edge that is not point-to-point goes to subtask 0.
  * Sources are not counted (a CDC source's edges are routed as any source's).
  */
-function changelogNodes(job: NormalizedJob, order: string[]): Set<string> {
+function changelogNodes(job: NormalizedJob, order: string[], ins: Map<string, NormalizedJob['edges']>): Set<string> {
   const byId = new Map(job.nodes.map((n) => [n.id, n]));
   const set = new Set<string>();
   for (const id of order) {
     const n = byId.get(id)!;
     const rule = definitionOf(n).changelog;
     if (!isSource(n.type) && rule?.produces?.(n.config)) set.add(id);
-    else if (rule?.passes && job.edges.some((e) => e.to === id && e.fromPort === 'out' && set.has(e.from))) set.add(id);
+    else if (rule?.passes && ins.get(id)!.some((e) => e.fromPort === 'out' && set.has(e.from))) set.add(id);
   }
   return set;
 }
@@ -132,22 +132,25 @@ export function planJob(job: NormalizedJob): PhysicalPlan {
 
   // Walk nodes in job order; a node starts a new chain unless its single input edge is chainable.
   const chainOf = new Map<string, number>();
+  const positionOf = new Map<string, number>(); // a node's index in its chain
   const chains: ChainPlan[] = [];
-  const order = topoOrder(job);
+  const order = topoOrder(job, outs);
   for (const id of order) {
     const inEdges = ins.get(id)!;
     if (inEdges.length === 1 && chainable(inEdges[0]) && chainOf.has(inEdges[0].from)) {
       const c = chainOf.get(inEdges[0].from)!;
+      positionOf.set(id, chains[c].nodes.length);
       chains[c].nodes.push(id);
       chainOf.set(id, c);
     } else {
       const index = chains.length;
       chains.push({ index, nodes: [id], parallelism: par(id), isSource: isSourceType(byId.get(id)!.type) });
       chainOf.set(id, index);
+      positionOf.set(id, 0);
     }
   }
 
-  const changelog = changelogNodes(job, order);
+  const changelog = changelogNodes(job, order, ins);
   const edges: NetworkEdge[] = [];
   const chainedEdges: ChainedEdge[] = [];
   for (const e of job.edges) {
@@ -166,7 +169,7 @@ export function planJob(job: NormalizedJob): PhysicalPlan {
     else if (changelog.has(e.from) && e.fromPort === 'out') partitioning = 'global';
     else partitioning = 'rebalance';
     // Two-input nodes: input 0 is `left`, input 1 is `right`, whatever the edges' order.
-    const inputIndex = e.toPort ? (e.toPort === 'right' ? 1 : 0) : ins.get(e.to)!.indexOf(e);
+    const inputIndex = e.toPort ? (e.toPort === 'right' ? 1 : 0) : ins.get(e.to)!.indexOf(e); // few inputs
     edges.push({
       fromChain,
       fromNode: e.from,
@@ -184,22 +187,22 @@ export function planJob(job: NormalizedJob): PhysicalPlan {
     type: byId.get(id)!.type,
     parallelism: par(id),
     chain: chainOf.get(id)!,
-    position: chains[chainOf.get(id)!].nodes.indexOf(id),
+    position: positionOf.get(id)!,
   }));
   return { jobName: job.name, maxParallelism: job.settings.maxParallelism, nodes, chains, edges, chainedEdges };
 }
 
 /** Kahn's algorithm, stable in job order. Validation has already rejected cycles. */
-function topoOrder(job: NormalizedJob): string[] {
+function topoOrder(job: NormalizedJob, outs: Map<string, NormalizedJob['edges']>): string[] {
   const indeg = new Map(job.nodes.map((n) => [n.id, 0]));
   for (const e of job.edges) indeg.set(e.to, (indeg.get(e.to) ?? 0) + 1);
   const out: string[] = [];
   const ready = job.nodes.filter((n) => indeg.get(n.id) === 0).map((n) => n.id);
-  while (ready.length) {
-    const id = ready.shift()!;
+  // A queue read by index (shift() is linear) over each node's own out edges: linear in the graph.
+  for (let next = 0; next < ready.length; next++) {
+    const id = ready[next];
     out.push(id);
-    for (const e of job.edges) {
-      if (e.from !== id) continue;
+    for (const e of outs.get(id)!) {
       const d = indeg.get(e.to)! - 1;
       indeg.set(e.to, d);
       if (d === 0) ready.push(e.to);

@@ -10,7 +10,8 @@ import { startPgCluster, type PgCluster } from '../../../support/postgres-cluste
 import { PostgresCdcReader } from '../../../../engine/connectors/postgres/cdc-source.ts';
 import type { CdcPosition } from '../../../../engine/connectors/postgres/cdc-position.ts';
 import type { JobNodeOf } from '../../../../engine/graph/types.ts';
-import type { SourceContext, SourceReadResult } from '../../../../engine/contracts/source.ts';
+import type { SourceContext } from '../../../../engine/contracts/source.ts';
+import { readRows } from './cdc-reads.ts';
 
 let pg: PgCluster;
 before(async () => {
@@ -34,19 +35,6 @@ async function table(name: string, rows: number): Promise<void> {
   await pg.query(`CREATE TABLE ${name} (id int PRIMARY KEY, v int)`);
   await pg.query(`ALTER TABLE ${name} REPLICA IDENTITY FULL`);
   await pg.query(`INSERT INTO ${name} SELECT i, i * 10 FROM generate_series(1, ${rows}) AS i`);
-}
-
-/** Reads until `n` rows came (polling an unbounded source: its changes arrive asynchronously). */
-async function readRows(r: PostgresCdcReader, n: number, max = 100): Promise<Array<{ kind: string; row: unknown }>> {
-  const out: Array<{ kind: string; row: unknown }> = [];
-  const deadline = Date.now() + 30_000;
-  while (out.length < n) {
-    assert.ok(Date.now() < deadline, `only ${out.length} of ${n} rows within 30 s: ${JSON.stringify(out)}`);
-    const b: SourceReadResult = await r.read(Math.min(max, n - out.length));
-    b.rows.forEach((row, i) => out.push({ kind: b.kinds?.[i] ?? '+I', row }));
-    if (b.rows.length === 0) await new Promise((res) => setTimeout(res, b.waitMs ?? 10));
-  }
-  return out;
 }
 
 async function confirmed(slot: string): Promise<string> {
