@@ -10,6 +10,7 @@ import { nexmarkParams } from './nexmark/nexmark-generator.ts';
 import { PostgresSnapshotReader } from './postgres/snapshot-source.ts';
 import { PostgresCdcReader } from './postgres/cdc-source.ts';
 import { fileSource } from '../nodes/source-file/definition.ts';
+import { EVENT_TIME_DEFAULTS } from '../nodes/config.ts';
 import { generatorSource } from '../nodes/source-generator/definition.ts';
 import { nexmarkSource } from '../nodes/source-nexmark/definition.ts';
 import { postgresSource } from '../nodes/source-postgres/definition.ts';
@@ -31,10 +32,15 @@ function maxOutOfOrdernessOf(d: string | number | undefined): number | undefined
   return d === undefined ? undefined : parseDuration(d);
 }
 
-/** From the node's `eventTime` (absent: no delay, no idleness); `fallback`: the delay without one. */
+/** From the node's `eventTime` (parts left out: EVENT_TIME_DEFAULTS); `fallback`: the delay without one. */
 function eventTimeWatermarks(et: EventTimeConfig | undefined, fallback = 0): SourceWatermarkSettings {
-  const ooo = et ? (et.maxOutOfOrderness !== undefined ? parseDuration(et.maxOutOfOrderness) : 0) : fallback;
-  return { maxOutOfOrderness: ooo, idleTimeout: et?.idleTimeout !== undefined ? parseDuration(et.idleTimeout) : null };
+  const ooo = et
+    ? et.maxOutOfOrderness !== undefined
+      ? parseDuration(et.maxOutOfOrderness)
+      : EVENT_TIME_DEFAULTS.maxOutOfOrderness
+    : fallback;
+  const idle = et?.idleTimeout !== undefined ? parseDuration(et.idleTimeout) : EVENT_TIME_DEFAULTS.idleTimeout;
+  return { maxOutOfOrderness: ooo, idleTimeout: idle };
 }
 
 /** One entry per source type (the runtime's source registry). */

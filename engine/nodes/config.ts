@@ -27,3 +27,19 @@ export type WindowSpec =
   | { kind: 'tumbling'; size: DurationInput }
   | { kind: 'sliding'; size: DurationInput; slide: DurationInput }
   | { kind: 'session'; gap: DurationInput };
+
+/**
+ * What the engine uses for an `eventTime` part left out: no delay, and no idleness (`null`: a
+ * silent input holds the watermark back for ever). The inspector shows them as placeholders.
+ */
+export const EVENT_TIME_DEFAULTS: { maxOutOfOrderness: number; idleTimeout: number | null } = {
+  maxOutOfOrderness: 0,
+  idleTimeout: null,
+};
+
+/** The window of each kind a new node or a kind switch starts with (palette, inspector). */
+export const NEW_WINDOW: { readonly [K in WindowSpec['kind']]: Extract<WindowSpec, { kind: K }> } = {
+  tumbling: { kind: 'tumbling', size: '10s' },
+  sliding: { kind: 'sliding', size: '10s', slide: '5s' },
+  session: { kind: 'session', gap: '10s' },
+};

@@ -1,7 +1,7 @@
 /** `join.window`: left and right rows with equal keys in the same event-time window (Flink's window join). */
 import { z } from 'zod';
 import { nonEmpty, windowSpec } from '../schema-pieces.ts';
-import type { WindowSpec } from '../config.ts';
+import { NEW_WINDOW, type WindowSpec } from '../config.ts';
 import { mapWindow } from '../durations.ts';
 import { checkWindowSpec } from '../columns.ts';
 import { joinColumns } from '../join-columns.ts';
@@ -40,7 +40,7 @@ export const windowJoin = defineNode<'join.window', WindowJoinConfig>({
     newConfig: () => ({
       leftKey: 'key',
       rightKey: 'key',
-      window: { kind: 'tumbling', size: '10s' },
+      window: { ...NEW_WINDOW.tumbling },
       select: 'window_start, window_end, L.key, L.value AS left_value, R.value AS right_value',
     }),
   },

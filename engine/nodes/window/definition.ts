@@ -1,7 +1,7 @@
 /** `window`: event-time windows (tumbling, sliding, session) with SQL aggregates and a `late` port. */
 import { z } from 'zod';
 import { duration, nonEmpty, windowSpec } from '../schema-pieces.ts';
-import type { DurationInput, WindowSpec } from '../config.ts';
+import { NEW_WINDOW, type DurationInput, type WindowSpec } from '../config.ts';
 import { mapOptional, mapWindow } from '../durations.ts';
 import { firstInput, type Columns } from '../columns.ts';
 import { compileAggregates, parseKeyBy, referencedColumns } from '../../sql/index.ts';
@@ -41,7 +41,7 @@ export const window = defineNode<'window', WindowConfig>({
       'Event-time windows (tumbling, sliding, session) with SQL aggregates; late records on a side output. Tumbling and sliding windows also take a changelog (-U/-D retract).',
     // window / clock
     icon: 'M12 4a8 8 0 1 0 0 16a8 8 0 1 0 0-16z M12 8v4l3 2',
-    newConfig: () => ({ window: { kind: 'tumbling', size: '10s' }, aggregates: 'COUNT(*) AS n' }),
+    newConfig: () => ({ window: { ...NEW_WINDOW.tumbling }, aggregates: 'COUNT(*) AS n' }),
     summary: (c) => {
       const aggs = aggregatesShort(str(c.aggregates));
       const by = c.keyBy ? ` by ${c.keyBy}` : '';

@@ -8,6 +8,7 @@ import {
   type EventTimeFieldDescriptor,
   type TextFieldDescriptor,
 } from '../../../engine/nodes/fields.ts';
+import { EVENT_TIME_DEFAULTS } from '../../../engine/nodes/config.ts';
 import { CheckField } from '../fields/fields.tsx';
 import { DurationInput, TextInput } from './BasicInputs.tsx';
 import { sampledColumns, useSampled } from '../model/sampledColumns.ts';
@@ -32,14 +33,14 @@ const PARTS: readonly (TextFieldDescriptor | DurationFieldDescriptor)[] = [
     kind: 'duration',
     path: 'maxOutOfOrderness',
     label: 'Max out-of-orderness',
-    placeholder: '0',
+    placeholder: String(EVENT_TIME_DEFAULTS.maxOutOfOrderness),
     help: 'How long the watermark waits for late events',
   },
   {
     kind: 'duration',
     path: 'idleTimeout',
     label: 'Idle timeout',
-    placeholder: 'never',
+    placeholder: EVENT_TIME_DEFAULTS.idleTimeout === null ? 'never' : String(EVENT_TIME_DEFAULTS.idleTimeout),
     help: 'An input silent this long stops holding the watermark back',
   },
 ];

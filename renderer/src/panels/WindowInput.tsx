@@ -5,6 +5,7 @@
  */
 import type { WindowSpec } from '../../../engine/graph/types.ts';
 import { fieldLabel, type WindowFieldDescriptor } from '../../../engine/nodes/fields.ts';
+import { NEW_WINDOW } from '../../../engine/nodes/config.ts';
 import { DurationField, SelectField } from '../fields/fields.tsx';
 import { setIn } from '../model/ops.ts';
 import { replaceConfig } from './edit.ts';
@@ -16,13 +17,6 @@ const WINDOW_KINDS = [
   { value: 'session', label: 'Session (closes after a gap)' },
 ] as const;
 
-/** The window a form shows (and a new window starts as) before one is written. */
-const FRESH: Record<WindowSpec['kind'], WindowSpec> = {
-  tumbling: { kind: 'tumbling', size: '10s' },
-  sliding: { kind: 'sliding', size: '10s', slide: '5s' },
-  session: { kind: 'session', gap: '10s' },
-};
-
 /** A window of another kind that keeps the old one's length (size or gap). */
 function windowOfKind(kind: WindowSpec['kind'], old: WindowSpec): WindowSpec {
   const size = old.kind === 'session' ? old.gap : old.size;
@@ -33,7 +27,7 @@ function windowOfKind(kind: WindowSpec['kind'], old: WindowSpec): WindowSpec {
 
 export function WindowInput({ field, node, config, err }: FieldContext<WindowFieldDescriptor>) {
   const written = readAt(config, field.path) as WindowSpec | undefined;
-  const w = written ?? (field.optional === undefined ? FRESH.tumbling : undefined);
+  const w = written ?? (field.optional === undefined ? NEW_WINDOW.tumbling : undefined);
   const kind = bind(node, config, err, `${field.path}.kind`);
   const part = (name: string) => bind(node, config, err, `${field.path}.${name}`, '');
   // Sizes show the window on screen (a fresh one before any is written) and edit its own key.
@@ -54,7 +48,7 @@ export function WindowInput({ field, node, config, err }: FieldContext<WindowFie
           // One undo step per switch (not coalesced like typing): the whole window is replaced.
           replaceConfig(
             node.id,
-            setIn(config, field.path.split('.'), v === undefined ? undefined : w ? windowOfKind(v, w) : FRESH[v]),
+            setIn(config, field.path.split('.'), v === undefined ? undefined : w ? windowOfKind(v, w) : NEW_WINDOW[v]),
           )
         }
       />
