@@ -49,9 +49,23 @@ export interface Compiled {
  * text-functions.ts and time-functions.ts define some of its entries (the spec type lives here so
  * those files need not import the table that imports them).
  */
+/**
+ * The type family a function parameter accepts, as Calcite's operand type checkers name them
+ * (with the implicit casts Flink allows). An UNKNOWN argument (an untyped column) passes.
+ */
+export type ParamFamily = 'STRING' | 'NUMERIC' | 'INTEGER' | 'BOOLEAN' | 'TIMESTAMP' | 'ANY';
+
 export interface FunctionSpec {
   min: number;
   max: number;
+  /**
+   * Accepted family per parameter; the last one repeats for variadic functions. compile.ts checks
+   * the arguments' static types against it before `check` and `build`, and reports a mismatch as
+   * Flink does: "Cannot apply 'UPPER' to arguments of type 'UPPER(<BIGINT>)'".
+   */
+  params?: readonly ParamFamily[];
+  /** What the designer's autocomplete shows, e.g. `LPAD(STRING, INT, STRING) → STRING`. */
+  signature?: string;
   /** A problem with the compiled arguments (a wrong static type, a bad constant pattern), or null. */
   check?(args: Compiled[]): string | null;
   build(args: Compiled[]): { fn: Evaluator; type: SqlType; precision?: number; scale?: number };
