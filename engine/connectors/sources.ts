@@ -77,6 +77,11 @@ const SOURCES: { [T in NodeType]?: SourceConnector<T> } = {
   },
 };
 
+/** Whether the runtime can read `type` as a source. */
+export function hasSourceConnector(type: NodeType): boolean {
+  return SOURCES[type] !== undefined;
+}
+
 function sourceOf(node: JobNode): SourceConnector<NodeType> {
   const source = SOURCES[node.type];
   if (!source) throw new Error(`node '${node.id}' is not a source`);

@@ -102,6 +102,14 @@ export interface NodeDefinition<T extends string = string, C = unknown> {
   /** Keeps keyed state (gets a state backend; its input is routed by key group). */
   keyedState?: boolean;
   /**
+   * The settings its checkpointed state depends on, stored in every checkpoint's layout
+   * (engine/runtime/job/restore-layout.ts): a restore into a job where they differ is refused,
+   * naming each. A stateful node's key, window spec or aggregates; a transactional sink's target
+   * (file folder, table), where the pending transactions of the checkpoint commit. Absent = keeps
+   * no state worth checking.
+   */
+  stateLayout?(config: C): Record<string, unknown>;
+  /**
    * A copy of the config with `f` applied to every duration in it, `signed` to those that may be
    * negative (normalizing to ms and back); absent = the config has no durations.
    */

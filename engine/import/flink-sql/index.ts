@@ -23,12 +23,8 @@ import {
 } from './statements.ts';
 import { importTable } from './tables.ts';
 import { importQuery, isPassThrough } from './views.ts';
-import { aggregate as aggregateNode } from '../../nodes/aggregate/definition.ts';
-import { join as joinNode } from '../../nodes/join/definition.ts';
 import { previewSink } from '../../nodes/sink-preview/definition.ts';
-import { fileSource } from '../../nodes/source-file/definition.ts';
-import { generatorSource } from '../../nodes/source-generator/definition.ts';
-import { window as windowNode } from '../../nodes/window/definition.ts';
+import { eventTimeOf, setConfigKey } from './config-keys.ts';
 
 export type { ScriptProblem } from './statements.ts';
 
@@ -63,10 +59,7 @@ export function importFlinkSql(sql: string, opts: ImportOptions = {}): FlinkImpo
       b.problem(s.pos, `statement has no Weir equivalent; left out: ${s.text.split('\n')[0].slice(0, 80)}`, 'error');
   }
   if (idleTimeout !== null) {
-    for (const { node } of b.nodes) {
-      if ((node.type === fileSource.type || node.type === generatorSource.type) && node.config.eventTime)
-        node.config.eventTime.idleTimeout = idleTimeout;
-    }
+    for (const { node } of b.nodes) eventTimeOf(node)?.set('idleTimeout', idleTimeout);
   }
   for (const e of hints.lateEdges) {
     if (b.nodes.some((n) => n.node.id === e.from) && b.nodes.some((n) => n.node.id === e.to))
@@ -76,19 +69,11 @@ export function importFlinkSql(sql: string, opts: ImportOptions = {}): FlinkImpo
     const p = n.origin ? hints.parallelism.get(n.origin.index) : undefined;
     if (p !== undefined) n.node.parallelism = p;
     const idle = n.origin ? hints.idleTimeout.get(n.origin.index) : undefined;
-    if (
-      idle !== undefined &&
-      (n.node.type === fileSource.type || n.node.type === generatorSource.type) &&
-      n.node.config.eventTime
-    ) {
-      n.node.config.eventTime.idleTimeout = weirDuration(idle);
-    }
+    if (idle !== undefined) eventTimeOf(n.node)?.set('idleTimeout', weirDuration(idle));
     const lateness = n.origin ? hints.allowedLateness.get(n.origin.index) : undefined;
-    if (lateness !== undefined && n.node.type === windowNode.type)
-      n.node.config.allowedLateness = weirDuration(lateness);
+    if (lateness !== undefined) setConfigKey(n.node, 'allowedLateness', weirDuration(lateness));
     const ttl = n.origin ? hints.stateTtl.get(n.origin.index) : undefined;
-    if (ttl !== undefined && (n.node.type === aggregateNode.type || n.node.type === joinNode.type))
-      n.node.config.stateTtl = weirDuration(ttl);
+    if (ttl !== undefined) setConfigKey(n.node, 'stateTtl', weirDuration(ttl));
     const limit = n.origin ? hints.previewLimit.get(n.origin.index) : undefined;
     if (limit !== undefined && n.node.type === previewSink.type) n.node.config.limit = limit;
   }

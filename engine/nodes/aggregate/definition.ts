@@ -58,6 +58,7 @@ export const aggregate = defineNode<'aggregate', AggregateConfig>({
   changelog: { produces: () => true, accepts: () => true },
   partitionKey: (c) => c.keyBy,
   keyedState: true,
+  stateLayout: (c) => ({ keyBy: c.keyBy, aggregates: c.aggregates }),
   defaults: {},
   fields: [
     {

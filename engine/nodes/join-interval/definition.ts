@@ -67,6 +67,7 @@ export const intervalJoin = defineNode<'join.interval', IntervalJoinConfig>({
   eventTime: { needs: () => true },
   partitionKey: (c, port) => (port === 'right' ? c.rightKey : c.leftKey),
   keyedState: true,
+  stateLayout: (c) => ({ leftKey: c.leftKey, rightKey: c.rightKey, lower: c.lower, upper: c.upper }),
   defaults: {},
   fields: [
     ...joinFields<IntervalJoinConfig>(false),

@@ -58,6 +58,7 @@ export const windowJoin = defineNode<'join.window', WindowJoinConfig>({
   eventTime: { needs: () => true },
   partitionKey: (c, port) => (port === 'right' ? c.rightKey : c.leftKey),
   keyedState: true,
+  stateLayout: (c) => ({ leftKey: c.leftKey, rightKey: c.rightKey, window: c.window }),
   defaults: {},
   fields: [
     ...joinFields<WindowJoinConfig>(true),

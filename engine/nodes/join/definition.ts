@@ -58,6 +58,7 @@ export const join = defineNode<'join', JoinConfig>({
   changelog: { produces: (c) => c.kind !== 'inner' },
   partitionKey: (c, port) => (port === 'right' ? c.rightKey : c.leftKey),
   keyedState: true,
+  stateLayout: (c) => ({ kind: c.kind, leftKey: c.leftKey, rightKey: c.rightKey }),
   defaults: {},
   fields: [
     {

@@ -31,6 +31,8 @@ export const fileSink = defineNode<'sink.file', FileSinkConfig>({
   ports: { outputs: [], minInputs: 1, maxInputs: Infinity },
   localFile: { key: 'path', access: 'write' },
   transactional: { pendingUnit: 'file(s)' },
+  // Its pending transactions live in this folder: a restore into another must not lose them.
+  stateLayout: (c) => ({ path: c.path }),
   configSchema,
   completionColumns: () => [],
   changelog: {

@@ -48,6 +48,8 @@ export const postgresSink = defineNode<'sink.postgres', PostgresSinkConfig>({
   ports: { outputs: [], minInputs: 1, maxInputs: Infinity },
   envKeys: ['passwordEnv'],
   transactional: { pendingUnit: 'transaction(s)' },
+  // Its prepared transactions insert into this table: a restore writing elsewhere must not strand them.
+  stateLayout: (c) => ({ url: c.url, table: c.table }),
   configSchema,
   // The table, its columns and types are checked when a run starts (connectors/postgres/sink-recovery.ts).
   check: (c, ctx) => {

@@ -90,6 +90,7 @@ export const topn = defineNode<'topn', TopNConfig>({
   changelog: { produces: (c) => !c.window },
   partitionKey: (c) => c.partitionBy,
   keyedState: true,
+  stateLayout: (c) => ({ partitionBy: c.partitionBy, orderBy: c.orderBy, limit: c.limit, window: c.window ?? null }),
   defaults: {},
   fields: [
     {

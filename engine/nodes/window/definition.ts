@@ -120,6 +120,7 @@ export const window = defineNode<'window', WindowConfig>({
   },
   partitionKey: (c) => c.keyBy,
   keyedState: true,
+  stateLayout: (c) => ({ keyBy: c.keyBy ?? null, window: c.window, aggregates: c.aggregates }),
   defaults: WINDOW_DEFAULTS,
   fields: [
     {

@@ -7,22 +7,21 @@
  *   `allowNonRestoredState` (`--allow-non-restored-state`), which drops that state and says so;
  * - a node whose state layout changed (key columns, window spec, aggregates, join condition): old
  *   and new state would mix (restore-layout.ts says which settings count);
- * - a file sink whose folder changed while the checkpoint lists pending transactions in the old
- *   one: they would be committed nowhere and their records lost;
+ * - a transactional sink whose target (file folder, PostgreSQL table) changed while the checkpoint
+ *   lists pending transactions for the old one: they would be committed nowhere, or where the new
+ *   job no longer writes, and its restore would not be exact;
  * - a file source whose input is not the one read (restore-inputs.ts).
  * A checkpoint of an older version carries no layout: maxParallelism is then read from its key
  * group ranges, and layout checks it cannot make are skipped.
  */
-import { resolve } from 'node:path';
 import type { NormalizedJob } from '../../graph/types.ts';
 import type { SubtaskStateSnapshot } from '../../contracts/checkpoint.ts';
 import type { CompletedCheckpoint } from '../../contracts/checkpoint-storage.ts';
-import type { FileSinkState } from '../../connectors/file-sink.ts';
 import type { WrappedOperatorState } from '../common/state-assignment.ts';
 import { JobStartError } from './errors.ts';
 import { schemaChanges, stateSchemaOf } from './restore-layout.ts';
 import { inputProblems } from './restore-inputs.ts';
-import { fileSink } from '../../nodes/sink-file/definition.ts';
+import { definitionOf } from '../../graph/node-types.ts';
 
 export interface CompatibilityOptions {
   /** Drop the state of nodes the job no longer has instead of refusing (Flink's allowNonRestoredState). */
@@ -71,7 +70,7 @@ export function checkRestoreCompatibility(
   if (stranded.length > 0) {
     refuse(
       stranded.join('; '),
-      `Restore with the sink's old path so they are committed there, then change it; or run from the start.`,
+      `Restore with the sink's old target so they are committed there, then change it; or run from the start.`,
     );
   }
   const inputs = inputProblems(job, restored.states);
@@ -108,7 +107,8 @@ function layoutChanges(job: NormalizedJob, restored: CompletedCheckpoint): strin
   const out: string[] = [];
   for (const node of job.nodes) {
     const before = restored.layout?.nodes[node.id];
-    if (!before || node.type === fileSink.type) continue;
+    // A sink's target is checked against its pending transactions (strandedSinkTransactions).
+    if (!before || definitionOf(node).transactional) continue;
     const now = stateSchemaOf(node);
     if (before.type !== node.type || now === null) {
       out.push(`node '${node.id}' changed: it was a ${before.type} and is now a ${node.type}`);
@@ -120,25 +120,40 @@ function layoutChanges(job: NormalizedJob, restored: CompletedCheckpoint): strin
   return out;
 }
 
-/** Pending transactions of a file sink whose folder changed since the checkpoint, listed. */
+/** What a transactional sink's snapshot lists as pending (file-sink.ts, postgres/sink-operator.ts). */
+interface PendingTransaction {
+  checkpointId: number;
+  records: number;
+  /** File sink: the hidden folder the transaction's files wait in. */
+  dir?: string;
+  /** PostgreSQL: the prepared transaction's global id. */
+  gid?: string;
+}
+
+/** Pending transactions of a sink whose target changed since the checkpoint, listed. */
 function strandedSinkTransactions(job: NormalizedJob, restored: CompletedCheckpoint): string[] {
-  const baseDir = job.baseDir ?? process.cwd();
   const out: string[] = [];
   for (const node of job.nodes) {
     const before = restored.layout?.nodes[node.id];
-    if (node.type !== fileSink.type || before?.type !== fileSink.type) continue;
-    const oldPath = String(before.schema.path);
-    if (oldPath === node.config.path) continue;
+    const now = stateSchemaOf(node);
+    if (!definitionOf(node).transactional || !before || before.type !== node.type || now === null) continue;
+    const changed = Object.keys(now).filter((k) => JSON.stringify(before.schema[k]) !== JSON.stringify(now[k]));
+    if (changed.length === 0) continue;
+    const show = (v: unknown) => `'${String(v)}'`;
     const pending = restored.states
       .filter((s) => s.operatorId === node.id)
       .flatMap(
-        (s) => ((s.operator as WrappedOperatorState | undefined)?.state as FileSinkState | undefined)?.pending ?? [],
+        (s) =>
+          ((s.operator as WrappedOperatorState | undefined)?.state as { pending?: PendingTransaction[] } | undefined)
+            ?.pending ?? [],
       );
     if (pending.length === 0) continue;
-    const list = pending.map((t) => `${t.dir} (${t.records} records of checkpoint ${t.checkpointId})`).join(', ');
+    const list = pending
+      .map((t) => `${t.dir ?? t.gid ?? '?'} (${t.records} records of checkpoint ${t.checkpointId})`)
+      .join(', ');
     out.push(
-      `sink '${node.id}' now writes to '${node.config.path}', but the checkpoint lists ${pending.length} pending ` +
-        `transaction(s) in its old folder ${resolve(baseDir, oldPath)}: ${list}`,
+      `sink '${node.id}' now writes to ${changed.map((k) => show(now[k])).join(', ')}, but the checkpoint lists ` +
+        `${pending.length} pending transaction(s) for ${changed.map((k) => show(before.schema[k])).join(', ')}: ${list}`,
     );
   }
   return out;

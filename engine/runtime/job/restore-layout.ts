@@ -7,45 +7,11 @@
  */
 import type { JobNode, NormalizedJob } from '../../graph/types.ts';
 import type { CheckpointLayout } from '../../contracts/checkpoint-storage.ts';
-import { aggregate as aggregateNode } from '../../nodes/aggregate/definition.ts';
-import { join as joinNode } from '../../nodes/join/definition.ts';
-import { intervalJoin } from '../../nodes/join-interval/definition.ts';
-import { windowJoin } from '../../nodes/join-window/definition.ts';
-import { fileSink } from '../../nodes/sink-file/definition.ts';
-import { topn as topnNode } from '../../nodes/topn/definition.ts';
-import { window as windowNode } from '../../nodes/window/definition.ts';
+import { definitionOf } from '../../graph/node-types.ts';
 
-/** The settings of a node its state depends on, or null: the node keeps no state worth checking. */
+/** The settings of a node its state depends on (its definition's `stateLayout`), or null: none worth checking. */
 export function stateSchemaOf(node: JobNode): Record<string, unknown> | null {
-  switch (node.type) {
-    case windowNode.type:
-      return { keyBy: node.config.keyBy ?? null, window: node.config.window, aggregates: node.config.aggregates };
-    case aggregateNode.type:
-      return { keyBy: node.config.keyBy, aggregates: node.config.aggregates };
-    case joinNode.type:
-      return { kind: node.config.kind, leftKey: node.config.leftKey, rightKey: node.config.rightKey };
-    case intervalJoin.type:
-      return {
-        leftKey: node.config.leftKey,
-        rightKey: node.config.rightKey,
-        lower: node.config.lower,
-        upper: node.config.upper,
-      };
-    case windowJoin.type:
-      return { leftKey: node.config.leftKey, rightKey: node.config.rightKey, window: node.config.window };
-    case topnNode.type:
-      return {
-        partitionBy: node.config.partitionBy,
-        orderBy: node.config.orderBy,
-        limit: node.config.limit,
-        window: node.config.window ?? null,
-      };
-    case fileSink.type:
-      // Its pending transactions live in this folder: a restore into another must not lose them.
-      return { path: node.config.path };
-    default:
-      return null;
-  }
+  return definitionOf(node).stateLayout?.(node.config) ?? null;
 }
 
 export function layoutOf(job: NormalizedJob): CheckpointLayout {

@@ -8,13 +8,14 @@ import { useMetrics } from '../stores/metricsStore.ts';
 import { useDoc } from '../state.ts';
 import { liveIndex } from '../stores/nodeLive.ts';
 import { count, duration, watermark } from './format.ts';
-import { window as windowNode } from '../../../engine/nodes/window/definition.ts';
+import { definitionOf } from '../../../engine/graph/node-types.ts';
 
 export function WatermarksTab() {
   const byNode = useMetrics((s) => s.byNode);
   const idx = useMetrics(liveIndex);
   const nodes = useDoc((s) => s.job.nodes);
-  const windows = nodes.filter((n) => n.type === windowNode.type);
+  // Operators that need event time are the ones that drop late records (windows, time-bounded joins).
+  const windows = nodes.filter((n) => definitionOf(n).eventTime?.needs?.(n.config) === true);
   return (
     <div className="wm-tab">
       <div className="wm-head">

@@ -8,7 +8,7 @@
  */
 import type { JobEdge, JobNode } from '../../../engine/graph/types.ts';
 import { edgeKey } from '../model/ops.ts';
-import { fileSink } from '../../../engine/nodes/sink-file/definition.ts';
+import { nodeDefinition } from '../../../engine/graph/node-types.ts';
 import { previewSink } from '../../../engine/nodes/sink-preview/definition.ts';
 
 export interface EdgeSampleRequest {
@@ -32,7 +32,8 @@ export function edgeSampleKey(from: string, fromPort: NonNullable<JobEdge['fromP
   return `edge:${from}.${fromPort}`;
 }
 
-const isSink = (n: JobNode | undefined) => n?.type === previewSink.type || n?.type === fileSink.type;
+/** A node with no output ports: what it shows is what arrives on its input. */
+const isSink = (n: JobNode | undefined) => !!n && nodeDefinition(n.type).ports.outputs.length === 0;
 
 export function previewTarget(
   nodes: readonly JobNode[],
@@ -55,7 +56,7 @@ export function previewTarget(
     if (!n) continue;
     if (n.type === previewSink.type) return preview(n.id, name(n.id));
     if (isSink(n)) {
-      // A file sink: what arrives on its (first) input.
+      // Any other sink (file, PostgreSQL, …): what arrives on its (first) input.
       const e = edges.find((x) => x.to === n.id);
       return e
         ? sample({ from: e.from, fromPort: port(e), to: e.to }, `${name(e.from)} → ${name(n.id)}`)

@@ -85,6 +85,11 @@ const FACTORIES: { [T in NodeType]?: Factory<T> } = {
   [previewSink.type]: (node, { services }) => new PreviewSinkOperator(node.config, services),
 };
 
+/** Whether the runtime has an operator for `type` (a source type has none). */
+export function hasOperatorFactory(type: NodeType): boolean {
+  return FACTORIES[type] !== undefined;
+}
+
 export function createOperator(node: JobNode, job: NormalizedJob, services: OperatorServices): StreamOperator {
   const index = job.nodes.findIndex((n) => n.id === node.id);
   const at = (field: string) => `nodes[${index}].config.${field}`;
