@@ -34,6 +34,7 @@ import {
   readSinkManifest,
   rewriteSinkManifest,
   SinkManifestError,
+  type ManifestEntry,
   type SinkManifest,
 } from './sink-manifest.ts';
 import { fileSink } from '../nodes/sink-file/definition.ts';
@@ -100,6 +101,9 @@ export function prepareFileSinkOutput(ctx: SinkPrepareContext): () => void {
       ? planFresh(jobName, folder, files, ctx.clearOutput)
       : planRestore(folder, files, restored.id, restored.lineage);
   return () => {
+    // Said before the files go, and kept: an older checkpoint restored later must find out (planRestore).
+    const undo = restored !== null ? undoEntry(remove, restored.lineage, ctx.firstId) : null;
+    if (undo) appendSinkManifest(folder.dir, jobName, [undo]);
     for (const name of remove) rmSync(join(folder.dir, name), { force: true });
     if (restored === null) {
       // A fresh run starts an empty folder's record anew (old entries name files that are gone).
@@ -117,12 +121,12 @@ export function prepareFileSinkOutput(ctx: SinkPrepareContext): () => void {
     }
     if (manifest && remove.length > 0) {
       const gone = new Set(remove);
-      rewriteSinkManifest(
-        folder.dir,
-        manifest.entries
+      rewriteSinkManifest(folder.dir, [
+        ...manifest.entries
           .filter((e) => e.kind !== 'commit' || e.files.some((f) => !gone.has(f)))
           .map((e) => (e.kind === 'commit' ? { ...e, files: e.files.filter((f) => !gone.has(f)) } : e)),
-      );
+        ...(undo ? [undo] : []),
+      ]);
       ctx.notice(
         `sink '${folder.nodeId}': rolled back ${remove.length} file(s) committed after checkpoint ${restored.id} ` +
           `(the restore produces their records again): ${list(remove)}`,
@@ -133,6 +137,17 @@ export function prepareFileSinkOutput(ctx: SinkPrepareContext): () => void {
       appendSinkManifest(folder.dir, jobName, [{ kind: 'run', lineage }]);
     }
   };
+}
+
+/** The manifest entry a rollback of `remove` appends; null when no checkpoint's files go (only end-of-input ones). */
+function undoEntry(remove: string[], lineage: string, before: number): ManifestEntry | null {
+  const checkpoints = new Set<number>();
+  for (const f of remove) {
+    const c = parseFinalName(f)?.checkpoint;
+    if (typeof c === 'number') checkpoints.add(c);
+  }
+  if (checkpoints.size === 0) return null;
+  return { kind: 'undo', lineage, checkpoints: [...checkpoints].sort((a, b) => a - b), before };
 }
 
 function planFresh(
@@ -174,6 +189,18 @@ function planRestore(
   lineage: string,
 ): { remove: string[]; manifest: SinkManifest | null } {
   const manifest = manifestOf(folder, 'restore_refused', `cannot restore checkpoint ${k} exactly`);
+  const hole = manifest?.undone.find((u) => u.lineage === lineage && k < u.before && u.checkpoints.some((c) => c <= k));
+  if (hole) {
+    const lost = hole.checkpoints.filter((c) => c <= k);
+    throw new SinkOutputError(
+      'restore_refused',
+      `cannot restore checkpoint ${k} exactly: sink '${folder.nodeId}': the files of checkpoint(s) ${lost.join(', ')}, ` +
+        `which checkpoint ${k} counts as written, were rolled back when a later run restored an older checkpoint ` +
+        `(that run's checkpoints start at ${hole.before}); their records would be missing. Nothing was changed. ` +
+        `Restore a checkpoint numbered ${hole.before} or higher, or one older than ${Math.min(...lost)}, or run from the start.`,
+      folder.dir,
+    );
+  }
   const remove: string[] = [];
   const unproven: string[] = [];
   const otherRuns: string[] = [];

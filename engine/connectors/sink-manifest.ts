@@ -9,14 +9,19 @@
  *   { kind: 'run', lineage }                             a run of the job started with this lineage
  *   { kind: 'commit', lineage, checkpoint, files }       files committed by checkpoint n (written,
  *                                                        fsynced, BEFORE the sinks are told to commit)
+ *   { kind: 'undo', lineage, checkpoints, before }       the files of these checkpoints were rolled
+ *                                                        back by a restore whose run's first checkpoint
+ *                                                        id is `before` (appended BEFORE the deletion)
  * Rules:
  * - An entry is appended and fsynced before the action it describes, so every committed file of a
  *   run is listed (a listed file may be missing: the crash came before its rename).
  * - A last line without its newline is a torn append (the process died writing it): it is ignored,
  *   since the commit it announced was never sent, and cut off before the next append. Any other line failing its hash makes the whole
  *   manifest untrusted (`SinkManifestError`, naming file and line).
- * - A rollback deletes files first, then rewrites the manifest atomically (temp + fsync + rename):
- *   a crash between leaves listed-but-missing files, never unlisted ones.
+ * - A rollback appends its `undo` entry, deletes files, then rewrites the manifest atomically (temp
+ *   + fsync + rename): a crash between leaves listed-but-missing files, never unlisted ones. The
+ *   undo entries stay: a checkpoint taken before that restore (id < `before`) counted those files
+ *   in its output, so restoring it later would leave a hole; file-sink-output.ts refuses it.
  */
 import { createHash } from 'node:crypto';
 import { closeSync, existsSync, truncateSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
@@ -28,7 +33,8 @@ export const MANIFEST_FORMAT = 'weir.sink-manifest/v1';
 export type ManifestEntry =
   | { kind: 'header'; format: typeof MANIFEST_FORMAT; job: string }
   | { kind: 'run'; lineage: string }
-  | { kind: 'commit'; lineage: string; checkpoint: number; files: string[] };
+  | { kind: 'commit'; lineage: string; checkpoint: number; files: string[] }
+  | { kind: 'undo'; lineage: string; checkpoints: number[]; before: number };
 
 export class SinkManifestError extends Error {
   override name = 'SinkManifestError';
@@ -62,6 +68,8 @@ export interface SinkManifest {
   lineages: Set<string>;
   /** file name -> the lineage and checkpoint that committed it */
   files: Map<string, { lineage: string; checkpoint: number }>;
+  /** Rollbacks, oldest first: checkpoints of `lineage` whose files a restore deleted. */
+  undone: Array<{ lineage: string; checkpoints: number[]; before: number }>;
   entries: ManifestEntry[];
 }
 
@@ -88,13 +96,13 @@ export function readSinkManifest(sinkDir: string): SinkManifest | null {
   if (!head || head.kind !== 'header' || head.format !== MANIFEST_FORMAT) {
     throw new SinkManifestError(`${path} is not a ${MANIFEST_FORMAT} manifest`);
   }
-  const m: SinkManifest = { job: head.job, lineages: new Set(), files: new Map(), entries };
+  const m: SinkManifest = { job: head.job, lineages: new Set(), files: new Map(), undone: [], entries };
   for (const e of entries) {
     if (e.kind === 'run') m.lineages.add(e.lineage);
     else if (e.kind === 'commit') {
       m.lineages.add(e.lineage);
       for (const f of e.files) m.files.set(f, { lineage: e.lineage, checkpoint: e.checkpoint });
-    }
+    } else if (e.kind === 'undo') m.undone.push({ lineage: e.lineage, checkpoints: e.checkpoints, before: e.before });
   }
   return m;
 }

@@ -17,7 +17,7 @@ import type { JobNodeOf } from '../../graph/types.ts';
 import type { Row, RowKind } from '../../contracts/operator.ts';
 import type { SourceContext, SourceReader, SourceReadResult } from '../../contracts/source.ts';
 import { PgConfigError, parseTableName, pgClientConfig, pgConnect, quoteIdent } from './connection.ts';
-import { readTableInfo, type TableInfo } from './table-info.ts';
+import { outputColumns, readTableInfo, type TableInfo } from './table-info.ts';
 import { SnapshotPager } from './snapshot-pager.ts';
 import { rowEventTime } from './row-times.ts';
 import { defaultSlotName, publicationName } from './names.ts';
@@ -29,22 +29,6 @@ import { pgValue } from './pg-values.ts';
 import { postgresSource } from '../../nodes/source-postgres/definition.ts';
 
 const STREAM_POLL_MS = 20;
-
-/**
- * The columns of the output rows: the declared `columns` (each must be in the table), else every
- * column the table had when the reader opened. A column added later never enters the rows.
- */
-function outputColumns(declared: Record<string, string> | undefined, info: TableInfo, where: string): string[] {
-  if (!declared) return info.columns.map((c) => c.name);
-  const names = Object.keys(declared);
-  const missing = names.filter((n) => !info.columns.some((c) => c.name === n));
-  if (missing.length)
-    throw new PgConfigError(
-      where,
-      `column(s) ${missing.join(', ')} not in table ${info.schema}.${info.table} (it has ${info.columns.map((c) => c.name).join(', ')})`,
-    );
-  return names;
-}
 
 export class PostgresCdcReader implements SourceReader {
   private readonly where: string;

@@ -3,14 +3,15 @@
  * The position is the last key read, so a restore continues with the next key. Each page is its
  * own query: rows changed while the read runs may or may not be seen (as Flink's JDBC scan); use
  * `cdc` for a consistent view. Subtask 0 reads the table; other subtasks end at once (one ordered
- * split: parallelism buys nothing for a keyset scan of one table).
+ * split: parallelism buys nothing for a keyset scan of one table). Rows carry the declared
+ * `columns` only, as CDC's do; event time is read before that, so its column need not be declared.
  */
 import type pg from 'pg';
 import type { PostgresSourceConfig } from '../../graph/types.ts';
 import type { Row } from '../../contracts/operator.ts';
 import type { SourceContext, SourceReader, SourceReadResult } from '../../contracts/source.ts';
 import { parseTableName, pgConnect } from './connection.ts';
-import { readTableInfo } from './table-info.ts';
+import { outputColumns, readTableInfo } from './table-info.ts';
 import { SnapshotPager } from './snapshot-pager.ts';
 import { rowEventTime } from './row-times.ts';
 
@@ -23,6 +24,8 @@ export interface SnapshotPosition {
 export class PostgresSnapshotReader implements SourceReader {
   private client: pg.Client | null = null;
   private pager: SnapshotPager | null = null;
+  /** The columns of every output row: the declared `columns`, else the table's at open (as CDC). */
+  private output: string[] = [];
   private readonly restored: SnapshotPosition | null;
 
   constructor(
@@ -52,6 +55,7 @@ export class PostgresSnapshotReader implements SourceReader {
         parseTableName(this.cfg.table, `${this.where}.table`),
         `${this.where}.table`,
       );
+      this.output = outputColumns(this.cfg.columns, info, `${this.where}.columns`);
       this.pager = new SnapshotPager(info, this.restored?.lastKey ?? null);
     }
     const page = await this.pager.next(this.client!, max);
@@ -63,7 +67,9 @@ export class PostgresSnapshotReader implements SourceReader {
         this.ctx.badRecord(`${this.cfg.table} key ${JSON.stringify(this.pager.lastKey)}`, t);
         continue;
       }
-      rows.push(row);
+      const out: Row = {};
+      for (const c of this.output) out[c] = row[c];
+      rows.push(out);
       ts.push(t);
     }
     return { rows, ts, end: this.pager.done };

@@ -61,3 +61,19 @@ export async function readTableInfo(
     replicaIdentity: IDENTITY[rel.rows[0].relreplident] ?? 'default',
   };
 }
+
+/**
+ * The columns of the output rows: the declared `columns` (each must be in the table), else every
+ * column the table had when the reader opened. A column added later never enters the rows.
+ */
+export function outputColumns(declared: Record<string, string> | undefined, info: TableInfo, where: string): string[] {
+  if (!declared) return info.columns.map((c) => c.name);
+  const names = Object.keys(declared);
+  const missing = names.filter((n) => !info.columns.some((c) => c.name === n));
+  if (missing.length)
+    throw new PgConfigError(
+      where,
+      `column(s) ${missing.join(', ')} not in table ${info.schema}.${info.table} (it has ${info.columns.map((c) => c.name).join(', ')})`,
+    );
+  return names;
+}

@@ -92,3 +92,33 @@ test('snapshot: a table without a primary key, or missing, is a clear error nami
   await assert.rejects(m.read(10), /nodes\[0\]\.config\.table: table public\.nope does not exist/);
   await m.close();
 });
+
+test('snapshot: rows carry exactly the declared columns, in their order; an undeclared one never appears', async () => {
+  const r = new PostgresSnapshotReader(
+    cfg({ columns: { amount: 'DECIMAL(10, 2)', id: 'INT' }, eventTime: { field: 'at' } }),
+    ctx(),
+    'nodes[0].config',
+    [],
+  );
+  const { rows, ts } = await readAll(r, 1000);
+  await r.close();
+  assert.equal(rows.length, 2500);
+  const one = rows.find((x) => x.id === 7)!;
+  assert.deepEqual(Object.keys(one), ['amount', 'id'], 'declared columns only, declared order');
+  assert.deepEqual(one, { amount: 8.75, id: 7 });
+  assert.equal(ts[rows.indexOf(one)], Date.UTC(2024, 0, 1, 0, 0, 7), 'event time read from the table row');
+});
+
+test('snapshot: a declared column the table lacks is an error naming columns and listing the table', async () => {
+  const r = new PostgresSnapshotReader(
+    cfg({ columns: { amount: 'DECIMAL', nope: 'INT' } }),
+    ctx(),
+    'nodes[0].config',
+    [],
+  );
+  await assert.rejects(
+    r.read(10),
+    /nodes\[0\]\.config\.columns: column\(s\) nope not in table public\.orders \(it has region, id, amount, at\)/,
+  );
+  await r.close();
+});
