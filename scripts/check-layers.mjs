@@ -57,6 +57,8 @@ export const ENGINE_LAYERS = [
   ['engine/state', 'engine/checkpoint', 'engine/connectors'],
   ['engine/runtime/common'],
   ['engine/runtime/task', 'engine/runtime/job'],
+  // A preview run drives the task's operators in one process, without checkpoints.
+  ['engine/runtime/preview'],
   ['engine/export'],
   ['engine/import'],
   ['engine/host/common'],

@@ -16,6 +16,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   export: async () => (await import('./export-command.ts')).exportCommand,
   import: async () => (await import('./import-command.ts')).importCommand,
   run: async () => (await import('./run.ts')).runCommand,
+  preview: async () => (await import('./preview-command.ts')).previewCommand,
   serve: async () => (await import('./serve.ts')).serveCommand,
   nexmark: async () => (await import('./nexmark-command.ts')).nexmarkCommand,
   flink: async () => (await import('./flink-command.ts')).flinkCommand,
@@ -29,6 +30,7 @@ Commands:
       --format json|flink-sql [--flink-version 1.19|1.20|2.x] [--path-prefix URI] [-o FILE]
   import SCRIPT.sql           a Flink SQL script as a weir.job/v1 job (weir import --help)
   run JOB.json [options]      run a job locally (weir run --help)
+  preview JOB.json            each node's output over a sample of the input, sinks off (weir preview --help)
   serve [options]             serve the designer and the engine over HTTP/WebSocket (weir serve --help)
   nexmark generate [options]  write the Nexmark events of a seed as JSON Lines files (weir nexmark --help)
   flink run JOB.json|SQL      run a job or script on Apache Flink (local MiniCluster; weir flink --help)
