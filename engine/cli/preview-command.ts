@@ -4,8 +4,10 @@ import { parseArgs } from 'node:util';
 import { loadJob } from './load-job.ts';
 import { EXIT_FAILURE, EXIT_INVALID, EXIT_OK, printProblems, type CliIO } from './output.ts';
 import { previewRun, type PreviewResult } from '../runtime/preview/preview-run.ts';
+import { traceRecord, type TraceResult } from '../runtime/preview/trace-record.ts';
+import type { NormalizedJob } from '../graph/types.ts';
 
-export const PREVIEW_USAGE = `Usage: weir preview JOB.json [--records N] [--rows N] [--json]
+export const PREVIEW_USAGE = `Usage: weir preview JOB.json [--records N] [--rows N] [--trace SOURCE:INDEX] [--json]
 
 Runs the job's operators in this process over the first N records of each source, with sinks
 off (nothing is written, no checkpoint is taken), and prints what each node made of them: rows
@@ -14,6 +16,9 @@ windows fire as at the end of a bounded input.
 
   --records N   records read from each source (default 100)
   --rows N      rows printed per node and port (default 5)
+  --trace SOURCE:INDEX
+                the path of one record (the INDEX-th of source SOURCE, from 0): per node, the
+                rows it contributed to and the rows it replaced (the sample run with and without it)
   --json        print the whole result as one JSON object`;
 
 export async function previewCommand(argv: string[], io: CliIO): Promise<number> {
@@ -22,6 +27,7 @@ export async function previewCommand(argv: string[], io: CliIO): Promise<number>
     options: {
       records: { type: 'string' },
       rows: { type: 'string' },
+      trace: { type: 'string' },
       json: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -48,6 +54,7 @@ export async function previewCommand(argv: string[], io: CliIO): Promise<number>
     printProblems(io, r.problems);
     return EXIT_INVALID;
   }
+  if (values.trace !== undefined) return trace(r.job, values.trace, records, !!values.json, io);
   let result: PreviewResult;
   try {
     result = await previewRun(r.job, { recordsPerSource: records, keepRows: Math.max(rows, 200) });
@@ -75,6 +82,45 @@ export async function previewCommand(argv: string[], io: CliIO): Promise<number>
     for (const x of (p.wouldWrite ?? []).slice(0, rows)) io.out(`  would write ${JSON.stringify(x.row)}`);
   }
   io.out(`previewed in ${result.elapsedMs} ms; nothing written`);
+  return EXIT_OK;
+}
+
+async function trace(job: NormalizedJob, spec: string, records: number, json: boolean, io: CliIO): Promise<number> {
+  const m = /^(.+):(\d+)$/.exec(spec);
+  const source = m ? job.nodes.find((n) => n.id === m[1]) : undefined;
+  if (!m || !source) {
+    io.err(
+      `weir preview: --trace takes SOURCE:INDEX with SOURCE one of the job's node ids (${job.nodes.map((n) => n.id).join(', ')})`,
+    );
+    return EXIT_INVALID;
+  }
+  const index = Number(m[2]);
+  let t: TraceResult;
+  try {
+    t = await traceRecord(job, { source: source.id, index }, { recordsPerSource: Math.max(records, index + 1) });
+  } catch (e) {
+    io.err(`weir preview: ${(e as Error)?.message ?? String(e)}`);
+    return EXIT_FAILURE;
+  }
+  if (json) {
+    io.out(JSON.stringify(t));
+    return EXIT_OK;
+  }
+  if (!t.record) {
+    io.err(`weir preview: source '${source.id}' gave fewer than ${index + 1} records`);
+    return EXIT_FAILURE;
+  }
+  io.out(`record ${index} of ${source.id}: ${JSON.stringify(t.record.row)}`);
+  for (const node of job.nodes) {
+    const n = t.nodes[node.id];
+    if (!n) continue;
+    io.out(`${node.id} (${node.type})`);
+    for (const x of n.contributed)
+      io.out(`  + ${x.port === 'out' ? '' : `${x.port} `}${x.kind ? `${x.kind} ` : ''}${JSON.stringify(x.row)}`);
+    for (const x of n.replaced)
+      io.out(`  - ${x.port === 'out' ? '' : `${x.port} `}${x.kind ? `${x.kind} ` : ''}${JSON.stringify(x.row)}`);
+  }
+  io.out('(+ rows it contributed to; - rows it replaced)');
   return EXIT_OK;
 }
 

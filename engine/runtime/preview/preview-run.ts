@@ -38,6 +38,11 @@ export interface PreviewOptions {
   keepRows?: number;
   /** Reading stops at this many ms even when a source has not given its sample (default 3,000). */
   timeoutMs?: number;
+  /**
+   * Leaves out one record of the sample (the `index`-th good record `source` reads, from 0), so a
+   * trace can compare the run with and without it (trace-record.ts).
+   */
+  exclude?: { source: string; index: number };
 }
 
 export interface PreviewRow {
@@ -67,6 +72,8 @@ export interface PreviewResult {
   /** Whether each source ended (bounded input shorter than the sample) or was stopped at the sample. */
   sources: Record<string, { records: number; ended: boolean }>;
   elapsedMs: number;
+  /** The record `exclude` left out, when the sample reached it. */
+  excluded?: PreviewRow & { port: OutputPort };
 }
 
 type Work =
@@ -94,6 +101,7 @@ export async function previewRun(job: NormalizedJob, opts: PreviewOptions = {}):
     (incoming.get(e.to) ?? incoming.set(e.to, []).get(e.to)!).push(e);
   }
   const queue: Work[] = [];
+  let excluded: PreviewResult['excluded'];
 
   const capture = (nodeId: string, port: OutputPort, batch: RecordBatch) => {
     const p = (nodes[nodeId].out[port] ??= { count: 0, rows: [] });
@@ -208,7 +216,18 @@ export async function previewRun(job: NormalizedJob, opts: PreviewOptions = {}):
         if (r.bad?.length) emitFrom(s.node.id, { rows: r.bad, ts: r.bad.map(() => NaN) }, 'bad');
         if (r.rows.length > 0) {
           progressed = true;
+          const first = s.records;
           s.records += r.rows.length;
+          const cut = opts.exclude?.source === s.node.id ? opts.exclude.index - first : -1;
+          if (cut >= 0 && cut < r.rows.length) {
+            excluded = {
+              row: r.rows[cut],
+              ts: Number.isFinite(r.ts[cut]) ? r.ts[cut] : null,
+              port: r.ports?.[cut] ?? 'out',
+            };
+            if (r.kinds) excluded.kind = r.kinds[cut];
+            for (const list of [r.rows, r.ts, r.kinds, r.ports]) list?.splice(cut, 1);
+          }
           const batch: RecordBatch = r.kinds
             ? { rows: r.rows, ts: r.ts, sourceWatermarks: s.wm.observeEach(r.ts), kinds: r.kinds }
             : { rows: r.rows, ts: r.ts, sourceWatermarks: s.wm.observeEach(r.ts) };
@@ -243,6 +262,7 @@ export async function previewRun(job: NormalizedJob, opts: PreviewOptions = {}):
     nodes,
     sources: Object.fromEntries(sources.map((s) => [s.node.id, { records: s.records, ended: s.ended }])),
     elapsedMs: Math.round(performance.now() - started),
+    ...(excluded ? { excluded } : {}),
   };
 }
 

@@ -45,3 +45,23 @@ test('weir preview --json gives the whole result; bad input is a clear error', a
   assert.equal(invalid.code, 2);
   assert.ok(!hasStackTrace(invalid.stderr + invalid.stdout), invalid.stderr);
 });
+
+test('weir preview --trace: the path of one record, node by node; a wrong source is named', async (t) => {
+  const dir = tempDir(t);
+  cpSync(join(ROOT, 'examples', 'orders-per-user'), dir, { recursive: true });
+  const r = await weir(['preview', 'job.weir.json', '--trace', 'orders:3'], dir);
+  assert.equal(r.code, 0, r.stderr);
+  const lines = r.stdout.trim().split('\n');
+  assert.match(lines[0], /^record 3 of orders: \{"user":"\w+"/);
+  assert.ok(lines.includes('per_user (window)'), r.stdout);
+  assert.ok(
+    lines.some((l) => l.startsWith('  + write {"window_start"')),
+    'the sink row it led to',
+  );
+  const wrong = await weir(['preview', 'job.weir.json', '--trace', 'nope:1'], dir);
+  assert.equal(wrong.code, 2);
+  assert.match(
+    wrong.stderr,
+    /--trace takes SOURCE:INDEX with SOURCE one of the job's node ids \(orders, big, per_user, out\)/,
+  );
+});

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { previewRun } from '../../../../engine/runtime/preview/preview-run.ts';
+import { traceRecord } from '../../../../engine/runtime/preview/trace-record.ts';
 import { validateJob } from '../../../../engine/graph/validate.ts';
 import type { NormalizedJob } from '../../../../engine/graph/types.ts';
 import { tempDir } from '../../../support/run-helpers.ts';
@@ -112,6 +113,48 @@ test('preview: an unbounded source stops at the sample size', async () => {
       [...last.values()].reduce((a, b) => a + b, 0),
       250,
     );
+  } finally {
+    cleanup();
+  }
+});
+
+test('trace: a record shows the rows it passed, the window result it counted in, and the one it replaced', async () => {
+  const { dir, cleanup } = tempDir('preview-trace');
+  try {
+    const rows = [
+      { user: 'a', amount: 20, ts: T0 + 100 },
+      { user: 'a', amount: 30, ts: T0 + 200 },
+      { user: 'b', amount: 40, ts: T0 + 300 },
+      { user: 'a', amount: 5, ts: T0 + 400 },
+    ];
+    writeFileSync(join(dir, 'in.jsonl'), rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
+    const job = normalized(fileJob(), dir);
+
+    const t = await traceRecord(job, { source: 'src', index: 1 });
+    assert.deepEqual(t.record?.row, rows[1]);
+    assert.deepEqual(Object.keys(t.nodes), ['src', 'big', 'win', 'out'], 'every node on its path, in job order');
+    assert.deepEqual(
+      t.nodes.big.contributed.map((x) => x.row),
+      [rows[1]],
+    );
+    const start = new Date(T0).toISOString();
+    assert.deepEqual(
+      t.nodes.win.contributed.map((x) => [x.row.user, x.row.window_start, x.row.total]),
+      [['a', start, 50]],
+      "user a's window counts it",
+    );
+    assert.deepEqual(
+      t.nodes.win.replaced.map((x) => [x.row.user, x.row.total]),
+      [['a', 20]],
+      'without it the window would have said 20',
+    );
+    assert.equal(t.nodes.out.contributed[0].port, 'write');
+
+    const filtered = await traceRecord(job, { source: 'src', index: 3 });
+    assert.deepEqual(Object.keys(filtered.nodes), ['src'], 'amount 5 stops at the filter: no node after it changes');
+
+    const beyond = await traceRecord(job, { source: 'src', index: 99 });
+    assert.equal(beyond.record, null);
   } finally {
     cleanup();
   }
