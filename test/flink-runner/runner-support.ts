@@ -6,7 +6,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { javaMajorVersion, runnerAvailability, type FlinkLine } from '../../engine/cli/flink-runner-process.ts';
+import { javaMajorVersion, runnerAvailability, type FlinkLine } from '../../engine/flink/runner-process.ts';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const BIN = join(ROOT, 'bin', 'weir.mjs');
