@@ -17,8 +17,17 @@ export interface AppSettings {
   theme: 'system' | 'light' | 'dark';
 }
 
+/** Run on Flink's choices (the host API's FlinkSettings, engine/host/common/flink-schemas.ts). */
+export interface FlinkStoreSettings {
+  target: 'local' | 'gateway';
+  gatewayUrl: string;
+  flinkVersion: '1.20' | '2.x';
+  parallelism: number;
+}
+
 export interface StoreShape {
   settings: AppSettings;
+  flink: FlinkStoreSettings;
   recentFiles: string[];
   windowBounds: WindowBounds;
 }
@@ -27,6 +36,7 @@ export const MAX_RECENT = 10;
 
 export const DEFAULTS: StoreShape = {
   settings: { workspace: '', defaultStateBackend: 'fs', theme: 'system' },
+  flink: { target: 'local', gatewayUrl: '', flinkVersion: '1.20', parallelism: 1 },
   recentFiles: [],
   windowBounds: { width: 1280, height: 820, maximized: false },
 };
@@ -42,6 +52,18 @@ export const STORE_SCHEMA = {
     },
     required: ['workspace', 'defaultStateBackend', 'theme'],
     default: DEFAULTS.settings,
+  },
+  flink: {
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      target: { enum: ['local', 'gateway'] },
+      gatewayUrl: { type: 'string', maxLength: 2000 },
+      flinkVersion: { enum: ['1.20', '2.x'] },
+      parallelism: { type: 'integer', minimum: 1, maximum: 64 },
+    },
+    required: ['target', 'gatewayUrl', 'flinkVersion', 'parallelism'],
+    default: DEFAULTS.flink,
   },
   recentFiles: {
     type: 'array',
