@@ -8,6 +8,7 @@ import type { RunOptions } from '../../../engine/host/common/api.ts';
 import { beginRun, liveStore, setRunId } from '../stores/liveStore.ts';
 import { runConfig } from '../stores/runConfig.ts';
 import { offerFolderGrant } from './grantFolder.ts';
+import { askNonRestored } from './nonRestoredState.ts';
 
 function message(e: unknown): string {
   const m = e && typeof e === 'object' && 'message' in e ? String(e.message) : String(e);
@@ -49,7 +50,9 @@ function confirmClearOutput(reason: string): boolean {
 }
 
 /** Run the open document; `restoreFrom` starts from a checkpoint/savepoint path or 'latest'. */
-export async function run(opts: Pick<RunOptions, 'restoreFrom' | 'clearOutput'> = {}): Promise<void> {
+export async function run(
+  opts: Pick<RunOptions, 'restoreFrom' | 'clearOutput' | 'allowNonRestoredState'> = {},
+): Promise<void> {
   const { job, path, problems } = docStore.getState();
   // The designer runs the same validator as the host: refuse here, before anything is reset.
   const errors = problems.all.filter((p) => p.severity !== 'warning').length;
@@ -68,6 +71,7 @@ export async function run(opts: Pick<RunOptions, 'restoreFrom' | 'clearOutput'> 
       ...(stateBackend ? { stateBackend } : {}),
       ...(opts.restoreFrom ? { restoreFrom: opts.restoreFrom } : {}),
       ...(opts.clearOutput ? { clearOutput: true } : {}),
+      ...(opts.allowNonRestoredState ? { allowNonRestoredState: true } : {}),
     });
     setRunId(info.runId);
     // A status event may already have arrived for this run; only fill in what is missing.
@@ -78,6 +82,15 @@ export async function run(opts: Pick<RunOptions, 'restoreFrom' | 'clearOutput'> 
   } catch (e) {
     if ((e as { code?: string })?.code === 'output_exists' && !opts.clearOutput && confirmClearOutput(message(e))) {
       await run({ ...opts, clearOutput: true });
+      return;
+    }
+    if ((e as { code?: string })?.code === 'non_restored_state' && !opts.allowNonRestoredState) {
+      // Asked in the app, as Flink's --allowNonRestoredState: nothing changed until the user says so.
+      const nodes = ((e as { problems?: Array<{ nodeId?: string }> }).problems ?? []).flatMap((p) =>
+        p.nodeId ? [p.nodeId] : [],
+      );
+      if (await askNonRestored({ nodes, message: message(e) })) await run({ ...opts, allowNonRestoredState: true });
+      else refused('Not restored: the checkpoint holds state of nodes this job no longer has', false);
       return;
     }
     if ((e as { code?: string })?.code === 'forbidden_path' && (await offerFolderGrant(message(e)))) {

@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { FlinkRunEvent, HostEvent } from '../../../engine/host/common/api.ts';
+import type { JobDocument } from '../../../engine/graph/types.ts';
 import { HostError } from '../../../engine/host/common/errors.ts';
 import { createMemoryTransport } from '../../../engine/host/common/memory-transport.ts';
 import { createLocalHost, type LocalHost } from '../../../engine/host/node/local-host.ts';
@@ -196,7 +197,7 @@ describe('flinkRun on a Flink SQL Gateway (1.20)', { skip }, () => {
     const path = join(c.workspace, 'gen.weir.json');
     // Bounded, but for half an hour: datagen's sequence keeps its range in every checkpoint, so an
     // unbounded generator's savepoint would be ~80 MB (engine/export/flink-sql/sources.ts).
-    const job = {
+    const job: JobDocument = {
       format: 'weir.job/v1',
       name: 'gen',
       settings: { checkpointing: { interval: '1s', dir: 'checkpoints' } },
