@@ -21,13 +21,17 @@ function message(e: unknown): string {
     : m;
 }
 
+function notStarted(): void {
+  clearMetrics();
+  runStore.setState({ status: 'idle', cause: null, runId: null, restarts: 0, startedAt: null, job: null });
+}
+
 /**
  * A run that never started leaves nothing of the previous run behind (no stale badges, counts or
  * status) and says why exactly once, as a notice; job problems also open the problem list.
  */
 function refused(text: string, problems: boolean): void {
-  clearMetrics();
-  runStore.setState({ status: 'idle', cause: null, runId: null, restarts: 0, startedAt: null, job: null });
+  notStarted();
   if (problems) uiStore.setState({ problemsOpen: true });
   notify(text, 'error');
 }
@@ -89,6 +93,7 @@ export async function run(
       const nodes = ((e as { problems?: Array<{ nodeId?: string }> }).problems ?? []).flatMap((p) =>
         p.nodeId ? [p.nodeId] : [],
       );
+      notStarted(); // nothing runs while the question is open
       if (await askNonRestored({ nodes, message: message(e) })) await run({ ...opts, allowNonRestoredState: true });
       else refused('Not restored: the checkpoint holds state of nodes this job no longer has', false);
       return;
