@@ -102,6 +102,23 @@ describe('host settings', () => {
 });
 
 describe('flinkRun refusals', () => {
+  it('no Java on this machine: refused in one line, as weir flink run says it', async () => {
+    const c = connect();
+    const path = process.env.PATH;
+    // The runner's availability looks `java` up on PATH: an empty folder has none.
+    process.env.PATH = c.workspace;
+    try {
+      const job = JSON.parse(readFileSync(join(EXAMPLES_DIR, 'orders-per-user', 'job.weir.json'), 'utf8'));
+      const e = await rejection(c.api.flinkRun({ job, target: { kind: 'local' }, flinkVersion: '1.20' }));
+      assert.equal(e.code, 'unsupported');
+      assert.match(e.message, /^Java is not installed: running on Flink needs Java 17 or newer/);
+      assert.ok(!e.message.includes('\n'));
+    } finally {
+      process.env.PATH = path;
+      await c.close();
+    }
+  });
+
   it('an unreachable gateway is refused in one line and nothing runs', async () => {
     const c = connect();
     try {
