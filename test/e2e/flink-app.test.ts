@@ -7,14 +7,11 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import type { Browser, Page } from 'playwright-core';
-import { runnerJavaArgs } from '../../engine/flink/runner-process.ts';
-import { buildRunner, flinkSkipReason } from '../flink-runner/runner-support.ts';
+import { buildRunner, flinkSkipReason, freePort, startGateway } from '../flink-runner/runner-support.ts';
 import {
   artifactPath,
   chromiumOrSkip,
@@ -23,34 +20,6 @@ import {
   startServe,
   type ServeProcess,
 } from './support/serve.ts';
-
-function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const server = createServer();
-    server.on('error', rej);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => res(port));
-    });
-  });
-}
-
-/** The runner's GatewayServer: a real Flink SQL Gateway over a MiniCluster; resolves its URL. */
-function startGateway(classpath: string, port: number) {
-  const child = spawn('java', runnerJavaArgs(classpath, 'GatewayServer', [String(port)]), {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let log = '';
-  child.stderr.on('data', (d) => (log = (log + String(d)).slice(-4000)));
-  const url = new Promise<string>((res, rej) => {
-    child.on('exit', (code) => rej(new Error(`the gateway exited (${code}) before serving:\n${log}`)));
-    createInterface({ input: child.stdout }).on('line', (line) => {
-      const e = JSON.parse(line) as { event: string; url?: string };
-      if (e.event === 'gateway') res(e.url!);
-    });
-  });
-  return { child, url };
-}
 
 const skip = chromiumOrSkip() ?? flinkSkipReason();
 

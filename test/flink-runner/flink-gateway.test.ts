@@ -6,25 +6,12 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { runnerJavaArgs, type FlinkLine } from '../../engine/flink/runner-process.ts';
-import { ROOT, buildRunner, flinkSkipReason, weir } from './runner-support.ts';
-
-function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const server = createServer();
-    server.on('error', rej);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => res(port));
-    });
-  });
-}
+import type { FlinkLine } from '../../engine/flink/runner-process.ts';
+import { ROOT, buildRunner, flinkSkipReason, freePort, startGateway, weir } from './runner-support.ts';
 
 const skip = flinkSkipReason();
 const LINES: FlinkLine[] = ['1.20', '2.x'];
@@ -38,19 +25,9 @@ for (const line of LINES)
 
     before(async () => {
       const classpath = buildRunner(line);
-      const port = await freePort();
-      gateway = spawn('java', runnerJavaArgs(classpath, 'GatewayServer', [String(port)]), {
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let log = '';
-      gateway.stderr!.on('data', (d) => (log = (log + String(d)).slice(-4000)));
-      url = await new Promise<string>((res, rej) => {
-        gateway!.on('exit', (code) => rej(new Error(`the gateway exited (${code}) before serving:\n${log}`)));
-        createInterface({ input: gateway!.stdout! }).on('line', (line) => {
-          const e = JSON.parse(line) as { event: string; url?: string };
-          if (e.event === 'gateway') res(e.url!);
-        });
-      });
+      const started = startGateway(classpath, await freePort());
+      gateway = started.child;
+      url = await started.url;
     });
 
     after(() => {

@@ -9,6 +9,11 @@ import { closeFlinkDialog, runOnFlink } from './flinkActions.ts';
 import { useFlink } from './flinkStore.ts';
 import './flink.css';
 
+const TARGETS: Array<[FlinkSettings['target'], string, string]> = [
+  ['local', 'Local MiniCluster', "Weir's Flink runner on this machine (Java 17+)"],
+  ['gateway', 'Flink SQL Gateway', "a running cluster, over the gateway's REST API"],
+];
+
 function urlProblem(s: FlinkSettings): string | null {
   if (s.target !== 'gateway') return null;
   if (s.gatewayUrl.trim() === '') return 'Name the SQL Gateway, e.g. http://localhost:8083';
@@ -65,30 +70,20 @@ export function FlinkDialog() {
             says.
           </p>
           <div className="modal__section">Where</div>
-          <label className="check flinkdlg__target">
-            <input
-              type="radio"
-              name="flink-target"
-              data-testid="flink-target-local"
-              checked={draft.target === 'local'}
-              onChange={() => set({ target: 'local' })}
-            />
-            <span>
-              Local MiniCluster <small>Weir's Flink runner on this machine (Java 17+)</small>
-            </span>
-          </label>
-          <label className="check flinkdlg__target">
-            <input
-              type="radio"
-              name="flink-target"
-              data-testid="flink-target-gateway"
-              checked={draft.target === 'gateway'}
-              onChange={() => set({ target: 'gateway' })}
-            />
-            <span>
-              Flink SQL Gateway <small>a running cluster, over the gateway's REST API</small>
-            </span>
-          </label>
+          {TARGETS.map(([target, label, hint]) => (
+            <label key={target} className="check flinkdlg__target">
+              <input
+                type="radio"
+                name="flink-target"
+                data-testid={`flink-target-${target}`}
+                checked={draft.target === target}
+                onChange={() => set({ target })}
+              />
+              <span>
+                {label} <small>{hint}</small>
+              </span>
+            </label>
+          ))}
           {draft.target === 'gateway' && (
             <div className={`field${problem ? ' field--error' : ''}`}>
               <label className="field__label" htmlFor="flink-gateway-url">

@@ -7,32 +7,18 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import type { FlinkRunEvent, HostEvent } from '../../../engine/host/common/api.ts';
 import type { JobDocument } from '../../../engine/graph/types.ts';
 import { HostError } from '../../../engine/host/common/errors.ts';
 import { createMemoryTransport } from '../../../engine/host/common/memory-transport.ts';
 import { createLocalHost, type LocalHost } from '../../../engine/host/node/local-host.ts';
 import { DEFAULT_SETTINGS, fileSettingsStore } from '../../../engine/host/node/settings-store.ts';
-import { runnerJavaArgs } from '../../../engine/flink/runner-process.ts';
-import { buildRunner, flinkSkipReason } from '../../flink-runner/runner-support.ts';
+import { buildRunner, flinkSkipReason, freePort, startGateway } from '../../flink-runner/runner-support.ts';
 import { EXAMPLES_DIR } from './host-api-suite.ts';
-
-function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const server = createServer();
-    server.on('error', rej);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => res(port));
-    });
-  });
-}
 
 async function rejection(p: Promise<unknown>): Promise<HostError> {
   try {
@@ -150,19 +136,9 @@ describe('flinkRun on a Flink SQL Gateway (1.20)', { skip }, () => {
 
   before(async () => {
     const classpath = buildRunner('1.20');
-    const port = await freePort();
-    gateway = spawn('java', runnerJavaArgs(classpath, 'GatewayServer', [String(port)]), {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let log = '';
-    gateway.stderr!.on('data', (d) => (log = (log + String(d)).slice(-4000)));
-    url = await new Promise<string>((res, rej) => {
-      gateway!.on('exit', (code) => rej(new Error(`the gateway exited (${code}) before serving:\n${log}`)));
-      createInterface({ input: gateway!.stdout! }).on('line', (line) => {
-        const e = JSON.parse(line) as { event: string; url?: string };
-        if (e.event === 'gateway') res(e.url!);
-      });
-    });
+    const started = startGateway(classpath, await freePort());
+    gateway = started.child;
+    url = await started.url;
     c = connect();
   });
   after(async () => {
