@@ -128,7 +128,69 @@ describe('flinkRun refusals', () => {
   });
 });
 
+/** Resolves with the first snapshot of the run for which `done` holds (Flink's JVM start takes seconds). */
+async function until(
+  events: HostEvent[],
+  flinkRunId: string,
+  done: (e: FlinkRunEvent) => boolean,
+): Promise<FlinkRunEvent> {
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const hit = events.find(
+      (e): e is FlinkRunEvent => e.type === 'flink.run' && e.flinkRunId === flinkRunId && done(e),
+    );
+    if (hit) return hit;
+    if (Date.now() > deadline) assert.fail(`no snapshot of ${flinkRunId} as wanted: ${JSON.stringify(events.at(-1))}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 const skip = flinkSkipReason();
+describe('flinkRun on the local MiniCluster (2.x)', { skip }, () => {
+  let c: ReturnType<typeof connect>;
+  before(() => {
+    buildRunner('2.x');
+    c = connect();
+  });
+  after(() => c?.close());
+
+  it('runs the example to FINISHED on Flink 2.x: job id, vertices with records, no web UI', async () => {
+    cpSync(join(EXAMPLES_DIR, 'orders-per-user'), join(c.workspace, 'orders'), { recursive: true });
+    const path = join(c.workspace, 'orders', 'job.weir.json');
+    const job = JSON.parse(readFileSync(path, 'utf8'));
+    const started = await c.api.flinkRun({ job, path, target: { kind: 'local' }, flinkVersion: '2.x', parallelism: 2 });
+    assert.equal(started.phase, 'starting');
+    const end = await until(c.events, started.flinkRunId, (e) => e.phase === 'ended');
+    assert.equal(end.ok, true, end.error);
+    assert.equal(end.state, 'FINISHED');
+    assert.match(end.jobId ?? '', /^[0-9a-f]{32}$/);
+    assert.ok(end.vertices.some((v) => v.recordsOut > 0) && end.vertices.every((v) => v.parallelism >= 1));
+    assert.equal(end.webUi, null);
+  });
+
+  it('Stop ends a local run (its cluster with it); a savepoint is refused there', async () => {
+    const job: JobDocument = {
+      format: 'weir.job/v1',
+      name: 'gen-local',
+      settings: {},
+      nodes: [
+        { id: 'gen', type: 'source.generator', config: { rate: 50, keys: 4, count: 100_000 } },
+        { id: 'out', type: 'sink.file', config: { path: 'out/gen-local', format: 'jsonl' } },
+      ],
+      edges: [{ from: 'gen', to: 'out' }],
+    };
+    const path = join(c.workspace, 'gen-local.weir.json');
+    const started = await c.api.flinkRun({ job, path, target: { kind: 'local' }, flinkVersion: '2.x' });
+    await until(c.events, started.flinkRunId, (e) => e.state === 'RUNNING');
+    const refused = await rejection(c.api.flinkStop({ flinkRunId: started.flinkRunId, savepoint: true }));
+    assert.equal(refused.code, 'unsupported');
+    assert.deepEqual(await c.api.flinkStop({ flinkRunId: started.flinkRunId }), {});
+    const end = await until(c.events, started.flinkRunId, (e) => e.phase === 'ended');
+    assert.equal(end.ok, false);
+    assert.equal(end.error, 'stopped: the local Flink cluster ended with its JVM');
+  });
+});
+
 describe('flinkRun on a Flink SQL Gateway (1.20)', { skip }, () => {
   let gateway: ChildProcess | undefined;
   let url = '';
@@ -146,20 +208,6 @@ describe('flinkRun on a Flink SQL Gateway (1.20)', { skip }, () => {
     if (gateway && gateway.exitCode === null) gateway.kill('SIGKILL');
   });
 
-  /** The run's snapshots so far; resolves once `done` holds for one of them. */
-  async function until(flinkRunId: string, done: (e: FlinkRunEvent) => boolean): Promise<FlinkRunEvent> {
-    const deadline = Date.now() + 120_000;
-    for (;;) {
-      const hit = c.events.find(
-        (e): e is FlinkRunEvent => e.type === 'flink.run' && e.flinkRunId === flinkRunId && done(e),
-      );
-      if (hit) return hit;
-      if (Date.now() > deadline)
-        assert.fail(`no snapshot of ${flinkRunId} as wanted: ${JSON.stringify(c.events.at(-1))}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-
   it('runs a bounded job to FINISHED: job id, vertices with records, checkpoints, the web UI', async () => {
     cpSync(join(EXAMPLES_DIR, 'orders-per-user'), join(c.workspace, 'orders'), { recursive: true });
     const path = join(c.workspace, 'orders', 'job.weir.json');
@@ -173,7 +221,7 @@ describe('flinkRun on a Flink SQL Gateway (1.20)', { skip }, () => {
     });
     assert.equal(started.target, 'gateway');
     assert.match(started.jobId ?? '', /^[0-9a-f]{32}$/);
-    const end = await until(started.flinkRunId, (e) => e.phase === 'ended');
+    const end = await until(c.events, started.flinkRunId, (e) => e.phase === 'ended');
     assert.equal(end.state, 'FINISHED', end.error);
     assert.equal(end.ok, true);
     assert.equal(end.jobId, started.jobId);
@@ -203,6 +251,7 @@ describe('flinkRun on a Flink SQL Gateway (1.20)', { skip }, () => {
     const started = await c.api.flinkRun({ job, path, target: { kind: 'gateway', url }, flinkVersion: '1.20' });
     // A savepoint needs every task running, not only the job.
     await until(
+      c.events,
       started.flinkRunId,
       (e) => e.state === 'RUNNING' && e.vertices.length > 0 && e.vertices.every((v) => v.status === 'RUNNING'),
     );
@@ -211,7 +260,7 @@ describe('flinkRun on a Flink SQL Gateway (1.20)', { skip }, () => {
     const local = stopped.savepoint!.replace(/^file:/, '');
     assert.ok(existsSync(join(local, '_metadata')), local);
     // The job may end before STOP JOB answers: the savepoint comes in the snapshot after.
-    const end = await until(started.flinkRunId, (e) => e.phase === 'ended' && e.savepoint !== undefined);
+    const end = await until(c.events, started.flinkRunId, (e) => e.phase === 'ended' && e.savepoint !== undefined);
     assert.equal(end.state, 'FINISHED');
     assert.equal(end.savepoint, stopped.savepoint);
     const again = await rejection(c.api.flinkStop({ flinkRunId: started.flinkRunId }));
