@@ -2,6 +2,8 @@
  * The shape, defaults and JSON schema of what the desktop app remembers (electron/store.ts), kept
  * free of Electron so tests can check them with the same validator electron-store uses (ajv).
  */
+import { DEFAULT_FLINK_SETTINGS, FLINK_VERSIONS, type FlinkSettings } from '../engine/host/common/flink-schemas.ts';
+
 export interface WindowBounds {
   x?: number;
   y?: number;
@@ -17,17 +19,10 @@ export interface AppSettings {
   theme: 'system' | 'light' | 'dark';
 }
 
-/** Run on Flink's choices (the host API's FlinkSettings, engine/host/common/flink-schemas.ts). */
-export interface FlinkStoreSettings {
-  target: 'local' | 'gateway';
-  gatewayUrl: string;
-  flinkVersion: '1.20' | '2.x';
-  parallelism: number;
-}
-
 export interface StoreShape {
   settings: AppSettings;
-  flink: FlinkStoreSettings;
+  /** Run on Flink's choices, as the host API's getSettings answers them (checked again there). */
+  flink: FlinkSettings;
   recentFiles: string[];
   windowBounds: WindowBounds;
 }
@@ -36,7 +31,7 @@ export const MAX_RECENT = 10;
 
 export const DEFAULTS: StoreShape = {
   settings: { workspace: '', defaultStateBackend: 'fs', theme: 'system' },
-  flink: { target: 'local', gatewayUrl: '', flinkVersion: '1.20', parallelism: 1 },
+  flink: DEFAULT_FLINK_SETTINGS,
   recentFiles: [],
   windowBounds: { width: 1280, height: 820, maximized: false },
 };
@@ -59,7 +54,7 @@ export const STORE_SCHEMA = {
     properties: {
       target: { enum: ['local', 'gateway'] },
       gatewayUrl: { type: 'string', maxLength: 2000 },
-      flinkVersion: { enum: ['1.20', '2.x'] },
+      flinkVersion: { enum: [...FLINK_VERSIONS] },
       parallelism: { type: 'integer', minimum: 1, maximum: 64 },
     },
     required: ['target', 'gatewayUrl', 'flinkVersion', 'parallelism'],
