@@ -120,6 +120,7 @@ describe('Run on Flink in the app', { skip }, () => {
     await page.getByTestId('flink-run').click();
     const refusal = page.getByTestId('flink-refusal');
     await refusal.waitFor({ timeout: 30_000 });
+    await page.screenshot({ path: artifactPath('flink-refusal.png') });
     assert.equal(
       (await refusal.innerText()).trim(),
       `cannot reach the SQL Gateway at http://127.0.0.1:${port} (ECONNREFUSED)`,
