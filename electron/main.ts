@@ -18,7 +18,7 @@ import { APP_URL, registerAppScheme, serveRenderer } from './app-protocol.ts';
 import { attachDocumentState, type DocumentWindow } from './document-window.ts';
 import { serveHostOverIpc } from './ipc-guard.ts';
 import { menuTemplate } from './menu.ts';
-import { clampBounds, openStore, rememberRecent, type AppStore } from './store.ts';
+import { clampBounds, hostSettingsOf, openStore, rememberRecent, type AppStore } from './store.ts';
 import { createUtilityLauncher } from './utility-launcher.ts';
 import { secureWebPreferences } from './window-options.ts';
 
@@ -146,6 +146,7 @@ async function start(): Promise<void> {
     transport: 'electron',
     version: app.getVersion(),
     allowEnv: appAllowEnv(),
+    settings: hostSettingsOf(store),
     shell: {
       setDocumentState: (state) => doc?.update(state),
       showOpenDialog: async () => {

@@ -2,6 +2,8 @@
  * The shape, defaults and JSON schema of what the desktop app remembers (electron/store.ts), kept
  * free of Electron so tests can check them with the same validator electron-store uses (ajv).
  */
+import { DEFAULT_FLINK_SETTINGS, FLINK_VERSIONS, type FlinkSettings } from '../engine/host/common/flink-schemas.ts';
+
 export interface WindowBounds {
   x?: number;
   y?: number;
@@ -19,6 +21,8 @@ export interface AppSettings {
 
 export interface StoreShape {
   settings: AppSettings;
+  /** Run on Flink's choices, as the host API's getSettings answers them (checked again there). */
+  flink: FlinkSettings;
   recentFiles: string[];
   windowBounds: WindowBounds;
 }
@@ -27,6 +31,7 @@ export const MAX_RECENT = 10;
 
 export const DEFAULTS: StoreShape = {
   settings: { workspace: '', defaultStateBackend: 'fs', theme: 'system' },
+  flink: DEFAULT_FLINK_SETTINGS,
   recentFiles: [],
   windowBounds: { width: 1280, height: 820, maximized: false },
 };
@@ -42,6 +47,18 @@ export const STORE_SCHEMA = {
     },
     required: ['workspace', 'defaultStateBackend', 'theme'],
     default: DEFAULTS.settings,
+  },
+  flink: {
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      target: { enum: ['local', 'gateway'] },
+      gatewayUrl: { type: 'string', maxLength: 2000 },
+      flinkVersion: { enum: [...FLINK_VERSIONS] },
+      parallelism: { type: 'integer', minimum: 1, maximum: 64 },
+    },
+    required: ['target', 'gatewayUrl', 'flinkVersion', 'parallelism'],
+    default: DEFAULTS.flink,
   },
   recentFiles: {
     type: 'array',

@@ -5,6 +5,7 @@
  */
 import Store from 'electron-store';
 import { DEFAULTS, STORE_SCHEMA, withRecent, type StoreShape } from './store-schema.ts';
+import { checkedSettings, type SettingsStore } from '../engine/host/node/settings-store.ts';
 
 export * from './store-schema.ts';
 
@@ -25,6 +26,14 @@ export function openStore(): AppStore {
     store.clear();
     return store;
   }
+}
+
+/** The host's settings (`getSettings`/`setSettings`) kept in this store, checked on the way out. */
+export function hostSettingsOf(store: AppStore): SettingsStore {
+  return {
+    load: () => checkedSettings({ flink: store.get('flink') }),
+    save: (s) => store.set('flink', s.flink),
+  };
 }
 
 export function rememberRecent(store: AppStore, path: string): void {

@@ -61,6 +61,8 @@ export const ENGINE_LAYERS = [
   ['engine/runtime/preview'],
   ['engine/export'],
   ['engine/import'],
+  // Apache Flink itself: the runner JVM, the SQL Gateway client (the CLI's and the app's Run on Flink).
+  ['engine/flink'],
   ['engine/host/common'],
   ['engine/host/browser', 'engine/host/node'],
   ['engine/cli'],

@@ -8,15 +8,13 @@
  * when every job of the script finished, 1 with Flink's error in one line otherwise, 2 on bad input.
  * `weir flink stop JOBID --savepoint DIR --gateway URL` stops a job with a savepoint.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { exportFlinkSql } from '../export/flink-sql/index.ts';
+import { writeJobScript, type JobScript } from '../flink/job-script.ts';
 import { loadJob } from './load-job.ts';
 import { EXIT_FAILURE, EXIT_INVALID, EXIT_OK, printProblems, type CliIO } from './output.ts';
 import { FlinkProgressPrinter } from './flink-progress.ts';
-import { FLINK_LINES, runnerAvailability, startFlinkRunner, type FlinkLine } from './flink-runner-process.ts';
+import { FLINK_LINES, runnerAvailability, startFlinkRunner, type FlinkLine } from '../flink/runner-process.ts';
 import { runOnGateway, stopOnGateway } from './flink-gateway-run.ts';
 
 export const FLINK_USAGE = `Usage: weir flink run JOB.weir.json | SCRIPT.sql [options]
@@ -118,7 +116,7 @@ export async function flinkCommand(argv: string[], io: CliIO): Promise<number> {
     return EXIT_FAILURE;
   }
 
-  const work = mkdtempSync(join(tmpdir(), 'weir-flink-'));
+  let exported: JobScript | undefined;
   try {
     let script = input;
     if (!isScript) {
@@ -127,16 +125,12 @@ export async function flinkCommand(argv: string[], io: CliIO): Promise<number> {
         printProblems(io, loaded.problems);
         return EXIT_INVALID;
       }
-      const exported = exportFlinkSql(loaded.job, {
-        flinkVersion: line,
+      exported = writeJobScript(loaded.job, {
+        line,
         ...(values['path-prefix'] !== undefined ? { pathPrefix: values['path-prefix'] } : {}),
       });
-      printProblems(
-        io,
-        exported.warnings.map((w) => ({ ...w, severity: w.severity ?? 'warning' })),
-      );
-      script = join(work, 'job.sql');
-      writeFileSync(script, exported.text);
+      printProblems(io, exported.warnings);
+      script = exported.file;
     }
     if (available === null) {
       const text = readFileSync(script, 'utf8');
@@ -166,6 +160,6 @@ export async function flinkCommand(argv: string[], io: CliIO): Promise<number> {
       process.off('SIGTERM', onSignal);
     }
   } finally {
-    rmSync(work, { recursive: true, force: true });
+    exported?.dispose();
   }
 }

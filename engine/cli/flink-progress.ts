@@ -3,7 +3,7 @@
  * its state with records in/out per vertex (at most one line a second while it runs) and
  * checkpoints, every failure Flink reports (restarts included), and each job's end.
  */
-import type { FlinkRunnerEvent, FlinkVertex } from './flink-runner-process.ts';
+import type { FlinkRunnerEvent, FlinkVertex } from '../flink/runner-process.ts';
 import type { CliIO } from './output.ts';
 
 const INTERVAL_MS = 1000;

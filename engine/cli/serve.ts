@@ -14,6 +14,7 @@ import { createLocalHost } from '../host/node/local-host.ts';
 import { materializeExample } from '../host/node/examples.ts';
 import { startWebServer } from '../host/node/web-server.ts';
 import { envAllowance, parseAllowEnv } from '../host/node/env-allowance.ts';
+import { fileSettingsStore } from '../host/node/settings-store.ts';
 import { HostError } from '../host/common/errors.ts';
 import { EXIT_FAILURE, EXIT_INVALID, EXIT_OK, processIO, type CliIO } from './output.ts';
 import { version } from './version.ts';
@@ -32,6 +33,8 @@ printed on the first line carries a token that every request must present.
   --example NAME    copy a bundled example into the workspace and open it (e.g. orders-per-user)`;
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/** Where `weir serve` keeps the app's settings (getSettings/setSettings), in its workspace. */
+export const SERVE_SETTINGS_FILE = '.weir-settings.json';
 
 /** Builds the renderer when it is missing and the sources are here; false when it cannot. */
 function ensureRenderer(rendererDir: string, io: CliIO): boolean {
@@ -124,6 +127,8 @@ export async function serveCommand(argv: string[], io: CliIO = processIO): Promi
     initialPath,
     version: version(),
     allowEnv: envAllowance(allowEnv.names),
+    // The browser has no electron-store: the app's settings live beside the documents they serve.
+    settings: fileSettingsStore(join(workspace, SERVE_SETTINGS_FILE)),
   });
   let server;
   try {

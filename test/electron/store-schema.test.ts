@@ -19,6 +19,9 @@ describe('desktop store schema', () => {
       { recentFiles: [42] },
       { windowBounds: { width: 10, height: 10, maximized: false } },
       { windowBounds: { width: 800, height: 600 } },
+      { flink: { ...DEFAULTS.flink, target: 'moon' } },
+      { flink: { ...DEFAULTS.flink, parallelism: 0 } },
+      { flink: { ...DEFAULTS.flink, flinkVersion: '1.17' } },
     ];
     for (const b of bad) assert.equal(validate({ ...structuredClone(DEFAULTS), ...b }), false, JSON.stringify(b));
   });

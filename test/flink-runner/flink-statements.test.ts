@@ -1,7 +1,7 @@
-/** The script splitter of `weir flink run --gateway` (engine/cli/flink-statements.ts). */
+/** The script splitter of `weir flink run --gateway` (engine/flink/statements.ts). */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { splitStatements } from '../../engine/cli/flink-statements.ts';
+import { splitStatements } from '../../engine/flink/statements.ts';
 
 test('splits at semicolons outside quotes and comments, with each first line', () => {
   const script = [

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { importFlinkSql } from '../../engine/import/flink-sql/index.ts';
-import { startFlinkRunner } from '../../engine/cli/flink-runner-process.ts';
+import { startFlinkRunner } from '../../engine/flink/runner-process.ts';
 import { runJobInProcess, type InProcessRun } from '../support/harness/run-in-process.ts';
 import { normalizeRows, readFlinkSink } from './parity-cases.ts';
 import { ROOT, buildRunner, flinkSkipReason } from './runner-support.ts';

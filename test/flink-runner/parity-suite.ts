@@ -14,7 +14,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startFlinkRunner, type FlinkLine, type FlinkRunResult } from '../../engine/cli/flink-runner-process.ts';
+import { startFlinkRunner, type FlinkLine, type FlinkRunResult } from '../../engine/flink/runner-process.ts';
 import { runJobInProcess, type InProcessRun } from '../support/harness/run-in-process.ts';
 import { ROOT, buildRunner, flinkSkipReason } from './runner-support.ts';
 import {

@@ -3,10 +3,17 @@
  * Tests skip, saying why, only when Java or Maven is absent from this machine; `.ci/run` has
  * both, so in CI they always run. A failing build is a test failure, never a skip.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { createInterface } from 'node:readline';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { javaMajorVersion, runnerAvailability, type FlinkLine } from '../../engine/cli/flink-runner-process.ts';
+import {
+  javaMajorVersion,
+  runnerAvailability,
+  runnerJavaArgs,
+  type FlinkLine,
+} from '../../engine/flink/runner-process.ts';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const BIN = join(ROOT, 'bin', 'weir.mjs');
@@ -58,4 +65,36 @@ export function weir(args: string[], opts: { cwd?: string; env?: NodeJS.ProcessE
       res({ code, stdout, stderr });
     });
   });
+}
+
+/** A TCP port free on 127.0.0.1 right now. */
+export function freePort(): Promise<number> {
+  return new Promise((res, rej) => {
+    const server = createServer();
+    server.on('error', rej);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => res(port));
+    });
+  });
+}
+
+/**
+ * The runner's GatewayServer: a real Flink SQL Gateway in front of a MiniCluster, from Maven
+ * artifacts; `url` resolves once it serves (rejects, with its log, when it exits first).
+ */
+export function startGateway(classpath: string, port: number): { child: ChildProcess; url: Promise<string> } {
+  const child = spawn('java', runnerJavaArgs(classpath, 'GatewayServer', [String(port)]), {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let log = '';
+  child.stderr.on('data', (d) => (log = (log + String(d)).slice(-4000)));
+  const url = new Promise<string>((res, rej) => {
+    child.on('exit', (code) => rej(new Error(`the gateway exited (${code}) before serving:\n${log}`)));
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      const e = JSON.parse(line) as { event: string; url?: string };
+      if (e.event === 'gateway') res(e.url!);
+    });
+  });
+  return { child, url };
 }

@@ -51,6 +51,10 @@ export type FileEntry = MethodResult<'listFiles'>[number];
 export type ImportResult = MethodResult<'importFlinkSql'>;
 export type ImportProblem = ImportResult['problems'][number];
 
+export type { FlinkRunSnapshot, FlinkSettings, HostSettings } from './flink-schemas.ts';
+/** A Flink run's snapshot as a `flink.run` event carries it. */
+export type FlinkRunEvent = Extract<HostEvent, { type: 'flink.run' }>;
+
 /** Every method of the API, one per request schema, plus live events. */
 export type EngineHost = { [M in keyof Requests]: (req: MethodParams<M>) => Promise<MethodResult<M>> } & {
   /** Live events; returns an unsubscribe function. */

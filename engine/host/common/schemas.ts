@@ -12,6 +12,13 @@ import type { JobDocument, JobProblem } from '../../graph/types.ts';
 import { NEXMARK_PORTS } from '../../graph/nexmark.ts';
 import type { CheckpointStats, RetainedCheckpoint } from '../../contracts/checkpoint.ts';
 import { JOB_STATUSES, LOG_KINDS, type OperatorMetrics, type RunEvent } from '../../contracts/run-events.ts';
+import {
+  flinkRunEventSchema,
+  flinkRunSnapshot,
+  flinkTarget,
+  flinkVersion as flinkLine,
+  hostSettingsSchema,
+} from './flink-schemas.ts';
 
 /** Every failure crosses a transport as one of these codes (`HostError`, errors.ts). */
 export const HOST_ERROR_CODES = [
@@ -28,6 +35,11 @@ export const HOST_ERROR_CODES = [
   'output_exists',
   /** A restore cannot be proven exact (or a checkpoint folder holds foreign files): nothing changed. */
   'restore_refused',
+  /**
+   * A restore would drop the state of nodes the job no longer has: `problems` names each (`nodeId`);
+   * the UI asks, and runs again with `allowNonRestoredState` to drop it.
+   */
+  'non_restored_state',
 ] as const;
 
 /** Commands the shell's menus and accelerators send to the renderer. */
@@ -92,6 +104,8 @@ export const requestSchemas = {
     parallelism: z.number().int().min(1).max(1024).optional(),
     /** A fresh run first deletes the output this job's earlier runs committed (see `output_exists`). */
     clearOutput: z.boolean().optional(),
+    /** A restore drops the state of nodes the job no longer has instead of refusing (`non_restored_state`). */
+    allowNonRestoredState: z.boolean().optional(),
   }),
   stop: z.strictObject({ runId, savepoint: z.boolean().optional() }),
   triggerSavepoint: z.strictObject({ runId }),
@@ -174,6 +188,24 @@ export const requestSchemas = {
    * Answers its real path, or null when cancelled; served mode rejects with `unsupported`.
    */
   grantFolder: z.strictObject({ path: path.optional() }),
+  /** What the app keeps between starts (Electron: electron-store; `weir serve`: a file in the workspace). */
+  getSettings: empty,
+  setSettings: hostSettingsSchema,
+  /**
+   * Run on Flink: the job exported to Flink SQL (as `weir flink run`) and run on Weir's runner (a
+   * local MiniCluster; needs Java 17+ and `npm run flink:build`) or submitted to a SQL Gateway.
+   * Answers at once; what Flink reports arrives as `flink.run` events. `path`: the job file, so
+   * relative data paths resolve (and are confined like a run's).
+   */
+  flinkRun: z.strictObject({
+    job: jobObject,
+    path: path.optional(),
+    target: flinkTarget,
+    flinkVersion: flinkLine,
+    parallelism: z.number().int().min(1).max(64).optional(),
+  }),
+  /** Stops a Flink run: a local one ends its JVM; a gateway job may stop with a savepoint beside the job. */
+  flinkStop: z.strictObject({ flinkRunId: runId, savepoint: z.boolean().optional() }),
 };
 
 // ---- results --------------------------------------------------------------------------------
@@ -276,6 +308,10 @@ export const resultSchemas = {
   showOpenDialog: z.object({ path: z.string().nullable() }),
   showSaveDialog: z.object({ path: z.string().nullable() }),
   grantFolder: z.object({ folder: z.string().nullable() }),
+  getSettings: hostSettingsSchema,
+  setSettings: hostSettingsSchema,
+  flinkRun: flinkRunSnapshot,
+  flinkStop: z.object({ savepoint: z.string().optional() }),
 } satisfies { [M in keyof typeof requestSchemas]: z.ZodType };
 
 // ---- events ---------------------------------------------------------------------------------
@@ -329,6 +365,8 @@ export const hostEventSchema = z.discriminatedUnion('type', [
   }),
   /** A menu command from the shell; `open` with a `path` (Open Recent) opens that file without asking. */
   z.object({ type: z.literal('app.command'), command: z.enum(APP_COMMANDS), path: z.string().optional() }),
+  /** What Flink reports of a Run on Flink (flink-schemas.ts): a snapshot of the run so far. */
+  flinkRunEventSchema,
 ]);
 
 // ---- the engine's contract types, pinned to their schemas -------------------------------------
@@ -343,5 +381,5 @@ export const _pinned: [
   Same<z.output<typeof retained>, RetainedCheckpoint>,
   Same<z.output<typeof operatorMetrics>, OperatorMetrics>,
   Same<z.output<typeof problem>, JobProblem>,
-  Same<Exclude<HostEventOutput, { type: 'app.command' }>, TaggedRunEvent>,
+  Same<Exclude<HostEventOutput, { type: 'app.command' } | { type: 'flink.run' }>, TaggedRunEvent>,
 ] = [true, true, true, true, true];

@@ -15,7 +15,7 @@
  */
 import { basename, dirname } from 'node:path';
 import type { AppCommand, EngineHost, HostEvent, HostInfo } from '../common/api.ts';
-import type { JobProblem, NormalizedJob } from '../../graph/types.ts';
+import type { JobDocument, JobProblem, NormalizedJob } from '../../graph/types.ts';
 import { GENERATOR_COLUMNS } from '../../graph/check-columns.ts';
 import { inferFileColumns } from '../../connectors/sample-columns.ts';
 import { testPostgresTable } from '../../connectors/postgres/test-connection.ts';
@@ -24,7 +24,7 @@ import { listRetainedCheckpoints } from '../../runtime/job/job-runner.ts';
 import { exportFlinkSql } from '../../export/flink-sql/index.ts';
 import { importFlinkSql } from '../../import/flink-sql/index.ts';
 import { exportJobJson } from '../../export/json/index.ts';
-import { applyRunOverrides } from '../../graph/run-overrides.ts';
+import { applyRunOverrides, type RunOverrides } from '../../graph/run-overrides.ts';
 import { validateJob, summarizeJob } from '../../graph/validate.ts';
 import { HostError } from '../common/errors.ts';
 import { guard } from './host-errors.ts';
@@ -33,6 +33,8 @@ import { WorkspaceFiles } from './workspace-files.ts';
 import { confineCheckpoints, confineRun } from './run-confinement.ts';
 import { checkJobEnv, envAllowance, envRefusal, type EnvAllowance } from './env-allowance.ts';
 import { materializeExample, readExampleIndex } from './examples.ts';
+import { FlinkRuns } from './flink-runs.ts';
+import { memorySettingsStore, type SettingsStore } from './settings-store.ts';
 import { fileSource } from '../../nodes/source-file/definition.ts';
 import { generatorSource } from '../../nodes/source-generator/definition.ts';
 
@@ -58,6 +60,8 @@ export interface LocalHostOptions {
   shell?: ShellHooks;
   /** Environment variables a page may name in passwordEnv besides `WEIR_*` (env-allowance.ts). */
   allowEnv?: EnvAllowance;
+  /** Where `getSettings`/`setSettings` keep the app's settings (default: memory, for this host's lifetime). */
+  settings?: SettingsStore;
 }
 
 export interface LocalHost extends EngineHost {
@@ -101,6 +105,8 @@ export function createLocalHost(opts: LocalHostOptions): LocalHost {
 
   const allowEnv = opts.allowEnv ?? envAllowance();
   const runs = new RunRegistry({ launcher: opts.launcher, eventInterval: opts.eventInterval, emit });
+  const flinkRuns = new FlinkRuns({ emit, interval: opts.eventInterval });
+  const settings = opts.settings ?? memorySettingsStore();
 
   function validated(input: unknown, baseDir: string): { job: NormalizedJob; problems: JobProblem[] } {
     const v = validateJob(input, { baseDir });
@@ -121,6 +127,16 @@ export function createLocalHost(opts: LocalHostOptions): LocalHost {
     return path ? files.resolve(path, 'write') : null;
   }
 
+  /** A job as a run (here or on Flink) takes it: overrides applied, validated, its paths confined. */
+  async function runnableJob(input: JobDocument, path: string | undefined, overrides: RunOverrides) {
+    const baseDir = await baseDirFor(path, 'write');
+    const granted = await files.foldersFor(await documentOf(path));
+    const valid = validated(applyRunOverrides(input, overrides), baseDir).job;
+    const job = await confineRun({ ...valid, baseDir }, files, baseDir, granted);
+    checkJobEnv(job, allowEnv);
+    return { job, baseDir, granted };
+  }
+
   const host: LocalHost = {
     files,
     get listenerCount() {
@@ -139,15 +155,11 @@ export function createLocalHost(opts: LocalHostOptions): LocalHost {
 
     run: (req) =>
       guard(async () => {
-        const baseDir = await baseDirFor(req.path, 'write');
-        const overridden = applyRunOverrides(req.job, {
+        const { job, baseDir, granted } = await runnableJob(req.job, req.path, {
           parallelism: req.parallelism,
           stateBackend: req.stateBackend,
           checkpointing: req.checkpointing,
         });
-        const granted = await files.foldersFor(await documentOf(req.path));
-        const job = await confineRun({ ...validated(overridden, baseDir).job, baseDir }, files, baseDir, granted);
-        checkJobEnv(job, allowEnv);
         let from: string | undefined;
         if (req.restoreFrom && req.restoreFrom !== 'latest') {
           // A job's checkpoints live under its own folder, which may be a granted one outside the workspace.
@@ -157,7 +169,13 @@ export function createLocalHost(opts: LocalHostOptions): LocalHost {
             extraRoots: granted,
           });
         }
-        return runs.start({ job, resume: req.restoreFrom === 'latest', from, clearOutput: req.clearOutput });
+        return runs.start({
+          job,
+          resume: req.restoreFrom === 'latest',
+          from,
+          clearOutput: req.clearOutput,
+          allowNonRestoredState: req.allowNonRestoredState,
+        });
       }),
 
     stop: ({ runId, savepoint }) => guard(() => runs.active(runId).stop({ savepoint })),
@@ -294,6 +312,19 @@ export function createLocalHost(opts: LocalHostOptions): LocalHost {
         return { folder: picked ? await files.grantFolder(picked, document) : null };
       }),
 
+    getSettings: () => guard(async () => settings.load()),
+    setSettings: (next) =>
+      guard(async () => {
+        settings.save(next);
+        return settings.load();
+      }),
+    flinkRun: ({ job: input, path, target, flinkVersion, parallelism }) =>
+      guard(async () => {
+        const { job, baseDir } = await runnableJob(input, path, {});
+        return flinkRuns.start({ job, baseDir, target, flinkVersion, ...(parallelism ? { parallelism } : {}) });
+      }),
+    flinkStop: ({ flinkRunId, savepoint }) => guard(() => flinkRuns.stop(flinkRunId, !!savepoint)),
+
     onEvent(listener) {
       listeners.add(listener);
       return () => {
@@ -310,6 +341,7 @@ export function createLocalHost(opts: LocalHostOptions): LocalHost {
     },
 
     async dispose() {
+      flinkRuns.dispose();
       await runs.dispose();
       listeners.clear();
     },

@@ -36,6 +36,8 @@ export interface StartRunRequest {
   from?: string;
   /** A fresh run may first delete what earlier runs of the job provably committed. */
   clearOutput?: boolean;
+  /** A restore drops the state of nodes the job no longer has (restore-compatibility.ts). */
+  allowNonRestoredState?: boolean;
 }
 
 export interface RunRegistryOptions {
@@ -93,6 +95,7 @@ export class RunRegistry {
         resume: req.resume,
         from: req.from,
         clearOutput: req.clearOutput,
+        allowNonRestoredState: req.allowNonRestoredState,
         onEvent: (e) => push({ ...e, runId }),
       });
     } catch (err) {

@@ -5,6 +5,20 @@ export class JobStartError extends Error {
   override name = 'JobStartError';
 }
 
+/**
+ * A restore would drop the state of nodes the job no longer has (restore-compatibility.ts); `nodes`
+ * names them, so a UI can ask before restoring with `allowNonRestoredState`.
+ */
+export class NonRestoredStateError extends JobStartError {
+  override name = 'NonRestoredStateError';
+  constructor(
+    message: string,
+    readonly nodes: string[],
+  ) {
+    super(message);
+  }
+}
+
 /** `sampleEdge` named a node or port the job does not have. */
 export class SampleEdgeError extends Error {
   override name = 'SampleEdgeError';

@@ -18,7 +18,7 @@ import type { NormalizedJob } from '../../graph/types.ts';
 import type { SubtaskStateSnapshot } from '../../contracts/checkpoint.ts';
 import type { CompletedCheckpoint } from '../../contracts/checkpoint-storage.ts';
 import type { WrappedOperatorState } from '../common/state-assignment.ts';
-import { JobStartError } from './errors.ts';
+import { JobStartError, NonRestoredStateError } from './errors.ts';
 import { schemaChanges, stateSchemaOf } from './restore-layout.ts';
 import { inputProblems } from './restore-inputs.ts';
 import { definitionOf } from '../../graph/node-types.ts';
@@ -35,10 +35,10 @@ export function checkRestoreCompatibility(
   notice: (message: string) => void,
 ): void {
   if (restored === null) return;
+  const refusal = (what: string, fix: string) =>
+    `cannot restore checkpoint ${restored.id} of job '${job.name}': ${what}. Nothing was changed. ${fix}`;
   const refuse = (what: string, fix: string): never => {
-    throw new JobStartError(
-      `cannot restore checkpoint ${restored.id} of job '${job.name}': ${what}. Nothing was changed. ${fix}`,
-    );
+    throw new JobStartError(refusal(what, fix));
   };
   const maxP = restoredMaxParallelism(restored);
   if (maxP !== null && maxP !== job.settings.maxParallelism) {
@@ -52,9 +52,12 @@ export function checkRestoreCompatibility(
   if (dropped.length > 0) {
     const list = dropped.map((id) => `'${id}'`).join(', ');
     if (!opts.allowNonRestoredState) {
-      refuse(
-        `it holds state of node(s) ${list} that the job no longer has`,
-        `Put the node(s) back, or restore with --allow-non-restored-state to drop that state.`,
+      throw new NonRestoredStateError(
+        refusal(
+          `it holds state of node(s) ${list} that the job no longer has`,
+          `Put the node(s) back, or restore with --allow-non-restored-state to drop that state.`,
+        ),
+        dropped,
       );
     }
     notice(`restoring checkpoint ${restored.id} without the state of node(s) ${list}, which the job no longer has`);

@@ -14,6 +14,8 @@ import { ExamplesDialog } from '../panels/ExamplesDialog.tsx';
 import { HelpOverlay } from '../panels/HelpOverlay.tsx';
 import { ExportDialog } from '../panels/ExportDialog.tsx';
 import { ImportFlinkSqlDialog } from '../panels/ImportFlinkSqlDialog.tsx';
+import { FlinkDialog } from '../flink/FlinkDialog.tsx';
+import { NonRestoredDialog } from '../run/NonRestoredDialog.tsx';
 import { Notices } from '../panels/Notices.tsx';
 import { importFile } from '../documents/actions.ts';
 import { LivePanel } from '../live/LivePanel.tsx';
@@ -75,6 +77,8 @@ export function App() {
         <HelpOverlay />
         <ExportDialog />
         <ImportFlinkSqlDialog />
+        <FlinkDialog />
+        <NonRestoredDialog />
         <Notices />
         {drop.over && <div className="dropzone">Drop a weir.job/v1 file to open it</div>}
       </div>

@@ -13,6 +13,7 @@ import { applyMetricsEvent } from '../stores/metricsStore.ts';
 import { applyHistoryEvent } from '../stores/historyStore.ts';
 import { applyLiveEvent } from '../stores/liveStore.ts';
 import { applyLogEvent } from '../stores/logStore.ts';
+import { applyFlinkEvent } from '../flink/flinkStore.ts';
 import { adoptActiveRun } from '../live/recoverRun.ts';
 import { run, stop } from '../run/runActions.ts';
 import { readAutosave, startAutosave } from '../documents/autosave.ts';
@@ -61,6 +62,7 @@ function runCommand(c: AppCommand): void {
 export async function boot(h: EngineHost): Promise<() => void> {
   const unsubEvents = h.onEvent((ev: HostEvent) => {
     if (ev.type === 'app.command') runCommand(ev.command);
+    else if (ev.type === 'flink.run') applyFlinkEvent(ev);
     else if (ev.type === 'metrics') {
       applyMetricsEvent(ev);
       applyHistoryEvent(ev);

@@ -17,6 +17,7 @@ import { StateTab } from './StateTab.tsx';
 import { DataTab } from './DataTab.tsx';
 import { MetricsTab } from './MetricsTab.tsx';
 import { LogsTab } from './LogsTab.tsx';
+import { FlinkTab } from '../flink/FlinkTab.tsx';
 import { useLog } from '../stores/logStore.ts';
 import { previewSink } from '../../../engine/nodes/sink-preview/definition.ts';
 
@@ -28,6 +29,7 @@ const TABS: Array<[LiveTab, string]> = [
   ['state', 'State'],
   ['data', 'Data'],
   ['logs', 'Logs'],
+  ['flink', 'Flink'],
 ];
 
 function useDataTabOnSelection() {
@@ -134,6 +136,7 @@ export function LivePanel() {
           {tab === 'state' && <StateTab />}
           {tab === 'data' && <DataTab />}
           {tab === 'logs' && <LogsTab />}
+          {tab === 'flink' && <FlinkTab />}
         </div>
       )}
     </section>

@@ -7,6 +7,7 @@ import { newDocument, openDocument, save, saveAs } from '../documents/actions.ts
 import { addNoteInView, autoLayout, groupSelection, zoomToFit } from '../canvas/commands.ts';
 import { docStore } from '../state.ts';
 import { RunControls } from './RunControls.tsx';
+import { openFlinkDialog } from '../flink/flinkActions.ts';
 import { displayPath } from '../documents/paths.ts';
 
 function Btn(p: {
@@ -85,6 +86,14 @@ export function Toolbar() {
           title="Export as JSON or Flink SQL (Ctrl+Shift+E)"
           testId="export"
           onClick={() => openDialog('export')}
+        />
+        <Btn
+          label="Run on Flink"
+          title="Run this job on Apache Flink: a local MiniCluster or a SQL Gateway"
+          testId="run-on-flink"
+          onClick={() => {
+            void openFlinkDialog();
+          }}
         />
       </div>
       <div className="toolbar__group">

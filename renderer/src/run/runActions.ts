@@ -8,6 +8,7 @@ import type { RunOptions } from '../../../engine/host/common/api.ts';
 import { beginRun, liveStore, setRunId } from '../stores/liveStore.ts';
 import { runConfig } from '../stores/runConfig.ts';
 import { offerFolderGrant } from './grantFolder.ts';
+import { askNonRestored } from './nonRestoredState.ts';
 
 function message(e: unknown): string {
   const m = e && typeof e === 'object' && 'message' in e ? String(e.message) : String(e);
@@ -20,13 +21,17 @@ function message(e: unknown): string {
     : m;
 }
 
+function notStarted(): void {
+  clearMetrics();
+  runStore.setState({ status: 'idle', cause: null, runId: null, restarts: 0, startedAt: null, job: null });
+}
+
 /**
  * A run that never started leaves nothing of the previous run behind (no stale badges, counts or
  * status) and says why exactly once, as a notice; job problems also open the problem list.
  */
 function refused(text: string, problems: boolean): void {
-  clearMetrics();
-  runStore.setState({ status: 'idle', cause: null, runId: null, restarts: 0, startedAt: null, job: null });
+  notStarted();
   if (problems) uiStore.setState({ problemsOpen: true });
   notify(text, 'error');
 }
@@ -49,7 +54,9 @@ function confirmClearOutput(reason: string): boolean {
 }
 
 /** Run the open document; `restoreFrom` starts from a checkpoint/savepoint path or 'latest'. */
-export async function run(opts: Pick<RunOptions, 'restoreFrom' | 'clearOutput'> = {}): Promise<void> {
+export async function run(
+  opts: Pick<RunOptions, 'restoreFrom' | 'clearOutput' | 'allowNonRestoredState'> = {},
+): Promise<void> {
   const { job, path, problems } = docStore.getState();
   // The designer runs the same validator as the host: refuse here, before anything is reset.
   const errors = problems.all.filter((p) => p.severity !== 'warning').length;
@@ -68,6 +75,7 @@ export async function run(opts: Pick<RunOptions, 'restoreFrom' | 'clearOutput'> 
       ...(stateBackend ? { stateBackend } : {}),
       ...(opts.restoreFrom ? { restoreFrom: opts.restoreFrom } : {}),
       ...(opts.clearOutput ? { clearOutput: true } : {}),
+      ...(opts.allowNonRestoredState ? { allowNonRestoredState: true } : {}),
     });
     setRunId(info.runId);
     // A status event may already have arrived for this run; only fill in what is missing.
@@ -78,6 +86,16 @@ export async function run(opts: Pick<RunOptions, 'restoreFrom' | 'clearOutput'> 
   } catch (e) {
     if ((e as { code?: string })?.code === 'output_exists' && !opts.clearOutput && confirmClearOutput(message(e))) {
       await run({ ...opts, clearOutput: true });
+      return;
+    }
+    if ((e as { code?: string })?.code === 'non_restored_state' && !opts.allowNonRestoredState) {
+      // Asked in the app, as Flink's --allowNonRestoredState: nothing changed until the user says so.
+      const nodes = ((e as { problems?: Array<{ nodeId?: string }> }).problems ?? []).flatMap((p) =>
+        p.nodeId ? [p.nodeId] : [],
+      );
+      notStarted(); // nothing runs while the question is open
+      if (await askNonRestored({ nodes, message: message(e) })) await run({ ...opts, allowNonRestoredState: true });
+      else refused('Not restored: the checkpoint holds state of nodes this job no longer has', false);
       return;
     }
     if ((e as { code?: string })?.code === 'forbidden_path' && (await offerFolderGrant(message(e)))) {

@@ -27,7 +27,7 @@ export interface RestoreEntry {
   cause: string | null;
 }
 
-export type LiveTab = 'overview' | 'metrics' | 'checkpoints' | 'watermarks' | 'state' | 'data' | 'logs';
+export type LiveTab = 'overview' | 'metrics' | 'checkpoints' | 'watermarks' | 'state' | 'data' | 'logs' | 'flink';
 
 export interface LiveState {
   runId: string | null;
@@ -128,7 +128,7 @@ export function previewNode(target: string): string {
 }
 
 export function applyLiveEvent(ev: HostEvent): void {
-  if (ev.type === 'app.command' || ev.type === 'metrics' || ev.type === 'log') return;
+  if (ev.type === 'app.command' || ev.type === 'metrics' || ev.type === 'log' || ev.type === 'flink.run') return;
   const s = liveStore.getState();
   // The first event names the run when the panel started it before `run()` returned.
   if (s.runId && ev.runId !== s.runId) return;

@@ -51,7 +51,7 @@ function add(runId: string, level: LogEntry['level'], kind: LogKind, message: st
 const loggedCheckpoints = new Set<string>();
 
 export function applyLogEvent(ev: HostEvent): void {
-  if (ev.type === 'app.command' || ev.type === 'metrics' || ev.type === 'preview') return;
+  if (ev.type === 'app.command' || ev.type === 'metrics' || ev.type === 'preview' || ev.type === 'flink.run') return;
   const s = logStore.getState();
   // As in liveStore: the first event names the run (resetLog clears it when a run starts); events
   // of any other run are an older run's stragglers.

@@ -32,6 +32,32 @@ describe('host protocol', () => {
     if (!bare.ok) assert.match(bare.message, /event\.kind/);
   });
 
+  it("checks a Flink run's snapshot on the page side: vertices typed, phase known", () => {
+    const snap = {
+      type: 'flink.run',
+      flinkRunId: 'flink-1',
+      jobName: 'j',
+      target: 'gateway',
+      flinkVersion: '2.x',
+      phase: 'running',
+      jobId: 'a'.repeat(32),
+      state: 'RUNNING',
+      vertices: [{ id: 'v', name: 'Source', parallelism: 2, status: 'RUNNING', recordsIn: 0, recordsOut: 5 }],
+      checkpoints: 1,
+      failures: [],
+      webUi: 'http://127.0.0.1:8081/#/job/running/x',
+    };
+    assert.equal(parseEvent(snap).ok, true);
+    const bad = parseEvent({ ...snap, vertices: [{ id: 'v', recordsOut: 'many' }] });
+    assert.equal(bad.ok, false);
+    assert.match(bad.ok ? '' : bad.message, /^event\.vertices\.0\./);
+    assert.equal(parseEvent({ ...snap, phase: 'paused' }).ok, false);
+    assert.equal(
+      parseParams('flinkRun', { job: {}, target: { kind: 'gateway', url: 'ftp://x' }, flinkVersion: '1.20' }).ok,
+      false,
+    );
+  });
+
   it('knows every job status the runtime reports, and no other', () => {
     const status = (s: string) =>
       parseEvent({ type: 'job.status', runId: 'r1', status: s, restarts: 0, startedAt: 1 }).ok;
