@@ -38,6 +38,14 @@ export interface OperatorMetrics {
   stateDiskBytes: number;
   /** 0..1 fill of the output channel; 1 = back-pressured */
   backPressure: number;
+  /**
+   * Per second of wall clock over the last interval (0..1000, Flink's names): time in this
+   * operator's own code, time its subtask was blocked on a full output, and time its subtask had
+   * nothing to do. The busiest operator of a slow job is its bottleneck. Absent on the first report.
+   */
+  busyMsPerSecond?: number;
+  backPressuredMsPerSecond?: number;
+  idleMsPerSecond?: number;
   /** sinks: records and files waiting for the next commit */
   pendingRecords?: number;
   pendingFiles?: number;

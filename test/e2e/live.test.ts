@@ -300,6 +300,15 @@ describe('live panel', { skip }, () => {
     await waitStatus(page, 'running');
     await page.locator('.wedge-label.is-full').first().waitFor({ timeout: 20_000 });
     assert.match((await page.locator('.wedge-label.is-full').first().textContent()) ?? '', /back-pressure/);
+    // Find the bottleneck: busy time per operator on the nodes, the busiest one marked.
+    await page.getByTestId('busy-win').waitFor({ timeout: 20_000 });
+    await page.locator('[data-bottleneck="true"]').first().waitFor({ timeout: 20_000 });
+    assert.match(
+      (await page.locator('[data-bottleneck="true"]').first().textContent()) ?? '',
+      /^bottleneck · busy \d+%$/,
+    );
+    await page.getByTestId('live-tab-metrics').click();
+    assert.match((await page.getByTestId('metrics-busy-win').textContent()) ?? '', /^\d+%/);
     await page.screenshot({ path: artifactPath('live-backpressure.png') });
     await stopRun();
   });

@@ -26,6 +26,8 @@ export class ChainLink implements OperatorOutput {
   recordsOut = 0;
   lateRecords = 0;
   badRecords = 0;
+  /** Milliseconds spent in this operator's own calls (Flink's busy time), summed since the start. */
+  busyMs = 0;
   ended = false;
   state: KeyedStateBackend | null = null;
   /** Edge-sample taps of this operator's output ports (null = off: one check per batch). */
@@ -66,7 +68,9 @@ export class OperatorChain {
     }
     const link = this.links[i];
     link.recordsIn += batch.rows.length;
+    const t0 = performance.now();
     await link.op.processBatch(batch, input);
+    link.busyMs += performance.now() - t0;
     if (link.events.length) await this.drain(i);
   }
 
@@ -78,7 +82,9 @@ export class OperatorChain {
     const link = this.links[i];
     if (!(watermark > link.inputWatermark)) return;
     link.inputWatermark = watermark;
+    const t0 = performance.now();
     await link.op.processWatermark(watermark);
+    link.busyMs += performance.now() - t0;
     if (link.events.length) await this.drain(i);
   }
 

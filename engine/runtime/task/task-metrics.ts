@@ -4,6 +4,7 @@ import type { TaskSubtask } from './task-subtask.ts';
 import type { PendingOutputReporter } from '../../contracts/operator-services.ts';
 
 const previous = new Map<string, { time: number; in: number; out: number }>();
+const previousTimes = new Map<string, { time: number; busy: number; blocked: number }>();
 
 function finiteOrNull(w: number): number | null {
   return Number.isFinite(w) ? w : w === Infinity ? Number.MAX_SAFE_INTEGER : null;
@@ -17,12 +18,38 @@ function rates(id: string, recordsIn: number, recordsOut: number, now: number): 
   return { rateIn: (recordsIn - p.in) / dt, rateOut: (recordsOut - p.out) / dt };
 }
 
+/**
+ * Flink's busy / back-pressured / idle time per second of wall clock over the last interval.
+ * Busy is the element's own; back-pressured and idle are its subtask's (a chain shares one thread
+ * and one output): idle is what neither its operators nor a full output took.
+ */
+export function times(
+  id: string,
+  busyMs: number,
+  subtaskBusyMs: number,
+  blockedMs: number,
+  now: number,
+): { busyMsPerSecond: number; backPressuredMsPerSecond: number; idleMsPerSecond: number } | Record<string, never> {
+  const p = previousTimes.get(id);
+  previousTimes.set(id, { time: now, busy: subtaskBusyMs, blocked: blockedMs });
+  const own = previousTimes.get(`${id}/own`);
+  previousTimes.set(`${id}/own`, { time: now, busy: busyMs, blocked: 0 });
+  if (!p || !own || now <= p.time) return {};
+  const perSecond = (d: number) => Math.max(0, Math.min(1000, Math.round((d * 1000) / (now - p.time))));
+  const busy = perSecond(busyMs - own.busy);
+  const blocked = perSecond(blockedMs - p.blocked);
+  const idle = Math.max(0, 1000 - perSecond(subtaskBusyMs - p.busy) - blocked);
+  return { busyMsPerSecond: busy, backPressuredMsPerSecond: blocked, idleMsPerSecond: idle };
+}
+
 export async function collectMetrics(subtasks: readonly TaskSubtask[]): Promise<OperatorMetrics[]> {
   const now = Date.now();
   const out: OperatorMetrics[] = [];
   for (const t of subtasks) {
     const bp = t.output.set.backPressure();
     const s = t.source;
+    let subtaskBusy = s?.busyMs ?? 0;
+    for (const l of t.chain.links) subtaskBusy += l.busyMs;
     if (s) {
       const id = `${s.nodeId}#${t.subtask}`;
       out.push({
@@ -41,6 +68,7 @@ export async function collectMetrics(subtasks: readonly TaskSubtask[]): Promise<
         backPressure: t.chain.links.length ? 0 : bp,
         // Idle: nothing to read for its idle timeout (downstream stops waiting for its watermark).
         idle: !s.exhausted && s.idleness.idle,
+        ...times(id, s.busyMs, subtaskBusy, t.backPressuredMs, now),
       });
     }
     const links = t.chain.links;
@@ -75,6 +103,7 @@ export async function collectMetrics(subtasks: readonly TaskSubtask[]): Promise<
         stateBytes: 0,
         stateDiskBytes: 0,
         backPressure: i === links.length - 1 ? bp : 0,
+        ...times(id, l.busyMs, subtaskBusy, t.backPressuredMs, now),
       };
       if (l.state) {
         const size = await l.state.size();

@@ -275,6 +275,7 @@ export class TaskProcessRuntime {
       watermark: decodeWatermark(restoredWm),
       recordsOut: 0,
       badRecords: 0,
+      busyMs: 0,
       exhausted: false,
       finalBarrierDone: false,
       tap: null,

@@ -69,6 +69,8 @@ export interface SourceRuntime {
   watermark: number;
   recordsOut: number;
   badRecords: number;
+  /** Milliseconds spent in `reader.read`, summed since the start. */
+  busyMs: number;
   exhausted: boolean;
   finalBarrierDone: boolean;
   /** Edge-sample tap of the source's output (null = off). */
@@ -86,6 +88,8 @@ export function decodeWatermark(w: number | null | undefined): number {
 export class TaskSubtask {
   readonly name: string;
   finished = false;
+  /** Milliseconds blocked on a full output, summed since the start. */
+  backPressuredMs = 0;
   /** Set by `cancel()`: the loop leaves at its next step (stop without finishing the input). */
   private canceled = false;
   /** Id of the last checkpoint this subtask snapshotted (each is acknowledged exactly once). */
@@ -191,7 +195,9 @@ export class TaskSubtask {
         await this.sleep(Infinity);
         continue;
       }
+      const t0 = performance.now();
       const r = await s.reader.read(SOURCE_BATCH);
+      s.busyMs += performance.now() - t0;
       const now = Date.now();
       const n = r.rows.length;
       // Dead letters go out on the `bad` port (never chained: see plan.ts), in-band before Sn moves on.
@@ -218,7 +224,7 @@ export class TaskSubtask {
           s.watermark = w;
           await chain.pushWatermark(0, w);
         }
-        if (!output.writable()) await output.waitWritable();
+        if (!output.writable()) await this.waitWritable();
         if (yieldDue()) await yieldToEventLoop();
       }
       if (r.end) {
@@ -253,7 +259,7 @@ export class TaskSubtask {
       switch (item.kind) {
         case 'batch':
           await chain.pushBatch(0, item.batch, this.inputOfChannel[r.channel]);
-          if (!output.writable()) await output.waitWritable();
+          if (!output.writable()) await this.waitWritable();
           if (yieldDue()) await yieldToEventLoop();
           break;
         case 'watermark': {
@@ -287,6 +293,13 @@ export class TaskSubtask {
         }
       }
     }
+  }
+
+  /** Blocked on a full output: the time counts as back-pressured (Flink's backPressuredTimeMsPerSecond). */
+  private async waitWritable(): Promise<void> {
+    const t0 = performance.now();
+    await this.output.waitWritable();
+    this.backPressuredMs += performance.now() - t0;
   }
 
   /** Propagate the idle status: a task whose every active input is idle is idle itself. */

@@ -40,6 +40,9 @@ function OperatorTable({ nodes }: { nodes: readonly JobNode[] }) {
           <th>rate out</th>
           <th title="Newest event time seen by the sources minus this operator's watermark">watermark lag</th>
           <th title="Fill of the fullest output channel: 100% = the operator waits for downstream">back-pressure</th>
+          <th title="Share of each second its busiest subtask spent in this operator's own code; the busiest operator is the bottleneck">
+            busy
+          </th>
           <th>subtasks</th>
         </tr>
       </thead>
@@ -63,6 +66,9 @@ function OperatorTable({ nodes }: { nodes: readonly JobNode[] }) {
               <td>{l ? rate(l.rateOut) : '—'}</td>
               <td>{l?.lag != null ? duration(l.lag) : '—'}</td>
               <td>{l ? `${Math.round(l.backPressure * 100)}%` : '—'}</td>
+              <td data-testid={`metrics-busy-${n.id}`}>
+                {l?.busy != null ? `${Math.round(l.busy * 100)}%${l.bottleneck ? ' (bottleneck)' : ''}` : '—'}
+              </td>
               <td>{l?.subtasks ?? '—'}</td>
             </tr>
           );

@@ -61,6 +61,20 @@ function NodeLiveBadgeImpl({ nodeId, hasInput, hasOutput }: { nodeId: string; ha
           idle
         </span>
       )}
+      {b.busy !== null && b.busy > 0 && (
+        <span
+          className={b.bottleneck ? 'wnode__busy wnode__busy--bottleneck' : 'wnode__busy'}
+          data-testid={`busy-${nodeId}`}
+          data-bottleneck={b.bottleneck ? 'true' : 'false'}
+          title={
+            b.bottleneck
+              ? 'The busiest operator of the job: the bottleneck. Share of each second spent in its own code (its busiest subtask)'
+              : 'Share of each second spent in its own code (its busiest subtask)'
+          }
+        >
+          {b.bottleneck ? 'bottleneck · ' : ''}busy {b.busy}%
+        </span>
+      )}
       {b.late > 0 && (
         <span className="wnode__late" title="Late records dropped (or sent to the late port)">
           late {count(b.late)}

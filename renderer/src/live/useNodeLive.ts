@@ -21,6 +21,9 @@ export interface NodeBadge {
   rate: string;
   /** Keyed state of the operator (all subtasks), rounded to 1 KB so small changes do not repaint. */
   stateBytes: number;
+  /** Busy share of its busiest subtask in whole percents (5-point steps), null before it is known. */
+  busy: number | null;
+  bottleneck: boolean;
 }
 
 export function useNodeBadge(nodeId: string): NodeBadge {
@@ -40,6 +43,8 @@ export function useNodeBadge(nodeId: string): NodeBadge {
         recordsOut: compact(n?.recordsOut ?? 0),
         rate: rate(Math.max(n?.rateIn ?? 0, n?.rateOut ?? 0)),
         stateBytes: Math.round((n?.stateBytes ?? 0) / 1024) * 1024,
+        busy: n?.busy == null ? null : Math.round(n.busy * 20) * 5,
+        bottleneck: n?.bottleneck ?? false,
       };
     }),
   );

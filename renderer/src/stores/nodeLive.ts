@@ -32,10 +32,17 @@ export interface NodeLive {
   stateBytes: number;
   stateDiskBytes: number;
   backPressure: number;
+  /** Time in its own code per second, of its busiest subtask (0..1); null before the second report. */
+  busy: number | null;
+  /** The job's busiest operator while it is busy enough to slow the job (BUSY_BOTTLENECK). */
+  bottleneck: boolean;
   pendingRecords: number | null;
   pendingFiles: number | null;
   subtasks: number;
 }
+
+/** An operator busy this share of every second, and the busiest, is the job's bottleneck. */
+export const BUSY_BOTTLENECK = 0.5;
 
 export interface LiveIndex {
   nodes: ReadonlyMap<string, NodeLive>;
@@ -55,6 +62,7 @@ export function nodeLive(subtasks: readonly OperatorMetrics[], newestEventTime: 
   let stateBytes = 0;
   let disk = 0;
   let bp = 0;
+  let busy: number | null = null;
   let pendingRecords: number | null = null;
   let pendingFiles: number | null = null;
   for (const m of subtasks) {
@@ -73,6 +81,7 @@ export function nodeLive(subtasks: readonly OperatorMetrics[], newestEventTime: 
     stateBytes += m.stateBytes;
     disk += m.stateDiskBytes;
     bp = Math.max(bp, m.backPressure);
+    if (m.busyMsPerSecond !== undefined) busy = Math.max(busy ?? 0, m.busyMsPerSecond / 1000);
     if (m.pendingRecords !== undefined) pendingRecords = (pendingRecords ?? 0) + m.pendingRecords;
     if (m.pendingFiles !== undefined) pendingFiles = (pendingFiles ?? 0) + m.pendingFiles;
   }
@@ -96,6 +105,8 @@ export function nodeLive(subtasks: readonly OperatorMetrics[], newestEventTime: 
     stateBytes,
     stateDiskBytes: disk,
     backPressure: bp,
+    busy,
+    bottleneck: false,
     pendingRecords,
     pendingFiles,
     subtasks: subtasks.length,
@@ -130,6 +141,9 @@ export function buildIndex(byNode: ReadonlyMap<string, readonly OperatorMetrics[
     n.idleOutputs = flagged ? subs.filter((m) => m.idle === true).length : (idleSenders.get(id)?.size ?? 0);
     nodes.set(id, n);
   }
+  let busiest: NodeLive | null = null;
+  for (const n of nodes.values()) if (n.busy !== null && n.busy > (busiest?.busy ?? 0)) busiest = n;
+  if (busiest && busiest.busy! >= BUSY_BOTTLENECK) busiest.bottleneck = true;
   return { nodes, newestEventTime: newest };
 }
 

@@ -141,4 +141,31 @@ describe('nodeLive', () => {
     assert.ok(edgeWidth(10) < edgeWidth(1000));
     assert.ok(edgeWidth(1e12) <= 7);
   });
+
+  it('marks the busiest operator as the bottleneck, by its busiest subtask, only when it is busy enough', () => {
+    const idx = buildIndex(
+      new Map([
+        ['src', [m('src', 0, { busyMsPerSecond: 200 })]],
+        ['agg', [m('agg', 0, { busyMsPerSecond: 300 }), m('agg', 1, { busyMsPerSecond: 900 })]],
+        ['out', [m('out', 0, { busyMsPerSecond: 600 })]],
+      ]),
+    );
+    assert.equal(idx.nodes.get('agg')!.busy, 0.9);
+    assert.deepEqual(
+      [...idx.nodes].filter(([, n]) => n.bottleneck).map(([id]) => id),
+      ['agg'],
+    );
+    const calm = buildIndex(
+      new Map([
+        ['a', [m('a', 0, { busyMsPerSecond: 100 })]],
+        ['b', [m('b', 0)]],
+      ]),
+    );
+    assert.equal(
+      [...calm.nodes.values()].some((n) => n.bottleneck),
+      false,
+      'nothing busy: no bottleneck',
+    );
+    assert.equal(calm.nodes.get('b')!.busy, null, 'not known before the second report');
+  });
 });
