@@ -5,7 +5,7 @@ import { JSON_FUNCTIONS } from './json-functions.ts';
 import { MATH_FUNCTIONS } from './math-functions.ts';
 import { REGEX_FUNCTIONS } from './regex-functions.ts';
 import { STRING_FUNCTIONS, STRING_PREDICATES } from './string-functions.ts';
-import { TEMPORAL_FUNCTIONS } from './temporal-functions.ts';
+import { TEMPORAL_FUNCTIONS, withTimeUnit } from './temporal-functions.ts';
 import { URL_FUNCTIONS } from './url-functions.ts';
 import { REGEXP_EXTRACT, SPLIT_INDEX } from './text-functions.ts';
 import { DATE_FORMAT, TO_TIMESTAMP_LTZ } from './time-functions.ts';
@@ -30,6 +30,12 @@ export const FUNCTIONS: Record<string, FunctionSpec> = {
   DATE_FORMAT,
   TO_TIMESTAMP_LTZ,
   ...TEMPORAL_FUNCTIONS,
+  FLOOR: withTimeUnit(BASIC_FUNCTIONS.FLOOR, false),
+  CEIL: withTimeUnit(BASIC_FUNCTIONS.CEIL, true),
+  CEILING: {
+    ...withTimeUnit(BASIC_FUNCTIONS.CEILING, true),
+    signature: 'CEILING(x NUMERIC) → the type of x; CEILING(ts TIMESTAMP TO unit) → TIMESTAMP',
+  },
 };
 
 const NOT_DETERMINISTIC = 'the current time is not deterministic, so a replay after a failure would differ';

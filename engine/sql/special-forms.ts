@@ -6,6 +6,7 @@
  *   POSITION(a IN b)                                 ->  POSITION(a, b)
  *   OVERLAY(s PLACING r FROM p [FOR n])              ->  OVERLAY(s, r, p[, n])
  *   EXTRACT(unit FROM ts)                            ->  EXTRACT('UNIT', ts)
+ *   FLOOR(ts TO unit), CEIL(ts TO unit)              ->  FLOOR(ts, 'UNIT'), CEIL(ts, 'UNIT')
  *   TIMESTAMPDIFF(unit, a, b), TIMESTAMPADD(unit, n, ts)  ->  the unit as a string literal
  *   JSON_OBJECT([KEY] k VALUE v, ...)                ->  JSON_OBJECT(k, v, ...)
  *   x IS [NOT] JSON [VALUE | SCALAR | ARRAY | OBJECT]  ->  [NOT] IS_JSON(x, 'VALUE')
@@ -113,6 +114,17 @@ export function rewriteSpecialForms(text: string): Rewritten {
         if (from === inner[0] + 1 && unit.kind === 'ident') {
           replace(unit, `'${unit.upper}'`);
           replace(tokens[from], ',');
+        }
+        break;
+      }
+      case 'FLOOR':
+      case 'CEIL':
+      case 'CEILING': {
+        const to = at('TO');
+        const unit = tokens[to + 1];
+        if (to > 0 && unit?.kind === 'ident' && to + 1 === inner[inner.length - 1]) {
+          replace(tokens[to], ',');
+          replace(unit, `'${unit.upper}'`);
         }
         break;
       }

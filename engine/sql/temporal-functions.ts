@@ -64,12 +64,12 @@ function part(name: string, unit: string): FunctionSpec {
 }
 
 /** A unit argument: a string literal naming one of `units` (the parser quotes the keyword). */
-function unitCheck(units: readonly string[]): (args: Compiled[]) => string | null {
+function unitCheck(units: readonly string[], position = 1): (args: Compiled[]) => string | null {
   return ([u]) => {
     const v = constantOf(u);
     return typeof v === 'string' && units.includes(v.toUpperCase())
       ? null
-      : `the time unit (argument 1) must be one of ${units.join(', ')}`;
+      : `the time unit (argument ${position}) must be one of ${units.join(', ')}`;
   };
 }
 
@@ -149,6 +149,68 @@ const LONG_MIN = -9223372036854775808;
 function parseWith(s: string, pattern: string): number | null {
   const parser = parserFor(pattern);
   return typeof parser === 'string' ? null : parser.parse(s);
+}
+
+const FLOOR_UNITS = ['YEAR', 'QUARTER', 'MONTH', 'WEEK', 'DAY', 'HOUR', 'MINUTE', 'SECOND', 'MILLISECOND'];
+
+/** The start of `unit` holding the instant `ms` (UTC); weeks start on Sunday, as Calcite's. */
+function floorTo(ms: number, unit: string): number {
+  const d = new Date(ms);
+  const y = d.getUTCFullYear(),
+    m = d.getUTCMonth();
+  switch (unit) {
+    case 'YEAR':
+      return Date.UTC(y, 0, 1);
+    case 'QUARTER':
+      return Date.UTC(y, m - (m % 3), 1);
+    case 'MONTH':
+      return Date.UTC(y, m, 1);
+    case 'WEEK': {
+      const day = Math.floor(ms / DAY_MS) * DAY_MS;
+      return day - d.getUTCDay() * DAY_MS;
+    }
+    default: {
+      const size = { DAY: DAY_MS, HOUR: 3_600_000, MINUTE: 60_000, SECOND: 1000, MILLISECOND: 1 }[unit]!;
+      return Math.floor(ms / size) * size;
+    }
+  }
+}
+
+/** The start of the next `unit` after `start` (a floor). */
+function nextUnit(start: number, unit: string): number {
+  if (unit === 'YEAR' || unit === 'QUARTER' || unit === 'MONTH')
+    return addMonths(start, unit === 'YEAR' ? 12 : unit === 'QUARTER' ? 3 : 1);
+  return start + (unit === 'WEEK' ? 7 * DAY_MS : (DIFF_MS[unit] ?? (unit === 'MILLISECOND' ? 1 : DAY_MS)));
+}
+
+/**
+ * FLOOR / CEIL of a number (`numeric`, functions.ts's spec) or of a TIMESTAMP to a unit: the parser
+ * writes `FLOOR(ts TO DAY)` as FLOOR(ts, 'DAY'). CEIL of an instant already on a boundary is itself.
+ */
+export function withTimeUnit(numericSpec: FunctionSpec, ceil: boolean): FunctionSpec {
+  const name = ceil ? 'CEIL' : 'FLOOR';
+  return {
+    ...numericSpec,
+    max: 2,
+    params: ['ANY', 'STRING'],
+    signature: `${name}(x NUMERIC) → the type of x; ${name}(ts TIMESTAMP TO unit) → TIMESTAMP`,
+    check: (args) => (args.length === 2 ? unitCheck(FLOOR_UNITS, 2)([args[1]]) : (numericSpec.check?.(args) ?? null)),
+    build: (args) => {
+      if (args.length === 1) return numericSpec.build(args);
+      const [ts, u] = args;
+      const tf = ts.fn,
+        unit = String(constantOf(u)).toUpperCase();
+      return {
+        fn: (row) => {
+          const ms = msOf(tf(row));
+          if (ms === null) return null;
+          const start = floorTo(ms, unit);
+          return toTimestamp(ceil && start !== ms ? nextUnit(start, unit) : start);
+        },
+        type: 'TIMESTAMP',
+      };
+    },
+  };
 }
 
 export const TEMPORAL_FUNCTIONS: Record<string, FunctionSpec> = {
