@@ -12,7 +12,8 @@ import { child, children, find, kind, textOf, type Ctx } from './tree.ts';
 import { aggregate as aggregateNode } from '../../nodes/aggregate/definition.ts';
 import { filter as filterNode } from '../../nodes/filter/definition.ts';
 
-export const AGGREGATE = /\b(COUNT|SUM|MIN|MAX|AVG)\s*\(/i;
+export const AGGREGATE =
+  /\b(COUNT|SUM|MIN|MAX|AVG|STDDEV_POP|STDDEV_SAMP|VAR_POP|VAR_SAMP|VARIANCE|FIRST_VALUE|LAST_VALUE|LISTAGG)\s*\(/i;
 
 export function importAggregate(
   b: JobBuilder,

@@ -11,10 +11,57 @@ const MASKS: ReadonlyMap<string, string> = new Map([
   ['TRY_CAST', 'CAST    '],
   ['CHARACTER_LENGTH', 'WEIR_CHARACTERLN'],
   ['CHAR_LENGTH', 'WEIR_CHARLN'],
+  ['TRANSLATE', 'WEIR_TRNS'],
+  ['ELT', 'WLT'],
 ]);
+
+/**
+ * Keyword forms the grammar lacks (`OVERLAY(s PLACING r FROM p FOR n)`, `TRIM(BOTH c FROM s)`,
+ * `EXTRACT(DAY FROM ts)`, `FLOOR(ts TO DAY)`, `x IS NOT JSON`), masked the same way: each keyword
+ * becomes a comma or a string literal of its own length, so the call reads as a plain one.
+ */
+const KEYWORD_CALLS = new Set(['OVERLAY', 'TRIM', 'EXTRACT', 'FLOOR', 'CEIL', 'CEILING']);
+const SEPARATORS = new Set(['PLACING', 'FROM', 'FOR', 'TO']);
+const TRIM_MODES = new Set(['BOTH', 'LEADING', 'TRAILING']);
+const pad = (text: string, width: number): string => text + ' '.repeat(Math.max(0, width - text.length));
+
+function maskKeywordForms(sql: string): string {
+  const chars = sql.split('');
+  const words = [...sql.matchAll(/'(?:[^']|'')*'|`[^`]*`|[A-Za-z_][A-Za-z0-9_$]*|[()]/g)];
+  for (let k = 0; k < words.length; k++) {
+    const w = words[k][0].toUpperCase();
+    if (w === 'JSON' && words[k - 1]?.[0].toUpperCase() === 'NOT' && words[k - 2]?.[0].toUpperCase() === 'IS') {
+      chars.splice(words[k].index, 4, ...'NULL');
+      continue;
+    }
+    if (!KEYWORD_CALLS.has(w) || words[k + 1]?.[0] !== '(') continue;
+    let depth = 0;
+    let prevWasMode = false;
+    for (let j = k + 1; j < words.length; j++) {
+      const t = words[j][0];
+      if (t === '(') depth++;
+      else if (t === ')' && --depth === 0) break;
+      if (depth !== 1) continue;
+      const u = t.toUpperCase();
+      const at = words[j].index;
+      let insert: string | null = null;
+      if (w === 'TRIM' && TRIM_MODES.has(u)) insert = `'${u[0]}',`;
+      else if (SEPARATORS.has(u)) insert = prevWasMode && w === 'TRIM' ? "' '," : ',';
+      else if ((w === 'EXTRACT' && j === k + 2) || (words[j - 1]?.[0].toUpperCase() === 'TO' && /^[A-Z_]+$/.test(u)))
+        insert = `'${u[0]}'`;
+      prevWasMode = w === 'TRIM' && TRIM_MODES.has(u);
+      if (insert !== null && insert.length <= t.length) chars.splice(at, t.length, ...pad(insert, t.length));
+    }
+  }
+  return chars.join('');
+}
 
 /** `sql` with the names above masked outside string literals, quoted identifiers and comments. */
 export function maskGrammarGaps(sql: string): string {
+  return maskKeywordForms(maskNames(sql));
+}
+
+function maskNames(sql: string): string {
   let out = '';
   let i = 0;
   while (i < sql.length) {
