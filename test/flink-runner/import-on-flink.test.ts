@@ -14,7 +14,8 @@ import { fileURLToPath } from 'node:url';
 import { importFlinkSql } from '../../engine/import/flink-sql/index.ts';
 import { startFlinkRunner } from '../../engine/cli/flink-runner-process.ts';
 import { runJobInProcess, type InProcessRun } from '../support/harness/run-in-process.ts';
-import { normalizeRows, readFlinkSink } from './parity-cases.ts';
+import { readFlinkSink } from './parity-cases.ts';
+import { normalizeRows } from '../flink-parity/rows.ts';
 import { ROOT, buildRunner, flinkSkipReason } from './runner-support.ts';
 
 const SCRIPTS = fileURLToPath(new URL('./scripts/', import.meta.url));
