@@ -41,7 +41,7 @@ export const EXAMPLES_LEFT_OUT: Record<string, string> = {
   'sensor-sliding':
     "its generator becomes Flink's datagen connector, whose random fields have no seed: the rows cannot be the same",
   nexmark:
-    "its source becomes the 'nexmark' connector (nexmark-flink), which Maven Central does not serve; the suite's queries are compared against DuckDB in test/examples/nexmark-queries.test.ts",
+    "its source becomes the 'nexmark' connector (nexmark-flink), which Maven Central does not serve; the suite's own SQL runs on Flink from files in nexmark-on-flink.ts, and the canvases are compared against DuckDB in test/examples/nexmark-queries.test.ts",
 };
 
 export function sinksOf(doc: Record<string, unknown>): SinkSpec[] {
