@@ -69,7 +69,8 @@ export function nexmarkScript(suiteSql: string, dir: string, updating: boolean):
   );
   const code = body.replace(/--[^\n]*/g, '');
   const ddl = Object.entries(TABLES)
-    .filter(([name]) => new RegExp(`\\b${name}\\b`).test(code))
+    // A table the query reads: after FROM, JOIN, TABLE or a comma (a column may share its name: bid.auction).
+    .filter(([name]) => new RegExp(`\\b(FROM|JOIN|TABLE|,)\\s*${name}\\b`, 'i').test(code))
     .map(
       ([name, columns]) =>
         `${columns} WITH (\n  'connector' = 'filesystem',\n  'path' = 'file://${dir}/${name}.jsonl',\n  'format' = 'json'\n);\n`,
