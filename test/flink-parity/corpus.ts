@@ -1,7 +1,8 @@
 /**
- * The Flink parity corpus: each case is input rows, the nodes of a Weir job between a JSON-lines
- * file source and a file sink, and the rows Flink SQL produces for the same query, derived from
- * Flink's documentation or source (the `source` field cites it). Cases live in cases/*.json.
+ * The Flink parity corpus: each case is input rows and the nodes of a Weir job between a JSON-lines
+ * file source and a file sink; the `source` field cites where Flink documents the behaviour. The
+ * rows Flink produces for it are not written here: they are recorded from a run on real Flink
+ * (recorded/, `npm run parity:record`, see recording.ts and README.md). Cases live in cases/*.json.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,9 +14,7 @@ export interface ParityCase {
   source: string;
   input: Array<Record<string, unknown>>;
   nodes: Array<{ type: string; config: Record<string, unknown> }>;
-  /** Flink's rows (any order); absent when the job must fail. */
-  expected?: Array<Record<string, unknown>>;
-  /** A regular expression the failure message must match (Flink fails the job too). */
+  /** Flink fails this job (its recording holds Flink's error): a regular expression Weir's failure must match. */
   expectFailure?: string;
   eventTime?: { field: string; maxOutOfOrderness?: string };
   onBadRecord?: 'skip' | 'fail';
@@ -69,11 +68,4 @@ export function caseJob(c: ParityCase): Record<string, unknown> {
 export function inputLines(c: ParityCase): string {
   const ownTs = c.input.some((r) => Object.prototype.hasOwnProperty.call(r, 'ts'));
   return c.input.map((r, i) => JSON.stringify(ownTs ? r : { ...r, ts: 1000 * (i + 1) })).join('\n') + '\n';
-}
-
-/** Rows in a canonical order with sorted keys, for comparing multisets of rows. */
-export function canonical(rows: Array<Record<string, unknown>>): string[] {
-  return rows
-    .map((r) => JSON.stringify(Object.fromEntries(Object.entries(r).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))))
-    .sort();
 }

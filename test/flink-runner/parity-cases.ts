@@ -11,6 +11,7 @@ import { exportFlinkSql } from '../../engine/export/flink-sql/index.ts';
 import { splitCsvLine } from '../../engine/connectors/sample-columns.ts';
 import { validateJob } from '../../engine/graph/validate.ts';
 import { caseJob, inputLines, loadCorpus } from '../flink-parity/corpus.ts';
+import { readRecording, type Recording } from '../flink-parity/recording.ts';
 import { ROOT } from './runner-support.ts';
 
 export interface SinkSpec {
@@ -30,8 +31,8 @@ export interface ParityJob {
   sinks: SinkSpec[];
   /** Corpus cases Flink must fail: the cited error. */
   expectFailure?: string;
-  /** The corpus's rows derived from Flink's documentation (for the report). */
-  documented?: Array<Record<string, unknown>>;
+  /** Corpus cases: what an earlier Flink run gave (test/flink-parity/recorded/), if recorded. */
+  recording?: Recording;
 }
 
 /** Examples Flink cannot run here, and why (everything else in examples/ runs). */
@@ -40,17 +41,17 @@ export const EXAMPLES_LEFT_OUT: Record<string, string> = {
   'sensor-sliding':
     "its generator becomes Flink's datagen connector, whose random fields have no seed: the rows cannot be the same",
   nexmark:
-    "its source becomes the 'nexmark' connector (nexmark-flink), which Maven Central does not serve; the suite's queries are compared against DuckDB in test/examples/nexmark-queries.test.ts",
+    "its source becomes the 'nexmark' connector (nexmark-flink), which Maven Central does not serve; the suite's own SQL runs on Flink from files in nexmark-on-flink.ts, and the canvases are compared against DuckDB in test/examples/nexmark-queries.test.ts",
 };
 
-function sinksOf(doc: Record<string, unknown>): SinkSpec[] {
+export function sinksOf(doc: Record<string, unknown>): SinkSpec[] {
   const nodes = doc.nodes as Array<{ id: string; type: string; config: { path?: string; format?: string } }>;
   return nodes
     .filter((n) => n.type === 'sink.file')
     .map((n) => ({ id: n.id, path: n.config.path!, format: n.config.format ?? 'jsonl' }));
 }
 
-function exportTo(dir: string, doc: Record<string, unknown>, flinkVersion: '1.20' | '2.x'): string {
+export function exportTo(dir: string, doc: Record<string, unknown>, flinkVersion: '1.20' | '2.x'): string {
   const v = validateJob(doc, { baseDir: dir });
   if (!v.ok) throw new Error(`${dir}: invalid job: ${v.problems.map((p) => `${p.path}: ${p.message}`).join('; ')}`);
   const script = join(dir, 'job.sql');
@@ -101,7 +102,7 @@ export function corpusJobs(root: string, flinkVersion: '1.20' | '2.x'): ParityJo
       script: exportTo(flinkDir, doc, flinkVersion),
       sinks: sinksOf(doc),
       ...(c.expectFailure !== undefined ? { expectFailure: c.expectFailure } : {}),
-      ...(c.expected !== undefined ? { documented: c.expected } : {}),
+      recording: readRecording(c),
     };
   });
 }
@@ -135,60 +136,6 @@ export function csvHeader(dir: string): string[] {
     if (first) return splitCsvLine(first);
   }
   return [];
-}
-
-type Row = Record<string, unknown>;
-
-/**
- * An updating sink's changes folded into the rows of the final table, so that Weir's
- * changelog-json ({op, data}) and Flink's debezium-json ({before, after, op}) compare as tables.
- */
-export function foldChangelog(rows: Row[]): Row[] {
-  const table = new Map<string, { row: Row; n: number }>();
-  const add = (r: Row, d: number) => {
-    const k = JSON.stringify(sortKeys(r));
-    const e = table.get(k) ?? { row: r, n: 0 };
-    e.n += d;
-    table.set(k, e);
-  };
-  for (const r of rows) {
-    if ('data' in r && typeof r.op === 'string') {
-      add(r.data as Row, r.op === '+I' || r.op === '+U' ? 1 : -1);
-    } else {
-      if (r.before) add(r.before as Row, -1);
-      if (r.after) add(r.after as Row, 1);
-    }
-  }
-  const out: Row[] = [];
-  for (const { row, n } of table.values()) for (let i = 0; i < n; i++) out.push(row);
-  return out;
-}
-
-function sortKeys(r: Row): Row {
-  return Object.fromEntries(Object.entries(r).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-}
-
-const TIMESTAMP_TEXT = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d+)?Z?$/;
-
-/**
- * Rows in a canonical order for comparing multisets: keys sorted, numbers (and numeric strings of
- * CSV) to 12 significant digits (Flink adds DOUBLEs in arrival order, Weir exactly: the last
- * digits may differ, see docs/sql-semantics.md), changelogs folded into tables. With `times`,
- * timestamp texts become epoch milliseconds (UTC), so Flink's TIMESTAMP(3) JSON
- * (`2024-01-15 09:00:00`) meets Weir's ISO text (`2024-01-15T09:00:00.000Z`).
- */
-export function normalizeRows(rows: Row[], format: string, opts: { times?: boolean } = {}): string[] {
-  const table = format === 'changelog-json' || format === 'debezium-json' ? foldChangelog(rows) : rows;
-  const norm = (v: unknown): unknown => {
-    if (opts.times && typeof v === 'string' && TIMESTAMP_TEXT.test(v))
-      return Date.parse(`${v.replace(' ', 'T').replace(/Z$/, '')}Z`);
-    if (typeof v === 'number') return Number.isInteger(v) ? v : Number(v.toPrecision(12));
-    if (typeof v === 'string' && format === 'csv' && v !== '' && Number.isFinite(Number(v))) return norm(Number(v));
-    if (v && typeof v === 'object' && !Array.isArray(v))
-      return sortKeys(Object.fromEntries(Object.entries(v).map(([k, x]) => [k, norm(x)])));
-    return v;
-  };
-  return table.map((r) => JSON.stringify(norm(r))).sort();
 }
 
 /** The sink folder of a job copy. */

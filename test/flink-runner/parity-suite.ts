@@ -17,15 +17,9 @@ import { join } from 'node:path';
 import { startFlinkRunner, type FlinkLine, type FlinkRunResult } from '../../engine/flink/runner-process.ts';
 import { runJobInProcess, type InProcessRun } from '../support/harness/run-in-process.ts';
 import { ROOT, buildRunner, flinkSkipReason } from './runner-support.ts';
-import {
-  corpusJobs,
-  csvHeader,
-  exampleJobs,
-  normalizeRows,
-  readFlinkSink,
-  sinkDir,
-  type ParityJob,
-} from './parity-cases.ts';
+import { corpusJobs, csvHeader, exampleJobs, readFlinkSink, sinkDir, type ParityJob } from './parity-cases.ts';
+import { normalizeRows } from '../flink-parity/rows.ts';
+import { exportTestJobs } from './export-jobs.ts';
 
 interface Outcome {
   id: string;
@@ -38,12 +32,35 @@ interface Outcome {
   sinks?: Record<string, { weir: string[]; flink: string[] }>;
 }
 
+/**
+ * A corpus case's recording (what `npm run parity:record` saw Flink do) must still be what this
+ * Flink does: else the recording is stale and the corpus test would hold Weir to old rows.
+ */
+function checkRecording(job: ParityJob, end: { ok: boolean; error?: string }, line: FlinkLine): void {
+  const rec = job.recording;
+  assert.ok(rec, `${job.id} has no recording: run npm run parity:record`);
+  const stale = `the recording made on Flink ${rec.flinkVersion} is stale: run npm run parity:record`;
+  if (!end.ok) {
+    assert.ok(rec.error !== undefined, `Flink ${line} fails ${job.id} (${end.error}) but ${stale}`);
+    return;
+  }
+  assert.ok(rec.rows, `Flink ${line} finishes ${job.id} but ${stale}`);
+  const [sink] = job.sinks;
+  assert.deepEqual(
+    normalizeRows(readFlinkSink(sinkDir(job.flinkDir, sink), sink.format, []), sink.format, { times: true }),
+    normalizeRows(rec.rows, sink.format, { times: true }),
+    `${job.id}: Flink ${line}'s rows vs ${stale}`,
+  );
+}
+
 /** The parity suite for one Flink line; `knownDifferences`: the cases whose rows differ on it, each with why. */
 export function parityOnFlink(line: FlinkLine, knownDifferences: Record<string, string>): void {
   const skip = flinkSkipReason();
   describe(`parity on real Flink ${line}`, { skip }, () => {
     const root = mkdtempSync(join(tmpdir(), 'weir-flink-parity-'));
-    const jobs: ParityJob[] = skip ? [] : [...exampleJobs(root, line), ...corpusJobs(root, line)];
+    const jobs: ParityJob[] = skip
+      ? []
+      : [...exampleJobs(root, line), ...exportTestJobs(root, line), ...corpusJobs(root, line)];
     const weirRuns = new Map<string, InProcessRun | Error>();
     const scriptEnds = new Map<string, { ok: boolean; error?: string; ms: number }>();
     const outcomes: Outcome[] = [];
@@ -102,6 +119,7 @@ export function parityOnFlink(line: FlinkLine, knownDifferences: Record<string, 
         if (weirFailed)
           outcome.weirError = weir instanceof Error ? weir.message : (weir.result.cause ?? weir.result.status);
         if (!end.ok) outcome.flinkError = end.error;
+        if (job.id.startsWith('corpus:')) checkRecording(job, end, line);
         if (job.expectFailure !== undefined || weirFailed || !end.ok) {
           outcome.verdict = weirFailed && !end.ok ? 'both fail' : weirFailed ? 'weir fails' : 'flink fails';
           const known = knownDifferences[job.id];

@@ -1,0 +1,144 @@
+/**
+ * Import checked with the Nexmark suite's own Flink SQL: each examples/nexmark/qN.sql (sources and
+ * sinks made file-backed, nexmark-sources.ts) is imported onto a canvas and run in Weir, and the
+ * same script runs on real Flink (one runner JVM for all); every query's sink must hold the same
+ * rows (multisets; changelogs folded; timestamps as instants). nexmark-on-flink-<line>.test.ts
+ * call it per Flink line with the queries known to differ, each with why (docs/sql-semantics.md).
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { importFlinkSql } from '../../engine/import/flink-sql/index.ts';
+import { startFlinkRunner, type FlinkLine } from '../../engine/flink/runner-process.ts';
+import { runJobInProcess, type InProcessRun } from '../support/harness/run-in-process.ts';
+import { normalizeRows } from '../flink-parity/rows.ts';
+import { readFlinkSink } from './parity-cases.ts';
+import { nexmarkScript, writeNexmarkFiles } from './nexmark-sources.ts';
+import { ROOT, buildRunner, flinkSkipReason } from './runner-support.ts';
+
+const NEXMARK = join(ROOT, 'examples', 'nexmark');
+/** Queries whose result updates (Flink: debezium-json; Weir: changelog-json). */
+const UPDATING = new Set(['q4', 'q9', 'q15', 'q16', 'q17', 'q18', 'q19']);
+/** Queries neither side can run from these files, and why. */
+export const NEXMARK_LEFT_OUT: Record<string, string> = {
+  q13: "its side input is a legacy-syntax table ('connector.type' = 'filesystem' on ${FLINK_HOME}/data/side_input.txt), which Flink 1.20 and 2.x no longer read",
+};
+const EVENTS = 2_000;
+
+interface QueryRun {
+  name: string;
+  script: string;
+  problems: string[];
+  sinkFormat: string;
+  weirDir: string;
+  weir?: InProcessRun | Error;
+}
+
+/**
+ * What differs on both Flink lines (measured December 2026 on Flink 1.20.3 and 2.2.0, 2 000 events,
+ * seed 7): Weir's importer cannot yet read most of the suite's queries, and where it can, it drops
+ * computed columns and projections. Each is an importer gap to close (issue 24), not a Flink
+ * difference; a query that starts to agree fails here so that the list stays true.
+ */
+export const NEXMARK_KNOWN_DIFFERENCES: Record<string, string> = {
+  q0: "the import writes the physical dateTime_ms where the query selects the computed `dateTime` (Flink's rows have dateTime)",
+  q1: 'the import drops the computed `dateTime` column the query selects',
+  q2: 'the import loses the projection SELECT auction, price: Weir writes every bid column',
+  q3: "the import cannot read the join's non-key conditions (A.category = 10, P.state IN ...)",
+  q4: 'the import has no node for a subquery in FROM',
+  q5: 'the import has no node for a join input that is a subquery',
+  q7: 'the import has no node for a join input that is a subquery',
+  q8: 'the import has no node for a join input that is a subquery',
+  q9: 'the import has no node for Top-N over a join',
+  q11: "the imported session window's keyBy is invalid (validation rejects the job)",
+  q12: 'PROCTIME(): Weir windows run on event time only',
+  q15: "the import's grammar (dt-sql-parser) rejects COUNT(*) FILTER (WHERE ...) and COUNT(DISTINCT ...) FILTER",
+  q16: "the import's grammar (dt-sql-parser) rejects COUNT(*) FILTER (WHERE ...) and COUNT(DISTINCT ...) FILTER",
+  q17: "the import's grammar (dt-sql-parser) rejects COUNT(*) FILTER (WHERE ...)",
+  q18: "the SELECT around the Top-N reads columns Weir's topn does not write",
+  q19: "Flink fails: the file-backed bid table's extra column dateTime_ms reaches the suite's sink through SELECT * (a limit of this test's source rewrite)",
+  q20: "the import cannot read the join's non-key condition A.category = 10",
+};
+
+export function nexmarkOnFlink(line: FlinkLine, knownDifferences: Record<string, string>): void {
+  const skip = flinkSkipReason();
+  const names = readdirSync(NEXMARK)
+    .filter((f) => /^q\d+\.sql$/.test(f))
+    .map((f) => f.replace(/\.sql$/, ''))
+    .filter((q) => !NEXMARK_LEFT_OUT[q])
+    .sort((a, b) => Number(a.slice(1)) - Number(b.slice(1)));
+  describe(`the Nexmark suite's Flink SQL imported into Weir vs run on Flink ${line}`, { skip }, () => {
+    const root = mkdtempSync(join(tmpdir(), 'weir-nexmark-flink-'));
+    const runs: QueryRun[] = [];
+    const ends = new Map<string, { ok: boolean; error?: string }>();
+
+    before(async () => {
+      const classpath = buildRunner(line);
+      const data = join(root, 'data');
+      writeNexmarkFiles(data, EVENTS);
+      for (const name of names) {
+        const suiteSql = readFileSync(join(NEXMARK, `${name}.sql`), 'utf8');
+        const [weirDir, flinkDir] = ['weir', 'flink'].map((side) => join(root, name, side));
+        for (const dir of [weirDir, flinkDir]) {
+          mkdirSync(dir, { recursive: true });
+          cpSync(data, dir, { recursive: true });
+          writeFileSync(join(dir, `${name}.sql`), nexmarkScript(suiteSql, dir, UPDATING.has(name)));
+        }
+        const imported = importFlinkSql(nexmarkScript(suiteSql, weirDir, UPDATING.has(name)), {
+          baseDir: weirDir,
+          name,
+        });
+        runs.push({
+          name,
+          script: join(flinkDir, `${name}.sql`),
+          problems: imported.problems
+            .filter((p) => p.severity === 'error')
+            .map((p) => `${p.line}:${p.column} ${p.message}`),
+          sinkFormat: UPDATING.has(name) ? 'changelog-json' : 'jsonl',
+          weirDir,
+          weir: imported.problems.some((p) => p.severity === 'error')
+            ? new Error('import failed')
+            : await runJobInProcess(imported.job, weirDir).catch((e: unknown) => e as Error),
+        });
+      }
+      const flink = await startFlinkRunner(
+        // Only what Weir imports: a query it cannot import has nothing to compare (and the JVM's time counts in CI).
+        { line, scripts: runs.filter((r) => r.problems.length === 0).map((r) => r.script), jobTimeoutSeconds: 120 },
+        classpath,
+      ).result;
+      for (const e of flink.events) if (e.event === 'scriptEnd') ends.set(e.file, { ok: e.ok, error: e.error });
+    });
+
+    after(() => rmSync(root, { recursive: true, force: true }));
+
+    for (const name of names) {
+      it(`${name}.sql: imported into Weir and run on Flink ${line}`, () => {
+        const run = runs.find((r) => r.name === name)!;
+        const end = ends.get(run.script);
+        let verdict: string;
+        if (run.problems.length > 0) verdict = `Weir cannot import it: ${run.problems.join('; ')}`;
+        else if (run.weir instanceof Error || run.weir!.result.status !== 'finished')
+          verdict = `Weir fails: ${run.weir instanceof Error ? run.weir.message : run.weir!.result.cause}`;
+        else if (!end?.ok) verdict = `Flink fails: ${end?.error ?? 'never ran'}`;
+        else {
+          const weir = Object.values(run.weir!.sinks)[0] ?? [];
+          const flinkRows = readFlinkSink(join(run.script, '..', 'out'), 'jsonl', []);
+          const w = normalizeRows(weir, run.sinkFormat, { times: true });
+          const f = normalizeRows(flinkRows, run.sinkFormat === 'changelog-json' ? 'debezium-json' : 'jsonl', {
+            times: true,
+          });
+          verdict =
+            JSON.stringify(w) === JSON.stringify(f)
+              ? 'same rows'
+              : `different rows: Weir ${w.length} (${w[0] ?? ''}), Flink ${f.length} (${f[0] ?? ''})`;
+          if (verdict === 'same rows') assert.ok(w.length > 0, `${name} gives rows`);
+        }
+        const known = knownDifferences[name];
+        if (known) assert.notEqual(verdict, 'same rows', `${name} is listed as differing (${known}) but agrees now`);
+        else assert.equal(verdict, 'same rows');
+      });
+    }
+  });
+}
