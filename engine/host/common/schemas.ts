@@ -19,6 +19,7 @@ import {
   flinkVersion as flinkLine,
   hostSettingsSchema,
 } from './flink-schemas.ts';
+import { previewResultSchema, previewRunParams, traceResultSchema, traceTarget } from './preview-schemas.ts';
 
 /** Every failure crosses a transport as one of these codes (`HostError`, errors.ts). */
 export const HOST_ERROR_CODES = [
@@ -206,6 +207,13 @@ export const requestSchemas = {
   }),
   /** Stops a Flink run: a local one ends its JVM; a gateway job may stop with a savepoint beside the job. */
   flinkStop: z.strictObject({ flinkRunId: runId, savepoint: z.boolean().optional() }),
+  /**
+   * Preview: the job's operators in the host over the first `records` of each source, sinks off
+   * (nothing written, no checkpoint), each node's rows, late and bad records (runtime/preview).
+   */
+  previewRun: z.strictObject({ job: jobObject, path: path.optional(), ...previewRunParams }),
+  /** The rows one record of the preview's sample contributed to and replaced, node by node. */
+  traceRecord: z.strictObject({ job: jobObject, path: path.optional(), ...previewRunParams, target: traceTarget }),
 };
 
 // ---- results --------------------------------------------------------------------------------
@@ -312,6 +320,8 @@ export const resultSchemas = {
   setSettings: hostSettingsSchema,
   flinkRun: flinkRunSnapshot,
   flinkStop: z.object({ savepoint: z.string().optional() }),
+  previewRun: previewResultSchema,
+  traceRecord: traceResultSchema,
 } satisfies { [M in keyof typeof requestSchemas]: z.ZodType };
 
 // ---- events ---------------------------------------------------------------------------------

@@ -31,6 +31,8 @@ import { guard } from './host-errors.ts';
 import { RunRegistry } from './run-registry.ts';
 import { WorkspaceFiles } from './workspace-files.ts';
 import { confineCheckpoints, confineRun } from './run-confinement.ts';
+import { previewRun } from '../../runtime/preview/preview-run.ts';
+import { traceRecord } from '../../runtime/preview/trace-record.ts';
 import { checkJobEnv, envAllowance, envRefusal, type EnvAllowance } from './env-allowance.ts';
 import { materializeExample, readExampleIndex } from './examples.ts';
 import { FlinkRuns } from './flink-runs.ts';
@@ -217,6 +219,19 @@ export function createLocalHost(opts: LocalHostOptions): LocalHost {
         const v = validated(job, await baseDirFor(path, 'read'));
         if (format === 'json') return { text: exportJobJson(v.job), warnings: v.problems };
         return exportFlinkSql(v.job, { flinkVersion, pathPrefix });
+      }),
+
+    // Sources are read as a run reads them: paths confined, environment variables allowed or refused.
+    previewRun: ({ job, path, records }) =>
+      guard(async () => previewRun((await runnableJob(job, path, {})).job, { recordsPerSource: records })),
+    traceRecord: ({ job, path, records, target }) =>
+      guard(async () => {
+        const runnable = (await runnableJob(job, path, {})).job;
+        if (!runnable.nodes.some((n) => n.id === target.source))
+          throw new HostError('not_found', `target.source: no node '${target.source}' in the job`);
+        return traceRecord(runnable, target, {
+          recordsPerSource: Math.max(records ?? 100, target.index + 1),
+        });
       }),
 
     testPostgres: (req) =>
