@@ -93,7 +93,16 @@ export function columnTyper(job: NormalizedJob, opts: ColumnTypeOptions = {}): C
     const node = nodes.get(nodeId);
     let out: ColumnTypeMap = new Map();
     try {
-      if (node) out = computeOutput(node, () => mergeInputs(nodeId), opts);
+      if (node)
+        out = computeOutput(
+          node,
+          () => mergeInputs(nodeId),
+          (port) => {
+            const e = (incoming.get(nodeId) ?? []).find((x) => x.toPort === port);
+            return e ? portTypes(e.from, e.fromPort) : new Map();
+          },
+          opts,
+        );
     } catch {
       out = new Map();
     }
@@ -108,8 +117,9 @@ export function columnTyper(job: NormalizedJob, opts: ColumnTypeOptions = {}): C
 function computeOutput(
   node: NormalizedJob['nodes'][number],
   input: () => ColumnTypeMap,
+  inputOn: (port: 'left' | 'right') => ColumnTypeMap,
   opts: ColumnTypeOptions,
 ): ColumnTypeMap {
   const rule = definitionOf(node).columnTypes;
-  return rule ? rule(node.config, { input, sampled: () => opts.sampled?.(node) }) : new Map();
+  return rule ? rule(node.config, { input, inputOn, sampled: () => opts.sampled?.(node) }) : new Map();
 }

@@ -2,7 +2,7 @@
 import { ExpressionError, flinkTypeName, parseKeyBy, type ColumnType } from '../sql/index.ts';
 import { compileJoinSelect } from '../sql/join-select.ts';
 import { attempt, checkKnown, type Columns, type ColumnsContext } from './columns.ts';
-import type { ColumnTypeMap } from './column-types.ts';
+import type { ColumnTypeMap, ColumnTypesContext } from './column-types.ts';
 
 const NUMBERS = new Set(['BIGINT', 'DOUBLE', 'DECIMAL']);
 
@@ -74,4 +74,17 @@ export function joinColumns(c: JoinKeysAndSelect, ctx: ColumnsContext, windowCol
   checkKnown(ctx, ctx.path('select'), side('L'), left, 'L.');
   checkKnown(ctx, ctx.path('select'), side('R'), right, 'R.');
   return sel.columns;
+}
+
+/** The static types of a join's output columns (its select over the two sides' types). */
+export function joinColumnTypes(
+  c: Pick<JoinKeysAndSelect, 'select'>,
+  ctx: ColumnTypesContext,
+  windowColumns: boolean,
+): ColumnTypeMap {
+  const sel = compileJoinSelect(c.select, {
+    windowColumns,
+    types: { left: ctx.inputOn('left'), right: ctx.inputOn('right') },
+  });
+  return new Map(sel.columns.map((name, i) => [name, sel.types[i]]));
 }

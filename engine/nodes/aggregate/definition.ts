@@ -6,6 +6,7 @@ import { mapOptional } from '../durations.ts';
 import { compileAggregates, parseKeyBy } from '../../sql/index.ts';
 import { attempt, checkKnown } from '../columns.ts';
 import { keyListColumns, selectListColumns, uniq } from '../text.ts';
+import type { ColumnTypeMap } from '../column-types.ts';
 import { defineNode, type Assert, type SchemaMatches } from '../definition.ts';
 
 /** Group aggregation without windows: emits -U/+U updates as its input grows. */
@@ -40,6 +41,14 @@ export const aggregate = defineNode<'aggregate', AggregateConfig>({
   ports: { outputs: ['out'], minInputs: 1, maxInputs: 1 },
   configSchema,
   completionColumns: (c) => uniq([...keyListColumns(c.keyBy ?? ''), ...selectListColumns(c.aggregates ?? '', [])]),
+  // Its key columns with their input types, then the aggregates' result types.
+  columnTypes: (c, ctx) => {
+    const types = ctx.input();
+    const out: ColumnTypeMap = new Map();
+    for (const k of parseKeyBy(c.keyBy).columns) out.set(k, types.get(k) ?? { type: 'UNKNOWN' });
+    for (const a of compileAggregates(c.aggregates, types)) out.set(a.alias, a.resultType);
+    return out;
+  },
   columns: (c, ctx) => {
     const input = ctx.inputs[0]?.columns ?? null;
     const keys = attempt(ctx, ctx.path('keyBy'), () => parseKeyBy(c.keyBy));
