@@ -10,6 +10,8 @@ export type ColumnTypeMap = Map<string, ColumnType>;
 export interface ColumnTypesContext {
   /** The types of the columns reaching the node (computed on demand). */
   input(): ColumnTypeMap;
+  /** The types on one input port of a two-input node (a join's `left` or `right`). */
+  inputOn(port: 'left' | 'right'): ColumnTypeMap;
   /** Flink SQL types sampled from an undeclared file source's data, when the caller can read files. */
   sampled(): Record<string, string> | undefined;
 }

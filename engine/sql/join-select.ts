@@ -11,7 +11,7 @@
 import { tokenize } from './lexer.ts';
 import { ExpressionError } from './errors.ts';
 import { compileProjectionDetailed } from './projection.ts';
-import type { Row } from './types.ts';
+import type { ColumnType, ColumnTypes, Row } from './types.ts';
 
 export type JoinSide = 'L' | 'R';
 
@@ -23,6 +23,8 @@ export interface JoinColumnRef {
 export interface CompiledJoinSelect {
   /** Output column names, in order. */
   columns: string[];
+  /** Their static types, in the same order (UNKNOWN where the sides' types do not tell). */
+  types: ColumnType[];
   /** Input columns read, per side, in order of first appearance. */
   referenced: JoinColumnRef[];
   /** `extra` holds plain columns the select may read (a window join's window_start/window_end). */
@@ -61,13 +63,30 @@ export function rewriteJoinRefs(text: string): string {
   return out;
 }
 
+/** `L$x`/`R$x` typed as their side's `x`; a window join's bounds are ISO strings, as a window's. */
+function sidedTypes(left: ColumnTypes, right: ColumnTypes, windowColumns = false): ColumnTypes {
+  const out = new Map<string, ColumnType>();
+  if (windowColumns) for (const w of ['window_start', 'window_end']) out.set(w, { type: 'STRING' });
+  for (const [n, t] of left) out.set(`L$${n}`, t);
+  for (const [n, t] of right) out.set(`R$${n}`, t);
+  return out;
+}
+
 function refOf(name: string): JoinColumnRef | null {
   return name.startsWith('L$') || name.startsWith('R$') ? { side: name[0] as JoinSide, column: name.slice(2) } : null;
 }
 
-export function compileJoinSelect(text: string, extra: { windowColumns?: boolean } = {}): CompiledJoinSelect {
+/**
+ * `extra.types`: the static types of each side's columns, so the select is type-checked as any
+ * select list (a join's inputs are typed apart, so `L.x` and `R.x` may differ).
+ */
+export function compileJoinSelect(
+  text: string,
+  extra: { windowColumns?: boolean; types?: { left: ColumnTypes; right: ColumnTypes } } = {},
+): CompiledJoinSelect {
   const rewritten = rewriteJoinRefs(text);
-  const p = compileProjectionDetailed(rewritten);
+  const types = extra.types ? sidedTypes(extra.types.left, extra.types.right, extra.windowColumns) : undefined;
+  const p = compileProjectionDetailed(rewritten, types);
   if (p.columns === null) {
     throw new ExpressionError(
       "'*' is not allowed in a join's select: name the columns (L.x, R.y)",
@@ -103,10 +122,21 @@ export function compileJoinSelect(text: string, extra: { windowColumns?: boolean
     seen.add(c);
   });
   const internalOut = p.columns.map((c) => c.name);
+  const outTypes: ColumnType[] = p.columns.map((c) => {
+    const same = c.sourceColumn !== undefined ? types?.get(c.sourceColumn) : undefined;
+    if (same) return same;
+    const t: ColumnType = { type: c.type ?? 'UNKNOWN' };
+    if (c.precision !== undefined) {
+      t.precision = c.precision;
+      t.scale = c.scale;
+    }
+    return t;
+  });
   const n = columns.length;
   const project = p.project;
   return {
     columns,
+    types: outTypes,
     referenced,
     project(left, right, extra) {
       const row: Row = extra ? { ...extra } : {};

@@ -3,9 +3,10 @@ import { z } from 'zod';
 import { duration, nonEmpty } from '../schema-pieces.ts';
 import type { DurationInput } from '../config.ts';
 import { mapOptional } from '../durations.ts';
-import { compileAggregates, parseKeyBy, referencedColumns } from '../../sql/index.ts';
+import { compileAggregates, parseKeyBy } from '../../sql/index.ts';
 import { attempt, checkKnown } from '../columns.ts';
 import { keyListColumns, selectListColumns, uniq } from '../text.ts';
+import type { ColumnTypeMap } from '../column-types.ts';
 import { defineNode, type Assert, type SchemaMatches } from '../definition.ts';
 
 /** Group aggregation without windows: emits -U/+U updates as its input grows. */
@@ -40,12 +41,22 @@ export const aggregate = defineNode<'aggregate', AggregateConfig>({
   ports: { outputs: ['out'], minInputs: 1, maxInputs: 1 },
   configSchema,
   completionColumns: (c) => uniq([...keyListColumns(c.keyBy ?? ''), ...selectListColumns(c.aggregates ?? '', [])]),
+  // Its key columns with their input types, then the aggregates' result types.
+  columnTypes: (c, ctx) => {
+    const types = ctx.input();
+    const out: ColumnTypeMap = new Map();
+    for (const k of parseKeyBy(c.keyBy).columns) out.set(k, types.get(k) ?? { type: 'UNKNOWN' });
+    for (const a of compileAggregates(c.aggregates, types)) out.set(a.alias, a.resultType);
+    return out;
+  },
   columns: (c, ctx) => {
     const input = ctx.inputs[0]?.columns ?? null;
     const keys = attempt(ctx, ctx.path('keyBy'), () => parseKeyBy(c.keyBy));
     if (keys) checkKnown(ctx, ctx.path('keyBy'), keys.columns, input);
-    const aggs = attempt(ctx, ctx.path('aggregates'), () => compileAggregates(c.aggregates));
-    if (aggs) checkKnown(ctx, ctx.path('aggregates'), referencedColumns('aggregates', c.aggregates), input);
+    // Syntax, argument types (SUM of a STRING) and known columns, as a window's aggregates.
+    const aggs = ctx.checkExpression('aggregates', 'aggregates', c.aggregates, input)
+      ? compileAggregates(c.aggregates)
+      : null;
     if (!keys || !aggs) return null;
     const clash = aggs.find((a) => keys.columns.includes(a.alias));
     if (clash)

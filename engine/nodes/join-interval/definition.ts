@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { nonEmpty, signedDuration } from '../schema-pieces.ts';
 import type { DurationInput } from '../config.ts';
-import { joinColumns } from '../join-columns.ts';
+import { joinColumnTypes, joinColumns } from '../join-columns.ts';
 import { checkSignedDuration } from '../signed-duration.ts';
 import { selectListColumns, uniq } from '../text.ts';
 import { defineNode, type Assert, type SchemaMatches } from '../definition.ts';
@@ -51,6 +51,7 @@ export const intervalJoin = defineNode<'join.interval', IntervalJoinConfig>({
   configSchema,
   // `L.user` is named `user` in the output (Flink's rule for a qualified column).
   completionColumns: (c) => uniq(selectListColumns((c.select ?? '').replace(/\b[LR]\.(?=[`"A-Za-z_])/g, ''), [])),
+  columnTypes: (c, ctx) => joinColumnTypes(c, ctx, false),
   columns: (c, ctx) => {
     const lo = checkSignedDuration(c.lower),
       hi = checkSignedDuration(c.upper);

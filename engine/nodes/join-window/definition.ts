@@ -4,7 +4,7 @@ import { nonEmpty, windowSpec } from '../schema-pieces.ts';
 import { NEW_WINDOW, type WindowSpec } from '../config.ts';
 import { mapWindow } from '../durations.ts';
 import { checkWindowSpec } from '../columns.ts';
-import { joinColumns } from '../join-columns.ts';
+import { joinColumnTypes, joinColumns } from '../join-columns.ts';
 import { selectListColumns, uniq } from '../text.ts';
 import { checkWindowsPerRecord } from '../ranges.ts';
 import { defineNode, type Assert, type SchemaMatches } from '../definition.ts';
@@ -49,6 +49,7 @@ export const windowJoin = defineNode<'join.window', WindowJoinConfig>({
   configSchema,
   // `L.user` is named `user` in the output (Flink's rule for a qualified column).
   completionColumns: (c) => uniq(selectListColumns((c.select ?? '').replace(/\b[LR]\.(?=[`"A-Za-z_])/g, ''), [])),
+  columnTypes: (c, ctx) => joinColumnTypes(c, ctx, true),
   columns: (c, ctx) => {
     checkWindowSpec(ctx, c.window, 'window');
     return joinColumns(c, ctx, true);

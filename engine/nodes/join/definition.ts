@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { duration, nonEmpty } from '../schema-pieces.ts';
 import type { DurationInput } from '../config.ts';
 import { mapOptional } from '../durations.ts';
-import { joinColumns } from '../join-columns.ts';
+import { joinColumnTypes, joinColumns } from '../join-columns.ts';
 import { selectListColumns, uniq } from '../text.ts';
 import { defineNode, type Assert, type SchemaMatches } from '../definition.ts';
 import { joinFields } from '../shared-fields.ts';
@@ -52,6 +52,7 @@ export const join = defineNode<'join', JoinConfig>({
   // `L.user` is named `user` in the output (Flink's rule for a qualified column).
   completionColumns: (c) => uniq(selectListColumns((c.select ?? '').replace(/\b[LR]\.(?=[`"A-Za-z_])/g, ''), [])),
   columns: (c, ctx) => joinColumns(c, ctx, false),
+  columnTypes: (c, ctx) => joinColumnTypes(c, ctx, false),
   expressions: (c) => [c.select, c.leftKey, c.rightKey],
   mapDurations: (c, f) => mapOptional(c, 'stateTtl', f),
   // Outer joins retract NULL-padded rows when their first match arrives.

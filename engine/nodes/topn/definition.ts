@@ -7,6 +7,7 @@ import { parseKeyBy } from '../../sql/index.ts';
 import { compileOrderBy } from '../../sql/order-by.ts';
 import { attempt, checkKnown, checkWindowSpec } from '../columns.ts';
 import { uniq } from '../text.ts';
+import type { ColumnTypeMap } from '../column-types.ts';
 import { checkWindowsPerRecord } from '../ranges.ts';
 import { defineNode, type Assert, type SchemaMatches } from '../definition.ts';
 
@@ -59,6 +60,14 @@ export const topn = defineNode<'topn', TopNConfig>({
   configSchema,
   completionColumns: (c, ctx) =>
     uniq([...(c.window ? ['window_start', 'window_end'] : []), ...ctx.input(), TOPN_RANK_COLUMN]),
+  // Its input's types, the rank (BIGINT, as ROW_NUMBER's) and, per window, the window's bounds.
+  columnTypes: (c, ctx) => {
+    const out: ColumnTypeMap = new Map();
+    if (c.window) for (const w of ['window_start', 'window_end']) out.set(w, { type: 'STRING' });
+    for (const [n, t] of ctx.input()) out.set(n, t);
+    out.set(TOPN_RANK_COLUMN, { type: 'BIGINT' });
+    return out;
+  },
   columns: (c, ctx) => {
     const input = ctx.inputs[0]?.columns ?? null;
     const keys = attempt(ctx, ctx.path('partitionBy'), () => parseKeyBy(c.partitionBy));

@@ -21,7 +21,8 @@ const job = {
     {
       id: 'j',
       type: 'join.interval',
-      config: { leftKey: 'key', rightKey: 'seq', lower: '-1s', upper: '1s', select: 'L.key, R.seq' },
+      // Keys of one type (BIGINT = BIGINT: a STRING key never equals a BIGINT one), named apart per side.
+      config: { leftKey: 'value', rightKey: 'seq', lower: '-1s', upper: '1s', select: 'L.key, R.seq' },
     },
     { id: 'agg', type: 'aggregate', config: { keyBy: 'key', aggregates: 'COUNT(*) AS n' } },
     { id: 'shape', type: 'map', config: { select: 'key, n' } },
@@ -44,7 +45,7 @@ test('join inputs hash by their own key, left is input 0 and right input 1', () 
   const into = (to: string) => p.edges.filter((e) => e.toNode === to);
   const left = into('j').find((e) => e.fromNode === 'a')!;
   const right = into('j').find((e) => e.fromNode === 'b')!;
-  assert.deepEqual([left.partitioning, left.keyBy, left.inputIndex], ['hash', 'key', 0]);
+  assert.deepEqual([left.partitioning, left.keyBy, left.inputIndex], ['hash', 'value', 0]);
   assert.deepEqual([right.partitioning, right.keyBy, right.inputIndex], ['hash', 'seq', 1]);
   assert.deepEqual(
     into('agg').map((e) => [e.partitioning, e.keyBy]),
