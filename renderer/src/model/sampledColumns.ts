@@ -44,20 +44,6 @@ export function sampledColumns(node: JobNode, docPath: string | null): Sampled |
   return s && s.key === key ? s : null;
 }
 
-/** Type of each sampled column name (for completions); a name typed differently by two sources is left out. */
-export function sampledTypes(byNode: ReadonlyMap<string, Sampled>): ReadonlyMap<string, string> {
-  const out = new Map<string, string>();
-  const clash = new Set<string>();
-  for (const s of byNode.values())
-    for (const c of s.columns) {
-      const t = out.get(c.name);
-      if (t !== undefined && t !== c.type) clash.add(c.name);
-      out.set(c.name, c.type);
-    }
-  for (const n of clash) out.delete(n);
-  return out;
-}
-
 /** Keep samples in step with the document; returns the unsubscribe function. */
 export function startSourceSampling(store: DocStore, host: () => EngineHost, delayMs = 400): () => void {
   let timer: ReturnType<typeof setTimeout> | null = null;
