@@ -7,6 +7,8 @@
  */
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
 import {
   artifactPath,
@@ -19,6 +21,18 @@ import {
 import { clickPane, viewportSettled } from './designer-helpers.ts';
 
 const skip = chromiumOrSkip();
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** WCAG 2 A/AA violations inside `selector` (axe-core), as `rule: target` lines. */
+async function axeViolations(page: Page, selector: string): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: AXE });
+  return page.evaluate(async (sel) => {
+    const axe = (window as unknown as { axe: { run: (c: unknown, o: unknown) => Promise<AxeResult> } }).axe;
+    type AxeResult = { violations: Array<{ id: string; nodes: Array<{ target: string[] }> }> };
+    const r = await axe.run(sel, { runOnly: ['wcag2a', 'wcag2aa'] });
+    return r.violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`));
+  }, selector);
+}
 
 /** Rows of a schema table as `name type flags`, one string each. */
 async function schemaRows(page: Page, testId: string): Promise<string[]> {
@@ -45,7 +59,8 @@ describe('the designer shows types', { skip }, () => {
     ensureRenderer();
     serve = await startServe(['--example', 'orders-per-user']);
     browser = await launchChromium();
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    // bypassCSP: the app allows only its own scripts; axe-core is injected for the accessibility checks.
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, bypassCSP: true });
     page = await context.newPage();
     page.on('pageerror', (e) => pageErrors.push(String(e)));
     await page.goto(serve.url);
@@ -88,6 +103,7 @@ describe('the designer shows types', { skip }, () => {
     );
     assert.equal(await pop.getByTestId('schema-kind').textContent(), 'append-only');
     await page.screenshot({ path: artifactPath('edge-schema-popover.png') });
+    assert.deepEqual(await axeViolations(page, '[data-testid="edge-schema"]'), []);
     // Leaving the edge closes it.
     await page.mouse.move(20, 700);
     await pop.waitFor({ state: 'detached' });
@@ -148,6 +164,7 @@ describe('the designer shows types', { skip }, () => {
     const activeId = await where.getAttribute('aria-activedescendant');
     assert.equal(activeId, await first.getAttribute('id'));
     await page.screenshot({ path: artifactPath('autocomplete-function.png') });
+    assert.deepEqual(await axeViolations(page, '[data-testid="node-form"] .expr'), []);
     // Escape closes the list and keeps the text; typing opens it again.
     await page.keyboard.press('Escape');
     await list.waitFor({ state: 'detached' });

@@ -34,11 +34,15 @@ function merge(ranges: Range[]): Range[] {
 
 /**
  * `column`: the compiler's 1-based error column, or null. `message`: the validator's message for
- * the field, or null. A name is matched as a whole identifier, case-insensitively for functions
+ * the field, or null; the names it quotes are marked, else the column it gives. A name is matched as a whole identifier, case-insensitively for functions
  * and operators, exactly for columns (Flink's columns are case-sensitive).
  */
 export function errorRanges(tokens: readonly HighlightToken[], column: number | null, message: string | null): Range[] {
   const ranges: Range[] = [];
+  const names = message ? quotedNames(message) : [];
+  // A validator message without a name to find ("... (column 7)") marks its column.
+  const at = message && names.length === 0 ? /\(column (\d+)\)/.exec(message) : null;
+  if (column === null && at) column = Number(at[1]);
   if (column !== null && tokens.length > 0) {
     const end = tokens[tokens.length - 1].start + tokens[tokens.length - 1].text.length;
     const at = Math.min(Math.max(0, column - 1), end - 1);
@@ -47,7 +51,7 @@ export function errorRanges(tokens: readonly HighlightToken[], column: number | 
     if (t && t.kind !== 'plain') ranges.push([t.start, t.start + t.text.length]);
     else ranges.push([at, at + 1]);
   }
-  for (const name of message ? quotedNames(message) : []) {
+  for (const name of names) {
     const isColumn = message!.includes(`column '${name}'`);
     for (const t of tokens) {
       if (t.kind === 'string') continue;

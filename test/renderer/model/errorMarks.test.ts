@@ -25,6 +25,10 @@ test('a type error marks the function it names, in any case', () => {
   assert.deepEqual(marked("upper(amount) = 'A'", null, msg), ['upper']);
 });
 
+test('a validator message naming no name marks the column it gives', () => {
+  assert.deepEqual(marked('amount AND 1', null, 'the condition must be BOOLEAN, not BIGINT (column 1)'), ['amount']);
+});
+
 test('tokens split at mark edges and keep every character', () => {
   const [t] = highlightSql('abcdef');
   const pieces = splitToken(t, [[2, 4]]);
