@@ -9,6 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { JobProblem, NormalizedJob } from '../graph/types.ts';
 import { validateJob } from '../graph/validate.ts';
+import { fileSampler } from '../connectors/sampled-types.ts';
 import { applyRunOverrides, type RunOverrides } from '../graph/run-overrides.ts';
 
 export type LoadJobResult =
@@ -87,7 +88,8 @@ export async function loadJob(file: string, overrides: RunOverrides = {}): Promi
   const read = await readJobFile(file);
   if (!read.ok) return { ok: false, file, stage: read.stage, problems: [read.problem] };
   const baseDir = dirname(resolve(file));
-  const result = validateJob(applyRunOverrides(read.document, overrides), { baseDir });
+  // An undeclared file source is typed from a sample of its data, as the run and the export type it.
+  const result = validateJob(applyRunOverrides(read.document, overrides), { baseDir, sampled: fileSampler(baseDir) });
   if (!result.ok) return { ok: false, file, stage: 'validate', problems: result.problems };
   return { ok: true, file, baseDir, document: read.document, job: result.job, problems: result.problems };
 }

@@ -10,13 +10,16 @@
  * aliases on `out`, and its input unchanged on `late`.
  */
 
-import type { JobDocument, JobNode, JobProblem } from './types.ts';
+import type { JobDocument, JobNode, JobProblem, NormalizedJob } from './types.ts';
 import type { GraphIndex } from './check-graph.ts';
 import { isSource } from './ports.ts';
 import { outputColumnsOf, type ExpressionChecker, type ExpressionKind } from './expressions.ts';
 import { isNexmarkPort, nexmarkColumnNames } from './nexmark.ts';
 import { definitionOf } from './node-types.ts';
 import type { Columns } from '../nodes/columns.ts';
+import { columnTyper, type ColumnTypeOptions, type ColumnTyper } from './column-types.ts';
+import { unknownColumnMessage } from '../nodes/nearest.ts';
+import { checkEventTimeType, untypedSourceWarning } from './check-types.ts';
 
 export type { Columns };
 
@@ -30,8 +33,12 @@ const err = (path: string, message: string, nodeId: string): JobProblem => ({
   nodeId,
 });
 
-function sourceColumns(node: JobNode): Columns {
-  return definitionOf(node).sourceColumns?.(node.config) ?? null;
+/** Declared (or fixed) columns, else those a sample of the data gives, else null. */
+function sourceColumns(ctx: Ctx, node: JobNode): Columns {
+  const own = definitionOf(node).sourceColumns?.(node.config);
+  if (own) return own;
+  const sampled = ctx.sampled?.(node);
+  return sampled && Object.keys(sampled).length > 0 ? Object.keys(sampled) : null;
 }
 
 interface Ctx {
@@ -41,6 +48,9 @@ interface Ctx {
   problems: JobProblem[];
   /** Output columns per node id and port. */
   out: Map<string, { out: Columns; late: Columns }>;
+  /** Static column types through the graph (declared, sampled, computed). */
+  typer: ColumnTyper;
+  sampled: ColumnTypeOptions['sampled'];
 }
 
 function inputColumns(ctx: Ctx, id: string): Columns[] {
@@ -54,7 +64,11 @@ function inputColumns(ctx: Ctx, id: string): Columns[] {
   );
 }
 
-/** Syntax, then known columns. Returns false when the expression does not parse. */
+/**
+ * Syntax and types (against the node's input types), then the columns it reads against `known`.
+ * Returns false when the expression does not compile. A column unknown to the input is typed
+ * UNKNOWN, which passes every type check: a misspelling never hides behind a type error.
+ */
 function checkExpr(
   ctx: Ctx,
   node: JobNode,
@@ -65,7 +79,7 @@ function checkExpr(
   known: Columns,
 ): boolean {
   const path = `nodes[${index}].config.${field}`;
-  const e = ctx.expr.checkExpression(kind, text);
+  const e = ctx.expr.checkExpression(kind, text, ctx.typer.inputOf(node.id));
   if (e) {
     const where = e.column !== undefined && !/column \d+/.test(e.message) ? ` (column ${e.column})` : '';
     ctx.problems.push(err(path, `${e.message}${where}`, node.id));
@@ -76,7 +90,7 @@ function checkExpr(
     for (const col of ctx.expr.referencedColumns(kind, text)) {
       if (known.includes(col) || seen.has(col)) continue;
       seen.add(col);
-      ctx.problems.push(err(path, `unknown column '${col}' (known: ${known.join(', ')})`, node.id));
+      ctx.problems.push(err(path, unknownColumnMessage(col, known), node.id));
     }
   }
   return true;
@@ -87,13 +101,16 @@ function visit(ctx: Ctx, node: JobNode, index: number): void {
   const input = ins.length > 0 ? ins[0] : null;
   if (isSource(node.type)) {
     // Columns per port of a Nexmark source come from graph/nexmark.ts (inputColumns).
-    const cols = sourceColumns(node);
+    const cols = sourceColumns(ctx, node);
     const field = (node.config as { eventTime?: { field?: string } }).eventTime?.field;
+    const at = `nodes[${index}].config.eventTime.field`;
     if (field !== undefined && cols && !cols.includes(field)) {
-      ctx.problems.push(
-        err(`nodes[${index}].config.eventTime.field`, `unknown column '${field}' (known: ${cols.join(', ')})`, node.id),
-      );
+      ctx.problems.push(err(at, unknownColumnMessage(field, cols), node.id));
+    } else if (field !== undefined) {
+      const bad = checkEventTimeType(field, ctx.typer.outputOf(node.id, 'out'));
+      if (bad) ctx.problems.push(err(at, bad, node.id));
     }
+    if (!cols && ctx.sampled) ctx.problems.push(untypedSourceWarning(node, index));
     ctx.out.set(node.id, { out: cols, late: null });
     return;
   }
@@ -104,7 +121,11 @@ function visit(ctx: Ctx, node: JobNode, index: number): void {
   const path = (field?: string) => (field === undefined ? `nodes[${index}]` : `nodes[${index}].config.${field}`);
   const out = rule(node.config, {
     nodeId: node.id,
-    inputs: (ctx.idx.inputs.get(node.id) ?? []).map((e, i) => ({ port: e.toPort, columns: ins[i] })),
+    inputs: (ctx.idx.inputs.get(node.id) ?? []).map((e, i) => ({
+      port: e.toPort,
+      columns: ins[i],
+      types: ctx.typer.outputOf(e.from, e.fromPort ?? 'out'),
+    })),
     path,
     error: (at, message) => ctx.problems.push(err(at, message, node.id)),
     checkExpression: (field, kind, text, known) => checkExpr(ctx, node, index, field, kind, text, known),
@@ -162,8 +183,11 @@ export function checkColumns(
   idx: GraphIndex,
   expr: ExpressionChecker,
   problems: JobProblem[],
+  sampled?: ColumnTypeOptions['sampled'],
 ): NodeColumns {
-  const ctx: Ctx = { doc, idx, expr, problems, out: new Map() };
+  // The typer reads only nodes, edges and configs, which a schema-valid document has as a job does.
+  const typer = columnTyper(doc as unknown as NormalizedJob, { sampled });
+  const ctx: Ctx = { doc, idx, expr, problems, out: new Map(), typer, sampled };
   checkEventTime(ctx);
   for (const id of idx.order) {
     const { node, index } = idx.byId.get(id)!;

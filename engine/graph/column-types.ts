@@ -6,7 +6,7 @@
  * are typed by their values (engine/sql/arithmetic.ts); docs/sql-semantics.md says where that
  * differs from Flink, which types a column once for the whole table.
  */
-import type { NormalizedJob } from './types.ts';
+import type { JobNode, NormalizedJob } from './types.ts';
 import { NEXMARK_COLUMNS, isNexmarkPort } from './nexmark.ts';
 import { definitionOf } from './node-types.ts';
 import { columnTypeOfFlinkType, type ColumnTypeMap } from '../nodes/column-types.ts';
@@ -24,14 +24,24 @@ export interface ColumnTypeOptions {
    * Flink SQL types of an undeclared file source's columns, from a sample of its data (the runtime
    * passes engine/connectors/sample-columns.ts; the browser has no files and passes nothing).
    */
-  sampled?: (node: NormalizedJob['nodes'][number]) => Record<string, string> | undefined;
+  sampled?: (node: JobNode) => Record<string, string> | undefined;
 }
 
 /** Input types of any node of one job, each node's output typed once (a chain is typed in linear time). */
 export interface ColumnTyper {
   /** A fresh map: the caller may change it. */
   inputOf(nodeId: string): ColumnTypeMap;
+  /** The types on one output port of a node (`late` carries its input; `bad` the dead letters). */
+  outputOf(nodeId: string, port: string): ColumnTypeMap;
 }
+
+/** A file source's dead letters on its `bad` port: file, line, reason, text. */
+const DEAD_LETTER_TYPES: ColumnTypeMap = new Map([
+  ['file', { type: 'STRING' }],
+  ['line', { type: 'BIGINT' }],
+  ['reason', { type: 'STRING' }],
+  ['text', { type: 'STRING' }],
+]);
 
 export function inputColumnTypes(job: NormalizedJob, nodeId: string, opts: ColumnTypeOptions = {}): ColumnTypeMap {
   return columnTyper(job, opts).inputOf(nodeId);
@@ -53,14 +63,17 @@ export function columnTyper(job: NormalizedJob, opts: ColumnTypeOptions = {}): C
   const memo = new Map<string, ColumnTypeMap>();
   const visiting = new Set<string>();
 
+  const portTypes = (from: string, port: string | undefined): ColumnTypeMap =>
+    port === 'late'
+      ? mergeInputs(from)
+      : port === 'bad'
+        ? DEAD_LETTER_TYPES
+        : isNexmarkPort(port)
+          ? new Map(NEXMARK_COLUMNS[port].map(([name, t]) => [name, columnTypeOfFlinkType(t)]))
+          : outputTypes(from);
+
   const mergeInputs = (nodeId: string): ColumnTypeMap => {
-    const inputs = (incoming.get(nodeId) ?? []).map((e) =>
-      e.fromPort === 'late'
-        ? mergeInputs(e.from)
-        : isNexmarkPort(e.fromPort)
-          ? new Map(NEXMARK_COLUMNS[e.fromPort].map(([name, t]) => [name, columnTypeOfFlinkType(t)]))
-          : outputTypes(e.from),
-    );
+    const inputs = (incoming.get(nodeId) ?? []).map((e) => portTypes(e.from, e.fromPort));
     if (inputs.length === 0) return new Map();
     const out = new Map(inputs[0]);
     for (const other of inputs.slice(1)) {
@@ -89,7 +102,7 @@ export function columnTyper(job: NormalizedJob, opts: ColumnTypeOptions = {}): C
     return out;
   };
 
-  return { inputOf: mergeInputs };
+  return { inputOf: mergeInputs, outputOf: (nodeId, port) => new Map(portTypes(nodeId, port)) };
 }
 
 function computeOutput(

@@ -6,6 +6,7 @@
  */
 
 import { splitTopLevel } from '../nodes/text.ts';
+import type { ColumnTypes } from '../sql/index.ts';
 
 export { splitTopLevel };
 
@@ -13,8 +14,12 @@ export type ExpressionKind = 'where' | 'select' | 'keyBy' | 'aggregates';
 
 /** The part of engine/sql the validator uses; injectable so structure checks need no compiler. */
 export interface ExpressionChecker {
-  /** null when `text` is a valid expression of `kind`; otherwise the first error. */
-  checkExpression(kind: ExpressionKind, text: string): { message: string; column?: number } | null;
+  /**
+   * null when `text` is a valid expression of `kind`; otherwise the first error. `types`: the
+   * static types of the input columns, where known (type errors are then errors too). A cache must
+   * key on them as well (`typesKey`).
+   */
+  checkExpression(kind: ExpressionKind, text: string, types?: ColumnTypes): { message: string; column?: number } | null;
   /** Input columns `text` reads (only called when checkExpression returned null). */
   referencedColumns(kind: ExpressionKind, text: string): string[];
   /**
@@ -26,6 +31,15 @@ export interface ExpressionChecker {
     text: string,
     input: readonly string[] | null,
   ): readonly string[] | null;
+}
+
+/** A stable text for a set of column types, for caches of checkExpression results. */
+export function typesKey(types: ColumnTypes | undefined): string {
+  if (!types || types.size === 0) return '';
+  return [...types]
+    .map(([n, t]) => `${n}\u0000${t.type}\u0000${t.precision ?? ''}\u0000${t.scale ?? ''}`)
+    .sort()
+    .join('\u0001');
 }
 
 /** Output columns through `checker`, or from the list's structure when it cannot tell. */

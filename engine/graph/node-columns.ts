@@ -5,6 +5,7 @@
  */
 import type { JobDocument, JobProblem } from './types.ts';
 import type { ExpressionChecker } from './expressions.ts';
+import type { ColumnTypeOptions } from './column-types.ts';
 import { checkGraph } from './check-graph.ts';
 import { checkColumns, type NodeColumns } from './check-columns.ts';
 import {
@@ -17,7 +18,7 @@ import {
 
 /** The real expression compiler as an ExpressionChecker (the designer wraps it in a cache). */
 export const sqlExpressionChecker: Required<ExpressionChecker> = {
-  checkExpression: (kind, text) => checkExpression(kind, text),
+  checkExpression: (kind, text, types) => checkExpression(kind, text, types),
   referencedColumns: (kind, text) => referencedColumns(kind, text),
   outputColumns: (kind, text, input) => {
     if (kind === 'keyBy') return parseKeyBy(text).columns;
@@ -35,7 +36,11 @@ export const sqlExpressionChecker: Required<ExpressionChecker> = {
  * the designer and for exporters). Nodes on a cycle are absent; unknown columns are null.
  * Expects a schema-valid document.
  */
-export function nodeColumns(doc: JobDocument, expressions: ExpressionChecker = sqlExpressionChecker): NodeColumns {
+export function nodeColumns(
+  doc: JobDocument,
+  expressions: ExpressionChecker = sqlExpressionChecker,
+  sampled?: ColumnTypeOptions['sampled'],
+): NodeColumns {
   const scratch: JobProblem[] = [];
-  return checkColumns(doc, checkGraph(doc, scratch), expressions, scratch);
+  return checkColumns(doc, checkGraph(doc, scratch), expressions, scratch, sampled);
 }

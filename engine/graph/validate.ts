@@ -17,6 +17,7 @@ import { checkRanges } from './check-ranges.ts';
 import { checkDeadLetters } from './check-dead-letters.ts';
 import { checkNodeConfigs } from './check-nodes.ts';
 import type { ExpressionChecker } from './expressions.ts';
+import type { ColumnTypeOptions } from './column-types.ts';
 import { sqlExpressionChecker } from './node-columns.ts';
 import { definitionOf } from './node-types.ts';
 
@@ -28,6 +29,13 @@ export interface ValidateOptions {
   baseDir?: string;
   /** Defaults to the real expression compiler in engine/sql. */
   expressions?: ExpressionChecker;
+  /**
+   * The Flink SQL types (name -> type) of an undeclared file source's columns, from a sample of
+   * its data: with it, columns downstream are checked as if declared, and a source it cannot
+   * sample gets a warning. The CLI and the host pass engine/connectors/sampled-types.ts, the
+   * designer its host's samples.
+   */
+  sampled?: ColumnTypeOptions['sampled'];
 }
 
 /** Values the schema cannot express: durations that must be positive. */
@@ -90,7 +98,7 @@ export function validateJob(input: unknown, options: ValidateOptions = {}): Vali
   checkRanges(doc, problems);
   checkDeadLetters(doc, problems);
   const idx = checkGraph(doc, problems);
-  const columns = checkColumns(doc, idx, options.expressions ?? sqlExpressionChecker, problems);
+  const columns = checkColumns(doc, idx, options.expressions ?? sqlExpressionChecker, problems, options.sampled);
   checkNodeConfigs(doc, columns, problems);
   checkChangelog(idx, problems);
   if (problems.some((p) => p.severity !== 'warning')) return { ok: false, problems };

@@ -7,6 +7,8 @@ import { ExpressionError } from '../sql/index.ts';
 import { checkDuration } from './units.ts';
 import type { InputPort } from './ports.ts';
 import type { WindowSpec } from './config.ts';
+import type { ColumnTypeMap } from './column-types.ts';
+import { unknownColumnMessage } from './nearest.ts';
 
 /** Column names, or null when not known before reading the data. */
 export type Columns = readonly string[] | null;
@@ -14,6 +16,8 @@ export type Columns = readonly string[] | null;
 export interface ColumnsInput {
   port: InputPort | undefined;
   columns: Columns;
+  /** The static types of the columns on this edge, where known (an absent name: type unknown). */
+  types: ColumnTypeMap;
 }
 
 export interface ColumnsContext {
@@ -26,8 +30,9 @@ export interface ColumnsContext {
   /** Records an error of this node at `path`. */
   error(path: string, message: string): void;
   /**
-   * Checks an expression at config `field`: its syntax, then the columns it reads against `known`
-   * (each problem recorded); false when it does not parse.
+   * Checks an expression at config `field`: its syntax and types (against the first input's column
+   * types), then the columns it reads against `known` (each problem recorded); false when it does
+   * not compile.
    */
   checkExpression(field: string, kind: ExpressionListKind, text: string, known: Columns): boolean;
   /** Output columns of a valid select, aggregate or keyBy list, given its input's (null = unknown). */
@@ -63,8 +68,7 @@ export function checkKnown(
 ): void {
   if (!known || known.includes('*')) return;
   for (const c of new Set(cols)) {
-    if (!known.includes(c))
-      ctx.error(path, `unknown column '${prefix}${c}' (known: ${known.map((k) => prefix + k).join(', ')})`);
+    if (!known.includes(c)) ctx.error(path, unknownColumnMessage(c, known, prefix));
   }
 }
 

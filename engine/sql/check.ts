@@ -4,14 +4,19 @@ import { compileConditionDetailed } from './condition.ts';
 import { ExpressionError } from './errors.ts';
 import { parseSelectList, type ParsedItem } from './parse.ts';
 import { compileProjectionDetailed, parseKeyBy } from './projection.ts';
-import type { ExpressionKind } from './types.ts';
+import type { ColumnTypes, ExpressionKind } from './types.ts';
+import { checkAggregateArgTypes } from './aggregate-types.ts';
 import { compileExpr } from './compile.ts';
 import { contextFor } from './context.ts';
 
-/** Compiles `text` as `kind` and returns the error, or null when it is valid. Never throws. */
-export function checkExpression(kind: ExpressionKind, text: string): ExpressionError | null {
+/**
+ * Compiles `text` as `kind` and returns the error, or null when it is valid. Never throws. With
+ * `types` (the input columns' static types) type errors are found too, as Flink's validator finds
+ * them: a STRING in arithmetic, a BIGINT condition, UPPER of a BIGINT, SUM of a STRING.
+ */
+export function checkExpression(kind: ExpressionKind, text: string, types?: ColumnTypes): ExpressionError | null {
   try {
-    compileKind(kind, text);
+    compileKind(kind, text, types);
     return null;
   } catch (e) {
     if (e instanceof ExpressionError) return e;
@@ -20,19 +25,20 @@ export function checkExpression(kind: ExpressionKind, text: string): ExpressionE
   }
 }
 
-function compileKind(kind: ExpressionKind, text: string): void {
+function compileKind(kind: ExpressionKind, text: string, types?: ColumnTypes): void {
   switch (kind) {
     case 'where':
-      compileConditionDetailed(text);
+      compileConditionDetailed(text, types);
       return;
     case 'select':
-      compileProjectionDetailed(text);
+      compileProjectionDetailed(text, types);
       return;
     case 'keyBy':
       parseKeyBy(text);
       return;
     case 'aggregates':
-      compileAggregates(text);
+      compileAggregates(text, types);
+      checkAggregateArgTypes(text, types);
       return;
   }
 }

@@ -66,6 +66,35 @@ export function describeType(c: Compiled): string {
   return c.type === 'UNKNOWN' && c.numeric ? 'a number' : c.type;
 }
 
+/** A static type as Flink prints it in "Cannot apply" messages: INT, BIGINT, DECIMAL(10, 2), STRING... */
+export function flinkTypeName(c: Pick<Compiled, 'type' | 'precision' | 'scale' | 'numeric'>): string {
+  if (c.type === 'BIGINT') return c.precision === 10 ? 'INT' : 'BIGINT';
+  if (c.type === 'DECIMAL' && c.precision !== undefined) return `DECIMAL(${c.precision}, ${c.scale ?? 0})`;
+  if (c.type === 'TIMESTAMP') return 'TIMESTAMP(3)';
+  if (c.type === 'UNKNOWN') return c.numeric ? 'NUMERIC' : 'ANY';
+  return c.type;
+}
+
+const NUMERIC_TYPES: ReadonlySet<SqlType> = new Set(['BIGINT', 'DECIMAL', 'DOUBLE']);
+
+/** Known to be a number type (an UNKNOWN is not known to be anything). */
+export function isNumericType(c: Compiled): boolean {
+  return NUMERIC_TYPES.has(c.type);
+}
+
+/**
+ * Flink's refusal of an operator over operands of the wrong types (Calcite's message, without the
+ * "Supported form(s)" tail): `Cannot apply '+' to arguments of type '<BIGINT> + <STRING>'`.
+ */
+export function cannotApplyInfix(ctx: CompileContext, op: string, l: Compiled, r: Compiled, node: SqlAst): never {
+  return fail(
+    ctx,
+    `Cannot apply '${op}' to arguments of type '<${flinkTypeName(l)}> ${op} <${flinkTypeName(r)}>'`,
+    node,
+    op,
+  );
+}
+
 /** Marks a result as numeric when its exact type is unknown (a column was involved). */
 export function numeric(c: Compiled, decimalFrom?: Compiled): Compiled {
   if (c.type === 'UNKNOWN') c.numeric = true;

@@ -10,6 +10,7 @@ import {
 } from './compile-context.ts';
 import { FUNCTIONS, UNSUPPORTED_FUNCTIONS } from './functions.ts';
 import { compileBinary } from './operators.ts';
+import { paramProblem } from './function-params.ts';
 import type { ColumnTypes, Compiled, Evaluator, Row, SqlAst, SqlType } from './types.ts';
 import { compare, toBool, toNumber, toTimestamp } from './values.ts';
 import {
@@ -309,6 +310,8 @@ function compileFunction(node: SqlAst, ctx: CompileContext): Compiled {
     fail(ctx, `${name} expects ${want} argument${plural}, got ${args.length}`, node, name);
   }
   const compiled = args.map((a) => compileExpr(a, ctx));
+  const typeProblem = paramProblem(name, spec, compiled);
+  if (typeProblem) fail(ctx, typeProblem, node, name);
   const problem = spec.check?.(compiled);
   if (problem) fail(ctx, `${name}: ${problem}`, node, name);
   const built = spec.build(compiled);

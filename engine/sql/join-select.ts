@@ -11,7 +11,7 @@
 import { tokenize } from './lexer.ts';
 import { ExpressionError } from './errors.ts';
 import { compileProjectionDetailed } from './projection.ts';
-import type { Row } from './types.ts';
+import type { ColumnType, ColumnTypes, Row } from './types.ts';
 
 export type JoinSide = 'L' | 'R';
 
@@ -61,13 +61,28 @@ export function rewriteJoinRefs(text: string): string {
   return out;
 }
 
+function sidedTypes(left: ColumnTypes, right: ColumnTypes): ColumnTypes {
+  const out = new Map<string, ColumnType>();
+  for (const [n, t] of left) out.set(`L$${n}`, t);
+  for (const [n, t] of right) out.set(`R$${n}`, t);
+  return out;
+}
+
 function refOf(name: string): JoinColumnRef | null {
   return name.startsWith('L$') || name.startsWith('R$') ? { side: name[0] as JoinSide, column: name.slice(2) } : null;
 }
 
-export function compileJoinSelect(text: string, extra: { windowColumns?: boolean } = {}): CompiledJoinSelect {
+/**
+ * `extra.types`: the static types of each side's columns, so the select is type-checked as any
+ * select list (a join's inputs are typed apart, so `L.x` and `R.x` may differ).
+ */
+export function compileJoinSelect(
+  text: string,
+  extra: { windowColumns?: boolean; types?: { left: ColumnTypes; right: ColumnTypes } } = {},
+): CompiledJoinSelect {
   const rewritten = rewriteJoinRefs(text);
-  const p = compileProjectionDetailed(rewritten);
+  const types = extra.types ? sidedTypes(extra.types.left, extra.types.right) : undefined;
+  const p = compileProjectionDetailed(rewritten, types);
   if (p.columns === null) {
     throw new ExpressionError(
       "'*' is not allowed in a join's select: name the columns (L.x, R.y)",

@@ -1,4 +1,5 @@
 import {
+  cannotApplyInfix,
   constant,
   fail,
   make,
@@ -42,9 +43,14 @@ export function compileBinary(node: SqlAst, ctx: CompileContext, compileExpr: Op
     case '<=':
     case '>':
     case '>=':
+      // Flink compares a STRING with a number (the parity corpus runs `a > 1` over a STRING column).
       return comparison(op, compileExpr(node.left, ctx), compileExpr(node.right, ctx));
-    case '||':
-      return concat2(compileExpr(node.left, ctx), compileExpr(node.right, ctx));
+    case '||': {
+      const l = compileExpr(node.left, ctx),
+        r = compileExpr(node.right, ctx);
+      if (!stringOrUnknown(l) || !stringOrUnknown(r)) cannotApplyInfix(ctx, op, l, r, node);
+      return concat2(l, r);
+    }
     case 'LIKE':
     case 'NOT LIKE':
       return like(op === 'NOT LIKE', node, ctx, compileExpr);
@@ -99,6 +105,8 @@ function arithmetic(op: string, node: SqlAst, ctx: CompileContext, compileExpr: 
   const r = compileExpr(node.right, ctx);
   requireNumeric(ctx, l, op, node);
   requireNumeric(ctx, r, op, node);
+  // Flink casts no STRING to a number implicitly (its validator runs without type coercion).
+  if (l.type === 'STRING' || r.type === 'STRING') cannotApplyInfix(ctx, op, l, r, node);
   const lf = l.fn,
     rf = r.fn;
   const type = arithmeticType(l.type, r.type);
@@ -125,6 +133,11 @@ function arithmetic(op: string, node: SqlAst, ctx: CompileContext, compileExpr: 
     out.scale = d.scale;
   }
   return out;
+}
+
+/** `||` takes strings: a statically typed number, boolean or timestamp is refused as in Flink. */
+function stringOrUnknown(c: Compiled): boolean {
+  return c.type === 'STRING' || (c.type === 'UNKNOWN' && !c.numeric);
 }
 
 export function comparison(op: string, l: Compiled, r: Compiled): Compiled {

@@ -18,6 +18,7 @@ import type { AppCommand, EngineHost, HostEvent, HostInfo } from '../common/api.
 import type { JobProblem, NormalizedJob } from '../../graph/types.ts';
 import { GENERATOR_COLUMNS } from '../../graph/check-columns.ts';
 import { inferFileColumns } from '../../connectors/sample-columns.ts';
+import { fileSampler } from '../../connectors/sampled-types.ts';
 import { testPostgresTable } from '../../connectors/postgres/test-connection.ts';
 import type { TaskLauncher } from '../../runtime/job/api.ts';
 import { listRetainedCheckpoints } from '../../runtime/job/job-runner.ts';
@@ -102,8 +103,9 @@ export function createLocalHost(opts: LocalHostOptions): LocalHost {
   const allowEnv = opts.allowEnv ?? envAllowance();
   const runs = new RunRegistry({ launcher: opts.launcher, eventInterval: opts.eventInterval, emit });
 
-  function validated(input: unknown, baseDir: string): { job: NormalizedJob; problems: JobProblem[] } {
-    const v = validateJob(input, { baseDir });
+  /** `sampled`: also type undeclared file sources from their data (only once their paths are confined). */
+  function validated(input: unknown, baseDir: string, sampled = false): { job: NormalizedJob; problems: JobProblem[] } {
+    const v = validateJob(input, { baseDir, ...(sampled ? { sampled: fileSampler(baseDir) } : {}) });
     if (!v.ok) {
       const name = typeof (input as { name?: unknown })?.name === 'string' ? (input as { name: string }).name : 'job';
       throw new HostError('invalid_job', `${name}: ${summarize(v.problems)}`, v.problems);
@@ -147,6 +149,9 @@ export function createLocalHost(opts: LocalHostOptions): LocalHost {
         });
         const granted = await files.foldersFor(await documentOf(req.path));
         const job = await confineRun({ ...validated(overridden, baseDir).job, baseDir }, files, baseDir, granted);
+        // The files are the run's now: a misspelled or mistyped column of a source that had no data
+        // at design time fails here, at the start, instead of writing NULLs.
+        validated(overridden, baseDir, true);
         checkJobEnv(job, allowEnv);
         let from: string | undefined;
         if (req.restoreFrom && req.restoreFrom !== 'latest') {

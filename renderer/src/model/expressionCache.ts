@@ -4,7 +4,7 @@
  * cached by kind and text, so re-validating a 200-node job after a keystroke compiles one
  * expression, not 200.
  */
-import type { ExpressionChecker } from '../../../engine/graph/expressions.ts';
+import { typesKey, type ExpressionChecker } from '../../../engine/graph/expressions.ts';
 import { sqlExpressionChecker } from '../../../engine/graph/validate.ts';
 
 const { checkExpression, referencedColumns, outputColumns } = sqlExpressionChecker;
@@ -31,7 +31,7 @@ function memo<A extends unknown[], R>(fn: (...args: A) => R, key: (...args: A) =
 }
 
 export const cachedExpressions: ExpressionChecker = {
-  checkExpression: memo(checkExpression, (kind, text) => `${kind}\u0000${text}`),
+  checkExpression: memo(checkExpression, (kind, text, types) => `${kind}\u0000${text}\u0000${typesKey(types)}`),
   referencedColumns: memo(referencedColumns, (kind, text) => `${kind}\u0000${text}`),
   outputColumns: memo(
     outputColumns,

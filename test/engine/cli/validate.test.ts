@@ -1,7 +1,7 @@
 // `weir validate` as a real subprocess: documented messages, exit codes, no stack traces.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { cpSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, hasStackTrace, tempDir, weir, writeJob } from './cli-helpers.ts';
 
@@ -107,6 +107,8 @@ test('warnings do not fail validation; --json prints one object per file', async
   const job = ordersJob();
   job.nodes.push({ id: 'unused', type: 'filter', config: { where: 'amount > 0' } });
   job.edges.push({ from: 'orders', to: 'unused' });
+  // With its data beside it, the source's columns are typed from a sample (no "columns unknown" warning).
+  cpSync(join(ROOT, 'examples', 'orders-per-user', 'data'), join(dir, 'data'), { recursive: true });
   const file = writeJob(dir, 'job.json', job);
   const r = await weir(['validate', file]);
   assert.equal(r.code, 0, r.stderr);

@@ -79,14 +79,18 @@ test('expression syntax errors carry the field path and the column', () => {
 test('unknown columns against a declared file schema', () => {
   const doc = baseJob();
   (node(doc, 'big').config as { where: string }).where = 'amout >= 10';
-  assert.deepEqual(errorLines(doc), ["nodes[1].config.where: unknown column 'amout' (known: user, amount, ts)"]);
+  assert.deepEqual(errorLines(doc), [
+    "nodes[1].config.where: unknown column 'amout' (columns: user, amount, ts; did you mean 'amount'?)",
+  ]);
   const key = baseJob();
   (node(key, 'per_user').config as { keyBy: string }).keyBy = 'usr';
-  assert.deepEqual(errorLines(key), ["nodes[2].config.keyBy: unknown column 'usr' (known: user, amount, ts)"]);
+  assert.deepEqual(errorLines(key), [
+    "nodes[2].config.keyBy: unknown column 'usr' (columns: user, amount, ts; did you mean 'user'?)",
+  ]);
   const et = baseJob();
   (node(et, 'orders').config as { eventTime: { field: string } }).eventTime.field = 'time';
   assert.deepEqual(errorLines(et), [
-    "nodes[0].config.eventTime.field: unknown column 'time' (known: user, amount, ts)",
+    "nodes[0].config.eventTime.field: unknown column 'time' (columns: user, amount, ts)",
   ]);
 });
 
@@ -122,12 +126,14 @@ test('generator columns, map output and window output flow downstream', () => {
   assert.equal(validateJob(doc).ok, true, JSON.stringify(validateJob(doc).problems));
 
   (node(doc, 'm').config as { select: string }).select = 'kee AS sensor, value * 2 AS v2, ts';
-  assert.deepEqual(errorLines(doc), ["nodes[1].config.select: unknown column 'kee' (known: seq, key, value, ts)"]);
+  assert.deepEqual(errorLines(doc), [
+    "nodes[1].config.select: unknown column 'kee' (columns: seq, key, value, ts; did you mean 'key'?)",
+  ]);
 
   (node(doc, 'm').config as { select: string }).select = 'key AS sensor, value * 2 AS v2, ts';
   (node(doc, 'f').config as { where: string }).where = 'value > 1';
   assert.deepEqual(errorLines(doc), [
-    "nodes[3].config.where: unknown column 'value' (known: window_start, window_end, sensor, avg_v, EXPR$1)",
+    "nodes[3].config.where: unknown column 'value' (columns: window_start, window_end, sensor, avg_v, EXPR$1)",
   ]);
 });
 
@@ -138,7 +144,7 @@ test("a window's late port carries its input columns", () => {
     { id: 'late', type: 'sink.preview', config: {} },
   );
   doc.edges.push({ from: 'per_user', to: 'late_f', fromPort: 'late' }, { from: 'late_f', to: 'late' });
-  assert.deepEqual(errorLines(doc), ["nodes[4].config.where: unknown column 'n' (known: user, amount, ts)"]);
+  assert.deepEqual(errorLines(doc), ["nodes[4].config.where: unknown column 'n' (columns: user, amount, ts)"]);
   (node(doc, 'late_f').config as { where: string }).where = 'amount > 1';
   assert.equal(validateJob(doc).ok, true);
 });
@@ -174,7 +180,7 @@ test('select * passes the input columns through', () => {
   assert.equal(validateJob(doc).ok, true, JSON.stringify(validateJob(doc).problems));
   (node(doc, 'big').config as { where: string }).where = 'triple > 20';
   assert.deepEqual(errorLines(doc), [
-    "nodes[2].config.where: unknown column 'triple' (known: user, amount, ts, double_amount)",
+    "nodes[2].config.where: unknown column 'triple' (columns: user, amount, ts, double_amount)",
   ]);
 });
 

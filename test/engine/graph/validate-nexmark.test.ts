@@ -26,7 +26,7 @@ test('a Nexmark port carries its own columns: bid has price, person has none', (
   assert.deepEqual(messages(job({ events: 100 })), []);
   const wrong = messages(job({ events: 100 }, 'price > 10', 'person'));
   assert.ok(
-    wrong.some((m) => /nodes\[1\]\.config\.where: unknown column 'price' \(known: id, name, emailAddress/.test(m)),
+    wrong.some((m) => /nodes\[1\]\.config\.where: unknown column 'price' \(columns: id, name, emailAddress/.test(m)),
     JSON.stringify(wrong),
   );
 });

@@ -107,12 +107,12 @@ test('join columns are checked against the input on their side', () => {
   c.leftKey = 'id';
   c.select = 'L.user, R.amount, country';
   assert.deepEqual(errorLines(doc), [
-    "nodes[2].config.leftKey: unknown column 'id' (known: user, amount, ts)",
+    "nodes[2].config.leftKey: unknown column 'id' (columns: user, amount, ts)",
     "nodes[2].config.select: column 'country' needs an input prefix: L.country or R.country (column 19)",
   ]);
   c.select = 'L.user, R.amount, L.user AS u2';
   assert.deepEqual(errorLines(doc).slice(1), [
-    "nodes[2].config.select: unknown column 'R.amount' (known: R.id, R.country, R.ts)",
+    "nodes[2].config.select: unknown column 'R.amount' (columns: R.id, R.country, R.ts)",
   ]);
   c.leftKey = 'user';
   c.lower = '10s';
@@ -167,7 +167,7 @@ test('aggregate and topn: columns, COUNT(DISTINCT), FILTER and their errors', ()
   ]);
   (doc.nodes[1].config as { aggregates: string }).aggregates = 'COUNT(*) FILTER (WHERE nope > 3) AS n, COUNT(*) AS key';
   assert.deepEqual(errorLines(doc), [
-    "nodes[1].config.aggregates: unknown column 'nope' (known: seq, key, value, ts)",
+    "nodes[1].config.aggregates: unknown column 'nope' (columns: seq, key, value, ts)",
     "nodes[1].config.aggregates: output column 'key' is already a key column: choose another alias",
   ]);
   const top: JobDocument = {
@@ -182,7 +182,9 @@ test('aggregate and topn: columns, COUNT(DISTINCT), FILTER and their errors', ()
       { from: 't', to: 'out' },
     ],
   };
-  assert.deepEqual(errorLines(top), ["nodes[1].config.orderBy: unknown column 'tss' (known: seq, key, value, ts)"]);
+  assert.deepEqual(errorLines(top), [
+    "nodes[1].config.orderBy: unknown column 'tss' (columns: seq, key, value, ts; did you mean 'ts'?)",
+  ]);
   (top.nodes[1].config as { orderBy: string }).orderBy = 'ts ASC';
   assert.ok(validateJob(top).ok);
   assert.deepEqual(nodeColumns(top).get('t')?.out, ['seq', 'key', 'value', 'ts', 'rownum']);
