@@ -4,7 +4,7 @@
  * generator's fixed columns, map aliases, window keys and aggregate aliases, each type's
  * `completionColumns` rule (engine/nodes/<type>/definition.ts). Unknown stays unknown (an empty list).
  */
-import type { JobDocument, JobEdge, JobNode } from '../../../engine/graph/types.ts';
+import type { JobDocument, JobNode } from '../../../engine/graph/types.ts';
 import { isNodeType, nodeDefinition } from '../../../engine/graph/node-types.ts';
 import type { CompletionContext } from '../../../engine/nodes/definition.ts';
 import { cachedExpressions } from './expressionCache.ts';
@@ -47,28 +47,20 @@ export function inputColumns(
   const cols: string[] = [];
   for (const e of job.edges) {
     if (e.to !== nodeId) continue;
-    cols.push(...edgeColumnNames(job, e, docPath, seen));
+    const src = job.nodes.find((n) => n.id === e.from);
+    if (!src) continue;
+    // A window's `late` output carries its input records unchanged; `bad` carries dead letters.
+    cols.push(
+      ...(e.fromPort === 'late'
+        ? inputColumns(job, src.id, new Set(seen), docPath)
+        : e.fromPort === 'bad'
+          ? DEAD_LETTER_COLUMNS
+          : isNexmarkPort(e.fromPort)
+            ? nexmarkColumnNames(e.fromPort)
+            : outputColumns(job, src, new Set(seen), docPath)),
+    );
   }
   return uniq(cols);
-}
-
-/** Columns one edge carries (empty when unknown). */
-export function edgeColumnNames(
-  job: JobDocument,
-  e: JobEdge,
-  docPath: string | null = null,
-  seen = new Set<string>(),
-): string[] {
-  const src = job.nodes.find((n) => n.id === e.from);
-  if (!src) return [];
-  // A window's `late` output carries its input records unchanged; `bad` carries dead letters.
-  return e.fromPort === 'late'
-    ? inputColumns(job, src.id, new Set(seen), docPath)
-    : e.fromPort === 'bad'
-      ? DEAD_LETTER_COLUMNS
-      : isNexmarkPort(e.fromPort)
-        ? nexmarkColumnNames(e.fromPort)
-        : outputColumns(job, src, new Set(seen), docPath);
 }
 
 /**

@@ -1,14 +1,12 @@
 /**
  * What the designer shows of a connection's data: each column's name, Flink SQL type, nullability
- * and time attribute, and whether the connection carries a changelog. The edge popover and the
- * inspector's input list read it; both show "unknown" rather than guess when the engine cannot
- * type a column (an unsampled file, an expression it cannot compile).
+ * and time attribute, and whether the connection carries a changelog, as the engine's planner
+ * derives them (engine/graph/edge-schemas.ts) with the columns sampled from sources' data. The
+ * edge popover, the inspector's input list and the completions read it; they show "unknown"
+ * rather than guess where the engine cannot tell (an unsampled file, an untyped expression).
  */
-import type { JobDocument, JobEdge, NormalizedJob } from '../../../engine/graph/types.ts';
-import { columnTyper } from '../../../engine/graph/column-types.ts';
-import type { ColumnType } from '../../../engine/sql/index.ts';
-import { edgeColumnNames } from './columns.ts';
-import { changelogEdgeKeys } from './changelog.ts';
+import type { JobDocument, JobEdge } from '../../../engine/graph/types.ts';
+import { edgeSchemas, type Schema } from '../../../engine/graph/edge-schemas.ts';
 import { edgeKey } from './ops.ts';
 import { sampledColumns, sampledStore } from './sampledColumns.ts';
 
@@ -16,10 +14,9 @@ export interface SchemaColumn {
   name: string;
   /** Flink SQL type (`STRING`, `DECIMAL(10, 2)`), or null when the engine cannot tell it. */
   type: string | null;
-  /** Whether the column may be NULL; null when not known. */
-  nullable: boolean | null;
-  /** `rowtime` for the event-time attribute. */
-  time: 'rowtime' | 'proctime' | null;
+  nullable: boolean;
+  /** `rowtime` on the event-time attribute. */
+  time: 'rowtime' | null;
 }
 
 export interface EdgeSchema {
@@ -28,39 +25,25 @@ export interface EdgeSchema {
   changelog: boolean;
 }
 
-/** A static type as Flink SQL names it (Weir types INT columns as BIGINT with precision 10). */
-export function flinkTypeName(t: ColumnType | undefined): string | null {
-  if (!t) return null;
-  switch (t.type) {
-    case 'BIGINT':
-      return t.precision === 10 ? 'INT' : 'BIGINT';
-    case 'DECIMAL':
-      return `DECIMAL(${t.precision ?? 10}, ${t.scale ?? 0})`;
-    case 'TIMESTAMP':
-      return 'TIMESTAMP(3)';
-    case 'UNKNOWN':
-      return null;
-    default:
-      return t.type;
-  }
-}
-
-interface Typed {
-  byNode: unknown;
-  docPath: string | null;
-  changelog: Set<string>;
-  /** The types each edge carries, typed on demand. */
-  types(e: JobEdge): ReadonlyMap<string, ColumnType>;
+function view(s: Schema): EdgeSchema {
+  return {
+    changelog: s.changelog,
+    columns: s.known
+      ? s.columns.map((c) => ({
+          name: c.name,
+          type: c.type === 'UNKNOWN' ? null : c.type,
+          nullable: c.nullable,
+          time: c.timeAttribute ?? null,
+        }))
+      : null,
+  };
 }
 
 /**
- * One typer per document shape and sample set: typing is linear in the graph, and every popover,
- * the inspector and the completions read it. Moving a node makes a new document with the same
- * edges and configs, which is the same shape: dragging never re-types. An edge's types are what a
- * probe fed by that edge alone receives (a join's target merges its inputs), so the typer types a
- * copy of the job with one probe per edge.
+ * The schemas of one document shape and sample set, by edge key. Moving a node makes a new
+ * document with the same edges and configs, the same shape: dragging never re-types.
  */
-let last: (Typed & { job: JobDocument }) | null = null;
+let last: { job: JobDocument; byNode: unknown; docPath: string | null; byEdge: Map<string, EdgeSchema> } | null = null;
 
 function sameShape(a: JobDocument, b: JobDocument): boolean {
   if (a === b) return true;
@@ -71,63 +54,25 @@ function sameShape(a: JobDocument, b: JobDocument): boolean {
   });
 }
 
-function typedOf(job: JobDocument, docPath: string | null): Typed {
+function schemasOf(job: JobDocument, docPath: string | null): Map<string, EdgeSchema> {
   const byNode = sampledStore.getState().byNode;
-  if (last && last.byNode === byNode && last.docPath === docPath && sameShape(last.job, job)) return last;
-  const probeOf = (e: JobEdge) => `\u0000probe ${edgeKey(e)}`;
-  const probed = {
-    ...job,
-    nodes: [...job.nodes, ...job.edges.map((e) => ({ id: probeOf(e), type: 'sink.preview', config: {} }))],
-    edges: [...job.edges, ...job.edges.map((e) => ({ ...e, to: probeOf(e), toPort: undefined }))],
-  };
-  // The typer reads configs only; a document's configs have the normalized job's shape.
-  const typer = columnTyper(probed as unknown as NormalizedJob, {
+  if (last && last.byNode === byNode && last.docPath === docPath && sameShape(last.job, job)) return last.byEdge;
+  const all = edgeSchemas(job, {
     sampled: (node) => {
       const s = sampledColumns(node, docPath);
-      return s ? Object.fromEntries(s.columns.map((c) => [c.name, c.type])) : undefined;
+      return s && s.columns.length > 0 ? Object.fromEntries(s.columns.map((c) => [c.name, c.type])) : undefined;
     },
   });
-  const t: Typed = {
-    byNode,
-    docPath,
-    changelog: changelogEdgeKeys(job),
-    types: (e) => {
-      try {
-        return typer.inputOf(probeOf(e));
-      } catch {
-        return new Map(); // an unfinished document: names without types
-      }
-    },
-  };
-  last = { ...t, job };
-  return t;
+  const byEdge = new Map(job.edges.map((e, i) => [edgeKey(e), view(all[i])]));
+  last = { job, byNode, docPath, byEdge };
+  return byEdge;
 }
 
-/** The rowtime column a source declares (its event-time field). */
-function rowtimeOf(job: JobDocument, e: JobEdge): string | null {
-  const src = job.nodes.find((n) => n.id === e.from);
-  const field = (src?.config as { eventTime?: { field?: unknown } } | undefined)?.eventTime?.field;
-  return typeof field === 'string' ? field : null;
-}
+const UNKNOWN: EdgeSchema = { columns: null, changelog: false };
 
 export function edgeSchema(job: JobDocument, e: JobEdge, docPath: string | null = null): EdgeSchema {
-  const t = typedOf(job, docPath);
-  const changelog = t.changelog.has(edgeKey(e));
-  const names = edgeColumnNames(job, e, docPath);
-  if (names.length === 0) return { columns: null, changelog };
-  const types = t.types(e);
-  const rowtime = rowtimeOf(job, e);
-  return {
-    changelog,
-    columns: names.map((name) => ({
-      name,
-      type: flinkTypeName(types.get(name)),
-      nullable: null,
-      time: name === rowtime ? 'rowtime' : null,
-    })),
-  };
+  return schemasOf(job, docPath).get(edgeKey(e)) ?? UNKNOWN;
 }
-
 /** The schema of every edge into a node, with the input port each arrives on. */
 export function inputSchemas(
   job: JobDocument,
