@@ -134,11 +134,12 @@ describe('the designer shows types', { skip }, () => {
       rows.some((r) => /^amount (DOUBLE|BIGINT)/.test(r)),
       rows.join(' | '),
     );
-    // The window's output (the sink's input) is its keys, window bounds and aggregates.
+    // The window's output (the sink's input) is its keys, window bounds and aggregates. Flink types
+    // window_start TIMESTAMP(3); the engine's typer (engine/graph/edge-schemas.ts) says STRING today.
     await page.getByTestId('node-out').click();
     const out = await schemaRows(page, 'input-schema-columns');
     assert.ok(
-      out.some((r) => /^window_start (TIMESTAMP|STRING)/.test(r)),
+      out.some((r) => /^window_start (TIMESTAMP\(3\)|STRING) NOT NULL$/.test(r)),
       out.join(' | '),
     );
     assert.ok(
@@ -190,6 +191,45 @@ describe('the designer shows types', { skip }, () => {
     await page.keyboard.press('Enter');
     assert.equal(await where.inputValue(), "amount >= 10 AND user = 'A' OR LOWER(");
     await where.fill('amount >= 10');
+    assert.deepEqual(pageErrors, []);
+  });
+
+  it('a misspelled column shows on the node at once, with the suggestion, and is underlined', async () => {
+    await page.getByTestId('node-per_user').click();
+    const key = page.getByTestId('f-keyBy');
+    await key.fill('usr');
+    // One edit, no run: the node carries the validator's message.
+    const problem = page.getByTestId('problem-per_user');
+    await problem.waitFor();
+    const text = (await problem.textContent()) ?? '';
+    // The node's two lines show the suggestion (the list of every column is in the inspector).
+    assert.equal(text.replace(/^!/, ''), "unknown column 'usr': did you mean 'user'?");
+    const alert = page.getByTestId('node-form').getByRole('alert').first();
+    assert.equal(
+      await alert.textContent(),
+      "unknown column 'usr' (columns: order_id, user, amount, ts; did you mean 'user'?)",
+    );
+    assert.equal(await key.getAttribute('aria-invalid'), 'true');
+    assert.equal(await page.getByTestId('f-keyBy-error-mark').textContent(), 'usr');
+    await page.screenshot({ path: artifactPath('misspelled-column.png') });
+    await key.fill('user');
+    await problem.waitFor({ state: 'detached' });
+  });
+
+  it('a type error names the operator and its argument types, and underlines it', async () => {
+    await page.getByTestId('node-big').click();
+    const where = page.getByTestId('f-where');
+    await where.fill('amount * 2 > 1 AND user * 2 > 1');
+    const problem = page.getByTestId('problem-big');
+    await problem.waitFor();
+    assert.match((await problem.textContent()) ?? '', /Cannot apply '\*' to arguments of type '<STRING> \* <INT>'/);
+    // The second '*' (the one applied to the STRING), not the first.
+    const mark = page.getByTestId('f-where-error-mark');
+    assert.equal(await mark.textContent(), '*');
+    assert.equal(await page.locator('[data-error-mark]').count(), 1);
+    await page.screenshot({ path: artifactPath('type-error.png') });
+    await where.fill('amount >= 10');
+    await problem.waitFor({ state: 'detached' });
     assert.deepEqual(pageErrors, []);
   });
 });

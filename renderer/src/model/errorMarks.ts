@@ -34,15 +34,16 @@ function merge(ranges: Range[]): Range[] {
 
 /**
  * `column`: the compiler's 1-based error column, or null. `message`: the validator's message for
- * the field, or null; the names it quotes are marked, else the column it gives. A name is matched as a whole identifier, case-insensitively for functions
+ * the field, or null: the column it gives is marked, else the names it quotes. A name is matched as a whole identifier, case-insensitively for functions
  * and operators, exactly for columns (Flink's columns are case-sensitive).
  */
 export function errorRanges(tokens: readonly HighlightToken[], column: number | null, message: string | null): Range[] {
   const ranges: Range[] = [];
-  const names = message ? quotedNames(message) : [];
-  // A validator message without a name to find ("... (column 7)") marks its column.
-  const at = message && names.length === 0 ? /\(column (\d+)\)/.exec(message) : null;
+  // A validator message that gives its column ("... (column 7)") marks that token, as precise as
+  // the compiler's own; one without (an unknown column) marks every use of the name it quotes.
+  const at = message ? /\(column (\d+)\)/.exec(message) : null;
   if (column === null && at) column = Number(at[1]);
+  const names = message && !at ? quotedNames(message) : [];
   if (column !== null && tokens.length > 0) {
     const end = tokens[tokens.length - 1].start + tokens[tokens.length - 1].text.length;
     const at = Math.min(Math.max(0, column - 1), end - 1);

@@ -23,6 +23,13 @@ test('every use of a column the validator quotes is marked, never inside a strin
 test('a type error marks the function it names, in any case', () => {
   const msg = "Cannot apply 'UPPER' to arguments of type 'UPPER(<BIGINT>)' (column 1)";
   assert.deepEqual(marked("upper(amount) = 'A'", null, msg), ['upper']);
+  // An operator: the one at the message's column, not every '*'.
+  const op = "Cannot apply '*' to arguments of type '<STRING> * <INT>' (column 25)";
+  const text = 'amount * 2 > 1 AND user * 2 > 1';
+  assert.deepEqual(
+    errorRanges(highlightSql(text), null, op).map(([s]) => s),
+    [24],
+  );
 });
 
 test('a validator message naming no name marks the column it gives', () => {
