@@ -294,7 +294,7 @@ function compileFunction(node: SqlAst, ctx: CompileContext): Compiled {
     const why = UNSUPPORTED_FUNCTIONS[name];
     return fail(
       ctx,
-      why ? `${name} is not supported: ${why}` : `unknown function ${name}`,
+      why ? `Flink's ${name} is not supported in Weir: ${why}` : `unknown function ${name}`,
       node,
       name.split('.').pop(),
     );

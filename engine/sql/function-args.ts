@@ -1,5 +1,5 @@
 /** Argument helpers shared by the scalar functions of text-functions.ts and time-functions.ts. */
-import type { Compiled, SqlType } from './types.ts';
+import type { Compiled, FunctionSpec, SqlType } from './types.ts';
 import { toNumber, toText } from './values.ts';
 
 export const text = (v: unknown): string | null => (typeof v === 'string' ? v : toText(v));
@@ -29,5 +29,35 @@ export function cached<T>(compile: (p: string) => T): (p: string) => T {
       cache.set(p, hit);
     }
     return hit;
+  };
+}
+
+/**
+ * A function that is NULL when any argument is NULL (most of Flink's scalar functions): `compute`
+ * gets the argument values, none of them NULL, and returns the result (or NULL).
+ */
+export function strict(
+  spec: Omit<FunctionSpec, 'build'> & { type: SqlType },
+  compute: (values: unknown[]) => unknown,
+): FunctionSpec {
+  const { type, ...rest } = spec;
+  return {
+    ...rest,
+    build: (args) => {
+      const fns = args.map((a) => a.fn);
+      const n = fns.length;
+      return {
+        fn: (row) => {
+          const values = new Array<unknown>(n);
+          for (let i = 0; i < n; i++) {
+            const v = fns[i](row);
+            if (v === null || v === undefined) return null;
+            values[i] = v;
+          }
+          return compute(values);
+        },
+        type,
+      };
+    },
   };
 }

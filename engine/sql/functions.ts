@@ -1,263 +1,119 @@
-import type { FunctionSpec, SqlType } from './types.ts';
-import { roundHalfUp, substringSql, toNumber, toText } from './values.ts';
-import { Decimal, decimalAbs, decimalFloorCeil, decimalRound, decimalRoundType } from './decimal.ts';
-import { arithmetic } from './arithmetic.ts';
+import type { FunctionSpec } from './types.ts';
+import { BASIC_FUNCTIONS } from './basic-functions.ts';
+import { HASH_FUNCTIONS } from './hash-functions.ts';
+import { JSON_FUNCTIONS } from './json-functions.ts';
+import { MATH_FUNCTIONS } from './math-functions.ts';
+import { REGEX_FUNCTIONS } from './regex-functions.ts';
+import { STRING_FUNCTIONS, STRING_PREDICATES } from './string-functions.ts';
+import { TEMPORAL_FUNCTIONS } from './temporal-functions.ts';
+import { URL_FUNCTIONS } from './url-functions.ts';
 import { REGEXP_EXTRACT, SPLIT_INDEX } from './text-functions.ts';
 import { DATE_FORMAT, TO_TIMESTAMP_LTZ } from './time-functions.ts';
 
 /**
- * Scalar functions. Every one returns NULL when an argument it needs is NULL (COALESCE aside);
- * CONCAT is NULL when any argument is NULL, as in Flink.
+ * The scalar function catalog: every Flink built-in Weir runs, by name, from the modules that
+ * implement them (each FunctionSpec carries its parameter families and signature, which the checker
+ * and the designer's autocomplete read). docs/functions.md lists Flink's whole catalog with each
+ * function's status; test/engine/sql/function-catalog.test.ts keeps the two in step.
  */
-
-const num = (v: unknown): number | null => (typeof v === 'number' ? v : toNumber(v));
-
-function numericType(t: SqlType): SqlType {
-  return t === 'BIGINT' || t === 'DOUBLE' || t === 'DECIMAL' ? t : 'UNKNOWN';
-}
-
-/** A numeric function; `exact` computes it on a DECIMAL argument (keeping it exact), else doubles. */
-function unaryNumeric(op: (x: number) => number, keepsType: boolean, exact?: (d: Decimal) => Decimal): FunctionSpec {
-  return {
-    min: 1,
-    max: 1,
-    build: ([a]) => {
-      const f = a.fn;
-      return {
-        fn: (row) => {
-          const v = f(row);
-          if (exact && v instanceof Decimal) return exact(v);
-          const x = num(v);
-          return x === null ? null : finite(op(x));
-        },
-        type: keepsType ? numericType(a.type) : 'DOUBLE',
-      };
-    },
-  };
-}
-
-function unaryString(op: (s: string) => unknown, type: SqlType): FunctionSpec {
-  return {
-    min: 1,
-    max: 1,
-    build: ([a]) => {
-      const f = a.fn;
-      return {
-        fn: (row) => {
-          const v = f(row);
-          if (typeof v === 'string') return op(v);
-          const s = toText(v);
-          return s === null ? null : op(s);
-        },
-        type,
-      };
-    },
-  };
-}
-
-const charLength = unaryString((s) => s.length, 'BIGINT');
-
-const substring: FunctionSpec = {
-  min: 2,
-  max: 3,
-  build: ([s, p, n]) => {
-    const sf = s.fn,
-      pf = p.fn,
-      nf = n ? n.fn : null;
-    return {
-      fn: (row) => {
-        const str = toText(sf(row));
-        const pos = num(pf(row));
-        if (str === null || pos === null) return null;
-        if (nf === null) return substringSql(str, Math.trunc(pos), null);
-        const len = num(nf(row));
-        return len === null ? null : substringSql(str, Math.trunc(pos), Math.trunc(len));
-      },
-      type: 'STRING',
-    };
-  },
-};
-
-const noZero = (x: number): number => (x === 0 ? 0 : x); // no -0 in results
-/** NaN and infinities are not JSON values: they become NULL. */
-const finite = (x: number): number | null => (Number.isFinite(x) ? x : null);
-
 export const FUNCTIONS: Record<string, FunctionSpec> = {
+  ...BASIC_FUNCTIONS,
+  ...STRING_FUNCTIONS,
+  ...STRING_PREDICATES,
+  ...REGEX_FUNCTIONS,
+  ...URL_FUNCTIONS,
   REGEXP_EXTRACT,
   SPLIT_INDEX,
+  ...MATH_FUNCTIONS,
+  ...HASH_FUNCTIONS,
+  ...JSON_FUNCTIONS,
   DATE_FORMAT,
   TO_TIMESTAMP_LTZ,
-  COALESCE: {
-    min: 1,
-    max: Infinity,
-    build: (args) => {
-      const fns = args.map((a) => a.fn);
-      const n = fns.length;
-      return {
-        fn: (row) => {
-          for (let i = 0; i < n; i++) {
-            const v = fns[i](row);
-            if (v !== null) return v;
-          }
-          return null;
-        },
-        type: args.find((a) => a.type !== 'UNKNOWN')?.type ?? 'UNKNOWN',
-      };
-    },
-  },
-  NULLIF: {
-    min: 2,
-    max: 2,
-    build: ([a, b]) => {
-      const af = a.fn,
-        bf = b.fn;
-      return {
-        fn: (row) => {
-          const x = af(row);
-          const y = bf(row);
-          return x !== null && y !== null && (x === y || (num(x) !== null && num(x) === num(y))) ? null : x;
-        },
-        type: a.type,
-      };
-    },
-  },
-  UPPER: unaryString((s) => s.toUpperCase(), 'STRING'),
-  LOWER: unaryString((s) => s.toLowerCase(), 'STRING'),
-  CHAR_LENGTH: charLength,
-  CHARACTER_LENGTH: charLength,
-  SUBSTRING: substring,
-  SUBSTR: substring,
-  CONCAT: {
-    min: 1,
-    max: Infinity,
-    build: (args) => {
-      const fns = args.map((a) => a.fn);
-      const n = fns.length;
-      return {
-        fn: (row) => {
-          let out = '';
-          for (let i = 0; i < n; i++) {
-            const v = fns[i](row);
-            const s = typeof v === 'string' ? v : toText(v);
-            if (s === null) return null;
-            out += s;
-          }
-          return out;
-        },
-        type: 'STRING',
-      };
-    },
-  },
-  ABS: unaryNumeric((x) => noZero(Math.abs(x)), true, decimalAbs),
-  FLOOR: unaryNumeric(
-    (x) => noZero(Math.floor(x)),
-    true,
-    (d) => decimalFloorCeil(d, false),
-  ),
-  CEIL: unaryNumeric(
-    (x) => noZero(Math.ceil(x)),
-    true,
-    (d) => decimalFloorCeil(d, true),
-  ),
-  CEILING: unaryNumeric(
-    (x) => noZero(Math.ceil(x)),
-    true,
-    (d) => decimalFloorCeil(d, true),
-  ),
-  ROUND: {
-    min: 1,
-    max: 2,
-    build: ([a, d]) => {
-      const af = a.fn,
-        df = d ? d.fn : null;
-      return {
-        fn: (row) => {
-          const v = af(row);
-          const x = v instanceof Decimal ? v : num(v);
-          if (x === null) return null;
-          const digits = df === null ? 0 : num(df(row));
-          if (digits === null) return null;
-          // A DECIMAL rounds exactly (Flink's DecimalData round, HALF_UP); a DOUBLE through its
-          // shortest decimal form (SqlFunctionUtils.sround: BigDecimal.valueOf(d).setScale).
-          return x instanceof Decimal ? decimalRound(x, Math.trunc(digits)) : roundHalfUp(x, digits);
-        },
-        type: numericType(a.type),
-        // ROUND(DECIMAL(p, s), r) with a literal r: DECIMAL(1 + p - s + r, r) (findRoundDecimalType).
-        ...(a.type === 'DECIMAL' && a.scale !== undefined && (!d || (d.constant && typeof d.fn({}) === 'number'))
-          ? decimalRoundType(a.precision ?? 38, a.scale, d ? Math.trunc(d.fn({}) as number) : 0)
-          : {}),
-      };
-    },
-  },
-  TRIM: unaryString((s) => s.replace(/^ +| +$/g, ''), 'STRING'),
-  LTRIM: unaryString((s) => s.replace(/^ +/, ''), 'STRING'),
-  RTRIM: unaryString((s) => s.replace(/ +$/, ''), 'STRING'),
-  REPLACE: {
-    min: 3,
-    max: 3,
-    build: ([a, b, c]) => {
-      const af = a.fn,
-        bf = b.fn,
-        cf = c.fn;
-      return {
-        fn: (row) => {
-          const s = toText(af(row)),
-            from = toText(bf(row)),
-            to = toText(cf(row));
-          if (s === null || from === null || to === null) return null;
-          return from === '' ? s : s.split(from).join(to);
-        },
-        type: 'STRING',
-      };
-    },
-  },
-  POWER: {
-    min: 2,
-    max: 2,
-    build: ([a, b]) => {
-      const af = a.fn,
-        bf = b.fn;
-      return {
-        fn: (row) => {
-          const x = num(af(row)),
-            y = num(bf(row));
-          return x === null || y === null ? null : finite(x ** y);
-        },
-        type: 'DOUBLE',
-      };
-    },
-  },
-  SQRT: unaryNumeric((x) => x ** 0.5, false),
-  IF: {
-    min: 3,
-    max: 3,
-    build: ([c, t, e]) => {
-      const cf = c.fn,
-        tf = t.fn,
-        ef = e.fn;
-      return { fn: (row) => (cf(row) === true ? tf(row) : ef(row)), type: t.type !== 'UNKNOWN' ? t.type : e.type };
-    },
-  },
-  MOD: {
-    min: 2,
-    max: 2,
-    build: ([a, b]) => {
-      const af = a.fn,
-        bf = b.fn;
-      return {
-        fn: (row) => arithmetic('%', af(row), bf(row), a.type === 'DOUBLE' || b.type === 'DOUBLE'),
-        type: a.type === 'BIGINT' && b.type === 'BIGINT' ? 'BIGINT' : 'UNKNOWN',
-      };
-    },
-  },
+  ...TEMPORAL_FUNCTIONS,
 };
 
-/** Known Flink functions Weir rejects on purpose, with the reason shown to the user. */
+const NOT_DETERMINISTIC = 'the current time is not deterministic, so a replay after a failure would differ';
+const RANDOM = 'random values are not deterministic, so a replay after a failure would differ';
+const NO_COLLECTIONS = "Weir's expressions have no ARRAY or MAP type";
+const NO_BINARY = "Weir's expressions have no BINARY type";
+const NO_DATE = "Weir's expressions have no DATE or TIME type: use TIMESTAMP (TO_TIMESTAMP, DATE_FORMAT)";
+const OVER_WINDOW = 'OVER windows are not supported: a topn node gives ROW_NUMBER (a rank per partition)';
+const AGGREGATE = 'it is an aggregate function: use it in the aggregates of a window or an aggregate node';
+const NO_GROUPING_SETS = 'Weir has no GROUPING SETS, ROLLUP or CUBE';
+
+/**
+ * Flink built-ins Weir refuses on purpose, with the reason shown to the user ("Flink's X is not
+ * supported in Weir: <reason>"), so that none of them reads as an unknown identifier.
+ */
 export const UNSUPPORTED_FUNCTIONS: Record<string, string> = {
-  NOW: 'the current time is not deterministic, so a replay after a failure would differ',
-  CURRENT_TIMESTAMP: 'the current time is not deterministic, so a replay after a failure would differ',
-  LOCALTIMESTAMP: 'the current time is not deterministic, so a replay after a failure would differ',
+  NOW: NOT_DETERMINISTIC,
+  CURRENT_TIMESTAMP: NOT_DETERMINISTIC,
+  LOCALTIMESTAMP: NOT_DETERMINISTIC,
+  LOCALTIME: NOT_DETERMINISTIC,
+  CURRENT_TIME: NOT_DETERMINISTIC,
+  CURRENT_DATE: NOT_DETERMINISTIC,
+  CURRENT_ROW_TIMESTAMP: NOT_DETERMINISTIC,
   PROCTIME: 'Weir windows run on event time',
-  RAND: 'random values are not deterministic, so a replay after a failure would differ',
-  UUID: 'random values are not deterministic, so a replay after a failure would differ',
+  CURRENT_WATERMARK: "Weir's expressions do not see the watermark (late rows are handled by the window's lateness)",
+  RAND: RANDOM,
+  RAND_INTEGER: RANDOM,
+  UUID: RANDOM,
+  TO_DATE: NO_DATE,
+  CONVERT_TZ: "Weir's times are UTC instants and its expressions have no time zones",
+  DECODE: NO_BINARY,
+  ENCODE: NO_BINARY,
+  UNHEX: NO_BINARY,
+  PRINTF: "Java's Formatter syntax is not implemented in Weir: use CONCAT, LPAD and CAST",
+  TYPEOF: "Weir's static types are coarser than Flink's (INT and BIGINT are one type), so the answer would differ",
+  CARDINALITY: NO_COLLECTIONS,
+  ELEMENT: NO_COLLECTIONS,
+  ARRAY_APPEND: NO_COLLECTIONS,
+  ARRAY_CONTAINS: NO_COLLECTIONS,
+  ARRAY_DISTINCT: NO_COLLECTIONS,
+  ARRAY_POSITION: NO_COLLECTIONS,
+  ARRAY_PREPEND: NO_COLLECTIONS,
+  ARRAY_REMOVE: NO_COLLECTIONS,
+  ARRAY_REVERSE: NO_COLLECTIONS,
+  ARRAY_SLICE: NO_COLLECTIONS,
+  ARRAY_SORT: NO_COLLECTIONS,
+  ARRAY_UNION: NO_COLLECTIONS,
+  ARRAY_CONCAT: NO_COLLECTIONS,
+  ARRAY_EXCEPT: NO_COLLECTIONS,
+  ARRAY_INTERSECT: NO_COLLECTIONS,
+  ARRAY_MAX: NO_COLLECTIONS,
+  ARRAY_MIN: NO_COLLECTIONS,
+  ARRAY_JOIN: NO_COLLECTIONS,
+  MAP_KEYS: NO_COLLECTIONS,
+  MAP_VALUES: NO_COLLECTIONS,
+  MAP_ENTRIES: NO_COLLECTIONS,
+  MAP_UNION: NO_COLLECTIONS,
+  MAP_FROM_ARRAYS: NO_COLLECTIONS,
+  SPLIT: NO_COLLECTIONS,
+  STR_TO_MAP: NO_COLLECTIONS,
+  REGEXP_EXTRACT_ALL: NO_COLLECTIONS,
+  GROUP_ID: NO_GROUPING_SETS,
+  GROUPING: NO_GROUPING_SETS,
+  GROUPING_ID: NO_GROUPING_SETS,
+  CURRENT_DATABASE: 'Weir has no catalog of databases',
+  ROW_NUMBER: OVER_WINDOW,
+  RANK: OVER_WINDOW,
+  DENSE_RANK: OVER_WINDOW,
+  PERCENT_RANK: OVER_WINDOW,
+  CUME_DIST: OVER_WINDOW,
+  NTILE: OVER_WINDOW,
+  LEAD: OVER_WINDOW,
+  LAG: OVER_WINDOW,
+  STDDEV_POP: AGGREGATE,
+  STDDEV_SAMP: AGGREGATE,
+  VAR_POP: AGGREGATE,
+  VAR_SAMP: AGGREGATE,
+  VARIANCE: AGGREGATE,
+  FIRST_VALUE: AGGREGATE,
+  LAST_VALUE: AGGREGATE,
+  LISTAGG: AGGREGATE,
+  COLLECT: NO_COLLECTIONS,
+  ARRAY_AGG: NO_COLLECTIONS,
+  PERCENTILE: 'an exact percentile keeps every value of a group; Weir has no such aggregate',
+  JSON_OBJECTAGG: "Weir's aggregates do not build JSON: aggregate first, then JSON_OBJECT in a map",
+  JSON_ARRAYAGG: "Weir's aggregates do not build JSON: aggregate first, then JSON_ARRAY in a map",
 };

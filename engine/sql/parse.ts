@@ -3,6 +3,7 @@ import { ExpressionError } from './errors.ts';
 import { checkItemSize, checkNesting, checkTextLength } from './limits.ts';
 import { splitTopLevel, tokenize, type Token } from './lexer.ts';
 import { fixPrecedence } from './precedence.ts';
+import { rewriteSpecialForms } from './special-forms.ts';
 import type { SqlAst } from './types.ts';
 
 /**
@@ -214,13 +215,19 @@ export function parseSelectList(text: string): ParsedSelectList {
   checkNesting(tokens);
   checkItemSize(tokens);
   precheck(tokens);
-  const { sql, toUser } = rewriteForParser(text, tokens);
+  // Keyword forms (TRIM(BOTH ... FROM ...), EXTRACT, IS JSON...) become plain calls first; offsets
+  // of the rewritten text (`rw`, `rwTokens`) map back to the user's with `orig`.
+  const rw = rewriteSpecialForms(text);
+  const rwTokens = rw.text === text ? tokens : tokenize(rw.text);
+  const orig = rw.toOriginal;
+  const { sql, toUser } = rewriteForParser(rw.text, rwTokens);
   let ast: unknown;
   try {
     parser ??= new Parser();
     ast = parser.astify(sql, PARSE_OPTIONS);
   } catch (e) {
-    throw translateParserError(e, text, tokens, toUser);
+    const err = translateParserError(e, rw.text, rwTokens, toUser);
+    throw rw.text === text ? err : new ExpressionError(err.detail, orig(err.column - 1) + 1);
   }
   const select = (Array.isArray(ast) ? (ast.length === 1 ? ast[0] : null) : ast) as SqlAst | null;
   if (
@@ -238,7 +245,7 @@ export function parseSelectList(text: string): ParsedSelectList {
     throw new ExpressionError('unexpected text after the expression', firstClauseColumn(tokens));
   }
   const columns: SqlAst[] = select.columns;
-  const ranges = splitTopLevel(tokens);
+  const ranges = splitTopLevel(rwTokens);
   if (ranges.length !== columns.length) {
     // Defensive: the lexer and the parser disagree about the item boundaries.
     throw new ExpressionError('could not split the list into items', 1);
@@ -250,17 +257,17 @@ export function parseSelectList(text: string): ParsedSelectList {
     let exprTo = to;
     if (alias !== null && to - from >= 2) {
       exprTo = to - 1;
-      if (tokens[exprTo - 1].upper === 'AS' && tokens[exprTo - 1].kind === 'ident') exprTo--;
+      if (rwTokens[exprTo - 1].upper === 'AS' && rwTokens[exprTo - 1].kind === 'ident') exprTo--;
     }
-    const start = tokens[from].start;
-    const exprText = exprTo > from ? text.slice(start, tokens[exprTo - 1].end) : '';
+    const start = orig(rwTokens[from].start);
+    const exprText = exprTo > from ? text.slice(start, orig(rwTokens[exprTo - 1].end, true)) : '';
     const expr = fixPrecedence(col.expr as SqlAst);
     const star = expr.type === 'column_ref' && expr.column === '*';
     return { ast: expr, alias, text: exprText, start, star };
   });
   const offsetOf = (node: SqlAst): number => {
     const off = node?.loc?.start?.offset;
-    return typeof off === 'number' ? toUser(off) : -1;
+    return typeof off === 'number' ? orig(toUser(off)) : -1;
   };
   return { items, tokens, offsetOf };
 }

@@ -12,6 +12,8 @@ import { cached, constantOf, expectType, int, text } from './function-args.ts';
 export const REGEXP_EXTRACT: FunctionSpec = {
   min: 2,
   max: 3,
+  params: ['STRING', 'STRING', 'INTEGER'],
+  signature: 'REGEXP_EXTRACT(s STRING, regex STRING[, group INT]) → STRING',
   check: ([s, re, idx]) => {
     const problem =
       expectType(s, ['STRING'], 'the string (argument 1)') ??
@@ -58,6 +60,8 @@ function splitPreservingTokens(s: string, sep: string): string[] {
 export const SPLIT_INDEX: FunctionSpec = {
   min: 3,
   max: 3,
+  params: ['STRING', 'ANY', 'INTEGER'],
+  signature: 'SPLIT_INDEX(s STRING, separator STRING | INT, index INT) → STRING',
   check: ([s, sep, idx]) =>
     expectType(s, ['STRING'], 'the string (argument 1)') ??
     // Flink also takes the separator as a character code (SPLIT_INDEX(s, 47, 1) splits on '/').

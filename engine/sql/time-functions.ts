@@ -12,7 +12,7 @@ import { compileDatePattern, type DatePattern } from './date-format.ts';
 import { cached, constantOf, expectType, int, text } from './function-args.ts';
 
 /** Epoch milliseconds of a TIMESTAMP value (ISO text), a `yyyy-MM-dd HH:mm:ss` text or a number. */
-function epochMs(v: unknown): number | null {
+export function epochMs(v: unknown): number | null {
   if (typeof v === 'number') return Number.isFinite(v) ? v : null;
   if (typeof v !== 'string') return null;
   let s = v.trim();
@@ -34,6 +34,8 @@ function datePattern(p: string): DatePattern | string {
 export const DATE_FORMAT: FunctionSpec = {
   min: 2,
   max: 2,
+  params: ['ANY', 'STRING'],
+  signature: 'DATE_FORMAT(ts TIMESTAMP | STRING, pattern STRING) → STRING',
   check: ([ts, fmt]) => {
     const problem =
       expectType(ts, ['TIMESTAMP', 'STRING', 'BIGINT'], 'the time (argument 1)') ??
@@ -72,6 +74,8 @@ export const DATE_FORMAT: FunctionSpec = {
 export const TO_TIMESTAMP_LTZ: FunctionSpec = {
   min: 2,
   max: 2,
+  params: ['NUMERIC', 'INTEGER'],
+  signature: 'TO_TIMESTAMP_LTZ(epoch NUMERIC, precision 0 | 3) → TIMESTAMP_LTZ(3)',
   check: ([n, p]) => {
     const problem = expectType(n, ['BIGINT', 'DECIMAL', 'DOUBLE'], 'the epoch (argument 1)');
     if (problem) return problem;

@@ -3,6 +3,15 @@ import { quoteIdent, sqlString, unquoteIdent } from './identifiers.ts';
 import { FLINK_KEYWORDS } from './reserved-words.ts';
 import type { Col } from './context.ts';
 import { arithmeticType, avgType, literalType, roundType, sumType } from './numeric-types.ts';
+import {
+  BIGINT_FUNCS,
+  BOOLEAN_FUNCS,
+  DOUBLE_FUNCS,
+  INT_FUNCS,
+  SAME_AS_ARG,
+  STRING_FUNCS,
+  TIMESTAMP_FUNCS,
+} from './function-types.ts';
 
 /**
  * Weir's expressions are Flink SQL already; they are passed through token by token, keeping the
@@ -196,43 +205,6 @@ const BOOLEAN_OPS = new Set([
   'SIMILAR',
 ]);
 const ARITHMETIC = new Set(['+', '-', '*', '/', '%']);
-const STRING_FUNCS = new Set([
-  'UPPER',
-  'LOWER',
-  'CONCAT',
-  'CONCAT_WS',
-  'SUBSTRING',
-  'SUBSTR',
-  'TRIM',
-  'LTRIM',
-  'RTRIM',
-  'REPLACE',
-  'LPAD',
-  'RPAD',
-  'DATE_FORMAT',
-  'INITCAP',
-  'REGEXP_REPLACE',
-  'REGEXP_EXTRACT',
-  'SPLIT_INDEX',
-  'REVERSE',
-  'REPEAT',
-]);
-const INT_FUNCS = new Set(['CHAR_LENGTH', 'CHARACTER_LENGTH', 'POSITION', 'LOCATE']);
-const DOUBLE_FUNCS = new Set(['POWER', 'SQRT', 'EXP', 'LN', 'LOG10', 'LOG2', 'RAND']);
-const SAME_AS_ARG = new Set([
-  'SUM',
-  'MIN',
-  'MAX',
-  'ABS',
-  'COALESCE',
-  'FLOOR',
-  'CEIL',
-  'CEILING',
-  'ROUND',
-  'FIRST_VALUE',
-  'LAST_VALUE',
-]);
-
 /** Flink's result type of an expression where it can be told from the tokens alone; null otherwise. */
 export function inferType(toks: Token[], cols: readonly Col[], opts: RewriteOptions = {}): Typed | null {
   if (toks.length === 0) return null;
@@ -289,7 +261,7 @@ export function inferType(toks: Token[], cols: readonly Col[], opts: RewriteOpti
       const t = inferType(args[0] ?? [], cols, opts);
       return t && { type: fn === 'AVG' ? avgType(t.type) : sumType(t.type), certain: t.certain };
     }
-    if (fn === 'ROUND') {
+    if (fn === 'ROUND' || fn === 'TRUNCATE') {
       const t = inferType(args[0] ?? [], cols, opts);
       const r = args.length > 1 && args[1].length === 1 && /^\d+$/.test(args[1][0].text) ? Number(args[1][0].text) : 0;
       return t && { type: roundType(t.type, r), certain: t.certain };
@@ -297,6 +269,10 @@ export function inferType(toks: Token[], cols: readonly Col[], opts: RewriteOpti
     if (STRING_FUNCS.has(fn)) return { type: 'STRING', certain: true };
     if (INT_FUNCS.has(fn)) return { type: 'INT', certain: true };
     if (DOUBLE_FUNCS.has(fn)) return { type: 'DOUBLE', certain: true };
+    if (BIGINT_FUNCS.has(fn)) return { type: 'BIGINT', certain: true };
+    if (BOOLEAN_FUNCS.has(fn)) return { type: 'BOOLEAN', certain: true };
+    if (TIMESTAMP_FUNCS.has(fn)) return { type: 'TIMESTAMP(3)', certain: true };
+    if (fn === 'TIMESTAMPADD') return inferType(args[2] ?? [], cols, opts);
     if (fn === 'IF') return inferType(args[1] ?? [], cols, opts);
     if (fn === 'NULLIF') return inferType(args[0] ?? [], cols, opts);
     // MOD(a, b) is a % b in Flink (the same SqlStdOperatorTable.MOD).

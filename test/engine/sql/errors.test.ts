@@ -122,7 +122,7 @@ describe('semantic errors', () => {
     expectError(
       'where',
       'NOW() > a',
-      'NOW is not supported: the current time is not deterministic, so a replay after a failure would differ',
+      "Flink's NOW is not supported in Weir: the current time is not deterministic, so a replay after a failure would differ",
       1,
     );
     expectError('where', 'a IS 5', 'IS expects NULL, TRUE or FALSE', 3);

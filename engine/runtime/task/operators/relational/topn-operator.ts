@@ -9,7 +9,10 @@
  * `limit: 1` ordered by time is deduplication: `ts ASC` keeps the first row per partition (an
  * out-of-order earlier row replaces it), `ts DESC` keeps the last.
  *
- * Ties: a row ranks after the rows already held that compare equal to it (arrival order).
+ * Ties: a row ranks after the rows already held that compare equal to it (arrival order), as in
+ * Flink's AppendOnlyTopNFunction, except in a deduplication keeping the last row (limit 1, one
+ * key, DESC): there an equal row replaces the held one, as Flink's rowtime deduplication does
+ * (DeduplicateFunctionHelper.isDuplicate: `preRow.rowtime <= currentRow.rowtime` for keepLastRow).
  * Input is append-only (validation refuses a changelog), so a row outside the top N can never
  * re-enter it and is not kept. Keyed state, table `topn`: per partition the held rows, sorted,
  * with their sort values: `{ rows: [{ r, v, t }] }`. Operator state: the input watermark.
@@ -29,6 +32,11 @@ export interface TopNPlan {
   partition: KeyBy;
   order: CompiledOrderBy;
   limit: number;
+}
+
+/** Limit 1 ordered by one key DESC: Flink's deduplication keeping the last row, where ties replace. */
+export function keepsLastOnTies(plan: Pick<TopNPlan, 'order' | 'limit'>): boolean {
+  return plan.limit === 1 && plan.order.items.length === 1 && plan.order.items[0].desc;
 }
 
 interface Held {
@@ -59,13 +67,15 @@ export class TopNOperator extends KeyedOperator {
     const { distinct, slot } = batchStateKeys(this.ctx, this.what, rows, (r) => partition.keyOf(r));
     const entries = await this.table.getMany(distinct);
     const changed = new Array<boolean>(distinct.length).fill(false);
+    const tieMoves = keepsLastOnTies(this.plan) ? 1 : 0; // an equal row sorts before the held one
     for (let i = 0; i < rows.length; i++) {
       const j = slot[i];
       const held = (entries[j] ??= { rows: [] }).rows;
       const v = order.valuesOf(rows[i]);
-      // First rank whose row sorts strictly after the new one (equal rows keep arrival order).
+      // First rank whose row sorts strictly after the new one (equal rows keep arrival order,
+      // or the last arrival first in a keep-last deduplication).
       let pos = held.length;
-      while (pos > 0 && order.compareValues(v, held[pos - 1].v) < 0) pos--;
+      while (pos > 0 && order.compareValues(v, held[pos - 1].v) < tieMoves) pos--;
       if (pos >= limit) continue;
       const before = held.slice(pos);
       held.splice(pos, 0, { r: rows[i], v, t: ts[i] });

@@ -1,6 +1,7 @@
 /**
  * The topn operator against an independent reference: record by record, each partition's top N is
- * recomputed from scratch (a stable sort of all its rows so far, arrival order breaking ties), and
+ * recomputed from scratch (a stable sort of all its rows so far, arrival order breaking ties, except
+ * in a keep-last deduplication where the latest of equal rows wins, as Flink's), and
  * every rank whose row changed emits -U (old row) +U (new row), or +I for a rank newly filled.
  * Compared per partition on randomized out-of-order input at parallelism 1 and 4 and across
  * snapshot/restore with rescaling 1 -> 4 -> 1, on every backend; includes deduplication (limit 1
@@ -49,12 +50,15 @@ function reference(events: DriveEvent[], partitionCols: string[], order: SortKey
     }
     return 0;
   };
+  // Flink's rowtime deduplication keeping the last row: an equal row replaces the held one.
+  const lastWins = limit === 1 && order.length === 1 && order[0].desc;
   for (const { row, ts } of recordsOf(events, 0)) {
     const k = JSON.stringify(partitionCols.map((c) => row[c]));
     const all = seen.get(k) ?? [];
     all.push(row);
     seen.set(k, all);
-    const now = [...all].sort(cmp).slice(0, limit); // Array.prototype.sort is stable
+    const arrival = lastWins ? [...all].reverse() : [...all];
+    const now = arrival.sort(cmp).slice(0, limit); // Array.prototype.sort is stable
     const before = top.get(k) ?? [];
     for (let r = 0; r < now.length; r++) {
       if (before[r] === now[r]) continue;
@@ -94,6 +98,18 @@ const CASES: Array<{ name: string; partitionBy: string; orderBy: string; order: 
   },
 ];
 
+/** Rows whose partition already had a row with the same `col` value: the ties a tie rule decides. */
+function tiesIn(events: DriveEvent[], partitionCols: string[], col: string): number {
+  const seen = new Set<string>();
+  let ties = 0;
+  for (const { row } of recordsOf(events, 0)) {
+    const k = JSON.stringify([...partitionCols.map((c) => row[c]), row[col]]);
+    if (seen.has(k)) ties++;
+    seen.add(k);
+  }
+  return ties;
+}
+
 const backends = await createHarnessBackends();
 after(() => backends.dispose());
 
@@ -114,6 +130,7 @@ for (const [i, c] of CASES.entries()) {
           want.filter((x) => x.kind === '-U').length > (c.limit === 1 ? 5 : 50),
           `ranks change (${want.filter((x) => x.kind === '-U').length} updates)`,
         );
+        if (c.limit === 1) assert.ok(tiesIn(events, cols, c.order[0].col) > 5, 'rows tie on the order key');
         const got = await drivePhased(events, {
           create: () => createTopNOperator(node),
           backend: backends.factory(kind, `topn-${kind}`),
