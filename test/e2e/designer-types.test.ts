@@ -18,7 +18,7 @@ import {
   startServe,
   type ServeProcess,
 } from './support/serve.ts';
-import { clickPane, viewportSettled } from './designer-helpers.ts';
+import { clickPane, viewportSettled, waitFor } from './designer-helpers.ts';
 
 const skip = chromiumOrSkip();
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -227,6 +227,14 @@ describe('the designer shows types', { skip }, () => {
     const mark = page.getByTestId('f-where-error-mark');
     assert.equal(await mark.textContent(), '*');
     assert.equal(await page.locator('[data-error-mark]').count(), 1);
+    // A function applied to the wrong type names its supported form (the catalog's signature).
+    await where.fill("amount > 1 AND UPPER(amount) = 'A'");
+    await waitFor(async () => /UPPER/.test((await problem.textContent()) ?? ''), 'the UPPER error on the node');
+    assert.match(
+      (await page.getByTestId('node-form').getByRole('alert').first().textContent()) ?? '',
+      /^Cannot apply 'UPPER' to arguments of type 'UPPER\(<DOUBLE>\)'\. Supported form\(s\): 'UPPER\(s STRING\) → STRING'/,
+    );
+    assert.equal(await mark.textContent(), 'UPPER');
     await page.screenshot({ path: artifactPath('type-error.png') });
     await where.fill('amount >= 10');
     await problem.waitFor({ state: 'detached' });

@@ -47,17 +47,22 @@ export function signatureOf(name: string, spec: FunctionSpec): string {
   return `${name}(${args.join(', ')}${spec.max === Infinity ? ', ...' : ''})`;
 }
 
-/** The catalog's functions in completion order, with their signatures (computed once). */
-const CATALOG: ReadonlyArray<Completion> = (() => {
+/** The catalog's callable functions in completion order, with their signatures (computed once). */
+export const FUNCTION_COMPLETIONS: ReadonlyArray<Completion> = (() => {
   const names = Object.keys(FUNCTIONS);
   const common = SQL_FUNCTIONS.filter((f) => f in FUNCTIONS);
   const rest = names.filter((f) => !common.includes(f)).sort();
-  return [...common, ...rest].map((name) => ({
-    label: name,
-    kind: 'function' as const,
-    detail: signatureOf(name, FUNCTIONS[name]),
-    insert: `${name}(`,
-  }));
+  return (
+    [...common, ...rest]
+      .map((name) => ({
+        label: name,
+        kind: 'function' as const,
+        detail: signatureOf(name, FUNCTIONS[name]),
+        insert: `${name}(`,
+      }))
+      // An entry with a syntax of its own (`s IS JSON`, registered as IS_JSON) is no call to insert.
+      .filter((c) => c.detail.startsWith(`${c.label}(`))
+  );
 })();
 
 const AGGREGATES: ReadonlyArray<Completion> = Object.entries(AGGREGATE_SIGNATURES).map(([name, detail]) => ({
@@ -95,7 +100,7 @@ export function completions(
   };
   for (const c of columns) add({ label: c.name, kind: 'column', detail: c.type, insert: c.name });
   if (opts.aggregates) AGGREGATES.forEach(add);
-  CATALOG.forEach(add);
+  FUNCTION_COMPLETIONS.forEach(add);
   KEYWORDS.forEach(add);
   return out;
 }
