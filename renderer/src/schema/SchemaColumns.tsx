@@ -11,7 +11,7 @@ const CHANGELOG_TITLE =
 const APPEND_TITLE = 'Append-only: every row is an insert';
 
 function nullability(c: SchemaColumn): string {
-  return c.nullable === null ? '' : c.nullable ? 'NULL' : 'NOT NULL';
+  return c.nullable ? 'NULL' : 'NOT NULL';
 }
 
 export function SchemaKind({ schema }: { schema: EdgeSchema }) {
@@ -53,11 +53,10 @@ export function SchemaColumns({ schema, label, testId }: { schema: EdgeSchema; l
             <td className={`schema__type${c.type ? '' : ' is-unknown'}`}>{c.type ?? 'unknown'}</td>
             <td className="schema__flags">
               {nullability(c)}
+              {/* A space, so the cell reads "NULL rowtime" (screen readers, copied text). */}
+              {c.time && ' '}
               {c.time && (
-                <span
-                  className="schema__time"
-                  title={c.time === 'rowtime' ? 'Event-time attribute (watermarks follow it)' : 'Processing time'}
-                >
+                <span className="schema__time" title="Event-time attribute (watermarks follow it)">
                   {c.time}
                 </span>
               )}
