@@ -25,7 +25,7 @@ import type { ExpressionChecker } from './expressions.ts';
 import { definitionOf } from './node-types.ts';
 import { columnTypeOfFlinkType } from '../nodes/column-types.ts';
 import { TOPN_RANK_COLUMN } from '../nodes/topn/definition.ts';
-import { compileAggregates, type ColumnType } from '../sql/index.ts';
+import { compileAggregates, flinkTypeName, type ColumnType } from '../sql/index.ts';
 
 export interface SchemaColumn {
   name: string;
@@ -52,19 +52,10 @@ export interface SchemaOptions extends ColumnTypeOptions {
 
 const UNKNOWN_SCHEMA: Schema = { columns: [], changelog: false, known: false };
 
-/** Flink's name for a static type. */
+/** Flink's name for a static type; 'UNKNOWN' where nothing tells it. */
 export function flinkTypeOfColumnType(t: ColumnType | undefined): string {
-  if (!t) return 'UNKNOWN';
-  switch (t.type) {
-    case 'BIGINT':
-      return t.precision === 10 ? 'INT' : 'BIGINT';
-    case 'DECIMAL':
-      return `DECIMAL(${t.precision ?? 10}, ${t.scale ?? 0})`;
-    case 'TIMESTAMP':
-      return 'TIMESTAMP(3)';
-    default:
-      return t.type;
-  }
+  if (!t || t.type === 'UNKNOWN') return 'UNKNOWN';
+  return flinkTypeName(t.type === 'DECIMAL' ? { precision: 10, scale: 0, ...t } : t);
 }
 
 function sameType(a: ColumnType, b: ColumnType | undefined): boolean {

@@ -1,5 +1,5 @@
 /** The output-column rule the three joins share: keys of both sides and the L./R. select list. */
-import { ExpressionError, parseKeyBy, type ColumnType } from '../sql/index.ts';
+import { ExpressionError, flinkTypeName, parseKeyBy, type ColumnType } from '../sql/index.ts';
 import { compileJoinSelect } from '../sql/join-select.ts';
 import { attempt, checkKnown, type Columns, type ColumnsContext } from './columns.ts';
 import type { ColumnTypeMap } from './column-types.ts';
@@ -10,11 +10,6 @@ const NUMBERS = new Set(['BIGINT', 'DOUBLE', 'DECIMAL']);
 function keysComparable(l: ColumnType | undefined, r: ColumnType | undefined): boolean {
   if (!l || !r || l.type === 'UNKNOWN' || r.type === 'UNKNOWN') return true;
   return l.type === r.type || (NUMBERS.has(l.type) && NUMBERS.has(r.type));
-}
-
-function typeName(t: ColumnType): string {
-  if (t.type === 'BIGINT') return t.precision === 10 ? 'INT' : 'BIGINT';
-  return t.type === 'DECIMAL' ? `DECIMAL(${t.precision ?? 10}, ${t.scale ?? 0})` : t.type;
 }
 
 /** Each pair of key columns must compare (the equi-join condition `L.k = R.k`), as Flink checks it. */
@@ -31,7 +26,7 @@ function checkKeyTypes(
     if (keysComparable(l, r)) continue;
     ctx.error(
       ctx.path('rightKey'),
-      `Cannot apply '=' to arguments of type '<${typeName(l!)}> = <${typeName(r!)}>': the join compares L.${lk[i]} with R.${rk[i]}`,
+      `Cannot apply '=' to arguments of type '<${flinkTypeName(l!)}> = <${flinkTypeName(r!)}>': the join compares L.${lk[i]} with R.${rk[i]}`,
     );
   }
 }

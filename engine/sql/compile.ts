@@ -11,7 +11,8 @@ import {
 import { FUNCTIONS, UNSUPPORTED_FUNCTIONS } from './functions.ts';
 import { compileBinary } from './operators.ts';
 import { paramProblem } from './function-params.ts';
-import type { ColumnTypes, Compiled, Evaluator, Row, SqlAst, SqlType } from './types.ts';
+import { coerceBranch, commonType, illegalMixing, type StaticType } from './common-type.ts';
+import type { ColumnTypes, Compiled, Evaluator, Row, SqlAst } from './types.ts';
 import { compare, toBool, toNumber, toTimestamp } from './values.ts';
 import {
   Decimal,
@@ -205,49 +206,77 @@ function compileUnary(node: SqlAst, ctx: CompileContext): Compiled {
 function compileCase(node: SqlAst, ctx: CompileContext): Compiled {
   const base = node.expr ? compileExpr(node.expr, ctx) : null;
   const whens: Evaluator[] = [];
-  const thens: Evaluator[] = [];
   const inputs: Compiled[] = base ? [base] : [];
-  let type: SqlType = 'UNKNOWN';
-  let otherwise: Evaluator = () => null;
+  const results: Compiled[] = [];
+  const thenResults: Compiled[] = [];
+  let elseResult: Compiled | null = null;
   for (const arm of node.args as SqlAst[]) {
     const cond = arm.type === 'else' ? null : compileExpr(arm.cond, ctx); // source order for `columns`
     const result = compileExpr(arm.result, ctx);
     inputs.push(result);
-    if (type === 'UNKNOWN') type = result.type;
+    results.push(result);
     if (cond === null) {
-      otherwise = result.fn;
+      elseResult = result;
       continue;
     }
     if (!base) requireBoolean(ctx, cond, 'WHEN', arm.cond);
     inputs.push(cond);
     whens.push(cond.fn);
-    thens.push(result.fn);
+    thenResults.push(result);
   }
+  const common = commonType(results);
+  if (!common) fail(ctx, illegalMixing('CASE', results), node, 'CASE');
+  const type = common.type;
+  const thens: Evaluator[] = thenResults.map((r) => coerceBranch(r, common).fn);
+  const otherwise: Evaluator = elseResult ? coerceBranch(elseResult, common).fn : () => null;
   const n = whens.length;
   if (base) {
     const b = base.fn;
-    return make(
+    return withType(
+      make(
+        (row) => {
+          const v = b(row);
+          for (let i = 0; i < n; i++) if (compare(v, whens[i](row)) === 0) return thens[i](row);
+          return otherwise(row);
+        },
+        type,
+        inputs,
+      ),
+      common,
+    );
+  }
+  return withType(
+    make(
       (row) => {
-        const v = b(row);
-        for (let i = 0; i < n; i++) if (compare(v, whens[i](row)) === 0) return thens[i](row);
+        for (let i = 0; i < n; i++) {
+          const c = whens[i](row);
+          if (c === true || (c !== false && c !== null && toBool(c) === true)) return thens[i](row);
+        }
         return otherwise(row);
       },
       type,
       inputs,
-    );
-  }
-  return make(
-    (row) => {
-      for (let i = 0; i < n; i++) {
-        const c = whens[i](row);
-        if (c === true || (c !== false && c !== null && toBool(c) === true)) return thens[i](row);
-      }
-      return otherwise(row);
-    },
-    type,
-    inputs,
+    ),
+    common,
   );
 }
+
+/** A result carries the common type's DECIMAL shape and its "is a number" mark. */
+function withType(c: Compiled, t: StaticType): Compiled {
+  if (t.precision !== undefined) c.precision = t.precision;
+  if (t.scale !== undefined) c.scale = t.scale;
+  if (t.numeric && c.type === 'UNKNOWN') c.numeric = true;
+  return c;
+}
+
+/**
+ * Functions whose result is one of some arguments (argument indexes): those must have a common
+ * type, which is the result's type (the catalog's own `build` picks the first known one).
+ */
+const BRANCH_ARGS: Record<string, (n: number) => number[]> = {
+  COALESCE: (n) => Array.from({ length: n }, (_, i) => i),
+  IF: () => [1, 2],
+};
 
 const NUMERIC_FUNCTIONS = new Set([
   'ABS',
@@ -314,8 +343,14 @@ function compileFunction(node: SqlAst, ctx: CompileContext): Compiled {
   if (typeProblem) fail(ctx, typeProblem, node, name);
   const problem = spec.check?.(compiled);
   if (problem) fail(ctx, `${name}: ${problem}`, node, name);
+  const branchIndexes = BRANCH_ARGS[name]?.(compiled.length);
+  const branches = branchIndexes?.map((i) => compiled[i]);
+  const common = branches ? commonType(branches) : undefined;
+  if (common === null) fail(ctx, illegalMixing(name, branches), node, name);
+  if (common) for (const i of branchIndexes) compiled[i] = coerceBranch(compiled[i], common);
   const built = spec.build(compiled);
-  const result = make(built.fn, built.type, compiled);
+  const result = make(built.fn, common?.type ?? built.type, compiled);
+  if (common) return withType(result, common);
   if (built.precision !== undefined) {
     result.precision = built.precision;
     result.scale = built.scale;

@@ -18,6 +18,7 @@ export { retractingAccumulatorFor, type RetractingAccumulator } from './retract-
 export { checkExpression, referencedColumns, parseExpressionAst } from './check.ts';
 export type { ParsedItem } from './parse.ts';
 export { compileConditionDetailed } from './condition.ts';
+export { flinkTypeName } from './compile-context.ts';
 
 /** Compiles a `filter.where` condition; NULL counts as false. Throws ExpressionError. */
 export function compileCondition(text: string): (row: Row) => boolean {

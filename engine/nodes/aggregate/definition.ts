@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { duration, nonEmpty } from '../schema-pieces.ts';
 import type { DurationInput } from '../config.ts';
 import { mapOptional } from '../durations.ts';
-import { compileAggregates, parseKeyBy, referencedColumns } from '../../sql/index.ts';
+import { compileAggregates, parseKeyBy } from '../../sql/index.ts';
 import { attempt, checkKnown } from '../columns.ts';
 import { keyListColumns, selectListColumns, uniq } from '../text.ts';
 import { defineNode, type Assert, type SchemaMatches } from '../definition.ts';
@@ -44,8 +44,10 @@ export const aggregate = defineNode<'aggregate', AggregateConfig>({
     const input = ctx.inputs[0]?.columns ?? null;
     const keys = attempt(ctx, ctx.path('keyBy'), () => parseKeyBy(c.keyBy));
     if (keys) checkKnown(ctx, ctx.path('keyBy'), keys.columns, input);
-    const aggs = attempt(ctx, ctx.path('aggregates'), () => compileAggregates(c.aggregates));
-    if (aggs) checkKnown(ctx, ctx.path('aggregates'), referencedColumns('aggregates', c.aggregates), input);
+    // Syntax, argument types (SUM of a STRING) and known columns, as a window's aggregates.
+    const aggs = ctx.checkExpression('aggregates', 'aggregates', c.aggregates, input)
+      ? compileAggregates(c.aggregates)
+      : null;
     if (!keys || !aggs) return null;
     const clash = aggs.find((a) => keys.columns.includes(a.alias));
     if (clash)

@@ -38,6 +38,12 @@ export const map = defineNode<'map', MapConfig>({
     const p = compileProjectionDetailed(c.select, types);
     const out: ColumnTypeMap = p.columns === null ? new Map(types) : new Map();
     for (const col of p.columns ?? p.extra) {
+      // A column selected as it is keeps its input type exactly (an INT stays an INT).
+      const same = col.sourceColumn !== undefined ? types.get(col.sourceColumn) : undefined;
+      if (same) {
+        out.set(col.name, same);
+        continue;
+      }
       const t: ColumnType = { type: col.type ?? 'UNKNOWN' };
       if (col.precision !== undefined) {
         t.precision = col.precision;
