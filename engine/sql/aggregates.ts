@@ -2,14 +2,18 @@ import { compileExpr } from './compile.ts';
 import { contextFor } from './context.ts';
 import { ExpressionError } from './errors.ts';
 import { parseSelectList } from './parse.ts';
-import type { ColumnType, ColumnTypes, Compiled, Row } from './types.ts';
+import type { ColumnType, ColumnTypes, Compiled, Row, SqlAst } from './types.ts';
 import { compare, roundHalfUp, toNumber } from './values.ts';
 import { exactSumAdd, exactSumMerge, exactSumValue, type ExactSum } from './exact-sum.ts';
 import { Decimal, MAX_PRECISION, decimalAdd, decimalFromInteger, toJsValue } from './decimal.ts';
 import { extractAggregateFilters } from './aggregate-filters.ts';
+import { listaggInput, MORE_ACCUMULATORS, MORE_AGGREGATE_FNS, type MoreAggregateFn } from './more-aggregates.ts';
+import { UNSUPPORTED_AGGREGATES } from './functions.ts';
 
-export type AggregateFn = 'COUNT' | 'SUM' | 'MIN' | 'MAX' | 'AVG';
-const AGGREGATE_FNS: readonly AggregateFn[] = ['COUNT', 'SUM', 'MIN', 'MAX', 'AVG'];
+export type AggregateFn = 'COUNT' | 'SUM' | 'MIN' | 'MAX' | 'AVG' | MoreAggregateFn;
+const AGGREGATE_FNS: readonly AggregateFn[] = ['COUNT', 'SUM', 'MIN', 'MAX', 'AVG', ...MORE_AGGREGATE_FNS];
+const AGGREGATE_LIST =
+  'COUNT, SUM, MIN, MAX, AVG, STDDEV_POP, STDDEV_SAMP, VAR_POP, VAR_SAMP, FIRST_VALUE, LAST_VALUE or LISTAGG';
 
 export interface AggregateCall {
   /** Output column: the alias, or Flink's default `EXPR$i` (i = position in the aggregates list). */
@@ -50,23 +54,41 @@ export function compileAggregates(userText: string, columnTypes?: ColumnTypes): 
     const ast = item.ast;
     const col = item.start + 1;
     if (item.star) throw new ExpressionError("'*' is not an aggregate: write COUNT(*)", col);
-    if (ast.type !== 'aggr_func') {
-      const name = ast.type === 'function' ? String(ast.name?.name?.[0]?.value ?? '').toUpperCase() : '';
+    // The parser knows COUNT ... AVG and LISTAGG as aggregates; STDDEV_POP(x) and the others come
+    // as function calls with one argument.
+    const callName = ast.type === 'function' ? String(ast.name?.name?.[0]?.value ?? '').toUpperCase() : '';
+    const asCall = callName !== '' && (MORE_AGGREGATE_FNS as readonly string[]).includes(callName);
+    if (ast.type !== 'aggr_func' && !asCall) {
+      const why = UNSUPPORTED_AGGREGATES[callName];
       throw new ExpressionError(
-        name
-          ? `unknown aggregate function ${name}: use COUNT, SUM, MIN, MAX or AVG`
-          : 'expected an aggregate function call: COUNT, SUM, MIN, MAX or AVG',
+        why
+          ? `Flink's ${callName} is not supported in Weir: ${why}`
+          : callName
+            ? `unknown aggregate function ${callName}: use ${AGGREGATE_LIST}`
+            : `expected an aggregate function call: ${AGGREGATE_LIST}`,
         col,
       );
     }
-    const fn = String(ast.name).toUpperCase() as AggregateFn;
-    if (!AGGREGATE_FNS.includes(fn))
-      throw new ExpressionError(`unsupported aggregate function ${fn}: use COUNT, SUM, MIN, MAX or AVG`, col);
+    const fn = (asCall ? callName : String(ast.name).toUpperCase()) as AggregateFn;
+    if (!AGGREGATE_FNS.includes(fn)) {
+      const why = UNSUPPORTED_AGGREGATES[fn];
+      throw new ExpressionError(
+        why
+          ? `Flink's ${fn} is not supported in Weir: ${why}`
+          : `unsupported aggregate function ${fn}: use ${AGGREGATE_LIST}`,
+        col,
+      );
+    }
+    // The parser reads LISTAGG(x, 'sep') as an aggregate; with another separator, as a call.
+    if (asCall && fn === 'LISTAGG') throw new ExpressionError('LISTAGG: the separator must be a string literal', col);
+    if (asCall && (ast.args?.value?.length ?? 0) !== 1)
+      throw new ExpressionError(`${fn} expects 1 argument, got ${ast.args?.value?.length ?? 0}`, col);
     const distinct = Boolean(ast.args?.distinct);
     if (distinct && fn !== 'COUNT')
       throw new ExpressionError(`${fn}(DISTINCT ...) is not supported: only COUNT(DISTINCT x)`, col);
     if (ast.over || ast.filter || ast.args?.orderby) throw new ExpressionError(`unsupported clause in ${fn}(...)`, col);
-    const argAst = ast.args?.expr;
+    const argAst = asCall ? ast.args.value[0] : ast.args?.expr;
+    const separator = fn === 'LISTAGG' ? listaggSeparator(ast, col) : ',';
     const alias = item.alias ?? `EXPR$${i}`;
     if (aliases.has(alias)) throw new ExpressionError(`duplicate column name '${alias}'`, col);
     aliases.add(alias);
@@ -101,17 +123,19 @@ export function compileAggregates(userText: string, columnTypes?: ColumnTypes): 
     // get plain JSON values, which is what accumulators keep in state.
     const f = c.fn;
     const input =
-      fn === 'COUNT' || fn === 'MIN' || fn === 'MAX'
-        ? (row: Row) => toJsValue(f(row))
-        : fn === 'SUM'
-          ? f
-          : // statically DOUBLE (CAST(x AS DOUBLE) of 1 is the JS number 1): AVG must not truncate it
-            c.type === 'DOUBLE'
-            ? (row: Row) => {
-                const v = f(row);
-                return typeof v === 'number' ? new DoubleValue(v) : v;
-              }
-            : f;
+      fn === 'LISTAGG'
+        ? listaggInput(f, separator)
+        : fn === 'COUNT' || fn === 'MIN' || fn === 'MAX' || fn === 'FIRST_VALUE' || fn === 'LAST_VALUE'
+          ? (row: Row) => toJsValue(f(row))
+          : fn === 'SUM'
+            ? f
+            : // statically DOUBLE (CAST(x AS DOUBLE) of 1 is the JS number 1): AVG must not truncate it
+              c.type === 'DOUBLE'
+              ? (row: Row) => {
+                  const v = f(row);
+                  return typeof v === 'number' ? new DoubleValue(v) : v;
+                }
+              : f;
     calls.push({
       alias,
       fn,
@@ -280,7 +304,18 @@ const ACCUMULATORS: Record<AggregateFn, Accumulator> = {
   MIN: extreme(-1),
   MAX: extreme(1),
   AVG: avg,
+  ...MORE_ACCUMULATORS,
 };
+
+/** LISTAGG's separator: a string literal (',' when absent), as Flink requires. */
+function listaggSeparator(ast: SqlAst, col: number): string {
+  const sep: unknown = ast.args?.separator;
+  if (sep === null || sep === undefined) return ',';
+  const lit = Array.isArray(sep) ? (sep[sep.length - 1] as SqlAst | undefined) : undefined;
+  if (lit && (lit.type === 'single_quote_string' || lit.type === 'string'))
+    return String(lit.value).replace(/''/g, "'");
+  throw new ExpressionError('LISTAGG: the separator must be a string literal', col);
+}
 
 /**
  * COUNT(DISTINCT x): the accumulator is an object whose keys are the distinct values (as JSON
@@ -310,6 +345,7 @@ export function accumulatorFor(fn: AggregateFn, distinct = false): Accumulator {
 /** Flink's result type of an aggregate (LogicalTypeMerging.findSumAggType / findAvgAggType). */
 function aggregateResultType(fn: AggregateFn, arg: Compiled): ColumnType {
   if (fn === 'COUNT') return { type: 'BIGINT' };
+  if (fn === 'LISTAGG') return { type: 'STRING' };
   if (arg.type !== 'DECIMAL' || arg.scale === undefined) return { type: arg.type };
   if (fn === 'SUM') return { type: 'DECIMAL', precision: 38, scale: arg.scale };
   if (fn === 'AVG') return { type: 'DECIMAL', precision: 38, scale: Math.max(6, arg.scale) };

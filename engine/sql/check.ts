@@ -62,7 +62,8 @@ export function referencedColumns(kind: ExpressionKind, text: string): string[] 
         const { items } = parsed;
         const columns: string[] = [];
         for (const item of items) {
-          const arg = item.ast.args?.expr;
+          // STDDEV_POP(x) and the other aggregates the parser does not know come as function calls.
+          const arg = item.ast.args?.expr ?? (item.ast.type === 'function' ? item.ast.args?.value?.[0] : undefined);
           if (arg && arg.type !== 'star')
             compileExpr(arg, contextFor(text, parsed, item, 'an aggregate argument', columns));
         }

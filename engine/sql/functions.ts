@@ -38,8 +38,32 @@ const NO_COLLECTIONS = "Weir's expressions have no ARRAY or MAP type";
 const NO_BINARY = "Weir's expressions have no BINARY type";
 const NO_DATE = "Weir's expressions have no DATE or TIME type: use TIMESTAMP (TO_TIMESTAMP, DATE_FORMAT)";
 const OVER_WINDOW = 'OVER windows are not supported: a topn node gives ROW_NUMBER (a rank per partition)';
-const AGGREGATE = 'it is an aggregate function: use it in the aggregates of a window or an aggregate node';
+const AGGREGATE = 'only as an aggregate (in the aggregates of a window or an aggregate node)';
 const NO_GROUPING_SETS = 'Weir has no GROUPING SETS, ROLLUP or CUBE';
+
+/**
+ * Aggregates Weir runs (more-aggregates.ts) that the parser reads as plain calls: outside an
+ * aggregates list they are refused with this pointer (COUNT, SUM... the parser knows itself).
+ */
+export const AGGREGATE_ONLY: Record<string, string> = {
+  STDDEV_POP: AGGREGATE,
+  STDDEV_SAMP: AGGREGATE,
+  VAR_POP: AGGREGATE,
+  VAR_SAMP: AGGREGATE,
+  VARIANCE: AGGREGATE,
+  FIRST_VALUE: AGGREGATE,
+  LAST_VALUE: AGGREGATE,
+  LISTAGG: AGGREGATE,
+};
+
+/** Flink's aggregates Weir refuses, with the reason (in an aggregates list or anywhere else). */
+export const UNSUPPORTED_AGGREGATES: Record<string, string> = {
+  COLLECT: NO_COLLECTIONS,
+  ARRAY_AGG: NO_COLLECTIONS,
+  PERCENTILE: 'an exact percentile keeps every value of a group; Weir has no such aggregate',
+  JSON_OBJECTAGG: "Weir's aggregates do not build JSON: aggregate first, then JSON_OBJECT in a map",
+  JSON_ARRAYAGG: "Weir's aggregates do not build JSON: aggregate first, then JSON_ARRAY in a map",
+};
 
 /**
  * Flink built-ins Weir refuses on purpose, with the reason shown to the user ("Flink's X is not
@@ -103,17 +127,6 @@ export const UNSUPPORTED_FUNCTIONS: Record<string, string> = {
   NTILE: OVER_WINDOW,
   LEAD: OVER_WINDOW,
   LAG: OVER_WINDOW,
-  STDDEV_POP: AGGREGATE,
-  STDDEV_SAMP: AGGREGATE,
-  VAR_POP: AGGREGATE,
-  VAR_SAMP: AGGREGATE,
-  VARIANCE: AGGREGATE,
-  FIRST_VALUE: AGGREGATE,
-  LAST_VALUE: AGGREGATE,
-  LISTAGG: AGGREGATE,
-  COLLECT: NO_COLLECTIONS,
-  ARRAY_AGG: NO_COLLECTIONS,
-  PERCENTILE: 'an exact percentile keeps every value of a group; Weir has no such aggregate',
-  JSON_OBJECTAGG: "Weir's aggregates do not build JSON: aggregate first, then JSON_OBJECT in a map",
-  JSON_ARRAYAGG: "Weir's aggregates do not build JSON: aggregate first, then JSON_ARRAY in a map",
+  ...AGGREGATE_ONLY,
+  ...UNSUPPORTED_AGGREGATES,
 };

@@ -22,6 +22,7 @@ import { accumulatorFor, addToSum, type Accumulator, type AggregateFn } from './
 import { Decimal, decimalNegate } from './decimal.ts';
 import { exactSumAdd, type ExactSum } from './exact-sum.ts';
 import { compare, toNumber } from './values.ts';
+import { MORE_ACCUMULATORS } from './more-aggregates.ts';
 
 export interface RetractingAccumulator extends Accumulator {
   /** Takes one value back out of `acc` (in place when it can); returns the accumulator. */
@@ -174,6 +175,7 @@ const RETRACTING: Record<AggregateFn, RetractingAccumulator> = {
   MIN: extremeWithRetract(false),
   MAX: extremeWithRetract(true),
   AVG: avg,
+  ...MORE_ACCUMULATORS,
 };
 
 export function retractingAccumulatorFor(fn: AggregateFn, distinct = false): RetractingAccumulator {

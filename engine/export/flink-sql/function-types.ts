@@ -54,6 +54,7 @@ export const STRING_FUNCS = new Set([
   'JSON_ARRAY',
   'JSON_QUOTE',
   'JSON_UNQUOTE',
+  'LISTAGG',
 ]);
 export const INT_FUNCS = new Set([
   'CHAR_LENGTH',
@@ -131,4 +132,9 @@ export const SAME_AS_ARG = new Set([
   'CEILING',
   'FIRST_VALUE',
   'LAST_VALUE',
+  'STDDEV_POP',
+  'STDDEV_SAMP',
+  'VAR_POP',
+  'VAR_SAMP',
+  'VARIANCE',
 ]);

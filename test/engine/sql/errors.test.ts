@@ -156,10 +156,15 @@ describe('semantic errors', () => {
     expectError(
       'aggregates',
       'COUNT(*) AS n, SUM(amount) total, STDDEV(x)',
-      'unknown aggregate function STDDEV: use COUNT, SUM, MIN, MAX or AVG',
+      'unknown aggregate function STDDEV: use COUNT, SUM, MIN, MAX, AVG, STDDEV_POP, STDDEV_SAMP, VAR_POP, VAR_SAMP, FIRST_VALUE, LAST_VALUE or LISTAGG',
       35,
     );
-    expectError('aggregates', 'SUM(a) + 1', 'expected an aggregate function call: COUNT, SUM, MIN, MAX or AVG', 1);
+    expectError(
+      'aggregates',
+      'SUM(a) + 1',
+      'expected an aggregate function call: COUNT, SUM, MIN, MAX, AVG, STDDEV_POP, STDDEV_SAMP, VAR_POP, VAR_SAMP, FIRST_VALUE, LAST_VALUE or LISTAGG',
+      1,
+    );
     expectError('aggregates', 'SUM(DISTINCT a)', 'SUM(DISTINCT ...) is not supported: only COUNT(DISTINCT x)', 1);
     expectError(
       'aggregates',
