@@ -6,6 +6,7 @@
  */
 import { FUNCTIONS } from '../../../engine/sql/functions.ts';
 import type { FunctionSpec } from '../../../engine/sql/types.ts';
+import type { AggregateFn } from '../../../engine/sql/index.ts';
 import { SQL_FUNCTIONS, SQL_KEYWORDS } from './highlight.ts';
 
 export interface Completion {
@@ -25,13 +26,24 @@ export interface TypedColumn {
 
 const MAX_ITEMS = 8;
 
-/** Flink's aggregate functions as Weir's aggregates compile them (engine/sql/aggregates.ts). */
-const AGGREGATE_SIGNATURES: Readonly<Record<string, string>> = {
+/**
+ * Flink's aggregate functions as Weir's aggregates compile them (engine/sql/aggregates.ts); keyed
+ * by AggregateFn, so an aggregate the engine adds does not compile here until it has a signature.
+ */
+const AGGREGATE_SIGNATURES: Readonly<Record<AggregateFn, string>> = {
   COUNT: 'COUNT(* | [DISTINCT] value) → BIGINT NOT NULL',
   SUM: 'SUM([DISTINCT] numeric) → numeric',
   AVG: 'AVG([DISTINCT] numeric) → numeric',
   MIN: 'MIN(value) → value',
   MAX: 'MAX(value) → value',
+  VAR_POP: 'VAR_POP(numeric) → numeric (population variance)',
+  VAR_SAMP: 'VAR_SAMP(numeric) → numeric (sample variance)',
+  VARIANCE: 'VARIANCE(numeric) → numeric (sample variance)',
+  STDDEV_POP: 'STDDEV_POP(numeric) → numeric (population standard deviation)',
+  STDDEV_SAMP: 'STDDEV_SAMP(numeric) → numeric (sample standard deviation)',
+  FIRST_VALUE: 'FIRST_VALUE(value) → value (the first row of the group)',
+  LAST_VALUE: 'LAST_VALUE(value) → value (the last row of the group)',
+  LISTAGG: "LISTAGG(s STRING[, separator STRING]) → STRING (separator ',')",
 };
 
 /** A signature for a catalog function that does not declare one: its parameter families. */

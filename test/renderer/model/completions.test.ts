@@ -41,6 +41,7 @@ test('the catalog is offered with signatures; a function with a syntax of its ow
 
 test('aggregates are offered only where a field takes them', () => {
   assert.ok(!labels('su', []).includes('SUM'));
+  assert.deepEqual(labels('stddev', [], { aggregates: true }), ['STDDEV_POP', 'STDDEV_SAMP']);
   assert.deepEqual(labels('su', [], { aggregates: true }).slice(0, 1), ['SUM']);
   assert.ok(
     labels('co', ['country'], { aggregates: true }).indexOf('country') <
