@@ -4,7 +4,6 @@
  * under it. The field keeps the focus; the active option is announced through the field's
  * aria-activedescendant, so arrows, Enter/Tab and Escape stay on the field.
  */
-import './completions.css';
 import type { Completion } from '../model/completions.ts';
 
 const KIND_LABEL: Record<Completion['kind'], string> = {
