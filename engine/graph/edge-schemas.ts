@@ -21,6 +21,7 @@ import { columnTyper, type ColumnTypeOptions } from './column-types.ts';
 import { changelogEdges } from './changelog.ts';
 import { isNexmarkPort, NEXMARK_COLUMNS, nexmarkColumnNames } from './nexmark.ts';
 import { sqlExpressionChecker } from './node-columns.ts';
+import type { ExpressionChecker } from './expressions.ts';
 import { definitionOf } from './node-types.ts';
 import { columnTypeOfFlinkType } from '../nodes/column-types.ts';
 import { TOPN_RANK_COLUMN } from '../nodes/topn/definition.ts';
@@ -44,7 +45,10 @@ export interface Schema {
   known: boolean;
 }
 
-export type SchemaOptions = ColumnTypeOptions;
+export interface SchemaOptions extends ColumnTypeOptions {
+  /** Defaults to the real compiler; the designer passes its memoized one (compiling is the slow part). */
+  expressions?: ExpressionChecker;
+}
 
 const UNKNOWN_SCHEMA: Schema = { columns: [], changelog: false, known: false };
 
@@ -66,7 +70,7 @@ export function edgeSchemas(job: JobDocument | NormalizedJob, opts: SchemaOption
     const scratch: never[] = [];
     const idx = checkGraph(doc, scratch);
     if (!idx.acyclic) return doc.edges.map(() => UNKNOWN_SCHEMA);
-    const names = checkColumns(doc, idx, sqlExpressionChecker, scratch, opts.sampled);
+    const names = checkColumns(doc, idx, opts.expressions ?? sqlExpressionChecker, scratch, opts.sampled);
     const typer = columnTyper(doc as unknown as NormalizedJob, opts);
     const changelog = changelogEdges(idx);
     const written = writtenTypes(doc, opts);

@@ -46,6 +46,10 @@ function minimapColor(n: CanvasNode): string {
   return GROUP_COLORS[typeInfo(n.data.node.type).group] ?? '#888';
 }
 
+// The hovered edge shows its schema popover (LiveEdge); module scope keeps the props stable.
+const onEdgeEnter = (_e: unknown, edge: { id: string }) => uiStore.setState({ hoveredEdge: edge.id });
+const onEdgeLeave = () => uiStore.setState({ hoveredEdge: null });
+
 function useFitOnRequest() {
   const rf = useReactFlow();
   const docVersion = useDoc((s) => s.docVersion);
@@ -119,6 +123,8 @@ export function Canvas() {
         edgeTypes={edgeTypes}
         onNodesChange={h.onNodesChange}
         onEdgesChange={h.onEdgesChange}
+        onEdgeMouseEnter={onEdgeEnter}
+        onEdgeMouseLeave={onEdgeLeave}
         onConnect={h.onConnect}
         onConnectEnd={h.onConnectEnd}
         isValidConnection={h.isValidConnection}

@@ -8,6 +8,7 @@ import { Handle, Position, type NodeProps, type Node } from '@xyflow/react';
 import type { JobNode, JobProblem } from '../../../engine/graph/types.ts';
 import { nodeOutputs, typeInfo, type OutputPort } from '../model/catalog.ts';
 import { summarize } from '../model/summary.ts';
+import { nodeProblemText } from '../model/problemText.ts';
 import { TypeIcon } from './icons.tsx';
 import { InputHandles } from './InputHandles.tsx';
 import { NodeLiveBadge } from '../live/NodeLiveBadge.tsx';
@@ -86,7 +87,7 @@ function JobNodeViewImpl({ data, selected }: NodeProps<JobFlowNode>) {
         >
           <span className="wnode__problem-text">
             <span className="wnode__bang">!</span>
-            {first!.message}
+            {nodeProblemText(first!.message)}
             {problems.length > 1 ? ` (+${problems.length - 1} more)` : ''}
           </span>
         </div>

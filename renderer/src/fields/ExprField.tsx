@@ -1,13 +1,18 @@
 /**
  * A SQL expression input: syntax highlighted (a highlighted copy laid under a transparent
- * textarea), checked as you type by the engine's own compiler with the error marked at the
- * parser's column, and completions for upstream columns (Tab/Enter to accept) plus column chips.
+ * textarea), checked as you type by the engine's own compiler, with the bad part underlined (the
+ * token at the compiler's error column, and every use of a name the validator's message quotes:
+ * an unknown column, a function applied to the wrong types), and completions for the input's
+ * columns with their types and the engine's functions with their signatures (arrows, Enter/Tab to
+ * accept, Escape to close), plus column chips.
  */
 import { useId, useMemo, useRef, useState } from 'react';
 import { checkExpression, type ExpressionKind } from '../../../engine/sql/index.ts';
-import { completionsFor, highlightSql, wordBefore } from '../model/highlight.ts';
+import { highlightSql } from '../model/highlight.ts';
+import { completions, wordBefore, type Completion } from '../model/completions.ts';
+import { errorRanges, splitToken } from '../model/errorMarks.ts';
 import { Field } from './fields.tsx';
-import { sampledTypes, useSampled } from '../model/sampledColumns.ts';
+import { CompletionList, optionId } from './CompletionList.tsx';
 
 export interface ExprFieldProps {
   label: string;
@@ -15,6 +20,8 @@ export interface ExprFieldProps {
   value: string | undefined;
   onChange: (value: string | undefined) => void;
   columns: readonly string[];
+  /** Flink SQL type of each offered column, where the engine knows it. */
+  types?: ReadonlyMap<string, string | null>;
   /** Problems from the job validator for this field (e.g. unknown column), shown when it compiles. */
   validatorError?: string | null;
   placeholder?: string;
@@ -26,15 +33,15 @@ export interface ExprFieldProps {
 
 export function ExprField(p: ExprFieldProps) {
   const id = useId();
+  const listId = `${id}-completions`;
+  const errorId = `${id}-error`;
   const text = p.value ?? '';
   const area = useRef<HTMLTextAreaElement>(null);
   const under = useRef<HTMLPreElement>(null);
   const [caret, setCaret] = useState<number | null>(null);
   const [active, setActive] = useState(0);
   const [dismissed, setDismissed] = useState(false);
-  // Types of columns sampled from source data, shown next to completions.
-  const byNode = useSampled((s) => s.byNode);
-  const types = useMemo(() => sampledTypes(byNode), [byNode]);
+  const types = p.types;
 
   const check = p.check;
   const error = useMemo(
@@ -42,9 +49,16 @@ export function ExprField(p: ExprFieldProps) {
     [p.kind, text, check],
   );
   const tokens = useMemo(() => highlightSql(text), [text]);
-  const errAt = error ? Math.min(Math.max(0, error.column - 1), Math.max(0, text.length - 1)) : -1;
+  const validatorError = error ? null : (p.validatorError ?? null);
+  const marks = useMemo(
+    () => errorRanges(tokens, error ? error.column : null, validatorError),
+    [tokens, error, validatorError],
+  );
   const word = caret === null ? { word: '', start: 0 } : wordBefore(text, caret);
-  const items = dismissed ? [] : completionsFor(word.word, p.columns);
+  const typed = useMemo(() => p.columns.map((name) => ({ name, type: types?.get(name) ?? null })), [p.columns, types]);
+  const items = dismissed ? [] : completions(word.word, typed, { aggregates: p.kind === 'aggregates' });
+  const open = items.length > 0;
+  const current = Math.min(active, Math.max(0, items.length - 1));
 
   const insert = (completion: string, start: number, end: number) => {
     const next = text.slice(0, start) + completion + text.slice(end);
@@ -55,32 +69,35 @@ export function ExprField(p: ExprFieldProps) {
       setCaret(pos);
     });
   };
+  const pick = (c: Completion) => {
+    setActive(0);
+    insert(c.insert, word.start, caret ?? text.length);
+  };
 
-  const message = error ? `${error.detail} (column ${error.column})` : (p.validatorError ?? null);
+  const message = error ? `${error.detail} (column ${error.column})` : validatorError;
+  let firstMark = true;
 
   return (
-    <Field label={p.label} error={message} htmlFor={id} hint={p.hint}>
-      <div className={`expr${error ? ' expr--error' : ''}`}>
+    <Field label={p.label} error={message} htmlFor={id} hint={p.hint} errorId={errorId}>
+      <div className={`expr${message ? ' expr--error' : ''}`}>
         <pre ref={under} className="expr__hl" aria-hidden="true">
-          {tokens.map((t, i) => {
-            const inErr = errAt >= t.start && errAt < t.start + t.text.length;
-            if (!inErr)
-              return (
-                <span key={i} className={`tk-${t.kind}`}>
-                  {t.text}
-                </span>
-              );
-            const o = errAt - t.start;
-            return (
-              <span key={i} className={`tk-${t.kind}`}>
-                {t.text.slice(0, o)}
-                <span className="tk-error" data-testid={`${p.testId}-error-mark`}>
-                  {t.text[o]}
-                </span>
-                {t.text.slice(o + 1)}
-              </span>
-            );
-          })}
+          {tokens.map((t, i) => (
+            <span key={i} className={`tk-${t.kind}`}>
+              {marks.length === 0
+                ? t.text
+                : splitToken(t, marks).map((piece, j) => {
+                    if (!piece.marked) return piece.text;
+                    // One test id: the first mark (a field can mark several uses of one name).
+                    const testId = firstMark ? `${p.testId}-error-mark` : undefined;
+                    firstMark = false;
+                    return (
+                      <span key={j} className="tk-error" data-testid={testId} data-error-mark="">
+                        {piece.text}
+                      </span>
+                    );
+                  })}
+            </span>
+          ))}
           {'\n'}
         </pre>
         <textarea
@@ -92,7 +109,11 @@ export function ExprField(p: ExprFieldProps) {
           rows={Math.min(4, Math.max(1, Math.ceil(text.length / 34)))}
           placeholder={p.placeholder}
           data-testid={p.testId}
-          aria-invalid={!!error}
+          aria-invalid={!!message}
+          aria-describedby={message ? errorId : undefined}
+          aria-autocomplete="list"
+          aria-controls={open ? listId : undefined}
+          aria-activedescendant={open ? optionId(listId, current) : undefined}
           onChange={(e) => {
             setDismissed(false);
             setActive(0);
@@ -105,44 +126,28 @@ export function ExprField(p: ExprFieldProps) {
             if (under.current) under.current.scrollTop = (e.target as HTMLTextAreaElement).scrollTop;
           }}
           onKeyDown={(e) => {
-            if (items.length === 0) {
+            if (!open) {
               if (e.key === 'Enter') e.preventDefault();
               return;
             }
             if (e.key === 'ArrowDown') {
               e.preventDefault();
-              setActive((a) => (a + 1) % items.length);
+              setActive((current + 1) % items.length);
             } else if (e.key === 'ArrowUp') {
               e.preventDefault();
-              setActive((a) => (a - 1 + items.length) % items.length);
+              setActive((current - 1 + items.length) % items.length);
             } else if (e.key === 'Tab' || e.key === 'Enter') {
               e.preventDefault();
-              insert(items[active], word.start, caret ?? text.length);
+              pick(items[current]);
             } else if (e.key === 'Escape') {
+              // Closes the list only: the inspector must not take Escape as "deselect".
               e.stopPropagation();
+              e.nativeEvent.stopImmediatePropagation();
               setDismissed(true);
             }
           }}
         />
-        {items.length > 0 && (
-          <ul className="expr__complete" role="listbox" data-testid={`${p.testId}-completions`}>
-            {items.map((c, i) => (
-              <li
-                key={c}
-                role="option"
-                aria-selected={i === active}
-                className={i === active ? 'is-active' : ''}
-                onMouseDown={(e) => {
-                  e.preventDefault();
-                  insert(c, word.start, caret ?? text.length);
-                }}
-              >
-                {c}
-                {p.columns.includes(c) && <span className="expr__kind">{types.get(c) ?? 'column'}</span>}
-              </li>
-            ))}
-          </ul>
-        )}
+        {open && <CompletionList id={listId} items={items} active={current} testId={p.testId} onPick={pick} />}
       </div>
       {p.columns.length > 0 && (
         <div className="expr__cols">
@@ -151,7 +156,7 @@ export function ExprField(p: ExprFieldProps) {
               key={c}
               type="button"
               className="chip"
-              title={`Insert ${c}${types.has(c) ? ` (${types.get(c)}, sampled from the data)` : ''}`}
+              title={`Insert ${c}${types?.get(c) ? ` (${types.get(c)})` : ''}`}
               onMouseDown={(e) => e.preventDefault()}
               onClick={() => {
                 const at = area.current?.selectionStart ?? text.length;

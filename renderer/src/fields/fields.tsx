@@ -22,12 +22,15 @@ export function Field({
   error,
   children,
   htmlFor,
+  errorId,
 }: {
   label: string;
   hint?: ReactNode;
   error?: string | null;
   children: ReactNode;
   htmlFor?: string;
+  /** The error's element id, for the input's aria-describedby. */
+  errorId?: string;
 }) {
   return (
     <div className={`field${error ? ' field--error' : ''}`}>
@@ -36,7 +39,7 @@ export function Field({
       </label>
       {children}
       {error && (
-        <div className="field__error" role="alert">
+        <div className="field__error" role="alert" id={errorId}>
           {error}
         </div>
       )}

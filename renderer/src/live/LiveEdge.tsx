@@ -1,7 +1,8 @@
 /**
  * A canvas edge that shows what flows on it while a job runs: stroke width by records/s, a rate
  * label, red and dashed-animated when the sender's output channel is full (back-pressure). It
- * subscribes to its sender's figures only. Declared at module scope in Canvas's edgeTypes.
+ * subscribes to its sender's figures only. Hovered or selected, it shows its columns and types
+ * (EdgeSchemaPopover). Declared at module scope in Canvas's edgeTypes.
  */
 import { memo } from 'react';
 import { BaseEdge, EdgeLabelRenderer, getBezierPath, type EdgeProps } from '@xyflow/react';
@@ -9,11 +10,15 @@ import { useEdgeLive } from './useNodeLive.ts';
 import { BACKPRESSURE_FULL, edgeWidth } from '../stores/nodeLive.ts';
 import { count, rate } from './format.ts';
 import { docStore } from '../state.ts';
+import { useUi } from '../ui/uiStore.ts';
+import { EdgeSchemaPopover } from '../schema/EdgeSchemaPopover.tsx';
 
 function LiveEdgeImpl(p: EdgeProps) {
   const port = p.sourceHandleId === 'late' || p.sourceHandleId === 'bad' ? p.sourceHandleId : 'out';
   const live = useEdgeLive(p.source, port);
   const [path, labelX, labelY] = getBezierPath(p);
+  // A boolean selector: hovering one edge re-renders that edge and the one it left, no other.
+  const hovered = useUi((s) => s.hoveredEdge === p.id);
   const full = !!live && live.backPressure >= BACKPRESSURE_FULL;
   const style =
     live && port === 'out'
@@ -22,6 +27,7 @@ function LiveEdgeImpl(p: EdgeProps) {
   return (
     <>
       <BaseEdge id={p.id} path={path} style={style} interactionWidth={20} markerEnd={p.markerEnd} />
+      {(hovered || p.selected) && <EdgeSchemaPopover edgeId={p.id} x={labelX} y={labelY} pinned={!!p.selected} />}
       {live && (
         <EdgeLabelRenderer>
           <div

@@ -41,6 +41,8 @@ export interface DocState {
   markSaved(path: string, job?: JobDocument): void;
   select(nodes: Iterable<string>, edges?: Iterable<string>): void;
   selectAll(): void;
+  /** Validates the document again: what the validator knows changed (a source's sampled columns). */
+  revalidate(): void;
 }
 
 const EMPTY: ReadonlySet<string> = new Set();
@@ -63,7 +65,7 @@ export function createDocStore(initial: JobDocument = emptyJob()) {
         ...extra,
         history,
         job,
-        problems: computeProblems(job),
+        problems: computeProblems(job, s.path),
         selectedNodes: keptN.length === selNodes.size ? selNodes : new Set(keptN),
         selectedEdges: keptE.length === selEdges.size ? selEdges : new Set(keptE),
       });
@@ -123,13 +125,18 @@ export function createDocStore(initial: JobDocument = emptyJob()) {
           docVersion: get().docVersion + 1,
           selectedNodes: EMPTY,
           selectedEdges: EMPTY,
-          problems: computeProblems(job),
+          problems: computeProblems(job, path),
           dragStart: null,
         });
       },
 
       markSaved(path, job) {
         set({ path, saved: job ?? get().job });
+      },
+
+      revalidate() {
+        const { job, path } = get();
+        set({ problems: computeProblems(job, path) });
       },
 
       select(nodes, edges = []) {

@@ -93,24 +93,3 @@ export function highlightSql(text: string): HighlightToken[] {
   }
   return out;
 }
-
-/** The identifier being typed just before `caret` (for completions), with where it starts. */
-export function wordBefore(text: string, caret: number): { word: string; start: number } {
-  let s = caret;
-  while (s > 0 && /[\w]/.test(text[s - 1])) s--;
-  // A join's `L.` / `R.` prefix belongs to the word, so `L.us` completes to `L.user`.
-  if (s >= 2 && text[s - 1] === '.' && /[LR]/.test(text[s - 2]) && (s === 2 || !/[\w.]/.test(text[s - 3]))) s -= 2;
-  return { word: text.slice(s, caret), start: s };
-}
-
-/** Completion candidates for a prefix: upstream columns first, then functions and keywords. */
-export function completionsFor(prefix: string, columns: readonly string[]): string[] {
-  if (prefix === '') return [];
-  const p = prefix.toLowerCase();
-  const cols = columns.filter((c) => c.toLowerCase().startsWith(p) && c.toLowerCase() !== p);
-  const fns = SQL_FUNCTIONS.filter((f) => f.toLowerCase().startsWith(p) && f.toLowerCase() !== p);
-  const kws = [...SQL_KEYWORDS].filter(
-    (k) => k.toLowerCase().startsWith(p) && k.toLowerCase() !== p && !fns.includes(k),
-  );
-  return [...new Set([...cols, ...fns, ...kws])].slice(0, 8);
-}

@@ -131,3 +131,12 @@ export function describeProblem(job: JobDocument, p: JobProblem): ProblemText {
 export function problemLine(t: ProblemText): string {
   return `${t.subject}: ${t.field ? `${t.field} ` : ''}${t.message}`;
 }
+
+/**
+ * A problem as the two lines on a canvas node can hold it: an unknown column's list of every
+ * column gives way to the suggestion (`unknown column 'usr': did you mean 'user'?`), which would
+ * otherwise be cut off after the list. The inspector and the node's tooltip keep the full message.
+ */
+export function nodeProblemText(message: string): string {
+  return message.replace(/ \((?:columns|known): [^;)]*; (did you mean [^)]*\?)\)/g, ': $1');
+}

@@ -39,10 +39,11 @@ export function indexProblems(job: JobDocument, problems: JobProblem[]): Problem
   return { all: problems, byNode, settings, other };
 }
 
-export function computeProblems(job: JobDocument): ProblemIndex {
+/** `docPath`: the document's path, which sampled source columns belong to (null: unsaved). */
+export function computeProblems(job: JobDocument, docPath: string | null = null): ProblemIndex {
   let problems: JobProblem[];
   try {
-    problems = validateJob(job);
+    problems = validateJob(job, docPath);
   } catch (err) {
     // The validator must never take the designer down; show its failure as a problem instead.
     problems = [{ path: '', message: `validator failed: ${(err as Error).message}` }];

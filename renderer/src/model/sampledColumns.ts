@@ -10,8 +10,7 @@
  */
 import { createStore, useStore } from 'zustand';
 import type { EngineHost, SourceColumn } from '../../../engine/host/common/api.ts';
-import type { JobNode } from '../../../engine/graph/types.ts';
-import type { DocStore } from './docStore.ts';
+import type { JobDocument, JobNode } from '../../../engine/graph/types.ts';
 import { fileSource } from '../../../engine/nodes/source-file/definition.ts';
 
 export interface Sampled {
@@ -44,22 +43,19 @@ export function sampledColumns(node: JobNode, docPath: string | null): Sampled |
   return s && s.key === key ? s : null;
 }
 
-/** Type of each sampled column name (for completions); a name typed differently by two sources is left out. */
-export function sampledTypes(byNode: ReadonlyMap<string, Sampled>): ReadonlyMap<string, string> {
-  const out = new Map<string, string>();
-  const clash = new Set<string>();
-  for (const s of byNode.values())
-    for (const c of s.columns) {
-      const t = out.get(c.name);
-      if (t !== undefined && t !== c.type) clash.add(c.name);
-      out.set(c.name, c.type);
-    }
-  for (const n of clash) out.delete(n);
-  return out;
+/** What sampling needs of the document store (model/docStore.ts), without importing it. */
+export interface SampledDocument {
+  getState(): { job: JobDocument; path: string | null; revalidate(): void };
+  subscribe(
+    listener: (s: { job: JobDocument; path: string | null }, prev: { job: JobDocument; path: string | null }) => void,
+  ): () => void;
 }
 
-/** Keep samples in step with the document; returns the unsubscribe function. */
-export function startSourceSampling(store: DocStore, host: () => EngineHost, delayMs = 400): () => void {
+/**
+ * Keep samples in step with the document; returns the unsubscribe function. A sample that arrives
+ * re-validates the document: its columns make misspellings downstream errors.
+ */
+export function startSourceSampling(store: SampledDocument, host: () => EngineHost, delayMs = 400): () => void {
   let timer: ReturnType<typeof setTimeout> | null = null;
   const inFlight = new Set<string>();
   const check = () => {
@@ -79,7 +75,10 @@ export function startSourceSampling(store: DocStore, host: () => EngineHost, del
         .finally(() => inFlight.delete(`${node.id}|${key}`));
     }
   };
-  const put = (id: string, s: Sampled) => sampledStore.setState((st) => ({ byNode: new Map(st.byNode).set(id, s) }));
+  const put = (id: string, s: Sampled) => {
+    sampledStore.setState((st) => ({ byNode: new Map(st.byNode).set(id, s) }));
+    store.getState().revalidate();
+  };
   const schedule = () => {
     if (timer) clearTimeout(timer);
     timer = setTimeout(check, delayMs);

@@ -11,6 +11,7 @@ import { compileOrderBy } from '../../../engine/sql/order-by.ts';
 import { ExprField } from '../fields/ExprField.tsx';
 import { joinInputColumns, portColumns } from '../model/columns.ts';
 import { useDocShallow } from '../state.ts';
+import { useInputTypes } from '../schema/useSchemas.ts';
 import { bind, type FieldContext } from './fieldBinding.ts';
 
 type Check = (text: string) => { column: number; detail: string } | null;
@@ -47,6 +48,7 @@ export function ExpressionInput({ field, node, config, columns, err }: FieldCont
         ? joinInputColumns(s.job, node.id, field.expression === 'windowJoinSelect', s.path)
         : portColumns(s.job, node.id, field.columns, s.path),
   );
+  const types = useInputTypes(node.id);
   const compiled = COMPILED_AS[field.expression];
   return (
     <ExprField
@@ -55,6 +57,7 @@ export function ExpressionInput({ field, node, config, columns, err }: FieldCont
       check={compiled.check}
       value={b.value as string | undefined}
       columns={offered}
+      types={types}
       testId={b.testId}
       placeholder={field.placeholder}
       validatorError={b.error}

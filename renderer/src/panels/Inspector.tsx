@@ -16,6 +16,8 @@ import { edgeOfKey } from '../model/docStore.ts';
 import { deleteSelection } from '../canvas/commands.ts';
 import { editNodeField, messageAt, nodeIndex } from './edit.ts';
 import { NodeForm } from './NodeForm.tsx';
+import { InputSchemas } from '../schema/InputSchemas.tsx';
+import { EdgeSchemaTable } from '../schema/EdgeSchemaTable.tsx';
 
 /** The node minus its position: dragging the selected node must not re-render its form per frame. */
 function useNodeIgnoringPosition(id: string): JobNode | undefined {
@@ -102,6 +104,7 @@ function NodeInspector({ id }: { id: string }) {
         error={messageAt(problems, `${base}.parallelism`)}
         onChange={(v) => editNodeField(id, 'parallelism', v)}
       />
+      <InputSchemas nodeId={id} />
     </div>
   );
 }
@@ -133,6 +136,7 @@ function EdgeInspector({ edgeKey }: { edgeKey: string }) {
         </div>
       </div>
       <p className="note">{EDGE_NOTES[port]}</p>
+      <EdgeSchemaTable edgeKey={edgeKey} />
       <button type="button" className="btn" onClick={deleteSelection}>
         Delete connection
       </button>

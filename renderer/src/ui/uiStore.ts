@@ -39,6 +39,8 @@ export interface UiState {
   connectFrom: string | null;
   /** The selected sticky note (notes are not job nodes, so not in the document's selection). */
   selectedNote: string | null;
+  /** The canvas edge under the pointer (its schema popover shows), by edge key. */
+  hoveredEdge: string | null;
 }
 
 export const uiStore = createStore<UiState>()(() => ({
@@ -54,6 +56,7 @@ export const uiStore = createStore<UiState>()(() => ({
   problemsOpen: false,
   connectFrom: null,
   selectedNote: null,
+  hoveredEdge: null,
 }));
 
 export function useUi<T>(selector: (s: UiState) => T): T {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { highlightSql, wordBefore, completionsFor } from '../../../renderer/src/model/highlight.ts';
+import { highlightSql } from '../../../renderer/src/model/highlight.ts';
 
 test('tokens cover every character and classify keywords, functions, strings', () => {
   const text = "SUM(amount) AS total, user = 'a''b' AND x >= 10.5 #";
@@ -14,10 +14,4 @@ test('tokens cover every character and classify keywords, functions, strings', (
   assert.equal(kind('10.5'), 'number');
   assert.equal(kind('>='), 'op');
   assert.equal(highlightSql("'unterminated").length, 1);
-});
-
-test('completions offer upstream columns first', () => {
-  assert.deepEqual(wordBefore('amount > 1 AND us', 17), { word: 'us', start: 15 });
-  assert.deepEqual(completionsFor('u', ['user', 'amount']).slice(0, 2), ['user', 'UPPER']);
-  assert.deepEqual(completionsFor('', ['user']), []);
 });
