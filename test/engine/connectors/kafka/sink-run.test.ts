@@ -2,12 +2,14 @@
  * `sink.kafka` through real `weir run` processes against a real Kafka 4.x broker: exactly-once
  * append and upsert give exactly the reference to a read_committed reader with no transaction left
  * open; at-least-once gives every row; a transaction of the job left open by an earlier run is
- * aborted at start.
+ * aborted at start; a run killed between flush and commit resumes exactly at another parallelism.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startKafkaBroker, type KafkaBroker } from '../../../support/kafka-broker.ts';
-import { runWeir, tempDir, writeJob } from '../../../support/run-helpers.ts';
+import { join } from 'node:path';
+import { runWeir, startWeirWithFaults, tempDir, writeJob } from '../../../support/run-helpers.ts';
+import { latestCheckpointId } from '../../../chaos/chaos-runner.ts';
 import {
   appendAndUpsertJob,
   appendJob,
@@ -127,6 +129,54 @@ test(
       await otherTxn.abort();
       await other.disconnect();
       assert.deepEqual(appendedRows(await broker.readCommitted('run-orphan')), appendReference(1000));
+    } finally {
+      cleanup();
+    }
+  },
+);
+
+test(
+  'killed between flush and commit at parallelism 3, resumed at 2 and then 1: exactly the reference',
+  { timeout: 180_000 },
+  async () => {
+    await broker.createTopic('run-rescale', 6);
+    await broker.createTopic('run-rescale-up', 6);
+    const { dir, cleanup } = tempDir('kafka-rescale');
+    const open = () => broker.openTransactions('weir-k-rescale-');
+    try {
+      const job = writeJob(
+        dir,
+        appendAndUpsertJob({
+          name: 'k-rescale',
+          bootstrap: broker.bootstrap,
+          topic: 'run-rescale',
+          upsertTopic: 'run-rescale-up',
+          count: 30_000,
+          rate: 3_000,
+          parallelism: 3,
+        }),
+      );
+      // The host dies once checkpoint 3 is stored, before it is committed: its transactions stay open.
+      const first = await startWeirWithFaults(['run', job, '--quiet'], dir, { killHostBeforeNotify: 3 }).result;
+      assert.equal(first.signal, 'SIGKILL', first.stderr);
+      const openAt3 = open();
+      assert.ok(openAt3.length >= 3, `checkpoint 3's transactions are open: ${JSON.stringify(openAt3)}`);
+      // The resumed run's first checkpoint (ids go on after the stored ones), before the generator catches up.
+      const next = latestCheckpointId(join(dir, 'checkpoints')) + 1;
+      const second = await startWeirWithFaults(['run', job, '--quiet', '--resume', '--parallelism', '2'], dir, {
+        killHostBeforeNotify: next,
+      }).result;
+      assert.equal(second.signal, 'SIGKILL', second.stderr);
+      assert.ok(open().length > 0, `checkpoint ${next}'s transactions are open`);
+      assert.ok(
+        !open().some((t) => openAt3.some((o) => o.transactionalId === t.transactionalId)),
+        'the first ones ended',
+      );
+      const last = await runWeir(['run', job, '--quiet', '--resume', '--parallelism', '1'], dir);
+      assert.equal(last.code, 0, last.stderr);
+      assert.deepEqual(open(), [], 'no open transaction');
+      assert.deepEqual(appendedRows(await broker.readCommitted('run-rescale')), appendReference(30_000));
+      assert.deepEqual(upsertedRows(await broker.readCommitted('run-rescale-up')), upsertReference(30_000));
     } finally {
       cleanup();
     }
