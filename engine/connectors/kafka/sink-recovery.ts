@@ -1,5 +1,7 @@
 /**
- * The host's side of an exactly-once `sink.kafka` (contracts/sink-recovery.ts), before every attempt:
+ * The host's side of `sink.kafka` (contracts/sink-recovery.ts). Once before the run, prepareOutput
+ * checks that the broker answers and the topic exists, so a wrong address or topic fails the run
+ * naming `nodes[i].config...` before any task starts. For exactly-once, before every attempt:
  * 1. commit every transaction the restored checkpoint lists as pending, by its stored producer id
  *    and epoch (transaction-admin.ts; a repeated commit succeeds, so a recovery killed halfway runs
  *    again unchanged);
@@ -13,7 +15,13 @@
  * A listed transaction the broker has already aborted (it outlived the broker's transaction timeout
  * before the restart) lost its rows: the recovery fails, saying so, rather than continue silently.
  */
-import type { SinkRecovery, SinkRecoveryContext } from '../../contracts/sink-recovery.ts';
+import { Kafka, logLevel } from 'kafkajs';
+import type {
+  SinkOutputChange,
+  SinkPrepareContext,
+  SinkRecovery,
+  SinkRecoveryContext,
+} from '../../contracts/sink-recovery.ts';
 import { kafkaSink } from '../../nodes/sink-kafka/definition.ts';
 import { KafkaProtocolError, KafkaTransactionAdmin, OPEN_TRANSACTION_STATES } from './transaction-admin.ts';
 import { belongsToSink } from './sink-naming.ts';
@@ -68,4 +76,31 @@ export async function recoverKafkaSink({ node, states, jobName }: SinkRecoveryCo
   }
 }
 
-export const kafkaSinkRecovery: SinkRecovery = { recover: recoverKafkaSink };
+async function checkTopic({ node, job }: SinkPrepareContext): Promise<SinkOutputChange> {
+  if (node.type !== kafkaSink.type) return () => {};
+  const at = `nodes[${job.nodes.findIndex((n) => n.id === node.id)}].config`;
+  const kafka = new Kafka({
+    brokers: kafkaBootstrap(node.config),
+    clientId: 'weir-check',
+    logLevel: logLevel.NOTHING,
+    connectionTimeout: 5000,
+    retry: { retries: 2 },
+  });
+  const admin = kafka.admin();
+  let topics: string[];
+  try {
+    await admin.connect();
+    topics = await admin.listTopics();
+  } catch (e) {
+    throw new Error(`${at}.bootstrap: cannot reach Kafka at ${node.config.bootstrap}: ${(e as Error).message}`);
+  } finally {
+    await admin.disconnect().catch(() => undefined);
+  }
+  if (!topics.includes(node.config.topic))
+    throw new Error(
+      `${at}.topic: Kafka at ${node.config.bootstrap} has no topic '${node.config.topic}' (create it first)`,
+    );
+  return () => {};
+}
+
+export const kafkaSinkRecovery: SinkRecovery = { recover: recoverKafkaSink, prepareOutput: checkTopic };

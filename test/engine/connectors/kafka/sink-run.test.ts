@@ -182,3 +182,34 @@ test(
     }
   },
 );
+
+test(
+  'a missing topic or an unreachable broker fails the run before any task starts, naming the field',
+  { timeout: 60_000 },
+  async () => {
+    const { dir, cleanup } = tempDir('kafka-bad');
+    try {
+      const missing = writeJob(
+        dir,
+        appendJob({ name: 'k-bad', bootstrap: broker.bootstrap, topic: 'no-such-topic', count: 10 }),
+      );
+      const r = await runWeir(['run', missing, '--quiet'], dir);
+      assert.notEqual(r.code, 0);
+      assert.match(
+        r.stderr,
+        /nodes\[1\]\.config\.topic: Kafka at 127\.0\.0\.1:\d+ has no topic 'no-such-topic' \(create it first\)/,
+      );
+      const away = writeJob(
+        dir,
+        appendJob({ name: 'k-bad2', bootstrap: '127.0.0.1:1', topic: 't', count: 10 }),
+        'b.json',
+      );
+      const r2 = await runWeir(['run', away, '--quiet'], dir);
+      assert.notEqual(r2.code, 0);
+      assert.match(r2.stderr, /nodes\[1\]\.config\.bootstrap: cannot reach Kafka at 127\.0\.0\.1:1/);
+      assert.doesNotMatch(r.stderr + r2.stderr, /\n\s+at /, 'no stack trace');
+    } finally {
+      cleanup();
+    }
+  },
+);
