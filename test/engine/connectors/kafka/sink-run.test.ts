@@ -7,9 +7,9 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startKafkaBroker, type KafkaBroker } from '../../../support/kafka-broker.ts';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { runWeir, startWeirWithFaults, tempDir, writeJob } from '../../../support/run-helpers.ts';
-import { latestCheckpointId } from '../../../chaos/chaos-runner.ts';
 import {
   appendAndUpsertJob,
   appendJob,
@@ -19,6 +19,17 @@ import {
   upsertReference,
 } from './kafka-sink-jobs.ts';
 import { defaultTransactionalIdPrefix } from '../../../../engine/connectors/kafka/sink-naming.ts';
+
+/** The newest completed checkpoint's id under a job's checkpoint root (its `chk-N/_metadata`), 0 if none. */
+function latestCheckpointId(root: string): number {
+  let best = 0;
+  for (const job of existsSync(root) ? readdirSync(root) : [])
+    for (const d of readdirSync(join(root, job))) {
+      const m = /^chk-(\d+)$/.exec(d);
+      if (m && existsSync(join(root, job, d, '_metadata'))) best = Math.max(best, Number(m[1]));
+    }
+  return best;
+}
 
 let broker: KafkaBroker;
 before(async () => {
