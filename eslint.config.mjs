@@ -5,7 +5,17 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', '.tsbuild/**', 'node_modules/**', 'test/artifacts/**', 'release/**', '**/*.d.ts'] },
+  {
+    ignores: [
+      'dist/**',
+      '.tsbuild/**',
+      'node_modules/**',
+      'test/artifacts/**',
+      'release/**',
+      '**/*.d.ts',
+      '**/*.d.mts',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

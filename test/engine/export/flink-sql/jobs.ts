@@ -253,6 +253,17 @@ export const everything: Omit<JobDocument, 'format'> = {
       },
     },
     { id: 'pg_customers_out', type: 'sink.preview', config: {} },
+    {
+      id: 'totals_kafka',
+      type: 'sink.kafka',
+      config: {
+        bootstrap: 'kafka.example:9092',
+        topic: 'user-totals',
+        format: 'jsonl',
+        key: 'user',
+        guarantee: 'exactly-once',
+      },
+    },
   ],
   edges: [
     { from: 'gen', to: 'gen_keyed' },
@@ -287,6 +298,7 @@ export const everything: Omit<JobDocument, 'format'> = {
     { from: 'per_user_total', to: 'totals_pg' },
     { from: 'pg_orders', to: 'pg_orders_out' },
     { from: 'pg_customers', to: 'pg_customers_out' },
+    { from: 'per_user_total', to: 'totals_kafka' },
   ],
 };
 

@@ -557,6 +557,27 @@ CREATE TABLE pg_customers_out (
   'print-identifier' = 'pg_customers_out'
 );
 
+-- nodes[33] sink.kafka 'totals_kafka'
+-- A changelog keyed by the PRIMARY KEY: updates as values, deletes as tombstones (Weir's key).
+-- 'sink.transactional-id-prefix' is Weir's default for this job and node (weir-<job>-<node>).
+-- Exactly once: Kafka transactions committed on checkpoints; read the topic with isolation.level = read_committed.
+CREATE TABLE totals_kafka (
+  `user` STRING,
+  n BIGINT,
+  big_total DOUBLE,
+  shouts BIGINT,
+  PRIMARY KEY (`user`) NOT ENFORCED
+) WITH (
+  'connector' = 'upsert-kafka',
+  'topic' = 'user-totals',
+  'properties.bootstrap.servers' = 'kafka.example:9092',
+  'key.format' = 'json',
+  'value.format' = 'json',
+  'sink.delivery-guarantee' = 'exactly-once',
+  'sink.transactional-id-prefix' = 'weir-every-node-totals_kafka',
+  'properties.transaction.timeout.ms' = '900000'
+);
+
 EXECUTE STATEMENT SET
 BEGIN
   -- nodes[11] sink.file 'per_minute'
@@ -623,4 +644,9 @@ BEGIN
   INSERT INTO pg_customers_out
   SELECT id, name
   FROM pg_customers;
+
+  -- nodes[33] sink.kafka 'totals_kafka'
+  INSERT INTO totals_kafka
+  SELECT `user`, n, CAST(big_total AS DOUBLE) AS big_total, shouts
+  FROM per_user_total;
 END;
