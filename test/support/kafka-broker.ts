@@ -1,0 +1,145 @@
+/**
+ * A throwaway Apache Kafka broker for tests: a single-node KRaft broker (scripts/kafka-broker.mjs)
+ * formatted in a temporary folder, on free ports, ready once it answers a Metadata request, stopped
+ * and deleted afterwards. Start one per test file and reuse it (a broker takes ~10 s to start):
+ * give every test its own topics and transactional ids.
+ *
+ * The broker is built (npm run kafka:build, a no-op when up to date) before the first start. A
+ * missing Java or Maven is an error, not a skip: `.ci/run` installs both, and a test that silently
+ * skips proves nothing.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Kafka, logLevel, type Admin } from 'kafkajs';
+import {
+  listTransactionsWithTool,
+  prepareBroker,
+  removeBrokerDir,
+  startBroker,
+  stopPid,
+  type ToolTransaction,
+} from '../../scripts/kafka-broker.mjs';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** Transaction states in which a transaction is still open (neither committed nor aborted). */
+const OPEN_STATES = new Set(['Ongoing', 'PrepareCommit', 'PrepareAbort', 'PrepareEpochFence']);
+
+export interface KafkaRecord {
+  partition: number;
+  offset: string;
+  key: string | null;
+  /** null: a tombstone. */
+  value: string | null;
+}
+
+export interface KafkaBroker {
+  /** `127.0.0.1:PORT`, the bootstrap address for clients and for jobs' `bootstrap`. */
+  bootstrap: string;
+  /** A kafkajs client on this broker (quiet logs). */
+  kafka: Kafka;
+  createTopic(topic: string, partitions?: number): Promise<void>;
+  /**
+   * Every record a `read_committed` consumer sees in `topic`, in offset order per partition: reads
+   * up to each partition's end as it is when called (open transactions hold a read_committed reader
+   * back, so call it once none is left: see openTransactions).
+   */
+  readCommitted(topic: string): Promise<KafkaRecord[]>;
+  /** The broker's own listing (TransactionsCommand `list`) of every transactional id it knows. */
+  transactions(): ToolTransaction[];
+  /** The listed transactions that are still open, optionally only those whose id starts with `prefix`. */
+  openTransactions(prefix?: string): ToolTransaction[];
+  /** Stops the broker (SIGTERM, SIGKILL after a grace period) and deletes its folder. Safe to call twice. */
+  stop(): Promise<void>;
+}
+
+/** Builds the broker's classpath if needed; throws with the build's output when it fails. */
+export function buildKafkaBroker(): void {
+  const r = spawnSync(process.execPath, [join(ROOT, 'scripts', 'kafka-build.mjs')], { encoding: 'utf8', cwd: ROOT });
+  if (r.status !== 0) throw new Error(`npm run kafka:build failed:\n${r.stdout}${r.stderr}`);
+}
+
+export async function startKafkaBroker(): Promise<KafkaBroker> {
+  buildKafkaBroker();
+  const dir = mkdtempSync(join(tmpdir(), 'weir-kafka-'));
+  const { port } = await prepareBroker({ dir });
+  const { bootstrap, child } = await startBroker({ dir, port });
+  const kafka = new Kafka({ brokers: [bootstrap], clientId: 'weir-test', logLevel: logLevel.NOTHING });
+  let stopped = false;
+  const withAdmin = async <T>(fn: (admin: Admin) => Promise<T>): Promise<T> => {
+    const admin = kafka.admin();
+    await admin.connect();
+    try {
+      return await fn(admin);
+    } finally {
+      await admin.disconnect();
+    }
+  };
+  const transactions = () => listTransactionsWithTool(bootstrap);
+  return {
+    bootstrap,
+    kafka,
+    async createTopic(topic, partitions = 1) {
+      await withAdmin((admin) =>
+        admin.createTopics({ topics: [{ topic, numPartitions: partitions }], waitForLeaders: true }),
+      );
+    },
+    async readCommitted(topic) {
+      const ends = await withAdmin((admin) => admin.fetchTopicOffsets(topic));
+      return readUpTo(kafka, topic, new Map(ends.map((e) => [e.partition, Number(e.high)])));
+    },
+    transactions,
+    openTransactions(prefix = '') {
+      return transactions().filter((t) => t.transactionalId.startsWith(prefix) && OPEN_STATES.has(t.state));
+    },
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      try {
+        if (child.pid !== undefined && child.exitCode === null) await stopPid(child.pid);
+      } finally {
+        removeBrokerDir(dir);
+      }
+    },
+  };
+}
+
+/** Reads `topic` read_committed from the start until each partition's position reached `ends`. */
+async function readUpTo(kafka: Kafka, topic: string, ends: Map<number, number>): Promise<KafkaRecord[]> {
+  const pending = new Set([...ends].filter(([, end]) => end > 0).map(([p]) => p));
+  if (pending.size === 0) return [];
+  const records: KafkaRecord[] = [];
+  const consumer = kafka.consumer({
+    groupId: `weir-test-reader-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}`,
+    readUncommitted: false,
+  });
+  await consumer.connect();
+  try {
+    await consumer.subscribe({ topic, fromBeginning: true });
+    await new Promise<void>((done, fail) => {
+      consumer
+        .run({
+          autoCommit: false,
+          eachBatch: async ({ batch }) => {
+            for (const m of batch.messages)
+              records.push({
+                partition: batch.partition,
+                offset: m.offset,
+                key: m.key === null ? null : m.key.toString('utf8'),
+                value: m.value === null ? null : m.value.toString('utf8'),
+              });
+            // lastOffset() counts transaction markers too, so a partition ending in a commit marker completes.
+            if (Number(batch.lastOffset()) + 1 >= (ends.get(batch.partition) ?? 0)) pending.delete(batch.partition);
+            if (pending.size === 0) done();
+          },
+        })
+        .catch(fail);
+    });
+  } finally {
+    await consumer.disconnect();
+  }
+  return records.sort((a, b) => a.partition - b.partition || Number(a.offset) - Number(b.offset));
+}
