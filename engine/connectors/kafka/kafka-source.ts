@@ -21,7 +21,14 @@ import type { KafkaSourceConfig } from '../../graph/types.ts';
 import { KAFKA_SOURCE_DEFAULTS, KAFKA_TIMESTAMP, kafkaTopicsText } from '../../nodes/source-kafka/definition.ts';
 import { SplitWatermarks, type CombinedWatermark } from '../../time/split-watermarks.ts';
 import { eventTimeInRange, parseEventTime } from '../formats/event-time.ts';
-import { KafkaCluster, splitId, type FetchedRecord, type OffsetSpec, type TopicPartition } from './kafka-cluster.ts';
+import {
+  KafkaCluster,
+  parseSplitId,
+  splitId,
+  type FetchedRecord,
+  type OffsetSpec,
+  type TopicPartition,
+} from './kafka-cluster.ts';
 import { partitionOwner } from './partition-owner.ts';
 import { restoredKafkaPositions, type KafkaPartitionPosition, type KafkaSourcePositions } from './kafka-positions.ts';
 import { decodeValue, recordText } from './kafka-records.ts';
@@ -237,7 +244,10 @@ export class KafkaSourceReader implements SourceReader {
     const partitions: Record<string, KafkaPartitionPosition> = {};
     if (!this.started) {
       // Not connected yet: what was restored for this subtask's partitions stays Sn.
-      for (const [id, p] of this.restored) partitions[id] = { ...p };
+      for (const [id, p] of this.restored) {
+        const { topic, partition } = parseSplitId(id);
+        if (partitionOwner(topic, partition, this.ctx.parallelism) === this.ctx.subtask) partitions[id] = { ...p };
+      }
       return { partitions };
     }
     for (const s of this.splits.values()) {
