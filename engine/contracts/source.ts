@@ -47,6 +47,8 @@ export interface SourceReader {
    * idle. The task then takes this instead of one generator over all the reader's records.
    */
   splitWatermark?(): { watermark: number | null; idle: boolean };
+  /** Per split (Kafka partition): the next offset and the records behind the split's end (live panel). */
+  splitProgress?(): Array<{ split: string; offset: number; lag: number }>;
   /**
    * A reader that builds only the columns the job reads switches to whole rows while `on` (an edge
    * sample in the live panel shows the records as they are in the file).

@@ -45,13 +45,6 @@ interface Split extends TopicPartition {
   lastStable: number;
 }
 
-/** What the live panel shows of one partition. */
-export interface KafkaPartitionProgress {
-  partition: string;
-  offset: number;
-  lag: number;
-}
-
 export interface KafkaSourceTiming {
   maxOutOfOrderness: number;
   idleTimeout: number | null;
@@ -258,9 +251,9 @@ export class KafkaSourceReader implements SourceReader {
     return { partitions };
   }
 
-  progress(): KafkaPartitionProgress[] {
+  splitProgress(): Array<{ split: string; offset: number; lag: number }> {
     return [...this.splits.values()].map((s) => ({
-      partition: s.id,
+      split: s.id,
       offset: s.offset,
       lag: Math.max(0, (s.stop ?? s.lastStable) - s.offset),
     }));

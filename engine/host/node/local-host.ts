@@ -19,6 +19,7 @@ import type { JobProblem, NormalizedJob } from '../../graph/types.ts';
 import { GENERATOR_COLUMNS } from '../../graph/check-columns.ts';
 import { inferFileColumns } from '../../connectors/sample-columns.ts';
 import { testPostgresTable } from '../../connectors/postgres/test-connection.ts';
+import { probeKafka } from '../../connectors/kafka-probe.ts';
 import type { TaskLauncher } from '../../runtime/job/api.ts';
 import { listRetainedCheckpoints } from '../../runtime/job/job-runner.ts';
 import { exportFlinkSql } from '../../export/flink-sql/index.ts';
@@ -206,6 +207,8 @@ export function createLocalHost(opts: LocalHostOptions): LocalHost {
         const refused = req.passwordEnv === undefined ? null : envRefusal(req.passwordEnv, allowEnv);
         return refused ? { ok: false, message: `passwordEnv: ${refused}` } : testPostgresTable(req);
       }),
+
+    testKafka: (req) => guard(() => probeKafka(req)),
 
     sampleSource: ({ job, nodeId, path }) =>
       guard(async () => {

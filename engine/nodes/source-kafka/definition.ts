@@ -168,6 +168,7 @@ export const kafkaSource = defineNode<'source.kafka', KafkaSourceConfig>({
         { value: 'fail', label: 'fail the job' },
       ],
     },
+    { kind: 'kafkaTest', testId: 'kafka-source-test' },
     {
       kind: 'columns',
       path: 'columns',

@@ -41,6 +41,7 @@ export async function collectMetrics(subtasks: readonly TaskSubtask[]): Promise<
         backPressure: t.chain.links.length ? 0 : bp,
         // Idle: nothing to read for its idle timeout (downstream stops waiting for its watermark).
         idle: !s.exhausted && s.idleness.idle,
+        ...(s.reader.splitProgress ? { splits: s.reader.splitProgress() } : {}),
       });
     }
     const links = t.chain.links;
