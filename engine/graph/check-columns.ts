@@ -89,7 +89,8 @@ function visit(ctx: Ctx, node: JobNode, index: number): void {
     // Columns per port of a Nexmark source come from graph/nexmark.ts (inputColumns).
     const cols = sourceColumns(node);
     const field = (node.config as { eventTime?: { field?: string } }).eventTime?.field;
-    if (field !== undefined && cols && !cols.includes(field)) {
+    const external = definitionOf(node).eventTime?.external?.(node.config) ?? false;
+    if (field !== undefined && cols && !cols.includes(field) && !external) {
       ctx.problems.push(
         err(`nodes[${index}].config.eventTime.field`, `unknown column '${field}' (known: ${cols.join(', ')})`, node.id),
       );

@@ -28,6 +28,7 @@ import { join as joinNode } from '../../nodes/join/definition.ts';
 import { previewSink } from '../../nodes/sink-preview/definition.ts';
 import { fileSource } from '../../nodes/source-file/definition.ts';
 import { generatorSource } from '../../nodes/source-generator/definition.ts';
+import { kafkaSource } from '../../nodes/source-kafka/definition.ts';
 import { window as windowNode } from '../../nodes/window/definition.ts';
 
 export type { ScriptProblem } from './statements.ts';
@@ -64,7 +65,10 @@ export function importFlinkSql(sql: string, opts: ImportOptions = {}): FlinkImpo
   }
   if (idleTimeout !== null) {
     for (const { node } of b.nodes) {
-      if ((node.type === fileSource.type || node.type === generatorSource.type) && node.config.eventTime)
+      if (
+        (node.type === fileSource.type || node.type === generatorSource.type || node.type === kafkaSource.type) &&
+        node.config.eventTime
+      )
         node.config.eventTime.idleTimeout = idleTimeout;
     }
   }
@@ -78,7 +82,7 @@ export function importFlinkSql(sql: string, opts: ImportOptions = {}): FlinkImpo
     const idle = n.origin ? hints.idleTimeout.get(n.origin.index) : undefined;
     if (
       idle !== undefined &&
-      (n.node.type === fileSource.type || n.node.type === generatorSource.type) &&
+      (n.node.type === fileSource.type || n.node.type === generatorSource.type || n.node.type === kafkaSource.type) &&
       n.node.config.eventTime
     ) {
       n.node.config.eventTime.idleTimeout = weirDuration(idle);

@@ -121,7 +121,7 @@ export const kafkaSource = defineNode<'source.kafka', KafkaSourceConfig>({
   checkRanges: (c, r) => checkEventTimeRanges(r, c.eventTime),
   columnTypes: (c) => declaredColumnTypes(c.columns ?? (c.format === 'raw' ? { [RAW_COLUMN]: 'STRING' } : {})),
   mapDurations: (c, f) => (c.eventTime ? { ...c, eventTime: mapEventTime(c.eventTime, f) } : { ...c }),
-  eventTime: { has: (c) => !!c.eventTime },
+  eventTime: { has: (c) => !!c.eventTime, external: (c) => c.eventTime?.field === KAFKA_TIMESTAMP },
   sourceColumns: (c) => kafkaColumns(c),
   defaults: KAFKA_SOURCE_DEFAULTS,
   fields: [

@@ -253,6 +253,20 @@ export const everything: Omit<JobDocument, 'format'> = {
       },
     },
     { id: 'pg_customers_out', type: 'sink.preview', config: {} },
+    {
+      id: 'kafka_orders',
+      type: 'source.kafka',
+      config: {
+        bootstrap: 'kafka.example:9092',
+        topic: 'orders',
+        format: 'jsonl',
+        stopAt: 'latest',
+        group: 'weir-orders',
+        columns: { id: 'BIGINT', amount: 'DOUBLE', ts: 'BIGINT' },
+        eventTime: { field: 'ts', maxOutOfOrderness: '2s' },
+      },
+    },
+    { id: 'kafka_orders_out', type: 'sink.preview', config: {} },
   ],
   edges: [
     { from: 'gen', to: 'gen_keyed' },
@@ -287,6 +301,7 @@ export const everything: Omit<JobDocument, 'format'> = {
     { from: 'per_user_total', to: 'totals_pg' },
     { from: 'pg_orders', to: 'pg_orders_out' },
     { from: 'pg_customers', to: 'pg_customers_out' },
+    { from: 'kafka_orders', to: 'kafka_orders_out' },
   ],
 };
 
