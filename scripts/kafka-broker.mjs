@@ -90,9 +90,17 @@ export async function prepareBroker({ dir, port, controllerPort }) {
   mkdirSync(dir, { recursive: true });
   const ports = { port: port ?? (await freePort()), controllerPort: controllerPort ?? (await freePort()) };
   writeFileSync(props, serverProperties({ dir, ...ports }));
-  // A cluster id is 16 random bytes in URL-safe base64 without padding (Uuid.randomUuid's form).
+  // A cluster id is 16 random bytes in URL-safe base64 without padding (Uuid.randomUuid's form); it
+  // may start with '-', so it is passed as --cluster-id=ID, never as a separate argument.
   const clusterId = randomBytes(16).toString('base64url');
-  const r = java(brokerClasspath(), [...JVM_OPTS, 'kafka.tools.StorageTool', 'format', '-t', clusterId, '-c', props]);
+  const r = java(brokerClasspath(), [
+    ...JVM_OPTS,
+    'kafka.tools.StorageTool',
+    'format',
+    `--cluster-id=${clusterId}`,
+    '--config',
+    props,
+  ]);
   if (r.status !== 0) throw new Error(`kafka StorageTool format failed (${r.status}):\n${r.stdout}${r.stderr}`);
   return ports;
 }

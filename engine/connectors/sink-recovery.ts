@@ -9,8 +9,10 @@ import type { FileSinkState } from './file-sink.ts';
 import { recoverSinkFolder } from './file-sink-txn.ts';
 import { fileSinkFolders, prepareFileSinkOutput, recordFileSinkCommits } from './file-sink-output.ts';
 import { postgresSinkRecovery } from './postgres/sink-recovery.ts';
+import { kafkaSinkRecovery } from './kafka/sink-recovery.ts';
 import { fileSink } from '../nodes/sink-file/definition.ts';
 import { postgresSink } from '../nodes/sink-postgres/definition.ts';
+import { kafkaSink } from '../nodes/sink-kafka/definition.ts';
 
 const fileSinkRecovery: SinkRecovery = {
   recover({ node, baseDir, states }) {
@@ -33,6 +35,7 @@ const fileSinkRecovery: SinkRecovery = {
 const SINK_RECOVERY: Readonly<Record<string, SinkRecovery>> = {
   [fileSink.type]: fileSinkRecovery,
   [postgresSink.type]: postgresSinkRecovery,
+  [kafkaSink.type]: kafkaSinkRecovery,
 };
 
 /** The recovery hook of a node type, or null when its output needs none (preview, operators). */

@@ -21,6 +21,7 @@ import { aggregate } from '../nodes/aggregate/definition.ts';
 import { topn } from '../nodes/topn/definition.ts';
 import { fileSink } from '../nodes/sink-file/definition.ts';
 import { postgresSink } from '../nodes/sink-postgres/definition.ts';
+import { kafkaSink } from '../nodes/sink-kafka/definition.ts';
 import { previewSink } from '../nodes/sink-preview/definition.ts';
 
 export const NODE_DEFINITIONS = [
@@ -40,6 +41,7 @@ export const NODE_DEFINITIONS = [
   topn,
   fileSink,
   postgresSink,
+  kafkaSink,
   previewSink,
 ] as const;
 

@@ -30,6 +30,7 @@ export type { AggregateConfig } from '../nodes/aggregate/definition.ts';
 export type { TopNConfig } from '../nodes/topn/definition.ts';
 export type { FileSinkConfig, FileSinkFormat } from '../nodes/sink-file/definition.ts';
 export type { PostgresSinkConfig } from '../nodes/sink-postgres/definition.ts';
+export type { KafkaSinkConfig } from '../nodes/sink-kafka/definition.ts';
 export type { PreviewSinkConfig } from '../nodes/sink-preview/definition.ts';
 export { NODE_TYPES, type NodeConfigByType, type NodeType } from './node-types.ts';
 

@@ -120,6 +120,21 @@ async function readUpTo(kafka: Kafka, topic: string, ends: Map<number, number>):
   try {
     await consumer.subscribe({ topic, fromBeginning: true });
     await new Promise<void>((done, fail) => {
+      // An open transaction holds a read_committed reader back below the end read here: fail, never hang.
+      const timer = setTimeout(
+        () =>
+          fail(new Error(`reading ${topic}: partitions ${[...pending].join(', ')} did not reach their end in 60 s`)),
+        60_000,
+      );
+      // Emitted for every fetched batch, also one holding only aborted records or markers (which
+      // eachBatch never sees), with its last offset: where the reader's position got to.
+      consumer.on(consumer.events.END_BATCH_PROCESS, ({ payload }) => {
+        if (Number(payload.lastOffset) + 1 >= (ends.get(payload.partition) ?? 0)) pending.delete(payload.partition);
+        if (pending.size === 0) {
+          clearTimeout(timer);
+          done();
+        }
+      });
       consumer
         .run({
           autoCommit: false,
@@ -131,9 +146,6 @@ async function readUpTo(kafka: Kafka, topic: string, ends: Map<number, number>):
                 key: m.key === null ? null : m.key.toString('utf8'),
                 value: m.value === null ? null : m.value.toString('utf8'),
               });
-            // lastOffset() counts transaction markers too, so a partition ending in a commit marker completes.
-            if (Number(batch.lastOffset()) + 1 >= (ends.get(batch.partition) ?? 0)) pending.delete(batch.partition);
-            if (pending.size === 0) done();
           },
         })
         .catch(fail);

@@ -25,6 +25,7 @@ import { intervalJoin } from '../../nodes/join-interval/definition.ts';
 import { windowJoin } from '../../nodes/join-window/definition.ts';
 import { fileSink } from '../../nodes/sink-file/definition.ts';
 import { postgresSink } from '../../nodes/sink-postgres/definition.ts';
+import { kafkaSink } from '../../nodes/sink-kafka/definition.ts';
 import { previewSink } from '../../nodes/sink-preview/definition.ts';
 import { fileSource } from '../../nodes/source-file/definition.ts';
 import { generatorSource } from '../../nodes/source-generator/definition.ts';
@@ -62,7 +63,11 @@ function related(ctx: ExportContext, node: { id: string }, rel: Relation | null)
   return rel !== null;
 }
 
-type SinkNode = Node<typeof fileSink.type> | Node<typeof postgresSink.type> | Node<typeof previewSink.type>;
+type SinkNode =
+  | Node<typeof fileSink.type>
+  | Node<typeof postgresSink.type>
+  | Node<typeof kafkaSink.type>
+  | Node<typeof previewSink.type>;
 const sink = {
   kind: 'input' as const,
   ownParallelism: true,
@@ -118,6 +123,7 @@ export const NODE_EXPORTERS: { [T in NodeType]: NodeExporter<T> } = {
   [topnNode.type]: { kind: 'input', emit: (ctx, node, input) => related(ctx, node, emitTopN(ctx, node, input)) },
   [fileSink.type]: sink,
   [postgresSink.type]: sink,
+  [kafkaSink.type]: sink,
   [previewSink.type]: sink,
 };
 

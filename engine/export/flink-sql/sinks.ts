@@ -4,12 +4,17 @@ import { quoteIdent, withOptions } from './identifiers.ts';
 import { configDuration } from './intervals.ts';
 import { flinkPath } from './paths.ts';
 import { jdbcSinkTable } from './jdbc-sink.ts';
+import { kafkaSinkTable } from './kafka-sink.ts';
 import { fileSink } from '../../nodes/sink-file/definition.ts';
 import { postgresSink } from '../../nodes/sink-postgres/definition.ts';
+import { kafkaSink } from '../../nodes/sink-kafka/definition.ts';
 import { previewSink } from '../../nodes/sink-preview/definition.ts';
 
 type SinkNode = (
-  JobNodeOf<typeof fileSink.type> | JobNodeOf<typeof postgresSink.type> | JobNodeOf<typeof previewSink.type>
+  | JobNodeOf<typeof fileSink.type>
+  | JobNodeOf<typeof postgresSink.type>
+  | JobNodeOf<typeof kafkaSink.type>
+  | JobNodeOf<typeof previewSink.type>
 ) & {
   parallelism: number;
 };
@@ -67,6 +72,12 @@ export function emitSink(ctx: ExportContext, node: SinkNode, input: Relation): v
     if (node.parallelism !== ctx.job.settings.parallelism) options.push(['sink.parallelism', String(node.parallelism)]);
   } else if (node.type === postgresSink.type) {
     const t = jdbcSinkTable(ctx, node);
+    options.push(...t.options);
+    comments.push(...t.comments);
+    primaryKey = t.primaryKey;
+    if (node.parallelism !== ctx.job.settings.parallelism) options.push(['sink.parallelism', String(node.parallelism)]);
+  } else if (node.type === kafkaSink.type) {
+    const t = kafkaSinkTable(ctx, node, input);
     options.push(...t.options);
     comments.push(...t.comments);
     primaryKey = t.primaryKey;

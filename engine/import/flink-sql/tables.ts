@@ -12,9 +12,11 @@ import { intervalsIn, weirDuration } from './values.ts';
 import { jobPath } from './paths.ts';
 import { importPostgresSource, isPostgresSource } from './postgres-source.ts';
 import { importKafkaSource, kafkaTimestampEventTime } from './kafka-source.ts';
+import { isKafkaSink, kafkaSinkConfig } from './kafka-sink.ts';
 import { GENERATOR_DEFAULTS } from '../../nodes/source-generator/definition.ts';
 import { fileSink } from '../../nodes/sink-file/definition.ts';
 import { postgresSink } from '../../nodes/sink-postgres/definition.ts';
+import { kafkaSink } from '../../nodes/sink-kafka/definition.ts';
 import { previewSink } from '../../nodes/sink-preview/definition.ts';
 import { fileSource } from '../../nodes/source-file/definition.ts';
 import { generatorSource } from '../../nodes/source-generator/definition.ts';
@@ -50,6 +52,10 @@ export function importTable(b: JobBuilder, t: TableStatement, isSink: boolean): 
         );
       if (t.options['sink.parallelism']) node.parallelism = Number(t.options['sink.parallelism']);
       b.add(node, t.pos, t.origin);
+    } else if (isKafkaSink(connector)) {
+      const node: JobNode = { id, type: kafkaSink.type, config: kafkaSinkConfig(b, t) };
+      if (t.options['sink.parallelism']) node.parallelism = Number(t.options['sink.parallelism']);
+      b.add(node, t.pos, t.origin);
     } else if (connector === 'print' || connector === 'blackhole') {
       const node: JobNode = { id, type: previewSink.type, config: {} };
       if (t.options['sink.parallelism']) node.parallelism = Number(t.options['sink.parallelism']);
@@ -59,7 +65,7 @@ export function importTable(b: JobBuilder, t: TableStatement, isSink: boolean): 
     } else {
       b.problem(
         t.pos,
-        `table '${t.name}': connector '${connector}' has no Weir sink (filesystem, jdbc to PostgreSQL and print do); left out`,
+        `table '${t.name}': connector '${connector}' has no Weir sink (filesystem, jdbc to PostgreSQL, kafka, upsert-kafka and print do); left out`,
         'error',
       );
       return;

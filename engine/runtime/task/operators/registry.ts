@@ -23,10 +23,12 @@ import { FileSinkOperator } from '../../../connectors/file-sink.ts';
 import { PreviewSinkOperator } from '../../../connectors/preview-sink.ts';
 import { PostgresSinkOperator } from '../../../connectors/postgres/sink-operator.ts';
 import { sinkInputColumns } from '../../../connectors/postgres/sink-columns.ts';
+import { KafkaSinkOperator } from '../../../connectors/kafka/sink-operator.ts';
 import { intervalJoin } from '../../../nodes/join-interval/definition.ts';
 import { windowJoin } from '../../../nodes/join-window/definition.ts';
 import { fileSink } from '../../../nodes/sink-file/definition.ts';
 import { postgresSink } from '../../../nodes/sink-postgres/definition.ts';
+import { kafkaSink } from '../../../nodes/sink-kafka/definition.ts';
 import { previewSink } from '../../../nodes/sink-preview/definition.ts';
 import { filter as filterNode } from '../../../nodes/filter/definition.ts';
 import { map as mapNode } from '../../../nodes/map/definition.ts';
@@ -82,6 +84,8 @@ const FACTORIES: { [T in NodeType]?: Factory<T> } = {
       { jobName: job.name, nodeId: node.id, at: `nodes[${index}].config`, columns: sinkInputColumns(job, node.id) },
       services,
     ),
+  [kafkaSink.type]: (node, { job, services, index }) =>
+    new KafkaSinkOperator(node.config, { jobName: job.name, nodeId: node.id, at: `nodes[${index}].config` }, services),
   [previewSink.type]: (node, { services }) => new PreviewSinkOperator(node.config, services),
 };
 

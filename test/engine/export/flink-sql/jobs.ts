@@ -254,6 +254,17 @@ export const everything: Omit<JobDocument, 'format'> = {
     },
     { id: 'pg_customers_out', type: 'sink.preview', config: {} },
     {
+      id: 'totals_kafka',
+      type: 'sink.kafka',
+      config: {
+        bootstrap: 'kafka.example:9092',
+        topic: 'user-totals',
+        format: 'jsonl',
+        key: 'user',
+        guarantee: 'exactly-once',
+      },
+    },
+    {
       id: 'kafka_orders',
       type: 'source.kafka',
       config: {
@@ -301,6 +312,7 @@ export const everything: Omit<JobDocument, 'format'> = {
     { from: 'per_user_total', to: 'totals_pg' },
     { from: 'pg_orders', to: 'pg_orders_out' },
     { from: 'pg_customers', to: 'pg_customers_out' },
+    { from: 'per_user_total', to: 'totals_kafka' },
     { from: 'kafka_orders', to: 'kafka_orders_out' },
   ],
 };

@@ -24,7 +24,7 @@
 --   nodes[30].config.format: sink.file 'pg_orders_out': changelog-json is exported as Flink's debezium-json format: the same changes, each line shaped {"before", "after", "op"} instead of {"op", "data"}
 --   nodes[31].config.mode: source.postgres 'pg_customers': Flink's jdbc scan is not checkpointed mid-read (a failure reads the table again) and has no key order; Weir resumes after the last key read
 --   nodes[32]: sink.preview 'pg_customers_out': sink.preview is a preview in Weir's app; exported as Flink's print connector (TaskManager stdout)
---   nodes[34]: sink.preview 'kafka_orders_out': sink.preview is a preview in Weir's app; exported as Flink's print connector (TaskManager stdout)
+--   nodes[35]: sink.preview 'kafka_orders_out': sink.preview is a preview in Weir's app; exported as Flink's print connector (TaskManager stdout)
 
 -- Weir runs streams in event time with UTC windows; the same here.
 SET 'execution.runtime-mode' = 'streaming';
@@ -558,7 +558,28 @@ CREATE TABLE pg_customers_out (
   'print-identifier' = 'pg_customers_out'
 );
 
--- nodes[33] source.kafka 'kafka_orders'
+-- nodes[33] sink.kafka 'totals_kafka'
+-- A changelog keyed by the PRIMARY KEY: updates as values, deletes as tombstones (Weir's key).
+-- 'sink.transactional-id-prefix' is Weir's default for this job and node (weir-<job>-<node>).
+-- Exactly once: Kafka transactions committed on checkpoints; read the topic with isolation.level = read_committed.
+CREATE TABLE totals_kafka (
+  `user` STRING,
+  n BIGINT,
+  big_total DOUBLE,
+  shouts BIGINT,
+  PRIMARY KEY (`user`) NOT ENFORCED
+) WITH (
+  'connector' = 'upsert-kafka',
+  'topic' = 'user-totals',
+  'properties.bootstrap.servers' = 'kafka.example:9092',
+  'key.format' = 'json',
+  'value.format' = 'json',
+  'sink.delivery-guarantee' = 'exactly-once',
+  'sink.transactional-id-prefix' = 'weir-every-node-totals_kafka',
+  'properties.transaction.timeout.ms' = '900000'
+);
+
+-- nodes[34] source.kafka 'kafka_orders'
 -- Needs flink-sql-connector-kafka on Flink's classpath. Offsets live in Flink's checkpoints, as in Weir.
 CREATE TABLE kafka_orders (
   id BIGINT,
@@ -578,7 +599,7 @@ CREATE TABLE kafka_orders (
   'json.ignore-parse-errors' = 'false'
 );
 
--- nodes[34] sink.preview 'kafka_orders_out'
+-- nodes[35] sink.preview 'kafka_orders_out'
 -- sink.preview shows records in Weir's app; Flink prints them to the TaskManagers' stdout instead.
 CREATE TABLE kafka_orders_out (
   id BIGINT,
@@ -656,7 +677,12 @@ BEGIN
   SELECT id, name
   FROM pg_customers;
 
-  -- nodes[34] sink.preview 'kafka_orders_out'
+  -- nodes[33] sink.kafka 'totals_kafka'
+  INSERT INTO totals_kafka
+  SELECT `user`, n, CAST(big_total AS DOUBLE) AS big_total, shouts
+  FROM per_user_total;
+
+  -- nodes[35] sink.preview 'kafka_orders_out'
   INSERT INTO kafka_orders_out
   SELECT id, amount, ts
   FROM kafka_orders;

@@ -1,0 +1,71 @@
+/**
+ * The host's side of an exactly-once `sink.kafka` (contracts/sink-recovery.ts), before every attempt:
+ * 1. commit every transaction the restored checkpoint lists as pending, by its stored producer id
+ *    and epoch (transaction-admin.ts; a repeated commit succeeds, so a recovery killed halfway runs
+ *    again unchanged);
+ * 2. abort every other open transaction of this sink: the broker's coordinators list them
+ *    (ListTransactions), each id of this sink's shape (sink-naming.ts) is fenced with InitProducerId,
+ *    which aborts it and bumps its epoch, so a zombie producer of an earlier attempt can never
+ *    commit it. A fresh start lists nothing and so aborts them all.
+ * Flink's KafkaSink does the same (its `LISTING` abort strategy, and FlinkKafkaInternalProducer's
+ * resumeTransaction for 1).
+ *
+ * A listed transaction the broker has already aborted (it outlived the broker's transaction timeout
+ * before the restart) lost its rows: the recovery fails, saying so, rather than continue silently.
+ */
+import type { SinkRecovery, SinkRecoveryContext } from '../../contracts/sink-recovery.ts';
+import { kafkaSink } from '../../nodes/sink-kafka/definition.ts';
+import { KafkaProtocolError, KafkaTransactionAdmin, OPEN_TRANSACTION_STATES } from './transaction-admin.ts';
+import { belongsToSink } from './sink-naming.ts';
+import { kafkaBootstrap, kafkaSinkPrefix, type KafkaPendingTransaction, type KafkaSinkState } from './sink-operator.ts';
+
+/** Transactions the restored states list, each once. */
+function pendingOf(states: readonly unknown[]): KafkaPendingTransaction[] {
+  const byId = new Map<string, KafkaPendingTransaction>();
+  for (const s of states)
+    for (const p of (s as KafkaSinkState | undefined)?.pending ?? []) byId.set(p.transactionalId, p);
+  return [...byId.values()];
+}
+
+async function commitRestored(admin: KafkaTransactionAdmin, p: KafkaPendingTransaction, at: string): Promise<void> {
+  const handle = {
+    transactionalId: p.transactionalId,
+    producerId: BigInt(p.producerId),
+    producerEpoch: p.producerEpoch,
+  };
+  try {
+    await admin.endTransaction(handle, true);
+  } catch (e) {
+    if (!(e instanceof KafkaProtocolError)) throw e;
+    // Refused: ended otherwise, or forgotten (transactional.id.expiration.ms). Only an abort is a loss.
+    const now = await admin.describeTransaction(p.transactionalId);
+    if (now && now.producerId === handle.producerId && now.state === 'CompleteAbort')
+      throw new Error(
+        `${at}: transaction '${p.transactionalId}' of checkpoint ${p.checkpointId} (${p.records} messages) was aborted by ` +
+          `the broker before it could be committed (it outlived the broker's transaction timeout?): those messages are lost`,
+      );
+  }
+}
+
+export async function recoverKafkaSink({ node, states, jobName }: SinkRecoveryContext): Promise<void> {
+  if (node.type !== kafkaSink.type || node.config.guarantee !== 'exactly-once') return;
+  const at = `node '${node.id}'.config`;
+  const admin = new KafkaTransactionAdmin(kafkaBootstrap(node.config));
+  try {
+    const restored = pendingOf(states);
+    for (const p of restored) await commitRestored(admin, p, at);
+    const prefix = kafkaSinkPrefix(node.config, jobName, node.id);
+    const keep = new Set(restored.map((p) => p.transactionalId));
+    const open = await admin.listTransactions(OPEN_TRANSACTION_STATES);
+    for (const t of open)
+      if (belongsToSink(prefix, t.transactionalId) && !keep.has(t.transactionalId))
+        await admin.fence(t.transactionalId);
+  } catch (e) {
+    const msg = (e as Error).message;
+    throw new Error(msg.startsWith(at) ? msg : `${at}.bootstrap: recovering the Kafka transactions failed: ${msg}`);
+  } finally {
+    admin.close();
+  }
+}
+
+export const kafkaSinkRecovery: SinkRecovery = { recover: recoverKafkaSink };
