@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * Writes the orders of examples/orders-per-user into the Kafka topic `orders` (3 partitions,
- * created if missing), keyed by user, for examples/kafka-window:
+ * created if missing, as is the job's output topic `orders-per-user`), keyed by user, for
+ * examples/kafka-window:
  *
  *   node examples/kafka-window/produce.mjs [bootstrap]   # default 127.0.0.1:9092 (npm run kafka:local)
  */
@@ -15,7 +16,14 @@ const lines = readFileSync(new URL('../orders-per-user/data/orders.jsonl', impor
 const kafka = new Kafka({ brokers: [bootstrap], clientId: 'weir-example', logLevel: logLevel.NOTHING });
 const admin = kafka.admin();
 await admin.connect();
-await admin.createTopics({ topics: [{ topic: 'orders', numPartitions: 3 }], waitForLeaders: true });
+// The job's output topic too: sink.kafka writes only to a topic that exists.
+await admin.createTopics({
+  topics: [
+    { topic: 'orders', numPartitions: 3 },
+    { topic: 'orders-per-user', numPartitions: 3 },
+  ],
+  waitForLeaders: true,
+});
 await admin.disconnect();
 const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
 await producer.connect();
