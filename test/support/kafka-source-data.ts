@@ -118,3 +118,14 @@ export function checkpointOffsets(root: string, id: number, nodeId = 'src'): Map
   }
   return null;
 }
+
+/** The highest completed checkpoint id under a checkpoint root (0 if none): one with its `_metadata`. */
+export function latestCompletedCheckpoint(root: string): number {
+  let best = 0;
+  for (const job of existsSync(root) ? readdirSync(root) : [])
+    for (const d of readdirSync(join(root, job))) {
+      const m = /^chk-(\d+)$/.exec(d);
+      if (m && existsSync(join(root, job, d, '_metadata'))) best = Math.max(best, Number(m[1]));
+    }
+  return best;
+}

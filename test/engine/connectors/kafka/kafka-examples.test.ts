@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startKafkaBroker, type KafkaBroker, type KafkaRecord } from '../../../support/kafka-broker.ts';
-import { startWeir, tempDir, waitFor } from '../../../support/run-helpers.ts';
+import { startWeir, tempDir } from '../../../support/run-helpers.ts';
 import { ROOT } from '../../../flink-runner/runner-support.ts';
 
 let broker: KafkaBroker;

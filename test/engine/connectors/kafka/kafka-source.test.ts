@@ -18,11 +18,11 @@ import {
   waitFor,
   writeJob,
 } from '../../../support/run-helpers.ts';
-import { latestCheckpointId } from '../../../chaos/chaos-runner.ts';
 import {
   checkpointOffsets,
   committedIds,
   exactlyOnceViolations,
+  latestCompletedCheckpoint as latestCheckpointId,
   produceAborted,
   produceIds,
   produceRaw,
