@@ -8,9 +8,10 @@
  * when Java or Maven is missing or the build fails.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildLock, onPath } from './build-lock.mjs';
 
 const root = resolve(fileURLToPath(new URL('..', import.meta.url)), 'flink-runner');
 /** weir's --flink-version -> the Maven profile and the target folder it builds into. */
@@ -53,44 +54,12 @@ function upToDate(target) {
     .every((p) => p === '' || existsSync(p));
 }
 
-function onPath(cmd, args) {
-  const r = spawnSync(cmd, args, { encoding: 'utf8' });
-  return !r.error && r.status === 0;
-}
-
 if (!onPath('java', ['-version']))
   fail('Java is not installed (Java 17 or newer: apt-get install openjdk-17-jdk-headless)');
 if (!onPath('mvn', ['-v'])) fail('Maven is not installed (apt-get install maven)');
 
-/**
- * One build at a time (npm test runs two test files at once, and each builds what it needs): the
- * holder's pid in target/.build-lock; a lock whose process is gone is taken over.
- */
-function lock() {
-  const file = join(root, 'target', '.build-lock');
-  mkdirSync(join(root, 'target'), { recursive: true });
-  const deadline = Date.now() + 15 * 60_000;
-  for (;;) {
-    try {
-      writeFileSync(file, String(process.pid), { flag: 'wx' });
-      return () => rmSync(file, { force: true });
-    } catch {
-      const holder = Number(readFileSync(file, 'utf8') || 0);
-      let alive = false;
-      try {
-        alive = holder > 0 && process.kill(holder, 0);
-      } catch {
-        alive = false;
-      }
-      if (!alive) rmSync(file, { force: true });
-      else if (Date.now() > deadline) fail(`another build (pid ${holder}) holds ${file}`);
-      else Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 500);
-    }
-  }
-}
-
 const env = { ...process.env, MAVEN_OPTS: process.env.MAVEN_OPTS ?? '-Xmx512m -XX:TieredStopAtLevel=1' };
-const unlock = lock();
+const unlock = buildLock(join(root, 'target', '.build-lock'), fail);
 process.on('exit', unlock);
 for (const version of parseVersions(process.argv.slice(2))) {
   const { profile, dir } = LINES[version];

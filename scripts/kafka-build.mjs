@@ -4,13 +4,14 @@
  * Kafka from Maven Central) into kafka-broker/target/classpath.txt, the jars' paths in the local
  * Maven repository (~/.m2). Nothing is compiled. Maven runs offline first (-o) and goes online only
  * when ~/.m2 lacks a jar; a classpath newer than the pom whose jars all exist is left alone. One
- * build at a time (test files build what they need): the holder's pid in target/.build-lock.
+ * build at a time (build-lock.mjs).
  * Exit 1 with one line when Java or Maven is missing or the build fails.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildLock, onPath } from './build-lock.mjs';
 
 const root = resolve(fileURLToPath(new URL('..', import.meta.url)), 'kafka-broker');
 const target = join(root, 'target');
@@ -19,11 +20,6 @@ const classpath = join(target, 'classpath.txt');
 function fail(message) {
   console.error(`kafka:build: ${message}`);
   process.exit(1);
-}
-
-function onPath(cmd, args) {
-  const r = spawnSync(cmd, args, { encoding: 'utf8' });
-  return !r.error && r.status === 0;
 }
 
 function upToDate() {
@@ -37,34 +33,11 @@ function upToDate() {
     .every((p) => p === '' || existsSync(p));
 }
 
-function lock() {
-  const file = join(target, '.build-lock');
-  mkdirSync(target, { recursive: true });
-  const deadline = Date.now() + 15 * 60_000;
-  for (;;) {
-    try {
-      writeFileSync(file, String(process.pid), { flag: 'wx' });
-      return () => rmSync(file, { force: true });
-    } catch {
-      const holder = Number(readFileSync(file, 'utf8') || 0);
-      let alive = false;
-      try {
-        alive = holder > 0 && process.kill(holder, 0);
-      } catch {
-        alive = false;
-      }
-      if (!alive) rmSync(file, { force: true });
-      else if (Date.now() > deadline) fail(`another build (pid ${holder}) holds ${file}`);
-      else Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 500);
-    }
-  }
-}
-
 if (!onPath('java', ['-version']))
   fail('Java is not installed (Java 17 or newer: apt-get install openjdk-17-jdk-headless)');
 if (!onPath('mvn', ['-v'])) fail('Maven is not installed (apt-get install maven)');
 
-const unlock = lock();
+const unlock = buildLock(join(target, '.build-lock'), fail);
 process.on('exit', unlock);
 if (upToDate()) {
   console.log(`kafka:build: the Kafka broker is up to date (${classpath})`);

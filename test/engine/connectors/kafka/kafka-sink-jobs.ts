@@ -4,7 +4,7 @@
  * are the `sink.postgres` tests' plain loops over the generator's own record function.
  */
 import type { KafkaRecord } from '../../../support/kafka-broker.ts';
-import { GEN } from '../postgres/pg-sink-jobs.ts';
+import { appendJob as pgAppendJob } from '../postgres/pg-sink-jobs.ts';
 
 export { appendReference, upsertReference } from '../postgres/pg-sink-jobs.ts';
 
@@ -20,21 +20,10 @@ export interface KafkaJobOptions {
   attempts?: number;
 }
 
-function settings(o: KafkaJobOptions) {
-  return {
-    parallelism: o.parallelism ?? 2,
-    stateBackend: 'fs',
-    checkpointing: { interval: o.interval ?? '200ms', dir: 'checkpoints', retained: 2 },
-    restart: { attempts: o.attempts ?? 20, delay: '50ms' },
-  };
-}
-
-function generator(o: KafkaJobOptions) {
-  return {
-    id: 'gen',
-    type: 'source.generator',
-    config: { ...GEN, count: o.count, ...(o.rate ? { rate: o.rate } : {}) },
-  };
+/** The `sink.postgres` tests' settings and generator, so both sinks are tested on the same records. */
+function base(o: KafkaJobOptions) {
+  const pg = pgAppendJob({ ...o, url: '', table: '' });
+  return { settings: pg.settings, generator: pg.nodes[0] };
 }
 
 function sink(o: KafkaJobOptions, id: string, topic: string, key?: string) {
@@ -56,8 +45,8 @@ export function appendJob(o: KafkaJobOptions) {
   return {
     format: 'weir.job/v1',
     name: o.name,
-    settings: settings(o),
-    nodes: [generator(o), sink(o, 'ka', o.topic)],
+    settings: base(o).settings,
+    nodes: [base(o).generator, sink(o, 'ka', o.topic)],
     edges: [{ from: 'gen', to: 'ka' }],
   };
 }
@@ -67,9 +56,9 @@ export function appendAndUpsertJob(o: KafkaJobOptions & { upsertTopic: string })
   return {
     format: 'weir.job/v1',
     name: o.name,
-    settings: settings(o),
+    settings: base(o).settings,
     nodes: [
-      generator(o),
+      base(o).generator,
       sink(o, 'ka', o.topic),
       { id: 'agg', type: 'aggregate', config: { keyBy: 'key', aggregates: 'COUNT(*) AS n, SUM(value) AS total' } },
       sink(o, 'ku', o.upsertTopic, 'key'),

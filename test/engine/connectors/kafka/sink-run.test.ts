@@ -7,9 +7,9 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startKafkaBroker, type KafkaBroker } from '../../../support/kafka-broker.ts';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { runWeir, startWeirWithFaults, tempDir, writeJob } from '../../../support/run-helpers.ts';
-import { latestCheckpointId } from '../../../chaos/chaos-runner.ts';
 import {
   appendAndUpsertJob,
   appendJob,
@@ -19,6 +19,17 @@ import {
   upsertReference,
 } from './kafka-sink-jobs.ts';
 import { defaultTransactionalIdPrefix } from '../../../../engine/connectors/kafka/sink-naming.ts';
+
+/** The newest completed checkpoint's id under a job's checkpoint root (its `chk-N/_metadata`), 0 if none. */
+function latestCheckpointId(root: string): number {
+  let best = 0;
+  for (const job of existsSync(root) ? readdirSync(root) : [])
+    for (const d of readdirSync(join(root, job))) {
+      const m = /^chk-(\d+)$/.exec(d);
+      if (m && existsSync(join(root, job, d, '_metadata'))) best = Math.max(best, Number(m[1]));
+    }
+  return best;
+}
 
 let broker: KafkaBroker;
 before(async () => {
@@ -177,6 +188,37 @@ test(
       assert.deepEqual(open(), [], 'no open transaction');
       assert.deepEqual(appendedRows(await broker.readCommitted('run-rescale')), appendReference(30_000));
       assert.deepEqual(upsertedRows(await broker.readCommitted('run-rescale-up')), upsertReference(30_000));
+    } finally {
+      cleanup();
+    }
+  },
+);
+
+test(
+  'a missing topic or an unreachable broker fails the run before any task starts, naming the field',
+  { timeout: 60_000 },
+  async () => {
+    const { dir, cleanup } = tempDir('kafka-bad');
+    try {
+      const missing = writeJob(
+        dir,
+        appendJob({ name: 'k-bad', bootstrap: broker.bootstrap, topic: 'no-such-topic', count: 10 }),
+      );
+      const r = await runWeir(['run', missing, '--quiet'], dir);
+      assert.notEqual(r.code, 0);
+      assert.match(
+        r.stderr,
+        /nodes\[1\]\.config\.topic: Kafka at 127\.0\.0\.1:\d+ has no topic 'no-such-topic' \(create it first\)/,
+      );
+      const away = writeJob(
+        dir,
+        appendJob({ name: 'k-bad2', bootstrap: '127.0.0.1:1', topic: 't', count: 10 }),
+        'b.json',
+      );
+      const r2 = await runWeir(['run', away, '--quiet'], dir);
+      assert.notEqual(r2.code, 0);
+      assert.match(r2.stderr, /nodes\[1\]\.config\.bootstrap: cannot reach Kafka at 127\.0\.0\.1:1/);
+      assert.doesNotMatch(r.stderr + r2.stderr, /\n\s+at /, 'no stack trace');
     } finally {
       cleanup();
     }
