@@ -56,7 +56,7 @@ async function deleteNode(id: string): Promise<void> {
 /** The test ids a descriptor shown for a node's new config draws. */
 function idsOf(f: FieldDescriptor): string[] {
   if (f.kind === 'note' || f.kind === 'inputColumns') return [];
-  if (f.kind === 'testConnection') return [f.testId];
+  if (f.kind === 'testConnection' || f.kind === 'kafkaTest') return [f.testId];
   return [f.kind === 'window' ? `f-${f.path}.kind` : `f-${f.path}`];
 }
 
