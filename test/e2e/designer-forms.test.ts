@@ -74,6 +74,7 @@ test(
         if (f.when && !f.when(config)) continue;
         for (const testId of idsOf(f)) assert.ok(await visible(testId), `${d.type}: ${testId} shown`);
       }
+      if (d.type === 'source.kafka') await page.screenshot({ path: artifact('forms-kafka-source-1280.png') });
       await deleteNode(id);
     }
     assert.deepEqual(pageErrors(page), []);
