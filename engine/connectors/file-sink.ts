@@ -24,7 +24,7 @@ import {
   PENDING_PREFIX,
   type PendingTransaction,
 } from './file-sink-txn.ts';
-import { csvField } from './csv.ts';
+import { csvField } from './formats/csv.ts';
 import { changelogJsonLines } from './changelog-table.ts';
 import { randomBytes } from 'node:crypto';
 

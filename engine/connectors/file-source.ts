@@ -22,8 +22,8 @@ import {
   type FileSourcePositions,
 } from './file-positions.ts';
 import { BadRecordError, type SourceContext, type SourceReader, type SourceReadResult } from '../contracts/source.ts';
-import { eventTimeInRange, MAX_EVENT_TIME, parseEventTime } from './event-time.ts';
-import { parseCsvLine, csvValue } from './csv.ts';
+import { eventTimeInRange, MAX_EVENT_TIME, parseEventTime } from './formats/event-time.ts';
+import { parseCsvLine, csvValue } from './formats/csv.ts';
 import { JsonlProjector } from './jsonl-projection.ts';
 import { detectRotation } from './file-rotation.ts';
 import { BOM_BYTES, bomLength, INVALID_UTF8, isUtf8Line, startsWithBom, validWholeLines } from './line-bytes.ts';

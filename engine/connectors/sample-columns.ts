@@ -49,7 +49,12 @@ export function inferFileColumns(config: FileSourceConfig, baseDir?: string): In
   }
   const lines = sampleLines(file);
   if (lines.length === 0) return { ok: false, message: `${config.path} is empty: no columns to infer` };
-  const tally = config.format === 'csv' ? tallyCsv(lines) : tallyJsonl(lines);
+  return inferColumnsOfLines(lines, config.format);
+}
+
+/** The columns sampled lines give (JSON objects, or CSV with a header line first). */
+export function inferColumnsOfLines(lines: readonly string[], format: 'jsonl' | 'csv'): InferResult & { ok: true } {
+  const tally = format === 'csv' ? tallyCsv(lines) : tallyJsonl(lines);
   const columns: Column[] = [];
   const ignored: IgnoredSample[] = [];
   for (const [name, t] of tally) {
@@ -120,7 +125,7 @@ function add(tally: Tally, name: string, sample: Sample | null): void {
   if (sample) list.push(sample);
 }
 
-function tallyJsonl(lines: string[]): Tally {
+function tallyJsonl(lines: readonly string[]): Tally {
   const tally: Tally = new Map();
   lines.forEach((line, i) => {
     let rec: unknown;
@@ -169,7 +174,7 @@ export function splitCsvLine(line: string): string[] {
   return out;
 }
 
-function tallyCsv(lines: string[]): Tally {
+function tallyCsv(lines: readonly string[]): Tally {
   const header = splitCsvLine(lines[0]).map((h) => h.trim());
   const tally: Tally = new Map();
   for (const h of header) tally.set(h, []);

@@ -14,6 +14,8 @@ import { EVENT_TIME_DEFAULTS } from '../nodes/config.ts';
 import { generatorSource } from '../nodes/source-generator/definition.ts';
 import { nexmarkSource } from '../nodes/source-nexmark/definition.ts';
 import { postgresSource } from '../nodes/source-postgres/definition.ts';
+import { kafkaSource } from '../nodes/source-kafka/definition.ts';
+import { KafkaSourceReader } from './kafka/kafka-source.ts';
 
 export interface SourceWatermarkSettings {
   maxOutOfOrderness: number;
@@ -73,6 +75,12 @@ const SOURCES: { [T in NodeType]?: SourceConnector<T> } = {
       node.config.mode === 'cdc'
         ? new PostgresCdcReader(node, ctx, restored)
         : new PostgresSnapshotReader(node.config, ctx, `${node.id}.config`, restored),
+    watermarks: (node) => eventTimeWatermarks(node.config.eventTime),
+  },
+  // Watermarks per partition (the reader's splitWatermark), with these settings.
+  [kafkaSource.type]: {
+    reader: (node, ctx, restored) =>
+      new KafkaSourceReader(node.config, ctx, present(restored), eventTimeWatermarks(node.config.eventTime)),
     watermarks: (node) => eventTimeWatermarks(node.config.eventTime),
   },
 };

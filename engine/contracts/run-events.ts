@@ -54,6 +54,11 @@ export interface OperatorMetrics {
    * downstream it is idle, so it holds no watermark back); false when reading or finished.
    */
   idle?: boolean;
+  /**
+   * Sources with splits (Kafka partitions) only: per split this subtask owns, the offset of the
+   * next record it reads and how many records lie between it and the split's end (the lag).
+   */
+  splits?: Array<{ split: string; offset: number; lag: number }>;
 }
 
 export type RunEvent =

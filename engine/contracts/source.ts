@@ -42,6 +42,14 @@ export interface SourceReader {
   notifyCheckpointComplete?(checkpointId: number, position: unknown): Promise<void>;
   close(): Promise<void>;
   /**
+   * Readers with several splits that keep a watermark per split (Kafka partitions, Flink's
+   * per-split watermarks): the combined watermark now (null: held back) and whether every split is
+   * idle. The task then takes this instead of one generator over all the reader's records.
+   */
+  splitWatermark?(): { watermark: number | null; idle: boolean };
+  /** Per split (Kafka partition): the next offset and the records behind the split's end (live panel). */
+  splitProgress?(): Array<{ split: string; offset: number; lag: number }>;
+  /**
    * A reader that builds only the columns the job reads switches to whole rows while `on` (an edge
    * sample in the live panel shows the records as they are in the file).
    */

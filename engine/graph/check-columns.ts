@@ -104,9 +104,11 @@ function visit(ctx: Ctx, node: JobNode, index: number): void {
     const cols = sourceColumns(ctx, node);
     const field = (node.config as { eventTime?: { field?: string } }).eventTime?.field;
     const at = `nodes[${index}].config.eventTime.field`;
-    if (field !== undefined && cols && !cols.includes(field)) {
+    // A field the source computes itself (Kafka's record timestamp) is not among the row's columns.
+    const external = definitionOf(node).eventTime?.external?.(node.config) ?? false;
+    if (field !== undefined && cols && !cols.includes(field) && !external) {
       ctx.problems.push(err(at, unknownColumnMessage(field, cols), node.id));
-    } else if (field !== undefined) {
+    } else if (field !== undefined && !external) {
       const bad = checkEventTimeType(field, ctx.typer.outputOf(node.id, 'out'));
       if (bad) ctx.problems.push(err(at, bad, node.id));
     }

@@ -9,6 +9,7 @@ import { fileSource } from '../nodes/source-file/definition.ts';
 import { generatorSource } from '../nodes/source-generator/definition.ts';
 import { nexmarkSource } from '../nodes/source-nexmark/definition.ts';
 import { postgresSource } from '../nodes/source-postgres/definition.ts';
+import { kafkaSource } from '../nodes/source-kafka/definition.ts';
 import { filter } from '../nodes/filter/definition.ts';
 import { map } from '../nodes/map/definition.ts';
 import { union } from '../nodes/union/definition.ts';
@@ -28,6 +29,7 @@ export const NODE_DEFINITIONS = [
   generatorSource,
   nexmarkSource,
   postgresSource,
+  kafkaSource,
   filter,
   map,
   union,

@@ -18,6 +18,7 @@ export type { FileSourceConfig } from '../nodes/source-file/definition.ts';
 export type { GeneratorSourceConfig } from '../nodes/source-generator/definition.ts';
 export type { NexmarkSourceConfig } from '../nodes/source-nexmark/definition.ts';
 export type { PostgresSourceConfig } from '../nodes/source-postgres/definition.ts';
+export type { KafkaSourceConfig } from '../nodes/source-kafka/definition.ts';
 export type { FilterConfig } from '../nodes/filter/definition.ts';
 export type { MapConfig } from '../nodes/map/definition.ts';
 export type { UnionConfig } from '../nodes/union/definition.ts';

@@ -45,6 +45,8 @@ export interface CompletionContext {
 export interface EventTimeRule<C> {
   /** A source whose records carry event time (watermarks follow it). */
   has?(config: C): boolean;
+  /** A source whose event time is none of its columns (Kafka's record timestamp): its field is not checked against them. */
+  external?(config: C): boolean;
   /** A node that needs event time from every source upstream (windows, time-bounded joins). */
   needs?(config: C): boolean;
   /** Forwards its input's records with their event time (filter, map, union). */

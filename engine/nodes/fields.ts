@@ -124,6 +124,17 @@ export interface TestConnectionFieldDescriptor<C = FieldConfig> extends Decorati
   testId: string;
 }
 
+/**
+ * The "Test connection" button of a Kafka node: connects to the config's `bootstrap` and lists the
+ * topics with their partition counts (a click names the topic); with a topic named, the columns its
+ * records give, which "Declare these columns" writes to `columns`.
+ */
+export interface KafkaTestFieldDescriptor<C = FieldConfig> extends Decoration<C> {
+  kind: 'kafkaTest';
+  /** Test id of the button; its report uses `<testId>-error`, `<testId>-topics`, `<testId>-columns`. */
+  testId: string;
+}
+
 /** The columns reaching the node's input, listed (sinks show what they will write). */
 export interface InputColumnsFieldDescriptor<C = FieldConfig> extends Decoration<C> {
   kind: 'inputColumns';
@@ -146,6 +157,7 @@ export type FieldDescriptor<C = FieldConfig> =
   | EventTimeFieldDescriptor<C>
   | WindowFieldDescriptor<C>
   | TestConnectionFieldDescriptor<C>
+  | KafkaTestFieldDescriptor<C>
   | InputColumnsFieldDescriptor<C>
   | NoteFieldDescriptor<C>;
 

@@ -56,7 +56,7 @@ async function deleteNode(id: string): Promise<void> {
 /** The test ids a descriptor shown for a node's new config draws. */
 function idsOf(f: FieldDescriptor): string[] {
   if (f.kind === 'note' || f.kind === 'inputColumns') return [];
-  if (f.kind === 'testConnection') return [f.testId];
+  if (f.kind === 'testConnection' || f.kind === 'kafkaTest') return [f.testId];
   return [f.kind === 'window' ? `f-${f.path}.kind` : `f-${f.path}`];
 }
 
@@ -74,6 +74,7 @@ test(
         if (f.when && !f.when(config)) continue;
         for (const testId of idsOf(f)) assert.ok(await visible(testId), `${d.type}: ${testId} shown`);
       }
+      if (d.type === 'source.kafka') await page.screenshot({ path: artifact('forms-kafka-source-1280.png') });
       await deleteNode(id);
     }
     assert.deepEqual(pageErrors(page), []);

@@ -4,7 +4,7 @@
  */
 import type { Row } from '../../contracts/operator.ts';
 
-/** JavaScript's Date range, as engine/connectors/event-time.ts (not imported: folders point one way). */
+/** JavaScript's Date range, as engine/connectors/formats/event-time.ts (not imported: folders point one way). */
 const MAX_EVENT_TIME = 8.64e15;
 
 function toEventTime(v: unknown): number {

@@ -14,6 +14,7 @@ import { defaultSlotName } from '../../connectors/postgres/names.ts';
 import { NEXMARK_PORTS } from '../../graph/nexmark.ts';
 import { emitNexmarkSource, nexmarkColumns } from './nexmark-source.ts';
 import { emitPostgresSource, postgresSourceColumns } from './postgres-source.ts';
+import { emitKafkaSource, kafkaSourceColumns } from './kafka-source.ts';
 import { emitAggregate, emitIntervalJoin, emitRegularJoin, emitTopN, emitWindowJoin } from './relational.ts';
 import { emitSink } from './sinks.ts';
 import { emitFileSource, emitGeneratorSource, fileSourceColumns, generatorColumns } from './sources.ts';
@@ -30,6 +31,7 @@ import { fileSource } from '../../nodes/source-file/definition.ts';
 import { generatorSource } from '../../nodes/source-generator/definition.ts';
 import { nexmarkSource } from '../../nodes/source-nexmark/definition.ts';
 import { postgresSource } from '../../nodes/source-postgres/definition.ts';
+import { kafkaSource } from '../../nodes/source-kafka/definition.ts';
 import { filter as filterNode } from '../../nodes/filter/definition.ts';
 import { map as mapNode } from '../../nodes/map/definition.ts';
 import { union as unionNode } from '../../nodes/union/definition.ts';
@@ -88,6 +90,7 @@ export const NODE_EXPORTERS: { [T in NodeType]: NodeExporter<T> } = {
     columns: (_ctx, node) => postgresSourceColumns(node),
     emit: (ctx, node) => emitPostgresSource(ctx, node, defaultSlotName(ctx.job.name, node.id)),
   },
+  [kafkaSource.type]: { kind: 'source', columns: kafkaSourceColumns, emit: emitKafkaSource },
   [filterNode.type]: {
     kind: 'input',
     emit: (ctx, node, input) => {

@@ -46,6 +46,7 @@ export type ExportResult = MethodResult<'exportJob'>;
 export type SourceColumn = MethodResult<'sampleSource'>['columns'][number];
 /** What "Test connection" found: the table's columns and unique keys, or why it failed. */
 export type PostgresTableReport = MethodResult<'testPostgres'>;
+export type KafkaTopicsReport = MethodResult<'testKafka'>;
 export type FileEntry = MethodResult<'listFiles'>[number];
 /** A Flink SQL import: the job and what could not become part of it (1-based line and column). */
 export type ImportResult = MethodResult<'importFlinkSql'>;

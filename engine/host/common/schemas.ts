@@ -166,6 +166,14 @@ export const requestSchemas = {
     passwordEnv: z.string().min(1).max(200).optional(),
     table: z.string().min(1).max(500),
   }),
+  /**
+   * "Test connection" of a Kafka node: lists the brokers' topics with their partition counts and,
+   * with `topic`, infers its columns from sampled records; `ok: false` and why when it cannot.
+   */
+  testKafka: z.strictObject({
+    bootstrap: z.string().min(1).max(2000),
+    topic: z.string().min(1).max(500).optional(),
+  }),
   /** Documents: a workspace folder in served mode; native dialogs feed paths in Electron. */
   listFiles: z.strictObject({ dir: z.string().max(4096).optional() }),
   readJob: z.strictObject({ path }),
@@ -297,6 +305,14 @@ export const resultSchemas = {
     columns: z.array(z.object({ name: z.string(), type: z.string(), notNull: z.boolean() })).optional(),
     uniqueKeys: z.array(z.array(z.string())).optional(),
   }),
+  testKafka: z.object({
+    ok: z.boolean(),
+    /** Why it failed (ok: false), naming the field: `bootstrap: cannot reach ...`. */
+    message: z.string().optional(),
+    topics: z.array(z.object({ topic: z.string(), partitions: z.number() })).optional(),
+    /** Columns inferred from the named topic's records (Flink SQL types). */
+    columns: z.array(z.object({ name: z.string(), type: z.string() })).optional(),
+  }),
   listFiles: z.array(z.object({ path: z.string(), name: z.string(), modified: z.number() })),
   readJob: z.object({ path: z.string(), job: z.unknown() }),
   writeJob: z.object({ path: z.string() }),
@@ -347,6 +363,7 @@ const operatorMetrics = z.object({
   pendingRecords: z.number().optional(),
   pendingFiles: z.number().optional(),
   idle: z.boolean().optional(),
+  splits: z.array(z.object({ split: z.string(), offset: z.number(), lag: z.number() })).optional(),
 });
 
 /** A run's events tagged with its run id, and the shell's menu commands (no run id). */

@@ -20,6 +20,7 @@ import { GENERATOR_COLUMNS } from '../../graph/check-columns.ts';
 import { inferFileColumns } from '../../connectors/sample-columns.ts';
 import { fileSampler } from '../../connectors/sampled-types.ts';
 import { testPostgresTable } from '../../connectors/postgres/test-connection.ts';
+import { probeKafka } from '../../connectors/kafka-probe.ts';
 import type { TaskLauncher } from '../../runtime/job/api.ts';
 import { listRetainedCheckpoints } from '../../runtime/job/job-runner.ts';
 import { exportFlinkSql } from '../../export/flink-sql/index.ts';
@@ -245,6 +246,8 @@ export function createLocalHost(opts: LocalHostOptions): LocalHost {
         const refused = req.passwordEnv === undefined ? null : envRefusal(req.passwordEnv, allowEnv);
         return refused ? { ok: false, message: `passwordEnv: ${refused}` } : testPostgresTable(req);
       }),
+
+    testKafka: (req) => guard(() => probeKafka(req)),
 
     sampleSource: ({ job, nodeId, path }) =>
       guard(async () => {

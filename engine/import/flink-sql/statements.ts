@@ -25,6 +25,8 @@ export interface TableStatement {
   origin: Origin | null;
   columns: Array<{ name: string; type: string }>;
   computed: Array<{ name: string; expr: string }>;
+  /** `name TYPE METADATA [FROM 'key'] [VIRTUAL]` columns: `key` is the FROM key, else the name. */
+  metadata: Array<{ name: string; key: string }>;
   watermark: { column: string; expr: string } | null;
   /** `PRIMARY KEY (a, b) NOT ENFORCED` columns, or null. */
   primaryKey: string[] | null;
@@ -142,6 +144,7 @@ function readTable(sql: string, table: Ctx, pos: Pos, origin: Origin | null): Ta
     origin,
     columns: [],
     computed: [],
+    metadata: [],
     watermark: null,
     primaryKey: null,
     options: {},
@@ -150,7 +153,12 @@ function readTable(sql: string, table: Ctx, pos: Pos, origin: Origin | null): Ta
   for (const def of children(table, 'ColumnOptionDefinition')) {
     const physical = child(def, 'PhysicalColumnDefinition');
     const computed = child(def, 'ComputedColumnDefinition');
-    if (physical) {
+    const metadata = child(def, 'MetadataColumnDefinition');
+    if (metadata) {
+      const name = unquoteIdent(textOf(sql, (metadata.children ?? [])[0]));
+      const key = child(metadata, 'MetadataKey');
+      out.metadata.push({ name, key: key ? textOf(sql, key).replace(/^'|'$/g, '') : name });
+    } else if (physical) {
       const parts = physical.children ?? [];
       const name = unquoteIdent(textOf(sql, parts[0]));
       const type = textOf(sql, physical).slice(textOf(sql, parts[0]).length).trim();

@@ -11,6 +11,7 @@ import type { TableStatement } from './statements.ts';
 import { intervalsIn, weirDuration } from './values.ts';
 import { jobPath } from './paths.ts';
 import { importPostgresSource, isPostgresSource } from './postgres-source.ts';
+import { importKafkaSource, kafkaTimestampEventTime } from './kafka-source.ts';
 import { isKafkaSink, kafkaSinkConfig } from './kafka-sink.ts';
 import { GENERATOR_DEFAULTS } from '../../nodes/source-generator/definition.ts';
 import { fileSink } from '../../nodes/sink-file/definition.ts';
@@ -77,10 +78,13 @@ export function importTable(b: JobBuilder, t: TableStatement, isSink: boolean): 
   if (connector === 'filesystem') importFileSource(b, t, id, rowtimeCol?.expr ?? null);
   else if (connector === 'datagen') importDatagen(b, t, id);
   else if (isPostgresSource(connector, t)) importPostgresSource(b, t, id, eventTimeOf(b, t, rowtimeCol?.expr ?? null));
-  else {
+  else if (connector === 'kafka') {
+    const et = kafkaTimestampEventTime(t) ?? eventTimeOf(b, t, rowtimeCol?.expr ?? null);
+    if (!importKafkaSource(b, t, id, et)) return;
+  } else {
     b.problem(
       t.pos,
-      `table '${t.name}': connector '${connector}' has no Weir source (filesystem, datagen, postgres-cdc and jdbc on PostgreSQL do); left out`,
+      `table '${t.name}': connector '${connector}' has no Weir source (filesystem, datagen, kafka, postgres-cdc and jdbc on PostgreSQL do); left out`,
       'error',
     );
     return;

@@ -69,6 +69,7 @@ export async function collectMetrics(subtasks: readonly TaskSubtask[]): Promise<
         // Idle: nothing to read for its idle timeout (downstream stops waiting for its watermark).
         idle: !s.exhausted && s.idleness.idle,
         ...times(id, s.busyMs, subtaskBusy, t.backPressuredMs, now),
+        ...(s.reader.splitProgress ? { splits: s.reader.splitProgress() } : {}),
       });
     }
     const links = t.chain.links;

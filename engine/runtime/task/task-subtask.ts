@@ -200,6 +200,8 @@ export class TaskSubtask {
       s.busyMs += performance.now() - t0;
       const now = Date.now();
       const n = r.rows.length;
+      // A reader that keeps watermarks per split (Kafka partitions) says the combined one and idleness.
+      const split = s.reader.splitWatermark?.() ?? null;
       // Dead letters go out on the `bad` port (never chained: see plan.ts), in-band before Sn moves on.
       if (r.bad?.length)
         output.emit({ rows: r.bad, ts: r.bad.map(() => (Number.isFinite(s.watermark) ? s.watermark : 0)) }, 'bad');
@@ -207,7 +209,10 @@ export class TaskSubtask {
         if (s.idleness.activity(now)) {
           output.broadcast({ kind: 'idle', idle: false });
         }
-        const sourceWatermarks = s.watermarks.observeEach(r.ts);
+        // Per split, a record's own watermark is not known here: the one emitted before the batch is
+        // a lower bound (no record is judged late against a watermark it had not seen).
+        const sourceWatermarks = split ? r.ts.map(() => s.watermark) : s.watermarks.observeEach(r.ts);
+        if (split) s.watermarks.observe(r.ts);
         s.recordsOut += n;
         const batch = r.kinds
           ? { rows: r.rows, ts: r.ts, sourceWatermarks, kinds: r.kinds }
@@ -219,7 +224,7 @@ export class TaskSubtask {
           await chain.pushBatch(0, batch, 0);
         }
         // Bounded out-of-orderness: one watermark after each batch (deterministic for bounded input).
-        const w = s.watermarks.current();
+        const w = split ? split.watermark : s.watermarks.current();
         if (w !== null && w > s.watermark) {
           s.watermark = w;
           await chain.pushWatermark(0, w);
@@ -234,12 +239,25 @@ export class TaskSubtask {
         this.env.exhausted(this);
         continue;
       }
+      if (n === 0 && split) await this.splitIdleness(s, split);
+      else if (n === 0 && s.idleness.check(now)) output.broadcast({ kind: 'idle', idle: true });
       if (n === 0) {
-        if (s.idleness.check(now)) output.broadcast({ kind: 'idle', idle: true });
         await this.sleep(r.waitMs ?? 5);
       }
     }
     await this.finish();
+  }
+
+  /** Without records: an idle partition may have let the combined watermark advance, or all may be idle. */
+  private async splitIdleness(s: SourceRuntime, split: { watermark: number | null; idle: boolean }): Promise<void> {
+    if (split.idle !== s.idleness.idle) {
+      s.idleness.idle = split.idle;
+      this.output.broadcast({ kind: 'idle', idle: split.idle });
+    }
+    if (split.watermark !== null && split.watermark > s.watermark) {
+      s.watermark = split.watermark;
+      await this.chain.pushWatermark(0, split.watermark);
+    }
   }
 
   private async runNetwork(): Promise<void> {

@@ -1,6 +1,7 @@
 /**
  * Overview: checkpoint counts and latest entries, restarts and the failure cause in words, the
- * configuration in effect, and pending sink transactions (output waiting for the next commit).
+ * configuration in effect, pending sink transactions (output waiting for the next commit) and the
+ * sources' partitions with their offsets and lag.
  */
 import { useMemo } from 'react';
 import type { CheckpointStats } from '../../../engine/contracts/checkpoint.ts';
@@ -9,6 +10,7 @@ import { useMetrics } from '../stores/metricsStore.ts';
 import { useDoc } from '../state.ts';
 import { useLive, openCheckpoint } from '../stores/liveStore.ts';
 import { summarizeCheckpoints } from './checkpointSummary.ts';
+import { SourceSplits } from './SourceSplits.tsx';
 import { liveIndex } from '../stores/nodeLive.ts';
 import { bytes, count, duration, timeOfDay } from './format.ts';
 import { isNodeType, nodeDefinition } from '../../../engine/graph/node-types.ts';
@@ -201,6 +203,7 @@ export function OverviewTab() {
           )}
         </div>
         <PendingSinks />
+        <SourceSplits />
       </div>
     </div>
   );

@@ -12,6 +12,7 @@ import { ColumnsInput } from './ColumnsInput.tsx';
 import { EventTimeGroup } from './EventTimeGroup.tsx';
 import { ExpressionInput } from './ExpressionInput.tsx';
 import { TestConnection } from './TestConnection.tsx';
+import { KafkaTestConnection } from './KafkaTestConnection.tsx';
 import { WindowInput } from './WindowInput.tsx';
 import type { ErrorAt, FieldContext } from './fieldBinding.ts';
 
@@ -28,6 +29,7 @@ const WIDGETS: Widgets = {
   eventTime: EventTimeGroup,
   window: WindowInput,
   testConnection: TestConnection,
+  kafkaTest: KafkaTestConnection,
   inputColumns: ({ columns }) => <InputColumnsNote columns={columns} />,
   note: ({ field, config }) => <p className="note">{field.text(config)}</p>,
 };

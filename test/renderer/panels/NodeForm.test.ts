@@ -37,6 +37,7 @@ function expectedIds(f: FieldDescriptor, config: FieldConfig): string[] {
     case 'inputColumns':
       return [];
     case 'testConnection':
+    case 'kafkaTest':
       return [f.testId];
     case 'window':
       return [`f-${f.path}.kind`];

@@ -264,6 +264,20 @@ export const everything: Omit<JobDocument, 'format'> = {
         guarantee: 'exactly-once',
       },
     },
+    {
+      id: 'kafka_orders',
+      type: 'source.kafka',
+      config: {
+        bootstrap: 'kafka.example:9092',
+        topic: 'orders',
+        format: 'jsonl',
+        stopAt: 'latest',
+        group: 'weir-orders',
+        columns: { id: 'BIGINT', amount: 'DOUBLE', ts: 'BIGINT' },
+        eventTime: { field: 'ts', maxOutOfOrderness: '2s' },
+      },
+    },
+    { id: 'kafka_orders_out', type: 'sink.preview', config: {} },
   ],
   edges: [
     { from: 'gen', to: 'gen_keyed' },
@@ -299,6 +313,7 @@ export const everything: Omit<JobDocument, 'format'> = {
     { from: 'pg_orders', to: 'pg_orders_out' },
     { from: 'pg_customers', to: 'pg_customers_out' },
     { from: 'per_user_total', to: 'totals_kafka' },
+    { from: 'kafka_orders', to: 'kafka_orders_out' },
   ],
 };
 

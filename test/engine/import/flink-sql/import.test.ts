@@ -46,7 +46,7 @@ WITH ('connector' = 'filesystem', 'path' = 'out/totals', 'format' = 'json');
 
 CREATE TABLE big_ones (user_id STRING, amount DOUBLE) WITH ('connector' = 'print');
 
-CREATE TABLE kafka_in (a STRING) WITH ('connector' = 'kafka', 'topic' = 't');
+CREATE TABLE kinesis_in (a STRING) WITH ('connector' = 'kinesis', 'stream' = 't');
 
 CREATE VIEW all_orders AS
 SELECT user_id, amount, ts, rt FROM orders
@@ -114,15 +114,15 @@ test('a hand-written script: tables, union, window TVF, statement set; the rest 
   );
   // GROUP BY without a window: an aggregate node (its HAVING is reported below).
   assert.deepEqual(byId.totals_by_user.config, { keyBy: 'user_id', aggregates: 'SUM(amount) AS s' });
-  // Reported, with positions: the SET without a Weir setting, the kafka table, CUMULATE, HAVING.
+  // Reported, with positions: the SET without a Weir setting, the kinesis table, CUMULATE, HAVING.
   const at = (re: RegExp) => problems.find((p) => re.test(p.message));
   assert.deepEqual(
     [at(/table\.exec\.mini-batch\.enabled/)?.line, at(/table\.exec\.mini-batch\.enabled/)?.column],
     [4, 1],
   );
   assert.deepEqual(
-    [at(/connector 'kafka'/)?.line, at(/connector 'kafka'/)?.column],
-    [lineOf(SCRIPT, 'CREATE TABLE kafka_in'), 1],
+    [at(/connector 'kinesis'/)?.line, at(/connector 'kinesis'/)?.column],
+    [lineOf(SCRIPT, 'CREATE TABLE kinesis_in'), 1],
   );
   assert.deepEqual(
     [at(/CUMULATE window has no Weir node/)?.line, at(/CUMULATE window has no Weir node/)?.column],
@@ -237,7 +237,7 @@ test('weir import SCRIPT.sql -o JOB.weir.json: writes the job, lists problems as
     assert.match(
       r.stderr,
       new RegExp(
-        `job\\.sql:${lineOf(SCRIPT, 'CREATE TABLE kafka_in')}:1: error: table 'kafka_in': connector 'kafka' has no Weir source`,
+        `job\\.sql:${lineOf(SCRIPT, 'CREATE TABLE kinesis_in')}:1: error: table 'kinesis_in': connector 'kinesis' has no Weir source`,
       ),
     );
     assert.match(

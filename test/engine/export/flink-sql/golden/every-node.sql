@@ -3,7 +3,7 @@
 --   ./bin/sql-client.sh -f <this file>
 -- Relative data and checkpoint paths are file:/// URIs under the job's folder (Weir resolves them there too).
 --
--- Warnings (20): what Flink SQL cannot express as Weir runs it.
+-- Warnings (21): what Flink SQL cannot express as Weir runs it.
 --   nodes[1].config.eventTime.idleTimeout: source.file 'clicks' (Clicks): idleTimeout 60000 ms: Flink SQL has one idle timeout for all sources; 10000 ms is used
 --   nodes[0].config.seed: source.generator 'gen' (Generated): datagen has no seed: key, value and ts jitter are random per run and differ from Weir's deterministic records (seq, ranges and rates match)
 --   nodes[1].config.onBadRecord: source.file 'clicks' (Clicks): onBadRecord 'fail': Flink's csv format must skip parse errors to get past the header line, so bad lines are skipped instead of failing the job (a bad event time still fails it)
@@ -24,6 +24,7 @@
 --   nodes[30].config.format: sink.file 'pg_orders_out': changelog-json is exported as Flink's debezium-json format: the same changes, each line shaped {"before", "after", "op"} instead of {"op", "data"}
 --   nodes[31].config.mode: source.postgres 'pg_customers': Flink's jdbc scan is not checkpointed mid-read (a failure reads the table again) and has no key order; Weir resumes after the last key read
 --   nodes[32]: sink.preview 'pg_customers_out': sink.preview is a preview in Weir's app; exported as Flink's print connector (TaskManager stdout)
+--   nodes[35]: sink.preview 'kafka_orders_out': sink.preview is a preview in Weir's app; exported as Flink's print connector (TaskManager stdout)
 
 -- Weir runs streams in event time with UTC windows; the same here.
 SET 'execution.runtime-mode' = 'streaming';
@@ -578,6 +579,37 @@ CREATE TABLE totals_kafka (
   'properties.transaction.timeout.ms' = '900000'
 );
 
+-- nodes[34] source.kafka 'kafka_orders'
+-- Needs flink-sql-connector-kafka on Flink's classpath. Offsets live in Flink's checkpoints, as in Weir.
+CREATE TABLE kafka_orders (
+  id BIGINT,
+  amount DOUBLE,
+  ts BIGINT,
+  rowtime AS CASE WHEN ts IS NOT NULL THEN TO_TIMESTAMP_LTZ(ts, 3) ELSE TO_TIMESTAMP_LTZ(CAST(CONCAT('bad event time in field ts: ', COALESCE(CAST(ts AS STRING), 'missing')) AS BIGINT), 3) END,
+  WATERMARK FOR rowtime AS rowtime - INTERVAL '2' SECOND - INTERVAL '0.001' SECOND
+) WITH (
+  'connector' = 'kafka',
+  'properties.bootstrap.servers' = 'kafka.example:9092',
+  'topic' = 'orders',
+  'scan.startup.mode' = 'earliest-offset',
+  'scan.bounded.mode' = 'latest-offset',
+  'properties.isolation.level' = 'read_committed',
+  'properties.group.id' = 'weir-orders',
+  'format' = 'json',
+  'json.ignore-parse-errors' = 'false'
+);
+
+-- nodes[35] sink.preview 'kafka_orders_out'
+-- sink.preview shows records in Weir's app; Flink prints them to the TaskManagers' stdout instead.
+CREATE TABLE kafka_orders_out (
+  id BIGINT,
+  amount DOUBLE,
+  ts BIGINT
+) WITH (
+  'connector' = 'print',
+  'print-identifier' = 'kafka_orders_out'
+);
+
 EXECUTE STATEMENT SET
 BEGIN
   -- nodes[11] sink.file 'per_minute'
@@ -649,4 +681,9 @@ BEGIN
   INSERT INTO totals_kafka
   SELECT `user`, n, CAST(big_total AS DOUBLE) AS big_total, shouts
   FROM per_user_total;
+
+  -- nodes[35] sink.preview 'kafka_orders_out'
+  INSERT INTO kafka_orders_out
+  SELECT id, amount, ts
+  FROM kafka_orders;
 END;
