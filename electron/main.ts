@@ -65,7 +65,7 @@ async function initialDocument(store: AppStore, workspace: string, h: LocalHost)
     return recent;
   }
   try {
-    return await materializeExample(EXAMPLES_DIR, example ?? 'orders-per-user', workspace);
+    return await materializeExample(EXAMPLES_DIR, example ?? 'live-sensors', workspace);
   } catch {
     return null;
   }
