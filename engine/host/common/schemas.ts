@@ -181,6 +181,8 @@ export const requestSchemas = {
 const runInfo = z.object({
   runId: z.string(),
   jobName: z.string(),
+  /** The document's path as the run request gave it (absent: an unsaved document), so a UI re-attaches a run only to its own document. */
+  document: z.string().optional(),
   status: jobStatus,
   startedAt: z.number(),
   restarts: z.number(),

@@ -157,7 +157,13 @@ export function createLocalHost(opts: LocalHostOptions): LocalHost {
             extraRoots: granted,
           });
         }
-        return runs.start({ job, resume: req.restoreFrom === 'latest', from, clearOutput: req.clearOutput });
+        return runs.start({
+          job,
+          resume: req.restoreFrom === 'latest',
+          from,
+          clearOutput: req.clearOutput,
+          ...(req.path !== undefined ? { document: req.path } : {}),
+        });
       }),
 
     stop: ({ runId, savepoint }) => guard(() => runs.active(runId).stop({ savepoint })),

@@ -36,6 +36,8 @@ export interface StartRunRequest {
   from?: string;
   /** A fresh run may first delete what earlier runs of the job provably committed. */
   clearOutput?: boolean;
+  /** The document's path as the request gave it (RunInfo.document). */
+  document?: string;
 }
 
 export interface RunRegistryOptions {
@@ -66,6 +68,7 @@ export class RunRegistry {
     const info: RunInfo = {
       runId,
       jobName: job.name,
+      ...(req.document !== undefined ? { document: req.document } : {}),
       status: 'created',
       startedAt: Date.now(),
       restarts: 0,

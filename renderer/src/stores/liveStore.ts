@@ -88,6 +88,11 @@ export function beginRun(config: RunConfig): void {
   }));
 }
 
+/** Another document was opened: nothing of the shown run stays; the drawer keeps its height. */
+export function resetLive(): void {
+  liveStore.setState((s) => ({ ...initial(), height: s.height }));
+}
+
 /** The host named the run: numbers an older run's late events left here are dropped. */
 export function setRunId(runId: string): void {
   const s = liveStore.getState();
