@@ -151,6 +151,20 @@ export const requestSchemas = {
     passwordEnv: z.string().min(1).max(200).optional(),
     table: z.string().min(1).max(500),
   }),
+  /**
+   * A sink's committed output, newest first (the app's committed-output viewer): a file sink's
+   * committed files (never pending transactions) or a PostgreSQL sink's table. `path`: the job
+   * file, so a relative sink path resolves; `limit` 0 answers only where it writes and how much.
+   */
+  readSinkOutput: z.strictObject({
+    job: jobObject,
+    path: path.optional(),
+    nodeId: z.string().min(1).max(200),
+    offset: z.number().int().min(0).max(1_000_000_000).optional(),
+    limit: z.number().int().min(0).max(1000).optional(),
+  }),
+  /** Shows a folder in the system's file manager (Electron only; served mode rejects with `unsupported`). */
+  openFolder: z.strictObject({ folder: path }),
   /** Documents: a workspace folder in served mode; native dialogs feed paths in Electron. */
   listFiles: z.strictObject({ dir: z.string().max(4096).optional() }),
   readJob: z.strictObject({ path }),
@@ -259,6 +273,20 @@ export const resultSchemas = {
     columns: z.array(z.object({ name: z.string(), type: z.string(), notNull: z.boolean() })).optional(),
     uniqueKeys: z.array(z.array(z.string())).optional(),
   }),
+  readSinkOutput: z.object({
+    /** `folder`: an absolute folder of committed files; `table`: a PostgreSQL `schema.table`. */
+    kind: z.enum(['folder', 'table']),
+    location: z.string(),
+    offset: z.number(),
+    /** Newest first, from `offset`. */
+    rows: z.array(z.record(z.string(), z.unknown())),
+    /** Committed rows in all (in the files read: see `message`). */
+    total: z.number(),
+    /** Committed files in the folder (file sinks). */
+    files: z.number().optional(),
+    message: z.string().optional(),
+  }),
+  openFolder: voidResult,
   listFiles: z.array(z.object({ path: z.string(), name: z.string(), modified: z.number() })),
   readJob: z.object({ path: z.string(), job: z.unknown() }),
   writeJob: z.object({ path: z.string() }),

@@ -33,6 +33,7 @@ import { WorkspaceFiles } from './workspace-files.ts';
 import { confineCheckpoints, confineRun } from './run-confinement.ts';
 import { checkJobEnv, envAllowance, envRefusal, type EnvAllowance } from './env-allowance.ts';
 import { materializeExample, readExampleIndex } from './examples.ts';
+import { readSinkOutput } from './sink-output.ts';
 import { fileSource } from '../../nodes/source-file/definition.ts';
 import { generatorSource } from '../../nodes/source-generator/definition.ts';
 
@@ -43,6 +44,8 @@ export interface ShellHooks {
   showSaveDialog?(suggestedPath?: string): Promise<string | null>;
   /** A directory picker (Electron); its answer is granted to one document's runs. null = cancelled. */
   showFolderDialog?(): Promise<string | null>;
+  /** Shows a folder in the system's file manager (Electron). */
+  openFolder?(folder: string): Promise<void>;
 }
 
 export interface LocalHostOptions {
@@ -248,6 +251,28 @@ export function createLocalHost(opts: LocalHostOptions): LocalHost {
           baseDir,
           ...(path ? { name: basename(path).replace(/\.weir\.json$|\.json$/i, '') } : {}),
         });
+      }),
+
+    readSinkOutput: ({ job, path, nodeId, offset, limit }) =>
+      guard(async () =>
+        readSinkOutput(
+          {
+            job,
+            nodeId,
+            offset: offset ?? 0,
+            limit: limit ?? 50,
+            baseDir: await baseDirFor(path, 'read'),
+            granted: await files.foldersFor(await documentOf(path)),
+          },
+          files,
+          allowEnv,
+        ),
+      ),
+    openFolder: ({ folder }) =>
+      guard(async () => {
+        if (!opts.shell?.openFolder)
+          throw new HostError('unsupported', 'no file manager here: the path is shown instead');
+        await opts.shell.openFolder(await files.resolve(folder, 'read'));
       }),
 
     listFiles: ({ dir }) => guard(() => files.list(dir)),

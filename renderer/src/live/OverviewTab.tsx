@@ -9,6 +9,7 @@ import { useMetrics } from '../stores/metricsStore.ts';
 import { useDoc } from '../state.ts';
 import { useLive, openCheckpoint } from '../stores/liveStore.ts';
 import { summarizeCheckpoints } from './checkpointSummary.ts';
+import { SinkLocations } from './SinkLocations.tsx';
 import { liveIndex } from '../stores/nodeLive.ts';
 import { bytes, count, duration, timeOfDay } from './format.ts';
 import { isNodeType, nodeDefinition } from '../../../engine/graph/node-types.ts';
@@ -201,6 +202,7 @@ export function OverviewTab() {
           )}
         </div>
         <PendingSinks />
+        <SinkLocations />
       </div>
     </div>
   );
