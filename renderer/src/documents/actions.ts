@@ -11,6 +11,7 @@ import { notify, openDialog } from '../ui/uiStore.ts';
 import { pushRecent } from './recent.ts';
 import { clearAutosave } from './autosave.ts';
 import { displayPath } from './paths.ts';
+import { offerSql } from './sqlDraft.ts';
 
 function message(e: unknown): string {
   return e && typeof e === 'object' && 'message' in e ? String(e.message) : String(e);
@@ -118,8 +119,12 @@ export async function openExample(id: string): Promise<void> {
   }
 }
 
-/** A file dropped on the window: opened as a new, unsaved document. */
+/** A file dropped on the window: a job opens as a new, unsaved document; a .sql script is imported. */
 export async function importFile(file: File): Promise<void> {
+  if (/\.sql$/i.test(file.name)) {
+    offerSql(await file.text(), file.name);
+    return;
+  }
   try {
     const job = asJobDocument(JSON.parse(await file.text()), file.name);
     if (!confirmDiscard()) return;
