@@ -263,6 +263,8 @@ export const resultSchemas = {
     /** Each column's name and Flink SQL type (BIGINT, DOUBLE, BOOLEAN, STRING). */
     columns: z.array(z.object({ name: z.string(), type: z.string() })),
     message: z.string().optional(),
+    /** The data file does not exist (the designer marks the source's path as an error). */
+    missing: z.boolean().optional(),
   }),
   testPostgres: z.object({
     ok: z.boolean(),

@@ -13,6 +13,7 @@
  * - A job is validated with its run overrides applied (graph/run-overrides.ts), exactly as
  *   `weir run` does: what validation refuses never runs.
  */
+import { existsSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import type { AppCommand, EngineHost, HostEvent, HostInfo } from '../common/api.ts';
 import type { JobProblem, NormalizedJob } from '../../graph/types.ts';
@@ -240,6 +241,12 @@ export function createLocalHost(opts: LocalHostOptions): LocalHost {
           if (err instanceof HostError && err.code === 'forbidden_path') throw err;
           return { columns: [], message: `cannot read ${config.path}` };
         }
+        if (!existsSync(data))
+          return {
+            columns: [],
+            missing: true,
+            message: `cannot read ${config.path}: no such file (looked for ${data})`,
+          };
         const r = inferFileColumns({ ...config, path: data });
         return r.ok ? { columns: r.columns } : { columns: [], message: r.message };
       }),
