@@ -114,4 +114,43 @@ describe('where the output went, and what was committed there', { skip }, () => 
       new RegExp(`rows 51–100 of ${expected.length}, newest first`),
     );
   });
+
+  it('running again asks in an in-app dialog with three choices; Cancel keeps the previous run on screen', async () => {
+    const native: string[] = [];
+    page.on('dialog', (d) => {
+      native.push(d.message());
+      void d.dismiss();
+    });
+    await page.getByTestId('live-tab-overview').click();
+    const completed = await num(page, 'cp-count-completed');
+    assert.ok(completed >= 1, 'guard: the first run completed checkpoints');
+    await page.getByTestId('run').click();
+    await page.getByTestId('rerun-dialog').waitFor();
+    const dir = join(serve.workspace, 'orders-per-user', 'out', 'per_user');
+    assert.equal(
+      await page.getByTestId('rerun-text').textContent(),
+      `Per-user totals holds what an earlier run committed (1 file in ${dir}). Running from the start would write everything a second time.`,
+    );
+    assert.deepEqual(await page.locator('[data-testid="rerun-dialog"] .modal__actions button').allTextContents(), [
+      'Cancel',
+      'Delete that output and start over',
+      'Continue from the latest checkpoint',
+    ]);
+    await page.screenshot({ path: artifactPath('first-hour-rerun-dialog.png') });
+    await page.getByTestId('rerun-cancel').click();
+    await page.getByTestId('rerun-dialog').waitFor({ state: 'detached' });
+    assert.equal(await attr(page, 'job-status', 'data-status'), 'finished', 'the previous run, as it was');
+    assert.equal(await num(page, 'cp-count-completed'), completed);
+    assert.equal((await page.getByTestId('live-per_user').getAttribute('data-watermark')) !== null, true);
+
+    await page.getByTestId('run').click();
+    await page.getByTestId('rerun-clear').click();
+    await waitStatus(page, 'finished');
+    await page.waitForFunction(
+      (d) => document.querySelector('[data-testid="sink-location-out"]')?.getAttribute('data-location') === d,
+      dir,
+    );
+    assert.equal(committedNewestFirst(dir).length, 146, 'one copy of the output, not two');
+    assert.deepEqual(native, [], 'no native confirm');
+  });
 });

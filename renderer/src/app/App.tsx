@@ -14,6 +14,7 @@ import { ExamplesDialog } from '../panels/ExamplesDialog.tsx';
 import { HelpOverlay } from '../panels/HelpOverlay.tsx';
 import { ExportDialog } from '../panels/ExportDialog.tsx';
 import { ImportFlinkSqlDialog } from '../panels/ImportFlinkSqlDialog.tsx';
+import { RerunDialog } from '../panels/RerunDialog.tsx';
 import { Notices } from '../panels/Notices.tsx';
 import { importFile } from '../documents/actions.ts';
 import { LivePanel } from '../live/LivePanel.tsx';
@@ -75,6 +76,7 @@ export function App() {
         <HelpOverlay />
         <ExportDialog />
         <ImportFlinkSqlDialog />
+        <RerunDialog />
         <Notices />
         {drop.over && <div className="dropzone">Drop a weir.job/v1 file to open it</div>}
       </div>
