@@ -1,0 +1,61 @@
+/**
+ * Issue 26, point 6: a wire that would close a cycle is refused as a cycle (not with "use a union",
+ * whose advice builds the cycle).
+ */
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { chromiumOrSkip, ensureRenderer, launchChromium, startServe, type ServeProcess } from './support/serve.ts';
+import { dragPort, edgeCount } from './designer-helpers.ts';
+
+const skip = chromiumOrSkip();
+
+const CHAIN = {
+  format: 'weir.job/v1',
+  name: 'chain',
+  nodes: [
+    { id: 'gen', type: 'source.generator', position: { x: 0, y: 0 }, config: { count: 10 } },
+    { id: 'f1', type: 'filter', position: { x: 300, y: 0 }, config: { where: 'seq > 1' } },
+    { id: 'f2', type: 'filter', position: { x: 600, y: 0 }, config: { where: 'seq > 2' } },
+  ],
+  edges: [
+    { from: 'gen', to: 'f1' },
+    { from: 'f1', to: 'f2' },
+  ],
+};
+
+describe('connections on the canvas', { skip }, () => {
+  let serve: ServeProcess;
+  let browser: Browser;
+  let page: Page;
+
+  before(async () => {
+    ensureRenderer();
+    serve = await startServe();
+    writeFileSync(join(serve.workspace, 'chain.weir.json'), JSON.stringify(CHAIN));
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    await page.goto(serve.url);
+    await page.getByTestId('app-ready').waitFor({ timeout: 30_000 });
+    await page.getByTestId('doc-open').click();
+    await page.getByTestId('file-chain.weir.json').click();
+    await page.getByTestId('job-name').filter({ hasText: 'chain' }).waitFor();
+  });
+  after(async () => {
+    await browser?.close();
+    await serve?.close();
+  });
+
+  it('a wire that would close a cycle is refused as a cycle', async () => {
+    const before = await edgeCount(page);
+    await dragPort(page, 'handle-f2-out', 'handle-f1-in', { release: false });
+    const hint = page.getByTestId('connection-hint');
+    await hint.waitFor();
+    assert.match((await hint.textContent()) ?? '', /connecting 'f2' to 'f1' would create a cycle/);
+    await page.mouse.up();
+    await page.waitForFunction(() => !document.querySelector('[data-testid="connection-hint"]'));
+    assert.equal(await edgeCount(page), before, 'no edge was added');
+  });
+});
