@@ -1,13 +1,20 @@
 /**
  * Issue 26, point 6: a wire that would close a cycle is refused as a cycle (not with "use a union",
- * whose advice builds the cycle).
+ * whose advice builds the cycle); the toolbar shows the job's whole name.
  */
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { chromiumOrSkip, ensureRenderer, launchChromium, startServe, type ServeProcess } from './support/serve.ts';
+import {
+  artifactPath,
+  chromiumOrSkip,
+  ensureRenderer,
+  launchChromium,
+  startServe,
+  type ServeProcess,
+} from './support/serve.ts';
 import { dragPort, edgeCount } from './designer-helpers.ts';
 
 const skip = chromiumOrSkip();
@@ -57,5 +64,19 @@ describe('connections on the canvas', { skip }, () => {
     await page.mouse.up();
     await page.waitForFunction(() => !document.querySelector('[data-testid="connection-hint"]'));
     assert.equal(await edgeCount(page), before, 'no edge was added');
+  });
+
+  it("the toolbar shows a job's whole name at 1280 x 800, the path giving way first", async () => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.getByTestId('examples').click();
+    await page.getByTestId('example-nexmark-q5').click();
+    const name = page.getByTestId('job-name').filter({ hasText: 'nexmark-q5' });
+    await name.waitFor();
+    const fits = await name.evaluate((el) => el.scrollWidth <= el.clientWidth);
+    assert.ok(fits, `the name is cut: ${await name.evaluate((el) => `${el.scrollWidth} > ${el.clientWidth}`)}`);
+    await page.screenshot({
+      path: artifactPath('first-hour-toolbar-1280.png'),
+      clip: { x: 0, y: 0, width: 1280, height: 60 },
+    });
   });
 });
