@@ -153,4 +153,14 @@ describe('where the output went, and what was committed there', { skip }, () => 
     assert.equal(committedNewestFirst(dir).length, 146, 'one copy of the output, not two');
     assert.deepEqual(native, [], 'no native confirm');
   });
+
+  it('Logs say where a run restored from', async () => {
+    await page.getByTestId('ctl-resume').click();
+    await waitStatus(page, 'finished');
+    await page.getByTestId('live-tab-logs').click();
+    await page
+      .locator('[data-testid="log-entry"]')
+      .filter({ hasText: 'job started, restored from the latest retained checkpoint' })
+      .waitFor();
+  });
 });

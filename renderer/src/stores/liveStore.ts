@@ -67,7 +67,7 @@ export function useLive<T>(selector: (s: LiveState) => T): T {
 
 /** A new run starts: forget the previous run's numbers, keep the panel's layout. */
 export function beginRun(config: RunConfig): void {
-  resetLog();
+  resetLog(config.restoreFrom);
   liveStore.setState((s) => ({
     ...initial(),
     open: true,
