@@ -1,10 +1,11 @@
 /**
  * Issue 26, point 6: a wire that would close a cycle is refused as a cycle (not with "use a union",
- * whose advice builds the cycle); the toolbar shows the job's whole name.
+ * whose advice builds the cycle); the toolbar shows the job's whole name; opening Nexmark q5 copies
+ * only q5 and what the queries share.
  */
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import {
@@ -72,6 +73,14 @@ describe('connections on the canvas', { skip }, () => {
     await page.getByTestId('example-nexmark-q5').click();
     const name = page.getByTestId('job-name').filter({ hasText: 'nexmark-q5' });
     await name.waitFor();
+    // Opening one Nexmark query copies that query and what it shares (data, README), not all 21.
+    assert.deepEqual(readdirSync(join(serve.workspace, 'nexmark-q5')).sort(), [
+      'README.md',
+      'data',
+      'q5.reference.sql',
+      'q5.sql',
+      'q5.weir.json',
+    ]);
     const fits = await name.evaluate((el) => el.scrollWidth <= el.clientWidth);
     assert.ok(fits, `the name is cut: ${await name.evaluate((el) => `${el.scrollWidth} > ${el.clientWidth}`)}`);
     await page.screenshot({
