@@ -88,4 +88,20 @@ describe('connections on the canvas', { skip }, () => {
       clip: { x: 0, y: 0, width: 1280, height: 60 },
     });
   });
+
+  it('nodes added from the keyboard do not land on top of each other', async () => {
+    await page.getByTestId('doc-new').click();
+    await page.waitForFunction(() => document.querySelectorAll('.react-flow__node').length === 0);
+    for (let i = 1; i <= 2; i++) {
+      await page.locator('.react-flow__pane').click({ position: { x: 40, y: 40 } });
+      await page.keyboard.press('a');
+      await page.getByTestId('quick-add-input').fill('filter');
+      await page.keyboard.press('Enter');
+      await page.waitForFunction((n) => document.querySelectorAll('.react-flow__node').length === n, i);
+    }
+    const [a, b] = await Promise.all([0, 1].map((i) => page.locator('.react-flow__node').nth(i).boundingBox()));
+    assert.ok(a && b);
+    const overlap = a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+    assert.ok(!overlap, `the second node overlaps the first: ${JSON.stringify([a, b])}`);
+  });
 });
