@@ -4,7 +4,13 @@
  * statement (valid SQL after it, such as CAST(NULL AS TIMESTAMP(3)), included). The importer says
  * it once instead: one error at each OVER, and the statement's syntax errors dropped.
  */
-import type { ScriptProblem } from './statements.ts';
+/** A problem at a 1-based place (statements.ts's ScriptProblem, which takes these as they are). */
+interface ScriptProblem {
+  line: number;
+  column: number;
+  message: string;
+  severity: 'error' | 'warning';
+}
 
 interface Span {
   start: number;
