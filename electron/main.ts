@@ -6,7 +6,7 @@
  * Security: contextIsolation, sandbox, no nodeIntegration, strict CSP (app-protocol.ts), every
  * navigation, new window, webview and permission request denied.
  */
-import { app, BrowserWindow, Menu, dialog, ipcMain, session } from 'electron';
+import { app, BrowserWindow, Menu, dialog, ipcMain, session, shell } from 'electron';
 import { denyAllPermissions } from './permissions.ts';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -65,7 +65,7 @@ async function initialDocument(store: AppStore, workspace: string, h: LocalHost)
     return recent;
   }
   try {
-    return await materializeExample(EXAMPLES_DIR, example ?? 'orders-per-user', workspace);
+    return await materializeExample(EXAMPLES_DIR, example ?? 'live-sensors', workspace);
   } catch {
     return null;
   }
@@ -179,6 +179,10 @@ async function start(): Promise<void> {
           properties: ['openDirectory', 'createDirectory'],
         });
         return r.canceled ? null : (r.filePaths[0] ?? null);
+      },
+      openFolder: async (folder) => {
+        const failed = await shell.openPath(folder);
+        if (failed) throw new Error(`${folder}: ${failed}`);
       },
     },
   });

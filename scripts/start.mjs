@@ -13,7 +13,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const EXAMPLE = 'orders-per-user';
+// An example that keeps running (an unbounded generator, checkpoints every second), so a first run
+// shows checkpoints, watermarks, state sizes and charts moving; the bounded ones are in Examples.
+const EXAMPLE = 'live-sensors';
 
 function newest(path) {
   if (!existsSync(path)) return 0;

@@ -2,7 +2,8 @@
  * `weir import SCRIPT.sql [-o JOB.weir.json]`: a Flink SQL script as a laid-out weir.job/v1 job
  * (engine/import/flink-sql, loaded only for this command). Everything without a Weir node is
  * printed as `SCRIPT.sql:LINE:COLUMN: message`; errors mean parts of the script were left out
- * (exit 2, the job is still written so the designer can show what came through).
+ * (exit 2, the job is still written so the designer can show what came through), unless a
+ * statement could not be read at all (syntax error, OVER aggregation): then nothing is written.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
@@ -19,6 +20,9 @@ export const IMPORT_USAGE = `Usage: weir import SCRIPT.sql [-o JOB.weir.json] [-
 
   -o, --output   write the job to this file instead of stdout
       --name     the job's name when the script does not say (default: the script's file name)`;
+
+/** Problems of statements the importer could not read (see importCommand). */
+const UNREAD = /^(syntax error:|OVER aggregations have no Weir node)/;
 
 type Importer = (
   sql: string,
@@ -65,6 +69,14 @@ export async function importCommand(argv: string[], io: CliIO): Promise<number> 
   const name = values.name ?? file.replace(/^.*[\\/]/, '').replace(/\.sql$/i, '');
   const { job, problems } = mod.importFlinkSql(sql, { baseDir, name });
   for (const p of problems) io.err(`${file}:${p.line}:${p.column}: ${p.severity}: ${p.message}`);
+  // A statement that could not be read at all (a syntax error, an OVER aggregation) would leave a
+  // job that looks whole but is not: nothing is written. Unsupported parts that were read (a
+  // connector without a Weir node) still give the partial job, for the designer to show.
+  const unread = problems.filter((p) => p.severity === 'error' && UNREAD.test(p.message)).length;
+  if (unread > 0) {
+    io.err(`weir import: nothing written: ${unread} statement${unread === 1 ? '' : 's'} could not be read (above)`);
+    return EXIT_INVALID;
+  }
   const v = validateJob(job, { baseDir });
   printProblems(io, v.problems);
   const text = `${JSON.stringify(job, null, 2)}\n`;

@@ -113,10 +113,11 @@ export function canConnect(
   } else if (toPort !== undefined) {
     return { ok: false, reason: `a ${dst.type} node has no input port '${toPort}'` };
   }
+  // A cycle first: "use a union" would be wrong advice for a wire that closes a loop.
+  if (reaches(graph, to, from)) return { ok: false, reason: `connecting '${from}' to '${to}' would create a cycle` };
   const inputs = graph.edges.filter((e) => e.to === to).length;
   if (inputs >= spec.maxInputs) {
     return { ok: false, reason: `a ${dst.type} node takes exactly one input; use a union to merge streams` };
   }
-  if (reaches(graph, to, from)) return { ok: false, reason: `connecting '${from}' to '${to}' would create a cycle` };
   return { ok: true };
 }

@@ -171,3 +171,21 @@ export async function waitStatus(page: Page, status: string, timeout = 30_000): 
     { timeout },
   );
 }
+
+/**
+ * Clicks Run; when the app asks about output an earlier run committed (the re-run dialog), answers
+ * `answer` (default: delete it and start over, as a user re-running from scratch would).
+ */
+export async function clickRun(page: Page, answer: 'clear' | 'resume' | 'cancel' = 'clear'): Promise<void> {
+  await page.getByTestId('run').click();
+  await page.waitForFunction(
+    () =>
+      document.querySelector('[data-testid="rerun-dialog"]') !== null ||
+      ['running', 'finished', 'failed', 'stopped'].includes(
+        document.querySelector('[data-testid="job-status"]')?.getAttribute('data-status') ?? '',
+      ),
+    null,
+    { timeout: 30_000 },
+  );
+  if ((await page.getByTestId('rerun-dialog').count()) > 0) await page.getByTestId(`rerun-${answer}`).click();
+}

@@ -24,6 +24,7 @@ import {
   IDLE_JOB,
   LIMIT_JOB,
   attr,
+  clickRun,
   num,
   openFile,
   waitAttr,
@@ -65,7 +66,7 @@ describe('live panel', { skip }, () => {
 
   async function runOn(backend: 'memory' | 'fs' | 'rocksdb'): Promise<void> {
     await page.getByTestId('live-backend').selectOption(backend);
-    await page.getByTestId('run').click();
+    await clickRun(page);
     await waitStatus(page, 'running');
     assert.equal(await attr(page, 'backend-in-use', 'data-backend'), backend);
   }

@@ -14,7 +14,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Browser } from 'playwright-core';
-import { ROOT, chromiumOrSkip, ensureRenderer, launchChromium } from './support/serve.ts';
+import { ROOT, artifactPath, chromiumOrSkip, ensureRenderer, launchChromium } from './support/serve.ts';
+import { attr, waitAttr, waitStatus } from './live-support.ts';
 
 function electronInstalled(): boolean {
   try {
@@ -81,9 +82,51 @@ describe('npm start without the Electron binary', { skip }, () => {
     const why = lines.filter((l) => l.startsWith('No Electron window:'));
     assert.equal(why.length, 1, lines.join('\n'));
     assert.match(why[0], /ELECTRON_SKIP_BINARY_DOWNLOAD/);
-    assert.ok(readdirSync(workspace).includes('orders-per-user'), 'the example was copied into the workspace');
+    assert.ok(readdirSync(workspace).includes('live-sensors'), 'the example was copied into the workspace');
+    assert.match(
+      readFileSync(join(ROOT, 'README.md'), 'utf8'),
+      /npm start +# opens the app on an example that keeps running \(examples\/live-sensors\)/,
+    );
+  });
+
+  it('the example keeps running: checkpoints, watermarks, state sizes and charts move within seconds', async () => {
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    page.on('dialog', (d) => void d.dismiss()); // a fresh workspace has no earlier output to ask about
+    await page.goto(address);
+    await page.getByTestId('job-name').filter({ hasText: 'live-sensors' }).waitFor({ timeout: 30_000 });
+    const started = Date.now();
+    await page.getByTestId('run').click();
+    await waitStatus(page, 'running');
+    await page.getByTestId('live-tab-overview').click();
+    const first = await waitAttr(page, 'cp-count-completed', 'data-count', 1, 15_000);
+    await waitAttr(page, 'cp-count-completed', 'data-count', first + 2, 15_000);
+    const w1 = Number(await attr(page, 'live-per_sensor', 'data-watermark'));
+    await waitAttr(page, 'live-per_sensor', 'data-watermark', w1 + 2000, 15_000);
+    await page.getByTestId('live-tab-state').click();
+    await waitAttr(page, 'state-per_sensor-0', 'data-bytes', 1, 15_000);
+    await page.getByTestId('live-tab-metrics').click();
+    await waitAttr(page, 'metrics-row-live', 'data-in', 8, 15_000); // a window of 8 sensors closed into the table
+    const seconds = (Date.now() - started) / 1000;
+    assert.ok(seconds < 20, `moving after ${seconds.toFixed(1)} s`);
+    await page.screenshot({ path: artifactPath('start-live-sensors.png') });
+    assert.equal(await attr(page, 'job-status', 'data-status'), 'running', 'still running: it is unbounded');
+    await page.getByTestId('stop').click();
+    await page.waitForFunction(
+      () =>
+        ['stopped', 'canceled'].includes(
+          document.querySelector('[data-testid="job-status"]')?.getAttribute('data-status') ?? '',
+        ),
+      null,
+      { timeout: 30_000 },
+    );
+  });
+
+  it('the bounded examples stay in the Examples list', async () => {
     const page = await browser.newPage();
     await page.goto(address);
-    await page.getByTestId('job-name').filter({ hasText: 'orders-per-user' }).waitFor({ timeout: 30_000 });
+    await page.getByTestId('job-name').filter({ hasText: 'live-sensors' }).waitFor({ timeout: 30_000 });
+    await page.getByTestId('examples').click();
+    for (const id of ['live-sensors', 'orders-per-user', 'sensor-sliding', 'nexmark-q5'])
+      await page.getByTestId(`example-${id}`).waitFor();
   });
 });

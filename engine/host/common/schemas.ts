@@ -174,6 +174,20 @@ export const requestSchemas = {
     bootstrap: z.string().min(1).max(2000),
     topic: z.string().min(1).max(500).optional(),
   }),
+  /**
+   * A sink's committed output, newest first (the app's committed-output viewer): a file sink's
+   * committed files (never pending transactions) or a PostgreSQL sink's table. `path`: the job
+   * file, so a relative sink path resolves; `limit` 0 answers only where it writes and how much.
+   */
+  readSinkOutput: z.strictObject({
+    job: jobObject,
+    path: path.optional(),
+    nodeId: z.string().min(1).max(200),
+    offset: z.number().int().min(0).max(1_000_000_000).optional(),
+    limit: z.number().int().min(0).max(1000).optional(),
+  }),
+  /** Shows a folder in the system's file manager (Electron only; served mode rejects with `unsupported`). */
+  openFolder: z.strictObject({ folder: path }),
   /** Documents: a workspace folder in served mode; native dialogs feed paths in Electron. */
   listFiles: z.strictObject({ dir: z.string().max(4096).optional() }),
   readJob: z.strictObject({ path }),
@@ -229,6 +243,8 @@ export const requestSchemas = {
 const runInfo = z.object({
   runId: z.string(),
   jobName: z.string(),
+  /** The document's path as the run request gave it (absent: an unsaved document), so a UI re-attaches a run only to its own document. */
+  document: z.string().optional(),
   status: jobStatus,
   startedAt: z.number(),
   restarts: z.number(),
@@ -295,6 +311,8 @@ export const resultSchemas = {
     /** Each column's name and Flink SQL type (BIGINT, DOUBLE, BOOLEAN, STRING). */
     columns: z.array(z.object({ name: z.string(), type: z.string() })),
     message: z.string().optional(),
+    /** The data file does not exist (the designer marks the source's path as an error). */
+    missing: z.boolean().optional(),
   }),
   testPostgres: z.object({
     ok: z.boolean(),
@@ -313,6 +331,20 @@ export const resultSchemas = {
     /** Columns inferred from the named topic's records (Flink SQL types). */
     columns: z.array(z.object({ name: z.string(), type: z.string() })).optional(),
   }),
+  readSinkOutput: z.object({
+    /** `folder`: an absolute folder of committed files; `table`: a PostgreSQL `schema.table`. */
+    kind: z.enum(['folder', 'table']),
+    location: z.string(),
+    offset: z.number(),
+    /** Newest first, from `offset`. */
+    rows: z.array(z.record(z.string(), z.unknown())),
+    /** Committed rows in all (in the files read: see `message`). */
+    total: z.number(),
+    /** Committed files in the folder (file sinks). */
+    files: z.number().optional(),
+    message: z.string().optional(),
+  }),
+  openFolder: voidResult,
   listFiles: z.array(z.object({ path: z.string(), name: z.string(), modified: z.number() })),
   readJob: z.object({ path: z.string(), job: z.unknown() }),
   writeJob: z.object({ path: z.string() }),

@@ -55,7 +55,31 @@ export async function materializeExample(examplesDir: string, id: string, worksp
   );
   if (!exists) {
     await fs.mkdir(destDir, { recursive: true });
-    await fs.cp(srcDir, destDir, { recursive: true, force: false, errorOnExist: false });
+    const skip = await otherJobsFiles(srcDir, entry.path);
+    await fs.cp(srcDir, destDir, {
+      recursive: true,
+      force: false,
+      errorOnExist: false,
+      filter: (from) => !skip.has(resolve(from)),
+    });
   }
   return dest;
+}
+
+/**
+ * A folder that holds several examples' jobs (examples/nexmark: q0 ... q22) is copied for one of
+ * them without the others: every top-level file named after another job (`q7.weir.json`, `q7.sql`,
+ * `q7.reference.sql`) stays behind; shared files and folders (data/, README.md) come along.
+ */
+async function otherJobsFiles(srcDir: string, jobPath: string): Promise<Set<string>> {
+  const stem = (name: string) => name.split('.')[0];
+  const names = await fs.readdir(srcDir);
+  const own = stem(relative(srcDir, jobPath));
+  const others = new Set(
+    names
+      .filter((n) => n.endsWith('.weir.json'))
+      .map(stem)
+      .filter((s) => s !== own),
+  );
+  return new Set(names.filter((n) => others.has(stem(n))).map((n) => resolve(srcDir, n)));
 }

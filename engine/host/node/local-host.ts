@@ -13,6 +13,7 @@
  * - A job is validated with its run overrides applied (graph/run-overrides.ts), exactly as
  *   `weir run` does: what validation refuses never runs.
  */
+import { existsSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import type { AppCommand, EngineHost, HostEvent, HostInfo } from '../common/api.ts';
 import type { JobDocument, JobProblem, NormalizedJob } from '../../graph/types.ts';
@@ -39,6 +40,7 @@ import { checkJobEnv, envAllowance, envRefusal, type EnvAllowance } from './env-
 import { materializeExample, readExampleIndex } from './examples.ts';
 import { FlinkRuns } from './flink-runs.ts';
 import { memorySettingsStore, type SettingsStore } from './settings-store.ts';
+import { readSinkOutput } from './sink-output.ts';
 import { fileSource } from '../../nodes/source-file/definition.ts';
 import { generatorSource } from '../../nodes/source-generator/definition.ts';
 
@@ -49,6 +51,8 @@ export interface ShellHooks {
   showSaveDialog?(suggestedPath?: string): Promise<string | null>;
   /** A directory picker (Electron); its answer is granted to one document's runs. null = cancelled. */
   showFolderDialog?(): Promise<string | null>;
+  /** Shows a folder in the system's file manager (Electron). */
+  openFolder?(folder: string): Promise<void>;
 }
 
 export interface LocalHostOptions {
@@ -184,6 +188,7 @@ export function createLocalHost(opts: LocalHostOptions): LocalHost {
           from,
           clearOutput: req.clearOutput,
           allowNonRestoredState: req.allowNonRestoredState,
+          ...(req.path !== undefined ? { document: req.path } : {}),
         });
       }),
 
@@ -273,6 +278,12 @@ export function createLocalHost(opts: LocalHostOptions): LocalHost {
           if (err instanceof HostError && err.code === 'forbidden_path') throw err;
           return { columns: [], message: `cannot read ${config.path}` };
         }
+        if (!existsSync(data))
+          return {
+            columns: [],
+            missing: true,
+            message: `cannot read ${config.path}: no such file (looked for ${data})`,
+          };
         const r = inferFileColumns({ ...config, path: data });
         return r.ok ? { columns: r.columns } : { columns: [], message: r.message };
       }),
@@ -284,6 +295,28 @@ export function createLocalHost(opts: LocalHostOptions): LocalHost {
           baseDir,
           ...(path ? { name: basename(path).replace(/\.weir\.json$|\.json$/i, '') } : {}),
         });
+      }),
+
+    readSinkOutput: ({ job, path, nodeId, offset, limit }) =>
+      guard(async () =>
+        readSinkOutput(
+          {
+            job,
+            nodeId,
+            offset: offset ?? 0,
+            limit: limit ?? 50,
+            baseDir: await baseDirFor(path, 'read'),
+            granted: await files.foldersFor(await documentOf(path)),
+          },
+          files,
+          allowEnv,
+        ),
+      ),
+    openFolder: ({ folder }) =>
+      guard(async () => {
+        if (!opts.shell?.openFolder)
+          throw new HostError('unsupported', 'no file manager here: the path is shown instead');
+        await opts.shell.openFolder(await files.resolve(folder, 'read'));
       }),
 
     listFiles: ({ dir }) => guard(() => files.list(dir)),

@@ -38,6 +38,8 @@ export interface StartRunRequest {
   clearOutput?: boolean;
   /** A restore drops the state of nodes the job no longer has (restore-compatibility.ts). */
   allowNonRestoredState?: boolean;
+  /** The document's path as the request gave it (RunInfo.document). */
+  document?: string;
 }
 
 export interface RunRegistryOptions {
@@ -68,6 +70,7 @@ export class RunRegistry {
     const info: RunInfo = {
       runId,
       jobName: job.name,
+      ...(req.document !== undefined ? { document: req.document } : {}),
       status: 'created',
       startedAt: Date.now(),
       restarts: 0,

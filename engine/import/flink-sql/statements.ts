@@ -8,6 +8,7 @@
  */
 import { FlinkSQL } from 'dt-sql-parser';
 import { maskGrammarGaps } from './grammar-gaps.ts';
+import { overFailures } from './over-windows.ts';
 import { child, children, find, findAll, kind, posOf, textOf, type Ctx, type Pos } from './tree.ts';
 import { unquoteIdent, unquoteString } from './values.ts';
 
@@ -70,20 +71,38 @@ export interface ScriptProblem {
 
 const flink = new FlinkSQL();
 
+/**
+ * ANTLR's default console listener prints every syntax error (`line 2:126 no viable alternative
+ * ...`) to stderr when dt-sql-parser re-parses a failing statement; the errors are reported as
+ * problems instead, so that output is dropped while the grammar runs (synchronously).
+ */
+function quietly<T>(f: () => T): T {
+  const error = console.error;
+  console.error = () => {};
+  try {
+    return f();
+  } finally {
+    console.error = error;
+  }
+}
+
 export function readStatements(sql: string): {
   statements: Statement[];
   problems: ScriptProblem[];
   jobName: string | null;
 } {
   const parsable = maskGrammarGaps(sql);
-  const problems: ScriptProblem[] = flink.validate(parsable).map((e) => ({
+  const syntax: ScriptProblem[] = quietly(() => flink.validate(parsable)).map((e) => ({
     line: e.startLine,
     column: e.startColumn,
     severity: 'error' as const,
     message: `syntax error: ${e.message}`,
   }));
+  // An OVER aggregation the grammar failed on: one error, and what it made of the statement dropped.
+  const over = overFailures(sql, syntax);
+  const problems = over.problems;
   const statements: Statement[] = [];
-  const tree = flink.parse(parsable, () => undefined) as unknown as Ctx; // errors: from validate() above
+  const tree = quietly(() => flink.parse(parsable, () => undefined)) as unknown as Ctx; // errors: from validate() above
   const lines = sql.split('\n');
   for (const single of children(tree, 'SingleStatement')) {
     const stmt = find(single, 'SqlStatement') ?? single;
@@ -132,7 +151,11 @@ export function readStatements(sql: string): {
     }
   }
   const header = /^-- Apache Flink SQL script for the Weir job '(.*)' \(/m.exec(sql);
-  return { statements, problems, jobName: header ? header[1] : null };
+  return {
+    statements: statements.filter((s) => !over.inside(s.pos)),
+    problems,
+    jobName: header ? header[1] : null,
+  };
 }
 
 function readTable(sql: string, table: Ctx, pos: Pos, origin: Origin | null): TableStatement {

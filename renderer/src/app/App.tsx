@@ -16,6 +16,7 @@ import { ExportDialog } from '../panels/ExportDialog.tsx';
 import { ImportFlinkSqlDialog } from '../panels/ImportFlinkSqlDialog.tsx';
 import { FlinkDialog } from '../flink/FlinkDialog.tsx';
 import { NonRestoredDialog } from '../run/NonRestoredDialog.tsx';
+import { RerunDialog } from '../panels/RerunDialog.tsx';
 import { Notices } from '../panels/Notices.tsx';
 import { importFile } from '../documents/actions.ts';
 import { LivePanel } from '../live/LivePanel.tsx';
@@ -79,6 +80,7 @@ export function App() {
         <ImportFlinkSqlDialog />
         <FlinkDialog />
         <NonRestoredDialog />
+        <RerunDialog />
         <Notices />
         {drop.over && <div className="dropzone">Drop a weir.job/v1 file to open it</div>}
       </div>

@@ -14,7 +14,8 @@ import { applyHistoryEvent } from '../stores/historyStore.ts';
 import { applyLiveEvent } from '../stores/liveStore.ts';
 import { applyLogEvent } from '../stores/logStore.ts';
 import { applyFlinkEvent } from '../flink/flinkStore.ts';
-import { adoptActiveRun } from '../live/recoverRun.ts';
+import { followDocument } from '../live/followDocument.ts';
+import { isDetachedRun } from '../stores/detachedRuns.ts';
 import { run, stop } from '../run/runActions.ts';
 import { readAutosave, startAutosave } from '../documents/autosave.ts';
 import { readLastOpen, startRememberingOpen } from '../documents/lastOpen.ts';
@@ -63,6 +64,8 @@ export async function boot(h: EngineHost): Promise<() => void> {
   const unsubEvents = h.onEvent((ev: HostEvent) => {
     if (ev.type === 'app.command') runCommand(ev.command);
     else if (ev.type === 'flink.run') applyFlinkEvent(ev);
+    else if (isDetachedRun(ev.runId))
+      return; // a run of another document (followDocument.ts)
     else if (ev.type === 'metrics') {
       applyMetricsEvent(ev);
       applyHistoryEvent(ev);
@@ -96,8 +99,8 @@ export async function boot(h: EngineHost): Promise<() => void> {
   const unsubOpen = startRememberingOpen(docStore);
   const unsubSampling = startSourceSampling(docStore, () => h);
 
-  // A reload while the job runs: pick the run up again (not awaited: the app renders meanwhile).
-  void adoptActiveRun(h);
+  // A reload while the job runs: pick the run up again, and again whenever its document is reopened.
+  const unsubFollow = followDocument(h);
   const unsubAutosave = startAutosave(docStore);
   let last = '';
   const unsubTitle = docStore.subscribe((s) => {
@@ -117,5 +120,6 @@ export async function boot(h: EngineHost): Promise<() => void> {
     unsubTitle();
     unsubOpen();
     unsubSampling();
+    unsubFollow();
   };
 }

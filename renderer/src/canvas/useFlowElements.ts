@@ -11,6 +11,8 @@ import { edgeKey } from '../model/ops.ts';
 import type { JobFlowNode } from './JobNodeView.tsx';
 import { useMeasured } from './measuredStore.ts';
 import { useChangelogEdges } from './useChangelogEdges.ts';
+import { useSampled } from '../model/sampledColumns.ts';
+import { missingInputProblems, withMissingInput } from '../model/missingInputs.ts';
 
 interface Cached {
   src: JobNode;
@@ -24,6 +26,12 @@ export function useFlowNodes(): JobFlowNode[] {
   const nodes = useDoc((s) => s.job.nodes);
   const selected = useDoc((s) => s.selectedNodes);
   const byNode = useDoc((s) => s.problems.byNode);
+  const docPath = useDoc((s) => s.path);
+  const samples = useSampled((s) => s.byNode);
+  const missing = useMemo(() => missingInputProblems(nodes, samples, docPath), [nodes, samples, docPath]);
+  const missingRef = useRef(
+    new Map<string, { p: JobProblem | undefined; base: JobProblem[] | undefined; out: JobProblem[] | undefined }>(),
+  );
   const measured = useMeasured();
   const cache = useRef(new Map<string, Cached>());
   return useMemo(() => {
@@ -34,7 +42,12 @@ export function useFlowNodes(): JobFlowNode[] {
       // cannot be drawn as its own node; the validator reports both.
       if (!n || typeof n.id !== 'string' || next.has(n.id)) return;
       const sel = selected.has(n.id);
-      const problems = byNode.get(n.id);
+      // The same array while neither list changes, so the node's cache below still hits.
+      const base = byNode.get(n.id);
+      const miss = missing.get(n.id);
+      const prev = missingRef.current.get(n.id);
+      const problems = prev && prev.p === miss && prev.base === base ? prev.out : withMissingInput(base, miss);
+      missingRef.current.set(n.id, { p: miss, base, out: problems });
       const m = measured.get(n.id);
       const c = cache.current.get(n.id);
       if (c && c.src === n && c.selected === sel && c.problems === problems && c.measured === m) {
@@ -56,7 +69,7 @@ export function useFlowNodes(): JobFlowNode[] {
     });
     cache.current = next;
     return out;
-  }, [nodes, selected, byNode, measured]);
+  }, [nodes, selected, byNode, measured, missing]);
 }
 
 export function useFlowEdges(): Edge[] {

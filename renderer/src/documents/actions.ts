@@ -10,7 +10,9 @@ import { isDirty } from '../model/docStore.ts';
 import { notify, openDialog } from '../ui/uiStore.ts';
 import { pushRecent } from './recent.ts';
 import { clearAutosave } from './autosave.ts';
-import { displayPath } from './paths.ts';
+import { baseFolder, displayPath } from './paths.ts';
+import { rebaseInputPaths, type RebasedPath } from '../../../engine/graph/rebase-paths.ts';
+import { offerSql } from './sqlDraft.ts';
 
 function message(e: unknown): string {
   return e && typeof e === 'object' && 'message' in e ? String(e.message) : String(e);
@@ -66,7 +68,28 @@ export async function openDocument(): Promise<void> {
   openDialog('open');
 }
 
+/**
+ * Relative input paths rebased from the document's folder to the one it is saved into, so they
+ * still read the same files (engine/graph/rebase-paths.ts); the edit is undoable.
+ */
+function rebaseForSave(target: string): RebasedPath[] {
+  const s = docStore.getState();
+  const from = baseFolder(s.path);
+  const to = baseFolder(target);
+  if (!from || !to) return [];
+  const { job, rebased } = rebaseInputPaths(s.job, from, to);
+  if (rebased.length) s.commit('Rebase input paths', () => job);
+  return rebased;
+}
+
+function rebasedText(rebased: RebasedPath[]): string {
+  if (!rebased.length) return '';
+  const list = rebased.map((r) => `${r.nodeId}: ${r.from} → ${r.to}`).join(', ');
+  return `; ${rebased.length === 1 ? 'an input path was' : `${rebased.length} input paths were`} rebased to read the same files from the new folder (${list})`;
+}
+
 export async function saveTo(path: string): Promise<boolean> {
+  const rebased = rebaseForSave(path);
   const { job } = docStore.getState();
   try {
     const r = await host().writeJob({ path, job });
@@ -75,9 +98,9 @@ export async function saveTo(path: string): Promise<boolean> {
     clearAutosave();
     const problems = docStore.getState().problems.all.length;
     notify(
-      problems
+      (problems
         ? `Saved ${displayPath(r.path)} (${problems} problem${problems > 1 ? 's' : ''} to fix before it runs)`
-        : `Saved ${displayPath(r.path)}`,
+        : `Saved ${displayPath(r.path)}`) + rebasedText(rebased),
     );
     return true;
   } catch (e) {
@@ -118,8 +141,12 @@ export async function openExample(id: string): Promise<void> {
   }
 }
 
-/** A file dropped on the window: opened as a new, unsaved document. */
+/** A file dropped on the window: a job opens as a new, unsaved document; a .sql script is imported. */
 export async function importFile(file: File): Promise<void> {
+  if (/\.sql$/i.test(file.name)) {
+    offerSql(await file.text(), file.name);
+    return;
+  }
   try {
     const job = asJobDocument(JSON.parse(await file.text()), file.name);
     if (!confirmDiscard()) return;

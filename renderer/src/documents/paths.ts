@@ -7,3 +7,13 @@ export function displayPath(path: string | null): string | null {
   if (ws && (path.startsWith(`${ws}/`) || path.startsWith(`${ws}\\`))) return path.slice(ws.length + 1);
   return path;
 }
+
+/** The folder a job's relative paths resolve against: its file's folder, the workspace when unsaved. */
+export function baseFolder(path: string | null): string | null {
+  const ws = hostInfo()?.workspace ?? null;
+  if (!path) return ws;
+  const abs = /^([\\/]|[A-Za-z]:[\\/])/.test(path) ? path : ws ? `${ws}/${path}` : null;
+  if (!abs) return null;
+  const i = Math.max(abs.lastIndexOf('/'), abs.lastIndexOf('\\'));
+  return i > 0 ? abs.slice(0, i) : abs;
+}

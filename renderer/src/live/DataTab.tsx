@@ -1,12 +1,18 @@
 /**
  * A live sample of the records at the selection: a `sink.preview` node's own sample, or for any
  * other edge (or node output) the runtime's edge sampler, switched on while this tab shows it.
+ * A selected file or PostgreSQL sink shows where it writes and its committed rows first
+ * (CommittedOutput.tsx); after the run, only those (nothing flows on its input any more).
  */
 import { useMemo } from 'react';
 import { useDoc } from '../state.ts';
 import { previewTarget } from './previewTarget.ts';
 import { useLive } from '../stores/liveStore.ts';
 import { useEdgeSample } from './useEdgeSample.ts';
+import { useRun, ACTIVE } from '../stores/runStore.ts';
+import { CommittedOutput } from './CommittedOutput.tsx';
+import { cellText } from './cellText.ts';
+import { committedSink } from './committedSink.ts';
 
 export function DataTab() {
   const nodes = useDoc((s) => s.job.nodes);
@@ -14,13 +20,17 @@ export function DataTab() {
   const selNodes = useDoc((s) => s.selectedNodes);
   const selEdges = useDoc((s) => s.selectedEdges);
   const target = useMemo(() => previewTarget(nodes, edges, selNodes, selEdges), [nodes, edges, selNodes, selEdges]);
-  const error = useEdgeSample(target.edge);
+  const sink = useMemo(() => committedSink(nodes, selNodes), [nodes, selNodes]);
+  const active = useRun((s) => ACTIVE.has(s.status));
+  const error = useEdgeSample(sink && !active ? null : target.edge);
   const records = useLive((s) => (target.key ? (s.previews.get(target.key) ?? null) : null));
   const columns = useMemo(() => {
     const cols = new Set<string>();
     for (const r of records ?? []) if (r && typeof r === 'object') for (const k of Object.keys(r)) cols.add(k);
     return [...cols];
   }, [records]);
+  const committed = sink ? <CommittedOutput key={sink.id} nodeId={sink.id} label={sink.name || sink.id} /> : null;
+  if (sink && !active) return <div className="data-tab">{committed}</div>;
   if (!target.key) {
     return (
       <div className="data-tab data-tab--empty" data-testid="data-sample" data-count={0}>
@@ -45,6 +55,7 @@ export function DataTab() {
       data-kind={target.edge ? 'edge' : 'preview'}
       {...(target.nodeId ? { 'data-node': target.nodeId } : {})}
     >
+      {committed}
       <div className="data-tab__head">
         Live sample at <b>{target.label}</b>{' '}
         <span className="dim">
@@ -76,7 +87,7 @@ export function DataTab() {
             <tr key={i}>
               {columns.map((c) => (
                 <td key={c} title={String((r as Record<string, unknown>)?.[c] ?? '')}>
-                  {fmt((r as Record<string, unknown>)?.[c])}
+                  {cellText((r as Record<string, unknown>)?.[c])}
                 </td>
               ))}
             </tr>
@@ -85,12 +96,4 @@ export function DataTab() {
       </table>
     </div>
   );
-}
-
-function fmt(v: unknown): string {
-  if (v === null || v === undefined) return '';
-  if (typeof v === 'object') return JSON.stringify(v);
-  // An AVG of integers is 476.6666666666667: six significant digits read better; the title keeps all.
-  if (typeof v === 'number' && !Number.isInteger(v)) return String(Number(v.toPrecision(6)));
-  return String(v);
 }

@@ -128,7 +128,8 @@ export function LivePanel() {
         <LiveControls />
       </div>
       {open && (
-        <div className="live__body" data-testid={`live-body-${tab}`}>
+        // Focusable so a keyboard can scroll a long table (WCAG scrollable-region-focusable).
+        <div className="live__body" data-testid={`live-body-${tab}`} tabIndex={0} role="region" aria-label="Live panel">
           {tab === 'overview' && <OverviewTab />}
           {tab === 'metrics' && <MetricsTab />}
           {tab === 'checkpoints' && <CheckpointsTab />}

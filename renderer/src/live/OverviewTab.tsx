@@ -11,6 +11,7 @@ import { useDoc } from '../state.ts';
 import { useLive, openCheckpoint } from '../stores/liveStore.ts';
 import { summarizeCheckpoints } from './checkpointSummary.ts';
 import { SourceSplits } from './SourceSplits.tsx';
+import { SinkLocations } from './SinkLocations.tsx';
 import { liveIndex } from '../stores/nodeLive.ts';
 import { bytes, count, duration, timeOfDay } from './format.ts';
 import { isNodeType, nodeDefinition } from '../../../engine/graph/node-types.ts';
@@ -204,6 +205,7 @@ export function OverviewTab() {
         </div>
         <PendingSinks />
         <SourceSplits />
+        <SinkLocations />
       </div>
     </div>
   );

@@ -1,22 +1,26 @@
 /**
- * After a page reload (or a second window) while the open job runs: adopt that run, so status,
- * controls and the checkpoint history continue instead of showing "idle". Live metrics resume with
- * the next tick; the checkpoint history comes from the host.
+ * After a page reload (or a second window, or reopening a document whose job still runs): adopt
+ * that run, so status, controls and the checkpoint history continue instead of showing "idle".
+ * Live metrics resume with the next tick; the checkpoint history comes from the host. A run belongs
+ * to the document it was started from: same job name and same path (none for an unsaved one).
  */
 import type { EngineHost } from '../../../engine/host/common/api.ts';
 import { docStore } from '../state.ts';
 import { ACTIVE, runStore } from '../stores/runStore.ts';
 import { beginRun, liveStore, setRunId, upsertCheckpoint } from '../stores/liveStore.ts';
 import { runConfig } from '../stores/runConfig.ts';
+import { reattachRun } from '../stores/detachedRuns.ts';
 
 export async function adoptActiveRun(h: EngineHost): Promise<string | null> {
   if (runStore.getState().runId) return null;
-  const { job } = docStore.getState();
+  const { job, path } = docStore.getState();
   const runs = await h.listRuns({}).catch(() => []);
   const run = runs
-    .filter((r) => r.jobName === job.name && ACTIVE.has(r.status))
+    .filter((r) => r.jobName === job.name && (r.document ?? null) === path && ACTIVE.has(r.status))
     .sort((a, b) => b.startedAt - a.startedAt)[0];
-  if (!run || runStore.getState().runId) return null;
+  // The document changed meanwhile: the run is not this one's.
+  if (!run || runStore.getState().runId || docStore.getState().job.name !== job.name) return null;
+  reattachRun(run.runId);
   runStore.setState({
     runId: run.runId,
     status: run.status,

@@ -3,7 +3,8 @@
  * columns still offers its real columns, with types, in every field downstream.
  *
  * Rules:
- * - Only file sources without declared `columns` are sampled; declared columns always win.
+ * - Every file source with a path is sampled (so a missing file shows on its node), but declared
+ *   `columns` always win over sampled ones.
  * - A sample belongs to the node's (document path, data path, format): it is used only while
  *   those are unchanged, and fetched again (debounced) when they change.
  * - Sampling failures are kept as a message (shown in the source's form), never thrown.
@@ -17,6 +18,8 @@ export interface Sampled {
   key: string;
   columns: SourceColumn[];
   message?: string;
+  /** The data file does not exist. */
+  missing?: boolean;
 }
 
 export const sampledStore = createStore<{ byNode: ReadonlyMap<string, Sampled> }>()(() => ({ byNode: new Map() }));
@@ -26,19 +29,14 @@ export function useSampled<T>(selector: (s: { byNode: ReadonlyMap<string, Sample
 }
 
 export function sampleKey(node: JobNode, docPath: string | null): string | null {
-  if (
-    node.type !== fileSource.type ||
-    node.config?.columns ||
-    typeof node.config?.path !== 'string' ||
-    !node.config.path
-  )
-    return null;
+  if (node.type !== fileSource.type || typeof node.config?.path !== 'string' || !node.config.path) return null;
   return `${docPath ?? ''}|${node.config.path}|${node.config.format}`;
 }
 
 /** The sampled columns of a node, when the sample matches its current config. */
 export function sampledColumns(node: JobNode, docPath: string | null): Sampled | null {
   const key = sampleKey(node, docPath);
+  if (node.type === fileSource.type && node.config?.columns) return null;
   const s = key ? sampledStore.getState().byNode.get(node.id) : undefined;
   return s && s.key === key ? s : null;
 }
@@ -69,7 +67,13 @@ export function startSourceSampling(store: SampledDocument, host: () => EngineHo
       host()
         .sampleSource({ job, nodeId: node.id, ...(path ? { path } : {}) })
         .then(
-          (r) => put(node.id, { key, columns: r.columns, ...(r.message ? { message: r.message } : {}) }),
+          (r) =>
+            put(node.id, {
+              key,
+              columns: r.columns,
+              ...(r.message ? { message: r.message } : {}),
+              ...(r.missing ? { missing: true } : {}),
+            }),
           (e: unknown) => put(node.id, { key, columns: [], message: String((e as Error)?.message ?? e) }),
         )
         .finally(() => inFlight.delete(`${node.id}|${key}`));

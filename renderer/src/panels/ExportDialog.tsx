@@ -1,10 +1,20 @@
-/** Export the open job as weir.job/v1 JSON or as a Flink SQL script (through host.exportJob). */
+/**
+ * Export the open job as weir.job/v1 JSON or as a Flink SQL script (through host.exportJob), for
+ * the Flink version chosen and, optionally, with relative paths under a URI prefix (as
+ * `weir export --flink-version V --path-prefix URI`).
+ */
 import { useEffect, useState } from 'react';
 import type { ExportResult } from '../../../engine/host/common/api.ts';
 import { host } from '../host.ts';
 import { docStore } from '../state.ts';
 import { useUi, notify } from '../ui/uiStore.ts';
 import { Modal } from './Modal.tsx';
+import { requestSchemas } from '../../../engine/host/common/schemas.ts';
+
+/** The versions the host's exportJob accepts, oldest first; the newest is `weir export`'s default. */
+const FLINK_VERSIONS = requestSchemas.exportJob.shape.flinkVersion.unwrap().options;
+type FlinkVersion = (typeof FLINK_VERSIONS)[number];
+const DEFAULT_FLINK_VERSION: FlinkVersion = FLINK_VERSIONS[FLINK_VERSIONS.length - 1];
 
 type Format = 'json' | 'flink-sql';
 
@@ -21,16 +31,32 @@ export function ExportDialog() {
   const [format, setFormat] = useState<Format>('flink-sql');
   const [result, setResult] = useState<ExportResult | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [flinkVersion, setFlinkVersion] = useState<FlinkVersion>(DEFAULT_FLINK_VERSION);
+  const [pathPrefix, setPathPrefix] = useState('');
   useEffect(() => {
     if (!open) return;
+    let live = true;
     setResult(null);
     setError(null);
     // The path lets the exporter sample the job's data files (relative to it) for column types.
     const { job, path } = docStore.getState();
+    const prefix = pathPrefix.trim();
     host()
-      .exportJob({ job, format, ...(path ? { path } : {}) })
-      .then(setResult, (e) => setError(String(e?.message ?? e)));
-  }, [open, format]);
+      .exportJob({
+        job,
+        format,
+        ...(path ? { path } : {}),
+        ...(format === 'flink-sql' ? { flinkVersion, ...(prefix ? { pathPrefix: prefix } : {}) } : {}),
+      })
+      .then(
+        (r) => live && setResult(r),
+        (e) =>
+          live && setError(String(e?.message ?? e).replace(/^(exportJob: )?params\.pathPrefix: /, 'Path prefix: ')),
+      );
+    return () => {
+      live = false;
+    };
+  }, [open, format, flinkVersion, pathPrefix]);
   if (!open) return null;
   const name = (docStore.getState().job.name || 'pipeline').replace(/[^\w.-]+/g, '-');
   return (
@@ -49,8 +75,40 @@ export function ExportDialog() {
           </label>
         ))}
       </div>
+      {format === 'flink-sql' && (
+        <div className="export__options">
+          <label className="field__label" htmlFor="export-flink-version">
+            Flink version
+          </label>
+          <select
+            id="export-flink-version"
+            className="input"
+            value={flinkVersion}
+            data-testid="export-flink-version"
+            onChange={(e) => setFlinkVersion(e.target.value as FlinkVersion)}
+          >
+            {FLINK_VERSIONS.map((v) => (
+              <option key={v} value={v}>
+                {v}
+              </option>
+            ))}
+          </select>
+          <label className="field__label" htmlFor="export-path-prefix">
+            Path prefix
+          </label>
+          <input
+            id="export-path-prefix"
+            className="input"
+            value={pathPrefix}
+            placeholder="none: file:/// URIs under the job's folder (e.g. s3://bucket/weir/)"
+            data-testid="export-path-prefix"
+            spellCheck={false}
+            onChange={(e) => setPathPrefix(e.target.value)}
+          />
+        </div>
+      )}
       {error && (
-        <div className="field__error" role="alert">
+        <div className="field__error" role="alert" data-testid="export-error">
           {error}
         </div>
       )}

@@ -10,25 +10,31 @@ import { asJobDocument } from '../documents/actions.ts';
 import { isDirty } from '../model/docStore.ts';
 import { openDialog, useUi, notify } from '../ui/uiStore.ts';
 import { Modal } from './Modal.tsx';
+import { takeSqlDraft } from '../documents/sqlDraft.ts';
 
 export function ImportFlinkSqlDialog() {
   const open = useUi((s) => s.dialog === 'import-flink-sql');
   const [sql, setSql] = useState('');
   const [result, setResult] = useState<ImportResult | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const read = (text = sql) => {
+    setError(null);
+    host()
+      .importFlinkSql({ sql: text })
+      .then(setResult, (e) => setError(String(e?.message ?? e)));
+  };
   useEffect(() => {
-    if (open) {
-      setResult(null);
-      setError(null);
+    if (!open) return;
+    setResult(null);
+    setError(null);
+    // A dropped .sql file: shown and read at once.
+    const draft = takeSqlDraft();
+    if (draft) {
+      setSql(draft.text);
+      read(draft.text);
     }
   }, [open]);
   if (!open) return null;
-  const read = () => {
-    setError(null);
-    host()
-      .importFlinkSql({ sql })
-      .then(setResult, (e) => setError(String(e?.message ?? e)));
-  };
   const openJob = () => {
     if (!result) return;
     if (isDirty(docStore.getState()) && !window.confirm('Discard unsaved changes to the current pipeline?')) return;
@@ -78,7 +84,13 @@ export function ImportFlinkSqlDialog() {
         </ul>
       )}
       <div className="modal__actions">
-        <button type="button" className="btn" disabled={sql.trim() === ''} onClick={read}>
+        <button
+          type="button"
+          className="btn"
+          disabled={sql.trim() === ''}
+          onClick={() => read()}
+          data-testid="import-flink-sql-read"
+        >
           Read script
         </button>
         <button

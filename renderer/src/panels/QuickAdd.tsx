@@ -6,6 +6,8 @@ import { isSink } from '../../../engine/graph/ports.ts';
 import { TypeIcon } from '../canvas/icons.tsx';
 import { addNodeAt, addNodeConnected } from '../canvas/commands.ts';
 import { uiStore, useUi } from '../ui/uiStore.ts';
+import { freeSpot } from '../model/freeSpot.ts';
+import { docStore } from '../state.ts';
 
 export function QuickAdd() {
   const qa = useUi((s) => s.quickAdd);
@@ -32,7 +34,8 @@ export function QuickAdd() {
     if (!item) return;
     const flow = Number.isNaN(qa.flow.x) ? rf.screenToFlowPosition(qa.screen) : qa.flow;
     if (qa.connectFrom) addNodeConnected(item.type, { x: flow.x, y: flow.y - 28 }, qa.connectFrom);
-    else addNodeAt(item.type, { x: flow.x - 20, y: flow.y - 20 });
+    // The keyboard asks for the same place every time: the next node goes below the last one.
+    else addNodeAt(item.type, freeSpot(docStore.getState().job, { x: flow.x - 20, y: flow.y - 20 }));
     close();
   };
   return (

@@ -82,6 +82,12 @@ export function Toolbar() {
           onClick={() => openDialog('examples')}
         />
         <Btn
+          label="Import SQL"
+          title="Import a Flink SQL script onto the canvas (or drop a .sql file on the window)"
+          testId="import-flink-sql"
+          onClick={() => openDialog('import-flink-sql')}
+        />
+        <Btn
           label="Export"
           title="Export as JSON or Flink SQL (Ctrl+Shift+E)"
           testId="export"

@@ -9,6 +9,8 @@ import { beginRun, liveStore, setRunId } from '../stores/liveStore.ts';
 import { runConfig } from '../stores/runConfig.ts';
 import { offerFolderGrant } from './grantFolder.ts';
 import { askNonRestored } from './nonRestoredState.ts';
+import { askRerun } from './rerunQuestion.ts';
+import { snapshotLive } from './liveSnapshot.ts';
 
 function message(e: unknown): string {
   const m = e && typeof e === 'object' && 'message' in e ? String(e.message) : String(e);
@@ -36,23 +38,6 @@ function refused(text: string, problems: boolean): void {
   notify(text, 'error');
 }
 
-/**
- * The host refuses a fresh run into a sink folder holding committed output (`output_exists`): the
- * user chooses, as `weir run` spells out, to clear this job's earlier output or to keep it (and
- * Restore from the latest checkpoint instead). A native confirm keeps this self-contained.
- */
-function confirmClearOutput(reason: string): boolean {
-  return (
-    typeof window !== 'undefined' &&
-    typeof window.confirm === 'function' &&
-    window.confirm(
-      `${reason}\n\n` +
-        'OK: delete the output earlier runs of this job committed there, and run from the start.\n' +
-        'Cancel: keep it (Restore from the latest checkpoint continues the earlier run instead).',
-    )
-  );
-}
-
 /** Run the open document; `restoreFrom` starts from a checkpoint/savepoint path or 'latest'. */
 export async function run(
   opts: Pick<RunOptions, 'restoreFrom' | 'clearOutput' | 'allowNonRestoredState'> = {},
@@ -66,6 +51,7 @@ export async function run(
   }
   // The live panel's backend choice (null: the job's own setting) applies to every run.
   const stateBackend = liveStore.getState().backend;
+  const restorePrevious = snapshotLive();
   runStore.setState({ status: 'starting', cause: null, runId: null, restarts: 0, job });
   beginRun(runConfig(job, stateBackend, opts.restoreFrom ?? null));
   try {
@@ -84,8 +70,13 @@ export async function run(
       runStore.setState({ runId: info.runId, status: info.status, restarts: info.restarts, startedAt: info.startedAt });
     }
   } catch (e) {
-    if ((e as { code?: string })?.code === 'output_exists' && !opts.clearOutput && confirmClearOutput(message(e))) {
-      await run({ ...opts, clearOutput: true });
+    // A fresh run into output an earlier run committed: the user chooses (run/rerunQuestion.ts);
+    // meanwhile, and after Cancel, the panel shows the previous run as it was.
+    if ((e as { code?: string })?.code === 'output_exists' && !opts.clearOutput) {
+      restorePrevious();
+      const choice = await askRerun(message(e));
+      if (choice === 'clear') await run({ ...opts, clearOutput: true });
+      else if (choice === 'resume') await run({ ...opts, restoreFrom: 'latest' });
       return;
     }
     if ((e as { code?: string })?.code === 'non_restored_state' && !opts.allowNonRestoredState) {

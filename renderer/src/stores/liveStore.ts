@@ -67,7 +67,7 @@ export function useLive<T>(selector: (s: LiveState) => T): T {
 
 /** A new run starts: forget the previous run's numbers, keep the panel's layout. */
 export function beginRun(config: RunConfig): void {
-  resetLog();
+  resetLog(config.restoreFrom);
   liveStore.setState((s) => ({
     ...initial(),
     open: true,
@@ -86,6 +86,11 @@ export function beginRun(config: RunConfig): void {
         ]
       : [],
   }));
+}
+
+/** Another document was opened: nothing of the shown run stays; the drawer keeps its height. */
+export function resetLive(): void {
+  liveStore.setState((s) => ({ ...initial(), height: s.height }));
 }
 
 /** The host named the run: numbers an older run's late events left here are dropped. */

@@ -36,8 +36,12 @@ export function useLog<T>(selector: (s: LogState) => T): T {
 
 let seq = 0;
 
+/** Where the starting run restores from (beginRun), for its "job started" line; null: the start. */
+let restoringFrom: string | null = null;
+
 /** A run starts (or another run is adopted): its log starts empty. */
-export function resetLog(): void {
+export function resetLog(restoreFrom: string | null = null): void {
+  restoringFrom = restoreFrom;
   logStore.setState({ runId: null, entries: [] });
 }
 
@@ -60,9 +64,13 @@ export function applyLogEvent(ev: HostEvent): void {
     if (
       ev.status === 'running' &&
       ev.restarts === 0 &&
-      !logStore.getState().entries.some((e) => e.message === 'job started')
+      !logStore.getState().entries.some((e) => e.message.startsWith('job started'))
     ) {
-      add(ev.runId, 'info', 'notice', 'job started');
+      const from =
+        restoringFrom === null
+          ? ''
+          : `, restored from ${restoringFrom === 'latest' ? 'the latest retained checkpoint' : restoringFrom}`;
+      add(ev.runId, 'info', 'notice', `job started${from}`);
     } else if (ev.status === 'failed')
       add(ev.runId, 'error', 'failure', `job failed: ${ev.cause ?? 'no cause reported'}`);
     else if (ev.status === 'finished' || ev.status === 'stopped' || ev.status === 'canceled') {

@@ -67,4 +67,7 @@ test('canConnect rejects with a reason', () => {
   assert.equal(reason(canConnect(g, 'f2', 'out', 'u')), "connecting 'f2' to 'u' would create a cycle");
   assert.ok(reaches(g, 'src', 'f2'));
   assert.ok(!reaches(g, 'f2', 'src'));
+  // Into a full single-input node, a wire that closes a loop is refused as a cycle, not with
+  // "use a union" (issue 26: following that advice built the cycle).
+  assert.equal(reason(canConnect(g, 'f2', 'out', 'f')), "connecting 'f2' to 'f' would create a cycle");
 });

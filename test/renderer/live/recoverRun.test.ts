@@ -53,4 +53,30 @@ describe('adoptActiveRun', () => {
     );
     assert.equal(await adoptActiveRun(host), null, 'a run already known is kept');
   });
+
+  it('adopts only the run of the open document: same name and path, an unsaved one only runs without a path', async () => {
+    runStore.setState({ runId: null });
+    const job = { format: 'weir.job/v1' as const, name: 'mine', nodes: [], edges: [] };
+    const runs: RunInfo[] = [
+      {
+        runId: 'copy',
+        jobName: 'mine',
+        document: '/w/copy/mine.weir.json',
+        status: 'running',
+        startedAt: 9,
+        restarts: 0,
+      },
+      { runId: 'draft', jobName: 'mine', status: 'running', startedAt: 8, restarts: 0 },
+      { runId: 'own', jobName: 'mine', document: '/w/mine.weir.json', status: 'running', startedAt: 1, restarts: 0 },
+    ];
+    const host = { listRuns: async () => runs, checkpointHistory: async () => [] } as unknown as EngineHost;
+    docStore.getState().load(job, '/w/mine.weir.json');
+    assert.equal(await adoptActiveRun(host), 'own');
+    runStore.setState({ runId: null });
+    docStore.getState().load(job, null);
+    assert.equal(await adoptActiveRun(host), 'draft');
+    runStore.setState({ runId: null });
+    docStore.getState().load(job, '/w/other/mine.weir.json');
+    assert.equal(await adoptActiveRun(host), null);
+  });
 });
