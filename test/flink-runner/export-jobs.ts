@@ -72,12 +72,8 @@ export function fileOnly(doc: Doc): Doc {
     });
   // Checkpoints in the job's folder (not the document's /var/weir/checkpoints), every second: a
   // bounded job ends with a checkpoint, and the document's 30 s interval would hold it that long.
-  // Parallelism 1: in Weir a window without keyBy at parallelism 2 never completes a checkpoint,
-  // so a bounded job never ends (measured December 2026: 4 of 6 subtasks acknowledge checkpoint 1;
-  // reported, not fixed here). Flink's rows do not depend on the parallelism.
   const settings = {
     ...doc.settings,
-    parallelism: 1,
     checkpointing: { ...doc.settings?.checkpointing, interval: '1s', dir: 'checkpoints' },
   };
   return { ...doc, settings, nodes, edges } as Doc;

@@ -126,7 +126,9 @@ export class TaskProcessRuntime {
         const chans: Channel[] = [];
         for (let j = 0; j < down.parallelism; j++) {
           if (e.partitioning === 'forward' && i !== j) continue;
-          if (e.partitioning === 'global' && j !== 0) continue;
+          // A global edge sends its records to subtask 0 only, but every subtask gets a channel, as in
+          // Flink's GlobalPartitioner: barriers, watermarks and the end of input reach the others,
+          // which would otherwise never acknowledge a checkpoint nor finish.
           const g = gates.get(key(down.index, j))!;
           chans[j] = g.gate.addChannel(CHANNEL_CAPACITY, `${e.fromNode}#${i}${e.port === 'late' ? '.late' : ''}`);
           g.inputs.push(e.inputIndex);
