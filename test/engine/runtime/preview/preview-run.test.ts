@@ -15,7 +15,7 @@ const T0 = Date.UTC(2024, 0, 1);
 function normalized(doc: unknown, baseDir: string): NormalizedJob {
   const r = validateJob(doc, { baseDir });
   assert.ok(r.ok, JSON.stringify(r.problems ?? r));
-  return r.job!;
+  return r.job;
 }
 
 function fileJob(out = 'out') {
