@@ -44,6 +44,9 @@ export function inferFileColumns(config: FileSourceConfig, baseDir?: string): In
       if (!first) return { ok: false, message: `folder ${config.path} holds no data file to sample` };
       file = join(target, first);
     }
+    // A FIFO, device or socket would block or never end a read: only regular files are sampled (the
+    // run refuses the others itself, naming them).
+    if (!statSync(file).isFile()) return { ok: false, message: `${config.path} is not a regular file to sample` };
   } catch {
     return { ok: false, message: `cannot read ${config.path} to infer its columns` };
   }
