@@ -43,7 +43,10 @@ describe('REGEXP_EXTRACT (Java regex, Flink NULL rules)', () => {
       compileError("REGEXP_EXTRACT(s, 'a', 'one')"),
       /Cannot apply 'REGEXP_EXTRACT' to arguments of type 'REGEXP_EXTRACT\(<ANY>, <STRING>, <STRING>\)'/,
     );
-    assert.match(compileError("REGEXP_EXTRACT(1, 'a')"), /Cannot apply 'REGEXP_EXTRACT' to arguments of type 'REGEXP_EXTRACT\(<INT>, <STRING>\)'/);
+    assert.match(
+      compileError("REGEXP_EXTRACT(1, 'a')"),
+      /Cannot apply 'REGEXP_EXTRACT' to arguments of type 'REGEXP_EXTRACT\(<INT>, <STRING>\)'/,
+    );
     assert.match(compileError('REGEXP_EXTRACT(s)'), /REGEXP_EXTRACT expects 2 to 3 arguments, got 1/);
   });
 });

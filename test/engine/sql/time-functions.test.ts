@@ -45,7 +45,10 @@ describe('DATE_FORMAT (DateTimeFormatter letters, UTC)', () => {
       compileError("DATE_FORMAT(TRUE, 'yyyy')"),
       /the time \(argument 1\) must be TIMESTAMP or STRING or BIGINT, got BOOLEAN/,
     );
-    assert.match(compileError('DATE_FORMAT(t, 5)'), /Cannot apply 'DATE_FORMAT' to arguments of type 'DATE_FORMAT\(<ANY>, <INT>\)'/);
+    assert.match(
+      compileError('DATE_FORMAT(t, 5)'),
+      /Cannot apply 'DATE_FORMAT' to arguments of type 'DATE_FORMAT\(<ANY>, <INT>\)'/,
+    );
     assert.throws(() => value('DATE_FORMAT(t, f)', { t, f: 'QQ' }), {
       name: 'SqlRuntimeError',
       message: /pattern letter 'Q'/,
