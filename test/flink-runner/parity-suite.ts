@@ -119,7 +119,10 @@ export function parityOnFlink(line: FlinkLine, knownDifferences: Record<string, 
         if (weirFailed)
           outcome.weirError = weir instanceof Error ? weir.message : (weir.result.cause ?? weir.result.status);
         if (!end.ok) outcome.flinkError = end.error;
-        if (job.id.startsWith('corpus:')) checkRecording(job, end, line);
+        // A case recorded on the other Flink line and listed as differing on this one (a function new
+        // in 2.0, which 1.20 refuses) has no recording of this line to be stale against.
+        const otherLine = job.recording && !job.recording.flinkVersion.startsWith(line === '1.20' ? '1.20' : '2.');
+        if (job.id.startsWith('corpus:') && !(otherLine && knownDifferences[job.id])) checkRecording(job, end, line);
         if (job.expectFailure !== undefined || weirFailed || !end.ok) {
           outcome.verdict = weirFailed && !end.ok ? 'both fail' : weirFailed ? 'weir fails' : 'flink fails';
           const known = knownDifferences[job.id];
