@@ -193,7 +193,7 @@ export function planJob(job: NormalizedJob): PhysicalPlan {
 }
 
 /** Kahn's algorithm, stable in job order. Validation has already rejected cycles. */
-function topoOrder(job: NormalizedJob, outs: Map<string, NormalizedJob['edges']>): string[] {
+export function topoOrder(job: NormalizedJob, outs: Map<string, NormalizedJob['edges']>): string[] {
   const indeg = new Map(job.nodes.map((n) => [n.id, 0]));
   for (const e of job.edges) indeg.set(e.to, (indeg.get(e.to) ?? 0) + 1);
   const out: string[] = [];

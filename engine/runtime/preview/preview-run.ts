@@ -11,7 +11,9 @@
  * bounded job ends. Bad records and late records are kept with the node that saw them.
  */
 import { resolve as resolvePath } from 'node:path';
-import type { JobEdge, JobNode, NormalizedJob } from '../../graph/types.ts';
+import type { JobNode, NormalizedJob } from '../../graph/types.ts';
+
+type JobEdge = NormalizedJob['edges'][number];
 import type {
   OperatorOutput,
   OutputPort,
@@ -30,6 +32,7 @@ import { HeapStateBackend } from '../../state/heap.ts';
 import { keyGroupRangeFor } from '../../state/keygroups.ts';
 import { createOperator, needsKeyedState } from '../task/operators/registry.ts';
 import { splitByPort } from '../task/source-ports.ts';
+import { topoOrder } from '../common/plan.ts';
 
 export interface PreviewOptions {
   /** Records read from each source (default 100). */
@@ -100,6 +103,7 @@ export async function previewRun(job: NormalizedJob, opts: PreviewOptions = {}):
     (outgoing.get(e.from) ?? outgoing.set(e.from, []).get(e.from)!).push(e);
     (incoming.get(e.to) ?? incoming.set(e.to, []).get(e.to)!).push(e);
   }
+  const outgoingOfAll = new Map(job.nodes.map((n) => [n.id, outgoing.get(n.id) ?? []]));
   const queue: Work[] = [];
   let excluded: PreviewResult['excluded'];
 
@@ -248,8 +252,8 @@ export async function previewRun(job: NormalizedJob, opts: PreviewOptions = {}):
     // End of the sample: as a bounded job ends, every window fires and every operator ends its input.
     for (const s of sources) watermarkFrom(s.node.id, Infinity);
     await drain();
-    for (const node of topological(job)) {
-      const op = operators.get(node.id);
+    for (const id of topoOrder(job, outgoingOfAll)) {
+      const op = operators.get(id);
       if (!op) continue;
       await op.endInput();
       await drain();
@@ -272,24 +276,4 @@ function rowOf(batch: RecordBatch, i: number): PreviewRow {
   return kind
     ? { row: batch.rows[i], ts: Number.isFinite(ts) ? ts : null, kind }
     : { row: batch.rows[i], ts: Number.isFinite(ts) ? ts : null };
-}
-
-/** Nodes upstream first (the job is a DAG: validateJob refuses cycles). */
-function topological(job: NormalizedJob): JobNode[] {
-  const indegree = new Map(job.nodes.map((n) => [n.id, 0]));
-  for (const e of job.edges) indegree.set(e.to, (indegree.get(e.to) ?? 0) + 1);
-  const byId = new Map(job.nodes.map((n) => [n.id, n]));
-  const ready = job.nodes.filter((n) => indegree.get(n.id) === 0).map((n) => n.id);
-  const out: JobNode[] = [];
-  while (ready.length > 0) {
-    const id = ready.shift()!;
-    out.push(byId.get(id)!);
-    for (const e of job.edges)
-      if (e.from === id) {
-        const d = indegree.get(e.to)! - 1;
-        indegree.set(e.to, d);
-        if (d === 0) ready.push(e.to);
-      }
-  }
-  return out;
 }
