@@ -62,6 +62,8 @@ export class JobMaster {
   /** Set by `stop`: the run ends as stopped (with this savepoint) whatever the tasks do next. */
   private stopRequest: { savepoint?: string } | null = null;
   private result: JobResult | null = null;
+  /** Savepoint requests made before the tasks were running: a trigger then would reach no subtask. */
+  private readonly runningWaiters: Array<() => void> = [];
   private resolveDone!: (r: JobResult) => void;
 
   constructor(
@@ -134,7 +136,7 @@ export class JobMaster {
   async stop(o: { savepoint?: boolean } = {}): Promise<{ savepoint?: string }> {
     if (this.state.terminal) return {};
     let savepoint: string | undefined;
-    if (o.savepoint) {
+    if (o.savepoint && (await this.whenRunning())) {
       const cp = await this.coordinator.triggerSavepoint();
       await this.notified.wait(cp.id);
       savepoint = cp.location;
@@ -154,6 +156,7 @@ export class JobMaster {
   }
 
   async triggerSavepoint(): Promise<{ path: string; id: number }> {
+    if (!(await this.whenRunning())) throw new Error(`the job is ${this.state.status}: no savepoint can be taken`);
     const cp = await this.coordinator.triggerSavepoint();
     return { path: cp.location, id: cp.id };
   }
@@ -173,6 +176,22 @@ export class JobMaster {
 
   private send(m: HostToTask): void {
     this.current?.send(m);
+  }
+
+  /**
+   * True once the current attempt's tasks are running (at once if they are); false if the run ends
+   * or starts closing first. A barrier sent before `ready` reaches no subtask, so a savepoint asked
+   * for during start-up or a restart would wait for its timeout (Flink refuses it instead; a Ctrl-C
+   * right after `weir run` should still stop with a savepoint).
+   */
+  private whenRunning(): Promise<boolean> {
+    if (this.state.status === 'running') return Promise.resolve(true);
+    if (this.state.terminal || this.state.status === 'finishing') return Promise.resolve(false);
+    return new Promise<boolean>((resolve) => this.runningWaiters.push(() => resolve(this.state.status === 'running')));
+  }
+
+  private wakeRunningWaiters(): void {
+    for (const wake of this.runningWaiters.splice(0)) wake();
   }
 
   private get restarts(): number {
@@ -211,6 +230,7 @@ export class JobMaster {
     this.coordinator.stop('job ended');
     this.coordinator.cancelQueued(`job ${r.status}`);
     this.state.to(r.status, r.cause);
+    this.wakeRunningWaiters();
     this.resolveDone(r);
   }
 
@@ -240,6 +260,7 @@ export class JobMaster {
     if (step !== 'close') return;
     this.coordinator.pausePeriodic();
     this.state.to('finishing');
+    this.wakeRunningWaiters();
     this.send({ type: 'close' });
   }
 
@@ -284,6 +305,7 @@ export class JobMaster {
         if (this.state.status !== 'created' && this.state.status !== 'restarting') break;
         this.state.to('running');
         if (this.checkpointing) this.coordinator.start();
+        this.wakeRunningWaiters();
         break;
       case 'ack':
         this.coordinator.receiveAck(m.ack);

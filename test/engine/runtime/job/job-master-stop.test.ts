@@ -64,3 +64,38 @@ test('a failure reported while the tasks close no longer restarts anything', asy
   assert.deepEqual(await m.handle.done, { status: 'stopped', restarts: 0 });
   assert.equal(m.launcher.tasks.length, 1);
 });
+
+// A barrier sent before `ready` reaches no subtask (the real task process has built none yet), so a
+// savepoint asked for during start-up used to wait for its timeout while the job ran on.
+test('stop with a savepoint before the tasks are ready waits for them, then takes it', async (t) => {
+  let release: (() => void) | null = null;
+  const m = startMaster(t, {
+    script: (task, msg) => {
+      if (msg.type === 'start') {
+        release = () => task.answer(msg);
+        return true;
+      }
+      return false;
+    },
+  });
+  await until(() => release !== null, 'start sent');
+  const stopping = m.handle.stop({ savepoint: true });
+  await new Promise((r) => setImmediate(r));
+  assert.ok(!m.launcher.log.some((l) => l.includes('savepoint')), 'no barrier before ready');
+  release!();
+  assert.deepEqual(await stopping, { savepoint: 'memory://jm/1' });
+  assert.deepEqual(await m.handle.done, { status: 'stopped', restarts: 0, savepoint: 'memory://jm/1' });
+  assert.deepEqual(m.launcher.log.slice(0, 3), ['→1 start', '←1 ready', '→1 savepoint 1']);
+});
+
+test('a savepoint asked for during a restart is taken once the new attempt is ready', async (t) => {
+  const m = startMaster(t, { restart: { attempts: 2, delay: '1s' } });
+  await until(() => m.handle.status === 'running', 'running');
+  m.launcher.current.exit({ code: null, signal: 'SIGKILL' });
+  await until(() => m.handle.status === 'restarting', 'restarting');
+  const taking = m.handle.triggerSavepoint();
+  await m.timers.advance(1000);
+  const sp = await taking;
+  assert.equal(sp.id, 1);
+  assert.ok(m.launcher.log.indexOf('←2 ready') < m.launcher.log.indexOf('→2 savepoint 1'), m.launcher.log.join('\n'));
+});
