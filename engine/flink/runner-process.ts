@@ -143,10 +143,12 @@ export interface FlinkRunHandle {
 
 /**
  * The `java` arguments that run one of the runner's main classes: dev.weir.flink.Main (scripts) or
- * dev.weir.flink.GatewayServer (a local SQL Gateway over a MiniCluster: PORT [SLOTS]).
+ * dev.weir.flink.GatewayServer (a local SQL Gateway over a MiniCluster: PORT [SLOTS]). Spawn it
+ * with a pipe on stdin (`stdio: ['pipe', …]`) and leave the pipe open: the JVM exits when it closes,
+ * so it never outlives the process that started it (ParentWatch.java).
  */
 export function runnerJavaArgs(classpath: string, mainClass: 'Main' | 'GatewayServer', args: string[]): string[] {
-  return [...JVM_OPTIONS, '-cp', classpath, `dev.weir.flink.${mainClass}`, ...args];
+  return [...JVM_OPTIONS, '-Dweir.exitWithParent=true', '-cp', classpath, `dev.weir.flink.${mainClass}`, ...args];
 }
 
 /** Starts the runner; `runnerAvailability` must have said ok (the classpath comes from it). */
@@ -154,7 +156,7 @@ export function startFlinkRunner(opts: FlinkRunOptions, classpath: string): Flin
   const args = runnerJavaArgs(classpath, 'Main', [...opts.scripts]);
   for (const [k, v] of Object.entries(opts.settings ?? {})) args.push('--set', `${k}=${v}`);
   if (opts.jobTimeoutSeconds !== undefined) args.push('--job-timeout', String(opts.jobTimeoutSeconds));
-  const child: ChildProcess = spawn('java', args, { cwd: opts.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn('java', args, { cwd: opts.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
   const events: FlinkRunnerEvent[] = [];
   const logTail: string[] = [];
   createInterface({ input: child.stderr! }).on('line', (line) => {

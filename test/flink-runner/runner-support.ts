@@ -85,7 +85,7 @@ export function freePort(): Promise<number> {
  */
 export function startGateway(classpath: string, port: number): { child: ChildProcess; url: Promise<string> } {
   const child = spawn('java', runnerJavaArgs(classpath, 'GatewayServer', [String(port)]), {
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['pipe', 'pipe', 'pipe'],
   });
   let log = '';
   child.stderr.on('data', (d) => (log = (log + String(d)).slice(-4000)));

@@ -21,6 +21,7 @@ import org.apache.flink.table.gateway.service.session.SessionManager;
  */
 public final class GatewayServer {
   public static void main(String[] args) throws Exception {
+    ParentWatch.start();
     PrintStream protocol = new PrintStream(new FileOutputStream(FileDescriptor.out), true, StandardCharsets.UTF_8);
     Reporter reporter = new Reporter(protocol);
     int port = Integer.parseInt(args[0]);

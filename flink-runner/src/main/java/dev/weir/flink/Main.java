@@ -28,6 +28,7 @@ import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.node.Obje
  */
 public final class Main {
   public static void main(String[] args) {
+    ParentWatch.start();
     PrintStream protocol = new PrintStream(new FileOutputStream(FileDescriptor.out), true, StandardCharsets.UTF_8);
     Reporter reporter = new Reporter(protocol);
     System.setOut(new PrintStream(new LineEvents(reporter), true, StandardCharsets.UTF_8));
