@@ -15,6 +15,7 @@ import {
   type ServeProcess,
 } from './support/serve.ts';
 import { FAST_JOB, openFile, waitStatus, writeLiveJob } from './live-support.ts';
+import { axeViolations, injectAxe } from './support/axe.ts';
 
 const skip = chromiumOrSkip();
 
@@ -27,9 +28,10 @@ describe('find the bottleneck while a job runs', { skip }, () => {
     ensureRenderer();
     serve = await startServe();
     browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    page = await browser.newPage({ viewport: { width: 1440, height: 900 }, bypassCSP: true });
     await page.goto(serve.url);
     await page.getByTestId('app-ready').waitFor({ timeout: 30_000 });
+    await injectAxe(page);
     await openFile(page, writeLiveJob(serve.workspace, 'live-fast.weir.json', FAST_JOB), FAST_JOB);
   });
   after(async () => {
@@ -58,6 +60,8 @@ describe('find the bottleneck while a job runs', { skip }, () => {
     await page.locator('[data-bottleneck="true"]').first().waitFor({ timeout: 20_000 });
     assert.match((await page.locator('[data-bottleneck="true"]').first().textContent()) ?? '', /^bottleneck · busy/);
     await page.screenshot({ path: artifactPath('debug-bottleneck.png') });
+    // Accessible while it shows (axe-core, WCAG 2 A/AA): the percent is text, never colour alone.
+    assert.deepEqual(await axeViolations(page), []);
     await page.getByTestId('stop').click();
     await page.waitForFunction(
       () =>
