@@ -5,38 +5,26 @@
  */
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser, Page } from 'playwright-core';
-import {
-  artifactPath,
-  chromiumOrSkip,
-  ensureRenderer,
-  launchChromium,
-  startServe,
-  type ServeProcess,
-} from './support/serve.ts';
+import type { Page } from 'playwright-core';
+import { artifactPath, chromiumOrSkip } from './support/serve.ts';
 import { FAST_JOB, openFile, waitStatus, writeLiveJob } from './live-support.ts';
 import { axeViolations, injectAxe } from './support/axe.ts';
+import { openApp, type DebugApp } from './debug-support.ts';
 
 const skip = chromiumOrSkip();
 
 describe('find the bottleneck while a job runs', { skip }, () => {
-  let serve: ServeProcess;
-  let browser: Browser;
+  let app: DebugApp;
   let page: Page;
 
   before(async () => {
-    ensureRenderer();
-    serve = await startServe();
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1440, height: 900 }, bypassCSP: true });
-    await page.goto(serve.url);
-    await page.getByTestId('app-ready').waitFor({ timeout: 30_000 });
+    app = await openApp(undefined, { bypassCSP: true });
+    page = app.page;
     await injectAxe(page);
-    await openFile(page, writeLiveJob(serve.workspace, 'live-fast.weir.json', FAST_JOB), FAST_JOB);
+    await openFile(page, writeLiveJob(app.serve.workspace, 'live-fast.weir.json', FAST_JOB), FAST_JOB);
   });
   after(async () => {
-    await browser?.close();
-    await serve?.close();
+    await app?.close();
   });
 
   it("colours the back-pressured sender's edges, says the percent and marks the busiest operator", async () => {

@@ -10,14 +10,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { artifactPath, chromiumOrSkip } from './support/serve.ts';
 import { openFile } from './live-support.ts';
-import {
-  FAILING_JOB,
-  LATE_BAD_JOB,
-  openExample,
-  previewAndTime,
-  writeDebugJobs,
-  type DebugApp,
-} from './debug-support.ts';
+import { FAILING_JOB, LATE_BAD_JOB, openApp, previewAndTime, writeDebugJobs, type DebugApp } from './debug-support.ts';
 
 const skip = chromiumOrSkip();
 
@@ -25,7 +18,7 @@ describe('preview run in the designer', { skip }, () => {
   let app: DebugApp;
 
   before(async () => {
-    app = await openExample('orders-per-user');
+    app = await openApp('orders-per-user');
     writeDebugJobs(app.serve.workspace);
   });
   after(async () => {

@@ -19,16 +19,20 @@ export interface DebugApp {
   close(): Promise<void>;
 }
 
-/** `weir serve --example NAME` in Chromium at 1440x900, the example open. */
-export async function openExample(example: string): Promise<DebugApp> {
+/**
+ * `weir serve` (with `--example NAME` when given, the example open) in Chromium at 1440x900;
+ * `bypassCSP` lets a test inject axe-core.
+ */
+export async function openApp(example?: string, opts: { bypassCSP?: boolean } = {}): Promise<DebugApp> {
   ensureRenderer();
-  const serve = await startServe(['--example', example]);
+  const serve = await startServe(example ? ['--example', example] : []);
   const browser = await launchChromium();
-  const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, bypassCSP: !!opts.bypassCSP });
   const pageErrors: string[] = [];
   page.on('pageerror', (e) => pageErrors.push(String(e)));
   await page.goto(serve.url);
-  await page.getByTestId('job-name').filter({ hasText: example }).waitFor({ timeout: 30_000 });
+  await page.getByTestId('app-ready').waitFor({ timeout: 30_000 });
+  if (example) await page.getByTestId('job-name').filter({ hasText: example }).waitFor({ timeout: 30_000 });
   return {
     serve,
     browser,

@@ -6,7 +6,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { artifactPath, chromiumOrSkip } from './support/serve.ts';
-import { openExample, previewAndTime, type DebugApp } from './debug-support.ts';
+import { openApp, previewAndTime, type DebugApp } from './debug-support.ts';
 
 const skip = chromiumOrSkip();
 
@@ -22,7 +22,7 @@ describe('trace a record', { skip }, () => {
   let app: DebugApp;
 
   before(async () => {
-    app = await openExample('orders-per-user');
+    app = await openApp('orders-per-user');
     await previewAndTime(app.page, 'orders');
     await app.page.getByTestId('preview-pick-orders').click();
   });
