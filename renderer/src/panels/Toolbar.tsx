@@ -9,7 +9,7 @@ import { docStore } from '../state.ts';
 import { RunControls } from './RunControls.tsx';
 import { openFlinkDialog } from '../flink/flinkActions.ts';
 import { displayPath } from '../documents/paths.ts';
-import { runPreview } from '../debug/previewActions.ts';
+import { PreviewButton } from '../debug/PreviewButton.tsx';
 
 function Btn(p: {
   label: string;
@@ -150,14 +150,7 @@ export function Toolbar() {
           {displayPath(path) ?? 'unsaved'}
         </span>
       </div>
-      <Btn
-        label="Preview"
-        title="Preview: run this pipeline on the first records of each source, sinks off, nothing written (P)"
-        testId="preview"
-        onClick={() => {
-          void runPreview();
-        }}
-      />
+      <PreviewButton />
       <RunControls />
     </header>
   );
