@@ -94,7 +94,7 @@ function JobNodeViewImpl({ data, selected }: NodeProps<JobFlowNode>) {
         </div>
       )}
       <NodeLiveBadge nodeId={node.id} hasInput={info.hasInput} hasOutput={outputs.length > 0} />
-      <PreviewBadge nodeId={node.id} />
+      <PreviewBadge nodeId={node.id} sink={info.group === 'Sinks'} />
       {outputs.map((port, i) => (
         <Handle
           key={port}

@@ -8,8 +8,6 @@
 import { memo } from 'react';
 import './debug.css';
 import { useShallow } from 'zustand/react/shallow';
-import { useDoc } from '../state.ts';
-import { typeInfo } from '../model/catalog.ts';
 import { previewStore, tracedNodes } from './previewStore.ts';
 import { failedNodes, nodeFigures, plural } from './previewFigures.ts';
 import { useStore } from 'zustand';
@@ -18,6 +16,7 @@ interface Badge {
   text: string | null;
   title: string;
   failed: boolean;
+  stale: boolean;
   rows: number;
   late: number;
   bad: number;
@@ -26,11 +25,20 @@ interface Badge {
   tracedRows: number;
 }
 
-const NONE: Badge = { text: null, title: '', failed: false, rows: 0, late: 0, bad: 0, traced: null, tracedRows: 0 };
+const NONE: Badge = {
+  text: null,
+  title: '',
+  failed: false,
+  stale: false,
+  rows: 0,
+  late: 0,
+  bad: 0,
+  traced: null,
+  tracedRows: 0,
+};
 
-function PreviewBadgeImpl({ nodeId }: { nodeId: string }) {
-  const type = useDoc((s) => s.job.nodes.find((n) => n.id === nodeId)?.type);
-  const sink = type !== undefined && typeInfo(type).group === 'Sinks';
+/** `sink`: the node's type writes (its count is what it would write). */
+function PreviewBadgeImpl({ nodeId, sink }: { nodeId: string; sink: boolean }) {
   const b = useStore(
     previewStore,
     useShallow((s): Badge => {
@@ -50,6 +58,7 @@ function PreviewBadgeImpl({ nodeId }: { nodeId: string }) {
         text: parts.join(' · '),
         title: `Preview, sinks off: ${sink ? `${plural(f.rows, 'row')} it would write (nothing written)` : `${plural(f.rows, 'row')} out`}${f.late ? `, ${plural(f.late, 'late record')}` : ''}${f.bad ? `, ${plural(f.bad, 'bad record')}` : ''}`,
         failed: false,
+        stale: s.stale,
         rows: f.rows,
         late: f.late,
         bad: f.bad,
@@ -61,13 +70,14 @@ function PreviewBadgeImpl({ nodeId }: { nodeId: string }) {
   if (!b.text) return null;
   return (
     <div
-      className={`wnode__pv${b.failed ? ' is-failed' : ''}${b.traced ? ' is-traced' : ''}`}
+      className={`wnode__pv${b.failed ? ' is-failed' : ''}${b.stale ? ' is-stale' : ''}${b.traced ? ' is-traced' : ''}`}
       data-testid={`pv-badge-${nodeId}`}
       data-rows={b.rows}
       data-late={b.late}
       data-bad={b.bad}
       data-traced={b.traced === null ? '' : String(b.traced)}
-      title={b.title}
+      data-stale={b.stale ? 'true' : 'false'}
+      title={b.stale ? `${b.title} (before the latest edits: preview again)` : b.title}
     >
       {b.text}
       {b.traced && b.tracedRows > 0 && <b> · traced {b.tracedRows}</b>}

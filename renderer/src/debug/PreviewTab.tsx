@@ -40,7 +40,7 @@ function RecordsInput() {
 
 function Summary() {
   const s = usePreview((x) => x);
-  const stale = useDoc((d) => s.job !== null && d.job !== s.job);
+  const stale = s.stale;
   if (s.status === 'running') return <span className="pv-dim">Previewing…</span>;
   if (!s.result) return null;
   const sources = Object.values(s.result.sources);

@@ -6,7 +6,7 @@
 import { docStore } from '../state.ts';
 import { host } from '../host.ts';
 import { setOpen, setTab } from '../stores/liveStore.ts';
-import { previewStore } from './previewStore.ts';
+import { pipelineChanged, previewStore } from './previewStore.ts';
 import type { JobProblem } from '../../../engine/graph/types.ts';
 
 function failure(e: unknown): { error: string; problems: JobProblem[] } {
@@ -33,6 +33,7 @@ export async function runPreview(): Promise<void> {
       status: 'done',
       result,
       job,
+      stale: pipelineChanged(job, docStore.getState().job),
       roundTripMs: Math.round(performance.now() - started),
     }));
   } catch (e) {
@@ -42,6 +43,7 @@ export async function runPreview(): Promise<void> {
       status: 'error',
       result: null,
       job,
+      stale: false,
       roundTripMs: null,
       ...failure(e),
     }));

@@ -36,8 +36,10 @@ export interface PreviewState {
   /** The failure in words, and the job problems the host named (each on its node). */
   error: string | null;
   problems: JobProblem[];
-  /** The document the shown preview ran on (stale once the document changes). */
+  /** The document the shown preview ran on. */
   job: JobDocument | null;
+  /** The pipeline changed since (a node's config, a node or edge added or removed); moves do not count. */
+  stale: boolean;
   /** Click to rows shown, measured in the page (the host's own time is `result.elapsedMs`). */
   roundTripMs: number | null;
   trace: TraceState | null;
@@ -52,6 +54,7 @@ const initial = (records = DEFAULT_PREVIEW_RECORDS): PreviewState => ({
   error: null,
   problems: [],
   job: null,
+  stale: false,
   roundTripMs: null,
   trace: null,
   seq: 0,
@@ -72,12 +75,26 @@ export function clearTrace(): void {
   previewStore.setState({ trace: null });
 }
 
-// Another document loaded: its nodes are not the ones the preview ran.
+/** Whether `now` runs differently from `then`: edits count, moving nodes does not. */
+export function pipelineChanged(then: JobDocument, now: JobDocument): boolean {
+  if (then === now) return false;
+  if (then.edges !== now.edges || then.settings !== now.settings || then.nodes.length !== now.nodes.length) return true;
+  return then.nodes.some((n, i) => {
+    const m = now.nodes[i];
+    return n.id !== m.id || n.type !== m.type || n.config !== m.config || n.parallelism !== m.parallelism;
+  });
+}
+
+// Another document loaded: its nodes are not the ones the preview ran. An edit marks it stale.
 let version = docStore.getState().docVersion;
 docStore.subscribe((s) => {
-  if (s.docVersion === version) return;
-  version = s.docVersion;
-  resetPreview();
+  if (s.docVersion !== version) {
+    version = s.docVersion;
+    resetPreview();
+    return;
+  }
+  const p = previewStore.getState();
+  if (p.job && !p.stale && pipelineChanged(p.job, s.job)) previewStore.setState({ stale: true });
 });
 
 /** Node ids on the traced record's path: its source and every node whose rows it changed. */

@@ -9,6 +9,7 @@ import type { JobDocument } from '../../../engine/graph/types.ts';
 import type { OperatorMetrics } from '../../../engine/host/common/api.ts';
 import { failedNodes, nodeFigures, pathField, withoutPath } from '../../../renderer/src/debug/previewFigures.ts';
 import {
+  pipelineChanged,
   previewStore,
   tracedNodes,
   type NodePreview,
@@ -84,6 +85,18 @@ describe('the trace and the preview store', () => {
     assert.deepEqual([...tracedNodes(t)!].sort(), ['m', 'src']);
     assert.equal(tracedNodes({ ...t, status: 'running', result: null }), null);
     assert.equal(tracedNodes({ ...t, result: { record: null, nodes: {} } }), null);
+  });
+
+  it('an edit makes the preview stale, moving a node or renaming it does not', () => {
+    const moved = { ...job, nodes: job.nodes.map((n) => ({ ...n, position: { x: 5, y: 5 }, name: 'x' })) };
+    assert.equal(pipelineChanged(job, moved), false);
+    const edited = { ...job, nodes: [job.nodes[0], { ...job.nodes[1], config: { select: 'user' } }] };
+    assert.equal(pipelineChanged(job, edited as JobDocument), true);
+    assert.equal(pipelineChanged(job, { ...job, edges: [] }), true);
+    docStore.getState().load(job, null);
+    previewStore.setState({ status: 'done', job: docStore.getState().job, stale: false });
+    docStore.getState().commit('edit', (j) => ({ ...j, edges: [] }));
+    assert.equal(previewStore.getState().stale, true);
   });
 
   it('loading another document clears the preview but keeps the sample size', () => {
