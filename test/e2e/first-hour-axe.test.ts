@@ -5,21 +5,12 @@
  */
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import {
-  ROOT,
-  chromiumOrSkip,
-  ensureRenderer,
-  launchChromium,
-  startServe,
-  type ServeProcess,
-} from './support/serve.ts';
+import { chromiumOrSkip, ensureRenderer, launchChromium, startServe, type ServeProcess } from './support/serve.ts';
 import { waitAttr, waitStatus } from './live-support.ts';
+import { axeViolations, injectAxe } from './support/axe.ts';
 
 const skip = chromiumOrSkip();
-const AXE = readFileSync(join(ROOT, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
 
 describe('accessibility (axe-core, WCAG 2 A/AA)', { skip }, () => {
   let serve: ServeProcess;
@@ -33,27 +24,32 @@ describe('accessibility (axe-core, WCAG 2 A/AA)', { skip }, () => {
     page = await browser.newPage({ viewport: { width: 1440, height: 900 }, bypassCSP: true });
     await page.goto(serve.url);
     await page.getByTestId('job-name').filter({ hasText: 'live-sensors' }).waitFor({ timeout: 30_000 });
-    await page.addScriptTag({ content: AXE });
+    await injectAxe(page);
   });
   after(async () => {
     await browser?.close();
     await serve?.close();
   });
 
-  async function violations(): Promise<string[]> {
-    return page.evaluate(async () => {
-      const axe = (window as unknown as { axe: { run: (c: Document, o: unknown) => Promise<unknown> } }).axe;
-      const r = (await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] } })) as {
-        violations: Array<{ id: string; nodes: Array<{ target: string[]; any: Array<{ message: string }> }> }>;
-      };
-      return r.violations.flatMap((v) =>
-        v.nodes.map((n) => `${v.id} at ${n.target.join(' ')}: ${n.any[0]?.message ?? ''}`),
-      );
-    });
-  }
+  const violations = () => axeViolations(page);
 
   it('the designer has no violation', async () => {
     assert.deepEqual(await violations(), []);
+  });
+
+  it('the preview (canvas counts, Preview tab) and a traced record have no violation', async () => {
+    await page.getByTestId('preview').click();
+    await page.getByTestId('preview-summary').waitFor({ timeout: 30_000 });
+    await page.getByTestId('preview-pick-readings').click();
+    await page.getByTestId('trace-row-0').click();
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid="trace-panel"]')?.getAttribute('data-status') === 'done',
+      null,
+      { timeout: 30_000 },
+    );
+    await page.getByTestId('trace-banner').waitFor();
+    assert.deepEqual(await violations(), []);
+    await page.getByTestId('trace-banner-clear').click();
   });
 
   it('no live tab of a running job has a violation', async () => {
@@ -61,7 +57,8 @@ describe('accessibility (axe-core, WCAG 2 A/AA)', { skip }, () => {
     await waitStatus(page, 'running');
     await page.getByTestId('live-tab-overview').click();
     await waitAttr(page, 'cp-count-completed', 'data-count', 1);
-    for (const tab of ['overview', 'metrics', 'checkpoints', 'watermarks', 'state', 'data', 'logs']) {
+    // The preview's canvas counts stay on the nodes beside the live badges.
+    for (const tab of ['overview', 'metrics', 'checkpoints', 'watermarks', 'state', 'data', 'preview', 'logs']) {
       await page.getByTestId(`live-tab-${tab}`).click();
       await page.getByTestId(`live-body-${tab}`).waitFor();
       assert.deepEqual(await violations(), [], tab);

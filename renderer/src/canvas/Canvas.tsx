@@ -22,6 +22,7 @@ import { useFlowEdges, useFlowNodes } from './useFlowElements.ts';
 import { useCanvasHandlers } from './useCanvasHandlers.ts';
 import { LiveEdge } from '../live/LiveEdge.tsx';
 import { DriftBanner } from './DriftBanner.tsx';
+import { CanvasOverlays } from '../debug/CanvasOverlays.tsx';
 import { bindScreenToFlow } from './commands.ts';
 import { GroupView, NoteView } from './AnnotationViews.tsx';
 import { useGroupNodes, useNoteNodes } from './useAnnotationElements.ts';
@@ -158,6 +159,7 @@ export function Canvas() {
         <BadgeScale />
       </ReactFlow>
       <DriftBanner />
+      <CanvasOverlays />
       {hint && (
         <div className="connection-hint" role="status" data-testid="connection-hint">
           Cannot connect: {hint}

@@ -12,6 +12,7 @@ import { nodeProblemText } from '../model/problemText.ts';
 import { TypeIcon } from './icons.tsx';
 import { InputHandles } from './InputHandles.tsx';
 import { NodeLiveBadge } from '../live/NodeLiveBadge.tsx';
+import { PreviewBadge } from '../debug/PreviewBadge.tsx';
 import { useNodeDrift } from '../run/useDrift.ts';
 import { useDoc } from '../state.ts';
 
@@ -93,6 +94,7 @@ function JobNodeViewImpl({ data, selected }: NodeProps<JobFlowNode>) {
         </div>
       )}
       <NodeLiveBadge nodeId={node.id} hasInput={info.hasInput} hasOutput={outputs.length > 0} />
+      <PreviewBadge nodeId={node.id} sink={info.group === 'Sinks'} />
       {outputs.map((port, i) => (
         <Handle
           key={port}

@@ -6,6 +6,7 @@ import { docStore } from '../state.ts';
 import { openDialog, uiStore } from '../ui/uiStore.ts';
 import { newDocument, openDocument, save, saveAs } from '../documents/actions.ts';
 import { runOrStop } from '../run/runActions.ts';
+import { runPreview } from '../debug/previewActions.ts';
 import {
   addNoteInView,
   autoLayout,
@@ -200,6 +201,15 @@ export const SHORTCUTS: Shortcut[] = [
     match: (e) => mod(e) && e.key === 'Enter',
     run: () => {
       void runOrStop();
+    },
+  },
+  {
+    keys: ['P'],
+    label: "Preview: each node's rows over a sample, sinks off",
+    group: 'Run',
+    match: (e) => !mod(e) && !e.altKey && key(e, 'p'),
+    run: () => {
+      void runPreview();
     },
   },
 ];

@@ -18,6 +18,7 @@ import { DataTab } from './DataTab.tsx';
 import { MetricsTab } from './MetricsTab.tsx';
 import { LogsTab } from './LogsTab.tsx';
 import { FlinkTab } from '../flink/FlinkTab.tsx';
+import { PreviewTab } from '../debug/PreviewTab.tsx';
 import { useLog } from '../stores/logStore.ts';
 import { previewSink } from '../../../engine/nodes/sink-preview/definition.ts';
 
@@ -28,6 +29,7 @@ const TABS: Array<[LiveTab, string]> = [
   ['watermarks', 'Watermarks'],
   ['state', 'State'],
   ['data', 'Data'],
+  ['preview', 'Preview'],
   ['logs', 'Logs'],
   ['flink', 'Flink'],
 ];
@@ -136,6 +138,7 @@ export function LivePanel() {
           {tab === 'watermarks' && <WatermarksTab />}
           {tab === 'state' && <StateTab />}
           {tab === 'data' && <DataTab />}
+          {tab === 'preview' && <PreviewTab />}
           {tab === 'logs' && <LogsTab />}
           {tab === 'flink' && <FlinkTab />}
         </div>

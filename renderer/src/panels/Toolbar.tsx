@@ -9,6 +9,7 @@ import { docStore } from '../state.ts';
 import { RunControls } from './RunControls.tsx';
 import { openFlinkDialog } from '../flink/flinkActions.ts';
 import { displayPath } from '../documents/paths.ts';
+import { PreviewButton } from '../debug/PreviewButton.tsx';
 
 function Btn(p: {
   label: string;
@@ -149,6 +150,7 @@ export function Toolbar() {
           {displayPath(path) ?? 'unsaved'}
         </span>
       </div>
+      <PreviewButton />
       <RunControls />
     </header>
   );

@@ -27,7 +27,8 @@ export interface RestoreEntry {
   cause: string | null;
 }
 
-export type LiveTab = 'overview' | 'metrics' | 'checkpoints' | 'watermarks' | 'state' | 'data' | 'logs' | 'flink';
+export type LiveTab =
+  'overview' | 'metrics' | 'checkpoints' | 'watermarks' | 'state' | 'data' | 'preview' | 'logs' | 'flink';
 
 export interface LiveState {
   runId: string | null;
