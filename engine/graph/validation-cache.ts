@@ -19,7 +19,7 @@
 import type { ColumnType } from '../sql/index.ts';
 import type { JobProblem } from './types.ts';
 
-/** Enough for several large documents; the oldest entries go first. */
+/** Enough for several large documents (an entry is a few hundred bytes to a few KB). */
 const DEFAULT_MAX_ENTRIES = 20_000;
 
 export interface ColumnCheckResult {
@@ -45,8 +45,14 @@ export class BoundedCache<V> {
 
   get(key: string): V | undefined {
     const v = this.map.get(key);
-    if (v === undefined) this.misses++;
-    else this.hits++;
+    if (v === undefined) {
+      this.misses++;
+      return undefined;
+    }
+    this.hits++;
+    // Least recently used goes first: the entries of the document being edited stay.
+    this.map.delete(key);
+    this.map.set(key, v);
     return v;
   }
 
