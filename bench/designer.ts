@@ -3,8 +3,10 @@
  * is dragged in small mouse steps and, for each step, the time from the pointer event to the next
  * frame after React Flow moved the node is measured inside the page. Prints median and p95 ms.
  *
- * Bench section 'Designer' (`run`): that drag, and the cost of one live metrics update for a
- * 50-operator job (bench/designer-metrics.ts), each against a 60 Hz frame budget (16.7 ms).
+ * Bench section 'Designer' (`run`): that drag, one keystroke's validation of the same 200-node job
+ * (bench/designer-validation.ts), and the cost of one live metrics update for a 50-operator job
+ * (bench/designer-metrics.ts), each against a 60 Hz frame budget (16.7 ms); and the Run button to
+ * the first record shown (bench/designer-run.ts), a start-up figure against its 500 ms target.
  *
  * Run alone: `node --import tsx bench/designer.ts`.
  */
@@ -14,6 +16,8 @@ import { fileURLToPath } from 'node:url';
 import { largeJob } from '../test/support/fixtures/large-job.ts';
 import { startServe, launchBrowser, openDesigner, hasChromium } from '../test/support/designer-support.ts';
 import { measureMetricsUpdate } from './designer-metrics.ts';
+import { measureKeystrokeValidation } from './designer-validation.ts';
+import { measureRunToFirstRecord, type RunToRecord } from './designer-run.ts';
 import { median, type BenchFigure, type BenchOptions } from './report.ts';
 
 export interface DragResult {
@@ -115,6 +119,9 @@ export async function run(opts: BenchOptions): Promise<BenchFigure[]> {
     const drags: DragResult[] = [];
     for (let r = 0; r < rounds; r++) drags.push(await dragOnce(browser, served, opts.quick ? 20 : 40));
     const metrics = await measureMetricsUpdate(browser, served, opts.quick ? 2 : 8);
+    const runs: RunToRecord[] = [];
+    for (let r = 0; r < rounds; r++) runs.push(await measureRunToFirstRecord(browser, served, r));
+    const keys = measureKeystrokeValidation(opts.quick ? 30 : 120);
     const frame = { name: 'one frame at 60 Hz', value: FRAME_MS };
     const drag = median(drags.map((d) => d.medianMs));
     const figures: BenchFigure[] = [
@@ -130,7 +137,29 @@ export async function run(opts: BenchOptions): Promise<BenchFigure[]> {
         samples: drags.map((d) => d.medianMs),
         note: `p95 ${median(drags.map((d) => d.p95Ms))} ms`,
       },
+      {
+        section: 'Designer',
+        name: `one keystroke's validation, ${keys.nodes} nodes (in process, with the designer's cache), median`,
+        value: keys.medianMs,
+        unit: 'ms',
+        baseline: frame,
+        ratio: keys.medianMs / FRAME_MS,
+        target: '<= 1 frame',
+        met: keys.medianMs <= FRAME_MS,
+        note: `${keys.keystrokes} keystrokes; p95 ${keys.p95Ms.toFixed(1)} ms; from scratch ${keys.freshMedianMs.toFixed(1)} ms`,
+      },
     ];
+    const firstRecord = median(runs.map((r) => r.firstRecordMs));
+    figures.push({
+      section: 'Designer',
+      name: 'Run button to the first record shown (weir serve, generator job), median',
+      value: firstRecord,
+      unit: 'ms',
+      target: '<= 500 ms',
+      met: firstRecord <= 500,
+      samples: runs.map((r) => Math.round(r.firstRecordMs)),
+      note: `status 'running' after ${Math.round(median(runs.map((r) => r.runningMs)))} ms`,
+    });
     for (const [tab, c] of Object.entries(metrics.tabs))
       figures.push({
         section: 'Designer',

@@ -19,7 +19,9 @@ import { definitionOf } from './node-types.ts';
 import type { Columns } from '../nodes/columns.ts';
 import { columnTyper, type ColumnTypeOptions, type ColumnTyper } from './column-types.ts';
 import { unknownColumnMessage } from '../nodes/nearest.ts';
+import type { ColumnType } from '../sql/index.ts';
 import { checkEventTimeType, untypedSourceWarning } from './check-types.ts';
+import { configKey, orderedTypesKey, type ValidationCache } from './validation-cache.ts';
 
 export type { Columns };
 
@@ -51,6 +53,7 @@ interface Ctx {
   /** Static column types through the graph (declared, sampled, computed). */
   typer: ColumnTyper;
   sampled: ColumnTypeOptions['sampled'];
+  cache: ValidationCache | undefined;
 }
 
 function inputColumns(ctx: Ctx, id: string): Columns[] {
@@ -125,21 +128,48 @@ function visit(ctx: Ctx, node: JobNode, index: number): void {
   const def = definitionOf(node);
   const rule = def.columns;
   if (!rule) return;
+  const inputs = (ctx.idx.inputs.get(node.id) ?? []).map((e, i) => ({
+    port: e.toPort,
+    columns: ins[i],
+    types: ctx.typer.outputOf(e.from, e.fromPort ?? 'out'),
+  }));
+  // A `late` port carries the node's input unchanged.
+  const late = def.ports.outputs.includes('late') ? input : null;
+  const key = ctx.cache ? columnCheckKey(node, index, inputs) : null;
+  const hit = key === null ? undefined : ctx.cache!.columns.get(key);
+  if (hit) {
+    ctx.problems.push(...hit.problems);
+    ctx.out.set(node.id, { out: hit.out, late });
+    return;
+  }
   const path = (field?: string) => (field === undefined ? `nodes[${index}]` : `nodes[${index}].config.${field}`);
+  const before = ctx.problems.length;
   const out = rule(node.config, {
     nodeId: node.id,
-    inputs: (ctx.idx.inputs.get(node.id) ?? []).map((e, i) => ({
-      port: e.toPort,
-      columns: ins[i],
-      types: ctx.typer.outputOf(e.from, e.fromPort ?? 'out'),
-    })),
+    inputs,
     path,
     error: (at, message) => ctx.problems.push(err(at, message, node.id)),
     checkExpression: (field, kind, text, known) => checkExpr(ctx, node, index, field, kind, text, known),
     outputColumns: (kind, text, input) => outputColumnsOf(ctx.expr, kind, text, input),
   });
-  // A `late` port carries the node's input unchanged.
-  ctx.out.set(node.id, { out, late: def.ports.outputs.includes('late') ? input : null });
+  if (key !== null) ctx.cache!.columns.set(key, { out, problems: ctx.problems.slice(before) });
+  ctx.out.set(node.id, { out, late });
+}
+
+/**
+ * Everything a node's column rule reads (validation-cache.ts): its id and index (in its problems),
+ * type, config, and per input edge the port, the columns and their types (the merged input types
+ * its expressions are typed against derive from them).
+ */
+function columnCheckKey(
+  node: JobNode,
+  index: number,
+  inputs: Array<{ port: string | undefined; columns: Columns; types: ReadonlyMap<string, ColumnType> }>,
+): string {
+  let key = `${node.id}\u0000${index}\u0000${node.type}\u0000${configKey(node.config)}`;
+  for (const i of inputs)
+    key += `\u0000${i.port ?? ''}\u0003${i.columns === null ? '\u0004' : i.columns.join('\u0001')}\u0003${orderedTypesKey(i.types)}`;
+  return key;
 }
 
 /** Every source a node reads from, directly or through other nodes. */
@@ -191,10 +221,11 @@ export function checkColumns(
   expr: ExpressionChecker,
   problems: JobProblem[],
   sampled?: ColumnTypeOptions['sampled'],
+  cache?: ValidationCache,
 ): NodeColumns {
   // The typer reads only nodes, edges and configs, which a schema-valid document has as a job does.
-  const typer = columnTyper(doc as unknown as NormalizedJob, { sampled });
-  const ctx: Ctx = { doc, idx, expr, problems, out: new Map(), typer, sampled };
+  const typer = columnTyper(doc as unknown as NormalizedJob, { sampled, cache });
+  const ctx: Ctx = { doc, idx, expr, problems, out: new Map(), typer, sampled, cache };
   checkEventTime(ctx);
   for (const id of idx.order) {
     const { node, index } = idx.byId.get(id)!;

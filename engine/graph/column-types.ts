@@ -10,6 +10,7 @@ import type { JobNode, NormalizedJob } from './types.ts';
 import { NEXMARK_COLUMNS, isNexmarkPort } from './nexmark.ts';
 import { definitionOf } from './node-types.ts';
 import { columnTypeOfFlinkType, type ColumnTypeMap } from '../nodes/column-types.ts';
+import { configKey, orderedTypesKey, type ValidationCache } from './validation-cache.ts';
 
 // Node types state their typed-column rule in their definitions (`columnTypes`).
 export { columnTypeOfFlinkType, type ColumnTypeMap } from '../nodes/column-types.ts';
@@ -25,6 +26,8 @@ export interface ColumnTypeOptions {
    * passes engine/connectors/sample-columns.ts; the browser has no files and passes nothing).
    */
   sampled?: (node: JobNode) => Record<string, string> | undefined;
+  /** Output types kept from earlier typings of the same document (the designer's, per keystroke). */
+  cache?: ValidationCache;
 }
 
 /** Input types of any node of one job, each node's output typed once (a chain is typed in linear time). */
@@ -92,6 +95,18 @@ export function columnTyper(job: NormalizedJob, opts: ColumnTypeOptions = {}): C
     visiting.add(nodeId);
     const node = nodes.get(nodeId);
     let out: ColumnTypeMap = new Map();
+    let key: string | null = null;
+    try {
+      if (node && opts.cache) key = typesCacheKey(node, incoming.get(nodeId) ?? [], portTypes, opts);
+    } catch {
+      key = null; // a `late` edge in a cycle recurses without end: typed (to nothing) below, never cached
+    }
+    const hit = key === null ? undefined : opts.cache!.types.get(key);
+    if (hit) {
+      visiting.delete(nodeId);
+      memo.set(nodeId, hit as ColumnTypeMap);
+      return hit as ColumnTypeMap;
+    }
     try {
       if (node)
         out = computeOutput(
@@ -108,10 +123,26 @@ export function columnTyper(job: NormalizedJob, opts: ColumnTypeOptions = {}): C
     }
     visiting.delete(nodeId);
     memo.set(nodeId, out);
+    if (key !== null) opts.cache!.types.set(key, out);
     return out;
   };
 
   return { inputOf: mergeInputs, outputOf: (nodeId, port) => new Map(portTypes(nodeId, port)) };
+}
+
+/**
+ * Everything a node's `columnTypes` rule reads: its type and config, the types on each input edge
+ * (its `input()` and `inputOn(port)` derive from them) and its sampled columns.
+ */
+function typesCacheKey(
+  node: NormalizedJob['nodes'][number],
+  inputs: NormalizedJob['edges'],
+  portTypes: (from: string, port: string | undefined) => ColumnTypeMap,
+  opts: ColumnTypeOptions,
+): string {
+  let key = `${node.type}\u0000${configKey(node.config)}\u0000${configKey(opts.sampled?.(node) ?? null)}`;
+  for (const e of inputs) key += `\u0000${e.toPort ?? ''}\u0003${orderedTypesKey(portTypes(e.from, e.fromPort))}`;
+  return key;
 }
 
 function computeOutput(

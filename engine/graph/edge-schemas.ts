@@ -70,7 +70,7 @@ export function edgeSchemas(job: JobDocument | NormalizedJob, opts: SchemaOption
     const scratch: never[] = [];
     const idx = checkGraph(doc, scratch);
     if (!idx.acyclic) return doc.edges.map(() => UNKNOWN_SCHEMA);
-    const names = checkColumns(doc, idx, opts.expressions ?? sqlExpressionChecker, scratch, opts.sampled);
+    const names = checkColumns(doc, idx, opts.expressions ?? sqlExpressionChecker, scratch, opts.sampled, opts.cache);
     const typer = columnTyper(doc as unknown as NormalizedJob, opts);
     const changelog = changelogEdges(idx);
     const written = writtenTypes(doc, opts);

@@ -7,29 +7,43 @@
  *   doubles in arrival order, and the last digits may differ.
  */
 import type { JobProblem, NormalizedJob } from './types.ts';
-import { inputColumnTypes } from './column-types.ts';
+import { columnTyper, type ColumnTypeOptions } from './column-types.ts';
 import { compileAggregates } from '../sql/index.ts';
 import { definitionOf } from './node-types.ts';
+import { orderedTypesKey } from './validation-cache.ts';
 
 export const EXACT_DOUBLE_SUM_NOTE =
   'Weir adds DOUBLE values exactly, so the result does not depend on arrival order; ' +
   'Flink adds them in arrival order, so the last digits may differ';
 
-export function semanticsWarnings(job: NormalizedJob): JobProblem[] {
+export function semanticsWarnings(job: NormalizedJob, opts: ColumnTypeOptions = {}): JobProblem[] {
   const out: JobProblem[] = [];
+  // One typer for the job: a typer per node typed each node's whole upstream again.
+  let typer: ReturnType<typeof columnTyper> | null = null;
   job.nodes.forEach((node, i) => {
     const key = definitionOf(node).doubleSums;
     const aggregates = key && (node.config as Record<string, unknown>)[key];
     if (typeof aggregates !== 'string') return;
-    let calls;
-    try {
-      calls = compileAggregates(aggregates, inputColumnTypes(job, node.id));
-    } catch {
+    typer ??= columnTyper(job, opts);
+    const input = typer.inputOf(node.id);
+    const cacheKey = opts.cache
+      ? `${node.id}\u0000${i}\u0000${key}\u0000${aggregates}\u0000${orderedTypesKey(input)}`
+      : null;
+    const hit = cacheKey === null ? undefined : opts.cache!.warnings.get(cacheKey);
+    if (hit) {
+      out.push(...hit);
       return;
+    }
+    const mine: JobProblem[] = [];
+    let calls: ReturnType<typeof compileAggregates> = [];
+    try {
+      calls = compileAggregates(aggregates, input);
+    } catch {
+      // an aggregate list that does not compile: validation reports it, no warning here
     }
     for (const c of calls) {
       if ((c.fn === 'SUM' || c.fn === 'AVG') && c.resultType.type === 'DOUBLE') {
-        out.push({
+        mine.push({
           path: `nodes[${i}].config.${key}`,
           nodeId: node.id,
           severity: 'warning',
@@ -37,6 +51,8 @@ export function semanticsWarnings(job: NormalizedJob): JobProblem[] {
         });
       }
     }
+    if (cacheKey !== null) opts.cache!.warnings.set(cacheKey, mine);
+    out.push(...mine);
   });
   return out;
 }

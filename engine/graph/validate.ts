@@ -20,6 +20,7 @@ import type { ExpressionChecker } from './expressions.ts';
 import type { ColumnTypeOptions } from './column-types.ts';
 import { sqlExpressionChecker } from './node-columns.ts';
 import { definitionOf } from './node-types.ts';
+import type { ValidationCache } from './validation-cache.ts';
 
 export type ValidationResult =
   { ok: true; job: NormalizedJob; problems: JobProblem[] } | { ok: false; problems: JobProblem[] };
@@ -36,6 +37,12 @@ export interface ValidateOptions {
    * designer its host's samples.
    */
   sampled?: ColumnTypeOptions['sampled'];
+  /**
+   * Per-node results kept from earlier validations (validation-cache.ts): the designer passes one
+   * so that a keystroke re-checks the edited node and what its change reaches, not the whole job.
+   * The result is the same as without it.
+   */
+  cache?: ValidationCache;
 }
 
 /** Values the schema cannot express: durations that must be positive. */
@@ -98,12 +105,13 @@ export function validateJob(input: unknown, options: ValidateOptions = {}): Vali
   checkRanges(doc, problems);
   checkDeadLetters(doc, problems);
   const idx = checkGraph(doc, problems);
-  const columns = checkColumns(doc, idx, options.expressions ?? sqlExpressionChecker, problems, options.sampled);
+  const expressions = options.expressions ?? sqlExpressionChecker;
+  const columns = checkColumns(doc, idx, expressions, problems, options.sampled, options.cache);
   checkNodeConfigs(doc, columns, problems);
   checkChangelog(idx, problems);
   if (problems.some((p) => p.severity !== 'warning')) return { ok: false, problems };
   const job = normalizeJob(doc, options.baseDir);
-  return { ok: true, job, problems: [...problems, ...semanticsWarnings(job)] };
+  return { ok: true, job, problems: [...problems, ...semanticsWarnings(job, { cache: options.cache })] };
 }
 
 export { nodeColumns, sqlExpressionChecker } from './node-columns.ts';

@@ -9,6 +9,8 @@
  * - Preview records are merged per target and capped to the newest `previewLimit`.
  * - A terminal status (`finished`, `stopped`, `failed`, `canceled`) flushes at once: the final
  *   state is never held back by the throttle.
+ * - With `firstMetricsAtOnce`, the run's first metrics flush at once too (the app shows the first
+ *   records as soon as the task reports them); later ones keep the interval.
  */
 import type { HostEvent, JobStatus } from '../common/api.ts';
 
@@ -24,7 +26,7 @@ export interface EventThrottle {
 
 export function createEventThrottle(
   deliver: (events: HostEvent[]) => void,
-  opts: { interval?: number; previewLimit?: number } = {},
+  opts: { interval?: number; previewLimit?: number; firstMetricsAtOnce?: boolean } = {},
 ): EventThrottle {
   const interval = opts.interval ?? 250;
   const previewLimit = opts.previewLimit ?? 200;
@@ -34,6 +36,7 @@ export function createEventThrottle(
   let timer: ReturnType<typeof setTimeout> | null = null;
   let lastFlush = 0;
   let closed = false;
+  let metricsSeen = false;
 
   function flush(): void {
     if (timer) {
@@ -77,7 +80,9 @@ export function createEventThrottle(
       } else {
         queue.push(event);
       }
-      if (event.type === 'job.status' && TERMINAL.has(event.status)) flush();
+      const firstMetrics = event.type === 'metrics' && !metricsSeen && opts.firstMetricsAtOnce === true;
+      if (event.type === 'metrics') metricsSeen = true;
+      if ((event.type === 'job.status' && TERMINAL.has(event.status)) || firstMetrics) flush();
       else schedule();
     },
     flush,

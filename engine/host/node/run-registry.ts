@@ -79,6 +79,8 @@ export class RunRegistry {
     };
     const throttle = createEventThrottle((events) => events.forEach((e) => this.opts.emit(e)), {
       interval: this.opts.eventInterval,
+      // Run to first record shown: the first figures are not held back behind the `running` status.
+      firstMetricsAtOnce: true,
     });
     const rec: RunRecord = { info, key, job, handle: null, throttle };
     this.runs.set(runId, rec);

@@ -28,6 +28,12 @@ import { EdgeTap, edgeTarget } from './edge-sampler.ts';
 import type { OutputPort } from '../../contracts/operator.ts';
 
 const CHANNEL_CAPACITY = 8;
+/**
+ * The first metrics go out this soon after `ready`, not a whole interval later: the app's Run
+ * button to the first record shown is bounded by it (issue 27: <= 500 ms, of which the 250 ms
+ * interval was half).
+ */
+const FIRST_METRICS_MS = 40;
 
 export class TaskProcessRuntime {
   private subtasks: TaskSubtask[] = [];
@@ -36,6 +42,7 @@ export class TaskProcessRuntime {
   private exhaustedCount = 0;
   private finishedCount = 0;
   private metricsTimer: NodeJS.Timeout | null = null;
+  private firstMetricsTimer: NodeJS.Timeout | null = null;
   private failed = false;
   private currentBarrier: CheckpointBarrier | null = null;
   private running: Promise<void> = Promise.resolve();
@@ -210,6 +217,10 @@ export class TaskProcessRuntime {
     this.send({ type: 'ready' });
     this.metricsTimer = setInterval(() => void this.reportMetrics(), m.metricsInterval);
     this.metricsTimer.unref();
+    if (m.metricsInterval > FIRST_METRICS_MS) {
+      this.firstMetricsTimer = setTimeout(() => void this.reportMetrics(), FIRST_METRICS_MS);
+      this.firstMetricsTimer.unref();
+    }
     this.running = Promise.all(this.subtasks.map((t) => t.run())).then(() => undefined);
     await this.running;
   }
@@ -348,6 +359,8 @@ export class TaskProcessRuntime {
   private stopMetrics(): void {
     if (this.metricsTimer) clearInterval(this.metricsTimer);
     this.metricsTimer = null;
+    if (this.firstMetricsTimer) clearTimeout(this.firstMetricsTimer);
+    this.firstMetricsTimer = null;
   }
 
   /** After `finished`, or to stop a running job (stop/cancel): loops leave, then operators close. */

@@ -5,7 +5,7 @@
  */
 import { memo } from 'react';
 import { Handle, Position, type NodeProps, type Node } from '@xyflow/react';
-import type { JobNode, JobProblem } from '../../../engine/graph/types.ts';
+import type { JobEdge, JobNode, JobProblem } from '../../../engine/graph/types.ts';
 import { nodeOutputs, typeInfo, type OutputPort } from '../model/catalog.ts';
 import { summarize } from '../model/summary.ts';
 import { nodeProblemText } from '../model/problemText.ts';
@@ -34,12 +34,24 @@ const PORT_TITLES: Record<OutputPort, string> = {
   bid: 'bid: Nexmark bids (auction, bidder, price, channel, url, dateTime, extra)',
 };
 
+/**
+ * The nodes whose `bad` port is wired, once per edge list: every node's selector runs on every
+ * document change (each step of a drag), and scanning the 250 edges there for each of 200 nodes
+ * was most of the drag's selector time.
+ */
+let badWired: { edges: readonly JobEdge[]; from: ReadonlySet<string> } | null = null;
+function nodesWithBadWired(edges: readonly JobEdge[]): ReadonlySet<string> {
+  if (badWired?.edges !== edges)
+    badWired = { edges, from: new Set(edges.filter((e) => e.fromPort === 'bad').map((e) => e.from)) };
+  return badWired.from;
+}
+
 function JobNodeViewImpl({ data, selected }: NodeProps<JobFlowNode>) {
   const { node, problems } = data;
   const info = typeInfo(node.type);
   const summary = summarize(node);
   // A boolean selector: other edges changing do not re-render this node.
-  const wiredBad = useDoc((s) => s.job.edges.some((e) => e.from === node.id && e.fromPort === 'bad'));
+  const wiredBad = useDoc((s) => nodesWithBadWired(s.job.edges).has(node.id));
   const outputs = nodeOutputs(node, wiredBad);
   const hasProblem = !!problems && problems.length > 0;
   const hasError = hasProblem && problems.some((p) => p.severity !== 'warning');

@@ -3,9 +3,14 @@
  * (about 0.7 ms per expression), and between two edits almost every expression is unchanged. Results are
  * cached by kind and text, so re-validating a 200-node job after a keystroke compiles one
  * expression, not 200.
+ *
+ * `validationCache` keeps the typed checks per node the same way (engine/graph/validation-cache.ts):
+ * the validator and the edge schemas share it, so a keystroke re-types the edited node and what
+ * its change reaches downstream.
  */
 import { typesKey, type ExpressionChecker } from '../../../engine/graph/expressions.ts';
 import { sqlExpressionChecker } from '../../../engine/graph/validate.ts';
+import { createValidationCache } from '../../../engine/graph/validation-cache.ts';
 
 const { checkExpression, referencedColumns, outputColumns } = sqlExpressionChecker;
 
@@ -38,3 +43,6 @@ export const cachedExpressions: ExpressionChecker = {
     (kind, text, input) => `${kind}\u0000${text}\u0000${input === null ? '\u0001' : input.join('\u0000')}`,
   ),
 };
+
+/** Per-node typed checks, for the one expression checker above. */
+export const validationCache = createValidationCache();

@@ -8,7 +8,7 @@
 import type { JobDocument, JobEdge } from '../../../engine/graph/types.ts';
 import { edgeSchemas, type Schema } from '../../../engine/graph/edge-schemas.ts';
 import { edgeKey } from './ops.ts';
-import { cachedExpressions } from './expressionCache.ts';
+import { cachedExpressions, validationCache } from './expressionCache.ts';
 import { sampledColumns, sampledStore } from './sampledColumns.ts';
 
 export interface SchemaColumn {
@@ -60,6 +60,7 @@ function schemasOf(job: JobDocument, docPath: string | null): Map<string, EdgeSc
   if (last && last.byNode === byNode && last.docPath === docPath && sameShape(last.job, job)) return last.byEdge;
   const all = edgeSchemas(job, {
     expressions: cachedExpressions,
+    cache: validationCache,
     sampled: (node) => {
       const s = sampledColumns(node, docPath);
       return s && s.columns.length > 0 ? Object.fromEntries(s.columns.map((c) => [c.name, c.type])) : undefined;

@@ -6,7 +6,7 @@
  */
 import type { JobNode, JobProblem } from '../../../engine/graph/types.ts';
 import { validateJob as validateWithEngine } from '../../../engine/graph/validate.ts';
-import { cachedExpressions } from './expressionCache.ts';
+import { cachedExpressions, validationCache } from './expressionCache.ts';
 import { sampledColumns } from './sampledColumns.ts';
 
 /**
@@ -17,6 +17,7 @@ import { sampledColumns } from './sampledColumns.ts';
 export function validateJob(job: unknown, docPath: string | null = null): JobProblem[] {
   return validateWithEngine(job, {
     expressions: cachedExpressions,
+    cache: validationCache,
     // Until a source's sample has answered, the designer knows no more than the bare validator
     // (no "columns unknown" warning flashing while the sample is on its way).
     ...(hasSamples(job, docPath) ? { sampled: (node: JobNode) => sampledTypes(node, docPath) } : {}),

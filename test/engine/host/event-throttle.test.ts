@@ -79,4 +79,22 @@ describe('event throttle', () => {
     );
     t.close();
   });
+
+  it("with firstMetricsAtOnce, delivers the run's first metrics at once and throttles the later ones", () => {
+    const batches: HostEvent[][] = [];
+    const t = createEventThrottle((e) => batches.push(e), { interval: 60_000, firstMetricsAtOnce: true });
+    t.push(status('running'));
+    t.push(metrics(1));
+    assert.deepEqual(
+      batches.map((b) => b.map((e) => e.type)),
+      [['job.status', 'metrics']],
+      'the status and the first metrics, in order, at once',
+    );
+    t.push(metrics(2));
+    t.push(metrics(3));
+    assert.equal(batches.length, 1, 'later metrics wait for the interval');
+    t.flush();
+    assert.equal((batches[1][0] as { time: number }).time, 3);
+    t.close();
+  });
 });
