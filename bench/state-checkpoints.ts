@@ -43,35 +43,44 @@ export async function checkpointOverheadSection(opts: BenchOptions): Promise<Ben
         if (interval) checkpoints += run.checkpoints;
       }
     }
-    const vOn = median(on);
-    const vOff = median(off);
-    figures.push({
-      section: 'Checkpoint overhead',
-      name: `${backend}, a checkpoint every 1 s`,
-      value: vOn,
-      unit: 'events/s',
-      baseline: { name: `${backend}, no checkpoints`, value: vOff },
-      ratio: vOn / vOff,
-      target: '< 10% overhead (ratio >= 0.90)',
-      met: vOn / vOff >= 0.9,
-      samples: on,
-      note: `overhead ${((1 - vOn / vOff) * 100).toFixed(1)}%; ${checkpoints} checkpoints in ${rounds} runs; without: ${off.map((x) => Math.round(x).toLocaleString('en-US')).join(', ')}`,
-    });
-    const cOn = median(cpuOn);
-    const cOff = median(cpuOff);
-    if (Number.isFinite(cOn) && Number.isFinite(cOff))
-      figures.push({
-        section: 'Checkpoint overhead',
-        name: `${backend}, a checkpoint every 1 s, per task CPU-second`,
-        value: cOn,
-        unit: 'events/CPU-s',
-        baseline: { name: `${backend}, no checkpoints`, value: cOff },
-        ratio: cOn / cOff,
-        target: '< 10% overhead (ratio >= 0.90)',
-        met: cOn / cOff >= 0.9,
-        samples: cpuOn,
-        note: `overhead ${((1 - cOn / cOff) * 100).toFixed(1)}% of task CPU; without: ${cpuOff.map((x) => Math.round(x).toLocaleString('en-US')).join(', ')}`,
-      });
+    const note = `${checkpoints} checkpoints in ${rounds} runs`;
+    figures.push(overhead(`${backend}, a checkpoint every 1 s`, 'events/s', backend, on, off, note));
+    if (cpuOn.every(Number.isFinite) && cpuOff.every(Number.isFinite))
+      figures.push(
+        overhead(
+          `${backend}, a checkpoint every 1 s, per task CPU-second`,
+          'events/CPU-s',
+          backend,
+          cpuOn,
+          cpuOff,
+          note,
+        ),
+      );
   }
   return figures;
+}
+
+/** Medians with checkpoints (`on`) next to without (`off`), as an overhead figure. */
+function overhead(
+  name: string,
+  unit: string,
+  backend: StateBackendKind,
+  on: number[],
+  off: number[],
+  note: string,
+): BenchFigure {
+  const vOn = median(on);
+  const vOff = median(off);
+  return {
+    section: 'Checkpoint overhead',
+    name,
+    value: vOn,
+    unit,
+    baseline: { name: `${backend}, no checkpoints`, value: vOff },
+    ratio: vOn / vOff,
+    target: '< 10% overhead (ratio >= 0.90)',
+    met: vOn / vOff >= 0.9,
+    samples: on,
+    note: `overhead ${((1 - vOn / vOff) * 100).toFixed(1)}%; ${note}; without: ${off.map((x) => Math.round(x).toLocaleString('en-US')).join(', ')}`,
+  };
 }
