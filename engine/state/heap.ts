@@ -14,6 +14,11 @@
  * while processing continues. A snapshot map still being read by an unfinished asynchronous part
  * is copied (pointers only) before the next synchronous part changes it.
  *
+ * Cost: once checkpointing, the snapshot maps keep a second copy of the state on the heap (the full
+ * copy used to live only while a snapshot was taken). Flink's map shares unchanged entries instead,
+ * copying on read; here an operator may keep objects across snapshots (the window operator's cache)
+ * and change them in place, so a shared entry could change under an unfinished asynchronous part.
+ *
  * Rule this relies on (keyed-state.ts): an operator that changes a value in place writes it back
  * with `writeMany` (or has read it with `getMany`/`scan`) after the previous snapshot and before
  * the next one; the window operator's `prepareSnapshot` flush does exactly that.
