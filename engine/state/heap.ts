@@ -4,7 +4,7 @@
  * - memory: the snapshot is `inline` data that travels to the host and is kept in its memory;
  * - fs: the snapshot is one file written through the checkpoint storage (`files`).
  *
- * Snapshots are copy-on-write, as Flink's CopyOnWriteStateMap: each table keeps a *snapshot map*
+ * Memory-backend snapshots are copy-on-write, as Flink's CopyOnWriteStateMap: each table keeps a *snapshot map*
  * of deep copies owned by the backend (never handed to an operator, never mutated: an entry is
  * only replaced), and the keys *touched* since the last snapshot. A key is touched when it is
  * written, and when its value is handed out by `getMany` or `scan` (the operator may change that
@@ -15,7 +15,9 @@
  * is copied (pointers only) before the next synchronous part changes it.
  *
  * Cost: once checkpointing, the snapshot maps keep a second copy of the state on the heap (the full
- * copy used to live only while a snapshot was taken). Flink's map shares unchanged entries instead,
+ * copy used to live only while a snapshot was taken). That is why only the memory backend keeps
+ * them: its state is bounded by `memoryStateLimit`, while the fs backend is the one chosen for
+ * state too large to hold twice, so it still deep-copies every table in the synchronous part. Flink's map shares unchanged entries instead,
  * copying on read; here an operator may keep objects across snapshots (the window operator's cache)
  * and change them in place, so a shared entry could change under an unfinished asynchronous part.
  *
@@ -73,6 +75,8 @@ class HeapTable<V> implements StateTable<V> {
     readonly name: string,
     private readonly guard: HeapMemoryGuard,
     private readonly entries: () => number,
+    /** Keep the snapshot map between checkpoints (memory backend); else copy it all each time. */
+    private readonly copyOnWrite: boolean,
   ) {}
 
   async getMany(keys: readonly string[]): Promise<Array<V | undefined>> {
@@ -111,6 +115,11 @@ class HeapTable<V> implements StateTable<V> {
    * everything the first time) and pins it. `release` must be called once the caller has read it.
    */
   captureSnapshot(): { entries: ReadonlyMap<string, V>; release: () => void } {
+    if (!this.copyOnWrite) {
+      const copy = new Map<string, V>();
+      for (const [k, v] of this.map) copy.set(k, structuredClone(v));
+      return { entries: copy, release: () => undefined };
+    }
     let snap = this.snap;
     if (snap === null) {
       snap = new Map();
@@ -211,7 +220,7 @@ export class HeapStateBackend implements KeyedStateBackend {
   table<V = unknown>(name: string): StateTable<V> {
     let t = this.tables.get(name);
     if (!t) {
-      t = new HeapTable<unknown>(name, this.memoryGuard, () => this.entryCount());
+      t = new HeapTable<unknown>(name, this.memoryGuard, () => this.entryCount(), this.opts.kind === 'memory');
       this.tables.set(name, t);
     }
     return t as unknown as StateTable<V>;
