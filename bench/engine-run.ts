@@ -6,6 +6,15 @@
 import type { NormalizedJob, StateBackendKind } from '../engine/graph/types.ts';
 import { validateJob } from '../engine/graph/validate.ts';
 import { startJob } from '../engine/runtime/job/job-runner.ts';
+import { sampleCpu, type CpuSample } from './cpu-time.ts';
+
+/** CPU seconds of this process's children (the task process) so far; NaN without /proc. */
+function childCpu(s: CpuSample | null): number {
+  if (!s) return NaN;
+  let total = 0;
+  for (const v of s.children.values()) total += v;
+  return total;
+}
 
 export interface BenchJobOptions {
   count: number;
@@ -64,20 +73,29 @@ export function benchJob(o: BenchJobOptions): NormalizedJob {
   return v.job;
 }
 
-export async function runEngine(job: NormalizedJob): Promise<{ ms: number; checkpoints: number }> {
+/** `taskCpuS`: CPU seconds of the task process from `running` to `finishing` (NaN without /proc). */
+export async function runEngine(job: NormalizedJob): Promise<{ ms: number; checkpoints: number; taskCpuS: number }> {
   let started = 0;
   let ended = 0;
   let checkpoints = 0;
+  let cpu0 = NaN;
+  let cpu1 = NaN;
   const handle = await startJob({
     job,
     onEvent: (e) => {
-      if (e.type === 'job.status' && e.status === 'running' && !started) started = performance.now();
+      if (e.type === 'job.status' && e.status === 'running' && !started) {
+        started = performance.now();
+        cpu0 = childCpu(sampleCpu());
+      }
       // 'finishing': every record processed and committed; only process teardown remains.
-      if (e.type === 'job.status' && e.status === 'finishing') ended = performance.now();
+      if (e.type === 'job.status' && e.status === 'finishing') {
+        ended = performance.now();
+        cpu1 = childCpu(sampleCpu());
+      }
       if (e.type === 'checkpoint' && e.stats.status === 'completed') checkpoints++;
     },
   });
   const r = await handle.done;
   if (r.status !== 'finished') throw new Error(`bench job ${r.status}: ${r.cause}`);
-  return { ms: (ended || performance.now()) - started, checkpoints };
+  return { ms: (ended || performance.now()) - started, checkpoints, taskCpuS: cpu1 - cpu0 };
 }

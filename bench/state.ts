@@ -1,10 +1,10 @@
 /**
  * The state-backend and checkpoint part of `npm run bench` (issue 14 items 3, 4, 5, 7, 9):
- * `run(opts)` returns the figures of sections 'Checkpoint overhead', 'RocksDB', 'Memory' and
- * 'Growth' (bench/report.ts shape). `--quick` keeps it to small states and single rounds; the
+ * `run(opts)` returns the figures of sections 'Checkpoint overhead', 'RocksDB', 'Heap snapshots',
+ * 'Memory' and 'Growth' (bench/report.ts shape). `--quick` keeps it to small states and single rounds; the
  * 10M-key growth point runs only in the full bench.
  *
- * Alone: node --import tsx bench/state.ts [--quick] [--only checkpoints,rocksdb,memory,growth]
+ * Alone: node --import tsx bench/state.ts [--quick] [--only checkpoints,rocksdb,heap,memory,growth]
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,10 +15,12 @@ import { toMarkdown, machine } from './report.ts';
 import { checkpointOverheadSection } from './state-checkpoints.ts';
 import { rocksdbSection } from './state-rocksdb.ts';
 import { growthSection, memorySection } from './state-growth.ts';
+import { heapSnapshotSection } from './state-heap.ts';
 
 const PARTS = {
   checkpoints: checkpointOverheadSection,
   rocksdb: rocksdbSection,
+  heap: heapSnapshotSection,
   memory: memorySection,
   growth: growthSection,
 } as const;

@@ -11,8 +11,10 @@
  *   key-group range on restore with a different parallelism.
  * - Values are JSON-serializable plain data. Keys are strings.
  * - A value returned by `getMany` may be changed in place by the operator (and then written back
- *   with `writeMany`): a snapshot never shares objects with working state (heap backends copy in
- *   the synchronous part of `snapshot`, RocksDB stores bytes). The window operator relies on this.
+ *   with `writeMany`): a snapshot never shares objects with working state (heap backends copy, in
+ *   the synchronous part of `snapshot`, every value written or handed out since the previous
+ *   snapshot; RocksDB stores bytes). The window operator relies on this. A value changed in place
+ *   must therefore be written back before the next snapshot to be in it.
  */
 import type { StateBackendKind } from '../graph/types.ts';
 

@@ -4,8 +4,26 @@
  * - memory: the snapshot is `inline` data that travels to the host and is kept in its memory;
  * - fs: the snapshot is one file written through the checkpoint storage (`files`).
  *
- * Snapshot rule: the synchronous part deep-copies every table (so operators may keep mutating the
- * objects they read), the asynchronous part serializes/writes the copy while processing continues.
+ * Memory-backend snapshots are copy-on-write, as Flink's CopyOnWriteStateMap: each table keeps a *snapshot map*
+ * of deep copies owned by the backend (never handed to an operator, never mutated: an entry is
+ * only replaced), and the keys *touched* since the last snapshot. A key is touched when it is
+ * written, and when its value is handed out by `getMany` or `scan` (the operator may change that
+ * object in place, keyed-state.ts). The synchronous part copies only the touched keys into the
+ * snapshot map (the first snapshot copies everything), so its cost follows what changed since the
+ * last checkpoint, not the state's size; the asynchronous part serializes/writes the snapshot map
+ * while processing continues. A snapshot map still being read by an unfinished asynchronous part
+ * is copied (pointers only) before the next synchronous part changes it.
+ *
+ * Cost: once checkpointing, the snapshot maps keep a second copy of the state on the heap (the full
+ * copy used to live only while a snapshot was taken). That is why only the memory backend keeps
+ * them: its state is bounded by `memoryStateLimit`, while the fs backend is the one chosen for
+ * state too large to hold twice, so it still deep-copies every table in the synchronous part. Flink's map shares unchanged entries instead,
+ * copying on read; here an operator may keep objects across snapshots (the window operator's cache)
+ * and change them in place, so a shared entry could change under an unfinished asynchronous part.
+ *
+ * Rule this relies on (keyed-state.ts): an operator that changes a value in place writes it back
+ * with `writeMany` (or has read it with `getMany`/`scan`) after the previous snapshot and before
+ * the next one; the window operator's `prepareSnapshot` flush does exactly that.
  */
 import type { StateBackendKind } from '../graph/types.ts';
 import type {
@@ -15,7 +33,7 @@ import type {
   StateSize,
   StateTable,
 } from '../contracts/keyed-state.ts';
-import type { CheckpointWorkerStorage } from '../contracts/checkpoint-storage.ts';
+import type { CheckpointWorkerStorage, StateFileSink } from '../contracts/checkpoint-storage.ts';
 import { keyGroupOfStateKey } from './keygroups.ts';
 import { INLINE_STATE_FORMAT, isInlineState, type InlineState } from './inline-state.ts';
 import { StateFileEncoder, decodeStateFile } from './state-file.ts';
@@ -47,15 +65,24 @@ class HeapTable<V> implements StateTable<V> {
   private sorted: string[] = [];
   private added: string[] = [];
   private deletions = 0;
+  /** Deep copies as of the last snapshot; null until the first one (and after a restore). */
+  private snap: Map<string, V> | null = null;
+  /** Asynchronous parts still reading `snap`: the next synchronous part copies it first. */
+  private snapReaders = 0;
+  /** Keys written or handed out since the last snapshot (tracked only once `snap` exists). */
+  private touched = new Set<string>();
   constructor(
     readonly name: string,
     private readonly guard: HeapMemoryGuard,
     private readonly entries: () => number,
+    /** Keep the snapshot map between checkpoints (memory backend); else copy it all each time. */
+    private readonly copyOnWrite: boolean,
   ) {}
 
   async getMany(keys: readonly string[]): Promise<Array<V | undefined>> {
     const out = new Array<V | undefined>(keys.length);
     for (let i = 0; i < keys.length; i++) out[i] = this.map.get(keys[i]);
+    if (this.snap) for (let i = 0; i < keys.length; i++) if (out[i] !== undefined) this.touched.add(keys[i]);
     return out;
   }
 
@@ -65,6 +92,7 @@ class HeapTable<V> implements StateTable<V> {
   }
 
   put(k: string, v: V | undefined): void {
+    if (this.snap) this.touched.add(k);
     if (v === undefined) {
       if (this.map.delete(k)) this.deletions++;
     } else {
@@ -78,6 +106,48 @@ class HeapTable<V> implements StateTable<V> {
     this.sorted = [];
     this.added = [];
     this.deletions = 0;
+    this.snap = null;
+    this.touched = new Set();
+  }
+
+  /**
+   * Synchronous part: brings the snapshot map up to date (deep copies of the touched keys, or of
+   * everything the first time) and pins it. `release` must be called once the caller has read it.
+   */
+  captureSnapshot(): { entries: ReadonlyMap<string, V>; release: () => void } {
+    if (!this.copyOnWrite) {
+      const copy = new Map<string, V>();
+      for (const [k, v] of this.map) copy.set(k, structuredClone(v));
+      return { entries: copy, release: () => undefined };
+    }
+    let snap = this.snap;
+    if (snap === null) {
+      snap = new Map();
+      for (const [k, v] of this.map) snap.set(k, structuredClone(v));
+    } else {
+      if (this.snapReaders > 0) {
+        snap = new Map(snap);
+        this.snapReaders = 0;
+      }
+      for (const k of this.touched) {
+        const v = this.map.get(k);
+        if (v === undefined) snap.delete(k);
+        else snap.set(k, structuredClone(v));
+      }
+    }
+    this.touched.clear();
+    this.snap = snap;
+    this.snapReaders++;
+    let released = false;
+    return {
+      entries: snap,
+      release: () => {
+        // Only the current snapshot map counts readers: a replaced one is garbage once read.
+        if (released) return;
+        released = true;
+        if (this.snap === snap) this.snapReaders--;
+      },
+    };
   }
 
   private index(): string[] {
@@ -120,7 +190,10 @@ class HeapTable<V> implements StateTable<V> {
       if (lt !== undefined && k >= lt) return;
       // A key deleted while the scan runs is skipped, never returned stale.
       const v = this.map.get(k);
-      if (v !== undefined || this.map.has(k)) yield [k, v as V];
+      if (v !== undefined || this.map.has(k)) {
+        if (this.snap) this.touched.add(k);
+        yield [k, v as V];
+      }
     }
   }
 }
@@ -147,7 +220,7 @@ export class HeapStateBackend implements KeyedStateBackend {
   table<V = unknown>(name: string): StateTable<V> {
     let t = this.tables.get(name);
     if (!t) {
-      t = new HeapTable<unknown>(name, this.memoryGuard, () => this.entryCount());
+      t = new HeapTable<unknown>(name, this.memoryGuard, () => this.entryCount(), this.opts.kind === 'memory');
       this.tables.set(name, t);
     }
     return t as unknown as StateTable<V>;
@@ -167,23 +240,25 @@ export class HeapStateBackend implements KeyedStateBackend {
   }
 
   snapshot(checkpointId: number): () => Promise<KeyedStateSnapshot> {
-    const copy: InlineState = { format: INLINE_STATE_FORMAT, tables: {} };
-    for (const [name, t] of this.tables) {
-      if (t.map.size === 0) continue;
-      copy.tables[name] = structuredClone([...t.map.entries()]);
-    }
+    const captured = [...this.tables].map(([name, t]) => ({ name, ...t.captureSnapshot() }));
     const range = { ...this.range };
+    const release = () => captured.forEach((c) => c.release());
     return async () => {
       if (this.opts.kind === 'memory') {
+        const copy: InlineState = { format: INLINE_STATE_FORMAT, tables: {} };
+        // The arrays share the snapshot maps' copies, which are replaced, never changed.
+        for (const c of captured) if (c.entries.size > 0) copy.tables[c.name] = [...c.entries];
+        release();
         const bytes = Buffer.byteLength(JSON.stringify(copy));
         this.lastSnapshotBytes = bytes;
         return { backend: 'memory', keyGroupRange: range, inline: copy, checkpointedBytes: bytes, fullBytes: bytes };
       }
       const storage = this.opts.storage!;
-      const sink = await storage.createStateFile(checkpointId, `${this.opts.fileStem ?? 'heap'}.heap.state`);
+      let sink: StateFileSink | undefined;
       try {
+        sink = await storage.createStateFile(checkpointId, `${this.opts.fileStem ?? 'heap'}.heap.state`);
         const enc = new StateFileEncoder(sink);
-        for (const [name, entries] of Object.entries(copy.tables)) {
+        for (const { name, entries } of captured) {
           for (const [k, v] of entries) {
             enc.put(name, encodeKey(k), Buffer.from(JSON.stringify(v), 'utf8'));
             if (enc.full) await enc.flush();
@@ -200,8 +275,10 @@ export class HeapStateBackend implements KeyedStateBackend {
           fullBytes: ref.bytes,
         };
       } catch (e) {
-        await sink.abort();
+        await sink?.abort();
         throw e;
+      } finally {
+        release();
       }
     };
   }

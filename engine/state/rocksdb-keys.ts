@@ -47,10 +47,10 @@ export function tableNameOf(key: Buffer, nameEnd: number): string {
 
 /**
  * Key group of an encoded state key (its first four hex digits), or -1 when the key has no
- * key-group prefix.
+ * key-group prefix. The key is `key[start, end)`.
  */
-export function keyGroupOfEncodedKey(key: Buffer, start = 0): number {
-  if (key.length - start < 5 || key[start + 4] !== 0x3a /* ':' */) return -1;
+export function keyGroupOfEncodedKey(key: Uint8Array, start = 0, end = key.length): number {
+  if (end - start < 5 || key[start + 4] !== 0x3a /* ':' */) return -1;
   let g = 0;
   for (let i = start; i < start + 4; i++) {
     const c = key[i];

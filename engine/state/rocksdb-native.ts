@@ -45,8 +45,8 @@ interface RocksDBModule {
  */
 interface NativeBatchBinding {
   batch_init(db: unknown): unknown;
-  batch_put(batch: unknown, key: Buffer, value: Buffer | string): void;
-  batch_del(batch: unknown, key: Buffer): void;
+  batch_put(batch: unknown, key: Uint8Array, value: Uint8Array | string): void;
+  batch_del(batch: unknown, key: Uint8Array): void;
   batch_write(batch: unknown, opts: Record<string, unknown>, cb: (err?: Error | null) => void): void;
 }
 
@@ -218,12 +218,13 @@ export class NativeWriteBatch {
     return this.count;
   }
 
-  put(key: Buffer, value: Buffer | string): void {
+  /** Any Uint8Array view works: the binding copies its bytes (napi_get_buffer_info takes views). */
+  put(key: Uint8Array, value: Uint8Array | string): void {
     binding().batch_put(this.batch, key, value);
     this.count++;
   }
 
-  del(key: Buffer): void {
+  del(key: Uint8Array): void {
     binding().batch_del(this.batch, key);
     this.count++;
   }

@@ -190,6 +190,41 @@ export function stateBackendConformance(name: string, makeHarness: () => Promise
       assert.deepEqual(await t.getMany([sk('k0'), sk('k1'), sk('new')]), [-1, undefined, 99]);
     });
 
+    it('snapshots never share objects with working state: values changed in place and written back', async () => {
+      // The window operator's pattern: read a value, change it in place, write it back, keep the
+      // object and change it again after later snapshots (copy-on-write heap snapshots rely on it).
+      const b = await fresh();
+      const t = b.table<{ n: number; xs: number[] }>('t');
+      await t.writeMany([
+        [sk('a'), { n: 1, xs: [1] }],
+        [sk('b'), { n: 1, xs: [1] }],
+      ]);
+      const [held] = await t.getMany([sk('a')]);
+      const id1 = nextId++;
+      h.beginCheckpoint?.(id1);
+      const first = b.snapshot(id1);
+      // After the synchronous part, before and while the asynchronous part runs.
+      held!.n = 2;
+      held!.xs.push(2);
+      await t.writeMany([[sk('a'), held]]);
+      const s1 = await first();
+      held!.n = 3;
+      held!.xs.push(3);
+      await t.writeMany([[sk('a'), held]]);
+      const s2 = await snap(b);
+      const s3 = await snap(b); // nothing touched since s2
+      held!.n = 4;
+      for (const [s, a, bv] of [
+        [s1, { n: 1, xs: [1] }, { n: 1, xs: [1] }],
+        [s2, { n: 3, xs: [1, 2, 3] }, { n: 1, xs: [1] }],
+        [s3, { n: 3, xs: [1, 2, 3] }, { n: 1, xs: [1] }],
+      ] as const) {
+        const r = await fresh();
+        await r.restore([s], FULL);
+        assert.deepEqual(await r.table('t').getMany([sk('a'), sk('b')]), [a, bv]);
+      }
+    });
+
     it('restores every one of several successive snapshots to exactly its own state', async () => {
       const b = await fresh();
       const t = b.table<number>('t');
