@@ -70,7 +70,10 @@ export function nexmarkMarkdown(figures: BenchFigure[], meta: Meta): string {
           `${rate(steady?.value)} | ${rate(steady?.baseline?.value)} | ${times(steady)} |`,
       );
     }
+    const loads = /load average ([\d.]+) when Flink's run started, ([\d.]+) when Weir's/.exec(rows[0].note ?? '');
     lines.push('', `Target met in ${met} of ${measured} measured cells.`);
+    if (loads)
+      lines.push(`Load average (1 min) when Flink's runs started: ${loads[1]}; when Weir's started: ${loads[2]}.`);
     if (notes.length > 0) lines.push('', ...notes);
   }
   return lines.join('\n') + '\n';

@@ -22,6 +22,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeNexmarkFiles } from '../engine/connectors/nexmark/nexmark-files.ts';
@@ -155,6 +156,8 @@ export async function run(opts: NexmarkBenchOptions): Promise<BenchFigure[]> {
     const runnable = jobs.filter((j) => j.job !== null);
     let flink: FlinkScriptsRun | null = null;
     let flinkProblem: string | null = null;
+    // The engines run one after the other: the load each met is part of the figure.
+    const load = { flink: load1m(), weir: NaN };
     try {
       flink = await runFlinkScripts(
         line,
@@ -165,6 +168,7 @@ export async function run(opts: NexmarkBenchOptions): Promise<BenchFigure[]> {
     } catch (e) {
       flinkProblem = (e as Error).message;
     }
+    load.weir = load1m();
     for (const j of jobs) {
       const figure = (what: string, value: number, base: number, note: string, extra = ''): BenchFigure => {
         const ratio = value / base;
@@ -177,7 +181,7 @@ export async function run(opts: NexmarkBenchOptions): Promise<BenchFigure[]> {
           ...(Number.isFinite(base) ? { baseline: { name: `Flink ${flink?.flinkVersion ?? line}`, value: base } } : {}),
           ...(ok ? { ratio, met: ratio >= target } : {}),
           target: `>= ${target}x Flink`,
-          note: `${j.events.toLocaleString('en-US')} events, parallelism 1; ${note}${extra}`,
+          note: `${j.events.toLocaleString('en-US')} events, parallelism 1, load average ${load.flink} when Flink's run started, ${load.weir} when Weir's; ${note}${extra}`,
         };
       };
       if (j.job === null) {
@@ -226,4 +230,5 @@ export async function run(opts: NexmarkBenchOptions): Promise<BenchFigure[]> {
   return figures;
 }
 
+const load1m = () => Number(loadavg()[0].toFixed(1));
 const secs = (ms: number | null) => (ms === null ? 'n/a' : `${(ms / 1000).toFixed(1)} s`);
