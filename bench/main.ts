@@ -5,16 +5,17 @@
  *   --quick             every section small, one round, the slow ones (designer) left out unless
  *                       named: under a minute; writes bench/results-quick.json and
  *                       bench/RESULTS-quick.md instead
- *   --only a,b          only these sections (names in bench/sections.ts)
+ *   --only a,b          only these sections (names in bench/sections.ts); they replace their
+ *                       tables in the results file, the other tables stay
  *   --checkpoints, --rocksdb, --designer, --latency, --file-source, --nexmark
  *                       shorthands for section lists (bench/sections.ts FLAG_SECTIONS)
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { writeReport, type BenchFigure } from './report.ts';
+import { writeReport, type BenchFigure, type SectionRun } from './report.ts';
 import { FLAG_SECTIONS, SECTIONS } from './sections.ts';
 
 const { values } = parseArgs({
@@ -34,14 +35,17 @@ for (const name of wanted)
 
 const started = new Date();
 const figures: BenchFigure[] = [];
+const sectionRuns: Record<string, SectionRun> = {};
 const t0 = performance.now();
 for (const section of SECTIONS) {
   if (wanted.size > 0 ? !wanted.has(section.name) : quick && section.slow) continue;
   const dir = mkdtempSync(join(tmpdir(), `weir-bench-${section.name}-`));
   const s0 = performance.now();
+  const run: SectionRun = { date: new Date().toISOString(), loadAverage1m: Number(loadavg()[0].toFixed(2)) };
   try {
     const got = await (await section.load()).run({ quick, dir });
     figures.push(...got);
+    for (const f of got) sectionRuns[f.section] = run;
     console.log(`\n${section.name} (${((performance.now() - s0) / 1000).toFixed(1)} s)`);
     for (const f of got) console.log(`  ${line(f)}`);
   } finally {
@@ -49,7 +53,15 @@ for (const section of SECTIONS) {
   }
 }
 const outDir = dirname(fileURLToPath(import.meta.url));
-writeReport(figures, { quick, outDir, started, suffix: quick ? '-quick' : '' });
+// --only: the named sections replace theirs in the results file; the others stay as measured.
+writeReport(figures, {
+  quick,
+  outDir,
+  started,
+  suffix: quick ? '-quick' : '',
+  sections: sectionRuns,
+  merge: wanted.size > 0,
+});
 console.log(
   `\n${figures.length} figures in ${((performance.now() - t0) / 1000).toFixed(0)} s -> bench/results${quick ? '-quick' : ''}.json, bench/RESULTS${quick ? '-quick' : ''}.md`,
 );

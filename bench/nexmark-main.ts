@@ -1,57 +1,62 @@
 /**
- * `npm run bench:nexmark`: the Nexmark section alone (bench/nexmark.ts), printed as a table and
- * written to bench/nexmark-results.json and bench/NEXMARK.md.
- *   --events N        events per run (default: 10 s of Flink's per-core rate for the query)
- *   --rounds N        runs per query and backend, median reported (default 3)
- *   --queries q0,q5   only these queries
- *   --backend heap|rocksdb   only this backend
- *   --quick           100,000 events, one run each
+ * `npm run bench:nexmark`: the Nexmark section alone (bench/nexmark.ts, Weir next to Flink on the
+ * same event files), printed as a table and written to bench/nexmark-results.json and
+ * bench/NEXMARK.md.
+ *   --events N             events of every query (default 250,000; 50,000 for the slow ones)
+ *   --queries q0,q5        only these queries
+ *   --backend heap|rocksdb only this backend
+ *   --flink-version 1.20|2.x   the Flink line the runner runs (default 1.20)
+ *   --quick                30,000 events, q0, q5 and q8 only: a smoke test
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { machine, toMarkdown } from './report.ts';
+import { FLINK_LINES, type FlinkLine } from '../engine/flink/runner-process.ts';
+import { machine } from './report.ts';
 import { run } from './nexmark.ts';
+import { nexmarkMarkdown } from './nexmark-report.ts';
 
 const { values } = parseArgs({
   options: {
     events: { type: 'string' },
-    rounds: { type: 'string' },
     queries: { type: 'string' },
     backend: { type: 'string' },
+    'flink-version': { type: 'string' },
     quick: { type: 'boolean' },
   },
 });
-const positive = (name: string, v: string | undefined): number | undefined => {
-  if (v === undefined) return undefined;
-  const n = Number(v);
-  if (!Number.isSafeInteger(n) || n < 1) {
-    console.error(`bench:nexmark: --${name}: expected a positive integer, got '${v}'`);
-    process.exit(2);
-  }
-  return n;
-};
-const backend = values.backend;
-if (backend !== undefined && backend !== 'heap' && backend !== 'rocksdb') {
-  console.error(`bench:nexmark: --backend: expected heap or rocksdb, got '${backend}'`);
+function fail(message: string): never {
+  console.error(`bench:nexmark: ${message}`);
   process.exit(2);
 }
+let events: number | undefined;
+if (values.events !== undefined) {
+  events = Number(values.events);
+  if (!Number.isSafeInteger(events) || events < 1)
+    fail(`--events: expected a positive integer, got '${values.events}'`);
+}
+const backend = values.backend;
+if (backend !== undefined && backend !== 'heap' && backend !== 'rocksdb')
+  fail(`--backend: expected heap or rocksdb, got '${backend}'`);
+const line = values['flink-version'] ?? '1.20';
+if (!FLINK_LINES.includes(line as FlinkLine)) fail(`--flink-version: expected 1.20 or 2.x, got '${line}'`);
 const dir = mkdtempSync(join(tmpdir(), 'weir-bench-nexmark-'));
 const started = new Date();
+const loadAtStart = Number(loadavg()[0].toFixed(2));
 try {
   const figures = await run({
     quick: values.quick ?? false,
     dir,
-    events: positive('events', values.events),
-    rounds: positive('rounds', values.rounds),
+    events,
     queries: values.queries?.split(',').map((q) => q.trim()),
     backends: backend ? [backend] : undefined,
-    log: (line) => console.log(line),
+    flinkLine: line as FlinkLine,
+    log: (l) => console.log(l),
   });
-  const meta = { date: started.toISOString(), quick: values.quick ?? false, machine: machine() };
-  const md = toMarkdown(figures, meta);
+  const meta = { date: started.toISOString(), quick: values.quick ?? false, machine: machine(), loadAtStart };
+  const md = nexmarkMarkdown(figures, meta);
   const out = fileURLToPath(new URL('.', import.meta.url));
   writeFileSync(join(out, 'nexmark-results.json'), JSON.stringify({ ...meta, figures }, null, 2) + '\n');
   writeFileSync(join(out, 'NEXMARK.md'), md);

@@ -6,7 +6,7 @@
  * A section is a module exporting `run(opts): Promise<BenchFigure[]>`; bench/main.ts runs the
  * sections asked for and hands all figures to `writeReport`.
  */
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem, platform, release } from 'node:os';
 
 export interface BenchOptions {
@@ -37,6 +37,12 @@ export interface BenchFigure {
 }
 
 export type BenchSection = (opts: BenchOptions) => Promise<BenchFigure[]>;
+
+/** When a table was measured: its section's start, and the machine's load then (1 min average). */
+export interface SectionRun {
+  date: string;
+  loadAverage1m: number;
+}
 
 export function median(xs: number[]): number {
   const a = [...xs].sort((x, y) => x - y);
@@ -74,13 +80,10 @@ export function toMarkdown(figures: BenchFigure[], meta: Record<string, unknown>
   ];
   const sections = [...new Set(figures.map((f) => f.section))];
   for (const section of sections) {
-    lines.push(
-      '',
-      `## ${section}`,
-      '',
-      '| measured | value | baseline | ratio | target | met |',
-      '|---|---|---|---|---|---|',
-    );
+    const when = (meta.sections as Record<string, SectionRun> | undefined)?.[section];
+    lines.push('', `## ${section}`, '');
+    if (when) lines.push(`Measured ${when.date}, load average ${when.loadAverage1m} at its start.`, '');
+    lines.push('| measured | value | baseline | ratio | target | met |', '|---|---|---|---|---|---|');
     for (const f of figures.filter((x) => x.section === section)) {
       const base = f.baseline ? `${f.baseline.name}: ${fmt(f.baseline.value)} ${f.baseline.unit ?? f.unit}` : '';
       const met = f.met === undefined ? '' : f.met ? 'yes' : '**no**';
@@ -96,12 +99,58 @@ export function toMarkdown(figures: BenchFigure[], meta: Record<string, unknown>
 /** Writes bench/results.json and bench/RESULTS.md (or into `outDir`), returns the Markdown. */
 export function writeReport(
   figures: BenchFigure[],
-  opts: { quick: boolean; outDir: string; started: Date; suffix?: string },
+  opts: {
+    quick: boolean;
+    outDir: string;
+    started: Date;
+    suffix?: string;
+    sections?: Record<string, SectionRun>;
+    /** Keep the other sections of the results file there (a run of some sections only). */
+    merge?: boolean;
+  },
 ): string {
-  const meta = { date: opts.started.toISOString(), quick: opts.quick, machine: machine() };
   const suffix = opts.suffix ?? '';
+  let sections = opts.sections ?? {};
+  if (opts.merge && existsSync(`${opts.outDir}/results${suffix}.json`)) {
+    const prev = JSON.parse(readFileSync(`${opts.outDir}/results${suffix}.json`, 'utf8')) as {
+      date: string;
+      machine: { loadAverage1m?: number };
+      sections?: Record<string, SectionRun>;
+      figures: BenchFigure[];
+    };
+    const fresh = new Set(figures.map((f) => f.section));
+    const kept = prev.figures.filter((f) => !fresh.has(f.section));
+    const keptRuns: Record<string, SectionRun> = {};
+    for (const f of kept)
+      keptRuns[f.section] = prev.sections?.[f.section] ?? {
+        date: prev.date,
+        loadAverage1m: prev.machine.loadAverage1m ?? NaN,
+      };
+    // The file's sections stay in their order; new ones go after them.
+    const order = [...new Set([...prev.figures.map((f) => f.section), ...fresh])];
+    figures = [...kept, ...figures].sort((a, b) => order.indexOf(a.section) - order.indexOf(b.section));
+    sections = { ...keptRuns, ...sections };
+  }
+  const meta = { date: opts.started.toISOString(), quick: opts.quick, machine: machine(), sections };
   writeFileSync(`${opts.outDir}/results${suffix}.json`, JSON.stringify({ ...meta, figures }, null, 2) + '\n');
-  const md = toMarkdown(figures, meta);
-  writeFileSync(`${opts.outDir}/RESULTS${suffix}.md`, md);
+  let md = toMarkdown(figures, meta);
+  const mdFile = `${opts.outDir}/RESULTS${suffix}.md`;
+  // Only the tables measured now change: the others keep their text (notes written by hand too).
+  if (opts.merge && existsSync(mdFile))
+    md = spliceSections(readFileSync(mdFile, 'utf8'), md, new Set(Object.keys(opts.sections ?? {})));
+  writeFileSync(mdFile, md);
   return md;
+}
+
+/** `existing` with its `## name` blocks for `names` replaced by those of `fresh` (appended when new). */
+export function spliceSections(existing: string, fresh: string, names: ReadonlySet<string>): string {
+  const blocks = (md: string) => md.split(/\n(?=## )/);
+  const title = (block: string) => /^## (.*)/.exec(block)?.[1] ?? '';
+  const freshBlocks = new Map(blocks(fresh).map((b) => [title(b), b.trimEnd()]));
+  const out = blocks(existing).map((b) =>
+    names.has(title(b)) ? (freshBlocks.get(title(b)) ?? b.trimEnd()) : b.trimEnd(),
+  );
+  for (const name of names)
+    if (!out.some((b) => title(b) === name) && freshBlocks.has(name)) out.push(freshBlocks.get(name)!);
+  return out.join('\n\n') + '\n';
 }

@@ -25,7 +25,8 @@ export const SECTIONS: SectionEntry[] = [
   // Checkpoint overhead per backend, RocksDB against its hand loop, restore, memory, growth to 10M
   // keys: ~30 s quick, ~20 min full (bench/state.ts).
   { name: 'state', load: () => import('./state.ts'), slow: true },
-  // Every examples/nexmark query on the heap and RocksDB backends next to Flink per core.
+  // Every examples/nexmark query on the heap and RocksDB backends, Weir next to Flink's MiniCluster
+  // on the same event files (Weir's Flink runner, `npm run flink:build`): ~30-50 min on a loaded machine.
   { name: 'nexmark', load: () => import('./nexmark.ts'), slow: true },
 ];
 

@@ -7,6 +7,7 @@
  * - Fingerprint, taken with each position: size, mtime and inode (for the message) and a sha256
  *   of the first and of the last 4 KiB before the offset, which is what decides: a file moved or
  *   copied keeps those bytes; another file, or one rewritten, almost never does.
+ * - A split of a big file (file-splits.ts) starting at byte s > 0 is keyed `key/s`.
  * - Checkpoints of older versions keyed positions by absolute path (`files`): they are read by
  *   file name, and checked only by size (they hold no hash).
  */
@@ -37,9 +38,24 @@ export function positionKey(root: string, file: string): string {
   return file === root ? SINGLE_FILE_KEY : basename(file);
 }
 
-/** The file a key names today: the source's path itself, or a file in its folder. */
+/** The file a key (of a file or of one of its splits) names today: the source's path itself, or a file in its folder. */
 export function fileOfKey(root: string, rootIsFolder: boolean, key: string): string {
-  return rootIsFolder ? join(root, key) : root;
+  return rootIsFolder ? join(root, parseSplitKey(key).fileKey) : root;
+}
+
+/** The split key of the split of `fileKey` starting at `start`. */
+export function splitKey(fileKey: string, start: number): string {
+  return start === 0 ? fileKey : `${fileKey}/${start}`;
+}
+
+/** The file key and split start a checkpoint key names. */
+export function parseSplitKey(key: string): { fileKey: string; start: number } {
+  const slash = key.lastIndexOf('/');
+  if (slash < 0) return { fileKey: key, start: 0 };
+  const start = Number(key.slice(slash + 1));
+  return Number.isSafeInteger(start) && start > 0
+    ? { fileKey: key.slice(0, slash), start }
+    : { fileKey: key, start: 0 };
 }
 
 /**

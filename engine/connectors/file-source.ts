@@ -1,15 +1,16 @@
 /**
- * `source.file`: JSON Lines or CSV with a header. One split per file; a folder path reads every
- * (non-hidden) file in it, files assigned round-robin to subtasks. The position is a byte offset
- * and line number per file, so a restored source continues at exactly the record after Sn. A line
+ * `source.file`: JSON Lines or CSV with a header. A folder path reads every (non-hidden) file in
+ * it; a big bounded JSON Lines file is cut into byte-range splits (file-splits.ts), splits assigned
+ * round-robin to subtasks. The position is a byte offset and line number per split, so a restored
+ * source continues at exactly the record after Sn, at any parallelism. A line
  * that is not valid UTF-8 is a bad record; a byte order mark is skipped (line-bytes.ts).
  * Bounded by default; `follow: true` tails the files (and picks up new files in a folder), through
  * truncation and replacement like `tail -F` (file-rotation.ts).
  * JSON Lines rows carry only the columns the job reads when the runtime names them (`columns`):
  * engine/connectors/jsonl-projection.ts decodes those from the bytes, other lines take JSON.parse.
  */
-import { openSync, readSync, closeSync, statSync, readdirSync, fstatSync } from 'node:fs';
-import { join, basename } from 'node:path';
+import { openSync, readSync, closeSync, statSync, fstatSync } from 'node:fs';
+import { basename } from 'node:path';
 import type { FileSourceConfig } from '../graph/types.ts';
 import type { Row } from '../contracts/operator.ts';
 import {
@@ -23,10 +24,12 @@ import {
 } from './file-positions.ts';
 import { BadRecordError, type SourceContext, type SourceReader, type SourceReadResult } from '../contracts/source.ts';
 import { eventTimeInRange, MAX_EVENT_TIME, parseEventTime } from './formats/event-time.ts';
-import { parseCsvLine, csvValue } from './formats/csv.ts';
+import { parseCsvLine } from './formats/csv.ts';
+import { csvRow, readCsvHeader } from './file-source-csv.ts';
 import { JsonlProjector } from './jsonl-projection.ts';
 import { detectRotation } from './file-rotation.ts';
-import { BOM_BYTES, bomLength, INVALID_UTF8, isUtf8Line, startsWithBom, validWholeLines } from './line-bytes.ts';
+import { alignedStart, fileSplits, linesBeforeSplit, listSourceFiles, type FileSplit } from './file-splits.ts';
+import { BOM_BYTES, INVALID_UTF8, isUtf8Line, startsWithBom, validWholeLines } from './line-bytes.ts';
 
 const CHUNK = 1 << 20;
 /** A longer line is a bad record, skipped without being buffered: memory stays bounded on any input. */
@@ -35,28 +38,21 @@ const FOLLOW_POLL_MS = 100;
 
 interface FilePos {
   offset: number;
+  /** Lines read in the split (in the file, for a split starting at 0). */
   line: number;
 }
 
-function listSourceFiles(path: string): string[] {
-  let st;
-  try {
-    st = statSync(path);
-  } catch {
-    throw new Error(`source.file: '${path}' does not exist`);
-  }
-  if (!st.isDirectory()) return [path];
-  return readdirSync(path)
-    .filter((n) => !n.startsWith('.') && !n.startsWith('_'))
-    .sort()
-    .map((n) => join(path, n))
-    .filter((p) => statSync(p, { throwIfNoEntry: false })?.isFile() === true);
+interface Split extends FileSplit {
+  pos: FilePos;
+  /** Lines in the file before the split's first line, counted when a message needs a line number. */
+  lineBase?: number;
 }
 
 export class FileSourceReader implements SourceReader {
   private readonly root: string;
-  private files: string[] = [];
-  private positions: Record<string, FilePos> = {};
+  private splits: Split[] = [];
+  /** Positions from the checkpoint by key; splits not in it start at their start. */
+  private restored: Map<string, FilePosition> | null = null;
   private fileIndex = 0;
   private fd: number | null = null;
   private buf = Buffer.alloc(0);
@@ -78,6 +74,8 @@ export class FileSourceReader implements SourceReader {
     restored?: unknown[],
     /** The columns anything downstream reads (engine/graph/read-columns.ts); null or absent = all. */
     columns?: readonly string[] | null,
+    /** Where big files are cut (file-splits.ts; tests cut small files). */
+    private readonly splitBytes?: number,
   ) {
     this.root = ctx.resolvePath(cfg.path);
     this.field = cfg.eventTime?.field;
@@ -89,9 +87,24 @@ export class FileSourceReader implements SourceReader {
   /** `following`: a path missing for now (rotated away) keeps the files known so far. */
   private refreshFiles(following = false): void {
     if (following && !statSync(this.root, { throwIfNoEntry: false })) return;
-    const all = listSourceFiles(this.root);
-    const mine = all.filter((_, i) => i % this.ctx.parallelism === this.ctx.subtask);
-    for (const f of mine) if (!this.files.includes(f)) this.files.push(f);
+    const known = new Set(this.splits.map((s) => s.key));
+    const splittable = !this.cfg.follow && this.cfg.format === 'jsonl';
+    let index = 0;
+    for (const f of listSourceFiles(this.root)) {
+      const key = positionKey(this.root, f);
+      for (const split of fileSplits(f, key, splittable, this.restored, this.splitBytes)) {
+        if (index++ % this.ctx.parallelism !== this.ctx.subtask || known.has(split.key)) continue;
+        const p = this.restored?.get(split.key);
+        this.splits.push({ ...split, pos: p ? { offset: p.offset, line: p.line } : { offset: split.start, line: 0 } });
+      }
+    }
+  }
+
+  /** The line number in its file of the split's last line read (counting the lines before a split once, for messages only). */
+  private lineNo(split: Split): number {
+    if (split.start === 0) return split.pos.line;
+    split.lineBase ??= linesBeforeSplit(split.file, split.start);
+    return split.lineBase + split.pos.line;
   }
 
   showAllColumns(on: boolean): void {
@@ -104,12 +117,11 @@ export class FileSourceReader implements SourceReader {
   position(): FileSourcePositions {
     const inputs: Record<string, FilePosition> = {};
     // A copy: the checkpoint must keep Sn while the reader moves on.
-    for (const f of this.files) {
-      const p = this.positions[f] ?? { offset: 0, line: 0 };
-      let fp = this.fingerprints.get(f);
+    for (const { key, file, pos: p } of this.splits) {
+      let fp = this.fingerprints.get(key);
       if (fp?.offset !== p.offset)
-        this.fingerprints.set(f, (fp = { offset: p.offset, print: fingerprint(f, p.offset) }));
-      inputs[positionKey(this.root, f)] = { offset: p.offset, line: p.line, ...fp.print };
+        this.fingerprints.set(key, (fp = { offset: p.offset, print: fingerprint(file, p.offset) }));
+      inputs[key] = { offset: p.offset, line: p.line, ...fp.print };
     }
     return { inputs };
   }
@@ -123,10 +135,11 @@ export class FileSourceReader implements SourceReader {
   private restore(restored: readonly unknown[]): void {
     if (restored.length === 0) return;
     const inFolder = statSync(this.root, { throwIfNoEntry: false })?.isDirectory() ?? false;
+    this.restored = new Map();
     for (const [key, p] of restoredPositions(restored, inFolder)) {
       const file = fileOfKey(this.root, inFolder, key);
       const changed = this.cfg.follow ? inputMismatch(file, p) : null;
-      if (changed === null) this.positions[file] = { offset: p.offset, line: p.line };
+      if (changed === null) this.restored.set(key, p);
       else if (Math.max(0, this.listed().indexOf(file)) % this.ctx.parallelism === this.ctx.subtask)
         this.ctx.notice?.(`source.file: ${changed}; reading it from its start`);
     }
@@ -137,10 +150,13 @@ export class FileSourceReader implements SourceReader {
   }
 
   private openCurrent(): boolean {
-    if (this.fileIndex >= this.files.length) return false;
-    const f = this.files[this.fileIndex];
-    const pos = this.positions[f] ?? (this.positions[f] = { offset: 0, line: 0 });
+    if (this.fileIndex >= this.splits.length) return false;
+    const split = this.splits[this.fileIndex];
+    const f = split.file;
+    const pos = split.pos;
     this.fd = openSync(f, 'r');
+    // Not started yet: the split's first line starts after the line the split before it ends with.
+    if (split.start > 0 && pos.offset === split.start) pos.offset = alignedStart(this.fd, split.start);
     this.buf = Buffer.alloc(0);
     this.bufOffset = pos.offset;
     this.bufValid = 0;
@@ -151,27 +167,12 @@ export class FileSourceReader implements SourceReader {
       this.ctx.notice?.(
         `source.file ${basename(f)}: shorter than the restored position (${pos.offset} bytes); reading it from its start`,
       );
-      this.positions[f] = { offset: 0, line: 0 };
+      split.pos = { offset: 0, line: 0 };
       this.bufOffset = 0;
       return true;
     }
-    if (this.cfg.format === 'csv' && pos.offset > 0) this.header = this.readHeader(this.fd);
+    if (this.cfg.format === 'csv' && pos.offset > 0) this.header = readCsvHeader(this.fd);
     return true;
-  }
-
-  private readHeader(fd: number): string[] {
-    const b = Buffer.alloc(65536);
-    const n = readSync(fd, b, 0, b.length, 0);
-    const nl = b.subarray(0, n).indexOf(10);
-    const from = bomLength(fd);
-    return (
-      parseCsvLine(
-        b
-          .subarray(from, nl < 0 ? n : nl)
-          .toString('utf8')
-          .replace(/\r$/, ''),
-      ) ?? []
-    );
   }
 
   private fill(): void {
@@ -204,13 +205,19 @@ export class FileSourceReader implements SourceReader {
       if (this.fd === null && !this.openCurrent()) {
         if (this.cfg.follow) {
           this.refreshFiles(true);
-          if (this.fileIndex < this.files.length) continue;
+          if (this.fileIndex < this.splits.length) continue;
           return { rows, ts, end: false, waitMs: rows.length ? undefined : FOLLOW_POLL_MS };
         }
         return { rows, ts, end: true };
       }
-      const f = this.files[this.fileIndex];
-      const pos = this.positions[f];
+      const split = this.splits[this.fileIndex];
+      const f = split.file;
+      const pos = split.pos;
+      // The next line starts in the next split: this one is done.
+      if (pos.offset >= split.end) {
+        this.nextFile();
+        continue;
+      }
       let start = pos.offset - this.bufOffset;
       // At the very start of a file (also one that was empty when opened, or rotated): a byte order mark is no text.
       if (pos.offset === 0 && startsWithBom(this.buf, start)) {
@@ -240,12 +247,12 @@ export class FileSourceReader implements SourceReader {
             this.eof = false;
             if (rows.length) return { rows, ts, end: false };
             if (this.followRotation(f, pos, start, rows, ts)) continue;
-            if (this.fileIndex + 1 < this.files.length && rest === 0) {
+            if (this.fileIndex + 1 < this.splits.length && rest === 0) {
               this.nextFile();
               continue;
             }
             this.refreshFiles(true);
-            if (this.fileIndex + 1 < this.files.length && rest === 0) {
+            if (this.fileIndex + 1 < this.splits.length && rest === 0) {
               this.nextFile();
               continue;
             }
@@ -285,11 +292,7 @@ export class FileSourceReader implements SourceReader {
     pos.offset = off;
     this.buf = Buffer.alloc(0);
     this.bufOffset = off;
-    this.bad(
-      { file, line: pos.line, text: `${head}...` },
-      `${basename(file)}:${pos.line}`,
-      `line of ${bytes} bytes is longer than ${MAX_LINE_BYTES} bytes`,
-    );
+    this.bad(file, `${head}...`, `line of ${bytes} bytes is longer than ${MAX_LINE_BYTES} bytes`);
   }
 
   /** At the end of a followed file: reopens it from its start when it was rotated (file-rotation.ts). */
@@ -303,7 +306,7 @@ export class FileSourceReader implements SourceReader {
     this.ctx.notice?.(`source.file ${basename(file)}: ${rotation.message}`);
     closeSync(this.fd!);
     this.fd = null;
-    this.positions[file] = { offset: 0, line: 0 };
+    this.splits[this.fileIndex].pos = { offset: 0, line: 0 };
     return true;
   }
 
@@ -314,7 +317,7 @@ export class FileSourceReader implements SourceReader {
     pos.offset += next - start;
     pos.line++;
     const text = this.buf.toString('utf8', start, end).replace(/\r$/, '');
-    this.bad({ file, line: pos.line, text }, `${basename(file)}:${pos.line}`, INVALID_UTF8);
+    this.bad(file, text, INVALID_UTF8);
     // A CSV header is still the header (its bad names are reported, and shown with U+FFFD): the
     // data lines must not shift up into its place.
     if (this.cfg.format === 'csv' && this.header === null) this.header = parseCsvLine(text) ?? [];
@@ -337,7 +340,7 @@ export class FileSourceReader implements SourceReader {
     const t = this.eventTime(row);
     if (typeof t === 'string') {
       const text = this.buf.toString('utf8', start, end);
-      this.bad({ file, line: pos.line, text }, `${basename(file)}:${pos.line}`, t);
+      this.bad(file, text, t);
       return true;
     }
     rows.push(row);
@@ -350,28 +353,26 @@ export class FileSourceReader implements SourceReader {
     pos.line++;
     const text = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
     if (text.trim() === '') return;
-    const where = `${basename(file)}:${pos.line}`;
-    const dead = { file, line: pos.line, text };
     let row: Row | null;
     if (this.cfg.format === 'csv') {
       if (this.header === null) {
         this.header = parseCsvLine(text) ?? [];
         return;
       }
-      row = this.csvRow(text);
-      if (row === null) return this.bad(dead, where, `expected ${this.header.length} CSV fields`);
+      row = csvRow(text, this.header, this.cfg.columns);
+      if (row === null) return this.bad(file, text, `expected ${this.header.length} CSV fields`);
     } else {
       try {
         const v = JSON.parse(text);
         row = v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Row) : null;
       } catch (e) {
-        return this.bad(dead, where, `invalid JSON (${(e as Error).message})`);
+        return this.bad(file, text, `invalid JSON (${(e as Error).message})`);
       }
-      if (row === null) return this.bad(dead, where, 'expected a JSON object');
+      if (row === null) return this.bad(file, text, 'expected a JSON object');
       if (this.projector !== null && !this.allColumns) row = this.projector.project(row);
     }
     const t = this.eventTime(row);
-    if (typeof t === 'string') return this.bad(dead, where, t);
+    if (typeof t === 'string') return this.bad(file, text, t);
     rows.push(row);
     ts.push(t);
   }
@@ -386,21 +387,13 @@ export class FileSourceReader implements SourceReader {
     return t;
   }
 
-  private csvRow(text: string): Row | null {
-    const cells = parseCsvLine(text);
-    const h = this.header!;
-    if (cells === null || cells.length !== h.length) return null;
-    const row: Row = {};
-    const cols = this.cfg.columns;
-    for (let i = 0; i < h.length; i++) row[h[i]] = csvValue(cells[i], cols?.[h[i]]);
-    return row;
-  }
-
-  private bad(dead: { file: string; line: number; text: string }, where: string, message: string): void {
+  /** The line just consumed (`text`, of the current split) as a bad record. */
+  private bad(file: string, text: string, message: string): void {
+    const line = this.lineNo(this.splits[this.fileIndex]);
+    const where = `${basename(file)}:${line}`;
     if (this.cfg.onBadRecord === 'fail') throw new BadRecordError(`source.file ${where}: ${message}`);
     this.ctx.badRecord(where, message);
-    if (this.cfg.onBadRecord === 'dead-letter')
-      this.deadLetters.push({ file: dead.file, line: dead.line, reason: message, text: dead.text });
+    if (this.cfg.onBadRecord === 'dead-letter') this.deadLetters.push({ file, line, reason: message, text });
   }
 
   async close(): Promise<void> {

@@ -10,7 +10,13 @@ import { resolve } from 'node:path';
 import { statSync } from 'node:fs';
 import type { NormalizedJob } from '../../graph/types.ts';
 import type { SubtaskStateSnapshot } from '../../contracts/checkpoint.ts';
-import { fileOfKey, inputMismatch, restoredPositions, SINGLE_FILE_KEY } from '../../connectors/file-positions.ts';
+import {
+  fileOfKey,
+  inputMismatch,
+  parseSplitKey,
+  restoredPositions,
+  SINGLE_FILE_KEY,
+} from '../../connectors/file-positions.ts';
 import type { WrappedOperatorState } from '../common/state-assignment.ts';
 import { fileSource } from '../../nodes/source-file/definition.ts';
 
@@ -36,7 +42,7 @@ export function inputProblems(job: NormalizedJob, states: readonly SubtaskStateS
     const reasons: string[] = [];
     for (const [key, p] of restoredPositions(positions, inFolder)) {
       if (p.offset === 0) continue; // nothing read yet: any file is fine
-      if ((key === SINGLE_FILE_KEY) === inFolder) {
+      if ((parseSplitKey(key).fileKey === SINGLE_FILE_KEY) === inFolder) {
         reasons.push(
           `it read ${inFolder ? 'one file' : 'a folder'} and now reads ${inFolder ? 'a folder' : 'one file'}`,
         );
