@@ -84,9 +84,10 @@ export async function startKafkaBroker(): Promise<KafkaBroker> {
     bootstrap,
     kafka,
     async createTopic(topic, partitions = 1) {
-      await withAdmin((admin) =>
-        admin.createTopics({ topics: [{ topic, numPartitions: partitions }], waitForLeaders: true }),
-      );
+      await withAdmin(async (admin) => {
+        await admin.createTopics({ topics: [{ topic, numPartitions: partitions }], waitForLeaders: false });
+        await untilLeaders(admin, topic, partitions);
+      });
     },
     async readCommitted(topic) {
       const ends = await withAdmin((admin) => admin.fetchTopicOffsets(topic));
@@ -106,6 +107,26 @@ export async function startKafkaBroker(): Promise<KafkaBroker> {
       }
     },
   };
+}
+
+/**
+ * Waits until every partition of a new topic has a leader. kafkajs's own `waitForLeaders` gives up
+ * with UNKNOWN_TOPIC_OR_PARTITION when the broker's metadata lags behind on a loaded machine.
+ */
+async function untilLeaders(admin: Admin, topic: string, partitions: number): Promise<void> {
+  const end = Date.now() + 60_000;
+  for (;;) {
+    let why: string;
+    try {
+      const [t] = (await admin.fetchTopicMetadata({ topics: [topic] })).topics;
+      if (t && t.partitions.length === partitions && t.partitions.every((p) => p.leader >= 0)) return;
+      why = `${t?.partitions.filter((p) => p.leader >= 0).length ?? 0} of ${partitions} partitions have a leader`;
+    } catch (e) {
+      why = (e as Error).message;
+    }
+    if (Date.now() > end) throw new Error(`creating topic ${topic}: still no leaders after 60 s (${why})`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 /**
