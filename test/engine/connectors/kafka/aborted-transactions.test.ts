@@ -20,6 +20,7 @@ import {
 } from '../../../../engine/connectors/kafka/transaction-admin.ts';
 import { brokerClasspath } from '../../../../scripts/kafka-broker.mjs';
 import { startKafkaBroker, type KafkaBroker } from '../../../support/kafka-broker.ts';
+import { openTransaction } from '../../../support/kafka-source-data.ts';
 
 /** kafkajs's own filter (2.2.4), which its consumer applies: the guard below shows it is wrong here. */
 const kafkajsFilter = createRequire(import.meta.url)('kafkajs/src/consumer/filterAbortedMessages.js') as (o: {
@@ -102,14 +103,6 @@ after(async () => {
   await broker?.stop();
 });
 
-async function openTransaction(transactionalId: string, topic: string, vals: string[]): Promise<Producer> {
-  const producer = broker.kafka.producer({ transactionalId, maxInFlightRequests: 1, idempotent: true });
-  await producer.connect();
-  const txn = await producer.transaction();
-  await txn.send({ topic, messages: vals.map((value) => ({ value })) });
-  return producer;
-}
-
 async function commitOne(producer: Producer, topic: string, value: string): Promise<void> {
   const txn = await producer.transaction();
   await txn.send({ topic, messages: [{ value }] });
@@ -174,8 +167,8 @@ test(
     try {
       await commitOne(committer, topic, 'c0');
       // Two killed subtasks' transactions on one partition: a began first, b second.
-      const a = await openTransaction('ooa-a', topic, ['a0', 'a1', 'a2']);
-      const b = await openTransaction('ooa-b', topic, ['b0', 'b1']);
+      const a = await openTransaction(broker.kafka, 'ooa-a', topic, ['a0', 'a1', 'a2']);
+      const b = await openTransaction(broker.kafka, 'ooa-b', topic, ['b0', 'b1']);
       await a.disconnect();
       await b.disconnect();
       // The recovery fences them in listing order: here b first.
