@@ -62,9 +62,10 @@ export function compileProjectionDetailed(text: string, columnTypes?: ColumnType
       col.scale = c.scale;
     }
     cols.push(col);
-    // A DECIMAL leaves the expression as a JS number: rows are JSON (decimal.ts).
+    // A DECIMAL leaves the expression as a JS number: rows are JSON (decimal.ts). A bare column of a
+    // declared DECIMAL type too: it is read as a Decimal (compile.ts, typedColumn).
     const f = c.fn;
-    fns.push(bare || (c.type !== 'DECIMAL' && c.type !== 'UNKNOWN') ? f : (row) => toJsValue(f(row)));
+    fns.push(c.type === 'DECIMAL' || (c.type === 'UNKNOWN' && !bare) ? (row) => toJsValue(f(row)) : f);
   });
   const names = cols.map((c) => c.name);
   const n = names.length;

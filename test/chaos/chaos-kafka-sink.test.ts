@@ -230,21 +230,9 @@ async function chaos(guarantee: 'exactly-once' | 'at-least-once', name: string):
   }
 }
 
-// Known defect, open in issue 25: on a loaded machine the append topic ends with some messages twice
-// after the three kill phases together (CHAOS_SEED=410440: 600 of 60,600, one checkpoint interval of
-// one sink; 826819: 952); with 410440 each phase alone stays exact. Until the cause is found the test
-// runs and reports as a todo, and README's Guarantees do not claim Kafka exactly-once under
-// SIGKILL. The at-least-once test below is unaffected.
-test(
-  'exactly-once under 10+ SIGKILLs: read_committed sees exactly the reference',
-  {
-    timeout: 300_000,
-    todo: 'duplicates after combined SIGKILLs on a loaded machine (e.g. CHAOS_SEED=410440): see the comment above',
-  },
-  async () => {
-    await chaos('exactly-once', 'chaos-keo');
-  },
-);
+test('exactly-once under 10+ SIGKILLs: read_committed sees exactly the reference', { timeout: 300_000 }, async () => {
+  await chaos('exactly-once', 'chaos-keo');
+});
 
 test('at-least-once under 10+ SIGKILLs: every reference row arrives', { timeout: 300_000 }, async () => {
   await chaos('at-least-once', 'chaos-kal');

@@ -101,7 +101,9 @@ test(
       }
       await producer;
       await waitFor(() => committedIds(out).length >= TOTAL, `all ${TOTAL} records committed`, 120_000);
-      await sleep(300); // a duplicate would come with the next commits
+      // A duplicate would come with the next commits: two more checkpoints complete first.
+      const last = latestCheckpointId(root);
+      await waitFor(() => latestCheckpointId(root) >= last + 2, 'two more completed checkpoints', 60_000);
       run.child.kill('SIGINT');
       const r = await run.result;
       assert.equal(r.code, 0, r.stderr);

@@ -38,6 +38,7 @@ export interface ParityJob {
 /** Examples Flink cannot run here, and why (everything else in examples/ runs). */
 export const EXAMPLES_LEFT_OUT: Record<string, string> = {
   'postgres-cdc-upsert': 'needs a PostgreSQL server and the postgres-cdc and jdbc connectors (not file connectors)',
+  'postgres-cdc-kafka': 'needs a PostgreSQL server, a Kafka broker and the postgres-cdc connector, and runs unbounded',
   'kafka-window':
     'needs a Kafka broker and runs unbounded; its bounded twin runs on Flink and in Weir in kafka-on-flink.test.ts',
   'live-sensors':

@@ -2,11 +2,11 @@
  * Records for source.kafka tests: `{ id, k, v, at }` with id i in partition i % partitions, written
  * through an idempotent producer; plus aborted transactions and bad records that a
  * read_committed, exactly-once source must never turn into rows. The reference is the ids written
- * outside aborted transactions.
+ * outside aborted transactions. `openTransaction` leaves one open, as a killed producer does.
  */
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Kafka } from 'kafkajs';
+import type { Kafka, Producer } from 'kafkajs';
 
 export const EPOCH = Date.UTC(2024, 0, 1);
 
@@ -128,4 +128,18 @@ export function latestCompletedCheckpoint(root: string): number {
       if (m && existsSync(join(root, job, d, '_metadata'))) best = Math.max(best, Number(m[1]));
     }
   return best;
+}
+
+/** A transactional producer that sent `values` to `topic` and left its transaction open (its process "died"). */
+export async function openTransaction(
+  kafka: Kafka,
+  transactionalId: string,
+  topic: string,
+  values: string[],
+): Promise<Producer> {
+  const producer = kafka.producer({ transactionalId, maxInFlightRequests: 1, idempotent: true });
+  await producer.connect();
+  const txn = await producer.transaction();
+  await txn.send({ topic, messages: values.map((value) => ({ value })) });
+  return producer;
 }

@@ -2,13 +2,14 @@
  * A Kafka connection for a source: metadata, offsets, fetches and group commits, through kafkajs's
  * own Cluster (kafkajs-internals.d.ts says why not its consumer). Reads are `read_committed`
  * (Flink's `properties.isolation.level`), so a transactional producer's aborted records and its
- * commit markers are never rows, and the latest offset is the last stable one.
+ * commit markers are never rows (filtered as the Java consumer does: aborted-transactions.ts, not
+ * by kafkajs's Batch, which gets it wrong), and the latest offset is the last stable one.
  * kafkajs logs nothing here: the task process's stdout is not a console.
  */
-import Cluster from 'kafkajs/src/cluster/index.js';
-import Batch from 'kafkajs/src/consumer/batch.js';
+import Cluster, { type RawFetchPartition } from 'kafkajs/src/cluster/index.js';
 import { createLogger, LEVELS } from 'kafkajs/src/loggers/index.js';
 import defaultSocketFactory from 'kafkajs/src/network/socketFactory.js';
+import { committedRecords } from './aborted-transactions.ts';
 
 const READ_COMMITTED = 1;
 /** Kafka's ListOffsets sentinels: -2 the earliest offset, -1 the latest (the last stable, read_committed). */
@@ -148,7 +149,7 @@ export class KafkaCluster {
         for (const r of responses)
           for (const p of r.partitions) {
             const from = String(offsets.get(splitId(r.topicName, p.partition)));
-            out.push({ ...decodePartition(r.topicName, from, p), topic: r.topicName, partition: p.partition });
+            out.push({ ...decodePartition(from, p), topic: r.topicName, partition: p.partition });
           }
       }),
     );
@@ -188,10 +189,11 @@ export class KafkaCluster {
   }
 }
 
-function decodePartition(topic: string, from: string, p: Parameters<typeof batchOf>[2]) {
-  const batch = batchOf(topic, from, p);
-  const visible = new Set(batch.messages);
-  const records: FetchedRecord[] = batch.messagesWithinOffset.map((m) => ({
+function decodePartition(from: string, p: RawFetchPartition) {
+  // A fetch may start at the batch holding `from`: records before it were read already.
+  const fetched = p.messages.filter((m) => Number(m.offset) >= Number(from));
+  const visible = new Set(committedRecords(fetched, p.abortedTransactions));
+  const records: FetchedRecord[] = fetched.map((m) => ({
     offset: Number(m.offset),
     visible: visible.has(m),
     timestamp: Number(m.timestamp),
@@ -199,10 +201,6 @@ function decodePartition(topic: string, from: string, p: Parameters<typeof batch
     value: m.value ?? null,
   }));
   return { records, highWatermark: Number(p.lastStableOffset ?? p.highWatermark) };
-}
-
-function batchOf(topic: string, from: string, p: ConstructorParameters<typeof Batch>[2]): Batch {
-  return new Batch(topic, from, p);
 }
 
 /** The split id of a partition: `topic:partition` (topic names never hold ':'); the checkpoint's key. */

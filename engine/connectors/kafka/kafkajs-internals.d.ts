@@ -2,8 +2,8 @@
  * The parts of kafkajs below its public API that the Kafka source uses. kafkajs's consumer only
  * reads through a consumer group (its partitions assigned by the group, its offsets the group's),
  * while a Flink-style source assigns partitions itself and keeps offsets in its checkpoints; so the
- * source drives kafkajs's own `Cluster` (metadata, ListOffsets, Fetch, OffsetCommit) and decodes
- * a fetch with kafkajs's own `Batch` (aborted transactions and control records filtered out).
+ * source drives kafkajs's own `Cluster` (metadata, ListOffsets, Fetch, OffsetCommit). Aborted
+ * transactions are filtered by aborted-transactions.ts, not by kafkajs's `Batch` (which gets them wrong).
  * Typed here as far as Weir reads them (kafkajs 2.2.4).
  */
 declare module 'kafkajs/src/cluster/index.js' {
@@ -14,8 +14,13 @@ declare module 'kafkajs/src/cluster/index.js' {
     errorCode: number;
     highWatermark: string;
     lastStableOffset?: string;
-    abortedTransactions: unknown[];
-    messages: KafkaMessage[];
+    /** In the order the broker aborted them (aborted-transactions.ts). */
+    abortedTransactions: { producerId: string; firstOffset: string }[] | null;
+    /** Control records and aborted ones included; possibly some before the fetched offset. */
+    messages: (KafkaMessage & {
+      isControlRecord?: boolean;
+      batchContext?: { producerId: string; inTransaction: boolean };
+    })[];
   }
   export interface RawBroker {
     fetch(request: {
@@ -64,18 +69,6 @@ declare module 'kafkajs/src/cluster/index.js' {
     fetchTopicsOffset(
       topics: { topic: string; partitions: { partition: number }[]; fromBeginning?: boolean; fromTimestamp?: number }[],
     ): Promise<{ topic: string; partitions: { partition: number; offset: string }[] }[]>;
-  }
-}
-
-declare module 'kafkajs/src/consumer/batch.js' {
-  import type { KafkaMessage } from 'kafkajs';
-  import type { RawFetchPartition } from 'kafkajs/src/cluster/index.js';
-  export default class Batch {
-    constructor(topic: string, fetchedOffset: string, partitionData: RawFetchPartition);
-    /** Records at or after the fetched offset, control records and aborted ones included. */
-    readonly messagesWithinOffset: (KafkaMessage & { isControlRecord?: boolean })[];
-    /** Those a read_committed consumer sees. */
-    readonly messages: KafkaMessage[];
   }
 }
 

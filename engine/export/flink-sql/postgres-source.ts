@@ -107,5 +107,6 @@ export function emitPostgresSource(ctx: ExportContext, node: PostgresNode, jobSl
     comments.push('-- Weir reads timestamp columns as epoch milliseconds; Flink as TIMESTAMP(3).');
   const name = quoteIdent(node.id);
   ctx.emit(`${comments.join('\n')}\nCREATE TABLE ${name} (\n${lines.join(',\n')}\n) ${withOptions(options)};`);
-  ctx.relations.set(node.id, { sql: name, columns: cols, rowtime });
+  // CDC reads a changelog (+I, -U, +U, -D): a Kafka sink after it is upsert-kafka, as in Weir.
+  ctx.relations.set(node.id, { sql: name, columns: cols, rowtime, ...(c.mode === 'cdc' ? { changelog: true } : {}) });
 }

@@ -1,7 +1,7 @@
 /** `source.kafka`: the records of Kafka topics, partitions as splits, offsets as the position Sn. */
 import { z } from 'zod';
-import { eventTime, nonEmpty } from '../schema-pieces.ts';
-import type { EventTimeConfig } from '../config.ts';
+import { duration, eventTime, nonEmpty } from '../schema-pieces.ts';
+import type { DurationInput, EventTimeConfig } from '../config.ts';
 import { mapEventTime } from '../durations.ts';
 import { declaredColumnTypes } from '../column-types.ts';
 import { checkEventTimeRanges } from '../ranges.ts';
@@ -36,6 +36,11 @@ export interface KafkaSourceConfig {
   group?: string;
   /** `field: 'kafka-timestamp'` takes each record's Kafka timestamp. */
   eventTime?: EventTimeConfig;
+  /**
+   * `eventTime.idleTimeout` written at the top level, as the issue's config reads (Flink's
+   * `scan.watermark.idle-timeout` is a table option too): normalizing moves it into `eventTime`.
+   */
+  idleTimeout?: DurationInput;
   /** Declared columns (name -> Flink SQL type); csv needs them (its lines carry no header). */
   columns?: Record<string, string>;
   onBadRecord?: 'skip' | 'fail';
@@ -69,6 +74,7 @@ const configSchema = z.strictObject({
   stopAt: z.literal('latest').optional(),
   group: nonEmpty.optional(),
   eventTime: eventTime.optional(),
+  idleTimeout: duration.optional().meta({ description: 'The same as eventTime.idleTimeout (give one of them)' }),
   columns: z
     .record(z.string(), z.string())
     .optional()
@@ -116,11 +122,23 @@ export const kafkaSource = defineNode<'source.kafka', KafkaSourceConfig>({
       ctx.error('startFrom.timestamp', `'${ts}' is not an ISO-8601 time`);
     if (c.format === 'raw' && c.columns && Object.keys(c.columns).length !== 1)
       ctx.error('columns', 'a raw record is one column');
+    if (c.idleTimeout !== undefined && !c.eventTime)
+      ctx.error('idleTimeout', 'an idle timeout holds watermarks back only with eventTime: set eventTime too');
+    if (c.idleTimeout !== undefined && c.eventTime?.idleTimeout !== undefined)
+      ctx.error('idleTimeout', 'given twice, here and as eventTime.idleTimeout: keep one');
   },
   completionColumns: (c) => kafkaColumns(c) ?? [],
-  checkRanges: (c, r) => checkEventTimeRanges(r, c.eventTime),
+  checkRanges: (c, r) => {
+    checkEventTimeRanges(r, c.eventTime);
+    r.timer('idleTimeout', c.idleTimeout);
+  },
   columnTypes: (c) => declaredColumnTypes(c.columns ?? (c.format === 'raw' ? { [RAW_COLUMN]: 'STRING' } : {})),
-  mapDurations: (c, f) => (c.eventTime ? { ...c, eventTime: mapEventTime(c.eventTime, f) } : { ...c }),
+  mapDurations: (c, f) => {
+    const { idleTimeout, ...rest } = c;
+    // The top-level alias lives in eventTime from here on: the runtime and the export read it there.
+    const et = c.eventTime && idleTimeout !== undefined ? { ...c.eventTime, idleTimeout } : c.eventTime;
+    return et ? { ...rest, eventTime: mapEventTime(et, f) } : { ...c };
+  },
   eventTime: { has: (c) => !!c.eventTime, external: (c) => c.eventTime?.field === KAFKA_TIMESTAMP },
   sourceColumns: (c) => kafkaColumns(c),
   defaults: KAFKA_SOURCE_DEFAULTS,

@@ -1,7 +1,8 @@
 /**
- * The Kafka example runs as the README says, on a real broker: examples/kafka-window windows the
- * orders produce.mjs writes into `orders-per-user`. The job's broker address is pointed at the
- * test's broker; everything else is the example as committed.
+ * The Kafka examples run as the README says, on a real broker: examples/kafka-window windows the
+ * orders produce.mjs writes into `orders-per-user`; examples/postgres-cdc-kafka upserts a real
+ * PostgreSQL table's changes into `orders-with-tax`. The jobs' broker (and database) addresses are
+ * pointed at the test's; everything else is the example as committed.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -9,6 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startKafkaBroker, type KafkaBroker, type KafkaRecord } from '../../../support/kafka-broker.ts';
+import { startPgCluster } from '../../../support/postgres-cluster.ts';
 import { startWeir, tempDir } from '../../../support/run-helpers.ts';
 import { ROOT } from '../../../flink-runner/runner-support.ts';
 
@@ -67,6 +69,62 @@ test(
       );
     } finally {
       cleanup();
+    }
+  },
+);
+
+/** The topic as upsert-kafka reads it: the last value per key, a tombstone deleting it. */
+function materialize(records: readonly KafkaRecord[]): Map<string, Record<string, unknown>> {
+  const rows = new Map<string, Record<string, unknown>>();
+  for (const r of records) {
+    if (r.value === null) rows.delete(r.key!);
+    else rows.set(r.key!, JSON.parse(r.value) as Record<string, unknown>);
+  }
+  return rows;
+}
+
+test(
+  'examples/postgres-cdc-kafka: a table and its changes upserted into Kafka by key, DECIMAL and BIGINT columns as JSON numbers',
+  { timeout: 240_000 },
+  async () => {
+    const pg = await startPgCluster();
+    const { dir, cleanup } = tempDir('example-pg-cdc-kafka');
+    try {
+      await pg.query(readFileSync(join(ROOT, 'examples', 'postgres-cdc-kafka', 'setup.sql'), 'utf8'));
+      runScript(join(ROOT, 'examples', 'postgres-cdc-kafka', 'topic.mjs'));
+      const job = copyExample('postgres-cdc-kafka', dir, {
+        '127.0.0.1:9092': broker.bootstrap,
+        'postgresql://postgres@127.0.0.1:5499/postgres': pg.url,
+      });
+      const run = startWeir(['run', job], dir);
+      try {
+        await waitForTopic('orders-with-tax', (r) => materialize(r).size === 200, 'the snapshot of 200 orders');
+        await pg.query('UPDATE orders SET amount = 1000 WHERE id = 193');
+        await pg.query('DELETE FROM orders WHERE id = 191');
+        const rows = materialize(
+          await waitForTopic(
+            'orders-with-tax',
+            (r) => materialize(r).size === 199 && materialize(r).get('{"id":193}')?.amount === 1000,
+            'the update and the delete',
+          ),
+        );
+        assert.deepEqual(rows.get('{"id":193}'), {
+          id: 193,
+          customer: 'grace',
+          amount: 1000,
+          gross: 1200,
+          status: 'paid',
+          placed_at: Date.UTC(2024, 0, 1, 12, 0, 0) + 193 * 7000,
+        });
+        assert.equal(rows.has('{"id":191}'), false, 'the delete is a tombstone');
+      } finally {
+        run.child.kill('SIGINT');
+        const r = await run.result;
+        assert.equal(r.code, 0, r.stderr);
+      }
+    } finally {
+      cleanup();
+      await pg.stop();
     }
   },
 );

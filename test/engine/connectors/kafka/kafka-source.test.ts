@@ -36,6 +36,12 @@ after(async () => {
   await broker?.stop();
 });
 
+/** Waits for `n` more checkpoints to complete: a record read twice would be committed by then. */
+async function untilCheckpointsAfter(root: string, n: number): Promise<void> {
+  const from = latestCheckpointId(root);
+  await waitFor(() => latestCheckpointId(root) >= from + n, `${n} more completed checkpoints`, 60_000);
+}
+
 function kafkaJob(name: string, topic: string, source: Record<string, unknown>, parallelism = 1) {
   return {
     format: 'weir.job/v1',
@@ -149,7 +155,7 @@ test(
       written += 3000;
       const run = startWeir(['run', 'job.json', '--parallelism', '2', '--resume'], dir);
       await waitFor(() => committedIds(out).length >= written, `all ${written} rows committed`, 90_000);
-      await sleep(300); // a duplicate would arrive with the next commits
+      await untilCheckpointsAfter(root, 2); // a duplicate would arrive with the next commits
       run.child.kill('SIGINT');
       const r = await run.result;
       assert.equal(r.code, 0, r.stderr);
@@ -237,7 +243,7 @@ test(
       await producer;
       const resumed = startWeir(['run', 'job.json', '--resume'], dir);
       await waitFor(() => committedIds(join(dir, 'out')).length >= written, `all ${written} rows`, 60_000);
-      await sleep(300);
+      await untilCheckpointsAfter(root, 2); // a duplicate would arrive with the next commits
       resumed.child.kill('SIGINT');
       assert.equal((await resumed.result).code, 0);
       assertExactlyOnce(join(dir, 'out'), written);

@@ -103,14 +103,26 @@ test(
   async () => {
     await broker.createTopic('run-orphan');
     const orphanId = `${defaultTransactionalIdPrefix('k-orphan', 'ka')}-s0-0badcafe-0`;
-    const zombie = broker.kafka.producer({ transactionalId: orphanId, idempotent: true, maxInFlightRequests: 1 });
+    // Both outlive a slow run: kafkajs's default transaction timeout (60 s) would let the broker abort
+    // the orphan itself (proving nothing) and the other job's transaction (failing its abort below).
+    const zombie = broker.kafka.producer({
+      transactionalId: orphanId,
+      idempotent: true,
+      maxInFlightRequests: 1,
+      transactionTimeout: 600_000,
+    });
     await zombie.connect();
     const txn = await zombie.transaction();
     await txn.send({ topic: 'run-orphan', messages: [{ value: '{"orphan":true}' }] });
     await zombie.disconnect(); // its process died with the transaction open
     // Another job's transaction under a longer prefix is not this sink's: it must stay open.
     const otherId = `${defaultTransactionalIdPrefix('k-orphan', 'ka')}x-s0-0badcafe-0`;
-    const other = broker.kafka.producer({ transactionalId: otherId, idempotent: true, maxInFlightRequests: 1 });
+    const other = broker.kafka.producer({
+      transactionalId: otherId,
+      idempotent: true,
+      maxInFlightRequests: 1,
+      transactionTimeout: 600_000,
+    });
     await other.connect();
     const otherTxn = await other.transaction();
     await otherTxn.send({ topic: 'run-orphan', messages: [{ value: '{"other":true}' }] });

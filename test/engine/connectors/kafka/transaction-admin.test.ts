@@ -5,9 +5,9 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import type { Producer } from 'kafkajs';
 import { KafkaProtocolError, KafkaTransactionAdmin } from '../../../../engine/connectors/kafka/transaction-admin.ts';
 import { startKafkaBroker, type KafkaBroker } from '../../../support/kafka-broker.ts';
+import { openTransaction } from '../../../support/kafka-source-data.ts';
 
 let broker: KafkaBroker;
 let admin: KafkaTransactionAdmin;
@@ -20,18 +20,9 @@ after(async () => {
   await broker?.stop();
 });
 
-/** A kafkajs transactional producer that sent `values` to `topic` and did not end its transaction. */
-async function openTransaction(transactionalId: string, topic: string, values: string[]): Promise<Producer> {
-  const producer = broker.kafka.producer({ transactionalId, maxInFlightRequests: 1, idempotent: true });
-  await producer.connect();
-  const txn = await producer.transaction();
-  await txn.send({ topic, messages: values.map((value) => ({ value })) });
-  return producer;
-}
-
 test('a transaction its producer left open is committed from its stored producer id and epoch, twice harmlessly', async () => {
   await broker.createTopic('resume');
-  const producer = await openTransaction('resume-tx', 'resume', ['a', 'b']);
+  const producer = await openTransaction(broker.kafka, 'resume-tx', 'resume', ['a', 'b']);
   const described = await admin.describeTransaction('resume-tx');
   assert.equal(described?.state, 'Ongoing');
   // The producer goes away without ending its transaction (its process was killed).
@@ -54,7 +45,7 @@ test('a transaction its producer left open is committed from its stored producer
 
 test('fencing a transactional id aborts its open transaction and refuses its old producer', async () => {
   await broker.createTopic('fence');
-  const producer = await openTransaction('fence-tx', 'fence', ['x']);
+  const producer = await openTransaction(broker.kafka, 'fence-tx', 'fence', ['x']);
   const before = (await admin.describeTransaction('fence-tx'))!;
   const fenced = await admin.fence('fence-tx');
   assert.equal(fenced.producerId, before.producerId);
@@ -73,7 +64,7 @@ test('fencing a transactional id aborts its open transaction and refuses its old
 
 test('listTransactions lists what the broker lists, with the open ones in their state', async () => {
   await broker.createTopic('list');
-  const producer = await openTransaction('list-open', 'list', ['1']);
+  const producer = await openTransaction(broker.kafka, 'list-open', 'list', ['1']);
   const ours = (await admin.listTransactions()).filter((t) => t.transactionalId.startsWith('list-'));
   assert.deepEqual(
     ours.map((t) => [t.transactionalId, t.state]),
