@@ -43,9 +43,6 @@ interface QueryRun {
  * difference; a query that starts to agree fails here so that the list stays true.
  */
 export const NEXMARK_KNOWN_DIFFERENCES: Record<string, string> = {
-  q0: "the import writes the physical dateTime_ms where the query selects the computed `dateTime` (Flink's rows have dateTime)",
-  q1: 'the import drops the computed `dateTime` column the query selects',
-  q2: 'the import loses the projection SELECT auction, price: Weir writes every bid column',
   q3: "the import cannot read the join's non-key conditions (A.category = 10, P.state IN ...)",
   q4: 'the import has no node for a subquery in FROM',
   q5: 'the import has no node for a join input that is a subquery',

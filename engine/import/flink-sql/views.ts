@@ -16,6 +16,7 @@ import { windowSpec } from './window-spec.ts';
 import { AGGREGATE, importAggregate } from './aggregate.ts';
 import { importJoin } from './joins.ts';
 import { importTopN } from './topn.ts';
+import { inlineComputed, isComputedColumn } from './computed-columns.ts';
 import type { Pos } from './tree.ts';
 import { filter as filterNode } from '../../nodes/filter/definition.ts';
 import { map as mapNode } from '../../nodes/map/definition.ts';
@@ -68,45 +69,93 @@ export function importQuery(
   const kind = origin?.type;
   if (q.where !== null) {
     const id = b.freeId(passThrough ? (origin?.id ?? name) : `${name}_where`);
-    b.add({ id, type: filterNode.type, config: { where: q.where } }, q.pos, passThrough ? origin : null);
+    const where = inlineComputed(q.where, input);
+    b.add({ id, type: filterNode.type, config: { where } }, q.pos, passThrough ? origin : null);
     b.connect(current, id);
-    current = { nodes: [id], rowtime: input.rowtime, columns: input.columns };
+    current = { ...input, nodes: [id] };
   }
   if (passThrough && q.where !== null) return current;
   if (passThrough && kind !== mapNode.type && !q.star) {
     // An identity SELECT (a helper view): no node of its own.
     return current;
   }
-  const items = q.items.filter((i) => !isRowtimeItem(i, input.rowtime));
+  const items = q.items.filter((i) => !isRowtimeItem(i, input));
+  // Computed columns selected as they are stay computed (a window's DESCRIPTOR, or the sink, reads them).
+  const kept = virtualItems(items, input, q.star);
+  // `SELECT *` over computed columns: the row has the physical ones, the computed stay computed.
   // `expr AS EXPR$i` at position i is Flink's (and Weir's) own name for an unaliased expression.
-  const select = [...(q.star ? ['*'] : []), ...items.map((i, k) => (i.alias === `EXPR$${k}` ? i.expr : i.text))].join(
-    ', ',
-  );
+  const select = [
+    ...(q.star ? ['*'] : []),
+    ...items.flatMap((i, k) => (kept.has(i) ? [] : [selectItem(i, k, input)])),
+  ].join(', ');
   const id = b.freeId(origin?.id ?? name);
   b.add({ id, type: mapNode.type, config: { select } }, q.pos, origin);
   b.connect(current, id);
-  const rowtime = q.items.find((i) => isRowtimeItem(i, input.rowtime)) ? input.rowtime : null;
-  return { nodes: [id], rowtime, columns: items.map((i) => i.alias ?? i.column ?? i.expr) };
+  const rowtime = q.star || q.items.some((i) => (i.alias ?? i.column) === input.rowtime) ? input.rowtime : null;
+  const named = items.map((i) => i.alias ?? i.column ?? i.expr);
+  const computed = Object.fromEntries(
+    [...kept]
+      .map((i) => [i.column!, input.computed![i.column!]] as const)
+      .concat(q.star ? Object.entries(input.computed ?? {}) : []),
+  );
+  return {
+    nodes: [id],
+    rowtime,
+    columns: q.star ? [...input.columns, ...named] : named,
+    ...(Object.keys(computed).length > 0 ? { computed } : {}),
+  };
 }
 
-function isRowtimeItem(i: SelectItem, rowtime: string | null): boolean {
-  return rowtime !== null && (i.alias ?? i.column) === rowtime;
+/** An item as the map writes it: computed columns inlined, named as Flink names them. */
+function selectItem(i: SelectItem, k: number, input: Relation): string {
+  if (i.alias === `EXPR$${k}`) return inlineComputed(i.expr, input);
+  if (isComputedColumn(i.column, input)) return `${inlineComputed(i.expr, input)} AS ${i.expr}`;
+  const expr = inlineComputed(i.expr, input);
+  return expr === i.expr ? i.text : `${expr}${i.text.slice(i.expr.length)}`;
 }
 
-/** Every item a bare input column (or the export's `CAST(c AS T) AS c`): the rows pass unchanged. */
+/** The export's rowtime selected to carry the time attribute: Weir keeps event time beside the row. */
+function isRowtimeItem(i: SelectItem, input: Relation): boolean {
+  return input.rowtime !== null && (i.alias ?? i.column) === input.rowtime && !input.computed?.[input.rowtime];
+}
+
+const bare = (i: SelectItem): boolean => i.column !== null && (i.alias === null || i.alias === i.column);
+
+/** Bare computed columns whose physical columns the select keeps: they stay computed, not written. */
+function virtualItems(items: SelectItem[], input: Relation, star: boolean): Set<SelectItem> {
+  const physical = new Set(items.filter((i) => bare(i) && !isComputedColumn(i.column, input)).map((i) => i.column!));
+  const own = input.columns.filter((c) => input.computed?.[c] === undefined);
+  const out = new Set<SelectItem>();
+  for (const i of items) {
+    if (!bare(i) || !isComputedColumn(i.column, input)) continue;
+    const uses = own.filter((c) =>
+      new RegExp(`(^|[^A-Za-z0-9_$])\`?${escape(c)}\`?($|[^A-Za-z0-9_$])`).test(input.computed![i.column!]),
+    );
+    if (star || uses.every((c) => physical.has(c))) out.add(i);
+  }
+  return out;
+}
+
+/**
+ * Every item a bare input column (or the export's `CAST(c AS T) AS c`), all of them, in order:
+ * the rows pass unchanged. A computed column (not in the row) selected as it is counts as passed
+ * when its physical columns are.
+ */
 export function isPassThrough(items: SelectItem[], input: Relation): boolean {
+  const kept = virtualItems(items, input, false);
+  const names = items.filter((i) => !kept.has(i)).map((i) => i.alias ?? i.column ?? '');
+  const own = input.columns.filter((c) => c !== input.rowtime && input.computed?.[c] === undefined);
   return (
     items.every(
       (i) =>
-        (i.column !== null && (i.alias === null || i.alias === i.column)) ||
+        bare(i) ||
         (i.alias !== null && new RegExp(`^CAST\\(\\s*\`?${escape(i.alias)}\`?\\s+AS\\s+[^)]*\\)$`, 'i').test(i.expr)),
     ) &&
     items.length > 0 &&
+    items.every((i) => !isComputedColumn(i.column, input) || kept.has(i)) &&
     (input.columns.length === 0 ||
-      items.every(
-        (i) =>
-          i.alias === input.rowtime || i.column === input.rowtime || input.columns.includes(i.alias ?? i.column ?? ''),
-      ))
+      (names.every((n) => n === input.rowtime || input.columns.includes(n)) &&
+        names.filter((n) => n !== input.rowtime).join(',') === own.join(',')))
   );
 }
 
