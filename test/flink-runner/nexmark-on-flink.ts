@@ -49,7 +49,6 @@ export const NEXMARK_KNOWN_DIFFERENCES: Record<string, string> = {
   q7: 'the import has no node for a join input that is a subquery',
   q8: 'the import has no node for a join input that is a subquery',
   q9: 'the import has no node for Top-N over a join',
-  q11: "the imported session window's keyBy is invalid (validation rejects the job)",
   q12: 'PROCTIME(): Weir windows run on event time only',
   q18: "the SELECT around the Top-N reads columns Weir's topn does not write",
   q19: "Flink fails: the file-backed bid table's extra column dateTime_ms reaches the suite's sink through SELECT * (a limit of this test's source rewrite)",

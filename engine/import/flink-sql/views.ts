@@ -262,9 +262,51 @@ function importWindow(
   b.add(node, q.pos, origin);
   b.connect(input, id);
   const rowtimeItem = q.items.find((i) => /^(window_time|(SESSION|HOP|TUMBLE)_ROWTIME\s*\()/i.test(i.expr));
-  return {
+  const out: Relation = {
     nodes: [id],
     rowtime: rowtimeItem ? (rowtimeItem.alias ?? 'window_time') : null,
     columns: ['window_start', 'window_end', ...keys, ...aggregateNames],
   };
+  return windowColumns(b, name, q, out, keys, aggregateNames, restore);
+}
+
+/**
+ * The window writes its bounds, keys and aggregates in that order; a select that names a bound
+ * otherwise (`SESSION_START(...) AS starttime`, `window_start AS starttime`) or orders its columns
+ * otherwise gets a map after it, so the relation's columns are the select's, as Flink's are.
+ */
+function windowColumns(
+  b: JobBuilder,
+  name: string,
+  q: SelectShape,
+  win: Relation,
+  keys: string[],
+  aggregateNames: string[],
+  restore: (s: string) => string,
+): Relation {
+  const pairs: Array<{ from: string; to: string }> = [];
+  let aggregate = 0;
+  for (const item of q.items) {
+    const out = item.alias ?? item.column;
+    const bound = /^(?:(?:SESSION|HOP|TUMBLE)_(START|END)\s*\(|(window_start|window_end)$)/i.exec(item.expr.trim());
+    if (out !== null && keys.includes(restore(out)) && item.column !== null)
+      pairs.push({ from: restore(out), to: out });
+    else if (bound) {
+      const from = bound[1] ? `window_${bound[1].toLowerCase()}` : bound[2].toLowerCase();
+      pairs.push({ from, to: out ?? from });
+    } else if (AGGREGATE.test(item.expr)) {
+      const n = aggregateNames[aggregate++];
+      if (n !== undefined) pairs.push({ from: n, to: n });
+    } else if (BOUND_FUNCTIONS.test(item.expr)) continue; // window time and the export's ISO bounds
+  }
+  const renamed = pairs.some((p) => p.from !== p.to);
+  const order = pairs.map((p) => win.columns.indexOf(p.from));
+  const reordered = order.some((o, k) => k > 0 && o < order[k - 1]);
+  if (!renamed && !reordered) return win;
+  const id = b.freeId(`${name}_columns`);
+  const q1 = (c: string): string => `\`${c.replace(/`/g, '``')}\``;
+  const select = pairs.map((p) => (p.from === p.to ? q1(p.from) : `${q1(p.from)} AS ${q1(p.to)}`)).join(', ');
+  b.add({ id, type: mapNode.type, config: { select } }, q.pos, null);
+  b.connect(win, id);
+  return { nodes: [id], rowtime: null, columns: pairs.map((p) => p.to) };
 }
