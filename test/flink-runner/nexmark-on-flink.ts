@@ -43,7 +43,6 @@ interface QueryRun {
  * difference; a query that starts to agree fails here so that the list stays true.
  */
 export const NEXMARK_KNOWN_DIFFERENCES: Record<string, string> = {
-  q3: "the import cannot read the join's non-key conditions (A.category = 10, P.state IN ...)",
   q4: 'the import has no node for a subquery in FROM',
   q5: 'the import has no node for a join input that is a subquery',
   q7: 'the import has no node for a join input that is a subquery',
@@ -52,7 +51,6 @@ export const NEXMARK_KNOWN_DIFFERENCES: Record<string, string> = {
   q12: 'PROCTIME(): Weir windows run on event time only',
   q18: "the SELECT around the Top-N reads columns Weir's topn does not write",
   q19: "Flink fails: the file-backed bid table's extra column dateTime_ms reaches the suite's sink through SELECT * (a limit of this test's source rewrite)",
-  q20: "the import cannot read the join's non-key condition A.category = 10",
 };
 
 export function nexmarkOnFlink(line: FlinkLine, knownDifferences: Record<string, string>): void {
