@@ -43,6 +43,15 @@ export function importQuery(
     return null;
   }
   if (q.kind === 'union') return importUnion(b, name, q.branches, q.all, origin, pos);
+  const proctime = q.items.find((i) => /\bPROCTIME\s*\(/i.test(i.expr));
+  if (proctime) {
+    b.problem(
+      proctime.pos,
+      `'${name}': ${proctime.text} is processing time, which Weir has no equivalent of (its windows and joins run on event time); not imported`,
+      'error',
+    );
+    return null;
+  }
   for (const u of q.unsupported) b.problem(u.pos, `'${name}': ${u.what} has no Weir node; left out`, 'error');
   if ('join' in q.from) return importJoin(b, name, q, q.from.join, origin);
   if ('subquery' in q.from) return importTopN(b, name, q, q.from.subquery, origin);
