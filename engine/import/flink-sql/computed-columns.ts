@@ -67,3 +67,9 @@ function qualify(expr: string, columns: string[], q: string): string {
 export function isComputedColumn(column: string | null, rel: Relation): boolean {
   return column !== null && rel.computed?.[column] !== undefined;
 }
+
+/** Whether `text` mentions the column `name` (bare or in backquotes, not as part of a longer name). */
+export function mentions(text: string, name: string): boolean {
+  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`(^|[^A-Za-z0-9_$])\`?${escaped}\`?($|[^A-Za-z0-9_$])`).test(text);
+}

@@ -7,6 +7,7 @@ import { tokenize } from '../../sql/lexer.ts';
 import type { JobBuilder, Relation } from './builder.ts';
 import type { SelectShape } from './query-shape.ts';
 import { inlineComputed } from './computed-columns.ts';
+import { stripQualifier } from './qualifier.ts';
 import { filter as filterNode } from '../../nodes/filter/definition.ts';
 
 function sidesOf(text: string): Set<string> | null {
@@ -30,15 +31,7 @@ export function oneSide(text: string): 'L' | 'R' | null {
 
 /** The condition over that input alone: `L.x` -> `x`. */
 export function stripSide(text: string, side: 'L' | 'R'): string {
-  const toks = tokenize(text);
-  let out = '';
-  let pos = 0;
-  for (let k = 0; k < toks.length; k++)
-    if (toks[k].text === side && toks[k + 1]?.text === '.' && toks[k - 1]?.text !== '.') {
-      out += text.slice(pos, toks[k].start);
-      pos = toks[k + 1].end;
-    }
-  return out + text.slice(pos);
+  return stripQualifier(text, side);
 }
 
 /** Both inputs' computed columns inlined (`L.dateTime` -> `(TO_TIMESTAMP_LTZ(L.dateTime_ms, 3))`). */

@@ -12,6 +12,7 @@ import type { JobBuilder, Relation } from './builder.ts';
 import type { Origin } from './statements.ts';
 import type { QueryShape, SelectItem, SelectShape } from './query-shape.ts';
 import { windowSpec } from './window-spec.ts';
+import { mentions } from './computed-columns.ts';
 import { unquoteIdent } from './values.ts';
 import { filter as filterNode } from '../../nodes/filter/definition.ts';
 import { map as mapNode } from '../../nodes/map/definition.ts';
@@ -92,9 +93,7 @@ export function importTopN(
   // `SELECT *, ROW_NUMBER() ...` has the computed columns too, as Flink's star does (the event-time
   // column stays beside the row unless read).
   const computed = Object.entries(input.computed ?? {}).filter(
-    ([c]) =>
-      (sub.star && c !== input.rowtime) ||
-      new RegExp(`(^|[^A-Za-z0-9_$])\`?${c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\`?($|[^A-Za-z0-9_$])`).test(reads),
+    ([c]) => (sub.star && c !== input.rowtime) || mentions(reads, c),
   );
   if (computed.length > 0) {
     const mid = b.freeId(`${name}_computed`);

@@ -16,7 +16,7 @@ import { windowSpec } from './window-spec.ts';
 import { AGGREGATE, importAggregate } from './aggregate.ts';
 import { importJoin } from './joins.ts';
 import { importTopN } from './topn.ts';
-import { inlineComputed, isComputedColumn } from './computed-columns.ts';
+import { inlineComputed, isComputedColumn, mentions } from './computed-columns.ts';
 import type { Pos } from './tree.ts';
 import { filter as filterNode } from '../../nodes/filter/definition.ts';
 import { map as mapNode } from '../../nodes/map/definition.ts';
@@ -137,9 +137,7 @@ function virtualItems(items: SelectItem[], input: Relation, star: boolean): Set<
   const out = new Set<SelectItem>();
   for (const i of items) {
     if (!bare(i) || !isComputedColumn(i.column, input)) continue;
-    const uses = own.filter((c) =>
-      new RegExp(`(^|[^A-Za-z0-9_$])\`?${escape(c)}\`?($|[^A-Za-z0-9_$])`).test(input.computed![i.column!]),
-    );
+    const uses = own.filter((c) => mentions(input.computed![i.column!], c));
     if (star || uses.every((c) => physical.has(c))) out.add(i);
   }
   return out;
