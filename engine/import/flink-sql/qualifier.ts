@@ -5,6 +5,7 @@
  */
 import { tokenize } from '../../sql/lexer.ts';
 import type { SelectShape } from './query-shape.ts';
+import { unquoteIdent } from './values.ts';
 
 /** `text` without the `alias.` in front of its column references. */
 export function stripQualifier(text: string, alias: string): string {
@@ -40,7 +41,7 @@ export function unqualified(q: SelectShape, alias: string): SelectShape {
       ...i,
       text: s(i.text),
       expr: s(i.expr),
-      column: i.column === null ? null : s(i.column),
+      column: i.column === null ? null : unquoteIdent(s(i.column)),
     })),
     where: q.where === null ? null : s(q.where),
     conditions: q.conditions.map((c) => ({
