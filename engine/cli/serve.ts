@@ -1,5 +1,6 @@
 /**
- * `weir serve [--port N] [--workspace DIR] [--allow-env NAME,...] [--open] [--example NAME]`: the designer in a browser.
+ * `weir serve [--port N] [--workspace DIR] [--allow-env NAME,...] [--flink-gateway URL] [--open] [--example NAME]`:
+ * the designer in a browser.
  * Serves the built renderer (dist/renderer) and the host API over a WebSocket on 127.0.0.1 only,
  * guarded by a per-start token. The first stdout line is exactly
  * `Weir is running at http://127.0.0.1:PORT/?token=...` (scripts and tests read it); everything
@@ -16,10 +17,12 @@ import { startWebServer } from '../host/node/web-server.ts';
 import { envAllowance, parseAllowEnv } from '../host/node/env-allowance.ts';
 import { fileSettingsStore } from '../host/node/settings-store.ts';
 import { HostError } from '../host/common/errors.ts';
+import { gatewayUrl } from '../host/common/flink-schemas.ts';
 import { EXIT_FAILURE, EXIT_INVALID, EXIT_OK, processIO, type CliIO } from './output.ts';
 import { version } from './version.ts';
 
-export const SERVE_USAGE = `Usage: weir serve [--port N] [--workspace DIR] [--allow-env NAME,...] [--open] [--example NAME]
+export const SERVE_USAGE = `Usage: weir serve [--port N] [--workspace DIR] [--allow-env NAME,...] [--flink-gateway URL]
+                  [--open] [--example NAME]
 
 Serves the Weir designer and engine at http://127.0.0.1:PORT/ (this machine only). The address
 printed on the first line carries a token that every request must present.
@@ -29,6 +32,8 @@ printed on the first line carries a token that every request must present.
                     paths outside it are refused
   --allow-env NAMES environment variables (comma-separated) a job may read as its password
                     (passwordEnv) besides those starting with WEIR_; any other is refused
+  --flink-gateway URL  a Flink SQL Gateway Run on Flink may submit to besides those on this machine
+                    and the one saved in the settings (repeatable); any other is refused
   --open            open the address in the default browser
   --example NAME    copy a bundled example into the workspace and open it (e.g. orders-per-user)`;
 
@@ -72,6 +77,7 @@ export async function serveCommand(argv: string[], io: CliIO = processIO): Promi
       open: { type: 'boolean' },
       example: { type: 'string' },
       'allow-env': { type: 'string' },
+      'flink-gateway': { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -88,6 +94,12 @@ export async function serveCommand(argv: string[], io: CliIO = processIO): Promi
   const allowEnv = parseAllowEnv(values['allow-env']);
   if ('bad' in allowEnv) {
     io.err(`weir serve: --allow-env: '${allowEnv.bad}' is not an environment variable name`);
+    return EXIT_INVALID;
+  }
+  const gateways = values['flink-gateway'] ?? [];
+  const badGateway = gateways.find((g) => !gatewayUrl.safeParse(g).success);
+  if (badGateway !== undefined) {
+    io.err(`weir serve: --flink-gateway: '${badGateway}' is not an http(s) URL such as http://flink-gw:8083`);
     return EXIT_INVALID;
   }
   const workspace = resolve(values.workspace ?? process.cwd());
@@ -127,6 +139,7 @@ export async function serveCommand(argv: string[], io: CliIO = processIO): Promi
     initialPath,
     version: version(),
     allowEnv: envAllowance(allowEnv.names),
+    flinkGateways: gateways,
     // The browser has no electron-store: the app's settings live beside the documents they serve.
     settings: fileSettingsStore(join(workspace, SERVE_SETTINGS_FILE)),
   });

@@ -38,6 +38,7 @@ import { previewRun } from '../../runtime/preview/preview-run.ts';
 import { traceRecord } from '../../runtime/preview/trace-record.ts';
 import { checkJobEnv, envAllowance, envRefusal, type EnvAllowance } from './env-allowance.ts';
 import { materializeExample, readExampleIndex } from './examples.ts';
+import { checkGatewayAllowed } from './flink-gateway-allow.ts';
 import { FlinkRuns } from './flink-runs.ts';
 import { memorySettingsStore, type SettingsStore } from './settings-store.ts';
 import { readSinkOutput } from './sink-output.ts';
@@ -70,6 +71,8 @@ export interface LocalHostOptions {
   allowEnv?: EnvAllowance;
   /** Where `getSettings`/`setSettings` keep the app's settings (default: memory, for this host's lifetime). */
   settings?: SettingsStore;
+  /** SQL Gateways `flinkRun` may reach besides loopback ones and the settings' (flink-gateway-allow.ts). */
+  flinkGateways?: readonly string[];
 }
 
 export interface LocalHost extends EngineHost {
@@ -377,6 +380,9 @@ export function createLocalHost(opts: LocalHostOptions): LocalHost {
       }),
     flinkRun: ({ job: input, path, target, flinkVersion, parallelism }) =>
       guard(async () => {
+        // Never a proxy to any host the page names: loopback, --flink-gateway or the saved gateway only.
+        if (target.kind === 'gateway')
+          checkGatewayAllowed(target.url, [...(opts.flinkGateways ?? []), settings.load().flink.gatewayUrl]);
         const { job, baseDir } = await runnableJob(input, path, {});
         return flinkRuns.start({ job, baseDir, target, flinkVersion, ...(parallelism ? { parallelism } : {}) });
       }),

@@ -11,6 +11,8 @@ import type { SelectItem, SelectShape } from './query-shape.ts';
 import { child, children, find, kind, textOf, type Ctx } from './tree.ts';
 import { aggregate as aggregateNode } from '../../nodes/aggregate/definition.ts';
 import { filter as filterNode } from '../../nodes/filter/definition.ts';
+import { map as mapNode } from '../../nodes/map/definition.ts';
+import { inlineComputed } from './computed-columns.ts';
 
 export const AGGREGATE =
   /\b(COUNT|SUM|MIN|MAX|AVG|STDDEV_POP|STDDEV_SAMP|VAR_POP|VAR_SAMP|VARIANCE|FIRST_VALUE|LAST_VALUE|LISTAGG)\s*\(/i;
@@ -25,14 +27,28 @@ export function importAggregate(
   const input = b.relation(table, q.pos, `'${name}'`);
   if (!input) return null;
   const keys: string[] = [];
+  // GROUP BY an expression the select names (`DATE_FORMAT(t, 'yyyy-MM-dd') AS day`): computed by a
+  // map in front, then grouped by that name, as Weir groups by columns.
+  const computedKeys: Array<{ item: SelectItem; expr: string }> = [];
   for (const g of q.groupBy ?? []) {
     if ('column' in g) keys.push(g.column);
-    else if ('other' in g)
-      b.problem(q.pos, `'${name}': GROUP BY ${g.other} is not a column; Weir groups by columns`, 'error');
+    else if ('other' in g) {
+      const item = q.items.find((i) => i.alias !== null && sameText(i.expr, g.other));
+      if (item) {
+        keys.push(item.alias!);
+        computedKeys.push({ item, expr: g.other });
+      } else
+        b.problem(
+          q.pos,
+          `'${name}': GROUP BY ${g.other} is not a column; Weir groups by columns (select the expression with a name to group by it)`,
+          'error',
+        );
+    }
   }
   const aggregates: string[] = [];
   const names: string[] = [];
   for (const item of q.items) {
+    if (computedKeys.some((k) => k.item === item)) continue;
     if (item.column !== null && keys.includes(item.column) && (item.alias === null || item.alias === item.column))
       continue; // a key column: the aggregate node writes its keys first
     if (!AGGREGATE.test(item.expr)) {
@@ -42,7 +58,7 @@ export function importAggregate(
       );
       continue;
     }
-    aggregates.push(asFilter(b.sql, item) ?? item.text);
+    aggregates.push(inlineComputed(asFilter(b.sql, item) ?? item.text, input));
     names.push(item.alias ?? item.expr);
   }
   if (aggregates.length === 0) {
@@ -52,9 +68,16 @@ export function importAggregate(
   let current = input;
   if (q.where !== null) {
     const fid = b.freeId(`${name}_where`);
-    b.add({ id: fid, type: filterNode.type, config: { where: q.where } }, q.pos, null);
+    b.add({ id: fid, type: filterNode.type, config: { where: inlineComputed(q.where, input) } }, q.pos, null);
     b.connect(current, fid);
-    current = { nodes: [fid], rowtime: input.rowtime, columns: input.columns };
+    current = { ...input, nodes: [fid] };
+  }
+  if (computedKeys.length > 0) {
+    const mid = b.freeId(`${name}_keys`);
+    const select = ['*', ...computedKeys.map((k) => `${inlineComputed(k.expr, input)} AS ${k.item.alias}`)].join(', ');
+    b.add({ id: mid, type: mapNode.type, config: { select } }, q.pos, null);
+    b.connect(current, mid);
+    current = { ...input, nodes: [mid] };
   }
   const id = b.freeId(origin?.id ?? name);
   b.add(
@@ -103,4 +126,15 @@ function searchedCase(param: Ctx): Ctx | undefined {
     c = inner[0];
   }
   return c;
+}
+
+/** Two expressions written alike (case and spacing aside, outside quotes). */
+function sameText(a: string, b: string): boolean {
+  const norm = (t: string) =>
+    t
+      .replace(/\s+/g, ' ')
+      .replace(/\s*([(),])\s*/g, '$1')
+      .trim()
+      .toUpperCase();
+  return norm(a) === norm(b);
 }

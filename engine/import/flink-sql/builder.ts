@@ -11,6 +11,11 @@ export interface Relation {
   nodes: string[];
   rowtime: string | null;
   columns: string[];
+  /**
+   * A hand-written source's computed columns (name -> expression over its physical columns), which
+   * Weir's source does not write: a query reading one reads the expression (computed-columns.ts).
+   */
+  computed?: Record<string, string>;
 }
 
 export interface BuiltNode {

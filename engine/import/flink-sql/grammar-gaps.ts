@@ -17,7 +17,7 @@ const MASKS: ReadonlyMap<string, string> = new Map([
 
 /**
  * Keyword forms the grammar lacks (`OVERLAY(s PLACING r FROM p FOR n)`, `TRIM(BOTH c FROM s)`,
- * `EXTRACT(DAY FROM ts)`, `FLOOR(ts TO DAY)`, `x IS NOT JSON`), masked the same way: each keyword
+ * `EXTRACT(DAY FROM ts)`, `FLOOR(ts TO DAY)`, `x IS NOT JSON`, `agg(x) FILTER (WHERE c)`), masked the same way: each keyword
  * becomes a comma or a string literal of its own length, so the call reads as a plain one.
  */
 const KEYWORD_CALLS = new Set(['OVERLAY', 'TRIM', 'EXTRACT', 'FLOOR', 'CEIL', 'CEILING']);
@@ -32,6 +32,12 @@ function maskKeywordForms(sql: string): string {
     const w = words[k][0].toUpperCase();
     if (w === 'JSON' && words[k - 1]?.[0].toUpperCase() === 'NOT' && words[k - 2]?.[0].toUpperCase() === 'IS') {
       chars.splice(words[k].index, 4, ...'NULL');
+      continue;
+    }
+    // `agg(x) FILTER (WHERE c)`: read as `agg(x) + (c)` (the importer keeps the text as written).
+    if (w === 'FILTER' && words[k + 1]?.[0] === '(' && words[k + 2]?.[0].toUpperCase() === 'WHERE') {
+      chars.splice(words[k].index, 6, ...pad('+', 6));
+      chars.splice(words[k + 2].index, 5, ...pad('', 5));
       continue;
     }
     if (!KEYWORD_CALLS.has(w) || words[k + 1]?.[0] !== '(') continue;

@@ -23,6 +23,8 @@ import {
 } from './statements.ts';
 import { importTable } from './tables.ts';
 import { importQuery, isPassThrough } from './views.ts';
+import { toSinkColumns } from './sink-columns.ts';
+import type { Relation } from './builder.ts';
 import { previewSink } from '../../nodes/sink-preview/definition.ts';
 import { eventTimeOf, setConfigKey } from './config-keys.ts';
 
@@ -100,17 +102,15 @@ function importInsert(b: JobBuilder, s: InsertStatement): void {
     return;
   }
   const q = readQuery(b.sql, s.query);
+  let rel: Relation | null = null;
   // The export's INSERT selects the view's columns (casting uncertain ones): a plain edge.
   if (q.kind === 'select' && 'table' in q.from && q.where === null && q.groupBy === null) {
     const input = b.relation(q.from.table, s.pos, `INSERT INTO ${s.target}`);
     if (!input) return;
-    if (q.star || isPassThrough(q.items, input)) {
-      b.connect(input, sink.nodes[0]);
-      return;
-    }
+    if ((q.star && !input.computed) || isPassThrough(q.items, input)) rel = input;
   }
-  const rel = importQuery(b, `${s.target}_query`, q, null, s.pos);
-  if (rel) b.connect(rel, sink.nodes[0]);
+  rel ??= importQuery(b, `${s.target}_query`, q, null, s.pos);
+  if (rel) b.connect(toSinkColumns(b, s.target, rel, sink, s.pos), sink.nodes[0]);
 }
 
 export type { JobNode, TableStatement };

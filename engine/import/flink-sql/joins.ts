@@ -19,6 +19,7 @@ import { sameWindow, windowSpec } from './window-spec.ts';
 import { join as joinNode } from '../../nodes/join/definition.ts';
 import { intervalJoin } from '../../nodes/join-interval/definition.ts';
 import { windowJoin } from '../../nodes/join-window/definition.ts';
+import { filtered, inlineSides, oneSide, stripSide } from './join-sides.ts';
 
 /** The exporter's ISO text for a window join's bounds (Weir's `window_start` / `window_end`). */
 const ISO_BOUND = /^DATE_FORMAT\(\s*(window_start|window_end)\s*,\s*'yyyy-MM-dd''T''HH:mm:ss\.SSS''Z'''\s*\)$/i;
@@ -66,6 +67,7 @@ export function importJoin(
   const rightKeys: string[] = [];
   let bounds = 0;
   let interval: { lower: number; upper: number } | null = null;
+  const pushed: { L: string[]; R: string[] } = { L: [], R: [] };
   for (const c of conditions) {
     const key = keyPair(c, prefix);
     // Equal window bounds are what makes it a window join, not keys of its own.
@@ -84,9 +86,16 @@ export function importJoin(
       interval = bound;
       continue;
     }
+    // A condition on one input only filters that input first (the same rows; for an outer join
+    // only the input whose rows are not kept unmatched).
+    const side = oneSide(prefix(c.text));
+    if (side && (join.kind === 'inner' || join.kind === 'comma' || join.kind === (side === 'R' ? 'left' : 'right'))) {
+      pushed[side].push(stripSide(prefix(c.text), side));
+      continue;
+    }
     b.problem(
       c.pos,
-      `'${name}': join condition ${c.text} is neither a key (L.a = R.b) nor the event-time bound; left out`,
+      `'${name}': join condition ${c.text} is neither a key (L.a = R.b), the event-time bound, nor on one input; left out`,
       'error',
     );
   }
@@ -109,7 +118,7 @@ export function importJoin(
         join.pos,
         `'${name}': windows on ${s.timeCol}; Weir's window join uses the event time ${s.rel.rowtime}`,
       );
-  const { select, columns } = joinSelect(q, prefix, windowed);
+  const { select, columns } = joinSelect(q, prefix, windowed, (t) => inlineSides(t, left.rel, right.rel));
   const keys = { leftKey: leftKeys.join(', '), rightKey: rightKeys.join(', '), select };
   const id = b.freeId(origin?.id ?? name);
   let node: JobNode;
@@ -122,8 +131,8 @@ export function importJoin(
     };
   else node = { id, type: joinNode.type, config: { kind: join.kind === 'comma' ? 'inner' : join.kind, ...keys } };
   b.add(node, q.pos, origin);
-  b.connect(left.rel, id, 'left');
-  b.connect(right.rel, id, 'right');
+  b.connect(filtered(b, name, left.rel, pushed.L, 'left', q), id, 'left');
+  b.connect(filtered(b, name, right.rel, pushed.R, 'right', q), id, 'right');
   // No event-time attribute comes out of a join in the exported script (see the exporter).
   return { nodes: [id], rowtime: null, columns };
 }
@@ -250,6 +259,7 @@ function joinSelect(
   q: SelectShape,
   prefix: (t: string) => string,
   windowed: boolean,
+  inline: (t: string) => string,
 ): { select: string; columns: string[] } {
   const items: string[] = [];
   const columns: string[] = [];
@@ -259,9 +269,18 @@ function joinSelect(
     const iso = windowed ? (ISO_BOUND.exec(expr) ?? /^(window_start|window_end)$/.exec(expr)) : null;
     const ref = REF.exec(expr);
     const own = iso ? iso[1] : ref ? unquoteIdent(ref[2]) : null;
-    const out = item.alias ?? own ?? item.expr;
-    const written = iso ? iso[1] : expr;
-    items.push(item.alias === null || item.alias === own ? written : `${written}${item.text.slice(item.expr.length)}`);
+    // Two inputs' columns of one name: Flink names the second x0 (then x1...), and so does the select here.
+    let out = item.alias ?? own ?? item.expr;
+    for (let n = 0; item.alias === null && columns.includes(out); n++) out = `${own ?? item.expr}${n}`;
+    const written = iso ? iso[1] : inline(expr);
+    const named = item.alias === null && (written !== expr || out !== (own ?? item.expr));
+    items.push(
+      named
+        ? `${written} AS \`${out}\``
+        : item.alias === null || item.alias === own
+          ? written
+          : `${written}${item.text.slice(item.expr.length)}`,
+    );
     columns.push(out);
   }
   return { select: items.join(', '), columns };

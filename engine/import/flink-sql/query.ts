@@ -7,6 +7,7 @@ import { child, children, find, findAll, kind, posOf, textOf, type Ctx } from '.
 import { intervalMs, unquoteIdent } from './values.ts';
 import { conjuncts, readJoinFrom } from './join-from.ts';
 import type { QueryShape, SelectItem, SelectShape, WindowCall } from './query-shape.ts';
+import { unqualified } from './qualifier.ts';
 
 export function readQuery(sql: string, query: Ctx): QueryShape {
   const inner = children(query, 'QueryStatement');
@@ -147,7 +148,20 @@ function readSelect(sql: string, select: Ctx): SelectShape {
         pos: posOf(c),
       });
   }
-  return { kind: 'select', pos: posOf(select), items, star, from, where, conditions, groupBy, unsupported };
+  const shape: SelectShape = {
+    kind: 'select',
+    pos: posOf(select),
+    items,
+    star,
+    from,
+    where,
+    conditions,
+    groupBy,
+    unsupported,
+  };
+  // `FROM bid B`: one table's alias says nothing Weir's nodes need; `B.x` is its column x.
+  const aliasCtx = 'table' in from && fromCtx ? find(fromCtx, 'TableAlias') : undefined;
+  return aliasCtx ? unqualified(shape, unquoteIdent(textOf(sql, aliasCtx).replace(/^AS\s+/i, ''))) : shape;
 }
 
 /** `FROM (SELECT ...) [AS x]`: the inner query (Top-N's ROW_NUMBER is computed in one). */

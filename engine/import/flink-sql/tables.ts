@@ -89,7 +89,15 @@ export function importTable(b: JobBuilder, t: TableStatement, isSink: boolean): 
     );
     return;
   }
-  b.relations.set(t.name, { nodes: [id], rowtime: wm?.column ?? null, columns: t.columns.map((c) => c.name) });
+  // A hand-written table's computed columns are read as their expressions (computed-columns.ts);
+  // the export's (it carries its origin comment) are its rowtime only, kept beside the row.
+  const computed = t.origin === null && t.computed.length > 0 ? t.computed : [];
+  b.relations.set(t.name, {
+    nodes: [id],
+    rowtime: wm?.column ?? null,
+    columns: [...t.columns.map((c) => c.name), ...computed.map((c) => c.name)],
+    ...(computed.length > 0 ? { computed: Object.fromEntries(computed.map((c) => [c.name, c.expr])) } : {}),
+  });
 }
 
 /**

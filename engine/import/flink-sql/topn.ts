@@ -12,6 +12,7 @@ import type { JobBuilder, Relation } from './builder.ts';
 import type { Origin } from './statements.ts';
 import type { QueryShape, SelectItem, SelectShape } from './query-shape.ts';
 import { windowSpec } from './window-spec.ts';
+import { mentions } from './computed-columns.ts';
 import { unquoteIdent } from './values.ts';
 import { filter as filterNode } from '../../nodes/filter/definition.ts';
 import { map as mapNode } from '../../nodes/map/definition.ts';
@@ -86,6 +87,21 @@ export function importTopN(
       `'${name}': windows on ${sub.from.tvf.timeCol}; Weir's window Top-N uses the input's event time ${input.rowtime}`,
     );
   let current = input;
+  // The computed columns of a hand-written source are not in its rows: written here, so that the
+  // Top-N can order by them and writes them (`SELECT *` over the table has them in Flink).
+  const reads = [over.orderBy, ...over.partitionBy, ...q.items.map((i) => i.expr)].join(' ');
+  // `SELECT *, ROW_NUMBER() ...` has the computed columns too, as Flink's star does (the event-time
+  // column stays beside the row unless read).
+  const computed = Object.entries(input.computed ?? {}).filter(
+    ([c]) => (sub.star && c !== input.rowtime) || mentions(reads, c),
+  );
+  if (computed.length > 0) {
+    const mid = b.freeId(`${name}_computed`);
+    const select = ['*', ...computed.map(([c, expr]) => `(${expr}) AS \`${c}\``)].join(', ');
+    b.add({ id: mid, type: mapNode.type, config: { select } }, sub.pos, null);
+    b.connect(current, mid);
+    current = { nodes: [mid], rowtime: input.rowtime, columns: input.columns };
+  }
   if (sub.where !== null) {
     if (window) {
       b.problem(sub.pos, `'${name}': WHERE inside a window Top-N; put a filter before it (left out)`, 'error');
@@ -108,7 +124,9 @@ export function importTopN(
     origin,
   );
   b.connect(current, id);
-  const inputCols = input.columns.filter((c) => c !== input.rowtime);
+  const inputCols = input.columns.filter(
+    (c) => (c !== input.rowtime && input.computed?.[c] === undefined) || computed.some(([k]) => k === c),
+  );
   const columns = [...(window ? WINDOW_BOUNDS : []), ...inputCols, RANK];
   const out: Relation = { nodes: [id], rowtime: null, columns };
   return outerSelect(b, name, q, out, rank);

@@ -16,6 +16,7 @@ import { windowSpec } from './window-spec.ts';
 import { AGGREGATE, importAggregate } from './aggregate.ts';
 import { importJoin } from './joins.ts';
 import { importTopN } from './topn.ts';
+import { inlineComputed, isComputedColumn, mentions } from './computed-columns.ts';
 import type { Pos } from './tree.ts';
 import { filter as filterNode } from '../../nodes/filter/definition.ts';
 import { map as mapNode } from '../../nodes/map/definition.ts';
@@ -42,6 +43,15 @@ export function importQuery(
     return null;
   }
   if (q.kind === 'union') return importUnion(b, name, q.branches, q.all, origin, pos);
+  const proctime = q.items.find((i) => /\bPROCTIME\s*\(/i.test(i.expr));
+  if (proctime) {
+    b.problem(
+      proctime.pos,
+      `'${name}': ${proctime.text} is processing time, which Weir has no equivalent of (its windows and joins run on event time); not imported`,
+      'error',
+    );
+    return null;
+  }
   for (const u of q.unsupported) b.problem(u.pos, `'${name}': ${u.what} has no Weir node; left out`, 'error');
   if ('join' in q.from) return importJoin(b, name, q, q.from.join, origin);
   if ('subquery' in q.from) return importTopN(b, name, q, q.from.subquery, origin);
@@ -68,45 +78,91 @@ export function importQuery(
   const kind = origin?.type;
   if (q.where !== null) {
     const id = b.freeId(passThrough ? (origin?.id ?? name) : `${name}_where`);
-    b.add({ id, type: filterNode.type, config: { where: q.where } }, q.pos, passThrough ? origin : null);
+    const where = inlineComputed(q.where, input);
+    b.add({ id, type: filterNode.type, config: { where } }, q.pos, passThrough ? origin : null);
     b.connect(current, id);
-    current = { nodes: [id], rowtime: input.rowtime, columns: input.columns };
+    current = { ...input, nodes: [id] };
   }
   if (passThrough && q.where !== null) return current;
   if (passThrough && kind !== mapNode.type && !q.star) {
     // An identity SELECT (a helper view): no node of its own.
     return current;
   }
-  const items = q.items.filter((i) => !isRowtimeItem(i, input.rowtime));
+  const items = q.items.filter((i) => !isRowtimeItem(i, input));
+  // Computed columns selected as they are stay computed (a window's DESCRIPTOR, or the sink, reads them).
+  const kept = virtualItems(items, input, q.star);
+  // `SELECT *` over computed columns: the row has the physical ones, the computed stay computed.
   // `expr AS EXPR$i` at position i is Flink's (and Weir's) own name for an unaliased expression.
-  const select = [...(q.star ? ['*'] : []), ...items.map((i, k) => (i.alias === `EXPR$${k}` ? i.expr : i.text))].join(
-    ', ',
-  );
+  const select = [
+    ...(q.star ? ['*'] : []),
+    ...items.flatMap((i, k) => (kept.has(i) ? [] : [selectItem(i, k, input)])),
+  ].join(', ');
   const id = b.freeId(origin?.id ?? name);
   b.add({ id, type: mapNode.type, config: { select } }, q.pos, origin);
   b.connect(current, id);
-  const rowtime = q.items.find((i) => isRowtimeItem(i, input.rowtime)) ? input.rowtime : null;
-  return { nodes: [id], rowtime, columns: items.map((i) => i.alias ?? i.column ?? i.expr) };
+  const rowtime = q.star || q.items.some((i) => (i.alias ?? i.column) === input.rowtime) ? input.rowtime : null;
+  const named = items.map((i) => i.alias ?? i.column ?? i.expr);
+  const computed = Object.fromEntries(
+    [...kept]
+      .map((i) => [i.column!, input.computed![i.column!]] as const)
+      .concat(q.star ? Object.entries(input.computed ?? {}) : []),
+  );
+  return {
+    nodes: [id],
+    rowtime,
+    columns: q.star ? [...input.columns, ...named] : named,
+    ...(Object.keys(computed).length > 0 ? { computed } : {}),
+  };
 }
 
-function isRowtimeItem(i: SelectItem, rowtime: string | null): boolean {
-  return rowtime !== null && (i.alias ?? i.column) === rowtime;
+/** An item as the map writes it: computed columns inlined, named as Flink names them. */
+function selectItem(i: SelectItem, k: number, input: Relation): string {
+  if (i.alias === `EXPR$${k}`) return inlineComputed(i.expr, input);
+  if (isComputedColumn(i.column, input)) return `${inlineComputed(i.expr, input)} AS ${i.expr}`;
+  const expr = inlineComputed(i.expr, input);
+  return expr === i.expr ? i.text : `${expr}${i.text.slice(i.expr.length)}`;
 }
 
-/** Every item a bare input column (or the export's `CAST(c AS T) AS c`): the rows pass unchanged. */
+/** The export's rowtime selected to carry the time attribute: Weir keeps event time beside the row. */
+function isRowtimeItem(i: SelectItem, input: Relation): boolean {
+  return input.rowtime !== null && (i.alias ?? i.column) === input.rowtime && !input.computed?.[input.rowtime];
+}
+
+const bare = (i: SelectItem): boolean => i.column !== null && (i.alias === null || i.alias === i.column);
+
+/** Bare computed columns whose physical columns the select keeps: they stay computed, not written. */
+function virtualItems(items: SelectItem[], input: Relation, star: boolean): Set<SelectItem> {
+  const physical = new Set(items.filter((i) => bare(i) && !isComputedColumn(i.column, input)).map((i) => i.column!));
+  const own = input.columns.filter((c) => input.computed?.[c] === undefined);
+  const out = new Set<SelectItem>();
+  for (const i of items) {
+    if (!bare(i) || !isComputedColumn(i.column, input)) continue;
+    const uses = own.filter((c) => mentions(input.computed![i.column!], c));
+    if (star || uses.every((c) => physical.has(c))) out.add(i);
+  }
+  return out;
+}
+
+/**
+ * Every item a bare input column (or the export's `CAST(c AS T) AS c`), all of them, in order:
+ * the rows pass unchanged. A computed column (not in the row) selected as it is counts as passed
+ * when its physical columns are.
+ */
 export function isPassThrough(items: SelectItem[], input: Relation): boolean {
+  const kept = virtualItems(items, input, false);
+  const names = items.filter((i) => !kept.has(i)).map((i) => i.alias ?? i.column ?? '');
+  const own = input.columns.filter((c) => c !== input.rowtime && input.computed?.[c] === undefined);
   return (
     items.every(
       (i) =>
-        (i.column !== null && (i.alias === null || i.alias === i.column)) ||
+        bare(i) ||
         (i.alias !== null && new RegExp(`^CAST\\(\\s*\`?${escape(i.alias)}\`?\\s+AS\\s+[^)]*\\)$`, 'i').test(i.expr)),
     ) &&
     items.length > 0 &&
+    items.every((i) => !isComputedColumn(i.column, input) || kept.has(i)) &&
     (input.columns.length === 0 ||
-      items.every(
-        (i) =>
-          i.alias === input.rowtime || i.column === input.rowtime || input.columns.includes(i.alias ?? i.column ?? ''),
-      ))
+      (names.every((n) => n === input.rowtime || input.columns.includes(n)) &&
+        names.filter((n) => n !== input.rowtime).join(',') === own.join(',')))
   );
 }
 
@@ -213,9 +269,51 @@ function importWindow(
   b.add(node, q.pos, origin);
   b.connect(input, id);
   const rowtimeItem = q.items.find((i) => /^(window_time|(SESSION|HOP|TUMBLE)_ROWTIME\s*\()/i.test(i.expr));
-  return {
+  const out: Relation = {
     nodes: [id],
     rowtime: rowtimeItem ? (rowtimeItem.alias ?? 'window_time') : null,
     columns: ['window_start', 'window_end', ...keys, ...aggregateNames],
   };
+  return windowColumns(b, name, q, out, keys, aggregateNames, restore);
+}
+
+/**
+ * The window writes its bounds, keys and aggregates in that order; a select that names a bound
+ * otherwise (`SESSION_START(...) AS starttime`, `window_start AS starttime`) or orders its columns
+ * otherwise gets a map after it, so the relation's columns are the select's, as Flink's are.
+ */
+function windowColumns(
+  b: JobBuilder,
+  name: string,
+  q: SelectShape,
+  win: Relation,
+  keys: string[],
+  aggregateNames: string[],
+  restore: (s: string) => string,
+): Relation {
+  const pairs: Array<{ from: string; to: string }> = [];
+  let aggregate = 0;
+  for (const item of q.items) {
+    const out = item.alias ?? item.column;
+    const bound = /^(?:(?:SESSION|HOP|TUMBLE)_(START|END)\s*\(|(window_start|window_end)$)/i.exec(item.expr.trim());
+    if (out !== null && keys.includes(restore(out)) && item.column !== null)
+      pairs.push({ from: restore(out), to: out });
+    else if (bound) {
+      const from = bound[1] ? `window_${bound[1].toLowerCase()}` : bound[2].toLowerCase();
+      pairs.push({ from, to: out ?? from });
+    } else if (AGGREGATE.test(item.expr)) {
+      const n = aggregateNames[aggregate++];
+      if (n !== undefined) pairs.push({ from: n, to: n });
+    } else if (BOUND_FUNCTIONS.test(item.expr)) continue; // window time and the export's ISO bounds
+  }
+  const renamed = pairs.some((p) => p.from !== p.to);
+  const order = pairs.map((p) => win.columns.indexOf(p.from));
+  const reordered = order.some((o, k) => k > 0 && o < order[k - 1]);
+  if (!renamed && !reordered) return win;
+  const id = b.freeId(`${name}_columns`);
+  const q1 = (c: string): string => `\`${c.replace(/`/g, '``')}\``;
+  const select = pairs.map((p) => (p.from === p.to ? q1(p.from) : `${q1(p.from)} AS ${q1(p.to)}`)).join(', ');
+  b.add({ id, type: mapNode.type, config: { select } }, q.pos, null);
+  b.connect(win, id);
+  return { nodes: [id], rowtime: null, columns: pairs.map((p) => p.to) };
 }

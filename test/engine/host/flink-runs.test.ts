@@ -8,6 +8,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { cpSync, existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +21,7 @@ import { createLocalHost, type LocalHost } from '../../../engine/host/node/local
 import { DEFAULT_SETTINGS, fileSettingsStore } from '../../../engine/host/node/settings-store.ts';
 import { buildRunner, flinkSkipReason, freePort, startGateway } from '../../flink-runner/runner-support.ts';
 import { EXAMPLES_DIR } from './host-api-suite.ts';
+import { checkGatewayAllowed } from '../../../engine/host/node/flink-gateway-allow.ts';
 
 async function rejection(p: Promise<unknown>): Promise<HostError> {
   try {
@@ -101,6 +104,67 @@ describe('flinkRun refusals', () => {
       assert.ok(!e.message.includes('\n'));
     } finally {
       process.env.PATH = path;
+      await c.close();
+    }
+  });
+
+  it('a gateway the page names that is neither loopback nor configured is refused before any request (no SSRF)', async () => {
+    // A server standing in for a remote host: any request reaching it would be the proxying refused here.
+    let requests = 0;
+    const server = createServer((_req, res) => {
+      requests++;
+      res.writeHead(404, { 'content-type': 'application/json', connection: 'close' });
+      res.end('{"errors":["not a gateway"]}');
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const port = (server.address() as AddressInfo).port;
+    const c = connect({ flinkGateways: ['http://flink-gw.example:8083'] });
+    try {
+      cpSync(join(EXAMPLES_DIR, 'orders-per-user'), join(c.workspace, 'orders'), { recursive: true });
+      const path = join(c.workspace, 'orders', 'job.weir.json');
+      const job = JSON.parse(readFileSync(path, 'utf8'));
+      const run = (url: string) =>
+        c.api.flinkRun({ job, path, target: { kind: 'gateway', url }, flinkVersion: '1.20' });
+      for (const url of [
+        'http://169.254.169.254/latest/meta-data',
+        'http://10.0.0.7:8083',
+        'https://flink-gw.example:9999',
+      ]) {
+        const e = await rejection(run(url));
+        assert.equal(e.code, 'invalid_request', url);
+        assert.equal(
+          e.message,
+          `the SQL Gateway ${url} is not on this machine and not one the user configured: ` +
+            'save it as the gateway in the Run on Flink settings, or start weir serve with --flink-gateway URL',
+        );
+      }
+      // The allow-list itself: loopback names, the command line's origin, the saved settings' origin.
+      assert.doesNotThrow(() => checkGatewayAllowed('http://localhost:8083', []));
+      assert.doesNotThrow(() => checkGatewayAllowed('http://[::1]:8083/', []));
+      assert.doesNotThrow(() => checkGatewayAllowed('http://127.0.0.2:8083', []));
+      assert.doesNotThrow(() =>
+        checkGatewayAllowed('http://flink-gw.example:8083/v1', ['http://flink-gw.example:8083']),
+      );
+      assert.throws(() => checkGatewayAllowed('http://localhost.evil.example:8083', []), /not on this machine/);
+      assert.throws(() => checkGatewayAllowed('http://flink-gw.example:8084', ['http://flink-gw.example:8083']));
+      // A gateway saved in the settings is the user's choice: allowed (`.invalid` never resolves, so it fails fast).
+      const saved = 'http://flink-gw.invalid:8083';
+      assert.equal((await rejection(run(saved))).code, 'invalid_request');
+      await c.api.setSettings({
+        flink: { target: 'gateway', gatewayUrl: saved, flinkVersion: '1.20', parallelism: 1 },
+      });
+      const reached = await rejection(run(saved));
+      assert.equal(reached.code, 'io_error', 'the saved gateway passes the allow-list');
+      assert.match(reached.message, /cannot reach the SQL Gateway at http:\/\/flink-gw\.invalid:8083/);
+      assert.equal(requests, 0, 'no request reached a refused host');
+      assert.equal(c.events.filter((x) => x.type === 'flink.run').length, 0);
+      // The loopback stand-in is allowed and reached (it is no gateway, so the run is refused after).
+      const local = await rejection(run(`http://127.0.0.1:${port}`));
+      assert.equal(local.code, 'io_error');
+      assert.ok(requests > 0, 'a loopback gateway is reached');
+    } finally {
+      server.closeAllConnections();
+      server.close();
       await c.close();
     }
   });

@@ -109,9 +109,12 @@ test('a hand-written script: tables, union, window TVF, statement set; the rest 
       'more_orders->all_orders',
       'orders->all_orders',
       'orders->totals_by_user',
-      'per_user->totals',
+      'per_user->totals_query',
+      'totals_query->totals',
     ].sort(),
   );
+  // The INSERT leaves window_end out (the sink has no such column): a map keeps the four it selects.
+  assert.deepEqual(byId.totals_query.config, { select: 'window_start, user_id, total, n' });
   // GROUP BY without a window: an aggregate node (its HAVING is reported below).
   assert.deepEqual(byId.totals_by_user.config, { keyBy: 'user_id', aggregates: 'SUM(amount) AS s' });
   // Reported, with positions: the SET without a Weir setting, the kinesis table, CUMULATE, HAVING.

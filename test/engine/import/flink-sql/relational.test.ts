@@ -179,18 +179,34 @@ ON L.cid = R.id AND L.window_start = R.window_start AND L.window_end = R.window_
   assert.deepEqual(errors(job), []);
 });
 
+test("a join condition on one input filters that input first (an outer join's only on its optional side)", () => {
+  const { job, problems } = imported(`
+CREATE VIEW big_paid AS
+SELECT L.order_id, R.name FROM orders AS L JOIN customers AS R ON L.cid = R.id WHERE L.amount > 10 AND (R.name = 'a' OR R.name = 'b');
+CREATE VIEW kept AS
+SELECT L.order_id, R.name FROM orders AS L LEFT JOIN customers AS R ON L.cid = R.id AND L.amount > 10;`);
+  const byId = Object.fromEntries(job.nodes.map((n) => [n.id, n]));
+  assert.deepEqual(byId.big_paid_left.config, { where: 'amount > 10' });
+  assert.deepEqual(byId.big_paid_right.config, { where: "(name = 'a' OR name = 'b')" });
+  const edges = job.edges.map((e) => `${e.from}->${e.to}${e.toPort ? `:${e.toPort}` : ''}`);
+  assert.ok(edges.includes('big_paid_left->big_paid:left') && edges.includes('big_paid_right->big_paid:right'));
+  // LEFT JOIN keeps every order: a condition on the orders in ON cannot filter them first.
+  assert.ok(problems.some((p) => /'kept': join condition L\.amount > 10/.test(p.message) && p.severity === 'error'));
+});
+
 test('what these nodes cannot hold is reported with line and column, never dropped', () => {
   const { sql, problems } = imported(`
 CREATE VIEW odd_join AS
-SELECT L.order_id, R.name FROM orders AS L JOIN customers AS R ON L.cid = R.id AND L.amount > 10;
+SELECT L.order_id, R.name FROM orders AS L JOIN customers AS R ON L.cid = R.id AND L.amount > R.id;
 CREATE VIEW three AS
 SELECT a.order_id FROM orders a JOIN customers b ON a.cid = b.id JOIN customers c ON a.cid = c.id;
 CREATE VIEW big_customers AS SELECT cid, SUM(amount) AS total FROM orders GROUP BY cid HAVING SUM(amount) > 100;
 CREATE VIEW not_top AS
 SELECT * FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY cid ORDER BY ts) AS rownum FROM orders) WHERE rownum > 2;`);
   const find = (re: RegExp) => problems.find((p) => re.test(p.message));
-  const cond = find(/join condition L\.amount > 10/);
-  assert.deepEqual([cond?.line, cond?.column, cond?.severity], [...at(sql, 'L.amount > 10'), 'error']);
+  // A condition on both inputs that is no key (one on one input only filters that input: below).
+  const cond = find(/join condition L\.amount > R\.id/);
+  assert.deepEqual([cond?.line, cond?.column, cond?.severity], [...at(sql, 'L.amount > R.id'), 'error']);
   const three = find(/'three'.*more than two relations/);
   assert.deepEqual([three?.line, three?.severity], [at(sql, 'a JOIN customers b')[0], 'error']);
   const having = find(/'big_customers': HAVING/);
