@@ -40,6 +40,15 @@ export class Decimal {
     const n = Number(this.toString());
     return n === 0 ? 0 : n;
   }
+
+  /**
+   * Rows are JSON and every operator turns a DECIMAL result back into a number (toJsValue); should
+   * one still reach a sink, it is written as that number rather than failing the job with "Do not
+   * know how to serialize a BigInt" from its unscaled digits.
+   */
+  toJSON(): number {
+    return this.toNumber();
+  }
 }
 
 const TEN = 10n;
