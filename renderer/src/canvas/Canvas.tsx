@@ -16,7 +16,7 @@ import {
 import { docStore, useDoc } from '../state.ts';
 import { pruneMeasured } from './measuredStore.ts';
 import { uiStore, useUi } from '../ui/uiStore.ts';
-import { typeInfo } from '../model/catalog.ts';
+import { NOTE_COLOR, nodeColor } from '../model/nodeColors.ts';
 import { JobNodeView } from './JobNodeView.tsx';
 import { useFlowEdges, useFlowNodes } from './useFlowElements.ts';
 import { useCanvasHandlers } from './useCanvasHandlers.ts';
@@ -34,16 +34,10 @@ const edgeTypes = { live: LiveEdge };
 const GRID: [number, number] = [16, 16];
 const MULTI_SELECT_KEYS = ['Shift', 'Meta', 'Control'];
 
-const GROUP_COLORS: Record<string, string> = {
-  Sources: '#3fb68b',
-  Transforms: '#5b8def',
-  Windows: '#c58af9',
-  Sinks: '#f0a04b',
-};
 function minimapColor(n: CanvasNode): string {
-  if (n.type === 'note') return '#b59a3a';
+  if (n.type === 'note') return NOTE_COLOR;
   if (n.type === 'wgroup') return 'rgba(139,149,163,.18)';
-  return GROUP_COLORS[typeInfo(n.data.node.type).group] ?? '#888';
+  return nodeColor(docStore.getState().job.nodes, n.data.node);
 }
 
 // The hovered edge shows its schema popover (LiveEdge); module scope keeps the props stable.
