@@ -8,6 +8,7 @@ import { addNodeAt, addNodeConnected } from '../canvas/commands.ts';
 import { uiStore, useUi } from '../ui/uiStore.ts';
 import { freeSpot } from '../model/freeSpot.ts';
 import { docStore } from '../state.ts';
+import { focusNode } from '../canvas/focusNode.ts';
 
 export function QuickAdd() {
   const qa = useUi((s) => s.quickAdd);
@@ -33,10 +34,12 @@ export function QuickAdd() {
     const item = items[i];
     if (!item) return;
     const flow = Number.isNaN(qa.flow.x) ? rf.screenToFlowPosition(qa.screen) : qa.flow;
-    if (qa.connectFrom) addNodeConnected(item.type, { x: flow.x, y: flow.y - 28 }, qa.connectFrom);
-    // The keyboard asks for the same place every time: the next node goes below the last one.
-    else addNodeAt(item.type, freeSpot(docStore.getState().job, { x: flow.x - 20, y: flow.y - 20 }));
+    const id = qa.connectFrom
+      ? addNodeConnected(item.type, { x: flow.x, y: flow.y - 28 }, qa.connectFrom)
+      : // The keyboard asks for the same place every time: the next node goes below the last one.
+        addNodeAt(item.type, freeSpot(docStore.getState().job, { x: flow.x - 20, y: flow.y - 20 }));
     close();
+    focusNode(id);
   };
   return (
     <div
