@@ -22,7 +22,8 @@ import { useFlowEdges, useFlowNodes } from './useFlowElements.ts';
 import { useCanvasHandlers } from './useCanvasHandlers.ts';
 import { LiveEdge } from '../live/LiveEdge.tsx';
 import { DriftBanner } from './DriftBanner.tsx';
-import { bindScreenToFlow } from './commands.ts';
+import { bindScreenToFlow, zoomToFit } from './commands.ts';
+import { fitGraph } from './fitGraph.ts';
 import { GroupView, NoteView } from './AnnotationViews.tsx';
 import { useGroupNodes, useNoteNodes } from './useAnnotationElements.ts';
 import type { CanvasNode } from './noteChanges.ts';
@@ -65,7 +66,7 @@ function useFitOnRequest() {
     if (docStore.getState().job.nodes.length === 0) return;
     // Wait a frame so freshly loaded nodes are measured before fitting.
     const t = requestAnimationFrame(() => {
-      void rf.fitView({ padding: 0.12, maxZoom: 1.1, duration: fitRequest ? 200 : 0 });
+      fitGraph(rf, fitRequest ? 200 : 0);
     });
     return () => cancelAnimationFrame(t);
   }, [rf, docVersion, fitRequest]);
@@ -148,7 +149,8 @@ export function Canvas() {
             maskColor="rgba(12,15,20,0.7)"
           />
         )}
-        <Controls showInteractive={false} />
+        {/* Its fit button fits as Fit does (clear of the minimap, readable): React Flow's fit, then ours. */}
+        <Controls showInteractive={false} onFitView={zoomToFit} />
         <BadgeScale />
       </ReactFlow>
       <DriftBanner />
