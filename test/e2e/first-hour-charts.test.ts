@@ -1,7 +1,8 @@
 /**
  * Issue 26, point 6: the Metrics charts of a short, finished run: the x axis spans the run (seconds,
  * not years), no two value ticks read the same (`1/s, 1/s, 0/s` before), and each operator's line
- * wears its node's colour on the canvas.
+ * wears its node's colour on the canvas. At 1280 px the toolbar still shows the job's whole name
+ * beside the run's status and uptime.
  */
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -45,6 +46,13 @@ describe('the Metrics charts of a short, finished run', { skip }, () => {
   after(async () => {
     await browser?.close();
     await serve?.close();
+  });
+
+  it("the toolbar shows the job's whole name beside the finished run's status and uptime", async () => {
+    await page.getByTestId('uptime').waitFor();
+    const name = page.getByTestId('job-name');
+    const fits = await name.evaluate((el) => el.scrollWidth <= el.clientWidth);
+    assert.ok(fits, `the name is cut: ${await name.evaluate((el) => `${el.scrollWidth} > ${el.clientWidth}`)}`);
   });
 
   it('the x axis spans the run, in seconds', async () => {
