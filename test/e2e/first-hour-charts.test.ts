@@ -4,35 +4,23 @@
  * wears its node's colour on the canvas. At 1280 px the toolbar still shows the job's whole name
  * beside the run's status and uptime.
  */
-import { describe, it, before, after } from 'node:test';
+import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser, Page } from 'playwright-core';
-import {
-  artifactPath,
-  chromiumOrSkip,
-  ensureRenderer,
-  launchChromium,
-  startServe,
-  type ServeProcess,
-} from './support/serve.ts';
+import type { Page } from 'playwright-core';
+import { artifactPath, chromiumOrSkip } from './support/serve.ts';
+import { servedApp } from './support/app.ts';
 import { waitStatus } from './live-support.ts';
 
 const skip = chromiumOrSkip();
 const CHARTS = ['chart-throughput', 'chart-lag', 'chart-backpressure', 'chart-cp-duration', 'chart-cp-size'];
 
 describe('the Metrics charts of a short, finished run', { skip }, () => {
-  let serve: ServeProcess;
-  let browser: Browser;
+  const app = servedApp();
   let page: Page;
   let wall = 0;
 
   before(async () => {
-    ensureRenderer();
-    serve = await startServe();
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    await page.goto(serve.url);
-    await page.getByTestId('app-ready').waitFor({ timeout: 30_000 });
+    page = app.page;
     await page.getByTestId('examples').click();
     await page.getByTestId('example-orders-per-user').click();
     await page.getByTestId('job-name').filter({ hasText: 'orders-per-user' }).waitFor();
@@ -42,10 +30,6 @@ describe('the Metrics charts of a short, finished run', { skip }, () => {
     wall = (Date.now() - t0) / 1000;
     await page.getByTestId('live-tab-metrics').click();
     await page.getByTestId('chart-throughput').waitFor();
-  });
-  after(async () => {
-    await browser?.close();
-    await serve?.close();
   });
 
   it("the toolbar shows the job's whole name beside the finished run's status and uptime", async () => {

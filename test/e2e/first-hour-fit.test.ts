@@ -4,19 +4,11 @@
  * 8-node Nexmark q5 chain, too long to read when fitted whole (it would need zoom ~0.3, ~4 px text),
  * stops at that zoom and shows its start, still clear of the minimap.
  */
-import { describe, it, before, after } from 'node:test';
+import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import {
-  artifactPath,
-  chromiumOrSkip,
-  ensureRenderer,
-  launchChromium,
-  startServe,
-  type ServeProcess,
-} from './support/serve.ts';
+import type { Page } from 'playwright-core';
+import { artifactPath, chromiumOrSkip } from './support/serve.ts';
+import { openWorkspaceFile, servedApp } from './support/app.ts';
 import { viewportSettled } from './designer-helpers.ts';
 
 const skip = chromiumOrSkip();
@@ -65,22 +57,10 @@ const overlaps = (a: Rect, b: Rect) =>
   a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
 describe('Fit with the live panel open at 1280 x 800', { skip }, () => {
-  let serve: ServeProcess;
-  let browser: Browser;
+  const app = servedApp({ files: { 'eight.weir.json': EIGHT } });
   let page: Page;
-
-  before(async () => {
-    ensureRenderer();
-    serve = await startServe();
-    writeFileSync(join(serve.workspace, 'eight.weir.json'), JSON.stringify(EIGHT));
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    await page.goto(serve.url);
-    await page.getByTestId('app-ready').waitFor({ timeout: 30_000 });
-  });
-  after(async () => {
-    await browser?.close();
-    await serve?.close();
+  before(() => {
+    page = app.page;
   });
 
   async function fit() {
@@ -111,9 +91,7 @@ describe('Fit with the live panel open at 1280 x 800', { skip }, () => {
   }
 
   it('an 8-node graph fits inside the visible canvas, clear of the minimap and controls, readable', async () => {
-    await page.getByTestId('doc-open').click();
-    await page.getByTestId('file-eight.weir.json').click();
-    await page.getByTestId('job-name').filter({ hasText: 'eight' }).waitFor();
+    await openWorkspaceFile(page, 'eight.weir.json', 'eight');
     const f = await fit();
     assert.equal(f.nodes.length, 8);
     assert.ok(f.zoom >= READABLE, `zoom ${f.zoom}`);

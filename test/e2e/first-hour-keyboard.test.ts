@@ -4,19 +4,11 @@
  * from where Tab walked 31 stops back); and C offers new nodes too: picking one adds it right of the
  * selected node, where no node is, connected to it.
  */
-import { describe, it, before, after } from 'node:test';
+import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import {
-  artifactPath,
-  chromiumOrSkip,
-  ensureRenderer,
-  launchChromium,
-  startServe,
-  type ServeProcess,
-} from './support/serve.ts';
+import type { Page } from 'playwright-core';
+import { artifactPath, chromiumOrSkip } from './support/serve.ts';
+import { openWorkspaceFile, servedApp } from './support/app.ts';
 import { dragPort } from './designer-helpers.ts';
 
 const skip = chromiumOrSkip();
@@ -34,25 +26,11 @@ const PAIR = {
 };
 
 describe('focus after adding and connecting from the keyboard', { skip }, () => {
-  let serve: ServeProcess;
-  let browser: Browser;
+  const app = servedApp({ files: { 'pair.weir.json': PAIR } });
   let page: Page;
-
   before(async () => {
-    ensureRenderer();
-    serve = await startServe();
-    writeFileSync(join(serve.workspace, 'pair.weir.json'), JSON.stringify(PAIR));
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    await page.goto(serve.url);
-    await page.getByTestId('app-ready').waitFor({ timeout: 30_000 });
-    await page.getByTestId('doc-open').click();
-    await page.getByTestId('file-pair.weir.json').click();
-    await page.getByTestId('job-name').filter({ hasText: 'pair' }).waitFor();
-  });
-  after(async () => {
-    await browser?.close();
-    await serve?.close();
+    page = app.page;
+    await openWorkspaceFile(page, 'pair.weir.json', 'pair');
   });
 
   const ids = () => page.locator('.react-flow__node').evaluateAll((els) => els.map((e) => e.getAttribute('data-id')));
@@ -93,7 +71,7 @@ describe('focus after adding and connecting from the keyboard', { skip }, () => 
 
   it('C then a new type adds that node right of the selected one, connected, focused, on free ground', async () => {
     const map = (await ids()).find((i) => i?.startsWith('map'))!;
-    await page.keyboard.press('Enter'); // selects the focused map node
+    await page.locator(`.react-flow__node[data-id="${map}"]`).click();
     await page
       .getByTestId('node-form')
       .and(page.locator(`[data-node-id="${map}"]`))

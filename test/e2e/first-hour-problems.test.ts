@@ -3,19 +3,11 @@
  * in the status bar (and its line selects the node), not only outlined on the canvas; and a new or
  * opened document shows the inspector from its top, not at the previous document's scroll position.
  */
-import { describe, it, before, after } from 'node:test';
+import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import {
-  artifactPath,
-  chromiumOrSkip,
-  ensureRenderer,
-  launchChromium,
-  startServe,
-  type ServeProcess,
-} from './support/serve.ts';
+import type { Page } from 'playwright-core';
+import { artifactPath, chromiumOrSkip } from './support/serve.ts';
+import { openWorkspaceFile, servedApp } from './support/app.ts';
 
 const skip = chromiumOrSkip();
 
@@ -36,30 +28,12 @@ const MISSING = {
 };
 
 describe('problems in the status bar, the inspector of a fresh document', { skip }, () => {
-  let serve: ServeProcess;
-  let browser: Browser;
+  const app = servedApp({ files: { 'missing.weir.json': MISSING }, acceptDialogs: true });
   let page: Page;
-
-  before(async () => {
-    ensureRenderer();
-    serve = await startServe();
-    writeFileSync(join(serve.workspace, 'missing.weir.json'), JSON.stringify(MISSING));
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    page.on('dialog', (d) => void d.accept());
-    await page.goto(serve.url);
-    await page.getByTestId('app-ready').waitFor({ timeout: 30_000 });
+  before(() => {
+    page = app.page;
   });
-  after(async () => {
-    await browser?.close();
-    await serve?.close();
-  });
-
-  const openFile = async (file: string, name: string) => {
-    await page.getByTestId('doc-open').click();
-    await page.getByTestId(`file-${file}`).click();
-    await page.getByTestId('job-name').filter({ hasText: name }).waitFor();
-  };
+  const openFile = (file: string, name: string) => openWorkspaceFile(page, file, name);
 
   it('a missing input file is counted in the status bar and its line selects the node', async () => {
     await openFile('missing.weir.json', 'missing-input');

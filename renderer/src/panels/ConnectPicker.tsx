@@ -46,6 +46,7 @@ export function ConnectPicker() {
   const [query, setQuery] = useState('');
   const [active, setActive] = useState(0);
   const input = useRef<HTMLInputElement>(null);
+  const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (from) {
       setQuery('');
@@ -88,7 +89,12 @@ export function ConnectPicker() {
     focusNode(c.to);
   };
   return (
-    <div className="quickadd connect-picker" data-testid="connect-picker" onMouseDown={(e) => e.stopPropagation()}>
+    <div
+      ref={box}
+      className="quickadd connect-picker"
+      data-testid="connect-picker"
+      onMouseDown={(e) => e.stopPropagation()}
+    >
       <div className="connect-picker__title">
         Connect <b>{source.name || source.id}</b> to…
       </div>
@@ -102,7 +108,13 @@ export function ConnectPicker() {
           setQuery(e.target.value);
           setActive(0);
         }}
-        onBlur={() => setTimeout(close, 150)}
+        // Closes once focus has left the popup, read 150 ms later (a click on an item lands first).
+        // Not when it is gone or open again by then: a stale timer closed the next picker.
+        onBlur={() =>
+          setTimeout(() => {
+            if (box.current && !box.current.contains(document.activeElement)) close();
+          }, 150)
+        }
         onKeyDown={(e) => {
           if (e.key === 'ArrowDown') {
             e.preventDefault();

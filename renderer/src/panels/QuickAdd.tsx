@@ -15,6 +15,7 @@ export function QuickAdd() {
   const [query, setQuery] = useState('');
   const [active, setActive] = useState(0);
   const input = useRef<HTMLInputElement>(null);
+  const box = useRef<HTMLDivElement>(null);
   const rf = useReactFlow();
   useEffect(() => {
     if (qa) {
@@ -43,6 +44,7 @@ export function QuickAdd() {
   };
   return (
     <div
+      ref={box}
       className="quickadd"
       style={{ left: qa.screen.x, top: qa.screen.y }}
       data-testid="quick-add"
@@ -58,7 +60,13 @@ export function QuickAdd() {
           setQuery(e.target.value);
           setActive(0);
         }}
-        onBlur={() => setTimeout(close, 150)}
+        // Closes once focus has left the popup, read 150 ms later (a click on an item lands first).
+        // Not when it is gone or open again by then: a stale timer closed the next picker.
+        onBlur={() =>
+          setTimeout(() => {
+            if (box.current && !box.current.contains(document.activeElement)) close();
+          }, 150)
+        }
         onKeyDown={(e) => {
           if (e.key === 'ArrowDown') {
             e.preventDefault();
