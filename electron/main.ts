@@ -153,7 +153,8 @@ async function start(): Promise<void> {
         const r = await dialog.showOpenDialog(win!, {
           title: 'Open job',
           defaultPath: workspace,
-          filters: JOB_FILTERS,
+          // A .sql script opens in Import Flink SQL (renderer/src/documents/actions.ts).
+          filters: [...JOB_FILTERS, { name: 'Flink SQL scripts', extensions: ['sql'] }],
           properties: ['openFile'],
         });
         const path = r.canceled ? null : (r.filePaths[0] ?? null);

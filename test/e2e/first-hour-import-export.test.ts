@@ -1,10 +1,12 @@
 /**
- * Issue 26, point 4: Import Flink SQL is reachable in the served build (a toolbar button, and by
- * dropping a .sql file on the window), and the Export dialog offers the Flink version and the path
+ * Issue 26, point 4: Import Flink SQL is reachable in the served build (a toolbar button, by
+ * dropping a .sql file on the window, and from Open, which lists the workspace's .sql scripts), and the Export dialog offers the Flink version and the path
  * prefix that `weir export --flink-version --path-prefix` has.
  */
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import {
   artifactPath,
@@ -77,6 +79,18 @@ describe('Import Flink SQL and the Export options in the served build', { skip }
     await page.getByTestId('import-flink-sql-problems').waitFor();
     assert.equal(await page.getByTestId('import-flink-sql-text').inputValue(), SCRIPT);
     await page.screenshot({ path: artifactPath('first-hour-import-drop.png') });
+    await page.getByTestId('import-flink-sql-open').click();
+    await page.waitForFunction(() => document.querySelectorAll('.react-flow__node').length === 3);
+  });
+
+  it('Open lists the Flink SQL scripts of the workspace and imports the one picked', async () => {
+    writeFileSync(join(serve.workspace, 'orders.sql'), SCRIPT);
+    await page.getByTestId('doc-new').click();
+    await page.waitForFunction(() => document.querySelectorAll('.react-flow__node').length === 0);
+    await page.getByTestId('doc-open').click();
+    await page.getByTestId('file-orders.sql').click();
+    await page.getByTestId('import-flink-sql-problems').waitFor();
+    assert.equal(await page.getByTestId('import-flink-sql-text').inputValue(), SCRIPT);
     await page.getByTestId('import-flink-sql-open').click();
     await page.waitForFunction(() => document.querySelectorAll('.react-flow__node').length === 3);
   });

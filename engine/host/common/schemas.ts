@@ -188,9 +188,14 @@ export const requestSchemas = {
   }),
   /** Shows a folder in the system's file manager (Electron only; served mode rejects with `unsupported`). */
   openFolder: z.strictObject({ folder: path }),
-  /** Documents: a workspace folder in served mode; native dialogs feed paths in Electron. */
+  /**
+   * Documents: a workspace folder in served mode; native dialogs feed paths in Electron. listFiles
+   * answers job files (`.weir.json`) and Flink SQL scripts (`.sql`).
+   */
   listFiles: z.strictObject({ dir: z.string().max(4096).optional() }),
   readJob: z.strictObject({ path }),
+  /** A `.sql` file's text, for Import Flink SQL (listFiles lists them beside the job files). */
+  readSqlScript: z.strictObject({ path }),
   writeJob: z.strictObject({ path, job: jobObject }),
   listExamples: empty,
   /** Copies the example's folder into the workspace (once) and returns the copy's job. */
@@ -347,6 +352,7 @@ export const resultSchemas = {
   openFolder: voidResult,
   listFiles: z.array(z.object({ path: z.string(), name: z.string(), modified: z.number() })),
   readJob: z.object({ path: z.string(), job: z.unknown() }),
+  readSqlScript: z.object({ path: z.string(), sql: z.string() }),
   writeJob: z.object({ path: z.string() }),
   listExamples: z.array(z.object({ id: z.string(), name: z.string(), description: z.string(), path: z.string() })),
   openExample: z.object({ path: z.string(), job: z.unknown() }),

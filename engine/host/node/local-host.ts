@@ -324,6 +324,7 @@ export function createLocalHost(opts: LocalHostOptions): LocalHost {
 
     listFiles: ({ dir }) => guard(() => files.list(dir)),
     readJob: ({ path }) => guard(() => files.readJob(path)),
+    readSqlScript: ({ path }) => guard(() => files.readSqlScript(path)),
     writeJob: ({ path, job }) => guard(() => files.writeJob(path, job)),
     listExamples: () => guard(() => readExampleIndex(opts.examplesDir)),
     openExample: ({ id }) =>

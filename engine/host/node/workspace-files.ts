@@ -1,5 +1,6 @@
 /**
- * Job files under a workspace folder: the only files the host API lets a UI list, read or write.
+ * Job files (and Flink SQL scripts to import) under a workspace folder: the only files the host API
+ * lets a UI list, read or write.
  * A path is allowed when, after resolving `..` and every symlink, it lies inside one of the
  * allowed roots (or is a file the user granted through a native dialog). Anything else is
  * `forbidden_path`, whatever the spelling.
@@ -128,7 +129,7 @@ export class WorkspaceFiles {
         if (e.name.startsWith('.')) continue;
         const p = join(d, e.name);
         if (e.isDirectory() && depth < 4 && !SKIP_DIRS.has(e.name)) await walk(p, depth + 1);
-        else if (e.isFile() && e.name.endsWith('.weir.json')) {
+        else if (e.isFile() && (e.name.endsWith('.weir.json') || e.name.endsWith('.sql'))) {
           const st = await fs.stat(p).catch(() => null);
           if (st) out.push({ path: p, name: relative(start, p) || e.name, modified: st.mtimeMs });
         }
@@ -138,15 +139,15 @@ export class WorkspaceFiles {
     return out.sort((a, b) => a.name.localeCompare(b.name));
   }
 
-  async readJob(p: string): Promise<{ path: string; job: unknown }> {
+  /** A job or script file's text: a file inside the allowed roots, at most MAX_JOB_BYTES. */
+  private async readText(p: string, what: string): Promise<{ real: string; text: string }> {
     const real = await this.resolve(p, 'read');
-    let text: string;
     try {
       const st = await fs.stat(real);
       if (!st.isFile()) throw new HostError('not_found', `${p}: not a file`);
       if (st.size > MAX_JOB_BYTES)
-        throw new HostError('invalid_job', `${p}: ${st.size} bytes is too large for a job file`);
-      text = await fs.readFile(real, 'utf8');
+        throw new HostError('invalid_job', `${p}: ${st.size} bytes is too large for a ${what}`);
+      return { real, text: await fs.readFile(real, 'utf8') };
     } catch (err) {
       if (err instanceof HostError) throw err;
       const code = (err as NodeJS.ErrnoException).code;
@@ -155,11 +156,22 @@ export class WorkspaceFiles {
         `${p}: ${code === 'ENOENT' ? 'no such file' : (err as Error).message}`,
       );
     }
+  }
+
+  async readJob(p: string): Promise<{ path: string; job: unknown }> {
+    const { real, text } = await this.readText(p, 'job file');
     try {
       return { path: real, job: JSON.parse(text) };
     } catch (err) {
       throw new HostError('invalid_job', `${p}: not valid JSON (${(err as Error).message})`);
     }
+  }
+
+  /** A Flink SQL script to import (a `.sql` file: nothing else is read through this door). */
+  async readSqlScript(p: string): Promise<{ path: string; sql: string }> {
+    if (!/\.sql$/i.test(p)) throw new HostError('forbidden_path', `${p}: a Flink SQL script must end in .sql`);
+    const { real, text } = await this.readText(p, 'script');
+    return { path: real, sql: text };
   }
 
   /** Atomic: written to a temp file beside it, then renamed over it. */

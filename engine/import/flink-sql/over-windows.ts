@@ -2,8 +2,13 @@
  * OVER aggregations (`SUM(x) OVER (PARTITION BY ... ORDER BY ...)`) have no Weir node, and
  * dt-sql-parser's FlinkSQL grammar reads them as a cascade of syntax errors across the rest of the
  * statement (valid SQL after it, such as CAST(NULL AS TIMESTAMP(3)), included). The importer says
- * it once instead: one error at each OVER, and the statement's syntax errors dropped.
+ * it once instead: one error at each OVER, and the statement's syntax errors dropped. An OVER the
+ * grammar does read (`... OVER (...) AS total`) gets the same error from views.ts.
  */
+/** The one error of a statement with an OVER aggregation (the CLI writes nothing on it: import-command.ts). */
+export const OVER_UNSUPPORTED =
+  'OVER aggregations have no Weir node (this statement was left out): use a window node (tumbling, sliding, session) or an aggregate';
+
 /** A problem at a 1-based place (statements.ts's ScriptProblem, which takes these as they are). */
 interface ScriptProblem {
   line: number;
@@ -60,8 +65,7 @@ export function overFailures(
     ...failed.map((s) => ({
       ...place(sql, s.at),
       severity: 'error' as const,
-      message:
-        'OVER aggregations have no Weir node (this statement was left out): use a window node (tumbling, sliding, session) or an aggregate',
+      message: OVER_UNSUPPORTED,
     })),
     ...syntaxErrors.filter((p) => !inside(p)),
   ].sort((a, b) => a.line - b.line || a.column - b.column);

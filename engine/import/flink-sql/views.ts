@@ -7,6 +7,7 @@
  * they came from. What has no Weir node (CUMULATE, HAVING, ORDER BY, other joins...) is
  * reported with its position.
  */
+import { OVER_UNSUPPORTED } from './over-windows.ts';
 import type { JobNode } from '../../graph/types.ts';
 import type { JobBuilder, Relation } from './builder.ts';
 import type { Origin } from './statements.ts';
@@ -55,6 +56,13 @@ export function importQuery(
   for (const u of q.unsupported) b.problem(u.pos, `'${name}': ${u.what} has no Weir node; left out`, 'error');
   if ('join' in q.from) return importJoin(b, name, q, q.from.join, origin);
   if ('subquery' in q.from) return importTopN(b, name, q, q.from.subquery, origin);
+  // An OVER aggregation the grammar read (over-windows.ts reports those it fails on) has no Weir
+  // node either: the statement is left out, with the same one error, rather than a map Weir refuses.
+  const over = q.items.find((i) => i.over)?.over;
+  if (over) {
+    b.problem(over.pos, OVER_UNSUPPORTED, 'error');
+    return null;
+  }
   if ('other' in q.from) {
     b.problem(
       q.from.pos,

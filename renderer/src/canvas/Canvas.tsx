@@ -16,14 +16,15 @@ import {
 import { docStore, useDoc } from '../state.ts';
 import { pruneMeasured } from './measuredStore.ts';
 import { uiStore, useUi } from '../ui/uiStore.ts';
-import { typeInfo } from '../model/catalog.ts';
+import { NOTE_COLOR, nodeColor } from '../model/nodeColors.ts';
 import { JobNodeView } from './JobNodeView.tsx';
 import { useFlowEdges, useFlowNodes } from './useFlowElements.ts';
 import { useCanvasHandlers } from './useCanvasHandlers.ts';
 import { LiveEdge } from '../live/LiveEdge.tsx';
 import { DriftBanner } from './DriftBanner.tsx';
 import { CanvasOverlays } from '../debug/CanvasOverlays.tsx';
-import { bindScreenToFlow } from './commands.ts';
+import { bindScreenToFlow, zoomToFit } from './commands.ts';
+import { fitGraph } from './fitGraph.ts';
 import { GroupView, NoteView } from './AnnotationViews.tsx';
 import { useGroupNodes, useNoteNodes } from './useAnnotationElements.ts';
 import type { CanvasNode } from './noteChanges.ts';
@@ -35,16 +36,10 @@ const edgeTypes = { live: LiveEdge };
 const GRID: [number, number] = [16, 16];
 const MULTI_SELECT_KEYS = ['Shift', 'Meta', 'Control'];
 
-const GROUP_COLORS: Record<string, string> = {
-  Sources: '#3fb68b',
-  Transforms: '#5b8def',
-  Windows: '#c58af9',
-  Sinks: '#f0a04b',
-};
 function minimapColor(n: CanvasNode): string {
-  if (n.type === 'note') return '#b59a3a';
+  if (n.type === 'note') return NOTE_COLOR;
   if (n.type === 'wgroup') return 'rgba(139,149,163,.18)';
-  return GROUP_COLORS[typeInfo(n.data.node.type).group] ?? '#888';
+  return nodeColor(docStore.getState().job.nodes, n.data.node);
 }
 
 // The hovered edge shows its schema popover (LiveEdge); module scope keeps the props stable.
@@ -72,7 +67,7 @@ function useFitOnRequest() {
     if (docStore.getState().job.nodes.length === 0) return;
     // Wait a frame so freshly loaded nodes are measured before fitting.
     const t = requestAnimationFrame(() => {
-      void rf.fitView({ padding: 0.12, maxZoom: 1.1, duration: fitRequest ? 200 : 0 });
+      fitGraph(rf, fitRequest ? 200 : 0);
     });
     return () => cancelAnimationFrame(t);
   }, [rf, docVersion, fitRequest]);
@@ -155,7 +150,8 @@ export function Canvas() {
             maskColor="rgba(12,15,20,0.7)"
           />
         )}
-        <Controls showInteractive={false} />
+        {/* Its fit button fits as Fit does (clear of the minimap, readable): React Flow's fit, then ours. */}
+        <Controls showInteractive={false} onFitView={zoomToFit} />
         <BadgeScale />
       </ReactFlow>
       <DriftBanner />

@@ -3,7 +3,7 @@
  * reports problems, a red outline with the first message. Declared once at module scope and
  * memoized (a new component per render would remount every node).
  */
-import { memo } from 'react';
+import { memo, type CSSProperties } from 'react';
 import { Handle, Position, type NodeProps, type Node } from '@xyflow/react';
 import type { JobEdge, JobNode, JobProblem } from '../../../engine/graph/types.ts';
 import { nodeOutputs, typeInfo, type OutputPort } from '../model/catalog.ts';
@@ -15,6 +15,7 @@ import { NodeLiveBadge } from '../live/NodeLiveBadge.tsx';
 import { PreviewBadge } from '../debug/PreviewBadge.tsx';
 import { useNodeDrift } from '../run/useDrift.ts';
 import { useDoc } from '../state.ts';
+import { nodeColor } from '../model/nodeColors.ts';
 
 export interface JobNodeData extends Record<string, unknown> {
   /** The document's node: the single source of truth (no copies, no metrics). */
@@ -59,11 +60,15 @@ function JobNodeViewImpl({ data, selected }: NodeProps<JobFlowNode>) {
   const first = hasProblem ? (problems.find((p) => p.severity !== 'warning') ?? problems[0]) : null;
   const level = hasError ? ' has-problem' : hasProblem ? ' has-warning' : '';
   const drift = useNodeDrift(node.id);
+  // The node's own shade of its group colour, the one its metrics wear in the live charts.
+  const color = useDoc((s) => nodeColor(s.job.nodes, node));
   const cls = `wnode wnode--${info.group.toLowerCase()}${selected ? ' is-selected' : ''}${level}${drift ? ' is-drifted' : ''}`;
   return (
     <div
       className={cls}
+      style={{ '--c': color } as CSSProperties}
       data-testid={`node-${node.id}`}
+      data-color={color}
       data-node-type={node.type}
       title={`${info.label}: ${hasProblem ? problems.map((p) => p.message).join('\n') : summary}`}
     >

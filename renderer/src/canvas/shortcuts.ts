@@ -104,7 +104,7 @@ export const SHORTCUTS: Shortcut[] = [
   },
   {
     keys: ['C'],
-    label: "Connect the selected node's output (pick the input with arrows, Enter)",
+    label: "Connect the selected node's output to a node or a new one (arrows, Enter)",
     group: 'Edit',
     match: (e) => !mod(e) && !e.altKey && key(e, 'c'),
     run: () => {

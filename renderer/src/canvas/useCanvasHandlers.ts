@@ -23,6 +23,7 @@ import { addNodeAt } from './commands.ts';
 import { setMeasured } from './measuredStore.ts';
 import { GROUP_PREFIX, NOTE_PREFIX } from './AnnotationViews.tsx';
 import { noteChanges, type CanvasNode } from './noteChanges.ts';
+import { focusNode } from './focusNode.ts';
 
 export const PALETTE_MIME = 'application/x-weir-node-type';
 
@@ -95,6 +96,7 @@ export function useCanvasHandlers() {
     });
     if (!v.ok) return;
     docStore.getState().commit('connect', (job) => addEdge(job, v.edge));
+    focusNode(v.edge.to);
   }, []);
 
   const onConnectEnd: OnConnectEnd = useCallback(

@@ -43,7 +43,18 @@ export function newDocument(): void {
   clearAutosave();
 }
 
+/** A Flink SQL script from the workspace (or a native dialog): read, then offered to Import Flink SQL. */
+async function importScript(path: string): Promise<void> {
+  try {
+    const r = await host().readSqlScript({ path });
+    offerSql(r.sql, displayPath(r.path) ?? r.path);
+  } catch (e) {
+    notify(`Could not read ${path}: ${message(e)}`, 'error');
+  }
+}
+
 export async function openPath(path: string): Promise<void> {
+  if (/\.sql$/i.test(path)) return importScript(path);
   try {
     const r = await host().readJob({ path });
     docStore.getState().load(asJobDocument(r.job, path), r.path);

@@ -10,22 +10,11 @@ import { useMetrics } from '../stores/metricsStore.ts';
 import { useHistory } from '../stores/historyStore.ts';
 import { useLive } from '../stores/liveStore.ts';
 import { liveIndex } from '../stores/nodeLive.ts';
+import { useRun } from '../stores/runStore.ts';
+import { nodeColor } from '../model/nodeColors.ts';
 import { TimeChart, type ChartSeries } from './TimeChart.tsx';
-import { bytes, count, duration, rate } from './format.ts';
-
-/** Distinct on the dark theme, in node order. */
-const COLORS = [
-  '#4c8dff',
-  '#3fb68b',
-  '#c58af9',
-  '#f0a04b',
-  '#e3b341',
-  '#f0605d',
-  '#5ec8d8',
-  '#d67bb0',
-  '#a3be8c',
-  '#8b95a3',
-];
+import { BYTES_AXIS, DURATION_AXIS, RATE_AXIS, RATIO_AXIS } from './chartAxes.ts';
+import { count, duration, rate } from './format.ts';
 
 function OperatorTable({ nodes }: { nodes: readonly JobNode[] }) {
   const idx = useMetrics(liveIndex);
@@ -47,7 +36,7 @@ function OperatorTable({ nodes }: { nodes: readonly JobNode[] }) {
         </tr>
       </thead>
       <tbody>
-        {nodes.map((n, i) => {
+        {nodes.map((n) => {
           const l = idx.nodes.get(n.id);
           return (
             <tr
@@ -57,7 +46,7 @@ function OperatorTable({ nodes }: { nodes: readonly JobNode[] }) {
               data-out={l?.recordsOut ?? ''}
             >
               <td>
-                <span className="mchip" style={{ background: COLORS[i % COLORS.length] }} />
+                <span className="mchip" style={{ background: nodeColor(nodes, n) }} />
                 {n.name || n.id}
               </td>
               <td>{l ? count(l.recordsIn) : '—'}</td>
@@ -78,16 +67,27 @@ function OperatorTable({ nodes }: { nodes: readonly JobNode[] }) {
   );
 }
 
-const pct = (v: number) => `${Math.round(v * 100)}%`;
+/**
+ * The charts' common x axis in seconds: from the run's start (or its first sample) to its last
+ * sample, at least one second, so a finished 2-s run shows 2 s and every chart lines up.
+ */
+function runSpan(startedAt: number | null, ...series: ReadonlyArray<readonly number[]>): readonly [number, number] {
+  const firsts = series.flatMap((t) => (t.length ? [t[0]] : []));
+  const lasts = series.flatMap((t) => (t.length ? [t[t.length - 1]] : []));
+  const start = Math.min(...firsts, ...(startedAt ? [startedAt / 1000] : []));
+  const end = Math.max(...lasts, start);
+  return [start, Math.max(end, start + 1)];
+}
 
 export function MetricsTab() {
   const nodes = useDoc((s) => s.job.nodes);
   const time = useHistory((s) => s.time);
   const byNode = useHistory((s) => s.byNode);
   const checkpoints = useLive((s) => s.checkpoints);
+  const startedAt = useRun((s) => s.startedAt);
   const shown = useMemo(() => nodes.filter((n) => byNode.has(n.id)), [nodes, byNode]);
   const series: ChartSeries[] = useMemo(
-    () => shown.map((n) => ({ label: n.name || n.id, color: COLORS[nodes.indexOf(n) % COLORS.length] })),
+    () => shown.map((n) => ({ label: n.name || n.id, color: nodeColor(nodes, n) })),
     [shown, nodes],
   );
   // Throughput: what each operator emits; sinks emit nothing, so their input rate.
@@ -109,6 +109,7 @@ export function MetricsTab() {
       size: done.map((c) => c.checkpointedBytes),
     };
   }, [checkpoints]);
+  const xRange = useMemo(() => runSpan(startedAt, time, cp.time), [startedAt, time, cp.time]);
   return (
     <div className="mtab">
       <div className="mtab__table">
@@ -124,7 +125,8 @@ export function MetricsTab() {
             time={time}
             values={throughput}
             series={series}
-            format={rate}
+            axis={RATE_AXIS}
+            xRange={xRange}
           />
           <TimeChart
             title="Watermark lag"
@@ -132,7 +134,8 @@ export function MetricsTab() {
             time={time}
             values={lag}
             series={series}
-            format={duration}
+            axis={DURATION_AXIS}
+            xRange={xRange}
           />
           <TimeChart
             title="Back-pressure"
@@ -140,7 +143,8 @@ export function MetricsTab() {
             time={time}
             values={bp}
             series={series}
-            format={pct}
+            axis={RATIO_AXIS}
+            xRange={xRange}
           />
           <TimeChart
             title="Checkpoint duration"
@@ -148,7 +152,8 @@ export function MetricsTab() {
             time={cp.time}
             values={[cp.duration]}
             series={[{ label: 'end to end', color: '#4c8dff' }]}
-            format={duration}
+            axis={DURATION_AXIS}
+            xRange={xRange}
           />
           <TimeChart
             title="Checkpoint size (written)"
@@ -156,7 +161,8 @@ export function MetricsTab() {
             time={cp.time}
             values={[cp.size]}
             series={[{ label: 'checkpointed', color: '#f0a04b' }]}
-            format={bytes}
+            axis={BYTES_AXIS}
+            xRange={xRange}
           />
         </div>
       )}

@@ -2,10 +2,16 @@
  * A small time-series chart on uPlot (a well-kept canvas chart library: ~50 KB, thousands of points
  * without React re-rendering them). The chart is built once per series layout and fed new data
  * with setData; a ResizeObserver keeps it as wide as its box.
+ *
+ * The x axis spans the run (`xRange`), not uPlot's guess: one sample alone gave it a range of years.
+ * Value ticks come from the axis' own increments (chartAxes.ts) so no two read the same. Points are
+ * drawn where samples are sparse (uPlot's default), so a short run's few samples are visible. The
+ * figure carries the drawn x span and tick labels as data attributes for the e2e tests.
  */
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
+import type { ValueAxis } from './chartAxes.ts';
 
 export interface ChartSeries {
   label: string;
@@ -20,7 +26,9 @@ export interface TimeChartProps {
   time: readonly number[];
   values: ReadonlyArray<ReadonlyArray<number | null>>;
   series: readonly ChartSeries[];
-  format: (v: number) => string;
+  axis: ValueAxis;
+  /** Seconds since the epoch: the x axis' first and last instant (the run's, shared by every chart). */
+  xRange: readonly [number, number];
   height?: number;
 }
 
@@ -35,8 +43,13 @@ export function TimeChart(p: TimeChartProps) {
   const box = useRef<HTMLDivElement>(null);
   const chart = useRef<uPlot | null>(null);
   const layout = p.series.map((s) => `${s.label}|${s.color}`).join(',');
-  const formatRef = useRef(p.format);
-  formatRef.current = p.format;
+  const fig = useRef<HTMLElement>(null);
+  const formatRef = useRef(p.axis.format);
+  formatRef.current = p.axis.format;
+  const xRangeRef = useRef(p.xRange);
+  xRangeRef.current = p.xRange;
+  const incrs = p.axis.incrs;
+  const drawnTicks = useRef<string[]>([]);
 
   useEffect(() => {
     const el = box.current;
@@ -47,15 +60,35 @@ export function TimeChart(p: TimeChartProps) {
       // Labels only: live values under four charts at once would be noise (the table has the numbers).
       legend: { show: true, live: false },
       cursor: { drag: { x: false, y: false } },
-      scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] } },
-      axes: [{ ...AXIS }, { ...AXIS, size: 64, values: (_u, ticks) => ticks.map((t) => formatRef.current(t)) }],
+      scales: {
+        x: { time: true, range: () => [xRangeRef.current[0], xRangeRef.current[1]] },
+        y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] },
+      },
+      axes: [
+        { ...AXIS },
+        {
+          ...AXIS,
+          size: 64,
+          incrs: [...incrs],
+          values: (_u, ticks) => (drawnTicks.current = ticks.map((t) => formatRef.current(t))),
+        },
+      ],
+      hooks: {
+        draw: [
+          (u) => {
+            const f = fig.current;
+            if (!f) return;
+            f.dataset.xSpan = String((u.scales.x.max ?? 0) - (u.scales.x.min ?? 0));
+            f.dataset.yTicks = drawnTicks.current.join('|');
+          },
+        ],
+      },
       series: [
         {},
         ...p.series.map((s) => ({
           label: s.label,
           stroke: s.color,
           width: 1.5,
-          points: { show: false },
           spanGaps: false,
           ...(s.dash ? { dash: [4, 3] } : {}),
           value: (_u: uPlot, v: number | null) => (v == null ? '—' : formatRef.current(v)),
@@ -71,18 +104,18 @@ export function TimeChart(p: TimeChartProps) {
       u.destroy();
       chart.current = null;
     };
-    // Rebuilt only when the series change (names or colours), not on every data update.
-  }, [layout, p.height]);
+    // Rebuilt only when the series change (names or colours) or the axis, not on every data update.
+  }, [layout, p.height, incrs]);
 
   useEffect(() => {
     chart.current?.setData([
       p.time as number[],
       ...p.values.map((v) => v as Array<number | null>),
     ] as uPlot.AlignedData);
-  }, [p.time, p.values, layout]);
+  }, [p.time, p.values, layout, p.xRange]);
 
   return (
-    <figure className="tchart" data-testid={p.testId} data-points={p.time.length}>
+    <figure ref={fig} className="tchart" data-testid={p.testId} data-points={p.time.length}>
       <figcaption className="tchart__title">{p.title}</figcaption>
       <div ref={box} className="tchart__plot" />
     </figure>

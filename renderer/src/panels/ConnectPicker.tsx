@@ -2,19 +2,42 @@
  * Connecting ports from the keyboard: with one node selected, `C` lists every input its output
  * (and a window's `late` or a dead-letter file source's `bad` output) may connect to, by the engine's own rules; arrows and Enter
  * connect, typing filters, Escape closes. Targets the rules refuse are listed with the reason.
+ * Below the existing nodes it offers new ones (as the quick add does when a wire is dropped on the
+ * canvas): the new node goes right of this one, where no node is, connected. Focus then moves to
+ * the node connected to.
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { docStore, useDoc } from '../state.ts';
 import { uiStore, useUi } from '../ui/uiStore.ts';
 import { checkConnection } from '../model/connections.ts';
-import { nodeOutputs, typeInfo, type OutputPort } from '../model/catalog.ts';
+import { nodeOutputs, searchCatalog, typeInfo, type OutputPort } from '../model/catalog.ts';
 import { addEdge } from '../model/ops.ts';
+import { freeSpot } from '../model/freeSpot.ts';
+import { isSink } from '../../../engine/graph/ports.ts';
+import type { JobNode, NodeType } from '../../../engine/graph/types.ts';
+import { addNodeConnected } from '../canvas/commands.ts';
+import { focusNode } from '../canvas/focusNode.ts';
 
 interface Choice {
-  to: string;
+  /** An existing node's id, or null for a new node of `type`. */
+  to: string | null;
+  type?: NodeType;
   port: OutputPort;
   label: string;
   reason: string | null;
+}
+
+/** A node right of `from` (a column further), moved down past any node already there. */
+const NEXT_COLUMN = 280;
+
+/** New nodes that may take `port` of `from`: every type with an input; dead letters go to sinks only. */
+function newChoices(from: JobNode, query: string): Choice[] {
+  const port = nodeOutputs(from)[0];
+  if (!port) return [];
+  return searchCatalog(query)
+    .flatMap((g) => g.items)
+    .filter((i) => i.hasInput && (port !== 'bad' || isSink(i.type)))
+    .map((i) => ({ to: null, type: i.type, port, label: `New ${i.label}`, reason: null }));
 }
 
 export function ConnectPicker() {
@@ -23,6 +46,7 @@ export function ConnectPicker() {
   const [query, setQuery] = useState('');
   const [active, setActive] = useState(0);
   const input = useRef<HTMLInputElement>(null);
+  const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (from) {
       setQuery('');
@@ -43,21 +67,34 @@ export function ConnectPicker() {
       }
     }
     const q = query.trim().toLowerCase();
-    // Possible connections first; refused ones stay visible with their reason.
-    return out
-      .filter((c) => !q || c.label.toLowerCase().includes(q))
-      .sort((a, b) => Number(a.reason !== null) - Number(b.reason !== null));
+    const existing = out.filter((c) => !q || c.label.toLowerCase().includes(q));
+    // Possible connections first, then new nodes; refused ones stay visible with their reason.
+    return [...existing.filter((c) => !c.reason), ...newChoices(source, query), ...existing.filter((c) => c.reason)];
   }, [source, job, query]);
   if (!from || !source) return null;
   const close = () => uiStore.setState({ connectFrom: null });
   const choose = (c: Choice | undefined) => {
     if (!c || c.reason) return;
-    const v = checkConnection(docStore.getState().job, { from: source.id, to: c.to, fromPort: c.port });
-    if (v.ok) docStore.getState().commit('connect', (j) => addEdge(j, v.edge));
     close();
+    if (c.to === null) {
+      if (!c.type) return;
+      const at = source.position ?? { x: 0, y: 0 };
+      const spot = freeSpot(docStore.getState().job, { x: at.x + NEXT_COLUMN, y: at.y });
+      focusNode(addNodeConnected(c.type, spot, { nodeId: source.id, port: c.port }));
+      return;
+    }
+    const v = checkConnection(docStore.getState().job, { from: source.id, to: c.to, fromPort: c.port });
+    if (!v.ok) return;
+    docStore.getState().commit('connect', (j) => addEdge(j, v.edge));
+    focusNode(c.to);
   };
   return (
-    <div className="quickadd connect-picker" data-testid="connect-picker" onMouseDown={(e) => e.stopPropagation()}>
+    <div
+      ref={box}
+      className="quickadd connect-picker"
+      data-testid="connect-picker"
+      onMouseDown={(e) => e.stopPropagation()}
+    >
       <div className="connect-picker__title">
         Connect <b>{source.name || source.id}</b> to…
       </div>
@@ -71,7 +108,13 @@ export function ConnectPicker() {
           setQuery(e.target.value);
           setActive(0);
         }}
-        onBlur={() => setTimeout(close, 150)}
+        // Closes once focus has left the popup, read 150 ms later (a click on an item lands first).
+        // Not when it is gone or open again by then: a stale timer closed the next picker.
+        onBlur={() =>
+          setTimeout(() => {
+            if (box.current && !box.current.contains(document.activeElement)) close();
+          }, 150)
+        }
         onKeyDown={(e) => {
           if (e.key === 'ArrowDown') {
             e.preventDefault();
@@ -91,8 +134,10 @@ export function ConnectPicker() {
       <ul className="quickadd__list">
         {choices.map((c, i) => (
           <li
-            key={`${c.port}:${c.to}`}
-            data-testid={`connect-to-${c.to}${c.port === 'out' ? '' : `-${c.port}`}`}
+            key={`${c.port}:${c.to ?? `new:${c.type}`}`}
+            data-testid={
+              c.to === null ? `connect-new-${c.type}` : `connect-to-${c.to}${c.port === 'out' ? '' : `-${c.port}`}`
+            }
             className={`${i === active ? 'is-active' : ''}${c.reason ? ' is-refused' : ''}`}
             title={c.reason ?? undefined}
             onMouseDown={(e) => {

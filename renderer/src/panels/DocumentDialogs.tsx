@@ -10,6 +10,8 @@ import { Modal } from './Modal.tsx';
 import { displayPath } from '../documents/paths.ts';
 
 const JOB_FILE = /\.json$/i;
+/** What Open lists: jobs, and Flink SQL scripts (opened in Import Flink SQL). */
+const OPENABLE = /\.json$|\.sql$/i;
 
 function OpenDialog() {
   const [files, setFiles] = useState<FileEntry[] | null>(null);
@@ -19,7 +21,7 @@ function OpenDialog() {
     host()
       .listFiles({})
       .then(
-        (f) => setFiles(f.filter((x) => JOB_FILE.test(x.name))),
+        (f) => setFiles(f.filter((x) => OPENABLE.test(x.name))),
         (e) => setError(String(e?.message ?? e)),
       );
   }, []);
@@ -28,7 +30,7 @@ function OpenDialog() {
     void openPath(p);
   };
   return (
-    <Modal title="Open a pipeline" testId="open-dialog">
+    <Modal title="Open a pipeline or a Flink SQL script" testId="open-dialog">
       {recent.length > 0 && (
         <>
           <h3 className="modal__section">Recent</h3>
@@ -46,12 +48,15 @@ function OpenDialog() {
       <h3 className="modal__section">Workspace {hostInfo()?.workspace && <code>{hostInfo()!.workspace}</code>}</h3>
       {error && <div className="field__error">{error}</div>}
       {!files && !error && <div className="note">Loading…</div>}
-      {files && files.length === 0 && <div className="note">No .json job files in the workspace yet.</div>}
+      {files && files.length === 0 && (
+        <div className="note">No .weir.json job or .sql script in the workspace yet.</div>
+      )}
       <ul className="filelist" data-testid="file-list">
         {files?.map((f) => (
           <li key={f.path}>
             <button type="button" data-testid={`file-${displayPath(f.path)}`} onClick={() => open(f.path)}>
               {displayPath(f.path)}
+              {/\.sql$/i.test(f.name) && <span className="filelist__kind">Flink SQL: import</span>}
               <span className="filelist__time">{new Date(f.modified).toLocaleString()}</span>
             </button>
           </li>

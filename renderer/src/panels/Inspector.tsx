@@ -2,7 +2,7 @@
  * The inspector: the selected node's form, or the job settings when nothing is selected.
  * Subscribes to the one selected node, so edits elsewhere do not re-render it.
  */
-import { useRef } from 'react';
+import { useEffect, useRef } from 'react';
 import type { JobEdge, JobNode } from '../../../engine/graph/types.ts';
 import { useDoc, useDocShallow } from '../state.ts';
 import { nodeDefinition } from '../../../engine/graph/node-types.ts';
@@ -150,8 +150,14 @@ export function Inspector() {
   const count = selected.size;
   const only = count === 1 ? [...selected][0] : null;
   const onlyEdge = count === 0 && selectedEdges.size === 1 ? [...selectedEdges][0] : null;
+  // A new or opened document starts at the top of its settings, not where the last one was scrolled.
+  const docVersion = useDoc((s) => s.docVersion);
+  const box = useRef<HTMLElement>(null);
+  useEffect(() => {
+    box.current?.scrollTo({ top: 0 });
+  }, [docVersion]);
   return (
-    <aside className="inspector" data-testid="inspector">
+    <aside className="inspector" data-testid="inspector" ref={box}>
       {only ? (
         <NodeInspector key={only} id={only} />
       ) : count > 1 ? (

@@ -7,6 +7,7 @@ import { useDoc, docStore } from '../state.ts';
 import { uiStore } from '../ui/uiStore.ts';
 import { edgeKey } from '../model/ops.ts';
 import { describeProblem, problemLine, type ProblemText } from '../model/problemText.ts';
+import { useAllProblems } from './useAllProblems.ts';
 
 function goTo(t: ProblemText): void {
   const { job, select } = docStore.getState();
@@ -28,7 +29,7 @@ function goTo(t: ProblemText): void {
 }
 
 export function ProblemList() {
-  const problems = useDoc((s) => s.problems.all);
+  const problems = useAllProblems();
   const job = useDoc((s) => s.job);
   const items = useMemo(() => problems.map((p) => describeProblem(job, p)), [problems, job]);
   if (items.length === 0) return null;

@@ -8,12 +8,14 @@ import { addNodeAt, addNodeConnected } from '../canvas/commands.ts';
 import { uiStore, useUi } from '../ui/uiStore.ts';
 import { freeSpot } from '../model/freeSpot.ts';
 import { docStore } from '../state.ts';
+import { focusNode } from '../canvas/focusNode.ts';
 
 export function QuickAdd() {
   const qa = useUi((s) => s.quickAdd);
   const [query, setQuery] = useState('');
   const [active, setActive] = useState(0);
   const input = useRef<HTMLInputElement>(null);
+  const box = useRef<HTMLDivElement>(null);
   const rf = useReactFlow();
   useEffect(() => {
     if (qa) {
@@ -33,13 +35,16 @@ export function QuickAdd() {
     const item = items[i];
     if (!item) return;
     const flow = Number.isNaN(qa.flow.x) ? rf.screenToFlowPosition(qa.screen) : qa.flow;
-    if (qa.connectFrom) addNodeConnected(item.type, { x: flow.x, y: flow.y - 28 }, qa.connectFrom);
-    // The keyboard asks for the same place every time: the next node goes below the last one.
-    else addNodeAt(item.type, freeSpot(docStore.getState().job, { x: flow.x - 20, y: flow.y - 20 }));
+    const id = qa.connectFrom
+      ? addNodeConnected(item.type, { x: flow.x, y: flow.y - 28 }, qa.connectFrom)
+      : // The keyboard asks for the same place every time: the next node goes below the last one.
+        addNodeAt(item.type, freeSpot(docStore.getState().job, { x: flow.x - 20, y: flow.y - 20 }));
     close();
+    focusNode(id);
   };
   return (
     <div
+      ref={box}
       className="quickadd"
       style={{ left: qa.screen.x, top: qa.screen.y }}
       data-testid="quick-add"
@@ -55,7 +60,13 @@ export function QuickAdd() {
           setQuery(e.target.value);
           setActive(0);
         }}
-        onBlur={() => setTimeout(close, 150)}
+        // Closes once focus has left the popup, read 150 ms later (a click on an item lands first).
+        // Not when it is gone or open again by then: a stale timer closed the next picker.
+        onBlur={() =>
+          setTimeout(() => {
+            if (box.current && !box.current.contains(document.activeElement)) close();
+          }, 150)
+        }
         onKeyDown={(e) => {
           if (e.key === 'ArrowDown') {
             e.preventDefault();

@@ -3,9 +3,10 @@ import { useDoc } from '../state.ts';
 import { uiStore, useUi } from '../ui/uiStore.ts';
 import { useRun } from '../stores/runStore.ts';
 import { ProblemList } from './ProblemList.tsx';
+import { useAllProblems } from './useAllProblems.ts';
 
 export function StatusBar() {
-  const problems = useDoc((s) => s.problems.all);
+  const problems = useAllProblems();
   const nodes = useDoc((s) => s.job.nodes.length);
   const edges = useDoc((s) => s.job.edges.length);
   const snap = useUi((s) => s.snapToGrid);

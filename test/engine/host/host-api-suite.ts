@@ -155,6 +155,20 @@ export function defineHostApiSuite(transport: string, connect: Connect): void {
       await rejectsWith(api.readJob({ path: 'broken.weir.json' }), 'invalid_job', /not valid JSON/);
     });
 
+    it('lists Flink SQL scripts beside the jobs and reads one, a .sql file only', async () => {
+      await fs.mkdir(join(workspace, 'scripts'), { recursive: true });
+      await fs.writeFile(join(workspace, 'scripts', 'q.sql'), 'SELECT 1;\n');
+      await fs.writeFile(join(workspace, 'notes.txt'), 'not listed');
+      const names = (await api.listFiles({})).map((f) => f.name);
+      assert.ok(names.includes(join('scripts', 'q.sql')), JSON.stringify(names));
+      assert.ok(!names.includes('notes.txt'), JSON.stringify(names));
+      const r = await api.readSqlScript({ path: 'scripts/q.sql' });
+      assert.deepEqual(r, { path: join(workspace, 'scripts', 'q.sql'), sql: 'SELECT 1;\n' });
+      await rejectsWith(api.readSqlScript({ path: 'notes.txt' }), 'forbidden_path', /must end in \.sql/);
+      await rejectsWith(api.readSqlScript({ path: 'missing.sql' }), 'not_found');
+      await rejectsWith(api.readSqlScript({ path: join(outside, 'x.sql') }), 'forbidden_path');
+    });
+
     it('refuses every path outside the workspace', async () => {
       await rejectsWith(api.readJob({ path: '../secret.weir.json' }), 'forbidden_path');
       await rejectsWith(api.readJob({ path: join(outside, 'secret.weir.json') }), 'forbidden_path');

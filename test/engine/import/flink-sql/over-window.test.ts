@@ -40,6 +40,21 @@ test('an OVER aggregation is one error line, with no grammar noise, and nothing 
   }
 });
 
+test('an OVER aggregation the grammar reads (aliased) is the same one error, its statement left out', () => {
+  const r = importFlinkSql(
+    `${TABLES}INSERT INTO big SELECT customer, SUM(amount) OVER (PARTITION BY customer ORDER BY ts ROWS BETWEEN 2 PRECEDING AND CURRENT ROW) AS total, CAST(NULL AS TIMESTAMP(3)) AS t FROM orders;\n`,
+    { baseDir: '/tmp' },
+  );
+  assert.deepEqual(
+    r.problems.map((p) => `${p.line}:${p.column}: ${p.severity}: ${p.message}`),
+    // At the aggregation the OVER applies to (the grammar's OVER item starts there).
+    [
+      '3:34: error: OVER aggregations have no Weir node (this statement was left out): use a window node (tumbling, sliding, session) or an aggregate',
+    ],
+  );
+  assert.equal(r.job.nodes.filter((n) => n.type === 'map').length, 0, 'no map with an OVER that Weir refuses');
+});
+
 test('CAST(NULL AS TIMESTAMP(3)) imports without a problem', () => {
   const r = importFlinkSql(
     `${TABLES}INSERT INTO big SELECT customer, amount AS total, CAST(NULL AS TIMESTAMP(3)) AS t FROM orders;\n`,
