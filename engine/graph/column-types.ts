@@ -9,7 +9,9 @@
 import type { JobNode, NormalizedJob } from './types.ts';
 import { NEXMARK_COLUMNS, isNexmarkPort } from './nexmark.ts';
 import { definitionOf } from './node-types.ts';
-import { columnTypeOfFlinkType, type ColumnTypeMap } from '../nodes/column-types.ts';
+import { columnTypeOfFlinkType, declaredColumnTypes, type ColumnTypeMap } from '../nodes/column-types.ts';
+import { commonType, type StaticType } from '../sql/common-type.ts';
+import type { ColumnType } from '../sql/index.ts';
 
 // Node types state their typed-column rule in their definitions (`columnTypes`).
 export { columnTypeOfFlinkType, type ColumnTypeMap } from '../nodes/column-types.ts';
@@ -25,6 +27,12 @@ export interface ColumnTypeOptions {
    * passes engine/connectors/sample-columns.ts; the browser has no files and passes nothing).
    */
   sampled?: (node: JobNode) => Record<string, string> | undefined;
+  /**
+   * A source's columns (on one port) as another reader declares them, in place of Weir's: the
+   * Flink SQL export reads Nexmark's `dateTime` as TIMESTAMP(3) and a file's ISO-8601 TIMESTAMP
+   * text as STRING, and the same rules then type everything downstream as Flink will see it.
+   */
+  sourceTypes?: (nodeId: string, port: string) => Record<string, string> | undefined;
 }
 
 /** Input types of any node of one job, each node's output typed once (a chain is typed in linear time). */
@@ -63,7 +71,11 @@ export function columnTyper(job: NormalizedJob, opts: ColumnTypeOptions = {}): C
   const memo = new Map<string, ColumnTypeMap>();
   const visiting = new Set<string>();
 
-  const portTypes = (from: string, port: string | undefined): ColumnTypeMap =>
+  const portTypes = (from: string, port: string | undefined): ColumnTypeMap => {
+    const given = port === 'late' || port === 'bad' ? undefined : opts.sourceTypes?.(from, port ?? 'out');
+    return given ? declaredColumnTypes(given) : ownPortTypes(from, port);
+  };
+  const ownPortTypes = (from: string, port: string | undefined): ColumnTypeMap =>
     port === 'late'
       ? mergeInputs(from)
       : port === 'bad'
@@ -75,12 +87,17 @@ export function columnTyper(job: NormalizedJob, opts: ColumnTypeOptions = {}): C
   const mergeInputs = (nodeId: string): ColumnTypeMap => {
     const inputs = (incoming.get(nodeId) ?? []).map((e) => portTypes(e.from, e.fromPort));
     if (inputs.length === 0) return new Map();
-    const out = new Map(inputs[0]);
-    for (const other of inputs.slice(1)) {
-      for (const [name, t] of out) {
-        const o = other.get(name);
-        if (!o || o.type !== t.type || o.scale !== t.scale || o.precision !== t.precision) out.delete(name);
-      }
+    if (inputs.length === 1) return new Map(inputs[0]);
+    // As Flink types a UNION ALL: each column's least restrictive type over the inputs (a BIGINT
+    // and a DOUBLE give a DOUBLE); an input without the column gives NULL there, which meets any
+    // type; types that do not meet leave the column untyped (the checker reports no guess).
+    const out: ColumnTypeMap = new Map();
+    const names = new Set(inputs.flatMap((m) => [...m.keys()]));
+    for (const name of names) {
+      const ts = inputs.flatMap((m) => (m.has(name) ? [m.get(name)!] : []));
+      const same = ts.every((t) => t.type === ts[0].type && t.scale === ts[0].scale && t.precision === ts[0].precision);
+      const common = same ? ts[0] : commonType(ts);
+      if (common && common.type !== 'UNKNOWN') out.set(name, toColumnType(common));
     }
     return out;
   };
@@ -122,4 +139,11 @@ function computeOutput(
 ): ColumnTypeMap {
   const rule = definitionOf(node).columnTypes;
   return rule ? rule(node.config, { input, inputOn, sampled: () => opts.sampled?.(node) }) : new Map();
+}
+
+function toColumnType(t: StaticType): ColumnType {
+  const out: ColumnType = { type: t.type };
+  if (t.precision !== undefined) out.precision = t.precision;
+  if (t.scale !== undefined) out.scale = t.scale;
+  return out;
 }

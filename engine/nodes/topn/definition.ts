@@ -63,7 +63,7 @@ export const topn = defineNode<'topn', TopNConfig>({
   // Its input's types, the rank (BIGINT, as ROW_NUMBER's) and, per window, the window's bounds.
   columnTypes: (c, ctx) => {
     const out: ColumnTypeMap = new Map();
-    if (c.window) for (const w of ['window_start', 'window_end']) out.set(w, { type: 'STRING' });
+    if (c.window) for (const w of ['window_start', 'window_end']) out.set(w, { type: 'TIMESTAMP' });
     for (const [n, t] of ctx.input()) out.set(n, t);
     out.set(TOPN_RANK_COLUMN, { type: 'BIGINT' });
     return out;
