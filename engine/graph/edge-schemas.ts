@@ -54,7 +54,7 @@ const UNKNOWN_SCHEMA: Schema = { columns: [], changelog: false, known: false };
 
 /** Flink's name for a static type; 'UNKNOWN' where nothing tells it. */
 export function flinkTypeOfColumnType(t: ColumnType | undefined): string {
-  if (!t || t.type === 'UNKNOWN') return 'UNKNOWN';
+  if (!t || t.type === 'UNKNOWN') return t?.composite ?? 'UNKNOWN';
   return flinkTypeName(t.type === 'DECIMAL' ? { precision: 10, scale: 0, ...t } : t);
 }
 

@@ -4,7 +4,6 @@ import { nonEmpty, posInt, windowSpec } from '../schema-pieces.ts';
 import type { WindowSpec } from '../config.ts';
 import { mapWindow } from '../durations.ts';
 import { parseKeyBy } from '../../sql/index.ts';
-import { compileOrderBy } from '../../sql/order-by.ts';
 import { attempt, checkKnown, checkWindowSpec } from '../columns.ts';
 import { uniq } from '../text.ts';
 import type { ColumnTypeMap } from '../column-types.ts';
@@ -72,8 +71,8 @@ export const topn = defineNode<'topn', TopNConfig>({
     const input = ctx.inputs[0]?.columns ?? null;
     const keys = attempt(ctx, ctx.path('partitionBy'), () => parseKeyBy(c.partitionBy));
     if (keys) checkKnown(ctx, ctx.path('partitionBy'), keys.columns, input);
-    const order = attempt(ctx, ctx.path('orderBy'), () => compileOrderBy(c.orderBy));
-    if (order) checkKnown(ctx, ctx.path('orderBy'), order.columns, input);
+    // Its syntax, its types (a column of ARRAY, MAP or ROW type cannot be ordered), its columns.
+    ctx.checkExpression('orderBy', 'orderBy', c.orderBy, input);
     if (input && input.includes(TOPN_RANK_COLUMN)) {
       ctx.error(
         ctx.path(),
