@@ -9,7 +9,9 @@
 import type { JobNode, NormalizedJob } from './types.ts';
 import { NEXMARK_COLUMNS, isNexmarkPort } from './nexmark.ts';
 import { definitionOf } from './node-types.ts';
-import { columnTypeOfFlinkType, type ColumnTypeMap } from '../nodes/column-types.ts';
+import { columnTypeOfFlinkType, declaredColumnTypes, type ColumnTypeMap } from '../nodes/column-types.ts';
+import { commonType, type StaticType } from '../sql/common-type.ts';
+import type { ColumnType } from '../sql/index.ts';
 import { configKey, orderedTypesKey, type ValidationCache } from './validation-cache.ts';
 
 // Node types state their typed-column rule in their definitions (`columnTypes`).
@@ -28,6 +30,12 @@ export interface ColumnTypeOptions {
   sampled?: (node: JobNode) => Record<string, string> | undefined;
   /** Output types kept from earlier typings of the same document (the designer's, per keystroke). */
   cache?: ValidationCache;
+  /**
+   * A source's columns (on one port) as another reader declares them, in place of Weir's: the
+   * Flink SQL export reads Nexmark's `dateTime` as TIMESTAMP(3) and a file's ISO-8601 TIMESTAMP
+   * text as STRING, and the same rules then type everything downstream as Flink will see it.
+   */
+  sourceTypes?: (nodeId: string, port: string) => Record<string, string> | undefined;
 }
 
 /** Input types of any node of one job, each node's output typed once (a chain is typed in linear time). */
@@ -65,8 +73,16 @@ export function columnTyper(job: NormalizedJob, opts: ColumnTypeOptions = {}): C
   }
   const memo = new Map<string, ColumnTypeMap>();
   const visiting = new Set<string>();
+  // A cache key is built from the inputs' types before the node is typed, which walks a cycle in
+  // another order than typing does and so types its nodes differently; a cyclic job is invalid
+  // (validation reports the cycle) and is typed from scratch, as without a cache.
+  const cache = opts.cache && !hasCycle(nodes.keys(), incoming) ? opts.cache : undefined;
 
-  const portTypes = (from: string, port: string | undefined): ColumnTypeMap =>
+  const portTypes = (from: string, port: string | undefined): ColumnTypeMap => {
+    const given = port === 'late' || port === 'bad' ? undefined : opts.sourceTypes?.(from, port ?? 'out');
+    return given ? declaredColumnTypes(given) : ownPortTypes(from, port);
+  };
+  const ownPortTypes = (from: string, port: string | undefined): ColumnTypeMap =>
     port === 'late'
       ? mergeInputs(from)
       : port === 'bad'
@@ -75,15 +91,30 @@ export function columnTyper(job: NormalizedJob, opts: ColumnTypeOptions = {}): C
           ? new Map(NEXMARK_COLUMNS[port].map(([name, t]) => [name, columnTypeOfFlinkType(t)]))
           : outputTypes(from);
 
+  const merging = new Set<string>();
   const mergeInputs = (nodeId: string): ColumnTypeMap => {
-    const inputs = (incoming.get(nodeId) ?? []).map((e) => portTypes(e.from, e.fromPort));
+    // A `late` port carries its node's input: a late edge back into the node (or through a cycle)
+    // would merge itself without end. Validation reports the cycle; its types are unknown here.
+    if (merging.has(nodeId)) return new Map();
+    merging.add(nodeId);
+    let inputs: ColumnTypeMap[];
+    try {
+      inputs = (incoming.get(nodeId) ?? []).map((e) => portTypes(e.from, e.fromPort));
+    } finally {
+      merging.delete(nodeId);
+    }
     if (inputs.length === 0) return new Map();
-    const out = new Map(inputs[0]);
-    for (const other of inputs.slice(1)) {
-      for (const [name, t] of out) {
-        const o = other.get(name);
-        if (!o || o.type !== t.type || o.scale !== t.scale || o.precision !== t.precision) out.delete(name);
-      }
+    if (inputs.length === 1) return new Map(inputs[0]);
+    // As Flink types a UNION ALL: each column's least restrictive type over the inputs (a BIGINT
+    // and a DOUBLE give a DOUBLE); an input without the column gives NULL there, which meets any
+    // type; types that do not meet leave the column untyped (the checker reports no guess).
+    const out: ColumnTypeMap = new Map();
+    const names = new Set(inputs.flatMap((m) => [...m.keys()]));
+    for (const name of names) {
+      const ts = inputs.flatMap((m) => (m.has(name) ? [m.get(name)!] : []));
+      const same = ts.every((t) => t.type === ts[0].type && t.scale === ts[0].scale && t.precision === ts[0].precision);
+      const common = same ? ts[0] : commonType(ts);
+      if (common && common.type !== 'UNKNOWN') out.set(name, toColumnType(common));
     }
     return out;
   };
@@ -97,11 +128,11 @@ export function columnTyper(job: NormalizedJob, opts: ColumnTypeOptions = {}): C
     let out: ColumnTypeMap = new Map();
     let key: string | null = null;
     try {
-      if (node && opts.cache) key = typesCacheKey(node, incoming.get(nodeId) ?? [], portTypes, opts);
+      if (node && cache) key = typesCacheKey(node, incoming.get(nodeId) ?? [], portTypes, opts);
     } catch {
       key = null; // a `late` edge in a cycle recurses without end: typed (to nothing) below, never cached
     }
-    const hit = key === null ? undefined : opts.cache!.types.get(key);
+    const hit = key === null ? undefined : cache!.types.get(key);
     if (hit) {
       visiting.delete(nodeId);
       memo.set(nodeId, hit as ColumnTypeMap);
@@ -123,7 +154,7 @@ export function columnTyper(job: NormalizedJob, opts: ColumnTypeOptions = {}): C
     }
     visiting.delete(nodeId);
     memo.set(nodeId, out);
-    if (key !== null) opts.cache!.types.set(key, out);
+    if (key !== null) cache!.types.set(key, out);
     return out;
   };
 
@@ -153,4 +184,39 @@ function computeOutput(
 ): ColumnTypeMap {
   const rule = definitionOf(node).columnTypes;
   return rule ? rule(node.config, { input, inputOn, sampled: () => opts.sampled?.(node) }) : new Map();
+}
+
+function toColumnType(t: StaticType): ColumnType {
+  const out: ColumnType = { type: t.type };
+  if (t.precision !== undefined) out.precision = t.precision;
+  if (t.scale !== undefined) out.scale = t.scale;
+  return out;
+}
+
+/** Whether the edges close a cycle (Kahn's algorithm: some node never runs out of inputs). */
+function hasCycle(ids: Iterable<string>, incoming: ReadonlyMap<string, NormalizedJob['edges']>): boolean {
+  const pending = new Map<string, number>();
+  const outgoing = new Map<string, string[]>();
+  for (const id of ids) pending.set(id, 0);
+  for (const [to, edges] of incoming) {
+    for (const e of edges) {
+      if (!pending.has(e.from) || !pending.has(to)) continue;
+      pending.set(to, pending.get(to)! + 1);
+      const list = outgoing.get(e.from);
+      if (list) list.push(to);
+      else outgoing.set(e.from, [to]);
+    }
+  }
+  const ready = [...pending].filter(([, n]) => n === 0).map(([id]) => id);
+  let done = 0;
+  while (ready.length > 0) {
+    const id = ready.pop()!;
+    done++;
+    for (const to of outgoing.get(id) ?? []) {
+      const left = pending.get(to)! - 1;
+      pending.set(to, left);
+      if (left === 0) ready.push(to);
+    }
+  }
+  return done < pending.size;
 }

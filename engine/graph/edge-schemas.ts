@@ -19,7 +19,7 @@ import { checkGraph, type GraphIndex } from './check-graph.ts';
 import { checkColumns, DEAD_LETTER_COLUMNS } from './check-columns.ts';
 import { columnTyper, type ColumnTypeOptions } from './column-types.ts';
 import { changelogEdges } from './changelog.ts';
-import { isNexmarkPort, NEXMARK_COLUMNS, nexmarkColumnNames } from './nexmark.ts';
+import { isNexmarkPort, NEXMARK_COLUMNS, NEXMARK_PORTS, nexmarkColumnNames } from './nexmark.ts';
 import { sqlExpressionChecker } from './node-columns.ts';
 import type { ExpressionChecker } from './expressions.ts';
 import { definitionOf } from './node-types.ts';
@@ -54,7 +54,7 @@ const UNKNOWN_SCHEMA: Schema = { columns: [], changelog: false, known: false };
 
 /** Flink's name for a static type; 'UNKNOWN' where nothing tells it. */
 export function flinkTypeOfColumnType(t: ColumnType | undefined): string {
-  if (!t || t.type === 'UNKNOWN') return 'UNKNOWN';
+  if (!t || t.type === 'UNKNOWN') return t?.composite ?? 'UNKNOWN';
   return flinkTypeName(t.type === 'DECIMAL' ? { precision: 10, scale: 0, ...t } : t);
 }
 
@@ -118,6 +118,9 @@ function writtenTypes(doc: JobDocument, opts: SchemaOptions): Map<string, string
   const put = (entries: Iterable<readonly [string, string]>) => {
     for (const [n, t] of entries) if (!out.has(n)) out.set(n, t);
   };
+  for (const n of doc.nodes) {
+    for (const port of ['out', ...NEXMARK_PORTS]) put(Object.entries(opts.sourceTypes?.(n.id, port) ?? {}));
+  }
   for (const n of doc.nodes) {
     const declared = (n.config as { columns?: unknown }).columns;
     if (declared && typeof declared === 'object') put(Object.entries(declared as Record<string, string>));

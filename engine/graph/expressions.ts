@@ -10,7 +10,7 @@ import type { ColumnTypes } from '../sql/index.ts';
 
 export { splitTopLevel };
 
-export type ExpressionKind = 'where' | 'select' | 'keyBy' | 'aggregates';
+export type ExpressionKind = 'where' | 'select' | 'keyBy' | 'aggregates' | 'orderBy';
 
 /** The part of engine/sql the validator uses; injectable so structure checks need no compiler. */
 export interface ExpressionChecker {
@@ -37,7 +37,7 @@ export interface ExpressionChecker {
 export function typesKey(types: ColumnTypes | undefined): string {
   if (!types || types.size === 0) return '';
   return [...types]
-    .map(([n, t]) => `${n}\u0000${t.type}\u0000${t.precision ?? ''}\u0000${t.scale ?? ''}`)
+    .map(([n, t]) => `${n}\u0000${t.type}\u0000${t.precision ?? ''}\u0000${t.scale ?? ''}\u0000${t.composite ?? ''}`)
     .sort()
     .join('\u0001');
 }

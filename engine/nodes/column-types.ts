@@ -26,6 +26,8 @@ export function columnTypeOfFlinkType(flinkType: string): ColumnType {
   if (d) return { type: 'DECIMAL', precision: d[1] ? Number(d[1]) : 10, scale: d[2] ? Number(d[2]) : 0 };
   if (/^(STRING|VARCHAR|CHAR)/.test(t)) return { type: 'STRING' };
   if (t === 'BOOLEAN') return { type: 'BOOLEAN' };
+  if (/^(ARRAY|MAP|ROW|MULTISET)\b/.test(t)) return { type: 'UNKNOWN', composite: flinkType.trim() };
+  if (/^TIMESTAMP(_LTZ)?(\s*\(\s*\d\s*\))?$/.test(t)) return { type: 'TIMESTAMP' };
   return { type: 'UNKNOWN' };
 }
 

@@ -40,7 +40,7 @@ export interface ColumnsContext {
 }
 
 /** The SQL fragments the validator checks (engine/graph/expressions.ts). */
-export type ExpressionListKind = 'where' | 'select' | 'keyBy' | 'aggregates';
+export type ExpressionListKind = 'where' | 'select' | 'keyBy' | 'aggregates' | 'orderBy';
 
 /** The columns on a node's first input (one-input nodes), null when unknown or absent. */
 export function firstInput(ctx: ColumnsContext): Columns {

@@ -346,8 +346,13 @@ export function accumulatorFor(fn: AggregateFn, distinct = false): Accumulator {
 function aggregateResultType(fn: AggregateFn, arg: Compiled): ColumnType {
   if (fn === 'COUNT') return { type: 'BIGINT' };
   if (fn === 'LISTAGG') return { type: 'STRING' };
+  // SUM, AVG, MIN, MAX... of an INT are INTs (FlinkTypeSystem.deriveSumType / deriveAvgAggType keep
+  // every non-DECIMAL argument type).
+  if (arg.type === 'BIGINT' && arg.precision !== undefined) return { type: 'BIGINT', precision: arg.precision };
   if (arg.type !== 'DECIMAL' || arg.scale === undefined) return { type: arg.type };
   if (fn === 'SUM') return { type: 'DECIMAL', precision: 38, scale: arg.scale };
-  if (fn === 'AVG') return { type: 'DECIMAL', precision: 38, scale: Math.max(6, arg.scale) };
+  // VAR_*/STDDEV_* are AVGs of squares in Flink's planner (AggregateReduceFunctionsRule): the same type.
+  if (fn === 'AVG' || fn.startsWith('VAR') || fn.startsWith('STDDEV'))
+    return { type: 'DECIMAL', precision: 38, scale: Math.max(6, arg.scale) };
   return { type: 'DECIMAL', precision: arg.precision, scale: arg.scale };
 }

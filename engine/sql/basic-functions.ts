@@ -1,4 +1,4 @@
-import type { FunctionSpec, SqlType } from './types.ts';
+import type { Compiled, FunctionSpec, SqlType } from './types.ts';
 import { roundHalfUp, substringSql, toNumber, toText } from './values.ts';
 import { Decimal, decimalAbs, decimalFloorCeil, decimalRound, decimalRoundType } from './decimal.ts';
 import { arithmetic } from './arithmetic.ts';
@@ -23,6 +23,7 @@ function unaryNumeric(
   op: (x: number) => number,
   keepsType: boolean,
   exact?: (d: Decimal) => Decimal,
+  dropsScale = false,
 ): FunctionSpec {
   return {
     min: 1,
@@ -39,9 +40,20 @@ function unaryNumeric(
           return x === null ? null : finite(op(x));
         },
         type: keepsType ? numericType(a.type) : 'DOUBLE',
+        ...(keepsType ? keptShape(a, exact !== undefined && dropsScale) : {}),
       };
     },
   };
+}
+
+/**
+ * The precision and scale a type-keeping function leaves (Flink: ABS(DECIMAL(5, 2)) is DECIMAL(5, 2),
+ * FLOOR and CEIL of it DECIMAL(5, 0), Calcite's ARG0_OR_EXACT_NO_SCALE; an INT stays an INT).
+ */
+function keptShape(a: Compiled, dropsScale: boolean): { precision?: number; scale?: number } {
+  if (a.type === 'BIGINT' && a.precision !== undefined) return { precision: a.precision };
+  if (a.type !== 'DECIMAL' || a.precision === undefined) return {};
+  return { precision: a.precision, scale: dropsScale ? 0 : (a.scale ?? 0) };
 }
 
 function unaryString(name: string, op: (s: string) => unknown, type: SqlType): FunctionSpec {
@@ -190,18 +202,21 @@ export const BASIC_FUNCTIONS: Record<string, FunctionSpec> = {
     (x) => noZero(Math.floor(x)),
     true,
     (d) => decimalFloorCeil(d, false),
+    true,
   ),
   CEIL: unaryNumeric(
     'CEIL',
     (x) => noZero(Math.ceil(x)),
     true,
     (d) => decimalFloorCeil(d, true),
+    true,
   ),
   CEILING: unaryNumeric(
     'CEILING',
     (x) => noZero(Math.ceil(x)),
     true,
     (d) => decimalFloorCeil(d, true),
+    true,
   ),
   ROUND: {
     min: 1,
@@ -226,7 +241,7 @@ export const BASIC_FUNCTIONS: Record<string, FunctionSpec> = {
         // ROUND(DECIMAL(p, s), r) with a literal r: DECIMAL(1 + p - s + r, r) (findRoundDecimalType).
         ...(a.type === 'DECIMAL' && a.scale !== undefined && (!d || (d.constant && typeof d.fn({}) === 'number'))
           ? decimalRoundType(a.precision ?? 38, a.scale, d ? Math.trunc(d.fn({}) as number) : 0)
-          : {}),
+          : keptShape(a, false)),
       };
     },
   },

@@ -159,5 +159,7 @@ function castFunction(
     default:
       return fail(ctx, `unsupported CAST target type ${dataType || '(none)'}`, node, 'CAST');
   }
+  // CAST(x AS INT) is an INT: precision 10 marks it on Weir's one integer type (flinkTypeName).
+  if (type === 'BIGINT' && dataType !== 'BIGINT') return { fn, type, precision: 10 };
   return { fn, type, ...decimal };
 }

@@ -8,6 +8,7 @@ import type { ColumnTypes, ExpressionKind } from './types.ts';
 import { checkAggregateArgTypes } from './aggregate-types.ts';
 import { compileExpr } from './compile.ts';
 import { contextFor } from './context.ts';
+import { compileOrderBy } from './order-by.ts';
 
 /**
  * Compiles `text` as `kind` and returns the error, or null when it is valid. Never throws. With
@@ -40,6 +41,9 @@ function compileKind(kind: ExpressionKind, text: string, types?: ColumnTypes): v
       compileAggregates(text, types);
       checkAggregateArgTypes(text, types);
       return;
+    case 'orderBy':
+      compileOrderBy(text, types);
+      return;
   }
 }
 
@@ -70,6 +74,8 @@ export function referencedColumns(kind: ExpressionKind, text: string): string[] 
         for (const c of calls) for (const col of c.filterColumns) if (!columns.includes(col)) columns.push(col);
         return columns;
       }
+      case 'orderBy':
+        return compileOrderBy(text).columns;
     }
   } catch (e) {
     if (e instanceof ExpressionError) return [];

@@ -102,6 +102,9 @@ export function numeric(c: Compiled, decimalFrom?: Compiled): Compiled {
     c.precision = decimalFrom.precision;
     c.scale = decimalFrom.scale;
   }
+  // An INT's result stays an INT (-i, ABS(i)).
+  if (decimalFrom && c.type === 'BIGINT' && decimalFrom.type === 'BIGINT' && decimalFrom.precision !== undefined)
+    c.precision = decimalFrom.precision;
   return c;
 }
 

@@ -28,6 +28,10 @@ import {
  * sub-trees are folded. No user text is ever turned into code: closures only read properties
  * named by the parsed column identifiers.
  */
+/** Functions whose result over INTs is an INT in Flink (MOD(i, 3), GREATEST(i, 1), SIGN(i)...). */
+const INT_KEEPING = new Set(['MOD', 'NULLIF', 'GREATEST', 'LEAST', 'SIGN', 'COALESCE', 'IFNULL', 'IF', 'TRUNCATE']);
+const isInt = (c: Compiled): boolean => c.type === 'BIGINT' && c.precision === 10;
+
 export function compileExpr(node: SqlAst, ctx: CompileContext): Compiled {
   switch (node.type) {
     case 'column_ref':
@@ -354,6 +358,10 @@ function compileFunction(node: SqlAst, ctx: CompileContext): Compiled {
   if (built.precision !== undefined) {
     result.precision = built.precision;
     result.scale = built.scale;
+  } else if (result.type === 'BIGINT' && /→ INT$/.test(spec.signature ?? '')) {
+    result.precision = 10; // CHAR_LENGTH, POSITION...: Flink's INT, as the signature says
+  } else if (result.type === 'BIGINT' && INT_KEEPING.has(name) && compiled.some(isInt)) {
+    if (compiled.every((c) => c.type !== 'BIGINT' || isInt(c))) result.precision = 10;
   }
   return NUMERIC_FUNCTIONS.has(name) ? numeric(result) : result;
 }

@@ -63,10 +63,10 @@ export function rewriteJoinRefs(text: string): string {
   return out;
 }
 
-/** `L$x`/`R$x` typed as their side's `x`; a window join's bounds are ISO strings, as a window's. */
+/** `L$x`/`R$x` typed as their side's `x`; a window join's bounds are TIMESTAMPs, as a window's. */
 function sidedTypes(left: ColumnTypes, right: ColumnTypes, windowColumns = false): ColumnTypes {
   const out = new Map<string, ColumnType>();
-  if (windowColumns) for (const w of ['window_start', 'window_end']) out.set(w, { type: 'STRING' });
+  if (windowColumns) for (const w of ['window_start', 'window_end']) out.set(w, { type: 'TIMESTAMP' });
   for (const [n, t] of left) out.set(`L$${n}`, t);
   for (const [n, t] of right) out.set(`R$${n}`, t);
   return out;

@@ -127,6 +127,8 @@ function arithmetic(op: string, node: SqlAst, ctx: CompileContext, compileExpr: 
     fn = (row) => evaluateArithmetic(o, lf(row), rf(row), asDouble, pl, pr);
   }
   const out = numeric(make(fn, type, [l, r]));
+  // INT op INT is an INT in Flink (Calcite's integer arithmetic); with a BIGINT it is a BIGINT.
+  if (type === 'BIGINT' && intPrecision(l) === 10 && intPrecision(r) === 10) out.precision = 10;
   if (type === 'DECIMAL') {
     const d = decimalResultType(op, decimalShape(l), decimalShape(r));
     out.precision = d.precision;

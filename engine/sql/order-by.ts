@@ -6,7 +6,7 @@
 import { ExpressionError } from './errors.ts';
 import { tokenize } from './lexer.ts';
 import { compileProjectionDetailed } from './projection.ts';
-import type { Row } from './types.ts';
+import type { ColumnTypes, Row } from './types.ts';
 import { compare } from './values.ts';
 
 export interface OrderItem {
@@ -35,7 +35,11 @@ function compareTotal(a: unknown, b: unknown): number {
   return sa < sb ? -1 : sa > sb ? 1 : 0;
 }
 
-export function compileOrderBy(text: string): CompiledOrderBy {
+/**
+ * With `types` (the input columns' static types) the items are type-checked too, and a column of
+ * a type that cannot be ordered (ARRAY, MAP, ROW, MULTISET) is refused, as Flink's planner does.
+ */
+export function compileOrderBy(text: string, types?: ColumnTypes): CompiledOrderBy {
   if (typeof text !== 'string' || text.trim() === '') throw new ExpressionError('expected a column to order by', 1);
   const tokens = tokenize(text);
   // Split on top-level commas; a trailing ASC/DESC ident belongs to the item.
@@ -67,8 +71,15 @@ export function compileOrderBy(text: string): CompiledOrderBy {
     const start = tokens[a].start;
     const exprText = text.slice(start, tokens[end - 1].end);
     // Padded: error columns count in the user's whole text.
-    const p = compileProjectionDetailed(' '.repeat(start) + exprText);
+    const p = compileProjectionDetailed(' '.repeat(start) + exprText, types);
     if (p.columns === null || p.columns.length !== 1) throw new ExpressionError("'*' cannot be ordered by", start + 1);
+    const source = p.columns[0].sourceColumn;
+    const composite = source === undefined ? undefined : types?.get(source)?.composite;
+    if (composite !== undefined)
+      throw new ExpressionError(
+        `cannot order by '${source}': ${composite} is not a comparable type (order by a column of an atomic type, or an element of it)`,
+        start + 1,
+      );
     for (const c of p.referenced) if (!columns.includes(c)) columns.push(c);
     const name = p.columns[0].name;
     const project = p.project;

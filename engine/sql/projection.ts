@@ -13,7 +13,7 @@ export interface ProjectionColumn {
   /** Set when the expression is a bare column reference. */
   sourceColumn?: string;
   type?: SqlType;
-  /** For a DECIMAL column: its precision and scale. */
+  /** For a DECIMAL column: its precision and scale; 10 on a BIGINT marks Flink's INT. */
   precision?: number;
   scale?: number;
 }
@@ -61,6 +61,8 @@ export function compileProjectionDetailed(text: string, columnTypes?: ColumnType
       col.precision = c.precision;
       col.scale = c.scale;
     }
+    // An INT (precision 10) stays an INT, as Flink types it.
+    if (c.type === 'BIGINT' && c.precision !== undefined) col.precision = c.precision;
     cols.push(col);
     // A DECIMAL leaves the expression as a JS number: rows are JSON (decimal.ts). A bare column of a
     // declared DECIMAL type too: it is read as a Decimal (compile.ts, typedColumn).

@@ -29,6 +29,11 @@ export interface ColumnType {
   type: SqlType;
   precision?: number;
   scale?: number;
+  /**
+   * A declared ARRAY, MAP, ROW or MULTISET type (`ARRAY<STRING>`), which expressions read as
+   * UNKNOWN values but which cannot be compared or ordered (Flink refuses to ORDER BY them).
+   */
+  composite?: string;
 }
 export type ColumnTypes = ReadonlyMap<string, ColumnType>;
 
@@ -71,4 +76,4 @@ export interface FunctionSpec {
   build(args: Compiled[]): { fn: Evaluator; type: SqlType; precision?: number; scale?: number };
 }
 
-export type ExpressionKind = 'where' | 'select' | 'keyBy' | 'aggregates';
+export type ExpressionKind = 'where' | 'select' | 'keyBy' | 'aggregates' | 'orderBy';

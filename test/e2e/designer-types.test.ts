@@ -125,11 +125,11 @@ describe('the designer shows types', { skip }, () => {
     assert.equal(await list.getAttribute('aria-label'), 'Input columns');
     const rows = await schemaRows(page, 'input-schema-columns');
     assertRows(rows, /^user STRING/, /^amount (DOUBLE|BIGINT)/);
-    // The window's output (the sink's input) is its keys, window bounds and aggregates. Flink types
-    // window_start TIMESTAMP(3); the engine's typer (engine/graph/edge-schemas.ts) says STRING today.
+    // The window's output (the sink's input) is its keys, window bounds and aggregates; the bounds
+    // are TIMESTAMP(3) NOT NULL, as Flink types them.
     await page.getByTestId('node-out').click();
     const out = await schemaRows(page, 'input-schema-columns');
-    assertRows(out, /^window_start (TIMESTAMP\(3\)|STRING) NOT NULL$/, /^n BIGINT NOT NULL$/, /^total DOUBLE NULL$/);
+    assertRows(out, /^window_start TIMESTAMP\(3\) NOT NULL$/, /^n BIGINT NOT NULL$/, /^total DOUBLE NULL$/);
   });
 
   it('completes columns and functions with signatures from the keyboard', async () => {
@@ -175,6 +175,27 @@ describe('the designer shows types', { skip }, () => {
     await page.keyboard.press('Enter');
     assert.equal(await where.inputValue(), "amount >= 10 AND user = 'A' OR LOWER(");
     await where.fill('amount >= 10');
+    assert.deepEqual(pageErrors, []);
+  });
+
+  it('the word being typed is not flagged in its field while completions are open; leaving the field flags it', async () => {
+    await page.getByTestId('node-big').click();
+    const where = page.getByTestId('f-where');
+    await where.click();
+    await page.keyboard.press('End');
+    await page.keyboard.type(' AND us');
+    await page.getByTestId('f-where-completions').waitFor();
+    // The validator already says 'us' is no column (on the node); the field under the caret waits.
+    await page.getByTestId('problem-big').waitFor();
+    assert.equal(await page.getByTestId('f-where-error-mark').count(), 0);
+    assert.notEqual(await where.getAttribute('aria-invalid'), 'true');
+    await where.blur();
+    const mark = page.getByTestId('f-where-error-mark');
+    await mark.waitFor();
+    assert.equal(await mark.textContent(), 'us');
+    assert.equal(await where.getAttribute('aria-invalid'), 'true');
+    await where.fill('amount >= 10');
+    await page.getByTestId('problem-big').waitFor({ state: 'detached' });
     assert.deepEqual(pageErrors, []);
   });
 

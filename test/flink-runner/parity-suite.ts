@@ -145,9 +145,13 @@ export function parityOnFlink(line: FlinkLine, knownDifferences: Record<string, 
           const weirRows = weir.sinks[sink.id] ?? [];
           const flinkDir = sinkDir(job.flinkDir, sink);
           const flinkRows = readFlinkSink(flinkDir, sink.format, csvHeader(sinkDir(job.weirDir, sink)));
+          // Timestamps as instants: window bounds are TIMESTAMP(3) in the script, which Flink writes
+          // as `2024-01-15 09:00:10` and Weir as ISO-8601 text.
           sinks[sink.id] = {
-            weir: normalizeRows(weirRows, sink.format),
-            flink: normalizeRows(flinkRows, sink.format === 'changelog-json' ? 'debezium-json' : sink.format),
+            weir: normalizeRows(weirRows, sink.format, { times: true }),
+            flink: normalizeRows(flinkRows, sink.format === 'changelog-json' ? 'debezium-json' : sink.format, {
+              times: true,
+            }),
           };
         }
         const equal = Object.values(sinks).every((s) => JSON.stringify(s.weir) === JSON.stringify(s.flink));

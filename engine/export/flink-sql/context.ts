@@ -17,7 +17,15 @@ export interface FlinkExportOptions {
   pathPrefix?: string;
 }
 
-/** A column of an exported relation. `certain` is false when its type is a guess (written with CAST). */
+/** The planner's types of the script's relations (planner-types.ts builds them). */
+export interface PlannerTypes {
+  /** A relation's column (relation key: a node id, or a Nexmark port's key); undefined when not known. */
+  output(relationKey: string, column: string): string | undefined;
+  /** What reaches `nodeId` from all its inputs (a multi-input node's merged view). */
+  input(nodeId: string, column: string): string | undefined;
+}
+
+/** A column of an exported relation. `certain` is false when the planner cannot type it (written with CAST). */
 export interface Col {
   name: string;
   type: string;
@@ -52,6 +60,8 @@ export class ExportContext {
   /** Columns of each source, worked out before anything is emitted. */
   readonly sourceColumns = new Map<string, Col[]>();
   rowtimeName = 'rowtime';
+  /** The planner's types of every relation (planner-types.ts), set once the sources' columns are known. */
+  planner: PlannerTypes = { output: () => undefined, input: () => undefined };
   private readonly index = new Map<string, number>();
 
   readonly version: FlinkVersion;

@@ -1,17 +1,9 @@
 import { splitTopLevel, tokenize, type Token } from '../../sql/lexer.ts';
+import { compileProjectionDetailed, flinkTypeName } from '../../sql/index.ts';
+import { columnTypeOfFlinkType } from '../../graph/column-types.ts';
 import { quoteIdent, sqlString, unquoteIdent } from './identifiers.ts';
 import { FLINK_KEYWORDS } from './reserved-words.ts';
 import type { Col } from './context.ts';
-import { arithmeticType, avgType, literalType, roundType, sumType } from './numeric-types.ts';
-import {
-  BIGINT_FUNCS,
-  BOOLEAN_FUNCS,
-  DOUBLE_FUNCS,
-  INT_FUNCS,
-  SAME_AS_ARG,
-  STRING_FUNCS,
-  TIMESTAMP_FUNCS,
-} from './function-types.ts';
 
 /**
  * Weir's expressions are Flink SQL already; they are passed through token by token, keeping the
@@ -50,7 +42,7 @@ export function rewriteExpr(text: string, cols: readonly Col[], opts: RewriteOpt
         spelled = quoteIdent(t.text); // an alias
       else if (!isCall && !qualified && !afterAs && names.has(t.text))
         spelled = quoteIdent(opts.rename?.get(t.text) ?? t.text);
-      if (t.upper === 'DATE_FORMAT' && isCall) epochMillisAsTimestamp(toks, k + 1, cols, opts, before, after);
+      if (t.upper === 'DATE_FORMAT' && isCall) epochMillisAsTimestamp(text, toks, k + 1, cols, before, after);
       if (t.upper === 'SQRT' && isCall) {
         // SQRT(x) is POWER(x, 0.5) in Flink (NaN below zero alike); SQL tooling's Flink grammar
         // (dt-sql-parser, which checks this export) does not know SQRT.
@@ -91,10 +83,10 @@ const EPOCH_MILLIS_TYPES = new Set(['BIGINT', 'INT', 'INTEGER', 'SMALLINT', 'TIN
  * time zone, UTC in every exported script (settings.ts), as Weir does.
  */
 function epochMillisAsTimestamp(
+  source: string,
   toks: Token[],
   open: number,
   cols: readonly Col[],
-  opts: RewriteOptions,
   before: Map<number, string>,
   after: Map<number, string>,
 ): void {
@@ -103,8 +95,8 @@ function epochMillisAsTimestamp(
   const [first] = splitTopLevel(toks.slice(open + 1, close));
   if (!first || first[1] <= first[0]) return;
   const [a, b] = [open + 1 + first[0], open + first[1]];
-  const type = inferType(toks.slice(a, b + 1), cols, opts);
-  if (!type || !EPOCH_MILLIS_TYPES.has(type.type)) return;
+  const type = plannerType(source.slice(toks[a].start, toks[b].end), cols);
+  if (!type || !EPOCH_MILLIS_TYPES.has(type)) return;
   before.set(a, 'TO_TIMESTAMP_LTZ(' + (before.get(a) ?? ''));
   after.set(b, (after.get(b) ?? '') + ', 3)');
 }
@@ -128,8 +120,6 @@ export interface SelectItem {
   name: string;
   /** True when the item names no output column of its own and Flink would invent `EXPR$n`. */
   generatedName: boolean;
-  type: string;
-  certain: boolean;
 }
 
 const EXPRESSION_END = new Set<string>(['ident', 'quoted', 'number', 'string', 'dstring']);
@@ -141,7 +131,7 @@ export function splitSelectList(text: string, cols: readonly Col[], opts: Rewrit
     const part = toks.slice(from, to);
     if (part.length === 0) return;
     if (part.length === 1 && part[0].text === '*') {
-      items.push({ star: true, expr: '*', name: '*', generatedName: false, type: '', certain: true });
+      items.push({ star: true, expr: '*', name: '*', generatedName: false });
       return;
     }
     let exprEnd = part.length;
@@ -168,166 +158,26 @@ export function splitSelectList(text: string, cols: readonly Col[], opts: Rewrit
       exprToks.length === 1 && (exprToks[0].kind === 'ident' || exprToks[0].kind === 'quoted')
         ? unquoteIdent(exprToks[0].text)
         : null;
-    const inferred = inferType(exprToks, cols, opts) ?? { type: 'STRING', certain: false };
     items.push({
       star: false,
       expr: rewriteExpr(source, cols, opts),
       name: alias ?? single ?? `EXPR$${i}`,
       generatedName: alias === null && single === null,
-      type: inferred.type,
-      certain: inferred.certain,
     });
   });
   return items;
 }
 
-export interface Typed {
-  type: string;
-  certain: boolean;
-}
-
-const BOOLEAN_OPS = new Set([
-  'AND',
-  'OR',
-  'NOT',
-  '=',
-  '<>',
-  '!=',
-  '<',
-  '>',
-  '<=',
-  '>=',
-  'LIKE',
-  'IN',
-  'BETWEEN',
-  'IS',
-  'EXISTS',
-  'SIMILAR',
-]);
-const ARITHMETIC = new Set(['+', '-', '*', '/', '%']);
-/** Flink's result type of an expression where it can be told from the tokens alone; null otherwise. */
-export function inferType(toks: Token[], cols: readonly Col[], opts: RewriteOptions = {}): Typed | null {
-  if (toks.length === 0) return null;
-  if (toks.length === 1) return atomType(toks[0], cols);
-  const first = toks[0];
-  if (first.text === '(' && matchingParen(toks, 0) === toks.length - 1) return inferType(toks.slice(1, -1), cols, opts);
-  let depth = 0;
-  let sawConcat = false;
-  const operands: Token[][] = [[]];
-  const ops: string[] = [];
-  for (const t of toks) {
-    if (t.text === '(') depth++;
-    if (t.text === ')') depth--;
-    if (depth === 0 && t.kind !== 'string' && t.kind !== 'quoted' && BOOLEAN_OPS.has(t.upper)) {
-      if (first.upper !== 'CASE') return { type: 'BOOLEAN', certain: true };
-    }
-    if (depth === 0 && t.kind === 'op' && t.text === '||') sawConcat = true;
-    if (depth === 0 && t.kind === 'op' && ARITHMETIC.has(t.text) && operands[operands.length - 1].length > 0) {
-      operands.push([]);
-      ops.push(t.text);
-    } else operands[operands.length - 1].push(t);
-  }
-  if (first.upper === 'CASE') {
-    // Flink types a CASE by all its branches; the first one is a guess, so the sink casts to it.
-    const t = caseType(toks, cols, opts);
-    return t && { type: t.type, certain: t.certain && (t.type === 'STRING' || t.type === 'BOOLEAN') };
-  }
-  if (sawConcat) return { type: 'STRING', certain: true };
-  // A sign before one operand (`-1.5`, `-amount`) keeps its type.
-  if (operands.length === 1 && (first.text === '-' || first.text === '+')) return inferType(toks.slice(1), cols, opts);
-  if (operands.length > 1)
-    return numericType(
-      ops,
-      operands.map((o) => inferType(stripSign(o), cols, opts)),
-    );
-  if (first.kind === 'ident' && toks[1].text === '(' && matchingParen(toks, 1) === toks.length - 1) {
-    const fn = first.upper;
-    const args = splitTopLevel(toks.slice(2, -1)).map(([a, b]) => toks.slice(2 + a, 2 + b));
-    if (fn === 'CAST' || fn === 'TRY_CAST') {
-      const as = toks.findIndex((t, k) => k > 1 && t.upper === 'AS');
-      if (as < 0) return null;
-      const type = toks
-        .slice(as + 1, -1)
-        .map((t) => t.text)
-        .join(' ')
-        .toUpperCase()
-        .replace(/\s*\(\s*/g, '(')
-        .replace(/\s*\)/g, ')')
-        .replace(/\s*,\s*/g, ', ');
-      return { type, certain: true };
-    }
-    if (fn === 'COUNT') return { type: 'BIGINT', certain: true };
-    if (fn === 'AVG' || fn === 'SUM') {
-      const t = inferType(args[0] ?? [], cols, opts);
-      return t && { type: fn === 'AVG' ? avgType(t.type) : sumType(t.type), certain: t.certain };
-    }
-    if (fn === 'ROUND' || fn === 'TRUNCATE') {
-      const t = inferType(args[0] ?? [], cols, opts);
-      const r = args.length > 1 && args[1].length === 1 && /^\d+$/.test(args[1][0].text) ? Number(args[1][0].text) : 0;
-      return t && { type: roundType(t.type, r), certain: t.certain };
-    }
-    if (STRING_FUNCS.has(fn)) return { type: 'STRING', certain: true };
-    if (INT_FUNCS.has(fn)) return { type: 'INT', certain: true };
-    if (DOUBLE_FUNCS.has(fn)) return { type: 'DOUBLE', certain: true };
-    if (BIGINT_FUNCS.has(fn)) return { type: 'BIGINT', certain: true };
-    if (BOOLEAN_FUNCS.has(fn)) return { type: 'BOOLEAN', certain: true };
-    if (TIMESTAMP_FUNCS.has(fn)) return { type: 'TIMESTAMP(3)', certain: true };
-    if (fn === 'TIMESTAMPADD') return inferType(args[2] ?? [], cols, opts);
-    if (fn === 'IF') return inferType(args[1] ?? [], cols, opts);
-    if (fn === 'NULLIF') return inferType(args[0] ?? [], cols, opts);
-    // MOD(a, b) is a % b in Flink (the same SqlStdOperatorTable.MOD).
-    if (fn === 'MOD' && args.length === 2)
-      return numericType(
-        ['%'],
-        args.map((a) => inferType(stripSign(a), cols, opts)),
-      );
-    if (SAME_AS_ARG.has(fn)) return inferType(args[0] ?? [], cols, opts);
-  }
-  return null;
-}
-
-function stripSign(toks: Token[]): Token[] {
-  return toks.length > 1 && (toks[0].text === '-' || toks[0].text === '+') ? toks.slice(1) : toks;
-}
-
-function atomType(t: Token, cols: readonly Col[]): Typed | null {
-  if (t.kind === 'ident' || t.kind === 'quoted') {
-    const name = unquoteIdent(t.text);
-    const col = cols.find((c) => c.name === name);
-    if (col) return { type: col.type, certain: col.certain };
-    if (t.upper === 'TRUE' || t.upper === 'FALSE') return { type: 'BOOLEAN', certain: true };
+/**
+ * The planner's type of an expression over `cols` (engine/sql's checker, as everywhere else), as
+ * Flink names it; null when it cannot be told (an untyped column, an expression that does not compile).
+ */
+function plannerType(expr: string, cols: readonly Col[]): string | null {
+  try {
+    const types = new Map(cols.filter((c) => c.certain).map((c) => [c.name, columnTypeOfFlinkType(c.type)]));
+    const col = compileProjectionDetailed(`${expr} AS x`, types).columns?.[0];
+    return col?.type && col.type !== 'UNKNOWN' ? flinkTypeName({ ...col, type: col.type }) : null;
+  } catch {
     return null;
   }
-  if (t.kind === 'string') return { type: 'STRING', certain: true };
-  if (t.kind === 'number') return { type: literalType(t.text), certain: true };
-  return null;
-}
-
-/**
- * `a op b op c ...` folded left to right with Flink's rules (numeric-types.ts). Precedence of `*`
- * over `+` does not change a result type except for DECIMAL precision; the fold keeps it simple.
- */
-function numericType(ops: readonly string[], types: Array<Typed | null>): Typed | null {
-  if (types.some((t) => t === null)) return null;
-  const ts = types as Typed[];
-  const certain = ts.every((t) => t.certain);
-  let type: string | null = ts[0].type;
-  for (let i = 1; i < ts.length && type !== null; i++) type = arithmeticType(ops[i - 1], type, ts[i].type);
-  return type === null ? null : { type, certain };
-}
-
-function caseType(toks: Token[], cols: readonly Col[], opts: RewriteOptions): Typed | null {
-  let depth = 0;
-  let start = -1;
-  for (let k = 0; k < toks.length; k++) {
-    const t = toks[k];
-    if (t.text === '(') depth++;
-    if (t.text === ')') depth--;
-    if (depth !== 0) continue;
-    if (t.upper === 'THEN') start = k + 1;
-    else if (start >= 0 && (t.upper === 'WHEN' || t.upper === 'ELSE' || t.upper === 'END')) {
-      return inferType(toks.slice(start, k), cols, opts);
-    }
-  }
-  return null;
 }

@@ -19,6 +19,7 @@ import { nexmarkRelationKey } from './nexmark-source.ts';
 import { isNexmarkPort } from '../../graph/nexmark.ts';
 import { exporterOf } from './node-exporters.ts';
 import { versionLabel } from './versions.ts';
+import { plannerTypes, withPlannerTypes } from './planner-types.ts';
 
 export type { Column, FlinkExportOptions } from './context.ts';
 export { FLINK_VERSIONS, DEFAULT_FLINK_VERSION, isFlinkVersion, type FlinkVersion } from './versions.ts';
@@ -34,12 +35,19 @@ export function exportFlinkSql(job: NormalizedJob, opts: FlinkExportOptions = {}
     const exporter = exporterOf(node);
     if (exporter.kind === 'source') ctx.sourceColumns.set(node.id, exporter.columns(ctx, node));
   }
+  ctx.planner = plannerTypes(job, ctx.sourceColumns);
   ctx.rowtimeName = freeName('rowtime', namesInJob(ctx));
   const settings = settingsStatements(ctx, idleTimeout(ctx));
   for (const node of topologicalOrder(job)) {
     let done: boolean;
     try {
       done = emitNode(ctx, node);
+      const rel = ctx.relations.get(node.id);
+      if (done && rel && exporterOf(node).kind !== 'source')
+        ctx.relations.set(node.id, {
+          ...rel,
+          columns: withPlannerTypes(rel.columns, (col) => ctx.planner.output(node.id, col)),
+        });
     } catch (e) {
       ctx.warn(node, undefined, `not exported: ${e instanceof Error ? e.message : String(e)}`);
       done = false;

@@ -16,13 +16,13 @@
 import type { JobNodeOf } from '../../graph/types.ts';
 import { splitTopLevel } from '../../graph/expressions.ts';
 import { tokenize } from '../../sql/lexer.ts';
-import { compileJoinSelect, rewriteJoinRefs } from '../../sql/join-select.ts';
+import { compileJoinSelect } from '../../sql/join-select.ts';
 import { compileOrderBy } from '../../sql/order-by.ts';
-import { compileAggregates, parseKeyBy } from '../../sql/index.ts';
+import { parseKeyBy } from '../../sql/index.ts';
 import { filtersAsCase } from './aggregate-filters.ts';
 import { parseSignedDuration } from '../../graph/signed-duration.ts';
 import type { Col, ExportContext, ExportNode, Relation } from './context.ts';
-import { inferType, rewriteExpr, splitSelectList } from './expressions.ts';
+import { rewriteExpr, splitSelectList } from './expressions.ts';
 import { quoteIdent } from './identifiers.ts';
 import { intervalLiteral } from './intervals.ts';
 import { feedsTimedNode, resultTimeSide } from './interval-join-time.ts';
@@ -49,10 +49,6 @@ export function emitAggregate(ctx: ExportContext, node: N<typeof aggregateNode.t
   const c = node.config;
   const keys = parseKeyBy(c.keyBy).columns;
   const aggs = splitSelectList(filtersAsCase(c.aggregates), input.columns);
-  // COUNT is BIGINT whatever it counts (type inference cannot see through FILTER / CASE).
-  compileAggregates(c.aggregates).forEach((call, i) => {
-    if (call.fn === 'COUNT' && aggs[i]) aggs[i] = { ...aggs[i], type: 'BIGINT', certain: true };
-  });
   for (const a of aggs)
     if (a.generatedName) ctx.warn(node, 'config.aggregates', `'${a.expr}' has no alias; Flink names it ${a.name}`);
   const comments = [
@@ -67,16 +63,12 @@ export function emitAggregate(ctx: ExportContext, node: N<typeof aggregateNode.t
       `stateTtl ${ttl} ms is event time in Weir; Flink's table.exec.state.ttl is processing time and job-wide (not set here)`,
     );
   }
-  const keyCols = keys.map(
-    (k) => input.columns.find((col) => col.name === k) ?? { name: k, type: 'STRING', certain: false },
-  );
   const items = [...keys.map(quoteIdent), ...aggs.map((a) => `${a.expr} AS ${quoteIdent(a.name)}`)];
   const name = quoteIdent(node.id);
   ctx.emit(
     `${comments.join('\n')}\nCREATE VIEW ${name} AS\nSELECT\n${items.map((i) => '  ' + i).join(',\n')}\nFROM ${input.sql}\nGROUP BY ${keys.map(quoteIdent).join(', ')};`,
   );
-  const columns: Col[] = [...keyCols, ...aggs.map((a) => ({ name: a.name, type: a.type, certain: a.certain }))];
-  return { sql: name, columns, rowtime: null, changelog: true };
+  return { sql: name, columns: untyped([...keys, ...aggs.map((a) => a.name)]), rowtime: null, changelog: true };
 }
 
 export function emitTopN(ctx: ExportContext, node: N<typeof topnNode.type>, input: Relation): Relation | null {
@@ -105,7 +97,7 @@ export function emitTopN(ctx: ExportContext, node: N<typeof topnNode.type>, inpu
   );
   return {
     sql: name,
-    columns: [...input.columns, { name: RANK, type: 'BIGINT', certain: true }],
+    columns: untyped([...input.columns.map((col) => col.name), RANK]),
     rowtime: null,
     changelog: true,
   };
@@ -135,12 +127,7 @@ function emitWindowTopN(ctx: ExportContext, node: N<typeof topnNode.type>, input
         ? `HOP(TABLE ${input.sql}, DESCRIPTOR(${rt}), ${intervalLiteral(parseSignedDuration(w.slide))}, ${intervalLiteral(parseSignedDuration(w.size))})`
         : sessionTvf(input, keys, parseSignedDuration(w.gap));
   const cols = input.columns.map((col) => quoteIdent(col.name));
-  const outer = [
-    `DATE_FORMAT(window_start, ${ISO_FORMAT}) AS window_start`,
-    `DATE_FORMAT(window_end, ${ISO_FORMAT}) AS window_end`,
-    ...cols,
-    RANK,
-  ];
+  const outer = ['window_start', 'window_end', ...cols, RANK];
   const inner = [
     ...cols,
     'window_start',
@@ -156,19 +143,19 @@ function emitWindowTopN(ctx: ExportContext, node: N<typeof topnNode.type>, input
   ctx.emit(`${head}\n${view}`);
   return {
     sql: name,
-    columns: [
-      { name: 'window_start', type: 'STRING', certain: true },
-      { name: 'window_end', type: 'STRING', certain: true },
-      ...input.columns,
-      { name: RANK, type: 'BIGINT', certain: true },
-    ],
+    columns: untyped(['window_start', 'window_end', ...input.columns.map((col) => col.name), RANK]),
     rowtime: null,
   };
 }
 
+/** A relation's columns by name; index.ts gives them the planner's types. */
+function untyped(names: readonly string[]): Col[] {
+  return names.map((name) => ({ name, type: 'STRING', certain: false }));
+}
+
 /**
  * `L.x` -> `L.x` with x quoted where needed; a window join's bare `window_start` / `window_end`
- * become the left side's window bounds as ISO text (as Weir writes them); the rest stays.
+ * become the left side's window bounds (TIMESTAMP(3), as the planner types them); the rest stays.
  */
 function qualify(text: string, windowBounds = false): string {
   const toks = tokenize(text);
@@ -195,14 +182,12 @@ function qualify(text: string, windowBounds = false): string {
       (t.text === 'window_start' || t.text === 'window_end') &&
       toks[k - 1]?.text !== '.'
     ) {
-      out += text.slice(pos, t.start) + `DATE_FORMAT(L.${t.text}, ${ISO_FORMAT})`;
+      out += text.slice(pos, t.start) + `L.${t.text}`;
       pos = t.end;
     }
   }
   return out + text.slice(pos);
 }
-
-const ISO_FORMAT = "'yyyy-MM-dd''T''HH:mm:ss.SSS''Z'''";
 
 /** Flink 1.19+'s SESSION window table function, sessions per `keys` (`PARTITION BY`). */
 function sessionTvf(rel: Relation, keys: string[], gap: number): string {
@@ -242,26 +227,11 @@ function bound(rt: string, ms: number): string {
 }
 
 /** The select list of a join as SQL items with their output columns. */
-function joinSelect(
-  text: string,
-  left: Relation,
-  right: Relation,
-  windowBounds: boolean,
-): { items: string[]; columns: Col[] } {
+function joinSelect(text: string, windowBounds: boolean): { items: string[]; columns: Col[] } {
   const sel = compileJoinSelect(text, { windowColumns: windowBounds });
-  const both: Col[] = [
-    ...left.columns.map((k) => ({ ...k, name: `L$${k.name}` })),
-    ...right.columns.map((k) => ({ ...k, name: `R$${k.name}` })),
-    { name: 'window_start', type: 'STRING', certain: true },
-    { name: 'window_end', type: 'STRING', certain: true },
-  ];
   const parts = splitTopLevel(text).map((item) => item.replace(ALIAS, ''));
   const items = parts.map((e, i) => `${qualify(e, windowBounds)} AS ${quoteIdent(sel.columns[i])}`);
-  const columns = parts.map((e, i) => {
-    const t = inferType(tokenize(rewriteJoinRefs(e)), both);
-    return { name: sel.columns[i], type: t?.type ?? 'STRING', certain: t?.certain ?? false };
-  });
-  return { items, columns };
+  return { items, columns: untyped(sel.columns) };
 }
 
 function keyCondition(leftKey: string, rightKey: string): string[] {
@@ -279,7 +249,7 @@ export function emitRegularJoin(
   right: Relation,
 ): Relation {
   const c = node.config;
-  const { items, columns } = joinSelect(c.select, left, right, false);
+  const { items, columns } = joinSelect(c.select, false);
   const comments = [
     ctx.origin(node),
     c.kind === 'inner'
@@ -328,7 +298,7 @@ export function emitWindowJoin(
     );
     return null;
   }
-  const { items, columns } = joinSelect(c.select, left, right, true);
+  const { items, columns } = joinSelect(c.select, true);
   const tvf = (rel: Relation, key: string) =>
     w.kind === 'tumbling'
       ? `TUMBLE(TABLE ${rel.sql}, DESCRIPTOR(${quoteIdent(rel.rowtime!)}), ${intervalLiteral(parseSignedDuration(w.size))})`
@@ -370,7 +340,7 @@ export function emitIntervalJoin(
     );
     return null;
   }
-  const { items, columns } = joinSelect(c.select, left, right, false);
+  const { items, columns } = joinSelect(c.select, false);
   const lower = parseSignedDuration(c.lower),
     upper = parseSignedDuration(c.upper);
   const lrt = `L.${quoteIdent(left.rowtime)}`,

@@ -2,6 +2,7 @@ import type { JobNodeOf } from '../../graph/types.ts';
 import type { Col, ExportContext, ExportNode, Relation } from './context.ts';
 import { rewriteExpr, splitSelectList } from './expressions.ts';
 import { quoteIdent } from './identifiers.ts';
+import { withPlannerTypes } from './planner-types.ts';
 import { filter as filterNode } from '../../nodes/filter/definition.ts';
 import { map as mapNode } from '../../nodes/map/definition.ts';
 import { union as unionNode } from '../../nodes/union/definition.ts';
@@ -27,19 +28,15 @@ function selectFrom(rel: Relation, indent = '  '): string {
  * survives only when every input has one.
  */
 export function unionOf(ctx: ExportContext, node: ExportNode, inputs: Relation[], viewName: string): Relation {
-  const columns: Col[] = [];
-  for (const rel of inputs) {
-    for (const c of rel.columns) {
-      const i = columns.findIndex((k) => k.name === c.name);
-      if (i < 0) columns.push(c);
-      else
-        columns[i] = {
-          ...columns[i],
-          type: commonType(columns[i].type, c.type),
-          certain: columns[i].certain && c.certain,
-        };
-    }
-  }
+  // The planner's type of each merged column: a union node's output, else the node's merged input.
+  const typeOf = (col: string) =>
+    node.type === unionNode.type ? ctx.planner.output(node.id, col) : ctx.planner.input(node.id, col);
+  const names: string[] = [];
+  for (const rel of inputs) for (const c of rel.columns) if (!names.includes(c.name)) names.push(c.name);
+  const columns = withPlannerTypes(
+    names.map((name) => ({ name, type: '', certain: false })),
+    typeOf,
+  );
   const withTime = inputs.every((r) => r.rowtime !== null);
   if (!withTime && inputs.some((r) => r.rowtime !== null)) {
     ctx.warn(node, undefined, 'only some inputs carry event time; the union has none, so no window can follow it');
@@ -73,15 +70,6 @@ export function unionOf(ctx: ExportContext, node: ExportNode, inputs: Relation[]
 }
 
 const NUMERIC = /^(TINYINT|SMALLINT|INT|INTEGER|BIGINT|FLOAT|DOUBLE|REAL|DECIMAL)/i;
-const INTEGER = /^(TINYINT|SMALLINT|INT|INTEGER|BIGINT)$/i;
-
-/** Weir has one number type, so numeric columns of a union widen (BIGINT+DOUBLE = DOUBLE); others become STRING. */
-function commonType(a: string, b: string): string {
-  if (a.toUpperCase() === b.toUpperCase()) return a;
-  if (INTEGER.test(a) && INTEGER.test(b)) return 'BIGINT';
-  if (NUMERIC.test(a) && NUMERIC.test(b)) return 'DOUBLE';
-  return 'STRING';
-}
 
 export function emitFilter(ctx: ExportContext, node: Node<typeof filterNode.type>, input: Relation): void {
   const where = rewriteExpr(node.config.where, input.columns);
@@ -105,7 +93,7 @@ export function emitMap(ctx: ExportContext, node: Node<typeof mapNode.type>, inp
     const plain = item.expr === quoteIdent(item.name);
     explicit.push({
       sql: plain ? item.expr : `${item.expr} AS ${quoteIdent(item.name)}`,
-      col: { name: item.name, type: item.type, certain: item.certain },
+      col: { name: item.name, type: 'STRING', certain: false }, // typed by the planner (index.ts)
     });
   }
   // As Weir: `*` keeps every input column in place; explicit columns of the same name replace them.

@@ -10,8 +10,6 @@ import { window as windowNode } from '../../nodes/window/definition.ts';
 
 type WindowNode = JobNodeOf<typeof windowNode.type> & { parallelism: number };
 
-/** Weir writes window bounds as ISO-8601 UTC text with milliseconds; so does the export. */
-const ISO_FORMAT = "'yyyy-MM-dd''T''HH:mm:ss.SSS''Z'''";
 const TVF_COLUMNS = ['window_start', 'window_end', 'window_time'];
 
 /**
@@ -50,7 +48,7 @@ export function emitWindow(ctx: ExportContext, node: WindowNode, input: Relation
   for (const a of aggs) {
     if (a.generatedName) ctx.warn(node, 'config.aggregates', `'${a.expr}' has no alias; Flink names it ${a.name}`);
     const fn = /^\s*(SUM|AVG)\s*\(/i.exec(a.expr)?.[1]?.toUpperCase();
-    if (fn && a.type === 'DOUBLE')
+    if (fn && ctx.planner.output(node.id, a.name) === 'DOUBLE')
       ctx.warn(node, 'config.aggregates', `${a.expr} AS ${a.name} sums a DOUBLE: ${EXACT_DOUBLE_SUM_NOTE}`);
   }
   const lateness = c.allowedLateness === undefined ? 0 : parseDuration(c.allowedLateness);
@@ -66,15 +64,12 @@ export function emitWindow(ctx: ExportContext, node: WindowNode, input: Relation
       '-- (table.exec.emit.allow-lateness exists but is experimental and not used here.)',
     );
   }
-  const keyCols = keys.map(
-    (k) => input.columns.find((col) => col.name === k) ?? { name: k, type: 'STRING', certain: false },
-  );
-  const columns: Col[] = [
-    { name: 'window_start', type: 'STRING', certain: true },
-    { name: 'window_end', type: 'STRING', certain: true },
-    ...keyCols,
-    ...aggs.map((a) => ({ name: a.name, type: a.type, certain: a.certain })),
-  ];
+  // Typed by the planner (index.ts): window_start and window_end are TIMESTAMP(3), as in Flink.
+  const columns: Col[] = ['window_start', 'window_end', ...keys, ...aggs.map((a) => a.name)].map((name) => ({
+    name,
+    type: 'STRING',
+    certain: false,
+  }));
   const rowtime = ctx.rowtimeName;
   const rt = quoteIdent(input.rowtime);
   const name = quoteIdent(node.id);
@@ -92,7 +87,7 @@ export function emitWindow(ctx: ExportContext, node: WindowNode, input: Relation
       comments.push(
         `-- Flink 1.19+ equivalent: TABLE(SESSION(TABLE ${input.sql}${keyList.length ? ` PARTITION BY ${keyList.join(', ')}` : ''}, DESCRIPTOR(${rt}), ${intervalLiteral(parseDuration(w.gap))})).`,
       );
-    const bound = (b: 'START' | 'END') => `DATE_FORMAT(CAST(${fn}_${b}(${args}) AS TIMESTAMP(3)), ${ISO_FORMAT})`;
+    const bound = (b: 'START' | 'END') => `CAST(${fn}_${b}(${args}) AS TIMESTAMP(3))`;
     sql =
       selectList(
         [`${bound('START')} AS window_start`, `${bound('END')} AS window_end`],
@@ -108,16 +103,8 @@ export function emitWindow(ctx: ExportContext, node: WindowNode, input: Relation
         ? `TUMBLE(TABLE ${source}, DESCRIPTOR(${rt}), ${intervalLiteral(parseDuration(w.size))})`
         : `HOP(TABLE ${source}, DESCRIPTOR(${rt}), ${intervalLiteral(parseDuration(w.slide))}, ${intervalLiteral(parseDuration(w.size))})`;
     sql =
-      selectList(
-        [
-          `DATE_FORMAT(window_start, ${ISO_FORMAT}) AS window_start`,
-          `DATE_FORMAT(window_end, ${ISO_FORMAT}) AS window_end`,
-        ],
-        keyList,
-        keys,
-        aggs,
-        `window_time AS ${quoteIdent(rowtime)}`,
-      ) + `\nFROM TABLE(\n  ${tvf})\nGROUP BY ${['window_start', 'window_end', 'window_time', ...keyList].join(', ')};`;
+      selectList(['window_start', 'window_end'], keyList, keys, aggs, `window_time AS ${quoteIdent(rowtime)}`) +
+      `\nFROM TABLE(\n  ${tvf})\nGROUP BY ${['window_start', 'window_end', 'window_time', ...keyList].join(', ')};`;
   }
   ctx.emit(`${comments.join('\n')}\nCREATE VIEW ${name} AS\n${sql}`);
   return { sql: name, columns, rowtime };

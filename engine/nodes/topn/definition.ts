@@ -4,7 +4,6 @@ import { nonEmpty, posInt, windowSpec } from '../schema-pieces.ts';
 import type { WindowSpec } from '../config.ts';
 import { mapWindow } from '../durations.ts';
 import { parseKeyBy } from '../../sql/index.ts';
-import { compileOrderBy } from '../../sql/order-by.ts';
 import { attempt, checkKnown, checkWindowSpec } from '../columns.ts';
 import { uniq } from '../text.ts';
 import type { ColumnTypeMap } from '../column-types.ts';
@@ -63,7 +62,7 @@ export const topn = defineNode<'topn', TopNConfig>({
   // Its input's types, the rank (BIGINT, as ROW_NUMBER's) and, per window, the window's bounds.
   columnTypes: (c, ctx) => {
     const out: ColumnTypeMap = new Map();
-    if (c.window) for (const w of ['window_start', 'window_end']) out.set(w, { type: 'STRING' });
+    if (c.window) for (const w of ['window_start', 'window_end']) out.set(w, { type: 'TIMESTAMP' });
     for (const [n, t] of ctx.input()) out.set(n, t);
     out.set(TOPN_RANK_COLUMN, { type: 'BIGINT' });
     return out;
@@ -72,8 +71,8 @@ export const topn = defineNode<'topn', TopNConfig>({
     const input = ctx.inputs[0]?.columns ?? null;
     const keys = attempt(ctx, ctx.path('partitionBy'), () => parseKeyBy(c.partitionBy));
     if (keys) checkKnown(ctx, ctx.path('partitionBy'), keys.columns, input);
-    const order = attempt(ctx, ctx.path('orderBy'), () => compileOrderBy(c.orderBy));
-    if (order) checkKnown(ctx, ctx.path('orderBy'), order.columns, input);
+    // Its syntax, its types (a column of ARRAY, MAP or ROW type cannot be ordered), its columns.
+    ctx.checkExpression('orderBy', 'orderBy', c.orderBy, input);
     if (input && input.includes(TOPN_RANK_COLUMN)) {
       ctx.error(
         ctx.path(),

@@ -80,9 +80,11 @@ export const window = defineNode<'window', WindowConfig>({
   },
   columnTypes: (c, ctx) => {
     const types = ctx.input();
+    // TIMESTAMP(3) NOT NULL as in Flink (SqlWindowTableFunction); the values are Weir's TIMESTAMPs,
+    // ISO-8601 UTC instants (engine/sql/values.ts toTimestamp).
     const out: ColumnTypeMap = new Map([
-      ['window_start', { type: 'STRING' }],
-      ['window_end', { type: 'STRING' }],
+      ['window_start', { type: 'TIMESTAMP' }],
+      ['window_end', { type: 'TIMESTAMP' }],
     ]);
     for (const k of parseKeyBy(c.keyBy ?? '').columns) out.set(k, types.get(k) ?? { type: 'UNKNOWN' });
     for (const a of compileAggregates(c.aggregates, types)) out.set(a.alias, a.resultType);

@@ -49,16 +49,20 @@ export function ExprField(p: ExprFieldProps) {
     [p.kind, text, check],
   );
   const tokens = useMemo(() => highlightSql(text), [text]);
-  const validatorError = error ? null : (p.validatorError ?? null);
-  const marks = useMemo(
-    () => errorRanges(tokens, error ? error.column : null, validatorError),
-    [tokens, error, validatorError],
-  );
   const word = caret === null ? { word: '', start: 0 } : wordBefore(text, caret);
   const typed = useMemo(() => p.columns.map((name) => ({ name, type: types?.get(name) ?? null })), [p.columns, types]);
   const items = dismissed ? [] : completions(word.word, typed, { aggregates: p.kind === 'aggregates' });
   const open = items.length > 0;
   const current = Math.min(active, Math.max(0, items.length - 1));
+  // The word under the caret is not a misspelling yet while the list offers names for it: the
+  // validator's "unknown column" for exactly that word waits until the word is completed, the list
+  // is closed (Escape) or the field loses focus.
+  const halfTyped = open && word.word !== '' && (p.validatorError ?? '').includes(`unknown column '${word.word}'`);
+  const validatorError = error || halfTyped ? null : (p.validatorError ?? null);
+  const marks = useMemo(
+    () => errorRanges(tokens, error ? error.column : null, validatorError),
+    [tokens, error, validatorError],
+  );
 
   const insert = (completion: string, start: number, end: number) => {
     const next = text.slice(0, start) + completion + text.slice(end);

@@ -54,9 +54,10 @@ test('sampled source columns flow through filter, map, window and aggregate with
   assert.deepEqual(brief(s[0]), ['id BIGINT', 'user STRING', 'amount BIGINT', 'ts BIGINT *rowtime*']);
   assert.deepEqual(brief(s[1]), brief(s[0]), 'a filter passes its input on');
   assert.deepEqual(brief(s[2]), ['user STRING', 'price DECIMAL(10, 2)', 'ts BIGINT *rowtime*']);
+  // Flink's window bounds: TIMESTAMP(3) NOT NULL (SqlWindowTableFunction), Weir's TIMESTAMP values.
   assert.deepEqual(brief(s[3]), [
-    'window_start STRING NOT NULL',
-    'window_end STRING NOT NULL',
+    'window_start TIMESTAMP(3) NOT NULL',
+    'window_end TIMESTAMP(3) NOT NULL',
     'user STRING',
     'n BIGINT NOT NULL',
     'total DECIMAL(38, 2)',
@@ -88,4 +89,55 @@ test('declared types are shown as written; an untyped source is unknown, never a
   const broken = job() as unknown as { nodes: Array<{ config?: unknown }> };
   delete broken.nodes[1].config;
   assert.equal(edgeSchemas(broken as unknown as JobDocument).length, 6);
+});
+
+test("Flink's result types: SUM and AVG of an INT are INTs, a union widens, window bounds are TIMESTAMP(3)", () => {
+  const doc = job();
+  (doc.nodes[0].config as { columns?: Record<string, string> }).columns = {
+    user: 'STRING',
+    qty: 'INT',
+    amount: 'DOUBLE',
+    ts: 'BIGINT',
+  };
+  doc.nodes[2].config = { select: 'user, qty, qty + 1 AS next, CHAR_LENGTH(user) AS len, ts' };
+  (doc.nodes[3].config as { aggregates: string }).aggregates =
+    'COUNT(*) AS n, SUM(qty) AS total, AVG(qty) AS mean, MAX(len) AS longest';
+  const s = edgeSchemas(doc);
+  assert.deepEqual(brief(s[2]), ['user STRING', 'qty INT', 'next INT', 'len INT', 'ts BIGINT *rowtime*']);
+  assert.deepEqual(brief(s[3]), [
+    'window_start TIMESTAMP(3) NOT NULL',
+    'window_end TIMESTAMP(3) NOT NULL',
+    'user STRING',
+    'n BIGINT NOT NULL',
+    'total INT',
+    'mean INT',
+    'longest INT',
+  ]);
+
+  // A union of a BIGINT and a DOUBLE column is a DOUBLE (Calcite's leastRestrictive), a column
+  // missing from one input keeps the other's type (NULL there), STRING with BIGINT has none.
+  const union: JobDocument = {
+    format: 'weir.job/v1',
+    name: 'union',
+    nodes: [
+      {
+        id: 'a',
+        type: 'source.file',
+        config: { path: 'a.jsonl', format: 'jsonl', columns: { k: 'STRING', v: 'BIGINT', x: 'STRING', only: 'INT' } },
+      },
+      {
+        id: 'b',
+        type: 'source.file',
+        config: { path: 'b.jsonl', format: 'jsonl', columns: { k: 'STRING', v: 'DOUBLE', x: 'BIGINT' } },
+      },
+      { id: 'u', type: 'union', config: {} },
+      { id: 'o', type: 'sink.preview', config: {} },
+    ],
+    edges: [
+      { from: 'a', to: 'u' },
+      { from: 'b', to: 'u' },
+      { from: 'u', to: 'o' },
+    ],
+  };
+  assert.deepEqual(brief(edgeSchemas(union)[2]), ['k STRING', 'v DOUBLE', 'x UNKNOWN', 'only INT']);
 });

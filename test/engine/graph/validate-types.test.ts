@@ -184,3 +184,29 @@ test('a source nothing can type is a warning, and its columns stay unchecked', (
   // Without a sampler (a caller that cannot read files) nothing is claimed either way.
   assert.deepEqual(validateJob(chain(filter('amout > 20'))).problems, []);
 });
+
+test('top-N order: its columns exist, its expressions type-check, and only comparable types are ordered', () => {
+  const topn = (orderBy: string): JobNode => ({
+    id: 't',
+    type: 'topn',
+    config: { partitionBy: 'user', orderBy, limit: 3 },
+  });
+  assert.equal(validateJob(chain(topn('amount DESC, ts')), { sampled }).ok, true);
+  assert.deepEqual(errors(chain(topn('amout DESC'))), [
+    `nodes[1].config.orderBy: unknown column 'amout' ${COLUMNS}; did you mean 'amount'?)`,
+  ]);
+  assert.deepEqual(errors(chain(topn('UPPER(amount) DESC'))), [
+    "nodes[1].config.orderBy: Cannot apply 'UPPER' to arguments of type 'UPPER(<BIGINT>)'. Supported form(s): 'UPPER(s STRING) → STRING' (column 1)",
+  ]);
+  // A declared ARRAY, MAP or ROW column cannot be ordered (Flink's planner refuses it too).
+  const doc = chain(topn('tags DESC, amount'));
+  (doc.nodes[0].config as { columns?: Record<string, string> }).columns = {
+    user: 'STRING',
+    amount: 'BIGINT',
+    ts: 'BIGINT',
+    tags: 'ARRAY<STRING>',
+  };
+  assert.deepEqual(errors(doc), [
+    "nodes[1].config.orderBy: cannot order by 'tags': ARRAY<STRING> is not a comparable type (order by a column of an atomic type, or an element of it) (column 1)",
+  ]);
+});

@@ -109,6 +109,6 @@ test('every supported operator and function exports to valid Flink SQL', () => {
   assert.match(text, /POWER\(ABS\(amount\), 0\.5\) AS root/);
   assert.match(
     text,
-    /CREATE TABLE `out` \(\n  window_start STRING,\n  window_end STRING,\n  `size` STRING,\n  area STRING,\n  n BIGINT,\n  with_area BIGINT,\n  total DOUBLE,\n  lo INT,\n  hi DOUBLE,\n  mean INT\n\)/,
+    /CREATE TABLE `out` \(\n  window_start TIMESTAMP\(3\),\n  window_end TIMESTAMP\(3\),\n  `size` STRING,\n  area STRING,\n  n BIGINT,\n  with_area BIGINT,\n  total DOUBLE,\n  lo INT,\n  hi DOUBLE,\n  mean INT\n\)/,
   ); // AVG(INT) is an INT in Flink, truncating as Weir
 });

@@ -81,8 +81,8 @@ WHERE COALESCE(ts IS NOT NULL, FALSE);
 -- nodes[2] window 'per_second'
 CREATE VIEW per_second AS
 SELECT
-  DATE_FORMAT(window_start, 'yyyy-MM-dd''T''HH:mm:ss.SSS''Z''') AS window_start,
-  DATE_FORMAT(window_end, 'yyyy-MM-dd''T''HH:mm:ss.SSS''Z''') AS window_end,
+  window_start,
+  window_end,
   `user`,
   COUNT(*) AS n,
   window_time AS rowtime
@@ -98,8 +98,8 @@ FROM per_second;
 -- nodes[3] window 'per_minute'
 CREATE VIEW per_minute AS
 SELECT
-  DATE_FORMAT(window_start, 'yyyy-MM-dd''T''HH:mm:ss.SSS''Z''') AS window_start,
-  DATE_FORMAT(window_end, 'yyyy-MM-dd''T''HH:mm:ss.SSS''Z''') AS window_end,
+  window_start,
+  window_end,
   SUM(n) AS n,
   MAX(input_window_end) AS last_end,
   window_time AS rowtime
@@ -147,10 +147,10 @@ CREATE TABLE people (
 -- Part files roll every checkpoint interval and are committed by the next checkpoint (in-progress files are hidden),
 -- close to Weir's two-phase-commit sink, which commits on every checkpoint.
 CREATE TABLE `minutes` (
-  window_start STRING,
-  window_end STRING,
+  window_start TIMESTAMP(3),
+  window_end TIMESTAMP(3),
   n BIGINT,
-  last_end STRING
+  last_end TIMESTAMP(3)
 ) WITH (
   'connector' = 'filesystem',
   'path' = 'file:///JOB_DIRout/minutes',

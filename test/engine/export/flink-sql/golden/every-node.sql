@@ -175,8 +175,8 @@ WHERE `user` <> 'nobody' AND amount BETWEEN 0 AND 1000;
 -- nodes[7] window 'tumble'
 CREATE VIEW `tumble` AS
 SELECT
-  DATE_FORMAT(window_start, 'yyyy-MM-dd''T''HH:mm:ss.SSS''Z''') AS window_start,
-  DATE_FORMAT(window_end, 'yyyy-MM-dd''T''HH:mm:ss.SSS''Z''') AS window_end,
+  window_start,
+  window_end,
   `user`,
   COUNT(*) AS n,
   AVG(amount) AS mean,
@@ -188,8 +188,8 @@ GROUP BY window_start, window_end, window_time, `user`;
 -- nodes[8] window 'slide'
 CREATE VIEW `slide` AS
 SELECT
-  DATE_FORMAT(window_start, 'yyyy-MM-dd''T''HH:mm:ss.SSS''Z''') AS window_start,
-  DATE_FORMAT(window_end, 'yyyy-MM-dd''T''HH:mm:ss.SSS''Z''') AS window_end,
+  window_start,
+  window_end,
   SUM(amount) AS total,
   MIN(amount) AS low,
   window_time AS rowtime
@@ -201,8 +201,8 @@ GROUP BY window_start, window_end, window_time;
 -- size is not a multiple of slide: the HOP group window, which allows that.
 CREATE VIEW odd_slide AS
 SELECT
-  DATE_FORMAT(CAST(HOP_START(rowtime, INTERVAL '3' SECOND, INTERVAL '10' SECOND) AS TIMESTAMP(3)), 'yyyy-MM-dd''T''HH:mm:ss.SSS''Z''') AS window_start,
-  DATE_FORMAT(CAST(HOP_END(rowtime, INTERVAL '3' SECOND, INTERVAL '10' SECOND) AS TIMESTAMP(3)), 'yyyy-MM-dd''T''HH:mm:ss.SSS''Z''') AS window_end,
+  CAST(HOP_START(rowtime, INTERVAL '3' SECOND, INTERVAL '10' SECOND) AS TIMESTAMP(3)) AS window_start,
+  CAST(HOP_END(rowtime, INTERVAL '3' SECOND, INTERVAL '10' SECOND) AS TIMESTAMP(3)) AS window_end,
   `user`,
   COUNT(*) AS n,
   HOP_ROWTIME(rowtime, INTERVAL '3' SECOND, INTERVAL '10' SECOND) AS rowtime
@@ -215,8 +215,8 @@ GROUP BY HOP(rowtime, INTERVAL '3' SECOND, INTERVAL '10' SECOND), `user`;
 -- Flink 1.19+ equivalent: TABLE(SESSION(TABLE clicks PARTITION BY `user`, DESCRIPTOR(rowtime), INTERVAL '30' SECOND)).
 CREATE VIEW sessions AS
 SELECT
-  DATE_FORMAT(CAST(SESSION_START(rowtime, INTERVAL '30' SECOND) AS TIMESTAMP(3)), 'yyyy-MM-dd''T''HH:mm:ss.SSS''Z''') AS window_start,
-  DATE_FORMAT(CAST(SESSION_END(rowtime, INTERVAL '30' SECOND) AS TIMESTAMP(3)), 'yyyy-MM-dd''T''HH:mm:ss.SSS''Z''') AS window_end,
+  CAST(SESSION_START(rowtime, INTERVAL '30' SECOND) AS TIMESTAMP(3)) AS window_start,
+  CAST(SESSION_END(rowtime, INTERVAL '30' SECOND) AS TIMESTAMP(3)) AS window_end,
   `user`,
   COUNT(*) AS clicks,
   SESSION_ROWTIME(rowtime, INTERVAL '30' SECOND) AS rowtime
@@ -227,8 +227,8 @@ GROUP BY SESSION(rowtime, INTERVAL '30' SECOND), `user`;
 -- Part files roll every checkpoint interval and are committed by the next checkpoint (in-progress files are hidden),
 -- close to Weir's two-phase-commit sink, which commits on every checkpoint.
 CREATE TABLE per_minute (
-  window_start STRING,
-  window_end STRING,
+  window_start TIMESTAMP(3),
+  window_end TIMESTAMP(3),
   `user` STRING,
   n BIGINT,
   mean DOUBLE
@@ -244,8 +244,8 @@ CREATE TABLE per_minute (
 -- Part files roll every checkpoint interval and are committed by the next checkpoint (in-progress files are hidden),
 -- close to Weir's two-phase-commit sink, which commits on every checkpoint.
 CREATE TABLE sliding_out (
-  window_start STRING,
-  window_end STRING,
+  window_start TIMESTAMP(3),
+  window_end TIMESTAMP(3),
   total DOUBLE,
   low DOUBLE
 ) WITH (
@@ -261,8 +261,8 @@ CREATE TABLE sliding_out (
 -- Part files roll every checkpoint interval and are committed by the next checkpoint (in-progress files are hidden),
 -- close to Weir's two-phase-commit sink, which commits on every checkpoint.
 CREATE TABLE odd_out (
-  window_start STRING,
-  window_end STRING,
+  window_start TIMESTAMP(3),
+  window_end TIMESTAMP(3),
   `user` STRING,
   n BIGINT
 ) WITH (
@@ -276,8 +276,8 @@ CREATE TABLE odd_out (
 -- nodes[14] sink.preview 'session_preview'
 -- sink.preview shows records in Weir's app; Flink prints them to the TaskManagers' stdout instead.
 CREATE TABLE session_preview (
-  window_start STRING,
-  window_end STRING,
+  window_start TIMESTAMP(3),
+  window_end TIMESTAMP(3),
   `user` STRING,
   clicks BIGINT
 ) WITH (
@@ -392,8 +392,8 @@ FULL OUTER JOIN clicks AS R
 -- A window join (window table functions on both inputs, joined per window; append-only).
 CREATE VIEW per_window AS
 SELECT
-  DATE_FORMAT(L.window_start, 'yyyy-MM-dd''T''HH:mm:ss.SSS''Z''') AS window_start,
-  DATE_FORMAT(L.window_end, 'yyyy-MM-dd''T''HH:mm:ss.SSS''Z''') AS window_end,
+  L.window_start AS window_start,
+  L.window_end AS window_end,
   L.`user` AS `user`,
   L.amount AS amount,
   R.page AS page
@@ -421,7 +421,7 @@ CREATE TABLE outer_out (
 -- nodes[25] topn 'top_per_minute'
 -- Window Top-N: the first 3 rows per partition and window, emitted when the window closes (append-only).
 CREATE VIEW top_per_minute AS
-SELECT DATE_FORMAT(window_start, 'yyyy-MM-dd''T''HH:mm:ss.SSS''Z''') AS window_start, DATE_FORMAT(window_end, 'yyyy-MM-dd''T''HH:mm:ss.SSS''Z''') AS window_end, `user`, amount, ts, shout, big, rownum
+SELECT window_start, window_end, `user`, amount, ts, shout, big, rownum
 FROM (
   SELECT
     `user`,
@@ -441,8 +441,8 @@ WHERE rownum <= 3;
 -- Part files roll every checkpoint interval and are committed by the next checkpoint (in-progress files are hidden),
 -- close to Weir's two-phase-commit sink, which commits on every checkpoint.
 CREATE TABLE top_per_minute_out (
-  window_start STRING,
-  window_end STRING,
+  window_start TIMESTAMP(3),
+  window_end TIMESTAMP(3),
   `user` STRING,
   amount DOUBLE,
   ts BIGINT,
@@ -461,8 +461,8 @@ CREATE TABLE top_per_minute_out (
 -- Part files roll every checkpoint interval and are committed by the next checkpoint (in-progress files are hidden),
 -- close to Weir's two-phase-commit sink, which commits on every checkpoint.
 CREATE TABLE per_window_out (
-  window_start STRING,
-  window_end STRING,
+  window_start TIMESTAMP(3),
+  window_end TIMESTAMP(3),
   `user` STRING,
   amount DOUBLE,
   page STRING
@@ -634,7 +634,7 @@ BEGIN
 
   -- nodes[19] sink.file 'totals_out'
   INSERT INTO totals_out
-  SELECT `user`, n, CAST(big_total AS DOUBLE) AS big_total, shouts
+  SELECT `user`, n, big_total, shouts
   FROM per_user_total;
 
   -- nodes[20] sink.preview 'top_preview'
@@ -664,7 +664,7 @@ BEGIN
 
   -- nodes[28] sink.postgres 'totals_pg'
   INSERT INTO totals_pg
-  SELECT `user`, n, CAST(big_total AS DOUBLE) AS big_total, shouts
+  SELECT `user`, n, big_total, shouts
   FROM per_user_total;
 
   -- nodes[30] sink.file 'pg_orders_out'
@@ -679,7 +679,7 @@ BEGIN
 
   -- nodes[33] sink.kafka 'totals_kafka'
   INSERT INTO totals_kafka
-  SELECT `user`, n, CAST(big_total AS DOUBLE) AS big_total, shouts
+  SELECT `user`, n, big_total, shouts
   FROM per_user_total;
 
   -- nodes[35] sink.preview 'kafka_orders_out'

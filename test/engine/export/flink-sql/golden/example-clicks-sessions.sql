@@ -63,8 +63,8 @@ WHERE NOT (COALESCE(`user` = 'user', FALSE) AND COALESCE(page = 'page', FALSE) A
 -- Flink 1.19+ equivalent: TABLE(SESSION(TABLE clicks PARTITION BY `user`, DESCRIPTOR(rowtime), INTERVAL '30' SECOND)).
 CREATE VIEW sessions AS
 SELECT
-  DATE_FORMAT(CAST(SESSION_START(rowtime, INTERVAL '30' SECOND) AS TIMESTAMP(3)), 'yyyy-MM-dd''T''HH:mm:ss.SSS''Z''') AS window_start,
-  DATE_FORMAT(CAST(SESSION_END(rowtime, INTERVAL '30' SECOND) AS TIMESTAMP(3)), 'yyyy-MM-dd''T''HH:mm:ss.SSS''Z''') AS window_end,
+  CAST(SESSION_START(rowtime, INTERVAL '30' SECOND) AS TIMESTAMP(3)) AS window_start,
+  CAST(SESSION_END(rowtime, INTERVAL '30' SECOND) AS TIMESTAMP(3)) AS window_end,
   `user`,
   COUNT(*) AS clicks,
   SESSION_ROWTIME(rowtime, INTERVAL '30' SECOND) AS rowtime
@@ -75,8 +75,8 @@ GROUP BY SESSION(rowtime, INTERVAL '30' SECOND), `user`;
 -- Part files roll every checkpoint interval and are committed by the next checkpoint (in-progress files are hidden),
 -- close to Weir's two-phase-commit sink, which commits on every checkpoint.
 CREATE TABLE `file` (
-  window_start STRING,
-  window_end STRING,
+  window_start TIMESTAMP(3),
+  window_end TIMESTAMP(3),
   `user` STRING,
   clicks BIGINT
 ) WITH (
@@ -90,8 +90,8 @@ CREATE TABLE `file` (
 -- nodes[3] sink.preview 'preview' (Preview)
 -- sink.preview shows records in Weir's app; Flink prints them to the TaskManagers' stdout instead.
 CREATE TABLE preview (
-  window_start STRING,
-  window_end STRING,
+  window_start TIMESTAMP(3),
+  window_end TIMESTAMP(3),
   `user` STRING,
   clicks BIGINT
 ) WITH (

@@ -78,8 +78,8 @@ WHERE COALESCE(ts IS NOT NULL, FALSE);
 -- A window join (window table functions on both inputs, joined per window; append-only).
 CREATE VIEW same_window AS
 SELECT
-  DATE_FORMAT(L.window_start, 'yyyy-MM-dd''T''HH:mm:ss.SSS''Z''') AS window_start,
-  DATE_FORMAT(L.window_end, 'yyyy-MM-dd''T''HH:mm:ss.SSS''Z''') AS window_end,
+  L.window_start AS window_start,
+  L.window_end AS window_end,
   L.ad AS ad,
   L.imp_id AS imp_id,
   R.click_id AS click_id
@@ -91,8 +91,8 @@ JOIN (SELECT * FROM TABLE(TUMBLE(TABLE clicks, DESCRIPTOR(rowtime), INTERVAL '10
 -- Part files roll every checkpoint interval and are committed by the next checkpoint (in-progress files are hidden),
 -- close to Weir's two-phase-commit sink, which commits on every checkpoint.
 CREATE TABLE pairs (
-  window_start STRING,
-  window_end STRING,
+  window_start TIMESTAMP(3),
+  window_end TIMESTAMP(3),
   ad STRING,
   imp_id BIGINT,
   click_id BIGINT

@@ -75,8 +75,8 @@ FROM readings;
 -- nodes[2] window 'per_sensor' (Per sensor, 5s)
 CREATE VIEW per_sensor AS
 SELECT
-  DATE_FORMAT(window_start, 'yyyy-MM-dd''T''HH:mm:ss.SSS''Z''') AS window_start,
-  DATE_FORMAT(window_end, 'yyyy-MM-dd''T''HH:mm:ss.SSS''Z''') AS window_end,
+  window_start,
+  window_end,
   sensor,
   COUNT(*) AS readings,
   AVG(celsius) AS avg_c,
@@ -90,8 +90,8 @@ GROUP BY window_start, window_end, window_time, sensor;
 -- Part files roll every checkpoint interval and are committed by the next checkpoint (in-progress files are hidden),
 -- close to Weir's two-phase-commit sink, which commits on every checkpoint.
 CREATE TABLE averages (
-  window_start STRING,
-  window_end STRING,
+  window_start TIMESTAMP(3),
+  window_end TIMESTAMP(3),
   sensor STRING,
   readings BIGINT,
   avg_c DECIMAL(38, 13),
@@ -107,8 +107,8 @@ CREATE TABLE averages (
 -- nodes[4] sink.preview 'live' (Live table)
 -- sink.preview shows records in Weir's app; Flink prints them to the TaskManagers' stdout instead.
 CREATE TABLE live (
-  window_start STRING,
-  window_end STRING,
+  window_start TIMESTAMP(3),
+  window_end TIMESTAMP(3),
   sensor STRING,
   readings BIGINT,
   avg_c DECIMAL(38, 13),

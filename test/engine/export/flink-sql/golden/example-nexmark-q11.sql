@@ -74,8 +74,8 @@ WHERE event_type = 2;
 -- Flink 1.19+ equivalent: TABLE(SESSION(TABLE nexmark__bid PARTITION BY bidder, DESCRIPTOR(rowtime), INTERVAL '10' SECOND)).
 CREATE VIEW sessions AS
 SELECT
-  DATE_FORMAT(CAST(SESSION_START(rowtime, INTERVAL '10' SECOND) AS TIMESTAMP(3)), 'yyyy-MM-dd''T''HH:mm:ss.SSS''Z''') AS window_start,
-  DATE_FORMAT(CAST(SESSION_END(rowtime, INTERVAL '10' SECOND) AS TIMESTAMP(3)), 'yyyy-MM-dd''T''HH:mm:ss.SSS''Z''') AS window_end,
+  CAST(SESSION_START(rowtime, INTERVAL '10' SECOND) AS TIMESTAMP(3)) AS window_start,
+  CAST(SESSION_END(rowtime, INTERVAL '10' SECOND) AS TIMESTAMP(3)) AS window_end,
   bidder,
   COUNT(*) AS bid_count,
   SESSION_ROWTIME(rowtime, INTERVAL '10' SECOND) AS rowtime
@@ -98,8 +98,8 @@ FROM sessions;
 CREATE TABLE `out` (
   bidder BIGINT,
   bid_count BIGINT,
-  starttime STRING,
-  endtime STRING
+  starttime TIMESTAMP(3),
+  endtime TIMESTAMP(3)
 ) WITH (
   'connector' = 'filesystem',
   'path' = 'file:///JOB_DIR/out/q11',

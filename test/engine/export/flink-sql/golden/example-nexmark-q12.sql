@@ -73,8 +73,8 @@ WHERE event_type = 2;
 -- nodes[1] window 'windows' (Bids per bidder, 10 s (event time))
 CREATE VIEW windows AS
 SELECT
-  DATE_FORMAT(window_start, 'yyyy-MM-dd''T''HH:mm:ss.SSS''Z''') AS window_start,
-  DATE_FORMAT(window_end, 'yyyy-MM-dd''T''HH:mm:ss.SSS''Z''') AS window_end,
+  window_start,
+  window_end,
   bidder,
   COUNT(*) AS bid_count,
   window_time AS rowtime
@@ -98,8 +98,8 @@ FROM windows;
 CREATE TABLE `out` (
   bidder BIGINT,
   bid_count BIGINT,
-  starttime STRING,
-  endtime STRING
+  starttime TIMESTAMP(3),
+  endtime TIMESTAMP(3)
 ) WITH (
   'connector' = 'filesystem',
   'path' = 'file:///JOB_DIR/out/q12',

@@ -120,8 +120,8 @@ WHERE `dateTime` <= expires;
 -- Flink 1.19+ equivalent: TABLE(SESSION(TABLE `open` PARTITION BY id, category, DESCRIPTOR(rowtime), INTERVAL '1' HOUR)).
 CREATE VIEW final AS
 SELECT
-  DATE_FORMAT(CAST(SESSION_START(rowtime, INTERVAL '1' HOUR) AS TIMESTAMP(3)), 'yyyy-MM-dd''T''HH:mm:ss.SSS''Z''') AS window_start,
-  DATE_FORMAT(CAST(SESSION_END(rowtime, INTERVAL '1' HOUR) AS TIMESTAMP(3)), 'yyyy-MM-dd''T''HH:mm:ss.SSS''Z''') AS window_end,
+  CAST(SESSION_START(rowtime, INTERVAL '1' HOUR) AS TIMESTAMP(3)) AS window_start,
+  CAST(SESSION_END(rowtime, INTERVAL '1' HOUR) AS TIMESTAMP(3)) AS window_end,
   id,
   category,
   MAX(price) AS final,

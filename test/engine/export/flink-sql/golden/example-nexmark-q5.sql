@@ -73,8 +73,8 @@ WHERE event_type = 2;
 -- nodes[1] window 'hop' (Bids per auction, 10s every 2s)
 CREATE VIEW `hop` AS
 SELECT
-  DATE_FORMAT(window_start, 'yyyy-MM-dd''T''HH:mm:ss.SSS''Z''') AS window_start,
-  DATE_FORMAT(window_end, 'yyyy-MM-dd''T''HH:mm:ss.SSS''Z''') AS window_end,
+  window_start,
+  window_end,
   auction,
   COUNT(*) AS num,
   window_time AS rowtime
@@ -95,8 +95,8 @@ FROM `hop`;
 -- nodes[3] window 'max_bids' (MaxBids per window)
 CREATE VIEW max_bids AS
 SELECT
-  DATE_FORMAT(window_start, 'yyyy-MM-dd''T''HH:mm:ss.SSS''Z''') AS window_start,
-  DATE_FORMAT(window_end, 'yyyy-MM-dd''T''HH:mm:ss.SSS''Z''') AS window_end,
+  window_start,
+  window_end,
   starttime,
   endtime,
   MAX(num) AS maxn,

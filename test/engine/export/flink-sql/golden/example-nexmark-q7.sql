@@ -73,8 +73,8 @@ WHERE event_type = 2;
 -- nodes[1] window 'max_price' (Highest price per 10s)
 CREATE VIEW max_price AS
 SELECT
-  DATE_FORMAT(window_start, 'yyyy-MM-dd''T''HH:mm:ss.SSS''Z''') AS window_start,
-  DATE_FORMAT(window_end, 'yyyy-MM-dd''T''HH:mm:ss.SSS''Z''') AS window_end,
+  window_start,
+  window_end,
   MAX(price) AS maxprice,
   window_time AS rowtime
 FROM TABLE(

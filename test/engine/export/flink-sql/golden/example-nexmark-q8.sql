@@ -73,8 +73,8 @@ WHERE event_type = 2;
 -- nodes[1] window 'persons' (Persons per 10 s window)
 CREATE VIEW persons AS
 SELECT
-  DATE_FORMAT(window_start, 'yyyy-MM-dd''T''HH:mm:ss.SSS''Z''') AS window_start,
-  DATE_FORMAT(window_end, 'yyyy-MM-dd''T''HH:mm:ss.SSS''Z''') AS window_end,
+  window_start,
+  window_end,
   id,
   name,
   COUNT(*) AS n,
@@ -86,8 +86,8 @@ GROUP BY window_start, window_end, window_time, id, name;
 -- nodes[2] window 'sellers' (Sellers per 10 s window)
 CREATE VIEW sellers AS
 SELECT
-  DATE_FORMAT(window_start, 'yyyy-MM-dd''T''HH:mm:ss.SSS''Z''') AS window_start,
-  DATE_FORMAT(window_end, 'yyyy-MM-dd''T''HH:mm:ss.SSS''Z''') AS window_end,
+  window_start,
+  window_end,
   seller,
   COUNT(*) AS n,
   window_time AS rowtime
@@ -112,7 +112,7 @@ JOIN sellers AS R
 CREATE TABLE `out` (
   id BIGINT,
   name STRING,
-  stime STRING
+  stime TIMESTAMP(3)
 ) WITH (
   'connector' = 'filesystem',
   'path' = 'file:///JOB_DIR/out/q8',

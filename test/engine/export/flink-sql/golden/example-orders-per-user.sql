@@ -71,8 +71,8 @@ WHERE amount >= 10;
 -- nodes[2] window 'per_user' (Per user, 10s)
 CREATE VIEW per_user AS
 SELECT
-  DATE_FORMAT(window_start, 'yyyy-MM-dd''T''HH:mm:ss.SSS''Z''') AS window_start,
-  DATE_FORMAT(window_end, 'yyyy-MM-dd''T''HH:mm:ss.SSS''Z''') AS window_end,
+  window_start,
+  window_end,
   `user`,
   COUNT(*) AS n,
   SUM(amount) AS total,
@@ -86,8 +86,8 @@ GROUP BY window_start, window_end, window_time, `user`;
 -- Part files roll every checkpoint interval and are committed by the next checkpoint (in-progress files are hidden),
 -- close to Weir's two-phase-commit sink, which commits on every checkpoint.
 CREATE TABLE `out` (
-  window_start STRING,
-  window_end STRING,
+  window_start TIMESTAMP(3),
+  window_end TIMESTAMP(3),
   `user` STRING,
   n BIGINT,
   total DOUBLE,

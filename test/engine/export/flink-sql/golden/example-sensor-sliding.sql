@@ -74,8 +74,8 @@ FROM sensors;
 -- nodes[2] window 'sliding' (10s every 5s)
 CREATE VIEW sliding AS
 SELECT
-  DATE_FORMAT(window_start, 'yyyy-MM-dd''T''HH:mm:ss.SSS''Z''') AS window_start,
-  DATE_FORMAT(window_end, 'yyyy-MM-dd''T''HH:mm:ss.SSS''Z''') AS window_end,
+  window_start,
+  window_end,
   sensor,
   AVG(temp_f) AS avg_f,
   MAX(temp_f) AS max_f,
@@ -89,8 +89,8 @@ GROUP BY window_start, window_end, window_time, sensor;
 -- Part files roll every checkpoint interval and are committed by the next checkpoint (in-progress files are hidden),
 -- close to Weir's two-phase-commit sink, which commits on every checkpoint.
 CREATE TABLE `out` (
-  window_start STRING,
-  window_end STRING,
+  window_start TIMESTAMP(3),
+  window_end TIMESTAMP(3),
   sensor STRING,
   avg_f DECIMAL(38, 6),
   max_f DECIMAL(23, 1),

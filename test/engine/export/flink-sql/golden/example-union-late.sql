@@ -87,8 +87,8 @@ SELECT product, qty, ts, rowtime FROM store_b;
 -- nodes[3] window 'per_product' (Per product, 5s)
 CREATE VIEW per_product AS
 SELECT
-  DATE_FORMAT(window_start, 'yyyy-MM-dd''T''HH:mm:ss.SSS''Z''') AS window_start,
-  DATE_FORMAT(window_end, 'yyyy-MM-dd''T''HH:mm:ss.SSS''Z''') AS window_end,
+  window_start,
+  window_end,
   product,
   SUM(qty) AS qty,
   COUNT(*) AS sales,
@@ -101,8 +101,8 @@ GROUP BY window_start, window_end, window_time, product;
 -- Part files roll every checkpoint interval and are committed by the next checkpoint (in-progress files are hidden),
 -- close to Weir's two-phase-commit sink, which commits on every checkpoint.
 CREATE TABLE totals (
-  window_start STRING,
-  window_end STRING,
+  window_start TIMESTAMP(3),
+  window_end TIMESTAMP(3),
   product STRING,
   qty INT,
   sales BIGINT
