@@ -26,9 +26,20 @@ export interface CompileContext {
 
 const EMPTY_ROW: Row = Object.freeze({});
 
-/** Builds a Compiled, folding it to a constant when all its inputs are constant. */
+/**
+ * Builds a Compiled, folding it to a constant when all its inputs are constant. A constant that
+ * fails to evaluate (`1 / 0`) is left to the rows, as Flink's ExpressionReducer leaves what it
+ * cannot reduce: the job then fails on its first record with the runtime error, as it does for the
+ * same error over a column, instead of the compiler throwing it.
+ */
 export function make(fn: Evaluator, type: SqlType, inputs: readonly Compiled[]): Compiled {
-  if (inputs.every((c) => c.constant)) return constant(fn(EMPTY_ROW), type);
+  if (inputs.every((c) => c.constant)) {
+    try {
+      return constant(fn(EMPTY_ROW), type);
+    } catch {
+      return { fn, type, constant: false };
+    }
+  }
   return { fn, type, constant: false };
 }
 

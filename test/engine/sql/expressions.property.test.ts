@@ -176,3 +176,10 @@ test('valid expressions with random edits never crash or hang them', () => {
     { numRuns: 600 },
   );
 });
+
+// Found by the token soup above with a random seed: folding `-1 / 0` threw SqlRuntimeError out of
+// the compiler. A constant that fails is evaluated per row instead, failing there as over a column.
+test('a constant that fails to evaluate (-1 / 0) compiles and fails on the row', () => {
+  const test = compileCondition('-1 / 0 > 1');
+  assert.throws(() => test({}), /division by zero/);
+});
