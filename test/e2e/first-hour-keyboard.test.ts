@@ -63,6 +63,8 @@ describe('focus after adding and connecting from the keyboard', { skip }, () => 
     await page.keyboard.press('Enter');
     await page.keyboard.press('c');
     await page.getByTestId('connect-picker').waitFor();
+    // Typing goes where the focus is: into the picker's input, never the canvas's shortcuts.
+    await page.waitForFunction(() => document.activeElement?.getAttribute('data-testid') === 'connect-picker-input');
     await page.keyboard.type(map);
     await page.keyboard.press('Enter');
     await edge(`f1.out->${map}`);
@@ -80,6 +82,8 @@ describe('focus after adding and connecting from the keyboard', { skip }, () => 
     const before = await ids();
     await page.keyboard.press('c');
     await page.getByTestId('connect-picker').waitFor();
+    // Typing goes where the focus is: into the picker's input, never the canvas's shortcuts.
+    await page.waitForFunction(() => document.activeElement?.getAttribute('data-testid') === 'connect-picker-input');
     await page.keyboard.type('file sink');
     await page.getByTestId('connect-new-sink.file').waitFor();
     await page.screenshot({ path: artifactPath('first-hour-connect-new-1280.png') });

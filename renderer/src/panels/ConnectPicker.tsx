@@ -6,7 +6,7 @@
  * canvas): the new node goes right of this one, where no node is, connected. Focus then moves to
  * the node connected to.
  */
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { docStore, useDoc } from '../state.ts';
 import { uiStore, useUi } from '../ui/uiStore.ts';
 import { checkConnection } from '../model/connections.ts';
@@ -47,7 +47,9 @@ export function ConnectPicker() {
   const [active, setActive] = useState(0);
   const input = useRef<HTMLInputElement>(null);
   const box = useRef<HTMLDivElement>(null);
-  useEffect(() => {
+  // Before paint: keys typed the moment the picker shows go to its input, never to the canvas's
+  // shortcuts (a passive effect focused it a frame later, which a busy machine made visible).
+  useLayoutEffect(() => {
     if (from) {
       setQuery('');
       setActive(0);

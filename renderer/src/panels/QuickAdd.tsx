@@ -1,5 +1,5 @@
 /** Search-and-add popup opened by double-clicking the canvas (or Space / A). */
-import { useEffect, useRef, useState } from 'react';
+import { useLayoutEffect, useRef, useState } from 'react';
 import { useReactFlow } from '@xyflow/react';
 import { searchCatalog } from '../model/catalog.ts';
 import { isSink } from '../../../engine/graph/ports.ts';
@@ -17,7 +17,9 @@ export function QuickAdd() {
   const input = useRef<HTMLInputElement>(null);
   const box = useRef<HTMLDivElement>(null);
   const rf = useReactFlow();
-  useEffect(() => {
+  // Before paint: keys typed the moment the picker shows go to its input, never to the canvas's
+  // shortcuts (a passive effect focused it a frame later, which a busy machine made visible).
+  useLayoutEffect(() => {
     if (qa) {
       setQuery('');
       setActive(0);
