@@ -6,50 +6,22 @@
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { BIN, ROOT, buildRunner, flinkSkipReason } from './runner-support.ts';
+import { childPids, isAlive, waitForExit } from '../support/run-helpers.ts';
 
-/** Pids of `java` processes that descend from `root` (read from /proc). */
-function javaDescendants(root: number): number[] {
-  const parent = new Map<number, number>();
-  const command = new Map<number, string>();
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
+/** The runner JVMs `weir flink run` spawned (it runs the CLI in-process, so they are its children). */
+function javaChildren(pid: number): number[] {
+  return childPids(pid).filter((p) => {
     try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      // The command sits in parentheses and may hold spaces: the ppid is the 2nd field after it.
-      const close = stat.lastIndexOf(')');
-      parent.set(Number(name), Number(stat.slice(close + 2).split(' ')[1]));
-      command.set(Number(name), stat.slice(stat.indexOf('(') + 1, close));
+      return readFileSync(`/proc/${p}/comm`, 'utf8').trim() === 'java';
     } catch {
-      // The process ended while we looked.
+      return false; // ended while we looked
     }
-  }
-  const under = (pid: number): boolean => {
-    for (let p = parent.get(pid); p !== undefined && p > 1; p = parent.get(p)) if (p === root) return true;
-    return false;
-  };
-  return [...command].filter(([pid, cmd]) => cmd === 'java' && under(pid)).map(([pid]) => pid);
-}
-
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
-async function waitFor(cond: () => boolean, what: string, ms: number): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  });
 }
 
 describe('the Flink runner ends with its parent', { skip: flinkSkipReason() }, () => {
@@ -86,12 +58,12 @@ describe('the Flink runner ends with its parent', { skip: flinkSkipReason() }, (
       cli.on('exit', (code) => reject(new Error(`weir flink run exited (${code}) before the job ran:\n${log}`)));
     });
     await submitted;
-    const jvms = javaDescendants(cli.pid!);
+    const jvms = javaChildren(cli.pid!);
     assert.equal(jvms.length, 1, `one runner JVM under weir flink run, found ${jvms.join(', ')}\n${log}`);
     t.after(() => {
-      for (const pid of jvms) if (alive(pid)) process.kill(pid, 'SIGKILL');
+      for (const pid of jvms) if (isAlive(pid)) process.kill(pid, 'SIGKILL');
     });
     cli.kill('SIGKILL');
-    await waitFor(() => !alive(jvms[0]), `the runner JVM ${jvms[0]} to exit after its parent was killed`, 60_000);
+    await waitForExit(jvms, 60_000);
   });
 });
