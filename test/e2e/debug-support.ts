@@ -5,44 +5,20 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { ensureRenderer, launchChromium, startServe, type ServeProcess } from './support/serve.ts';
+import type { Page } from 'playwright-core';
+import { launchApp, type OpenedApp } from './support/app.ts';
 import type { openFile } from './live-support.ts';
 
 type Doc = NonNullable<Parameters<typeof openFile>[2]>;
 
-export interface DebugApp {
-  serve: ServeProcess;
-  browser: Browser;
-  page: Page;
-  pageErrors: string[];
-  close(): Promise<void>;
-}
+export type DebugApp = OpenedApp;
 
 /**
  * `weir serve` (with `--example NAME` when given, the example open) in Chromium at 1440x900;
  * `bypassCSP` lets a test inject axe-core.
  */
-export async function openApp(example?: string, opts: { bypassCSP?: boolean } = {}): Promise<DebugApp> {
-  ensureRenderer();
-  const serve = await startServe(example ? ['--example', example] : []);
-  const browser = await launchChromium();
-  const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, bypassCSP: !!opts.bypassCSP });
-  const pageErrors: string[] = [];
-  page.on('pageerror', (e) => pageErrors.push(String(e)));
-  await page.goto(serve.url);
-  await page.getByTestId('app-ready').waitFor({ timeout: 30_000 });
-  if (example) await page.getByTestId('job-name').filter({ hasText: example }).waitFor({ timeout: 30_000 });
-  return {
-    serve,
-    browser,
-    page,
-    pageErrors,
-    async close() {
-      await browser.close();
-      await serve.close();
-    },
-  };
+export function openApp(example?: string, opts: { bypassCSP?: boolean } = {}): Promise<DebugApp> {
+  return launchApp({ example, viewport: { width: 1440, height: 900 }, ...opts });
 }
 
 /**

@@ -14,30 +14,65 @@ export interface ServedApp {
   serve: ServeProcess;
 }
 
-export function servedApp(
-  opts: {
-    viewport?: { width: number; height: number };
-    /** Job files (name -> document) written into the workspace before the page opens. */
-    files?: Record<string, unknown>;
-    /** Accept the page's confirm() prompts (discarding unsaved changes). */
-    acceptDialogs?: boolean;
-  } = {},
-): ServedApp {
-  const app = {} as ServedApp & { browser?: Browser };
+export interface OpenedApp extends ServedApp {
+  browser: Browser;
+  /** Uncaught errors of the page, for tests that assert there were none. */
+  pageErrors: string[];
+  close(): Promise<void>;
+}
+
+export interface AppOptions {
+  /** `weir serve --example NAME`: the page waits until that example is open. */
+  example?: string;
+  viewport?: { width: number; height: number };
+  /** Job files (name -> document) written into the workspace before the page opens. */
+  files?: Record<string, unknown>;
+  /** Accept the page's confirm() prompts (discarding unsaved changes). */
+  acceptDialogs?: boolean;
+  /** Lets a test inject axe-core. */
+  bypassCSP?: boolean;
+}
+
+/** `weir serve` on a temp workspace and a Chromium page on the app once it is ready. */
+export async function launchApp(opts: AppOptions = {}): Promise<OpenedApp> {
+  ensureRenderer();
+  const serve = await startServe(opts.example ? ['--example', opts.example] : []);
+  for (const [name, doc] of Object.entries(opts.files ?? {}))
+    writeFileSync(join(serve.workspace, name), JSON.stringify(doc));
+  const browser = await launchChromium();
+  const page = await browser.newPage({
+    viewport: opts.viewport ?? { width: 1280, height: 800 },
+    bypassCSP: !!opts.bypassCSP,
+  });
+  const pageErrors: string[] = [];
+  page.on('pageerror', (e) => pageErrors.push(String(e)));
+  if (opts.acceptDialogs) page.on('dialog', (d) => void d.accept());
+  await page.goto(serve.url);
+  await page.getByTestId('app-ready').waitFor({ timeout: 30_000 });
+  if (opts.example) await page.getByTestId('job-name').filter({ hasText: opts.example }).waitFor({ timeout: 30_000 });
+  return {
+    serve,
+    browser,
+    page,
+    pageErrors,
+    async close() {
+      await browser.close();
+      await serve.close();
+    },
+  };
+}
+
+/** launchApp for a whole `describe`: opened in `before`, closed in `after`. */
+export function servedApp(opts: AppOptions = {}): ServedApp {
+  const app = {} as ServedApp;
+  let opened: OpenedApp | undefined;
   before(async () => {
-    ensureRenderer();
-    app.serve = await startServe();
-    for (const [name, doc] of Object.entries(opts.files ?? {}))
-      writeFileSync(join(app.serve.workspace, name), JSON.stringify(doc));
-    app.browser = await launchChromium();
-    app.page = await app.browser.newPage({ viewport: opts.viewport ?? { width: 1280, height: 800 } });
-    if (opts.acceptDialogs) app.page.on('dialog', (d) => void d.accept());
-    await app.page.goto(app.serve.url);
-    await app.page.getByTestId('app-ready').waitFor({ timeout: 30_000 });
+    opened = await launchApp(opts);
+    app.page = opened.page;
+    app.serve = opened.serve;
   });
   after(async () => {
-    await app.browser?.close();
-    await app.serve?.close();
+    await opened?.close();
   });
   return app;
 }
