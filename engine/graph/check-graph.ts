@@ -10,6 +10,7 @@ import { PORTS, inputPorts, isSink, isSource, outputPorts, type OutputPort } fro
 import { isNexmarkPort } from './nexmark.ts';
 import { localFileOf } from './local-files.ts';
 import { union as unionNode } from '../nodes/union/definition.ts';
+import { topoOrder } from './topo-order.ts';
 
 export interface GraphIndex {
   /** First node with each id. */
@@ -162,21 +163,10 @@ function checkDegrees(idx: Pick<GraphIndex, 'byId' | 'inputs' | 'outputs'>, prob
   }
 }
 
-/** Kahn's algorithm; on a cycle, walks the remaining nodes to name one cycle. */
+/** A topological order; on a cycle, walks the remaining nodes to name one cycle. */
 function checkCycles(idx: Pick<GraphIndex, 'byId' | 'inputs' | 'outputs'>, problems: JobProblem[]) {
-  const indeg = new Map<string, number>();
-  for (const id of idx.byId.keys()) indeg.set(id, idx.inputs.get(id)?.length ?? 0);
-  const queue = [...idx.byId.keys()].filter((id) => indeg.get(id) === 0);
-  const order: string[] = [];
-  while (queue.length > 0) {
-    const id = queue.shift()!;
-    order.push(id);
-    for (const o of idx.outputs.get(id) ?? []) {
-      const d = indeg.get(o.to)! - 1;
-      indeg.set(o.to, d);
-      if (d === 0) queue.push(o.to);
-    }
-  }
+  const edges = [...idx.outputs].flatMap(([from, outs]) => outs.map((o) => ({ from, to: o.to })));
+  const order = topoOrder(idx.byId.keys(), edges);
   if (order.length === idx.byId.size) return { acyclic: true, order };
   // Every remaining node has an input from another remaining node: walk backwards until a repeat.
   const done = new Set(order);

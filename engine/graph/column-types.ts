@@ -13,6 +13,7 @@ import { columnTypeOfFlinkType, declaredColumnTypes, type ColumnTypeMap } from '
 import { commonType, type StaticType } from '../sql/common-type.ts';
 import type { ColumnType } from '../sql/index.ts';
 import { configKey, orderedTypesKey, type ValidationCache } from './validation-cache.ts';
+import { topoOrder } from './topo-order.ts';
 
 // Node types state their typed-column rule in their definitions (`columnTypes`).
 export { columnTypeOfFlinkType, type ColumnTypeMap } from '../nodes/column-types.ts';
@@ -76,7 +77,7 @@ export function columnTyper(job: NormalizedJob, opts: ColumnTypeOptions = {}): C
   // A cache key is built from the inputs' types before the node is typed, which walks a cycle in
   // another order than typing does and so types its nodes differently; a cyclic job is invalid
   // (validation reports the cycle) and is typed from scratch, as without a cache.
-  const cache = opts.cache && !hasCycle(nodes.keys(), incoming) ? opts.cache : undefined;
+  const cache = opts.cache && topoOrder(nodes.keys(), job.edges).length === nodes.size ? opts.cache : undefined;
 
   const portTypes = (from: string, port: string | undefined): ColumnTypeMap => {
     const given = port === 'late' || port === 'bad' ? undefined : opts.sourceTypes?.(from, port ?? 'out');
@@ -191,32 +192,4 @@ function toColumnType(t: StaticType): ColumnType {
   if (t.precision !== undefined) out.precision = t.precision;
   if (t.scale !== undefined) out.scale = t.scale;
   return out;
-}
-
-/** Whether the edges close a cycle (Kahn's algorithm: some node never runs out of inputs). */
-function hasCycle(ids: Iterable<string>, incoming: ReadonlyMap<string, NormalizedJob['edges']>): boolean {
-  const pending = new Map<string, number>();
-  const outgoing = new Map<string, string[]>();
-  for (const id of ids) pending.set(id, 0);
-  for (const [to, edges] of incoming) {
-    for (const e of edges) {
-      if (!pending.has(e.from) || !pending.has(to)) continue;
-      pending.set(to, pending.get(to)! + 1);
-      const list = outgoing.get(e.from);
-      if (list) list.push(to);
-      else outgoing.set(e.from, [to]);
-    }
-  }
-  const ready = [...pending].filter(([, n]) => n === 0).map(([id]) => id);
-  let done = 0;
-  while (ready.length > 0) {
-    const id = ready.pop()!;
-    done++;
-    for (const to of outgoing.get(id) ?? []) {
-      const left = pending.get(to)! - 1;
-      pending.set(to, left);
-      if (left === 0) ready.push(to);
-    }
-  }
-  return done < pending.size;
 }
