@@ -125,7 +125,14 @@ export function ExprField(p: ExprFieldProps) {
             p.onChange(e.target.value === '' ? undefined : e.target.value);
           }}
           onSelect={(e) => setCaret((e.target as HTMLTextAreaElement).selectionStart)}
-          onBlur={() => setTimeout(() => setCaret(null), 120)}
+          // Later, so a click on a completion lands first; and only if the focus did not come back
+          // meanwhile: a stale timer cleared the caret of words typed right after refocusing, and
+          // the list never opened (designer-types failed so on a fresh clone).
+          onBlur={() =>
+            setTimeout(() => {
+              if (document.activeElement !== area.current) setCaret(null);
+            }, 120)
+          }
           onScroll={(e) => {
             if (under.current) under.current.scrollTop = (e.target as HTMLTextAreaElement).scrollTop;
           }}
