@@ -6,7 +6,7 @@
  * columns with their types and the engine's functions with their signatures (arrows, Enter/Tab to
  * accept, Escape to close), plus column chips.
  */
-import { useId, useMemo, useRef, useState } from 'react';
+import { useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { checkExpression, type ExpressionKind } from '../../../engine/sql/index.ts';
 import { highlightSql } from '../model/highlight.ts';
 import { completions, wordBefore, type Completion } from '../model/completions.ts';
@@ -64,14 +64,21 @@ export function ExprField(p: ExprFieldProps) {
     [tokens, error, validatorError],
   );
 
+  // The caret after an accepted completion is placed when the new text is committed, before the
+  // browser handles another key: placed a frame later (requestAnimationFrame), keys typed in
+  // between went to the end of the text and the caret then jumped back in front of them.
+  const pendingCaret = useRef<{ text: string; pos: number } | null>(null);
+  useLayoutEffect(() => {
+    const pending = pendingCaret.current;
+    if (!pending || !area.current || area.current.value !== pending.text) return;
+    pendingCaret.current = null;
+    area.current.setSelectionRange(pending.pos, pending.pos);
+    setCaret(pending.pos);
+  });
   const insert = (completion: string, start: number, end: number) => {
     const next = text.slice(0, start) + completion + text.slice(end);
+    pendingCaret.current = { text: next, pos: start + completion.length };
     p.onChange(next);
-    const pos = start + completion.length;
-    requestAnimationFrame(() => {
-      area.current?.setSelectionRange(pos, pos);
-      setCaret(pos);
-    });
   };
   const pick = (c: Completion) => {
     setActive(0);
