@@ -61,12 +61,21 @@ async function dragOnce(
     timeout: 30_000,
   });
   await page.waitForTimeout(500);
-  // Pick a node fully inside the viewport.
-  const target = page.locator('.react-flow__node[data-id="map-2"]');
-  const box = await target.boundingBox();
+  // Pick a map node fully inside the viewport: how much of the graph an opened document shows
+  // depends on the canvas's fit rules, and a node outside the pane never receives the drag.
+  const id = await page.evaluate(() => {
+    const pane = document.querySelector('.react-flow')!.getBoundingClientRect();
+    const inside = [...document.querySelectorAll<HTMLElement>('.react-flow__node[data-id^="map-"]')].find((n) => {
+      const r = n.getBoundingClientRect();
+      return r.left >= pane.left && r.top >= pane.top && r.right <= pane.right && r.bottom <= pane.bottom;
+    });
+    return inside?.dataset.id ?? null;
+  });
+  if (!id) throw new Error('no map node is fully inside the viewport');
+  const box = await page.locator(`.react-flow__node[data-id="${id}"]`).boundingBox();
   if (!box) throw new Error('node not visible');
-  await page.evaluate(() => {
-    const el = document.querySelector('.react-flow__node[data-id="map-2"]') as HTMLElement;
+  await page.evaluate((id) => {
+    const el = document.querySelector(`.react-flow__node[data-id="${id}"]`) as HTMLElement;
     const lat: number[] = [];
     window.__dragLat = lat;
     let lastMove = 0;
@@ -83,7 +92,7 @@ async function dragOnce(
       lastMove = 0;
       requestAnimationFrame(() => lat.push(performance.now() - t0));
     }).observe(el, { attributes: true, attributeFilter: ['style'] });
-  });
+  }, id);
   const x = box.x + box.width / 2;
   const y = box.y + box.height / 2;
   await page.mouse.move(x, y);
