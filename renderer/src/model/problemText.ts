@@ -127,9 +127,17 @@ export function describeProblem(job: JobDocument, p: JobProblem): ProblemText {
   return { ...base, subject: 'Job', field: null, nodeId: null, edgeIndex: null, fieldTestId: null };
 }
 
-/** One line: `Filter "Big values": condition must not be empty`. */
+/** A message that reads as what the field must be (`must not be empty`) follows the field's name. */
+const PREDICATE = /^(must|is|are|should|needs?|has|have|cannot be|can't be)\b/;
+
+/**
+ * One line: `Filter "Big values": condition must not be empty`, and with a colon after the field
+ * where the message is a sentence of its own (`File source "Orders": path: cannot read …`), which
+ * run on after the field's name read as one garbled phrase.
+ */
 export function problemLine(t: ProblemText): string {
-  return `${t.subject}: ${t.field ? `${t.field} ` : ''}${t.message}`;
+  if (!t.field) return `${t.subject}: ${t.message}`;
+  return `${t.subject}: ${t.field}${PREDICATE.test(t.message) ? ' ' : ': '}${t.message}`;
 }
 
 /**
