@@ -43,6 +43,30 @@ function dbTypeText(col: SinkCatalogColumn): string {
   return col.flinkType ? `${col.dbType} (${col.flinkType})` : col.dbType;
 }
 
+/**
+ * Why `key` ('a, b') cannot be an upsert key of `table`, or null: each of its columns must exist and
+ * together they must be a primary key or unique constraint (the runtime check says the same).
+ */
+export function upsertKeyProblem(
+  key: string,
+  table: string,
+  columns: ReadonlyMap<string, unknown>,
+  uniqueKeys: readonly string[][],
+): string | null {
+  const cols = key
+    .split(',')
+    .map((k) => k.trim())
+    .filter(Boolean);
+  const missing = cols.find((k) => !columns.has(k));
+  if (missing !== undefined) return `table ${table} has no column '${missing}'`;
+  const sorted = [...cols].sort().join(',');
+  if (uniqueKeys.some((u) => [...u].sort().join(',') === sorted)) return null;
+  return (
+    `(${cols.join(', ')}) is not a primary key or unique constraint of ${table}; upsert needs one ` +
+    `(ALTER TABLE ${table} ADD PRIMARY KEY (${cols.join(', ')}))`
+  );
+}
+
 /** The columns reaching `nodeId`, first input first; null when any input's columns are not known. */
 function inputColumns(
   doc: JobDocument,
@@ -68,20 +92,9 @@ function checkTable(
 ): void {
   const error = (path: string, message: string) => problems.push({ path, message, nodeId, severity: 'error' });
   const byName = new Map(catalog.columns.map((c) => [c.name, c]));
-  if (config.mode === 'upsert' && typeof config.key === 'string') {
-    const key = config.key
-      .split(',')
-      .map((k) => k.trim())
-      .filter(Boolean);
-    const missing = key.filter((k) => !byName.has(k));
-    const sorted = [...key].sort().join(',');
-    if (missing.length > 0) error(`${at}.key`, `table ${catalog.table} has no column '${missing[0]}'`);
-    else if (key.length > 0 && !catalog.uniqueKeys.some((u) => [...u].sort().join(',') === sorted))
-      error(
-        `${at}.key`,
-        `(${key.join(', ')}) is not a primary key or unique constraint of ${catalog.table}; upsert needs one ` +
-          `(ALTER TABLE ${catalog.table} ADD PRIMARY KEY (${key.join(', ')}))`,
-      );
+  if (config.mode === 'upsert' && typeof config.key === 'string' && config.key.replace(/[\s,]/g, '') !== '') {
+    const why = upsertKeyProblem(config.key, catalog.table, byName, catalog.uniqueKeys);
+    if (why) error(`${at}.key`, why);
   }
   if (!input) return; // the input's columns are known only from its data: the run checks them
   const written = new Set<string>();
