@@ -16,7 +16,7 @@
 import { existsSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import type { AppCommand, EngineHost, HostEvent, HostInfo } from '../common/api.ts';
-import type { JobDocument, JobProblem, NormalizedJob } from '../../graph/types.ts';
+import type { JobDocument } from '../../graph/types.ts';
 import { GENERATOR_COLUMNS } from '../../graph/check-columns.ts';
 import { inferFileColumns } from '../../connectors/sample-columns.ts';
 import { fileSampler } from '../../connectors/sampled-types.ts';
@@ -33,6 +33,7 @@ import { applyRunOverrides, type RunOverrides } from '../../graph/run-overrides.
 import { validateJob, summarizeJob } from '../../graph/validate.ts';
 import { HostError } from '../common/errors.ts';
 import { guard } from './host-errors.ts';
+import { summarizeProblems, validatedJob } from './validated-job.ts';
 import { RunRegistry } from './run-registry.ts';
 import { WorkspaceFiles } from './workspace-files.ts';
 import { confineCheckpoints, confineRun } from './run-confinement.ts';
@@ -89,12 +90,6 @@ export interface LocalHost extends EngineHost {
   dispose(): Promise<void>;
 }
 
-function summarize(problems: Array<{ path: string; message: string; severity?: string }>): string {
-  const errors = problems.filter((p) => p.severity !== 'warning');
-  const first = errors[0] ?? problems[0];
-  return first ? `${errors.length} problem(s); first: ${first.path}: ${first.message}` : 'no problems';
-}
-
 /** The generator's columns with their types, as the Flink exporter types them (value is an integer 0..999). */
 const GENERATOR_SOURCE_COLUMNS = GENERATOR_COLUMNS.map((name) => ({
   name,
@@ -122,18 +117,8 @@ export function createLocalHost(opts: LocalHostOptions): LocalHost {
   const settings = opts.settings ?? memorySettingsStore();
 
   /** `sampled`: also type undeclared file sources from their data (only once their paths are confined). */
-  function validated(
-    input: unknown,
-    baseDir: string,
-    sampled = false,
-    sinkCatalogs?: SinkCatalogs,
-  ): { job: NormalizedJob; problems: JobProblem[] } {
-    const v = validateJob(input, { baseDir, sinkCatalogs, ...(sampled ? { sampled: fileSampler(baseDir) } : {}) });
-    if (!v.ok) {
-      const name = typeof (input as { name?: unknown })?.name === 'string' ? (input as { name: string }).name : 'job';
-      throw new HostError('invalid_job', `${name}: ${summarize(v.problems)}`, v.problems);
-    }
-    return { job: v.job, problems: v.problems };
+  function validated(input: unknown, baseDir: string, sampled = false, sinkCatalogs?: SinkCatalogs) {
+    return validatedJob(input, { baseDir, sinkCatalogs, ...(sampled ? { sampled: fileSampler(baseDir) } : {}) });
   }
 
   /** A run writes outputs and checkpoints beside its job, so its job must sit where we may write. */
@@ -185,7 +170,7 @@ export function createLocalHost(opts: LocalHostOptions): LocalHost {
         return {
           ok: v.ok,
           problems: v.problems,
-          summary: v.ok ? summarizeJob(v.job, v.problems) : summarize(v.problems),
+          summary: v.ok ? summarizeJob(v.job, v.problems) : summarizeProblems(v.problems),
         };
       }),
 
