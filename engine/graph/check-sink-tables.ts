@@ -99,7 +99,12 @@ function checkTable(
   if (!input) return; // the input's columns are known only from its data: the run checks them
   const written = new Set<string>();
   const mayBeNull: string[] = [];
+  const seen = new Set<string>();
   for (const c of input) {
+    // A union of inputs gives a column once per input: each distinct type is checked, once.
+    const id = `${c.name}\0${typeText(c)}`;
+    if (seen.has(id) || (written.has(c.name) && !byName.has(c.name))) continue;
+    seen.add(id);
     written.add(c.name);
     const col = byName.get(c.name);
     if (!col) {
@@ -119,7 +124,7 @@ function checkTable(
         `column '${c.name}' is ${dbTypeText(col)} in PostgreSQL but the input gives ${typeText(c)}, which Flink ` +
           `does not cast to ${col.flinkType} implicitly (change the column's type, or CAST the value before the sink)`,
       );
-    } else if (col.notNull && c.nullable) mayBeNull.push(c.name);
+    } else if (col.notNull && c.nullable && !mayBeNull.includes(c.name)) mayBeNull.push(c.name);
   }
   const unwritten = catalog.columns.find((col) => col.notNull && !col.hasDefault && !written.has(col.name));
   if (unwritten)
