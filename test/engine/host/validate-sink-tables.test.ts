@@ -5,29 +5,19 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startPgCluster, type PgCluster } from '../../support/postgres-cluster.ts';
-import { tempDir } from '../../support/run-helpers.ts';
-import { createLocalHost, type LocalHost } from '../../../engine/host/node/local-host.ts';
-import { createMemoryTransport } from '../../../engine/host/common/memory-transport.ts';
 import { HostError } from '../../../engine/host/common/errors.ts';
 import type { JobDocument } from '../../../engine/graph/types.ts';
-import { EXAMPLES_DIR } from './host-api-suite.ts';
+import { startMemoryHost, type MemoryHost } from './memory-host.ts';
 
 let cluster: PgCluster;
-let host: LocalHost;
-let t: ReturnType<typeof createMemoryTransport>;
-let cleanup: () => void;
+let h: MemoryHost;
 before(async () => {
   cluster = await startPgCluster();
   await cluster.query('CREATE TABLE public.typed (seq bigint, key integer, value bigint, ts bigint)');
-  const ws = tempDir('host-sink-tables');
-  cleanup = ws.cleanup;
-  host = createLocalHost({ workspace: ws.dir, examplesDir: EXAMPLES_DIR, transport: 'websocket' });
-  t = createMemoryTransport(host);
+  h = startMemoryHost('host-sink-tables');
 });
 after(async () => {
-  t?.close();
-  await host?.dispose();
-  cleanup?.();
+  await h?.close();
   await cluster?.stop();
 });
 
@@ -48,7 +38,7 @@ const KEY_ERROR =
   "does not cast to INT implicitly (change the column's type, or CAST the value before the sink)";
 
 test('validate: a column type Flink refuses is an error with its path', async () => {
-  const r = await t.client.validate({ job: job({}) });
+  const r = await h.client.validate({ job: job({}) });
   assert.equal(r.ok, false);
   assert.deepEqual(
     r.problems.map((p) => `${p.path}: ${p.message}`),
@@ -57,7 +47,7 @@ test('validate: a column type Flink refuses is an error with its path', async ()
 });
 
 test('run: refused as invalid_job before anything starts', async () => {
-  await assert.rejects(t.client.run({ job: job({}) }), (err: unknown) => {
+  await assert.rejects(h.client.run({ job: job({}) }), (err: unknown) => {
     assert.ok(err instanceof HostError);
     assert.equal(err.code, 'invalid_job');
     assert.deepEqual(
@@ -71,7 +61,7 @@ test('run: refused as invalid_job before anything starts', async () => {
 test('validate: a password variable the user did not allow is not read, and the table is not checked', async () => {
   process.env.HOST_SINK_TABLES_SECRET = 'x';
   try {
-    const r = await t.client.validate({ job: job({ passwordEnv: 'HOST_SINK_TABLES_SECRET' }) });
+    const r = await h.client.validate({ job: job({ passwordEnv: 'HOST_SINK_TABLES_SECRET' }) });
     assert.equal(r.ok, true, JSON.stringify(r.problems));
     const w = r.problems.find((p) => p.path === 'nodes[1].config.passwordEnv');
     assert.equal(w?.severity, 'warning');
