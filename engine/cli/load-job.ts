@@ -11,6 +11,7 @@ import type { JobProblem, NormalizedJob } from '../graph/types.ts';
 import { validateJob } from '../graph/validate.ts';
 import { fileSampler } from '../connectors/sampled-types.ts';
 import { applyRunOverrides, type RunOverrides } from '../graph/run-overrides.ts';
+import { readSinkCatalogs } from '../connectors/postgres/sink-catalogs.ts';
 
 export type LoadJobResult =
   | { ok: true; file: string; baseDir: string; document: unknown; job: NormalizedJob; problems: JobProblem[] }
@@ -83,13 +84,28 @@ export async function readJobFile(
   }
 }
 
+export interface LoadJobOptions {
+  /**
+   * Read the PostgreSQL sinks' tables (a few seconds at most per unreachable server) and check the
+   * columns the sinks receive against them, as Flink's planner checks an INSERT INTO: what
+   * `weir validate` and `weir run` do; exporting or previewing a job writes into no table.
+   */
+  checkSinkTables?: boolean;
+}
+
 /** `overrides` (weir run's) are applied before validation, so they are checked like the file. */
-export async function loadJob(file: string, overrides: RunOverrides = {}): Promise<LoadJobResult> {
+export async function loadJob(
+  file: string,
+  overrides: RunOverrides = {},
+  opts: LoadJobOptions = {},
+): Promise<LoadJobResult> {
   const read = await readJobFile(file);
   if (!read.ok) return { ok: false, file, stage: read.stage, problems: [read.problem] };
   const baseDir = dirname(resolve(file));
+  const document = applyRunOverrides(read.document, overrides);
+  const sinkCatalogs = opts.checkSinkTables ? await readSinkCatalogs(document) : undefined;
   // An undeclared file source is typed from a sample of its data, as the run and the export type it.
-  const result = validateJob(applyRunOverrides(read.document, overrides), { baseDir, sampled: fileSampler(baseDir) });
+  const result = validateJob(document, { baseDir, sampled: fileSampler(baseDir), sinkCatalogs });
   if (!result.ok) return { ok: false, file, stage: 'validate', problems: result.problems };
   return { ok: true, file, baseDir, document: read.document, job: result.job, problems: result.problems };
 }

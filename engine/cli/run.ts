@@ -72,7 +72,7 @@ export async function runCommand(argv: string[], io: CliIO = processIO, faults?:
       return EXIT_INVALID;
     }
   }
-  const loaded = await loadJob(args.positionals[0], { parallelism });
+  const loaded = await loadJob(args.positionals[0], { parallelism }, { checkSinkTables: true });
   if (!loaded.ok) {
     printProblems(io, loaded.problems);
     return EXIT_INVALID;

@@ -31,7 +31,7 @@ export async function validateCommand(argv: string[], io: CliIO): Promise<number
   }
   let code = EXIT_OK;
   for (const file of positionals) {
-    const r = await loadJob(file);
+    const r = await loadJob(file, {}, { checkSinkTables: true });
     if (values.json) {
       io.out(
         JSON.stringify({

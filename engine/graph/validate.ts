@@ -21,6 +21,7 @@ import type { ColumnTypeOptions } from './column-types.ts';
 import { sqlExpressionChecker } from './node-columns.ts';
 import { definitionOf } from './node-types.ts';
 import type { ValidationCache } from './validation-cache.ts';
+import { checkSinkCatalogs, type SinkCatalogs } from './check-sink-tables.ts';
 
 export type ValidationResult =
   { ok: true; job: NormalizedJob; problems: JobProblem[] } | { ok: false; problems: JobProblem[] };
@@ -43,6 +44,12 @@ export interface ValidateOptions {
    * The result is the same as without it.
    */
   cache?: ValidationCache;
+  /**
+   * The sink tables' catalogs (node id -> columns and types), read before validation by the Node
+   * side (engine/connectors/postgres/sink-catalogs.ts): with them, the columns a sink receives are
+   * checked against its table as Flink checks an INSERT INTO. The designer validates without them.
+   */
+  sinkCatalogs?: SinkCatalogs;
 }
 
 /** Values the schema cannot express: durations that must be positive. */
@@ -109,6 +116,12 @@ export function validateJob(input: unknown, options: ValidateOptions = {}): Vali
   const columns = checkColumns(doc, idx, expressions, problems, options.sampled, options.cache);
   checkNodeConfigs(doc, columns, problems);
   checkChangelog(idx, problems);
+  if (options.sinkCatalogs && idx.acyclic)
+    checkSinkCatalogs(doc, options.sinkCatalogs, problems, {
+      expressions,
+      sampled: options.sampled,
+      cache: options.cache,
+    });
   if (problems.some((p) => p.severity !== 'warning')) return { ok: false, problems };
   const job = normalizeJob(doc, options.baseDir);
   return { ok: true, job, problems: [...problems, ...semanticsWarnings(job, { cache: options.cache })] };

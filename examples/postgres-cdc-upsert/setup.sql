@@ -27,6 +27,8 @@ SELECT i,
 -- the newest placed_at seen minus 1 minute, so a window fires once an order placed more than a
 -- minute after its end arrives; a change to an order of an already-fired window is late (dropped
 -- and counted as "late" on the run's status line). Upserts need a primary key (or unique constraint).
+-- The window bounds are TIMESTAMP(3), so their columns are timestamp(3): Flink (and `weir validate`)
+-- refuses a TIMESTAMP into a text column.
 --
 -- To try it, with the job running (psql "postgresql://postgres@127.0.0.1:5499/postgres"):
 --   UPDATE orders SET amount = 1000 WHERE id = 193;                            -- a still-open minute (12:22)
@@ -44,8 +46,8 @@ CREATE TABLE orders_copy (
 );
 CREATE TABLE revenue_per_minute (
   customer text NOT NULL,
-  window_start text NOT NULL,
-  window_end text NOT NULL,
+  window_start timestamp(3) NOT NULL,
+  window_end timestamp(3) NOT NULL,
   orders bigint NOT NULL,
   revenue numeric(12, 2) NOT NULL,
   PRIMARY KEY (customer, window_start)

@@ -6,6 +6,7 @@
 import type pg from 'pg';
 import type { ColumnType } from '../../sql/types.ts';
 import { PgConfigError, parseTableName } from './connection.ts';
+import { upsertKeyProblem } from '../../graph/check-sink-tables.ts';
 
 export interface PgColumn {
   name: string;
@@ -143,15 +144,7 @@ export function checkSinkColumns(c: SinkColumnsCheck): void {
       );
   }
   if (c.mode === 'upsert') {
-    const key = parseKeyColumns(c.key ?? '');
-    for (const k of key)
-      if (!byName.has(k)) throw new PgConfigError(`${c.at}.key`, `table ${table.name} has no column '${k}'`);
-    const sorted = [...key].sort().join(',');
-    if (!table.uniqueKeys.some((u) => [...u].sort().join(',') === sorted))
-      throw new PgConfigError(
-        `${c.at}.key`,
-        `(${key.join(', ')}) is not a primary key or unique constraint of ${table.name}; upsert needs one ` +
-          `(ALTER TABLE ${table.name} ADD PRIMARY KEY (${key.join(', ')}))`,
-      );
+    const why = upsertKeyProblem(c.key ?? '', table.name, byName, table.uniqueKeys);
+    if (why) throw new PgConfigError(`${c.at}.key`, why);
   }
 }

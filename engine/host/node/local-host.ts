@@ -16,11 +16,13 @@
 import { existsSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import type { AppCommand, EngineHost, HostEvent, HostInfo } from '../common/api.ts';
-import type { JobDocument, JobProblem, NormalizedJob } from '../../graph/types.ts';
+import type { JobDocument } from '../../graph/types.ts';
 import { GENERATOR_COLUMNS } from '../../graph/check-columns.ts';
 import { inferFileColumns } from '../../connectors/sample-columns.ts';
 import { fileSampler } from '../../connectors/sampled-types.ts';
 import { testPostgresTable } from '../../connectors/postgres/test-connection.ts';
+import { readSinkCatalogs } from '../../connectors/postgres/sink-catalogs.ts';
+import type { SinkCatalogs } from '../../graph/check-sink-tables.ts';
 import { probeKafka } from '../../connectors/kafka-probe.ts';
 import type { TaskLauncher } from '../../runtime/job/api.ts';
 import { listRetainedCheckpoints } from '../../runtime/job/job-runner.ts';
@@ -31,6 +33,7 @@ import { applyRunOverrides, type RunOverrides } from '../../graph/run-overrides.
 import { validateJob, summarizeJob } from '../../graph/validate.ts';
 import { HostError } from '../common/errors.ts';
 import { guard } from './host-errors.ts';
+import { summarizeProblems, validatedJob } from './validated-job.ts';
 import { RunRegistry } from './run-registry.ts';
 import { WorkspaceFiles } from './workspace-files.ts';
 import { confineCheckpoints, confineRun } from './run-confinement.ts';
@@ -87,12 +90,6 @@ export interface LocalHost extends EngineHost {
   dispose(): Promise<void>;
 }
 
-function summarize(problems: Array<{ path: string; message: string; severity?: string }>): string {
-  const errors = problems.filter((p) => p.severity !== 'warning');
-  const first = errors[0] ?? problems[0];
-  return first ? `${errors.length} problem(s); first: ${first.path}: ${first.message}` : 'no problems';
-}
-
 /** The generator's columns with their types, as the Flink exporter types them (value is an integer 0..999). */
 const GENERATOR_SOURCE_COLUMNS = GENERATOR_COLUMNS.map((name) => ({
   name,
@@ -120,13 +117,8 @@ export function createLocalHost(opts: LocalHostOptions): LocalHost {
   const settings = opts.settings ?? memorySettingsStore();
 
   /** `sampled`: also type undeclared file sources from their data (only once their paths are confined). */
-  function validated(input: unknown, baseDir: string, sampled = false): { job: NormalizedJob; problems: JobProblem[] } {
-    const v = validateJob(input, { baseDir, ...(sampled ? { sampled: fileSampler(baseDir) } : {}) });
-    if (!v.ok) {
-      const name = typeof (input as { name?: unknown })?.name === 'string' ? (input as { name: string }).name : 'job';
-      throw new HostError('invalid_job', `${name}: ${summarize(v.problems)}`, v.problems);
-    }
-    return { job: v.job, problems: v.problems };
+  function validated(input: unknown, baseDir: string, sampled = false, sinkCatalogs?: SinkCatalogs) {
+    return validatedJob(input, { baseDir, sinkCatalogs, ...(sampled ? { sampled: fileSampler(baseDir) } : {}) });
   }
 
   /** A run writes outputs and checkpoints beside its job, so its job must sit where we may write. */
@@ -139,8 +131,21 @@ export function createLocalHost(opts: LocalHostOptions): LocalHost {
     return path ? files.resolve(path, 'write') : null;
   }
 
-  /** A job as a run (here or on Flink) takes it: overrides applied, validated, its paths confined. */
-  async function runnableJob(input: JobDocument, path: string | undefined, overrides: RunOverrides) {
+  /** The PostgreSQL sinks' tables, read with only the environment variables the user allowed. */
+  function sinkCatalogsOf(input: unknown): Promise<SinkCatalogs> {
+    return readSinkCatalogs(input, { envRefusal: (name) => envRefusal(name, allowEnv) });
+  }
+
+  /**
+   * A job as a run (here or on Flink) takes it: overrides applied, validated, its paths confined.
+   * `checkSinkTables`: also check the sinks' columns against their tables (a run here writes them).
+   */
+  async function runnableJob(
+    input: JobDocument,
+    path: string | undefined,
+    overrides: RunOverrides,
+    checkSinkTables = false,
+  ) {
     const baseDir = await baseDirFor(path, 'write');
     const granted = await files.foldersFor(await documentOf(path));
     const overridden = applyRunOverrides(input, overrides);
@@ -148,7 +153,7 @@ export function createLocalHost(opts: LocalHostOptions): LocalHost {
     const job = await confineRun({ ...valid, baseDir }, files, baseDir, granted);
     // The files are the run's now: a misspelled or mistyped column of a source that had no data
     // at design time fails here, at the start, instead of writing NULLs.
-    validated(overridden, baseDir, true);
+    validated(overridden, baseDir, true, checkSinkTables ? await sinkCatalogsOf(overridden) : undefined);
     checkJobEnv(job, allowEnv);
     return { job, baseDir, granted };
   }
@@ -161,21 +166,22 @@ export function createLocalHost(opts: LocalHostOptions): LocalHost {
 
     validate: ({ job }) =>
       guard(async () => {
-        const v = validateJob(job, { baseDir: files.workspace });
+        const v = validateJob(job, { baseDir: files.workspace, sinkCatalogs: await sinkCatalogsOf(job) });
         return {
           ok: v.ok,
           problems: v.problems,
-          summary: v.ok ? summarizeJob(v.job, v.problems) : summarize(v.problems),
+          summary: v.ok ? summarizeJob(v.job, v.problems) : summarizeProblems(v.problems),
         };
       }),
 
     run: (req) =>
       guard(async () => {
-        const { job, baseDir, granted } = await runnableJob(req.job, req.path, {
-          parallelism: req.parallelism,
-          stateBackend: req.stateBackend,
-          checkpointing: req.checkpointing,
-        });
+        const { job, baseDir, granted } = await runnableJob(
+          req.job,
+          req.path,
+          { parallelism: req.parallelism, stateBackend: req.stateBackend, checkpointing: req.checkpointing },
+          true,
+        );
         let from: string | undefined;
         if (req.restoreFrom && req.restoreFrom !== 'latest') {
           // A job's checkpoints live under its own folder, which may be a granted one outside the workspace.

@@ -51,7 +51,8 @@ export const postgresSink = defineNode<'sink.postgres', PostgresSinkConfig>({
   // Its prepared transactions insert into this table: a restore writing elsewhere must not strand them.
   stateLayout: (c) => ({ url: c.url, table: c.table }),
   configSchema,
-  // The table, its columns and types are checked when a run starts (connectors/postgres/sink-recovery.ts).
+  // The table, its columns and types: checked by `weir validate`/`weir run` and the host from the
+  // table's catalog (graph/check-sink-tables.ts), and again when a run starts (connectors/postgres/sink-recovery.ts).
   check: (c, ctx) => {
     checkPostgresEndpoint(c, ctx);
     if (c.mode === 'append' && c.key !== undefined)

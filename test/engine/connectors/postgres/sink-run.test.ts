@@ -159,7 +159,8 @@ describe('sink.postgres runs', () => {
       'a type that cannot take the values',
       'badtype',
       (t) => `CREATE TABLE ${t} (seq bigint, key boolean, value bigint, ts bigint)`,
-      /nodes\[1\]\.config\.table: column 'key' of public\.badtype is boolean and cannot take STRING values/,
+      // Refused by validation (engine/graph/check-sink-tables.ts), before the run starts, in Flink's terms.
+      /nodes\[1\]\.config\.table: column 'key' is boolean \(BOOLEAN\) in PostgreSQL but the input gives STRING, which Flink does not cast to BOOLEAN implicitly/,
     ],
     [
       'a NOT NULL column the job does not write',
