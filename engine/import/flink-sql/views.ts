@@ -16,7 +16,8 @@ import { SOURCE_TABLE_SUFFIX } from './tables.ts';
 import { windowSpec } from './window-spec.ts';
 import { AGGREGATE, importAggregate } from './aggregate.ts';
 import { importJoin } from './joins.ts';
-import { importTopN } from './topn.ts';
+import { importTopN, isTopN } from './topn.ts';
+import { fromDerived, joinOfDerived } from './derived-tables.ts';
 import { inlineComputed, isComputedColumn, mentions } from './computed-columns.ts';
 import type { Pos } from './tree.ts';
 import { filter as filterNode } from '../../nodes/filter/definition.ts';
@@ -25,16 +26,24 @@ import { union as unionNode } from '../../nodes/union/definition.ts';
 import { window as windowNode } from '../../nodes/window/definition.ts';
 
 const WINDOW_COLUMNS = new Set(['window_start', 'window_end', 'window_time']);
+/** The count a window without aggregates keeps (Weir's window needs one); dropped after it. */
+const WINDOW_ROWS = 'window_rows__';
 const BOUND_FUNCTIONS = /\b(SESSION|HOP|TUMBLE)_(START|END|ROWTIME|PROCTIME)\s*\(|\bwindow_(start|end|time)\b/i;
 
 /** Imports a view; returns the relation its name stands for, or null (reported). */
 export function importQuery(
   b: JobBuilder,
   name: string,
-  q: QueryShape,
+  shape: QueryShape,
   origin: Origin | null,
   pos: Pos,
 ): Relation | null {
+  let q = shape;
+  if (q.kind === 'select' && 'subquery' in q.from && !isTopN(q.from.subquery)) {
+    const derived = fromDerived(b, name, { ...q, from: q.from }, importQuery);
+    if (!derived) return null;
+    q = derived;
+  }
   if (q.kind === 'other') {
     b.problem(
       q.pos,
@@ -54,7 +63,10 @@ export function importQuery(
     return null;
   }
   for (const u of q.unsupported) b.problem(u.pos, `'${name}': ${u.what} has no Weir node; left out`, 'error');
-  if ('join' in q.from) return importJoin(b, name, q, q.from.join, origin);
+  if ('join' in q.from) {
+    const join = joinOfDerived(b, name, q, q.from.join, importQuery);
+    return join ? importJoin(b, name, q, join, origin) : null;
+  }
   if ('subquery' in q.from) return importTopN(b, name, q, q.from.subquery, origin);
   // An OVER aggregation the grammar read (over-windows.ts reports those it fails on) has no Weir
   // node either: the statement is left out, with the same one error, rather than a map Weir refuses.
@@ -258,6 +270,13 @@ function importWindow(
     aggregates.push(restore(item.text));
     aggregateNames.push(item.alias ?? item.expr);
   }
+  // Keys and no aggregate (`GROUP BY id, window_start, window_end`: each key once per window):
+  // Weir's window needs an aggregate, so it counts the rows and the map after it drops the count.
+  const distinct = aggregates.length === 0 && keys.length > 0;
+  if (distinct) {
+    aggregates.push(`COUNT(*) AS ${WINDOW_ROWS}`);
+    aggregateNames.push(WINDOW_ROWS);
+  }
   if (aggregates.length === 0) {
     b.problem(q.pos, `'${name}': a window needs at least one aggregate (COUNT, SUM, MIN, MAX, AVG)`, 'error');
     return null;
@@ -309,12 +328,12 @@ function windowColumns(
     else if (bound) {
       const from = bound[1] ? `window_${bound[1].toLowerCase()}` : bound[2].toLowerCase();
       pairs.push({ from, to: out ?? from });
-    } else if (AGGREGATE.test(item.expr)) {
+    } else if (AGGREGATE.test(item.expr) && aggregateNames[aggregate] !== WINDOW_ROWS) {
       const n = aggregateNames[aggregate++];
       if (n !== undefined) pairs.push({ from: n, to: n });
     } else if (BOUND_FUNCTIONS.test(item.expr)) continue; // window time and the export's ISO bounds
   }
-  const renamed = pairs.some((p) => p.from !== p.to);
+  const renamed = pairs.some((p) => p.from !== p.to) || win.columns.includes(WINDOW_ROWS);
   const order = pairs.map((p) => win.columns.indexOf(p.from));
   const reordered = order.some((o, k) => k > 0 && o < order[k - 1]);
   if (!renamed && !reordered) return win;
