@@ -18,6 +18,7 @@ import { AGGREGATE, importAggregate } from './aggregate.ts';
 import { importJoin } from './joins.ts';
 import { importTopN, isTopN } from './topn.ts';
 import { fromDerived, joinOfDerived } from './derived-tables.ts';
+import { joinAsSubquery } from './join-derived.ts';
 import { inlineComputed, isComputedColumn, mentions } from './computed-columns.ts';
 import type { Pos } from './tree.ts';
 import { filter as filterNode } from '../../nodes/filter/definition.ts';
@@ -39,6 +40,8 @@ export function importQuery(
   pos: Pos,
 ): Relation | null {
   let q = shape;
+  // A GROUP BY over a join: the join is a subquery of its own (join-derived.ts).
+  if (q.kind === 'select' && 'join' in q.from && q.groupBy !== null) q = joinAsSubquery(b, { ...q, from: q.from }, []);
   if (q.kind === 'select' && 'subquery' in q.from && !isTopN(q.from.subquery)) {
     const derived = fromDerived(b, name, { ...q, from: q.from }, importQuery);
     if (!derived) return null;
@@ -67,7 +70,22 @@ export function importQuery(
     const join = joinOfDerived(b, name, q, q.from.join, importQuery);
     return join ? importJoin(b, name, q, join, origin) : null;
   }
-  if ('subquery' in q.from) return importTopN(b, name, q, q.from.subquery, origin);
+  if ('subquery' in q.from) {
+    let sub = q.from.subquery;
+    // Top-N over a join: the join is a subquery of its own, the ranking reads its columns.
+    if (sub.kind === 'select' && 'join' in sub.from) {
+      const ranked = joinAsSubquery(
+        b,
+        { ...sub, from: sub.from },
+        sub.items.filter((i) => !i.over),
+      );
+      const derived =
+        'subquery' in ranked.from ? fromDerived(b, name, { ...ranked, from: ranked.from }, importQuery) : null;
+      if (!derived) return null;
+      sub = derived;
+    }
+    return importTopN(b, name, q, sub, origin);
+  }
   // An OVER aggregation the grammar read (over-windows.ts reports those it fails on) has no Weir
   // node either: the statement is left out, with the same one error, rather than a map Weir refuses.
   const over = q.items.find((i) => i.over)?.over;
@@ -86,7 +104,15 @@ export function importQuery(
   if ('tvf' in q.from) return importWindow(b, name, q, q.from.tvf, null, origin);
   const groupWindow = q.groupBy?.find((g): g is { window: GroupWindow } => 'window' in g);
   if (groupWindow) return importWindow(b, name, q, null, groupWindow.window, origin);
-  if (q.groupBy) return importAggregate(b, name, q, q.from.table, origin);
+  if (q.groupBy) {
+    // GROUP BY a window's end (renamed) over that window's rows is Flink's cascaded window
+    // aggregation (an append result): the rows of one upstream window all carry the event time
+    // window_end - 1, so a 1 ms tumbling window holds exactly them, and fires when Flink's does.
+    const input = b.relations.get(q.from.table);
+    const end = q.groupBy.some((g) => 'column' in g && g.column !== 'window_end' && input?.times?.[g.column] === 1);
+    if (end) return importWindow(b, name, q, null, { fn: 'TUMBLE', timeCol: '', intervals: [1] }, origin);
+    return importAggregate(b, name, q, q.from.table, origin);
+  }
   const input = b.relation(q.from.table, q.pos, `'${name}'`);
   if (!input) return null;
   // Weir's export: a source's view over its __raw/__csv table drops bad records (it is the source),
@@ -127,11 +153,20 @@ export function importQuery(
       .map((i) => [i.column!, input.computed![i.column!]] as const)
       .concat(q.star ? Object.entries(input.computed ?? {}) : []),
   );
+  // A column that is the event time plus an offset stays one under its new name (a join may bound on it).
+  const times = Object.fromEntries(
+    items.flatMap((i) =>
+      i.column !== null && input.times?.[i.column] !== undefined ? [[i.alias ?? i.column, input.times[i.column]]] : [],
+    ),
+  );
   return {
     nodes: [id],
     rowtime,
     columns: q.star ? [...input.columns, ...named] : named,
     ...(Object.keys(computed).length > 0 ? { computed } : {}),
+    ...(Object.keys(times).length > 0 || (q.star && input.times)
+      ? { times: { ...(q.star ? input.times : {}), ...times } }
+      : {}),
   };
 }
 
@@ -296,10 +331,12 @@ function importWindow(
   b.add(node, q.pos, origin);
   b.connect(input, id);
   const rowtimeItem = q.items.find((i) => /^(window_time|(SESSION|HOP|TUMBLE)_ROWTIME\s*\()/i.test(i.expr));
+  const size = fn === 'TUMBLE' ? iv[0] : fn === 'HOP' ? iv[1] : undefined;
   const out: Relation = {
     nodes: [id],
     rowtime: rowtimeItem ? (rowtimeItem.alias ?? 'window_time') : null,
     columns: ['window_start', 'window_end', ...keys, ...aggregateNames],
+    times: { window_end: 1, window_time: 0, ...(size !== undefined ? { window_start: 1 - size } : {}) },
   };
   return windowColumns(b, name, q, out, keys, aggregateNames, restore);
 }
@@ -342,5 +379,8 @@ function windowColumns(
   const select = pairs.map((p) => (p.from === p.to ? q1(p.from) : `${q1(p.from)} AS ${q1(p.to)}`)).join(', ');
   b.add({ id, type: mapNode.type, config: { select } }, q.pos, null);
   b.connect(win, id);
-  return { nodes: [id], rowtime: null, columns: pairs.map((p) => p.to) };
+  const times = Object.fromEntries(
+    pairs.flatMap((p) => (win.times?.[p.from] !== undefined ? [[p.to, win.times[p.from]]] : [])),
+  );
+  return { nodes: [id], rowtime: null, columns: pairs.map((p) => p.to), times };
 }
