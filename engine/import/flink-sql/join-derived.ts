@@ -49,6 +49,26 @@ function refsIn(text: string, aliases: string[]): Ref[] {
   return out;
 }
 
+/** Unqualified names in `text` that are columns (not functions, not after a dot). */
+function bareIn(text: string, columns: string[]): string[] {
+  let toks;
+  try {
+    toks = tokenize(text);
+  } catch {
+    return [];
+  }
+  return toks
+    .filter(
+      (t, k) =>
+        (t.kind === 'ident' || t.kind === 'quoted') &&
+        toks[k - 1]?.text !== '.' &&
+        toks[k + 1]?.text !== '.' &&
+        toks[k + 1]?.text !== '(' &&
+        columns.includes(unquote(t)),
+    )
+    .map(unquote);
+}
+
 function rename(text: string, aliases: string[], names: Map<string, string>): string {
   let out = '';
   let pos = 0;
@@ -108,6 +128,15 @@ export function joinAsSubquery(b: JobBuilder, q: OverJoin, kept: SelectItem[]): 
       ctx: null,
       over: null,
     });
+  }
+  // A bare column of one input (`GROUP BY category`): the subquery writes it under its own name.
+  const sideColumns = [join.left, join.right].flatMap((s) =>
+    s.table ? (b.relations.get(s.table)?.columns ?? []) : [],
+  );
+  for (const c of texts.flatMap((t) => bareIn(t, sideColumns))) {
+    if (taken.includes(c)) continue;
+    own(c);
+    inner.push({ text: written(c), expr: written(c), alias: null, column: c, pos: q.pos, ctx: null, over: null });
   }
   const subquery: SelectShape = { ...q, items: inner, star: false, groupBy: null, unsupported: [] };
   const r = (t: string): string => rename(t, aliases, names);

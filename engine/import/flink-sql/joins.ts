@@ -26,6 +26,13 @@ import { residualColumns, residualFilter } from './join-residual.ts';
 const ISO_BOUND = /^DATE_FORMAT\(\s*(window_start|window_end)\s*,\s*'yyyy-MM-dd''T''HH:mm:ss\.SSS''Z'''\s*\)$/i;
 const REF = /^([LR])\.(`(?:[^`]|``)*`|[A-Za-z_][A-Za-z0-9_$]*)$/;
 
+/** An interval join's bounds (ms); `regular` when Flink runs it as a regular join (a window end bounds it). */
+interface TimeBound {
+  lower: number;
+  upper: number;
+  regular: boolean;
+}
+
 interface Side {
   rel: Relation;
   window: WindowSpec | null;
@@ -67,7 +74,7 @@ export function importJoin(
   const leftKeys: string[] = [];
   const rightKeys: string[] = [];
   let bounds = 0;
-  let interval: { lower: number; upper: number } | null = null;
+  let interval: TimeBound | null = null;
   const pushed: { L: string[]; R: string[] } = { L: [], R: [] };
   const residual: string[] = [];
   for (const c of conditions) {
@@ -83,9 +90,14 @@ export function importJoin(
       continue;
     }
     // One time bound on the two event times (an outer interval join has no Weir node).
-    const bound: { lower: number; upper: number } | null = interval || outer ? null : timeBound(c, prefix, left, right);
+    const bound: TimeBound | null = interval || outer ? null : timeBound(c, prefix, left, right);
     if (bound) {
       interval = bound;
+      if (bound.regular)
+        b.problem(
+          c.pos,
+          `'${name}': ${c.text} bounds a window's end, which is no time attribute in Flink: Flink joins with a regular join, which keeps rows that arrive behind the watermark; Weir's interval join drops them (the same rows otherwise)`,
+        );
       continue;
     }
     // A condition on one input only filters that input first (the same rows; for an outer join
@@ -237,12 +249,7 @@ function keyPair(c: Condition, prefix: (t: string) => string): [string, string] 
  * any name: Relation.times) bounds as that time: `L.rt BETWEEN R.end - 10s AND R.end` is
  * lower 1 - 10000 ms, upper 1 ms.
  */
-function timeBound(
-  c: Condition,
-  prefix: (t: string) => string,
-  left: Side,
-  right: Side,
-): { lower: number; upper: number } | null {
+function timeBound(c: Condition, prefix: (t: string) => string, left: Side, right: Side): TimeBound | null {
   if (!c.between) return null;
   const subject = offset(prefix(c.between.subject), null, left, right);
   if (!subject) return null;
@@ -252,20 +259,27 @@ function timeBound(
   if (low === null || high === null) return null;
   // self.ts + s BETWEEN other.ts + lo AND other.ts + hi
   const [lo, hi] = [low.ms - subject.ms, high.ms - subject.ms];
-  return subject.side === 'L' ? { lower: lo, upper: hi } : { lower: -hi, upper: -lo };
+  const regular = !subject.rowtime || !low.rowtime || !high.rowtime;
+  return subject.side === 'L' ? { lower: lo, upper: hi, regular } : { lower: -hi, upper: -lo, regular };
 }
 
 /** `R.c`, `R.c + INTERVAL '5' SECOND`, `R.c - INTERVAL ...` (c a time column of that input) as its offset from the event time. */
-function offset(text: string, side: 'L' | 'R' | null, left: Side, right: Side): { side: 'L' | 'R'; ms: number } | null {
+function offset(
+  text: string,
+  side: 'L' | 'R' | null,
+  left: Side,
+  right: Side,
+): { side: 'L' | 'R'; ms: number; rowtime: boolean } | null {
   const m = /^([LR])\.(`(?:[^`]|``)*`|[A-Za-z_][A-Za-z0-9_$]*)\s*(?:([+-])\s*INTERVAL\s+(.+))?$/is.exec(text.trim());
   if (!m || (side !== null && m[1] !== side)) return null;
   const rel = m[1] === 'L' ? left.rel : right.rel;
   const col = unquoteIdent(m[2]);
   const base = col === rel.rowtime ? 0 : rel.times?.[col];
   if (base === undefined) return null;
-  if (m[3] === undefined) return { side: m[1] as 'L' | 'R', ms: base };
+  const at = { side: m[1] as 'L' | 'R', rowtime: col === rel.rowtime };
+  if (m[3] === undefined) return { ...at, ms: base };
   const ms = intervalMs(m[4]);
-  return ms === null ? null : { side: m[1] as 'L' | 'R', ms: base + (m[3] === '-' ? -ms : ms) };
+  return ms === null ? null : { ...at, ms: base + (m[3] === '-' ? -ms : ms) };
 }
 
 function signed(ms: number): string {
