@@ -5,12 +5,11 @@
  * writes, and the outer query reads that name instead. The alias scopes the subquery's columns: an
  * outer `q.x` must be a column the subquery produces, else an error at `q.x` (line and column).
  */
-import { tokenize } from '../../sql/lexer.ts';
 import type { JobBuilder, Relation } from './builder.ts';
 import type { Origin } from './statements.ts';
 import type { JoinFrom, JoinSide, QueryShape, SelectShape } from './query-shape.ts';
 import type { Pos } from './tree.ts';
-import { unqualified } from './qualifier.ts';
+import { qualifiedRefs, unqualified } from './qualifier.ts';
 
 export type ImportView = (
   b: JobBuilder,
@@ -101,21 +100,10 @@ function checkQualified(
   alias: string,
   rel: Relation,
 ): void {
-  for (const { text, pos } of texts) {
-    let toks;
-    try {
-      toks = tokenize(text);
-    } catch {
-      continue; // not SQL Weir reads: the node's validation reports it
-    }
-    for (let k = 0; k + 2 < toks.length; k++) {
-      const [t, dot, col] = [toks[k], toks[k + 1], toks[k + 2]];
-      if (dot.text !== '.' || toks[k - 1]?.text === '.' || unquote(t) !== alias) continue;
-      if (col.kind !== 'ident' && col.kind !== 'quoted') continue;
-      if (!produces(rel, unquote(col)))
-        b.problem(posIn(pos, text, t.start), notProduced(name, `${t.text}.${col.text}`, alias, rel), 'error');
-    }
-  }
+  for (const { text, pos } of texts)
+    for (const r of qualifiedRefs(text))
+      if (r.alias === alias && !produces(rel, r.col))
+        b.problem(posIn(pos, text, r.start), notProduced(name, text.slice(r.start, r.end), alias, rel), 'error');
 }
 
 function produces(rel: Relation, column: string): boolean {
@@ -125,9 +113,6 @@ function produces(rel: Relation, column: string): boolean {
 function notProduced(name: string, ref: string, alias: string, rel: Relation): string {
   return `'${name}': ${ref} is not a column of the subquery ${alias} (it produces ${rel.columns.join(', ')})`;
 }
-
-const unquote = (t: { kind: string; text: string }): string =>
-  t.kind === 'quoted' ? t.text.slice(1, -1).replace(/``/g, '`') : t.text;
 
 /** The script position of `offset` within `text`, which starts at `pos`. */
 function posIn(pos: Pos, text: string, offset: number): Pos {

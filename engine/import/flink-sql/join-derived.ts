@@ -9,6 +9,7 @@ import { tokenize } from '../../sql/lexer.ts';
 import type { JobBuilder } from './builder.ts';
 import type { JoinFrom, SelectItem, SelectShape } from './query-shape.ts';
 import { unquoteIdent } from './values.ts';
+import { qualifiedRefs } from './qualifier.ts';
 
 type OverJoin = SelectShape & { from: { join: JoinFrom } };
 
@@ -27,26 +28,9 @@ interface Ref {
 }
 
 function refsIn(text: string, aliases: string[]): Ref[] {
-  let toks;
-  try {
-    toks = tokenize(text);
-  } catch {
-    return [];
-  }
-  const out: Ref[] = [];
-  for (let k = 0; k + 2 < toks.length; k++) {
-    const [t, dot, col] = [toks[k], toks[k + 1], toks[k + 2]];
-    if (dot.text !== '.' || toks[k - 1]?.text === '.' || !aliases.includes(unquote(t))) continue;
-    if (col.kind === 'ident' || col.kind === 'quoted')
-      out.push({
-        ref: `${unquote(t)}.${unquote(col)}`,
-        alias: unquote(t),
-        col: unquote(col),
-        start: t.start,
-        end: col.end,
-      });
-  }
-  return out;
+  return qualifiedRefs(text)
+    .filter((r) => aliases.includes(r.alias))
+    .map((r) => ({ ...r, ref: `${r.alias}.${r.col}` }));
 }
 
 /** Unqualified names in `text` that are columns (not functions, not after a dot). */

@@ -6,32 +6,19 @@
  * every column the condition reads (`L__x` when its select does not name it), and a `map` after
  * the filter keeps the select's own columns.
  */
-import { tokenize } from '../../sql/lexer.ts';
 import type { JobBuilder, Relation } from './builder.ts';
 import type { SelectShape } from './query-shape.ts';
+import { qualifiedRefs } from './qualifier.ts';
 import { filter as filterNode } from '../../nodes/filter/definition.ts';
 import { map as mapNode } from '../../nodes/map/definition.ts';
 
 const quote = (c: string): string => `\`${c.replace(/`/g, '``')}\``;
-const unquote = (t: { kind: string; text: string }): string =>
-  t.kind === 'quoted' ? t.text.slice(1, -1).replace(/``/g, '`') : t.text;
 
 /** The `L.x` / `R.x` references of a condition (written with L./R.), each with its span. */
 function refsOf(text: string): Array<{ ref: string; start: number; end: number }> {
-  let toks;
-  try {
-    toks = tokenize(text);
-  } catch {
-    return [];
-  }
-  const out: Array<{ ref: string; start: number; end: number }> = [];
-  for (let k = 0; k + 2 < toks.length; k++) {
-    const [t, dot, col] = [toks[k], toks[k + 1], toks[k + 2]];
-    if (!/^[LR]$/.test(t.text) || dot.text !== '.' || toks[k - 1]?.text === '.') continue;
-    if (col.kind === 'ident' || col.kind === 'quoted')
-      out.push({ ref: `${t.text}.${unquote(col)}`, start: t.start, end: col.end });
-  }
-  return out;
+  return qualifiedRefs(text)
+    .filter((r) => /^[LR]$/.test(r.aliasText))
+    .map((r) => ({ ref: `${r.alias}.${r.col}`, start: r.start, end: r.end }));
 }
 
 /**
