@@ -6,12 +6,12 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { validateJob } from '../../../../engine/graph/validate.ts';
 import { importFlinkSql } from '../../../../engine/import/flink-sql/index.ts';
 import { runJobInProcess } from '../../../support/harness/run-in-process.ts';
+import { at, importedScript, viewErrors, writeJsonl } from './views-support.ts';
 
 const tables = (dir = '.') => `CREATE TABLE orders (
   order_id BIGINT, cid BIGINT, amount DOUBLE, product STRING, ts BIGINT,
@@ -25,26 +25,8 @@ CREATE TABLE customers (
 ) WITH ('connector' = 'filesystem', 'path' = 'file://${dir}/customers.jsonl', 'format' = 'json');
 `;
 
-function imported(views: string) {
-  const sql = tables() + views;
-  const { job, problems } = importFlinkSql(sql);
-  const byId = Object.fromEntries(job.nodes.map((n) => [n.id, n]));
-  const edges = job.edges.map((e) => `${e.from}->${e.to}${e.toPort ? `:${e.toPort}` : ''}`);
-  return { sql, job, problems, byId, edges };
-}
-
-/** The job's errors, but for the missing sink (these scripts only define views). */
-function errors(job: unknown): unknown[] {
-  const v = validateJob(job);
-  return v.ok ? [] : v.problems.filter((p) => p.severity === 'error' && !/at least one sink/.test(p.message));
-}
-
-/** 1-based line and column of `needle` in `text`. */
-function at(text: string, needle: string): [number, number] {
-  const lines = text.split('\n');
-  const i = lines.findIndex((l) => l.includes(needle));
-  return [i + 1, lines[i].indexOf(needle) + 1];
-}
+const imported = (views: string) => importedScript(tables() + views);
+const errors = viewErrors;
 
 test('nested subqueries in FROM: each one a node chain, the outer query reading the inner columns', () => {
   const { job, problems, byId, edges } = imported(`
@@ -173,23 +155,16 @@ SELECT cid, name, amount FROM (
 test('GROUP BY over a join with a condition on both inputs runs: the rows the SQL means', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'weir-import-subq-'));
   try {
-    const lines = (rows: object[]) => rows.map((r) => JSON.stringify(r)).join('\n') + '\n';
-    writeFileSync(
-      join(dir, 'orders.jsonl'),
-      lines([
-        { order_id: 1, cid: 1, amount: 3, ts: 1000 },
-        { order_id: 2, cid: 1, amount: 9, ts: 2000 },
-        { order_id: 3, cid: 2, amount: 20, ts: 3000 },
-        { order_id: 4, cid: 2, amount: 50, ts: 9000 },
-      ]),
-    );
-    writeFileSync(
-      join(dir, 'customers.jsonl'),
-      lines([
-        { id: 1, name: 'ann', since: 0, until: 5000, ts: 500 },
-        { id: 2, name: 'bob', since: 0, until: 5000, ts: 600 },
-      ]),
-    );
+    writeJsonl(dir, 'orders.jsonl', [
+      { order_id: 1, cid: 1, amount: 3, ts: 1000 },
+      { order_id: 2, cid: 1, amount: 9, ts: 2000 },
+      { order_id: 3, cid: 2, amount: 20, ts: 3000 },
+      { order_id: 4, cid: 2, amount: 50, ts: 9000 },
+    ]);
+    writeJsonl(dir, 'customers.jsonl', [
+      { id: 1, name: 'ann', since: 0, until: 5000, ts: 500 },
+      { id: 2, name: 'bob', since: 0, until: 5000, ts: 600 },
+    ]);
     const { job, problems } = importFlinkSql(
       `${tables(dir)}
 CREATE TABLE best (name STRING, top DOUBLE) WITH ('connector' = 'filesystem', 'path' = 'file://${dir}/best', 'format' = 'debezium-json');
