@@ -107,7 +107,13 @@ function checkQualified(
 }
 
 function produces(rel: Relation, column: string): boolean {
-  return rel.columns.length === 0 || rel.columns.includes(column) || rel.computed?.[column] !== undefined;
+  // The event-time column may be kept beside the row rather than in `columns` (a window's window_time).
+  return (
+    rel.columns.length === 0 ||
+    rel.columns.includes(column) ||
+    column === rel.rowtime ||
+    rel.computed?.[column] !== undefined
+  );
 }
 
 function notProduced(name: string, ref: string, alias: string, rel: Relation): string {

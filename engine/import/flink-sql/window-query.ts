@@ -142,5 +142,6 @@ function windowColumns(
   const times = Object.fromEntries(
     pairs.flatMap((p) => (win.times?.[p.from] !== undefined ? [[p.to, win.times[p.from]]] : [])),
   );
-  return { nodes: [id], rowtime: null, columns: pairs.map((p) => p.to), times };
+  // The event time stays beside the row (a window_time the select names is not one of its columns).
+  return { nodes: [id], rowtime: win.rowtime, columns: pairs.map((p) => p.to), times };
 }

@@ -208,3 +208,15 @@ SELECT name, MAX(amount) AS top FROM orders O JOIN customers C ON O.cid = C.id G
   assert.ok(edges.includes('top_per_name_subquery->top_per_name'));
   assert.deepEqual(errors(job), []);
 });
+
+test("a subquery's window_time is its event time, kept beside the row: the outer query may read it", () => {
+  const { problems, byId } = imported(`
+CREATE VIEW per_minute AS
+SELECT w.cid, w.n, w.window_time FROM (
+  SELECT cid, COUNT(*) AS n, window_start, window_end, window_time
+  FROM TABLE(TUMBLE(TABLE orders, DESCRIPTOR(rt), INTERVAL '1' MINUTE))
+  GROUP BY cid, window_start, window_end, window_time
+) AS w;`);
+  assert.deepEqual(problems, []);
+  assert.deepEqual(byId.per_minute.config, { select: 'cid, n' });
+});
