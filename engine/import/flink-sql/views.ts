@@ -4,8 +4,9 @@
  * subquery a `topn`, a join one of the join nodes, WHERE a `filter`, computed columns a `map`,
  * UNION ALL a `union`. The helper views Weir's export writes (a source's filtering view over `x__raw`,
  * `x__input` merging several inputs, `x__renamed` renaming window bounds) fold back into the node
- * they came from. What has no Weir node (CUMULATE, HAVING, ORDER BY, other joins...) is
- * reported with its position.
+ * they came from. A subquery in FROM or as a join input is imported as a view of its own
+ * (derived-tables.ts), and a GROUP BY or Top-N over a join reads the join as one (join-derived.ts).
+ * What has no Weir node (CUMULATE, HAVING, ORDER BY, other joins...) is reported with its position.
  */
 import { OVER_UNSUPPORTED } from './over-windows.ts';
 import type { JobBuilder, Relation } from './builder.ts';
