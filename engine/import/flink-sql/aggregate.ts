@@ -58,8 +58,12 @@ export function importAggregate(
       );
       continue;
     }
-    aggregates.push(inlineComputed(asFilter(b.sql, item) ?? item.text, input));
-    names.push(item.alias ?? item.expr);
+    // Unnamed, Flink names it EXPR$<position in the select>: named so here, so that a query
+    // reading it (a derived table's outer query) and the node agree on the name.
+    const k = q.items.indexOf(item);
+    const text = inlineComputed(asFilter(b.sql, item) ?? item.text, input);
+    aggregates.push(item.alias === null ? `${text} AS \`EXPR$${k}\`` : text);
+    names.push(item.alias ?? `EXPR$${k}`);
   }
   if (aggregates.length === 0) {
     b.problem(q.pos, `'${name}': GROUP BY needs at least one aggregate (COUNT, SUM, MIN, MAX, AVG)`, 'error');

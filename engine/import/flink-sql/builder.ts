@@ -16,6 +16,12 @@ export interface Relation {
    * Weir's source does not write: a query reading one reads the expression (computed-columns.ts).
    */
   computed?: Record<string, string>;
+  /**
+   * Columns that are the row's event time plus a fixed offset in ms: a window's rows carry the
+   * event time window_end - 1, so its `window_end` (by any name) is +1, `window_time` 0 and a
+   * tumbling or sliding window's `window_start` 1 - size. A join's time bound may read them.
+   */
+  times?: Record<string, number>;
 }
 
 export interface BuiltNode {

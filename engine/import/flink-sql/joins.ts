@@ -13,17 +13,25 @@ import type { JobNode, WindowSpec } from '../../graph/types.ts';
 import { tokenize } from '../../sql/lexer.ts';
 import type { JobBuilder, Relation } from './builder.ts';
 import type { Origin } from './statements.ts';
-import type { Condition, JoinFrom, JoinSide, SelectShape } from './query-shape.ts';
+import type { Condition, JoinFrom, JoinSide, SelectItem, SelectShape } from './query-shape.ts';
 import { intervalMs, unquoteIdent, weirDuration } from './values.ts';
 import { sameWindow, windowSpec } from './window-spec.ts';
 import { join as joinNode } from '../../nodes/join/definition.ts';
 import { intervalJoin } from '../../nodes/join-interval/definition.ts';
 import { windowJoin } from '../../nodes/join-window/definition.ts';
 import { filtered, inlineSides, oneSide, stripSide } from './join-sides.ts';
+import { residualColumns, residualFilter } from './join-residual.ts';
 
 /** The exporter's ISO text for a window join's bounds (Weir's `window_start` / `window_end`). */
 const ISO_BOUND = /^DATE_FORMAT\(\s*(window_start|window_end)\s*,\s*'yyyy-MM-dd''T''HH:mm:ss\.SSS''Z'''\s*\)$/i;
 const REF = /^([LR])\.(`(?:[^`]|``)*`|[A-Za-z_][A-Za-z0-9_$]*)$/;
+
+/** An interval join's bounds (ms); `regular` when Flink runs it as a regular join (a window end bounds it). */
+interface TimeBound {
+  lower: number;
+  upper: number;
+  regular: boolean;
+}
 
 interface Side {
   rel: Relation;
@@ -66,8 +74,9 @@ export function importJoin(
   const leftKeys: string[] = [];
   const rightKeys: string[] = [];
   let bounds = 0;
-  let interval: { lower: number; upper: number } | null = null;
+  let interval: TimeBound | null = null;
   const pushed: { L: string[]; R: string[] } = { L: [], R: [] };
+  const residual: string[] = [];
   for (const c of conditions) {
     const key = keyPair(c, prefix);
     // Equal window bounds are what makes it a window join, not keys of its own.
@@ -81,9 +90,14 @@ export function importJoin(
       continue;
     }
     // One time bound on the two event times (an outer interval join has no Weir node).
-    const bound: { lower: number; upper: number } | null = interval || outer ? null : timeBound(c, prefix, left, right);
+    const bound: TimeBound | null = interval || outer ? null : timeBound(c, prefix, left, right);
     if (bound) {
       interval = bound;
+      if (bound.regular)
+        b.problem(
+          c.pos,
+          `'${name}': ${c.text} bounds a window's end, which is no time attribute in Flink: Flink joins with a regular join, which keeps rows that arrive behind the watermark; Weir's interval join drops them (the same rows otherwise)`,
+        );
       continue;
     }
     // A condition on one input only filters that input first (the same rows; for an outer join
@@ -91,6 +105,11 @@ export function importJoin(
     const side = oneSide(prefix(c.text));
     if (side && (join.kind === 'inner' || join.kind === 'comma' || join.kind === (side === 'R' ? 'left' : 'right'))) {
       pushed[side].push(stripSide(prefix(c.text), side));
+      continue;
+    }
+    // A condition on both inputs of an inner join: a filter on the joined rows (join-residual.ts).
+    if (!outer) {
+      residual.push(prefix(c.text));
       continue;
     }
     b.problem(
@@ -118,8 +137,15 @@ export function importJoin(
         join.pos,
         `'${name}': windows on ${s.timeCol}; Weir's window join uses the event time ${s.rel.rowtime}`,
       );
-  const { select, columns } = joinSelect(q, prefix, windowed, (t) => inlineSides(t, left.rel, right.rel));
-  const keys = { leftKey: leftKeys.join(', '), rightKey: rightKeys.join(', '), select };
+  const inline = (t: string) => inlineSides(t, left.rel, right.rel);
+  const items = expandStars(q, aliases, left.rel, right.rel);
+  const { select, columns, written } = joinSelect(items, prefix, windowed, inline);
+  const { names, extra } = residualColumns(residual, written, columns);
+  const keys = {
+    leftKey: leftKeys.join(', '),
+    rightKey: rightKeys.join(', '),
+    select: [select, ...extra.map((e) => `${inline(e.ref)} AS \`${e.out}\``)].join(', '),
+  };
   const id = b.freeId(origin?.id ?? name);
   let node: JobNode;
   if (windowed) node = { id, type: windowJoin.type, config: { ...keys, window: left.window! } };
@@ -134,7 +160,8 @@ export function importJoin(
   b.connect(filtered(b, name, left.rel, pushed.L, 'left', q), id, 'left');
   b.connect(filtered(b, name, right.rel, pushed.R, 'right', q), id, 'right');
   // No event-time attribute comes out of a join in the exported script (see the exporter).
-  return { nodes: [id], rowtime: null, columns };
+  const joined: Relation = { nodes: [id], rowtime: null, columns: [...columns, ...extra.map((e) => e.out)] };
+  return residual.length > 0 ? residualFilter(b, name, q, joined, residual, names, columns) : joined;
 }
 
 /** A side: a table or view, or the window join's `(SELECT * FROM TABLE(TUMBLE(TABLE t, ...)))`. */
@@ -218,32 +245,41 @@ function keyPair(c: Condition, prefix: (t: string) => string): [string, string] 
 /**
  * `L.rt BETWEEN R.rt - a AND R.rt + b` on the two event times as lower -a, upper b (ms); the
  * mirrored `R.rt BETWEEN L.rt + x AND L.rt + y` is the same bound as L.rt BETWEEN R.rt - y AND R.rt - x.
+ * A column that is its input's event time plus an offset (a window's `window_end` is +1 ms, under
+ * any name: Relation.times) bounds as that time: `L.rt BETWEEN R.end - 10s AND R.end` is
+ * lower 1 - 10000 ms, upper 1 ms.
  */
-function timeBound(
-  c: Condition,
-  prefix: (t: string) => string,
-  left: Side,
-  right: Side,
-): { lower: number; upper: number } | null {
-  if (!c.between || !left.rel.rowtime || !right.rel.rowtime) return null;
-  const subject = REF.exec(prefix(c.between.subject).trim());
+function timeBound(c: Condition, prefix: (t: string) => string, left: Side, right: Side): TimeBound | null {
+  if (!c.between) return null;
+  const subject = offset(prefix(c.between.subject), null, left, right);
   if (!subject) return null;
-  const [self, other] = subject[1] === 'L' ? [left, right] : [right, left];
-  if (unquoteIdent(subject[2]) !== self.rel.rowtime) return null;
-  const otherSide = subject[1] === 'L' ? 'R' : 'L';
-  const low = offset(prefix(c.between.low), otherSide, other.rel.rowtime!);
-  const high = offset(prefix(c.between.high), otherSide, other.rel.rowtime!);
+  const otherSide = subject.side === 'L' ? 'R' : 'L';
+  const low = offset(prefix(c.between.low), otherSide, left, right);
+  const high = offset(prefix(c.between.high), otherSide, left, right);
   if (low === null || high === null) return null;
-  return subject[1] === 'L' ? { lower: low, upper: high } : { lower: -high, upper: -low };
+  // self.ts + s BETWEEN other.ts + lo AND other.ts + hi
+  const [lo, hi] = [low.ms - subject.ms, high.ms - subject.ms];
+  const regular = !subject.rowtime || !low.rowtime || !high.rowtime;
+  return subject.side === 'L' ? { lower: lo, upper: hi, regular } : { lower: -hi, upper: -lo, regular };
 }
 
-/** `R.rt`, `R.rt + INTERVAL '5' SECOND`, `R.rt - INTERVAL ...` as the offset in ms. */
-function offset(text: string, side: string, rowtime: string): number | null {
+/** `R.c`, `R.c + INTERVAL '5' SECOND`, `R.c - INTERVAL ...` (c a time column of that input) as its offset from the event time. */
+function offset(
+  text: string,
+  side: 'L' | 'R' | null,
+  left: Side,
+  right: Side,
+): { side: 'L' | 'R'; ms: number; rowtime: boolean } | null {
   const m = /^([LR])\.(`(?:[^`]|``)*`|[A-Za-z_][A-Za-z0-9_$]*)\s*(?:([+-])\s*INTERVAL\s+(.+))?$/is.exec(text.trim());
-  if (!m || m[1] !== side || unquoteIdent(m[2]) !== rowtime) return null;
-  if (m[3] === undefined) return 0;
+  if (!m || (side !== null && m[1] !== side)) return null;
+  const rel = m[1] === 'L' ? left.rel : right.rel;
+  const col = unquoteIdent(m[2]);
+  const base = col === rel.rowtime ? 0 : rel.times?.[col];
+  if (base === undefined) return null;
+  const at = { side: m[1] as 'L' | 'R', rowtime: col === rel.rowtime };
+  if (m[3] === undefined) return { ...at, ms: base };
   const ms = intervalMs(m[4]);
-  return ms === null ? null : m[3] === '-' ? -ms : ms;
+  return ms === null ? null : { ...at, ms: base + (m[3] === '-' ? -ms : ms) };
 }
 
 function signed(ms: number): string {
@@ -256,14 +292,15 @@ function signed(ms: number): string {
  * `L.window_start` is Weir's `window_start`.
  */
 function joinSelect(
-  q: SelectShape,
+  selectItems: SelectItem[],
   prefix: (t: string) => string,
   windowed: boolean,
   inline: (t: string) => string,
-): { select: string; columns: string[] } {
+): { select: string; columns: string[]; written: Array<{ expr: string; out: string }> } {
   const items: string[] = [];
   const columns: string[] = [];
-  for (const item of q.items) {
+  const refs: Array<{ expr: string; out: string }> = [];
+  for (const item of selectItems) {
     // Both sides' bounds are the one window's: Weir's select names them without a side.
     const expr = windowed ? prefix(item.expr).replace(/\b[LR]\.(window_start|window_end)\b/g, '$1') : prefix(item.expr);
     const iso = windowed ? (ISO_BOUND.exec(expr) ?? /^(window_start|window_end)$/.exec(expr)) : null;
@@ -282,6 +319,26 @@ function joinSelect(
           : `${written}${item.text.slice(item.expr.length)}`,
     );
     columns.push(out);
+    refs.push({ expr, out });
   }
-  return { select: items.join(', '), columns };
+  return { select: items.join(', '), columns, written: refs };
+}
+
+/** `A.*` as one item per column of that input, in its order (Flink's expansion). */
+function expandStars(
+  q: SelectShape,
+  aliases: { L: string | null; R: string | null },
+  left: Relation,
+  right: Relation,
+): SelectItem[] {
+  return q.items.flatMap((item) => {
+    const m = /^(`(?:[^`]|``)*`|[A-Za-z_][A-Za-z0-9_$]*)\.\*$/.exec(item.expr.trim());
+    const side = m ? unquoteIdent(m[1]) : null;
+    const rel = side === null ? null : side === aliases.L ? left : side === aliases.R ? right : null;
+    if (!m || !rel) return [item];
+    return rel.columns.map((c) => {
+      const expr = `${m[1]}.\`${c.replace(/`/g, '``')}\``;
+      return { ...item, text: expr, expr, alias: null, column: c };
+    });
+  });
 }

@@ -33,6 +33,37 @@ export function stripQualifier(text: string, alias: string): string {
   return out + text.slice(pos);
 }
 
+/** A column reference `X.c` in a text: its qualifier and column (unquoted) and its span. */
+export interface QualifiedRef {
+  alias: string;
+  col: string;
+  /** The qualifier's token as written (`B`, `` `B` ``). */
+  aliasText: string;
+  start: number;
+  end: number;
+}
+
+/** Every `X.c` in `text` (not the `b.c` of `a.b.c`; nothing inside quotes); none if it does not tokenize. */
+export function qualifiedRefs(text: string): QualifiedRef[] {
+  let toks;
+  try {
+    toks = tokenize(text);
+  } catch {
+    return []; // not SQL Weir reads: the node's validation reports it
+  }
+  const out: QualifiedRef[] = [];
+  for (let k = 0; k + 2 < toks.length; k++) {
+    const [t, dot, col] = [toks[k], toks[k + 1], toks[k + 2]];
+    if (t.kind !== 'ident' && t.kind !== 'quoted') continue;
+    if (dot.text !== '.' || toks[k - 1]?.text === '.' || (col.kind !== 'ident' && col.kind !== 'quoted')) continue;
+    out.push({ alias: unquote(t), col: unquote(col), aliasText: t.text, start: t.start, end: col.end });
+  }
+  return out;
+}
+
+const unquote = (t: { kind: string; text: string }): string =>
+  t.kind === 'quoted' ? t.text.slice(1, -1).replace(/``/g, '`') : t.text;
+
 export function unqualified(q: SelectShape, alias: string): SelectShape {
   const s = (t: string): string => stripQualifier(t, alias);
   return {

@@ -47,7 +47,7 @@ export interface SelectShape {
     | { table: string }
     | { tvf: WindowCall }
     | { join: JoinFrom }
-    | { subquery: QueryShape; pos: Pos }
+    | { subquery: QueryShape; alias: string | null; pos: Pos }
     | { other: string; pos: Pos };
   where: string | null;
   /** WHERE split at its top-level ANDs (a join's key equalities and time bounds are read from them). */

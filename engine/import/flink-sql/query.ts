@@ -88,9 +88,10 @@ function readSelect(sql: string, select: Ctx): SelectShape {
   };
   const top = fromCtx ? child(fromCtx, 'TableExpression') : undefined;
   const join = top ? readJoinFrom(sql, top, readQuery) : null;
-  const subquery = top ? subqueryOf(top) : undefined;
+  const subquery = top ? subqueryOf(sql, top) : undefined;
   if (join) from = { join };
-  else if (subquery) from = { subquery: readQuery(sql, subquery), pos: posOf(subquery) };
+  else if (subquery)
+    from = { subquery: readQuery(sql, subquery.query), alias: subquery.alias, pos: posOf(subquery.query) };
   else if (fromCtx) {
     const tvf = find(fromCtx, 'WindowTVFExpression');
     const refs = findAll(fromCtx, 'TablePath');
@@ -164,12 +165,15 @@ function readSelect(sql: string, select: Ctx): SelectShape {
   return aliasCtx ? unqualified(shape, unquoteIdent(textOf(sql, aliasCtx).replace(/^AS\s+/i, ''))) : shape;
 }
 
-/** `FROM (SELECT ...) [AS x]`: the inner query (Top-N's ROW_NUMBER is computed in one). */
-function subqueryOf(top: Ctx): Ctx | undefined {
+/** `FROM (SELECT ...) [AS x]`: the inner query and its alias (Top-N's ROW_NUMBER is computed in one). */
+function subqueryOf(sql: string, top: Ctx): { query: Ctx; alias: string | null } | undefined {
   const refs = children(top, 'TableReference');
   if (refs.length !== 1 || children(top, 'TableExpression').length > 0) return undefined;
   const atom = child(child(refs[0], 'TablePrimary') ?? refs[0], 'AtomExpressionTable');
-  return atom ? child(atom, 'QueryStatement') : undefined;
+  const query = atom ? child(atom, 'QueryStatement') : undefined;
+  const aliasCtx = child(refs[0], 'TableAlias');
+  const alias = aliasCtx ? unquoteIdent(textOf(sql, aliasCtx).replace(/^AS\s+/i, '')) : null;
+  return query ? { query, alias } : undefined;
 }
 
 function intervalOf(sql: string, t: Ctx): number {

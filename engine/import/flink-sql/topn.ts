@@ -23,6 +23,11 @@ const WINDOW_BOUNDS = ['window_start', 'window_end'];
 /** The exporter's ISO text for a window bound (Weir writes bounds as ISO strings). */
 const ISO_BOUND = /^DATE_FORMAT\(\s*(window_start|window_end)\s*,\s*'yyyy-MM-dd''T''HH:mm:ss\.SSS''Z'''\s*\)$/i;
 
+/** A subquery that computes ROW_NUMBER() OVER (...): the inner query of Flink's Top-N pattern. */
+export function isTopN(sub: QueryShape): boolean {
+  return sub.kind === 'select' && sub.items.some((i) => i.over?.fn === 'ROW_NUMBER');
+}
+
 export function importTopN(
   b: JobBuilder,
   name: string,

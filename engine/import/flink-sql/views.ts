@@ -4,37 +4,43 @@
  * subquery a `topn`, a join one of the join nodes, WHERE a `filter`, computed columns a `map`,
  * UNION ALL a `union`. The helper views Weir's export writes (a source's filtering view over `x__raw`,
  * `x__input` merging several inputs, `x__renamed` renaming window bounds) fold back into the node
- * they came from. What has no Weir node (CUMULATE, HAVING, ORDER BY, other joins...) is
- * reported with its position.
+ * they came from. A subquery in FROM or as a join input is imported as a view of its own
+ * (derived-tables.ts), and a GROUP BY or Top-N over a join reads the join as one (join-derived.ts).
+ * What has no Weir node (CUMULATE, HAVING, ORDER BY, other joins...) is reported with its position.
  */
 import { OVER_UNSUPPORTED } from './over-windows.ts';
-import type { JobNode } from '../../graph/types.ts';
 import type { JobBuilder, Relation } from './builder.ts';
 import type { Origin } from './statements.ts';
-import type { GroupWindow, QueryShape, SelectItem, SelectShape, WindowCall } from './query-shape.ts';
+import type { GroupWindow, QueryShape, SelectItem } from './query-shape.ts';
 import { SOURCE_TABLE_SUFFIX } from './tables.ts';
-import { windowSpec } from './window-spec.ts';
-import { AGGREGATE, importAggregate } from './aggregate.ts';
+import { importAggregate } from './aggregate.ts';
 import { importJoin } from './joins.ts';
-import { importTopN } from './topn.ts';
+import { importTopN, isTopN } from './topn.ts';
+import { importWindow } from './window-query.ts';
+import { fromDerived, joinOfDerived } from './derived-tables.ts';
+import { joinAsSubquery } from './join-derived.ts';
 import { inlineComputed, isComputedColumn, mentions } from './computed-columns.ts';
 import type { Pos } from './tree.ts';
 import { filter as filterNode } from '../../nodes/filter/definition.ts';
 import { map as mapNode } from '../../nodes/map/definition.ts';
 import { union as unionNode } from '../../nodes/union/definition.ts';
-import { window as windowNode } from '../../nodes/window/definition.ts';
-
-const WINDOW_COLUMNS = new Set(['window_start', 'window_end', 'window_time']);
-const BOUND_FUNCTIONS = /\b(SESSION|HOP|TUMBLE)_(START|END|ROWTIME|PROCTIME)\s*\(|\bwindow_(start|end|time)\b/i;
 
 /** Imports a view; returns the relation its name stands for, or null (reported). */
 export function importQuery(
   b: JobBuilder,
   name: string,
-  q: QueryShape,
+  shape: QueryShape,
   origin: Origin | null,
   pos: Pos,
 ): Relation | null {
+  let q = shape;
+  // A GROUP BY over a join: the join is a subquery of its own (join-derived.ts).
+  if (q.kind === 'select' && 'join' in q.from && q.groupBy !== null) q = joinAsSubquery(b, { ...q, from: q.from }, []);
+  if (q.kind === 'select' && 'subquery' in q.from && !isTopN(q.from.subquery)) {
+    const derived = fromDerived(b, name, { ...q, from: q.from }, importQuery);
+    if (!derived) return null;
+    q = derived;
+  }
   if (q.kind === 'other') {
     b.problem(
       q.pos,
@@ -54,8 +60,26 @@ export function importQuery(
     return null;
   }
   for (const u of q.unsupported) b.problem(u.pos, `'${name}': ${u.what} has no Weir node; left out`, 'error');
-  if ('join' in q.from) return importJoin(b, name, q, q.from.join, origin);
-  if ('subquery' in q.from) return importTopN(b, name, q, q.from.subquery, origin);
+  if ('join' in q.from) {
+    const join = joinOfDerived(b, name, q, q.from.join, importQuery);
+    return join ? importJoin(b, name, q, join, origin) : null;
+  }
+  if ('subquery' in q.from) {
+    let sub = q.from.subquery;
+    // Top-N over a join: the join is a subquery of its own, the ranking reads its columns.
+    if (sub.kind === 'select' && 'join' in sub.from) {
+      const ranked = joinAsSubquery(
+        b,
+        { ...sub, from: sub.from },
+        sub.items.filter((i) => !i.over),
+      );
+      const derived =
+        'subquery' in ranked.from ? fromDerived(b, name, { ...ranked, from: ranked.from }, importQuery) : null;
+      if (!derived) return null;
+      sub = derived;
+    }
+    return importTopN(b, name, q, sub, origin);
+  }
   // An OVER aggregation the grammar read (over-windows.ts reports those it fails on) has no Weir
   // node either: the statement is left out, with the same one error, rather than a map Weir refuses.
   const over = q.items.find((i) => i.over)?.over;
@@ -74,7 +98,15 @@ export function importQuery(
   if ('tvf' in q.from) return importWindow(b, name, q, q.from.tvf, null, origin);
   const groupWindow = q.groupBy?.find((g): g is { window: GroupWindow } => 'window' in g);
   if (groupWindow) return importWindow(b, name, q, null, groupWindow.window, origin);
-  if (q.groupBy) return importAggregate(b, name, q, q.from.table, origin);
+  if (q.groupBy) {
+    // GROUP BY a window's end (renamed) over that window's rows is Flink's cascaded window
+    // aggregation (an append result): the rows of one upstream window all carry the event time
+    // window_end - 1, so a 1 ms tumbling window holds exactly them, and fires when Flink's does.
+    const input = b.relations.get(q.from.table);
+    const end = q.groupBy.some((g) => 'column' in g && g.column !== 'window_end' && input?.times?.[g.column] === 1);
+    if (end) return importWindow(b, name, q, null, { fn: 'TUMBLE', timeCol: '', intervals: [1] }, origin);
+    return importAggregate(b, name, q, q.from.table, origin);
+  }
   const input = b.relation(q.from.table, q.pos, `'${name}'`);
   if (!input) return null;
   // Weir's export: a source's view over its __raw/__csv table drops bad records (it is the source),
@@ -115,11 +147,20 @@ export function importQuery(
       .map((i) => [i.column!, input.computed![i.column!]] as const)
       .concat(q.star ? Object.entries(input.computed ?? {}) : []),
   );
+  // A column that is the event time plus an offset stays one under its new name (a join may bound on it).
+  const times = Object.fromEntries(
+    items.flatMap((i) =>
+      i.column !== null && input.times?.[i.column] !== undefined ? [[i.alias ?? i.column, input.times[i.column]]] : [],
+    ),
+  );
   return {
     nodes: [id],
     rowtime,
     columns: q.star ? [...input.columns, ...named] : named,
     ...(Object.keys(computed).length > 0 ? { computed } : {}),
+    ...(Object.keys(times).length > 0 || (q.star && input.times)
+      ? { times: { ...(q.star ? input.times : {}), ...times } }
+      : {}),
   };
 }
 
@@ -209,119 +250,4 @@ function importUnion(
   b.add({ id, type: unionNode.type, config: {} }, pos, origin);
   for (const r of inputs) b.connect(r, id);
   return { nodes: [id], rowtime, columns };
-}
-
-function importWindow(
-  b: JobBuilder,
-  name: string,
-  q: SelectShape,
-  tvf: WindowCall | null,
-  gw: GroupWindow | null,
-  origin: Origin | null,
-): Relation | null {
-  const fn = tvf?.fn ?? gw!.fn;
-  const iv = tvf?.intervals ?? gw!.intervals;
-  const window = windowSpec(fn, iv);
-  if (!window) {
-    b.problem(
-      tvf?.pos ?? q.pos,
-      `'${name}': the ${fn} window has no Weir node (tumbling, sliding/HOP and session windows do)`,
-      'error',
-    );
-    return null;
-  }
-  const inputName = tvf ? tvf.table : 'table' in q.from ? q.from.table : '';
-  // Weir's export renames an input's window bounds in `<id>__renamed` (input_window_start...).
-  const renamed = /__renamed$/.test(inputName);
-  const input = b.relation(inputName, q.pos, `'${name}'`);
-  if (!input) return null;
-  const restore = (s: string): string => (renamed ? s.replace(/\binput_(window_start|window_end)\b/g, '$1') : s);
-  const keys = (q.groupBy ?? []).flatMap((g) =>
-    'column' in g && !WINDOW_COLUMNS.has(g.column) ? [restore(g.column)] : [],
-  );
-  for (const g of q.groupBy ?? [])
-    if ('other' in g)
-      b.problem(q.pos, `'${name}': GROUP BY ${g.other} is not a column; Weir groups by columns`, 'error');
-  const aggregates: string[] = [];
-  const aggregateNames: string[] = [];
-  for (const item of q.items) {
-    const out = item.alias ?? item.column;
-    if (out !== null && keys.includes(restore(out)) && item.column !== null) continue; // a key column
-    if (BOUND_FUNCTIONS.test(item.expr) && !AGGREGATE.test(item.expr)) continue; // window bounds and time
-    if (!AGGREGATE.test(item.expr)) {
-      b.problem(
-        item.pos,
-        `'${name}': ${item.text} is neither a key nor an aggregate; Weir's window writes keys and aggregates`,
-      );
-      continue;
-    }
-    aggregates.push(restore(item.text));
-    aggregateNames.push(item.alias ?? item.expr);
-  }
-  if (aggregates.length === 0) {
-    b.problem(q.pos, `'${name}': a window needs at least one aggregate (COUNT, SUM, MIN, MAX, AVG)`, 'error');
-    return null;
-  }
-  if (q.where !== null)
-    b.problem(
-      q.pos,
-      `'${name}': WHERE before a window aggregation becomes part of the window's input in Flink; put a filter node before the window`,
-      'error',
-    );
-  const id = b.freeId(origin?.id ?? name);
-  const node: JobNode = {
-    id,
-    type: windowNode.type,
-    config: { ...(keys.length ? { keyBy: keys.join(', ') } : {}), window, aggregates: aggregates.join(', ') },
-  };
-  b.add(node, q.pos, origin);
-  b.connect(input, id);
-  const rowtimeItem = q.items.find((i) => /^(window_time|(SESSION|HOP|TUMBLE)_ROWTIME\s*\()/i.test(i.expr));
-  const out: Relation = {
-    nodes: [id],
-    rowtime: rowtimeItem ? (rowtimeItem.alias ?? 'window_time') : null,
-    columns: ['window_start', 'window_end', ...keys, ...aggregateNames],
-  };
-  return windowColumns(b, name, q, out, keys, aggregateNames, restore);
-}
-
-/**
- * The window writes its bounds, keys and aggregates in that order; a select that names a bound
- * otherwise (`SESSION_START(...) AS starttime`, `window_start AS starttime`) or orders its columns
- * otherwise gets a map after it, so the relation's columns are the select's, as Flink's are.
- */
-function windowColumns(
-  b: JobBuilder,
-  name: string,
-  q: SelectShape,
-  win: Relation,
-  keys: string[],
-  aggregateNames: string[],
-  restore: (s: string) => string,
-): Relation {
-  const pairs: Array<{ from: string; to: string }> = [];
-  let aggregate = 0;
-  for (const item of q.items) {
-    const out = item.alias ?? item.column;
-    const bound = /^(?:(?:SESSION|HOP|TUMBLE)_(START|END)\s*\(|(window_start|window_end)$)/i.exec(item.expr.trim());
-    if (out !== null && keys.includes(restore(out)) && item.column !== null)
-      pairs.push({ from: restore(out), to: out });
-    else if (bound) {
-      const from = bound[1] ? `window_${bound[1].toLowerCase()}` : bound[2].toLowerCase();
-      pairs.push({ from, to: out ?? from });
-    } else if (AGGREGATE.test(item.expr)) {
-      const n = aggregateNames[aggregate++];
-      if (n !== undefined) pairs.push({ from: n, to: n });
-    } else if (BOUND_FUNCTIONS.test(item.expr)) continue; // window time and the export's ISO bounds
-  }
-  const renamed = pairs.some((p) => p.from !== p.to);
-  const order = pairs.map((p) => win.columns.indexOf(p.from));
-  const reordered = order.some((o, k) => k > 0 && o < order[k - 1]);
-  if (!renamed && !reordered) return win;
-  const id = b.freeId(`${name}_columns`);
-  const q1 = (c: string): string => `\`${c.replace(/`/g, '``')}\``;
-  const select = pairs.map((p) => (p.from === p.to ? q1(p.from) : `${q1(p.from)} AS ${q1(p.to)}`)).join(', ');
-  b.add({ id, type: mapNode.type, config: { select } }, q.pos, null);
-  b.connect(win, id);
-  return { nodes: [id], rowtime: null, columns: pairs.map((p) => p.to) };
 }

@@ -5,12 +5,12 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { validateJob } from '../../../../engine/graph/validate.ts';
 import { importFlinkSql } from '../../../../engine/import/flink-sql/index.ts';
 import { runJobInProcess } from '../../../support/harness/run-in-process.ts';
+import { at, importedScript, viewErrors, writeJsonl } from './views-support.ts';
 
 const TABLES = `CREATE TABLE orders (
   order_id BIGINT, cid BIGINT, amount DOUBLE, product STRING, ts BIGINT,
@@ -24,26 +24,8 @@ CREATE TABLE customers (
 ) WITH ('connector' = 'filesystem', 'path' = 'customers.jsonl', 'format' = 'json');
 `;
 
-function imported(views: string) {
-  const sql = TABLES + views;
-  const { job, problems } = importFlinkSql(sql);
-  const byId = Object.fromEntries(job.nodes.map((n) => [n.id, n]));
-  const edges = job.edges.map((e) => `${e.from}->${e.to}${e.toPort ? `:${e.toPort}` : ''}`);
-  return { sql, job, problems, byId, edges };
-}
-
-/** The job's errors, but for the missing sink (these scripts only define views). */
-function errors(job: unknown): unknown[] {
-  const v = validateJob(job);
-  return v.ok ? [] : v.problems.filter((p) => p.severity === 'error' && !/at least one sink/.test(p.message));
-}
-
-/** 1-based line and column of `needle` in `text`. */
-function at(text: string, needle: string): [number, number] {
-  const lines = text.split('\n');
-  const i = lines.findIndex((l) => l.includes(needle));
-  return [i + 1, lines[i].indexOf(needle) + 1];
-}
+const imported = (views: string) => importedScript(TABLES + views);
+const errors = viewErrors;
 
 test('GROUP BY without a window: an aggregate; CASE WHEN inside an aggregate is FILTER again; WHERE a filter', () => {
   const { job, problems, byId, edges } = imported(`
@@ -197,14 +179,15 @@ SELECT L.order_id, R.name FROM orders AS L LEFT JOIN customers AS R ON L.cid = R
 test('what these nodes cannot hold is reported with line and column, never dropped', () => {
   const { sql, problems } = imported(`
 CREATE VIEW odd_join AS
-SELECT L.order_id, R.name FROM orders AS L JOIN customers AS R ON L.cid = R.id AND L.amount > R.id;
+SELECT L.order_id, R.name FROM orders AS L LEFT JOIN customers AS R ON L.cid = R.id AND L.amount > R.id;
 CREATE VIEW three AS
 SELECT a.order_id FROM orders a JOIN customers b ON a.cid = b.id JOIN customers c ON a.cid = c.id;
 CREATE VIEW big_customers AS SELECT cid, SUM(amount) AS total FROM orders GROUP BY cid HAVING SUM(amount) > 100;
 CREATE VIEW not_top AS
 SELECT * FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY cid ORDER BY ts) AS rownum FROM orders) WHERE rownum > 2;`);
   const find = (re: RegExp) => problems.find((p) => re.test(p.message));
-  // A condition on both inputs that is no key (one on one input only filters that input: below).
+  // A condition on both inputs of an outer join that is no key (an inner join's is a filter after
+  // it, subqueries.test.ts; one on one input only filters that input: above).
   const cond = find(/join condition L\.amount > R\.id/);
   assert.deepEqual([cond?.line, cond?.column, cond?.severity], [...at(sql, 'L.amount > R.id'), 'error']);
   const three = find(/'three'.*more than two relations/);
@@ -218,23 +201,16 @@ SELECT * FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY cid ORDER BY ts) AS row
 test('an imported join and aggregate run: the rows their SQL means', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'weir-import-rel-'));
   try {
-    const lines = (rows: object[]) => rows.map((r) => JSON.stringify(r)).join('\n') + '\n';
-    writeFileSync(
-      join(dir, 'orders.jsonl'),
-      lines([
-        { order_id: 1, cid: 1, amount: 3, ts: 1000 },
-        { order_id: 2, cid: 1, amount: 9, ts: 2000 },
-        { order_id: 3, cid: 2, amount: 20, ts: 3000 },
-        { order_id: 4, cid: 3, amount: 1, ts: 4000 },
-      ]),
-    );
-    writeFileSync(
-      join(dir, 'customers.jsonl'),
-      lines([
-        { id: 1, name: 'ann', ts: 500 },
-        { id: 2, name: 'bob', ts: 2500 },
-      ]),
-    );
+    writeJsonl(dir, 'orders.jsonl', [
+      { order_id: 1, cid: 1, amount: 3, ts: 1000 },
+      { order_id: 2, cid: 1, amount: 9, ts: 2000 },
+      { order_id: 3, cid: 2, amount: 20, ts: 3000 },
+      { order_id: 4, cid: 3, amount: 1, ts: 4000 },
+    ]);
+    writeJsonl(dir, 'customers.jsonl', [
+      { id: 1, name: 'ann', ts: 500 },
+      { id: 2, name: 'bob', ts: 2500 },
+    ]);
     const { job, problems } = importFlinkSql(
       `
 CREATE TABLE orders (order_id BIGINT, cid BIGINT, amount DOUBLE, ts BIGINT, rt AS TO_TIMESTAMP_LTZ(ts, 3), WATERMARK FOR rt AS rt)
