@@ -5,7 +5,9 @@
  * DATE_FORMAT formats them, they are the event-time field, and a file sink writes them in the very
  * form Weir gives any TIMESTAMP (the run's own CAST(... AS TIMESTAMP(3)) of the same instant). The
  * server's session zone and the run's process zone are both far from UTC and from each other: a
- * value read or written as local time anywhere would be hours off.
+ * value read or written as local time anywhere would be hours off; and 02:15 and 02:30 on
+ * 2024-03-10 do not exist in the process's zone (a daylight-saving gap), yet are valid zoneless
+ * values, read as they are.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -26,7 +28,8 @@ before(async () => {
        (1, '2024-01-01 00:00:00', '2024-01-01 00:00:00+00', '2024-01-01'),
        (2, '2024-06-30 23:59:59.999', '2024-06-30 23:59:59.999-07', '2024-02-29'),
        (3, '1969-12-31 23:59:59.5', NULL, NULL),
-       (4, '2025-12-31 18:45:12.345', '2026-01-01 03:00:00+05:30', '1999-12-31')`,
+       (4, '2025-12-31 18:45:12.345', '2026-01-01 03:00:00+05:30', '1999-12-31'),
+       (6, '2024-03-10 02:30:00', '2024-03-10 02:30:00+00', '2024-03-10')`,
   );
 });
 after(async () => {
@@ -109,17 +112,17 @@ describe('source.postgres timestamp, timestamptz and date columns', () => {
     { timeout: 180_000 },
     async () => {
       const { dir, cleanup } = tempDir('pg-source-ts');
-      const run = startWeir(['run', writeJob(dir, job(pg.url)), '--quiet'], dir, { TZ: 'Asia/Kolkata' });
+      const run = startWeir(['run', writeJob(dir, job(pg.url)), '--quiet'], dir, { TZ: 'America/New_York' });
       try {
         const same = async () => JSON.stringify(await tableText('dst')) === JSON.stringify(await tableText('src'));
         await until(same, 'the snapshot copied into dst');
-        // Streamed changes: an update across 1970 and an insert.
-        await pg.query(`UPDATE src SET ts = '2024-07-04 12:00:00.007', d = '2024-07-04' WHERE id = 3`);
+        // Streamed changes: an update across 1970 (into the process zone's DST gap) and an insert.
+        await pg.query(`UPDATE src SET ts = '2024-03-10 02:15:00.007', d = '2024-03-10' WHERE id = 3`);
         await pg.query(
           `INSERT INTO src VALUES (5, '2030-01-01 00:00:00.001', '2030-01-01 00:00:00.001+00', '2030-01-01')`,
         );
         await until(
-          async () => (await same()) && fileRows(dir).size === 4,
+          async () => (await same()) && fileRows(dir).size === 5,
           'the streamed changes in dst and in the file',
         );
       } finally {
@@ -138,13 +141,14 @@ describe('source.postgres timestamp, timestamptz and date columns', () => {
         assert.deepEqual(utc, [
           { id: 1, ts: '2024-01-01 00:00:00.000', tstz: '2024-01-01 00:00:00.000', d: '2024-01-01' },
           { id: 2, ts: '2024-06-30 23:59:59.999', tstz: '2024-07-01 06:59:59.999', d: '2024-02-29' },
-          { id: 3, ts: '2024-07-04 12:00:00.007', tstz: null, d: '2024-07-04' },
+          { id: 3, ts: '2024-03-10 02:15:00.007', tstz: null, d: '2024-03-10' },
           { id: 4, ts: '2025-12-31 18:45:12.345', tstz: '2025-12-31 21:30:00.000', d: '1999-12-31' },
           { id: 5, ts: '2030-01-01 00:00:00.001', tstz: '2030-01-01 00:00:00.001', d: '2030-01-01' },
+          { id: 6, ts: '2024-03-10 02:30:00.000', tstz: '2024-03-10 02:30:00.000', d: '2024-03-10' },
         ]);
         // The file: only rows after the TIMESTAMP literal, each ts exactly Weir's CAST(... AS TIMESTAMP(3)).
         const rows = fileRows(dir);
-        assert.deepEqual([...rows.keys()].sort(), [2, 3, 4, 5], 'id 1 is not > 2024-01-01 00:00:00');
+        assert.deepEqual([...rows.keys()].sort(), [2, 3, 4, 5, 6], 'id 1 is not > 2024-01-01 00:00:00');
         for (const r of rows.values()) assert.equal(r.ts, r.ts_again, `row ${String(r.id)}: ts as Weir's TIMESTAMP`);
         assert.deepEqual(rows.get(2), {
           id: 2,
@@ -156,11 +160,11 @@ describe('source.postgres timestamp, timestamptz and date columns', () => {
         });
         assert.deepEqual(rows.get(3), {
           id: 3,
-          ts: '2024-07-04T12:00:00.007Z',
+          ts: '2024-03-10T02:15:00.007Z',
           tstz: null,
-          d: '2024-07-04',
-          ts_text: '2024-07-04 12:00:00.007',
-          ts_again: '2024-07-04T12:00:00.007Z',
+          d: '2024-03-10',
+          ts_text: '2024-03-10 02:15:00.007',
+          ts_again: '2024-03-10T02:15:00.007Z',
         });
       } finally {
         cleanup();
