@@ -42,7 +42,7 @@ CREATE TABLE orders_copy (
   amount numeric(10, 2) NOT NULL,
   gross numeric(12, 2) NOT NULL,
   status text NOT NULL,
-  placed_at bigint NOT NULL
+  placed_at timestamp(3) NOT NULL
 );
 CREATE TABLE revenue_per_minute (
   customer text NOT NULL,

@@ -65,7 +65,7 @@ function retractedWindows(out: string): number {
   const updated = new Set<number>();
   const deleted = new Set<number>();
   for (const c of committedChangelog(out)) {
-    const at = Number(c.data.at);
+    const at = Date.parse(String(c.data.at)); // a TIMESTAMP: ISO-8601 UTC text
     if (at < PHASE_BASE || at >= SENTINEL_AT) continue;
     if (c.op === '-U') updated.add(at - (at % WINDOW_MS));
     if (c.op === '-D') deleted.add(at - (at % WINDOW_MS));
@@ -108,7 +108,9 @@ async function referenceTable(pg: PgCluster): Promise<Map<unknown, string>> {
   const rows = await pg.query<{ id: number; k: string; v: number; at: string }>(
     `SELECT id, k, v, (extract(epoch FROM at) * 1000)::bigint::text AS at FROM events`,
   );
-  return new Map(rows.map((r) => [r.id, canonical({ id: r.id, k: r.k, v: r.v, at: Number(r.at) })]));
+  return new Map(
+    rows.map((r) => [r.id, canonical({ id: r.id, k: r.k, v: r.v, at: new Date(Number(r.at)).toISOString() })]),
+  );
 }
 
 test(

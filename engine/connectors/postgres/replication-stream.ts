@@ -12,6 +12,7 @@ import type pg from 'pg';
 import type { Pgoutput } from 'pg-logical-replication';
 import { type Lsn, formatLsn } from './lsn.ts';
 import { quoteIdent } from './connection.ts';
+import { keepTextOf } from './pg-values.ts';
 
 export type PgoutputMessage = Pgoutput.Message;
 
@@ -90,7 +91,10 @@ export class ReplicationStream {
       try {
         if (chunk[0] === 0x77) {
           // XLogData: 'w', start LSN, end LSN, send time, then the pgoutput message.
-          this.buffer.push(parser.parse(chunk.subarray(25)));
+          const msg = parser.parse(chunk.subarray(25));
+          // Before the tuples after it are parsed: zoneless timestamps stay text (pg-values.ts).
+          if (msg.tag === 'relation') keepTextOf(msg.columns);
+          this.buffer.push(msg);
           if (this.buffer.length >= HIGH_WATER && !this.paused) {
             this.paused = true;
             conn.stream.pause();

@@ -1,6 +1,7 @@
 /**
- * Event time of PostgreSQL rows: the `eventTime.field` column, NaN without one. Timestamp columns
- * are epoch ms already (pg-values.ts); text is read as ISO-8601 or epoch digits, as file sources do.
+ * Event time of PostgreSQL rows: the `eventTime.field` column, NaN without one. Timestamp and date
+ * columns are Weir's ISO-8601 UTC text (pg-values.ts), read as any ISO-8601 or epoch-digit text is
+ * by file sources; a number is epoch milliseconds.
  */
 import type { Row } from '../../contracts/operator.ts';
 

@@ -7,7 +7,7 @@
 import type pg from 'pg';
 import type { Row } from '../../contracts/operator.ts';
 import { quoteIdent } from './connection.ts';
-import { pgValue } from './pg-values.ts';
+import { pgValue, typesKeepingText } from './pg-values.ts';
 import type { TableInfo } from './table-info.ts';
 
 export class SnapshotPager {
@@ -38,7 +38,7 @@ export class SnapshotPager {
     const sql = this.lastKey
       ? `${this.select} WHERE ${this.after} ${this.order} LIMIT $${this.lastKey.length + 1}`
       : `${this.select} ${this.order} LIMIT $1`;
-    const res = await client.query(sql, params);
+    const res = await client.query({ text: sql, values: params, types: typesKeepingText(client) });
     const rows: Row[] = [];
     const nk = this.info.key.length;
     for (const r of res.rows as Array<Record<string, unknown>>) {

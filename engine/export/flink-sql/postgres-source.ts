@@ -103,8 +103,6 @@ export function emitPostgresSource(ctx: ExportContext, node: PostgresNode, jobSl
       "Flink's jdbc scan is not checkpointed mid-read (a failure reads the table again) and has no key order; Weir resumes after the last key read",
     );
   }
-  if (c.eventTime && cols.some((col) => col.name === c.eventTime!.field && /^TIMESTAMP/i.test(col.type)))
-    comments.push('-- Weir reads timestamp columns as epoch milliseconds; Flink as TIMESTAMP(3).');
   const name = quoteIdent(node.id);
   ctx.emit(`${comments.join('\n')}\nCREATE TABLE ${name} (\n${lines.join(',\n')}\n) ${withOptions(options)};`);
   // CDC reads a changelog (+I, -U, +U, -D): a Kafka sink after it is upsert-kafka, as in Weir.

@@ -494,7 +494,6 @@ CREATE TABLE totals_pg (
 -- nodes[29] source.postgres 'pg_orders'
 -- The password is a placeholder: Weir reads it from $SHOP_PASSWORD at run time, never from the job.
 -- Needs flink-sql-connector-postgres-cdc on Flink's classpath, and REPLICA IDENTITY FULL on the table for update-before rows.
--- Weir reads timestamp columns as epoch milliseconds; Flink as TIMESTAMP(3).
 CREATE TABLE pg_orders (
   id BIGINT,
   customer STRING,

@@ -39,7 +39,7 @@ CREATE TABLE orders (
   customer STRING,
   amount DECIMAL(10, 2),
   status STRING,
-  placed_at BIGINT,
+  placed_at TIMESTAMP(3),
   PRIMARY KEY (id) NOT ENFORCED
 ) WITH (
   'connector' = 'postgres-cdc',
@@ -75,7 +75,7 @@ CREATE TABLE orders_topic (
   amount DECIMAL(10, 2),
   gross DECIMAL(13, 2),
   status STRING,
-  placed_at BIGINT,
+  placed_at TIMESTAMP(3),
   PRIMARY KEY (id) NOT ENFORCED
 ) WITH (
   'connector' = 'upsert-kafka',

@@ -41,8 +41,8 @@ CREATE TABLE orders (
   customer STRING,
   amount DECIMAL(10, 2),
   status STRING,
-  placed_at BIGINT,
-  rowtime AS CASE WHEN placed_at IS NOT NULL THEN TO_TIMESTAMP_LTZ(placed_at, 3) ELSE TO_TIMESTAMP_LTZ(0, 3) END,
+  placed_at TIMESTAMP(3),
+  rowtime AS CASE WHEN placed_at IS NOT NULL THEN CAST(placed_at AS TIMESTAMP_LTZ(3)) ELSE TO_TIMESTAMP_LTZ(0, 3) END,
   WATERMARK FOR rowtime AS rowtime - INTERVAL '1' MINUTE - INTERVAL '0.001' SECOND,
   PRIMARY KEY (id) NOT ENFORCED
 ) WITH (
@@ -79,7 +79,7 @@ CREATE TABLE orders_copy (
   amount DECIMAL(10, 2),
   gross DECIMAL(13, 2),
   status STRING,
-  placed_at BIGINT,
+  placed_at TIMESTAMP(3),
   PRIMARY KEY (id) NOT ENFORCED
 ) WITH (
   'connector' = 'jdbc',
