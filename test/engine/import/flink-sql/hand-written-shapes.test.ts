@@ -69,6 +69,6 @@ INSERT INTO out4 SELECT * FROM
     [],
   );
   const byId = Object.fromEntries(job.nodes.map((n) => [n.id, n.config]));
-  assert.deepEqual(byId.bid.eventTime, { field: 'dateTime', maxOutOfOrderness: '3999ms' });
+  assert.deepEqual((byId.bid as { eventTime?: unknown }).eventTime, { field: 'dateTime', maxOutOfOrderness: '3999ms' });
   assert.deepEqual(byId.out3_query, { select: 'auction, `dateTime`' });
 });
