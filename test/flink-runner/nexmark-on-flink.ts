@@ -21,10 +21,6 @@ import { ROOT, buildRunner, flinkSkipReason } from './runner-support.ts';
 const NEXMARK = join(ROOT, 'examples', 'nexmark');
 /** Queries whose result updates (Flink: debezium-json; Weir: changelog-json). */
 const UPDATING = new Set(['q4', 'q9', 'q15', 'q16', 'q17', 'q18', 'q19']);
-/** Queries neither side can run from these files, and why. */
-export const NEXMARK_LEFT_OUT: Record<string, string> = {
-  q13: "its side input is a legacy-syntax table ('connector.type' = 'filesystem' on ${FLINK_HOME}/data/side_input.txt), which Flink 1.20 and 2.x no longer read",
-};
 const EVENTS = 2_000;
 
 interface QueryRun {
@@ -42,6 +38,8 @@ interface QueryRun {
  */
 export const NEXMARK_REFUSED: Record<string, RegExp> = {
   q12: /^Weir cannot import it: \d+:\d+ 'B': PROCTIME\(\) as p_time is processing time, which Weir has no equivalent of/,
+  // Its lookup join (`JOIN side_input FOR SYSTEM_TIME AS OF B.p_time`) reads the side input at processing time.
+  q13: /^Weir cannot import it: \d+:\d+ 'nexmark_q13_query_B': PROCTIME\(\) as p_time is processing time, which Weir has no equivalent of/,
 };
 
 /**
@@ -49,9 +47,7 @@ export const NEXMARK_REFUSED: Record<string, RegExp> = {
  * seed 7). Not an import difference; a query that starts to agree fails here so that the list
  * stays true.
  */
-export const NEXMARK_KNOWN_DIFFERENCES: Record<string, string> = {
-  q19: "Flink fails: the file-backed bid table's extra column dateTime_ms reaches the suite's sink through SELECT * (a limit of this test's source rewrite)",
-};
+export const NEXMARK_KNOWN_DIFFERENCES: Record<string, string> = {};
 
 /**
  * What differs on Flink 2.x only (measured on 2.2.0): Flink 1.20.3 gives Weir's rows for these.
@@ -66,7 +62,6 @@ export function nexmarkOnFlink(line: FlinkLine, knownDifferences: Record<string,
   const names = readdirSync(NEXMARK)
     .filter((f) => /^q\d+\.sql$/.test(f))
     .map((f) => f.replace(/\.sql$/, ''))
-    .filter((q) => !NEXMARK_LEFT_OUT[q])
     .sort((a, b) => Number(a.slice(1)) - Number(b.slice(1)));
   describe(`the Nexmark suite's Flink SQL imported into Weir vs run on Flink ${line}`, { skip }, () => {
     const root = mkdtempSync(join(tmpdir(), 'weir-nexmark-flink-'));

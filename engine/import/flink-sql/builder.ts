@@ -22,6 +22,17 @@ export interface Relation {
    * tumbling or sliding window's `window_start` 1 - size. A join's time bound may read them.
    */
   times?: Record<string, number>;
+  /**
+   * The event-time column is in the rows: a hand-written source's physical TIMESTAMP column with
+   * the WATERMARK (`dateTime TIMESTAMP(3)`). Otherwise (the export's computed rowtime, a window's
+   * window_time) Weir keeps event time beside the row and a query's rowtime item writes nothing.
+   */
+  rowtimeInRow?: boolean;
+}
+
+/** `column` is the relation's event time kept beside its rows, not a column in them. */
+export function besideRow(rel: Relation, column: string): boolean {
+  return column === rel.rowtime && !rel.rowtimeInRow;
 }
 
 export interface BuiltNode {

@@ -95,6 +95,7 @@ export function importTable(b: JobBuilder, t: TableStatement, isSink: boolean): 
   b.relations.set(t.name, {
     nodes: [id],
     rowtime: wm?.column ?? null,
+    ...(wm && t.columns.some((c) => c.name === wm.column) ? { rowtimeInRow: true } : {}),
     columns: [...t.columns.map((c) => c.name), ...computed.map((c) => c.name)],
     ...(computed.length > 0 ? { computed: Object.fromEntries(computed.map((c) => [c.name, c.expr])) } : {}),
   });

@@ -8,7 +8,7 @@
  * Top-N the window bounds first), so an outer SELECT of other columns becomes a `map` after it.
  */
 import type { WindowSpec } from '../../graph/types.ts';
-import type { JobBuilder, Relation } from './builder.ts';
+import { besideRow, type JobBuilder, type Relation } from './builder.ts';
 import type { Origin } from './statements.ts';
 import type { QueryShape, SelectItem, SelectShape } from './query-shape.ts';
 import { windowSpec } from './window-spec.ts';
@@ -130,7 +130,7 @@ export function importTopN(
   );
   b.connect(current, id);
   const inputCols = input.columns.filter(
-    (c) => (c !== input.rowtime && input.computed?.[c] === undefined) || computed.some(([k]) => k === c),
+    (c) => (!besideRow(input, c) && input.computed?.[c] === undefined) || computed.some(([k]) => k === c),
   );
   const columns = [...(window ? WINDOW_BOUNDS : []), ...inputCols, RANK];
   const out: Relation = { nodes: [id], rowtime: null, columns };

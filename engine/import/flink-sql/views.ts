@@ -9,7 +9,7 @@
  * What has no Weir node (CUMULATE, HAVING, ORDER BY, other joins...) is reported with its position.
  */
 import { OVER_UNSUPPORTED } from './over-windows.ts';
-import type { JobBuilder, Relation } from './builder.ts';
+import { besideRow, type JobBuilder, type Relation } from './builder.ts';
 import type { Origin } from './statements.ts';
 import type { GroupWindow, QueryShape, SelectItem } from './query-shape.ts';
 import { SOURCE_TABLE_SUFFIX } from './tables.ts';
@@ -156,6 +156,7 @@ export function importQuery(
   return {
     nodes: [id],
     rowtime,
+    ...(rowtime !== null && input.rowtimeInRow ? { rowtimeInRow: true } : {}),
     columns: q.star ? [...input.columns, ...named] : named,
     ...(Object.keys(computed).length > 0 ? { computed } : {}),
     ...(Object.keys(times).length > 0 || (q.star && input.times)
@@ -174,7 +175,8 @@ function selectItem(i: SelectItem, k: number, input: Relation): string {
 
 /** The export's rowtime selected to carry the time attribute: Weir keeps event time beside the row. */
 function isRowtimeItem(i: SelectItem, input: Relation): boolean {
-  return input.rowtime !== null && (i.alias ?? i.column) === input.rowtime && !input.computed?.[input.rowtime];
+  const column = i.alias ?? i.column;
+  return column !== null && besideRow(input, column) && !input.computed?.[column];
 }
 
 const bare = (i: SelectItem): boolean => i.column !== null && (i.alias === null || i.alias === i.column);
@@ -200,7 +202,7 @@ function virtualItems(items: SelectItem[], input: Relation, star: boolean): Set<
 export function isPassThrough(items: SelectItem[], input: Relation): boolean {
   const kept = virtualItems(items, input, false);
   const names = items.filter((i) => !kept.has(i)).map((i) => i.alias ?? i.column ?? '');
-  const own = input.columns.filter((c) => c !== input.rowtime && input.computed?.[c] === undefined);
+  const own = input.columns.filter((c) => !besideRow(input, c) && input.computed?.[c] === undefined);
   return (
     items.every(
       (i) =>

@@ -1,8 +1,8 @@
 /**
  * Shapes of hand-written Flink SQL (the Nexmark suite's) the importer reads without a Flink run:
  * computed source columns read as their expressions, INSERT by position under the sink's names,
- * FILTER (WHERE ...) aggregates grouped by a selected expression, a single table's alias, and
- * PROCTIME() refused naming the view. test/flink-runner/nexmark-on-flink.ts compares the rows with
+ * FILTER (WHERE ...) aggregates grouped by a selected expression, a single table's alias,
+ * PROCTIME() refused naming the view, and a physical watermarked TIMESTAMP column kept in the rows. test/flink-runner/nexmark-on-flink.ts compares the rows with
  * Flink's where Java is installed.
  */
 import { test } from 'node:test';
@@ -52,4 +52,23 @@ test('PROCTIME() is refused naming the view and the item', () => {
     ),
     JSON.stringify(problems),
   );
+});
+
+test('a physical TIMESTAMP column with the WATERMARK is in the rows: a SELECT and a Top-N write it', () => {
+  const { job, problems } = importFlinkSql(`CREATE TABLE bid (auction BIGINT, price BIGINT, \`dateTime\` TIMESTAMP(3),
+  WATERMARK FOR \`dateTime\` AS \`dateTime\` - INTERVAL '4' SECOND)
+WITH ('connector' = 'filesystem', 'path' = 'bid.jsonl', 'format' = 'json');
+CREATE TABLE out3 (auction BIGINT, t TIMESTAMP(3)) WITH ('connector' = 'filesystem', 'path' = 'o', 'format' = 'json');
+CREATE TABLE out4 (auction BIGINT, price BIGINT, t TIMESTAMP(3), r BIGINT)
+WITH ('connector' = 'filesystem', 'path' = 'o4', 'format' = 'debezium-json');
+INSERT INTO out3 SELECT auction, \`dateTime\` FROM bid;
+INSERT INTO out4 SELECT * FROM
+(SELECT *, ROW_NUMBER() OVER (PARTITION BY auction ORDER BY price DESC) AS r FROM bid) WHERE r <= 3;`);
+  assert.deepEqual(
+    problems.filter((p) => p.severity === 'error'),
+    [],
+  );
+  const byId = Object.fromEntries(job.nodes.map((n) => [n.id, n.config]));
+  assert.deepEqual((byId.bid as { eventTime?: unknown }).eventTime, { field: 'dateTime', maxOutOfOrderness: '3999ms' });
+  assert.deepEqual(byId.out3_query, { select: 'auction, `dateTime`' });
 });
