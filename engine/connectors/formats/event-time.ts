@@ -1,5 +1,11 @@
+/** A date and time without a zone: `2024-01-01 10:00:00.000` or `2024-01-01T10:00`. */
+const ZONELESS = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/;
+
 /**
  * Event time from a record field: epoch milliseconds (number or numeric string) or ISO-8601.
+ * A date-time without a zone is a TIMESTAMP's wall clock, read as UTC as Flink reads a TIMESTAMP
+ * rowtime and as Weir's own TIMESTAMP values (sql/values.ts toTimestamp) are: Date.parse would read
+ * it in the machine's zone, so windows moved with the TZ of the process.
  * Returns NaN when the value is missing or does not parse (the caller reports a bad record).
  */
 export function parseEventTime(v: unknown): number {
@@ -11,6 +17,9 @@ export function parseEventTime(v: unknown): number {
       // Plain digits: epoch ms; otherwise an ISO date such as 2024-01-01T00:00:00Z.
       if (/^-?\d+(\.\d+)?$/.test(v)) return Number(v);
     }
+    const last = v.charCodeAt(v.length - 1);
+    // The pattern only runs on text ending in a digit: `…Z`, the common case, skips it.
+    if (last >= 48 && last <= 57 && ZONELESS.test(v)) return Date.parse(`${v.replace(' ', 'T')}Z`);
     return Date.parse(v);
   }
   if (v instanceof Date) return v.getTime();
