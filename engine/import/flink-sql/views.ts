@@ -246,10 +246,13 @@ function importUnion(
   if (inputs.length === 0) return null;
   const rowtime = inputs.every((r) => r.rowtime !== null) ? inputs[0].rowtime : null;
   const columns = [...new Set(inputs.flatMap((r) => r.columns))];
+  // A physical rowtime column stays a column of the union's rows when it is one in every input.
+  const inRow = rowtime !== null && inputs.every((r) => r.rowtimeInRow) ? { rowtimeInRow: true } : {};
   // Weir's export merges the inputs of a non-union node in a view `<id>__input`: no node of its own.
-  if (origin && origin.type !== unionNode.type) return { nodes: inputs.flatMap((r) => r.nodes), rowtime, columns };
+  if (origin && origin.type !== unionNode.type)
+    return { nodes: inputs.flatMap((r) => r.nodes), rowtime, columns, ...inRow };
   const id = b.freeId(origin?.id ?? name);
   b.add({ id, type: unionNode.type, config: {} }, pos, origin);
   for (const r of inputs) b.connect(r, id);
-  return { nodes: [id], rowtime, columns };
+  return { nodes: [id], rowtime, columns, ...inRow };
 }

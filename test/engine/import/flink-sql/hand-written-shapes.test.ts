@@ -72,3 +72,19 @@ INSERT INTO out4 SELECT * FROM
   assert.deepEqual((byId.bid as { eventTime?: unknown }).eventTime, { field: 'dateTime', maxOutOfOrderness: '3999ms' });
   assert.deepEqual(byId.out3_query, { select: 'auction, `dateTime`' });
 });
+
+test('a UNION ALL of tables whose watermarked TIMESTAMP columns are physical keeps the column in its rows', () => {
+  const table = (name: string) => `CREATE TABLE ${name} (auction BIGINT, price BIGINT, \`dateTime\` TIMESTAMP(3),
+  WATERMARK FOR \`dateTime\` AS \`dateTime\` - INTERVAL '4' SECOND)
+WITH ('connector' = 'filesystem', 'path' = '${name}.jsonl', 'format' = 'json');`;
+  const { job, problems } = importFlinkSql(`${table('b1')}\n${table('b2')}
+CREATE TABLE out5 (auction BIGINT, t TIMESTAMP(3)) WITH ('connector' = 'filesystem', 'path' = 'o5', 'format' = 'json');
+CREATE VIEW bids AS SELECT * FROM b1 UNION ALL SELECT * FROM b2;
+INSERT INTO out5 SELECT auction, \`dateTime\` FROM bids;`);
+  assert.deepEqual(
+    problems.filter((p) => p.severity === 'error'),
+    [],
+  );
+  const byId = Object.fromEntries(job.nodes.map((n) => [n.id, n.config]));
+  assert.deepEqual(byId.out5_query, { select: 'auction, `dateTime`' });
+});
