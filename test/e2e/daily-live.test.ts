@@ -105,8 +105,9 @@ describe('live panel for daily work', { skip }, () => {
       { timeout: 30_000 },
     );
     const row = page.getByTestId('metrics-row-pos');
-    const inN = Number(await row.getAttribute('data-in'));
-    const outN = Number(await row.getAttribute('data-out'));
+    // Both figures in one read: two reads could straddle a metrics update (run 3 of the loaded
+    // suite read 23 in, then 87 out of the next tick).
+    const [inN, outN] = await row.evaluate((el) => [Number(el.dataset.in), Number(el.dataset.out)]);
     assert.ok(outN <= inN, `a filter emits at most what it reads (${inN} in, ${outN} out)`);
     // Three points a second apart, then the checkpoint charts have completed checkpoints.
     await page.waitForFunction(
