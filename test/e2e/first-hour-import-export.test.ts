@@ -28,6 +28,8 @@ const SCRIPT = `CREATE TABLE orders (
 CREATE TABLE big (customer STRING, amount DOUBLE) WITH ('connector' = 'filesystem', 'path' = 'file:///tmp/out', 'format' = 'json');
 INSERT INTO big SELECT customer, amount FROM orders WHERE amount >= 10;
 `;
+// Four nodes: orders, the filter, a map keeping customer and amount (ts is a column of the rows
+// that big does not have, as in Flink) and the sink.
 
 describe('Import Flink SQL and the Export options in the served build', { skip }, () => {
   let serve: ServeProcess;
@@ -62,8 +64,8 @@ describe('Import Flink SQL and the Export options in the served build', { skip }
     await page.getByTestId('import-flink-sql-read').click();
     await page.getByTestId('import-flink-sql-problems').waitFor();
     await page.getByTestId('import-flink-sql-open').click();
-    await page.waitForFunction(() => document.querySelectorAll('.react-flow__node').length === 3);
-    assert.equal(await nodes(), 3);
+    await page.waitForFunction(() => document.querySelectorAll('.react-flow__node').length === 4);
+    assert.equal(await nodes(), 4);
   });
 
   it('a .sql file dropped on the window is read by the import dialog at once', async () => {
@@ -80,7 +82,7 @@ describe('Import Flink SQL and the Export options in the served build', { skip }
     assert.equal(await page.getByTestId('import-flink-sql-text').inputValue(), SCRIPT);
     await page.screenshot({ path: artifactPath('first-hour-import-drop.png') });
     await page.getByTestId('import-flink-sql-open').click();
-    await page.waitForFunction(() => document.querySelectorAll('.react-flow__node').length === 3);
+    await page.waitForFunction(() => document.querySelectorAll('.react-flow__node').length === 4);
   });
 
   it('Open lists the Flink SQL scripts of the workspace and imports the one picked', async () => {
@@ -92,7 +94,7 @@ describe('Import Flink SQL and the Export options in the served build', { skip }
     await page.getByTestId('import-flink-sql-problems').waitFor();
     assert.equal(await page.getByTestId('import-flink-sql-text').inputValue(), SCRIPT);
     await page.getByTestId('import-flink-sql-open').click();
-    await page.waitForFunction(() => document.querySelectorAll('.react-flow__node').length === 3);
+    await page.waitForFunction(() => document.querySelectorAll('.react-flow__node').length === 4);
   });
 
   it('Export offers the Flink version and a path prefix, and names a bad prefix', async () => {
