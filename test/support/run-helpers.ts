@@ -149,9 +149,9 @@ export function childPids(pid: number): number[] {
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /** Polls until `cond` holds (a state, never a fixed delay); fails naming `what` after `timeoutMs`. */
-export async function waitFor(cond: () => boolean, what: string, timeoutMs = 60_000): Promise<void> {
+export async function waitFor(cond: () => boolean | Promise<boolean>, what: string, timeoutMs = 60_000): Promise<void> {
   const end = Date.now() + timeoutMs;
-  while (!cond()) {
+  while (!(await cond())) {
     if (Date.now() > end) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await sleep(20);
   }

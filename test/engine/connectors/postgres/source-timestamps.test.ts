@@ -13,7 +13,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { startPgCluster, type PgCluster } from '../../../support/postgres-cluster.ts';
-import { readCommitted, startWeir, tempDir, writeJob } from '../../../support/run-helpers.ts';
+import { readCommitted, startWeir, tempDir, waitFor, writeJob } from '../../../support/run-helpers.ts';
 
 let pg: PgCluster;
 before(async () => {
@@ -82,15 +82,6 @@ async function tableText(table: string): Promise<string[]> {
   return rows.map((r) => JSON.stringify(r));
 }
 
-/** Polls until `cond` holds (the run's state is in the database and on disk, not in this process). */
-async function until(cond: () => Promise<boolean> | boolean, what: string, timeoutMs = 90_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!(await cond())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 /**
  * The file sink's committed changes by id. Each id arrives once: +I from the snapshot, or (id 3,
  * before 2024 until its update) only the +U whose -U the filter dropped; no id is ever deleted.
@@ -115,15 +106,16 @@ describe('source.postgres timestamp, timestamptz and date columns', () => {
       const run = startWeir(['run', writeJob(dir, job(pg.url)), '--quiet'], dir, { TZ: 'America/New_York' });
       try {
         const same = async () => JSON.stringify(await tableText('dst')) === JSON.stringify(await tableText('src'));
-        await until(same, 'the snapshot copied into dst');
+        await waitFor(same, 'the snapshot copied into dst', 90_000);
         // Streamed changes: an update across 1970 (into the process zone's DST gap) and an insert.
         await pg.query(`UPDATE src SET ts = '2024-03-10 02:15:00.007', d = '2024-03-10' WHERE id = 3`);
         await pg.query(
           `INSERT INTO src VALUES (5, '2030-01-01 00:00:00.001', '2030-01-01 00:00:00.001+00', '2030-01-01')`,
         );
-        await until(
+        await waitFor(
           async () => (await same()) && fileRows(dir).size === 5,
           'the streamed changes in dst and in the file',
+          90_000,
         );
       } finally {
         run.child.kill('SIGINT');
