@@ -7,7 +7,7 @@
 import type { FunctionSpec } from './types.ts';
 import { Decimal } from './decimal.ts';
 import { SqlRuntimeError } from './errors.ts';
-import { toTimestamp } from './values.ts';
+import { toTimestamp, utcDateTimeText } from './values.ts';
 import { compileDatePattern, type DatePattern } from './date-format.ts';
 import { cached, constantOf, expectType, int, text } from './function-args.ts';
 
@@ -15,11 +15,9 @@ import { cached, constantOf, expectType, int, text } from './function-args.ts';
 export function epochMs(v: unknown): number | null {
   if (typeof v === 'number') return Number.isFinite(v) ? v : null;
   if (typeof v !== 'string') return null;
-  let s = v.trim();
-  if (/^\d{4}-\d{2}-\d{2}$/.test(s)) s += 'T00:00:00Z';
-  else if (/^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(s)) s = `${s.replace(' ', 'T')}Z`;
-  else if (/^-?\d+$/.test(s)) return Number(s);
-  const ms = Date.parse(s);
+  const s = v.trim();
+  if (/^-?\d+$/.test(s)) return Number(s);
+  const ms = Date.parse(utcDateTimeText(s));
   return Number.isFinite(ms) && Math.abs(ms) <= 8.64e15 ? ms : null;
 }
 

@@ -134,15 +134,22 @@ function escapeRegExp(c: string): string {
  * same form as window_start/window_end. A number is epoch milliseconds; a string is read as
  * ISO-8601 or Flink's `yyyy-MM-dd HH:mm:ss[.SSS]` (taken as UTC). Unreadable input gives null.
  */
+/**
+ * Date-time text as Date.parse reads it in UTC: a date or a date-time without a zone is a
+ * TIMESTAMP's wall clock, which Weir (as Flink for TIMESTAMP) reads as UTC; Date.parse alone would
+ * read a zoneless date-time in the process's zone. Text with a zone is returned as it is.
+ */
+export function utcDateTimeText(s: string): string {
+  if (/^\d{4}-\d{2}-\d{2}$/.test(s)) return `${s}T00:00:00Z`;
+  if (/^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(s)) return `${s.replace(' ', 'T')}Z`;
+  return s;
+}
+
 export function toTimestamp(v: unknown): string | null {
   let ms: number;
   if (typeof v === 'number') ms = v;
-  else if (typeof v === 'string') {
-    let s = v.trim();
-    if (/^\d{4}-\d{2}-\d{2}$/.test(s)) s += 'T00:00:00Z';
-    else if (/^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(s)) s = `${s.replace(' ', 'T')}Z`;
-    ms = Date.parse(s);
-  } else return null;
+  else if (typeof v === 'string') ms = Date.parse(utcDateTimeText(v.trim()));
+  else return null;
   if (!Number.isFinite(ms) || Math.abs(ms) > 8.64e15) return null;
   return new Date(ms).toISOString();
 }

@@ -1,5 +1,4 @@
-/** A date and time without a zone: `2024-01-01 10:00:00.000` or `2024-01-01T10:00`. */
-const ZONELESS = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/;
+import { utcDateTimeText } from '../../sql/values.ts';
 
 /**
  * Event time from a record field: epoch milliseconds (number or numeric string) or ISO-8601.
@@ -18,9 +17,8 @@ export function parseEventTime(v: unknown): number {
       if (/^-?\d+(\.\d+)?$/.test(v)) return Number(v);
     }
     const last = v.charCodeAt(v.length - 1);
-    // The pattern only runs on text ending in a digit: `…Z`, the common case, skips it.
-    if (last >= 48 && last <= 57 && ZONELESS.test(v)) return Date.parse(`${v.replace(' ', 'T')}Z`);
-    return Date.parse(v);
+    // Only text ending in a digit can lack a zone: `…Z`, the common case, skips the patterns.
+    return Date.parse(last >= 48 && last <= 57 ? utcDateTimeText(v) : v);
   }
   if (v instanceof Date) return v.getTime();
   return NaN;
