@@ -45,8 +45,10 @@ describe('find the bottleneck while a job runs', { skip }, () => {
     // The window's outgoing edges are not back-pressured: it is the slow one, not a waiting one.
     assert.equal(await page.getByTestId('edge-rate-win.out->out').getAttribute('data-bp-level'), 'ok');
     assert.match((await page.getByTestId('bp-legend').textContent()) ?? '', /back-pressured time.*over 50%/);
-    await page.locator('[data-bottleneck="true"]').first().waitFor({ timeout: 20_000 });
-    assert.match((await page.locator('[data-bottleneck="true"]').first().textContent()) ?? '', /^bottleneck · busy/);
+    // Flink's rule: the receiver of the back-pressured sender that is not back-pressured itself.
+    const marked = page.locator('[data-testid="busy-win"][data-bottleneck="true"]');
+    await marked.waitFor({ timeout: 20_000 });
+    assert.match((await marked.textContent()) ?? '', /^bottleneck · busy/);
     await page.screenshot({ path: artifactPath('debug-bottleneck.png') });
     // Accessible while it shows (axe-core, WCAG 2 A/AA): the percent is text, never colour alone.
     assert.deepEqual(await axeViolations(page), []);

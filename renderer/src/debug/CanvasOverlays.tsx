@@ -6,7 +6,8 @@
 import { useEffect } from 'react';
 import './debug.css';
 import { useDoc } from '../state.ts';
-import { BP_COLORS, BP_HIGH, BP_LOW, useAnyBackPressure } from './backPressure.ts';
+import { BP_COLORS, useAnyBackPressure } from './backPressure.ts';
+import { BP_HIGH, BP_LOW } from '../stores/backPressureLevels.ts';
 import { clearTrace, tracedNodes, usePreview } from './previewStore.ts';
 
 function BackPressureLegend() {

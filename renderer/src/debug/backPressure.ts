@@ -1,30 +1,11 @@
 /**
- * Back-pressure on the canvas's edges, as Flink's web UI measures it: at the SENDING task, the
- * share of each second its subtask spent blocked on a full output (`backPressuredMsPerSecond`),
- * its busiest subtask's. Flink's levels: OK below 10%, LOW to 50%, HIGH above. An operator's
- * outgoing edges carry its level; the receiver that cannot keep up is usually the busy node at
- * their end (the bottleneck badge). Plain TypeScript over the metrics store, plus the hooks.
+ * Back-pressure on the canvas's edges (levels in stores/backPressureLevels.ts): an operator's
+ * outgoing edges carry its level; the receiver that cannot keep up is the node at their end that
+ * is not back-pressured itself (the bottleneck badge). The colours and the hooks.
  */
 import { useStore } from 'zustand';
-import type { OperatorMetrics } from '../../../engine/host/common/api.ts';
 import { metricsStore } from '../stores/metricsStore.ts';
-
-export const BP_LOW = 0.1;
-export const BP_HIGH = 0.5;
-
-export type BackPressureLevel = 'ok' | 'low' | 'high';
-
-/** The busiest subtask's back-pressured share (0..1); null before the second metrics report. */
-export function backPressured(subtasks: readonly OperatorMetrics[] | undefined): number | null {
-  let bp: number | null = null;
-  for (const m of subtasks ?? [])
-    if (m.backPressuredMsPerSecond !== undefined) bp = Math.max(bp ?? 0, m.backPressuredMsPerSecond / 1000);
-  return bp;
-}
-
-export function backPressureLevel(share: number | null): BackPressureLevel {
-  return share === null || share < BP_LOW ? 'ok' : share < BP_HIGH ? 'low' : 'high';
-}
+import { backPressured, backPressureLevel, type BackPressureLevel } from '../stores/backPressureLevels.ts';
 
 export const BP_COLORS: Record<Exclude<BackPressureLevel, 'ok'>, string> = { low: 'var(--warn)', high: 'var(--err)' };
 

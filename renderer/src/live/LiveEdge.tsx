@@ -12,7 +12,8 @@ import { count, rate } from './format.ts';
 import { docStore } from '../state.ts';
 import { useUi } from '../ui/uiStore.ts';
 import { EdgeSchemaPopover } from '../schema/EdgeSchemaPopover.tsx';
-import { BP_COLORS, backPressureLevel, useBackPressuredPercent } from '../debug/backPressure.ts';
+import { BP_COLORS, useBackPressuredPercent } from '../debug/backPressure.ts';
+import { backPressureLevel } from '../stores/backPressureLevels.ts';
 import { useTraceEdge } from '../debug/previewStore.ts';
 
 function LiveEdgeImpl(p: EdgeProps) {

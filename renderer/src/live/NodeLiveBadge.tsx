@@ -61,14 +61,14 @@ function NodeLiveBadgeImpl({ nodeId, hasInput, hasOutput }: { nodeId: string; ha
           idle
         </span>
       )}
-      {b.busy !== null && b.busy > 0 && (
+      {b.busy !== null && (b.busy > 0 || b.bottleneck) && (
         <span
           className={b.bottleneck ? 'wnode__busy wnode__busy--bottleneck' : 'wnode__busy'}
           data-testid={`busy-${nodeId}`}
           data-bottleneck={b.bottleneck ? 'true' : 'false'}
           title={
             b.bottleneck
-              ? 'The busiest operator of the job: the bottleneck. Share of each second spent in its own code (its busiest subtask)'
+              ? 'The bottleneck: its sender is back-pressured and it is not (with no back-pressure, the busiest operator). Busy: share of each second spent in its own code (its busiest subtask)'
               : 'Share of each second spent in its own code (its busiest subtask)'
           }
         >

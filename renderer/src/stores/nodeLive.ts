@@ -6,6 +6,7 @@
 import type { OperatorMetrics } from '../../../engine/host/common/api.ts';
 import type { MetricsState } from './metricsStore.ts';
 import type { OutputPort } from '../model/catalog.ts';
+import { BP_HIGH, backPressured } from './backPressureLevels.ts';
 
 /** An output channel at least this full counts as back-pressured (the runtime reports 0..1). */
 export const BACKPRESSURE_FULL = 0.99;
@@ -34,14 +35,14 @@ export interface NodeLive {
   backPressure: number;
   /** Time in its own code per second, of its busiest subtask (0..1); null before the second report. */
   busy: number | null;
-  /** The job's busiest operator while it is busy enough to slow the job (BUSY_BOTTLENECK). */
+  /** The operator that slows the job: see bottleneckOf. */
   bottleneck: boolean;
   pendingRecords: number | null;
   pendingFiles: number | null;
   subtasks: number;
 }
 
-/** An operator busy this share of every second, and the busiest, is the job's bottleneck. */
+/** With no back-pressure anywhere, an operator busy this share of every second, and the busiest, is the bottleneck. */
 export const BUSY_BOTTLENECK = 0.5;
 
 export interface LiveIndex {
@@ -141,10 +142,39 @@ export function buildIndex(byNode: ReadonlyMap<string, readonly OperatorMetrics[
     n.idleOutputs = flagged ? subs.filter((m) => m.idle === true).length : (idleSenders.get(id)?.size ?? 0);
     nodes.set(id, n);
   }
-  let busiest: NodeLive | null = null;
-  for (const n of nodes.values()) if (n.busy !== null && n.busy > (busiest?.busy ?? 0)) busiest = n;
-  if (busiest && busiest.busy! >= BUSY_BOTTLENECK) busiest.bottleneck = true;
+  const bottleneck = bottleneckOf(byNode, nodes);
+  if (bottleneck) bottleneck.bottleneck = true;
   return { nodes, newestEventTime: newest };
+}
+
+/**
+ * Flink's rule for finding the bottleneck: follow the back-pressure downstream; the first operator
+ * whose sender is back-pressured (HIGH) but which is not back-pressured itself cannot keep up. The
+ * busiest such operator if several. Busy time alone would mislead on a loaded machine: a receiver
+ * waiting for the CPU, or decoding its input, is slow without being in its own code half the
+ * second. Without back-pressure, the busiest operator busy over BUSY_BOTTLENECK is the one.
+ */
+function bottleneckOf(
+  byNode: ReadonlyMap<string, readonly OperatorMetrics[]>,
+  nodes: ReadonlyMap<string, NodeLive>,
+): NodeLive | null {
+  const pressed = (id: string) => (backPressured(byNode.get(id)) ?? 0) >= BP_HIGH;
+  let found: NodeLive | null = null;
+  for (const [id, subs] of byNode) {
+    if (pressed(id)) continue;
+    const fedByPressed = subs.some((m) => m.inputWatermarks.some((c) => pressed(senderOf(c.channel))));
+    const n = nodes.get(id)!;
+    if (fedByPressed && (found === null || (n.busy ?? 0) > (found.busy ?? 0))) found = n;
+  }
+  if (found) return found;
+  for (const n of nodes.values()) if (n.busy !== null && n.busy > (found?.busy ?? 0)) found = n;
+  return found && found.busy! >= BUSY_BOTTLENECK ? found : null;
+}
+
+/** Channels are named by their sender: `node#subtask`, or `node` alone for a one-to-one edge. */
+function senderOf(channel: string): string {
+  const hash = channel.lastIndexOf('#');
+  return hash > 0 ? channel.slice(0, hash) : channel;
 }
 
 const cache = new WeakMap<object, LiveIndex>();

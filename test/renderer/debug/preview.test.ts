@@ -15,7 +15,7 @@ import {
   type NodePreview,
   type TraceState,
 } from '../../../renderer/src/debug/previewStore.ts';
-import { backPressured, backPressureLevel } from '../../../renderer/src/debug/backPressure.ts';
+import { backPressured, backPressureLevel } from '../../../renderer/src/stores/backPressureLevels.ts';
 import { docStore } from '../../../renderer/src/state.ts';
 
 const node = (p: Partial<NodePreview>): NodePreview => ({

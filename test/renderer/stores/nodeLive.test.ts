@@ -168,4 +168,40 @@ describe('nodeLive', () => {
     );
     assert.equal(calm.nodes.get('b')!.busy, null, 'not known before the second report');
   });
+
+  it("follows the back-pressure: the bottleneck is a pressed sender's receiver that is not pressed itself, however busy", () => {
+    const chan = (channel: string) => ({ channel, watermark: null, idle: false });
+    // src and pos share one chain (one thread, one output): both report the chain's 80% blocked.
+    // win, fed by pos over a keyed exchange, is busy only 30% (it waits for the CPU) yet is the one.
+    const idx = buildIndex(
+      new Map([
+        ['src', [m('src', 0, { busyMsPerSecond: 100, backPressuredMsPerSecond: 800 })]],
+        ['pos', [m('pos', 0, { busyMsPerSecond: 90, backPressuredMsPerSecond: 800, inputWatermarks: [chan('src')] })]],
+        [
+          'win',
+          [
+            m('win', 0, { busyMsPerSecond: 300, backPressuredMsPerSecond: 0, inputWatermarks: [chan('pos#0')] }),
+            m('win', 1, { busyMsPerSecond: 250, backPressuredMsPerSecond: 0, inputWatermarks: [chan('pos#0')] }),
+          ],
+        ],
+        ['out', [m('out', 0, { busyMsPerSecond: 450, backPressuredMsPerSecond: 0, inputWatermarks: [chan('win')] })]],
+      ]),
+    );
+    assert.deepEqual(
+      [...idx.nodes].filter(([, n]) => n.bottleneck).map(([id]) => id),
+      ['win'],
+      'out is busier but nothing upstream of it waits',
+    );
+    const low = buildIndex(
+      new Map([
+        ['pos', [m('pos', 0, { busyMsPerSecond: 90, backPressuredMsPerSecond: 300 })]],
+        ['win', [m('win', 0, { busyMsPerSecond: 300, inputWatermarks: [chan('pos#0')] })]],
+      ]),
+    );
+    assert.equal(
+      [...low.nodes.values()].some((n) => n.bottleneck),
+      false,
+      'LOW back-pressure (under 50%) and nothing busy over half a second: no bottleneck',
+    );
+  });
 });
