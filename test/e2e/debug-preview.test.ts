@@ -10,6 +10,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { artifactPath, chromiumOrSkip } from './support/serve.ts';
 import { openFile } from './live-support.ts';
+import { viewportSettled } from './designer-helpers.ts';
 import { FAILING_JOB, LATE_BAD_JOB, openApp, previewAndTime, writeDebugJobs, type DebugApp } from './debug-support.ts';
 
 const skip = chromiumOrSkip();
@@ -50,6 +51,8 @@ describe('preview run in the designer', { skip }, () => {
     await page.getByTestId('preview-pick-orders').click();
     const first = page.getByTestId('preview-rows-out').locator('tbody tr').first();
     assert.match((await first.textContent()) ?? '', /dave.*1\.27/);
+    // A click lands where the node is drawn: not while a fit still animates the canvas under it.
+    await viewportSettled(page);
     await page.getByTestId('node-big').click();
     await page.locator('[data-testid="preview-node"][data-node="big"]').waitFor();
     assert.match(
@@ -69,13 +72,16 @@ describe('preview run in the designer', { skip }, () => {
     assert.equal(await page.getByTestId('pv-badge-win').getAttribute('data-late'), '1');
     assert.match((await page.getByTestId('pv-badge-win').textContent()) ?? '', /2 rows · 1 late/);
 
+    await viewportSettled(page);
     await page.getByTestId('node-src').click();
+    await page.locator('[data-testid="preview-node"][data-node="src"]').waitFor();
     assert.match((await page.getByTestId('preview-bad').textContent()) ?? '', /Bad records: 1.*skipped/);
     assert.match(
       (await page.getByTestId('preview-rows-bad').textContent()) ?? '',
       /debug-orders\.jsonl:3.*invalid JSON/,
     );
     await page.getByTestId('node-win').click();
+    await page.locator('[data-testid="preview-node"][data-node="win"]').waitFor();
     const late = page.getByTestId('preview-late');
     assert.match((await late.textContent()) ?? '', /Late records: 1.*after the watermark/);
     assert.match((await page.getByTestId('preview-rows-late').textContent()) ?? '', /ann.*2000/);
