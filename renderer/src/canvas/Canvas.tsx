@@ -2,7 +2,7 @@
  * The React Flow canvas. Kept small on purpose: elements come from useFlowElements, gestures from
  * useCanvasHandlers, commands and shortcuts from their own modules.
  */
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import {
   ReactFlow,
   Background,
@@ -61,13 +61,18 @@ function useFitOnRequest() {
       ]),
     );
   }, [docVersion]);
+  const fittedVersion = useRef(-1);
   useEffect(() => {
     // Nothing to fit on an empty canvas; and React Flow would keep the request until the first node
     // appears, then centre that node instead of leaving it where it was dropped.
     if (docStore.getState().job.nodes.length === 0) return;
+    // A document just opened appears fitted at once; a fit asked for on the same document (the
+    // drawer opened, the F key) glides there so the eye can follow.
+    const duration = fittedVersion.current === docVersion ? 200 : 0;
+    fittedVersion.current = docVersion;
     // Wait a frame so freshly loaded nodes are measured before fitting.
     const t = requestAnimationFrame(() => {
-      fitGraph(rf, fitRequest ? 200 : 0);
+      fitGraph(rf, duration);
     });
     return () => cancelAnimationFrame(t);
   }, [rf, docVersion, fitRequest]);
