@@ -9,6 +9,7 @@ import { Decimal, MAX_PRECISION, decimalAdd, decimalFromInteger, toJsValue } fro
 import { extractAggregateFilters } from './aggregate-filters.ts';
 import { listaggInput, MORE_ACCUMULATORS, MORE_AGGREGATE_FNS, type MoreAggregateFn } from './more-aggregates.ts';
 import { UNSUPPORTED_AGGREGATES } from './functions.ts';
+import { distinctCount, distinctCountChanged, distinctCountUnknown } from './distinct-count.ts';
 
 export type AggregateFn = 'COUNT' | 'SUM' | 'MIN' | 'MAX' | 'AVG' | MoreAggregateFn;
 const AGGREGATE_FNS: readonly AggregateFn[] = ['COUNT', 'SUM', 'MIN', 'MAX', 'AVG', ...MORE_AGGREGATE_FNS];
@@ -325,11 +326,19 @@ const countDistinct: Accumulator = {
   create: () => ({}),
   add: (acc, v) => {
     if (v === null || v === undefined) return acc;
-    (acc as Record<string, 1>)[JSON.stringify(v)] = 1;
-    return acc;
+    const m = acc as Record<string, 1>;
+    const k = JSON.stringify(v);
+    if (!Object.hasOwn(m, k)) {
+      m[k] = 1;
+      distinctCountChanged(m, 1);
+    }
+    return m;
   },
-  merge: (a, b) => Object.assign(a as object, b as object),
-  result: (acc) => Object.keys(acc as object).length,
+  merge: (a, b) => {
+    distinctCountUnknown(a as object);
+    return Object.assign(a as object, b as object);
+  },
+  result: (acc) => distinctCount(acc as object),
 };
 
 export function accumulatorFor(fn: AggregateFn, distinct = false): Accumulator {

@@ -23,6 +23,7 @@ import { Decimal, decimalNegate } from './decimal.ts';
 import { exactSumAdd, type ExactSum } from './exact-sum.ts';
 import { compare, toNumber } from './values.ts';
 import { MORE_ACCUMULATORS } from './more-aggregates.ts';
+import { distinctCount, distinctCountChanged, distinctCountUnknown } from './distinct-count.ts';
 
 export interface RetractingAccumulator extends Accumulator {
   /** Takes one value back out of `acc` (in place when it can); returns the accumulator. */
@@ -151,22 +152,28 @@ const countDistinct: RetractingAccumulator = {
     if (isNull(v)) return acc;
     const m = acc as Record<string, number>;
     const k = JSON.stringify(v);
-    m[k] = (m[k] ?? 0) + 1;
+    const n = m[k];
+    if (n === undefined) distinctCountChanged(m, 1);
+    m[k] = (n ?? 0) + 1;
     return m;
   },
   retract: (acc, v) => {
     if (isNull(v)) return acc;
     const m = acc as Record<string, number>;
     const k = JSON.stringify(v);
-    if (m[k] !== undefined && --m[k] <= 0) delete m[k];
+    if (m[k] !== undefined && --m[k] <= 0) {
+      delete m[k];
+      distinctCountChanged(m, -1);
+    }
     return m;
   },
   merge: (acc, from) => {
     const m = acc as Record<string, number>;
+    distinctCountUnknown(m);
     for (const [k, n] of Object.entries(from as Record<string, number>)) m[k] = (m[k] ?? 0) + n;
     return m;
   },
-  result: (acc) => Object.keys(acc as object).length,
+  result: (acc) => distinctCount(acc as object),
 };
 
 const RETRACTING: Record<AggregateFn, RetractingAccumulator> = {
