@@ -7,41 +7,27 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import {
-  startServe,
-  launchBrowser,
-  openDesigner,
-  chromiumSkip,
-  pageErrors,
-  artifact,
-  type Served,
-} from '../support/designer-support.ts';
+import type { Page } from 'playwright-core';
+import { artifactPath, chromiumOrSkip } from './support/serve.ts';
+import { launchApp, openWorkspaceFile, type OpenedApp } from './support/app.ts';
 import { largeJob } from '../support/fixtures/large-job.ts';
 import { nodeCount, waitFor, mod, viewportSettled } from './designer-helpers.ts';
 
-const skip = chromiumSkip();
+const skip = chromiumOrSkip();
 const job = largeJob();
-let served: Served;
-let browser: Browser;
+let app: OpenedApp | undefined;
 let page: Page;
 
 before(async () => {
   if (skip) return;
-  served = await startServe();
-  browser = await launchBrowser();
-  writeFileSync(join(served.workspace, 'large.weir.json'), JSON.stringify(job));
-  page = await openDesigner(browser, served.url);
-  await page.keyboard.press(`${mod}+o`);
-  await page.getByTestId('file-large.weir.json').click();
+  app = await launchApp({ files: { 'large.weir.json': job } });
+  page = app.page;
+  await openWorkspaceFile(page, 'large.weir.json', job.name);
   await page.getByText(`${job.nodes.length} nodes · ${job.edges.length} edges`).waitFor();
   await viewportSettled(page);
 });
 after(async () => {
-  await browser?.close();
-  await served?.close();
+  await app?.close();
 });
 
 /** Ids of the nodes and edges in the page now. */
@@ -70,7 +56,7 @@ test('the opened job mounts the nodes in view and draws the edges that leave the
   assert.deepEqual(drawn, leaving, 'every edge with one end in view is drawn');
   const d = await page.locator(`[data-testid="rf__edge-${leaving[0]}"] .react-flow__edge-path`).getAttribute('d');
   assert.match(d ?? '', /^M/);
-  await page.screenshot({ path: artifact('designer-large-opened.png') });
+  await page.screenshot({ path: artifactPath('designer-large-opened.png') });
 });
 
 test('a node of the large job drags on the grid and the move undoes in one step', { skip }, async () => {
@@ -113,8 +99,8 @@ test('zooming out mounts the nodes coming into view, down to the whole job', { s
   await page.mouse.move(pane.x + 10 + (20 - tx), pane.y + 10 + (20 - ty), { steps: 6 });
   await page.mouse.up();
   await viewportSettled(page);
-  await page.screenshot({ path: artifact('designer-large-zoomed-out.png') });
+  await page.screenshot({ path: artifactPath('designer-large-zoomed-out.png') });
   await waitFor(async () => (await nodeCount(page)) === job.nodes.length, 'every node in view');
   assert.equal(await page.locator('.react-flow__edge').count(), job.edges.length);
-  assert.deepEqual(pageErrors(page), []);
+  assert.deepEqual(app!.pageErrors, []);
 });
