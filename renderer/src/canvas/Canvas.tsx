@@ -39,9 +39,9 @@ const MULTI_SELECT_KEYS = ['Shift', 'Meta', 'Control'];
  * Above this many nodes the canvas mounts only the nodes and edges inside the view (React Flow's
  * onlyRenderVisibleElements): every mounted node and edge wrapper re-runs its store selector on each
  * drag step, and Chromium re-layerizes and repaints every edge, so a 200-node job took ~20 ms per
- * step, more than a frame. Each node still renders once when it appears, so its size and ports are
- * measured and edges to nodes outside the view are drawn. Smaller jobs (every example has under 10
- * nodes) keep every node in the page, where Tab order and tests find them all.
+ * step, more than a frame. React Flow still renders every node once, on load, to measure its size
+ * and ports, so an edge with one end outside the view is drawn. Smaller jobs (every example has
+ * under 10 nodes) keep every node in the page, where Tab order and the e2e tests find them all.
  */
 const RENDER_VISIBLE_ONLY_ABOVE = 100;
 
