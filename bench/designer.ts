@@ -57,9 +57,15 @@ async function dragOnce(
   const page = await openDesigner(browser, served.url);
   await page.keyboard.press(process.platform === 'darwin' ? 'Meta+o' : 'Control+o');
   await page.getByTestId('file-large.weir.json').click();
-  await page.waitForFunction(() => document.querySelectorAll('.react-flow__node').length === 200, null, {
-    timeout: 30_000,
-  });
+  // The status bar counts the document; the canvas mounts only the nodes in view of a graph this
+  // large (Canvas's RENDER_VISIBLE_ONLY_ABOVE), so the page holds fewer than 200 node elements.
+  await page.waitForFunction(
+    (n) =>
+      document.querySelector('.statusbar')?.textContent?.includes(`${n} nodes`) &&
+      document.querySelector('.react-flow__node[data-id^="map-"]'),
+    job.nodes.length,
+    { timeout: 30_000 },
+  );
   await page.waitForTimeout(500);
   // Pick a map node fully inside the viewport: how much of the graph an opened document shows
   // depends on the canvas's fit rules, and a node outside the pane never receives the drag.

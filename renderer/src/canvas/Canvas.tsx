@@ -35,6 +35,15 @@ const nodeTypes = { job: JobNodeView, note: NoteView, wgroup: GroupView };
 const edgeTypes = { live: LiveEdge };
 const GRID: [number, number] = [16, 16];
 const MULTI_SELECT_KEYS = ['Shift', 'Meta', 'Control'];
+/**
+ * Above this many nodes the canvas mounts only the nodes and edges inside the view (React Flow's
+ * onlyRenderVisibleElements): every mounted node and edge wrapper re-runs its store selector on each
+ * drag step, and Chromium re-layerizes and repaints every edge, so a 200-node job took ~20 ms per
+ * step, more than a frame. React Flow still renders every node once, on load, to measure its size
+ * and ports, so an edge with one end outside the view is drawn. Smaller jobs (every example has
+ * under 10 nodes) keep every node in the page, where Tab order and the e2e tests find them all.
+ */
+const RENDER_VISIBLE_ONLY_ABOVE = 100;
 
 function minimapColor(n: CanvasNode): string {
   if (n.type === 'note') return NOTE_COLOR;
@@ -140,6 +149,7 @@ export function Canvas() {
         maxZoom={2.5}
         proOptions={{ hideAttribution: true }}
         colorMode="dark"
+        onlyRenderVisibleElements={nodes.length > RENDER_VISIBLE_ONLY_ABOVE}
       >
         <Background variant={BackgroundVariant.Dots} gap={GRID[0]} size={1.2} color="#2c3442" />
         {minimap && nodes.length > 0 && (
