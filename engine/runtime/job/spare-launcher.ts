@@ -14,6 +14,8 @@
  *   variables, the working folder, WEIR_TASK_NODE_ARGS among them); otherwise it is killed and the
  *   launch starts a fresh process.
  * - A spare that exited while idle is dropped, never handed out.
+ * - What a spare wrote to stderr while idle (a loader's warning) reaches the run that takes it, as
+ *   a fresh process's first lines would.
  * - `dispose` kills the spare and starts no other. The spare never outlives the host either way:
  *   a task process exits when its host's IPC channel closes (task-main.ts).
  * - Only long-lived hosts use it (`weir serve`, the app); `weir run` forks once and leaves.
@@ -28,6 +30,8 @@ import type { TaskLauncher, TaskProcessHandle } from './api.ts';
  * started slowed that run's first records.
  */
 const REFILL_DELAY_MS = 1000;
+/** Stderr lines an idle spare keeps for the run that takes it (the last ones). */
+const KEEP_IDLE_LINES = 100;
 
 export interface SpareLauncherOptions {
   /** What a process started now would inherit; a spare serves only launches with the same value. */
@@ -63,7 +67,7 @@ export function spareLauncher(base: TaskLauncher, opts: SpareLauncherOptions = {
   function startSpare(): void {
     refill = null;
     if (disposed || spare) return;
-    const s: Spare = { handle: base.launch(), fingerprint: fingerprint(), exited: false };
+    const s: Spare = { handle: keepingIdleStderr(base.launch()), fingerprint: fingerprint(), exited: false };
     s.handle.onExit(() => {
       s.exited = true;
       if (spare === s) spare = null;
@@ -116,6 +120,36 @@ export function spareLauncher(base: TaskLauncher, opts: SpareLauncherOptions = {
       refill = null;
       spare?.handle.kill('SIGKILL');
       spare = null;
+    },
+  };
+}
+
+/**
+ * The handle with the stderr lines written before anyone listened handed to the first listener,
+ * after the current synchronous code: a job master takes a launched attempt as its current one
+ * right after subscribing, and drops lines of any other attempt.
+ */
+function keepingIdleStderr(handle: TaskProcessHandle): TaskProcessHandle {
+  if (!handle.onStderr) return handle;
+  const early: string[] = [];
+  const listeners: Array<(line: string) => void> = [];
+  handle.onStderr((line) => {
+    if (listeners.length > 0) for (const l of listeners) l(line);
+    else if (early.push(line) > KEEP_IDLE_LINES) early.shift();
+  });
+  return {
+    send: (m) => handle.send(m),
+    onMessage: (l) => handle.onMessage(l),
+    onExit: (l) => handle.onExit(l),
+    kill: (signal) => handle.kill(signal),
+    get pid() {
+      return handle.pid;
+    },
+    onStderr: (l) => {
+      queueMicrotask(() => {
+        for (const line of early.splice(0)) l(line);
+        listeners.push(l);
+      });
     },
   };
 }

@@ -121,6 +121,27 @@ test('a spare that died while idle is never handed out', async () => {
   }
 });
 
+test('what the spare wrote to stderr while idle reaches the run that takes it', async () => {
+  const mark = 'weir-spare-idle-stderr-line';
+  process.env.WEIR_TASK_NODE_ARGS = `--import=data:text/javascript,console.error("${mark}")`;
+  const { launcher, launched } = recording();
+  const spare = spareLauncher(launcher, { refillDelayMs: 60_000 });
+  try {
+    const written: string[] = [];
+    launched[0].handle.onStderr!((line) => written.push(line));
+    await waitFor(() => written.includes(mark), 'the idle spare to write its line');
+    const handle = spare.launch();
+    assert.equal(launched.length, 1, 'the spare was taken');
+    const heard: string[] = [];
+    handle.onStderr!((line) => heard.push(line));
+    await waitFor(() => heard.includes(mark), 'the line to reach the run');
+  } finally {
+    delete process.env.WEIR_TASK_NODE_ARGS;
+    spare.dispose();
+    for (const l of launched) l.handle.kill();
+  }
+});
+
 test('the spare never outlives its host', { timeout: 60_000 }, async () => {
   const launcherModule = fileURLToPath(new URL('../../../../engine/runtime/job/launcher.ts', import.meta.url));
   const spareModule = fileURLToPath(new URL('../../../../engine/runtime/job/spare-launcher.ts', import.meta.url));
