@@ -67,8 +67,8 @@ export interface LocalHostOptions {
   /** How task processes start (Electron: utilityProcess); default: the runtime's fork launcher. */
   launcher?: TaskLauncher;
   /**
-   * Keep one task process started ahead of the next run (runtime/job/spare-launcher.ts): the hosts
-   * that live on (`weir serve`, the app) start runs without the fork's wait. Off by default.
+   * Keep one task process started ahead of the next run (runtime/job/spare-launcher.ts), so a run
+   * starts without the fork's wait: for a host that lives on (`weir serve` sets it). Off by default.
    */
   spareTaskProcess?: boolean;
   transport?: HostInfo['transport'];

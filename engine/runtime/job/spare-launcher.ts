@@ -18,7 +18,8 @@
  *   a fresh process's first lines would.
  * - `dispose` kills the spare and starts no other. The spare never outlives the host either way:
  *   a task process exits when its host's IPC channel closes (task-main.ts).
- * - Only long-lived hosts use it (`weir serve`, the app); `weir run` forks once and leaves.
+ * - Only a long-lived host uses it (`weir serve`: LocalHostOptions.spareTaskProcess); `weir run`
+ *   forks once and leaves.
  */
 import type { TaskToHost } from '../common/task-protocol.ts';
 import type { TaskLauncher, TaskProcessHandle } from './api.ts';
@@ -67,7 +68,14 @@ export function spareLauncher(base: TaskLauncher, opts: SpareLauncherOptions = {
   function startSpare(): void {
     refill = null;
     if (disposed || spare) return;
-    const s: Spare = { handle: keepingIdleStderr(base.launch()), fingerprint: fingerprint(), exited: false };
+    let handle: TaskProcessHandle;
+    try {
+      handle = keepingIdleStderr(base.launch());
+    } catch {
+      // No spare then: the next run's own launch forks, and reports what fails there.
+      return;
+    }
+    const s: Spare = { handle, fingerprint: fingerprint(), exited: false };
     s.handle.onExit(() => {
       s.exited = true;
       if (spare === s) spare = null;
