@@ -68,7 +68,7 @@ export interface LocalHostOptions {
   launcher?: TaskLauncher;
   /**
    * Keep one task process started ahead of the next run (runtime/job/spare-launcher.ts), so a run
-   * starts without the fork's wait: for a host that lives on (`weir serve` sets it). Off by default.
+   * starts without the fork's wait: for hosts that live on (`weir serve` and the app set it). Off by default.
    */
   spareTaskProcess?: boolean;
   transport?: HostInfo['transport'];

@@ -18,8 +18,8 @@
  *   a fresh process's first lines would.
  * - `dispose` kills the spare and starts no other. The spare never outlives the host either way:
  *   a task process exits when its host's IPC channel closes (task-main.ts).
- * - Only a long-lived host uses it (`weir serve`: LocalHostOptions.spareTaskProcess); `weir run`
- *   forks once and leaves.
+ * - Only long-lived hosts use it (`weir serve`, the app: LocalHostOptions.spareTaskProcess);
+ *   `weir run` forks once and leaves.
  */
 import type { TaskToHost } from '../common/task-protocol.ts';
 import type { TaskLauncher, TaskProcessHandle } from './api.ts';
