@@ -136,6 +136,7 @@ export async function serveCommand(argv: string[], io: CliIO = processIO): Promi
     workspace,
     examplesDir,
     transport: 'websocket',
+    spareTaskProcess: true,
     initialPath,
     version: version(),
     allowEnv: envAllowance(allowEnv.names),

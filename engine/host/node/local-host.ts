@@ -25,6 +25,8 @@ import { readSinkCatalogs } from '../../connectors/postgres/sink-catalogs.ts';
 import type { SinkCatalogs } from '../../graph/check-sink-tables.ts';
 import { probeKafka } from '../../connectors/kafka-probe.ts';
 import type { TaskLauncher } from '../../runtime/job/api.ts';
+import { forkLauncher } from '../../runtime/job/launcher.ts';
+import { spareLauncher, type SpareLauncher } from '../../runtime/job/spare-launcher.ts';
 import { listRetainedCheckpoints } from '../../runtime/job/job-runner.ts';
 import { exportFlinkSql } from '../../export/flink-sql/index.ts';
 import { importFlinkSql } from '../../import/flink-sql/index.ts';
@@ -64,6 +66,11 @@ export interface LocalHostOptions {
   examplesDir: string;
   /** How task processes start (Electron: utilityProcess); default: the runtime's fork launcher. */
   launcher?: TaskLauncher;
+  /**
+   * Keep one task process started ahead of the next run (runtime/job/spare-launcher.ts), so a run
+   * starts without the fork's wait: for hosts that live on (`weir serve` and the app set it). Off by default.
+   */
+  spareTaskProcess?: boolean;
   transport?: HostInfo['transport'];
   initialPath?: string | null;
   version?: string;
@@ -112,7 +119,8 @@ export function createLocalHost(opts: LocalHostOptions): LocalHost {
   }
 
   const allowEnv = opts.allowEnv ?? envAllowance();
-  const runs = new RunRegistry({ launcher: opts.launcher, eventInterval: opts.eventInterval, emit });
+  const spare: SpareLauncher | null = opts.spareTaskProcess ? spareLauncher(opts.launcher ?? forkLauncher()) : null;
+  const runs = new RunRegistry({ launcher: spare ?? opts.launcher, eventInterval: opts.eventInterval, emit });
   const flinkRuns = new FlinkRuns({ emit, interval: opts.eventInterval });
   const settings = opts.settings ?? memorySettingsStore();
 
@@ -411,6 +419,8 @@ export function createLocalHost(opts: LocalHostOptions): LocalHost {
     },
 
     async dispose() {
+      // First, so that no run restarting while the others stop takes or starts a spare.
+      spare?.dispose();
       flinkRuns.dispose();
       await runs.dispose();
       listeners.clear();
