@@ -15,7 +15,8 @@ import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { writeReport, type BenchFigure, type SectionRun } from './report.ts';
+import { machine, writeReport, type BenchFigure, type SectionRun } from './report.ts';
+import { writeNexmarkReport } from './nexmark-report.ts';
 import { FLAG_SECTIONS, SECTIONS } from './sections.ts';
 
 const { values } = parseArgs({
@@ -46,6 +47,13 @@ for (const section of SECTIONS) {
     const got = await (await section.load()).run({ quick, dir });
     figures.push(...got);
     for (const f of got) sectionRuns[f.section] = run;
+    // bench/NEXMARK.md's table comes from the same run as RESULTS.md's Nexmark section.
+    if (section.name === 'nexmark' && !quick)
+      writeNexmarkReport(
+        got,
+        { date: run.date, quick, machine: machine(), loadAtStart: run.loadAverage1m, command: 'npm run bench' },
+        dirname(fileURLToPath(import.meta.url)),
+      );
     console.log(`\n${section.name} (${((performance.now() - s0) / 1000).toFixed(1)} s)`);
     for (const f of got) console.log(`  ${line(f)}`);
   } finally {

@@ -8,7 +8,7 @@
  *   --flink-version 1.20|2.x   the Flink line the runner runs (default 1.20)
  *   --quick                30,000 events, q0, q5 and q8 only: a smoke test
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,7 +16,7 @@ import { parseArgs } from 'node:util';
 import { FLINK_LINES, type FlinkLine } from '../engine/flink/runner-process.ts';
 import { machine } from './report.ts';
 import { run } from './nexmark.ts';
-import { nexmarkMarkdown } from './nexmark-report.ts';
+import { writeNexmarkReport } from './nexmark-report.ts';
 
 const { values } = parseArgs({
   options: {
@@ -56,10 +56,7 @@ try {
     log: (l) => console.log(l),
   });
   const meta = { date: started.toISOString(), quick: values.quick ?? false, machine: machine(), loadAtStart };
-  const md = nexmarkMarkdown(figures, meta);
-  const out = fileURLToPath(new URL('.', import.meta.url));
-  writeFileSync(join(out, 'nexmark-results.json'), JSON.stringify({ ...meta, figures }, null, 2) + '\n');
-  writeFileSync(join(out, 'NEXMARK.md'), md);
+  const md = writeNexmarkReport(figures, meta, fileURLToPath(new URL('.', import.meta.url)));
   console.log('\n' + md);
 } finally {
   rmSync(dir, { recursive: true, force: true });

@@ -2,6 +2,8 @@
  * bench/NEXMARK.md from the figures of bench/nexmark.ts: one table per backend, a row per query
  * with Weir's and Flink's events per second, whole process and steady state, and their ratios.
  */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { BenchFigure } from './report.ts';
 
 interface Meta {
@@ -10,6 +12,16 @@ interface Meta {
   machine: Record<string, unknown>;
   /** Load average (1 min) when the run started. */
   loadAtStart?: number;
+  /** The command that ran it: `npm run bench:nexmark`, or the whole `npm run bench`. */
+  command?: string;
+}
+
+/** bench/nexmark-results.json and bench/NEXMARK.md (into `outDir`); returns the Markdown. */
+export function writeNexmarkReport(figures: BenchFigure[], meta: Meta, outDir: string): string {
+  const md = nexmarkMarkdown(figures, meta);
+  writeFileSync(join(outDir, 'nexmark-results.json'), JSON.stringify({ ...meta, figures }, null, 2) + '\n');
+  writeFileSync(join(outDir, 'NEXMARK.md'), md);
+  return md;
 }
 
 const rate = (x: number | undefined) => (x === undefined || !(x > 0) ? 'n/a' : Math.round(x).toLocaleString('en-US'));
@@ -21,7 +33,7 @@ export function nexmarkMarkdown(figures: BenchFigure[], meta: Meta): string {
   const lines = [
     '# Nexmark: Weir next to Flink on the same machine',
     '',
-    `Written by \`npm run bench:nexmark\` (bench/nexmark.ts) on ${meta.date}${meta.quick ? ' (`--quick`: a smoke test, not figures to quote)' : ''}.`,
+    `Written by \`${meta.command ?? 'npm run bench:nexmark'}\` (bench/nexmark.ts) on ${meta.date}${meta.quick ? ' (`--quick`: a smoke test, not figures to quote)' : ''}.`,
     '',
     `Machine: ${JSON.stringify(meta.machine)}${meta.loadAtStart !== undefined ? `; load average at the start ${meta.loadAtStart}` : ''}.`,
     '',
