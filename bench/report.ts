@@ -77,6 +77,7 @@ export function toMarkdown(figures: BenchFigure[], meta: Record<string, unknown>
     `Machine: ${JSON.stringify(meta.machine)}`,
     '',
     'Every ratio compares against a baseline measured in the same run, so a busy machine slows both sides.',
+    'Where the time goes, what changed it and the limits that are not ours: [docs/performance.md](../docs/performance.md).',
   ];
   const sections = [...new Set(figures.map((f) => f.section))];
   for (const section of sections) {
