@@ -47,6 +47,7 @@ export function nexmarkMarkdown(figures: BenchFigure[], meta: Meta): string {
     "  pays its start-up once per query but later queries find a warm JVM (in Flink's favour).",
     "- **steady state**: Weir in process from the task's `running` to `finishing`; Flink from every",
     '  vertex RUNNING to FINISHED (REST polls every 200 ms).',
+    '- How to read these runs, and where a profile should start: [docs/performance.md](../docs/performance.md).',
     '- Ratios are Weir over Flink, events per wall-clock second. Targets (issue 27): >= 3x on heap,',
     '  >= 1x on RocksDB. One run per cell; the machine is shared (2 cores, other work running), which',
     '  slows both engines, and the engines ran one after the other, not at once: expect ±30 % noise.',
