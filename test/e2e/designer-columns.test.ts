@@ -14,6 +14,7 @@ import {
   startServe,
   type ServeProcess,
 } from './support/serve.ts';
+import { viewportSettled } from './designer-helpers.ts';
 
 const skip = chromiumOrSkip();
 
@@ -33,6 +34,8 @@ describe('source columns sampled from the data', { skip }, () => {
     await page.goto(serve.url);
     await page.getByTestId('app-ready').waitFor({ timeout: 30_000 });
     await page.getByTestId('job-name').filter({ hasText: 'orders-per-user' }).waitFor({ timeout: 20_000 });
+    // The first click below must not land before the example's first fit moves its nodes.
+    await viewportSettled(page);
   });
   after(async () => {
     await browser?.close();

@@ -7,6 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import type { GeneratorSourceConfig, JobDocument, JobSettingsInput } from '../../engine/graph/types.ts';
+import { viewportSettled } from './designer-helpers.ts';
 
 type Doc = JobDocument & { settings: JobSettingsInput };
 
@@ -135,6 +136,8 @@ export async function openFile(page: Page, file: string, job: Doc = LIVE_JOB): P
   await page.waitForFunction((n) => document.querySelectorAll('.react-flow__node').length === n, job.nodes.length, {
     timeout: 20_000,
   });
+  // A click must not land before the opened job's first fit moves its nodes.
+  await viewportSettled(page);
 }
 
 export function attr(page: Page, testId: string, name: string): Promise<string | null> {

@@ -8,6 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { ensureRenderer, launchChromium, startServe, type ServeProcess } from './serve.ts';
+import { viewportSettled } from '../designer-helpers.ts';
 
 export interface ServedApp {
   page: Page;
@@ -49,7 +50,11 @@ export async function launchApp(opts: AppOptions = {}): Promise<OpenedApp> {
   if (opts.acceptDialogs) page.on('dialog', (d) => void d.accept());
   await page.goto(serve.url);
   await page.getByTestId('app-ready').waitFor({ timeout: 30_000 });
-  if (opts.example) await page.getByTestId('job-name').filter({ hasText: opts.example }).waitFor({ timeout: 30_000 });
+  if (opts.example) {
+    await page.getByTestId('job-name').filter({ hasText: opts.example }).waitFor({ timeout: 30_000 });
+    // A click must not land before the opened job's first fit moves its nodes.
+    await viewportSettled(page);
+  }
   return {
     serve,
     browser,
@@ -82,4 +87,5 @@ export async function openWorkspaceFile(page: Page, file: string, name: string):
   await page.getByTestId('doc-open').click();
   await page.getByTestId(`file-${file}`).click();
   await page.getByTestId('job-name').filter({ hasText: name }).waitFor();
+  await viewportSettled(page);
 }
