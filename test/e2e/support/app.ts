@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { ensureRenderer, launchChromium, startServe, type ServeProcess } from './serve.ts';
-import { viewportSettled } from '../designer-helpers.ts';
+import { viewportSettled } from './viewport.ts';
 
 export interface ServedApp {
   page: Page;
