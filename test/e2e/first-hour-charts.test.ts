@@ -14,6 +14,18 @@ import { waitStatus } from './live-support.ts';
 const skip = chromiumOrSkip();
 const CHARTS = ['chart-throughput', 'chart-lag', 'chart-backpressure', 'chart-cp-duration', 'chart-cp-size'];
 
+/**
+ * A chart out of view is not redrawn (TimeChart.tsx): scroll it into view and wait until it has
+ * drawn every point it holds, so its drawn x span and ticks describe the run's whole data.
+ */
+async function drawnInView(page: Page, id: string): Promise<void> {
+  await page.getByTestId(id).scrollIntoViewIfNeeded();
+  await page.waitForFunction((t) => {
+    const f = document.querySelector<HTMLElement>(`[data-testid="${t}"]`);
+    return !!f?.dataset.xSpan && f.dataset.drawnPoints === f.dataset.points;
+  }, id);
+}
+
 describe('the Metrics charts of a short, finished run', { skip }, () => {
   const app = servedApp();
   let page: Page;
@@ -42,10 +54,7 @@ describe('the Metrics charts of a short, finished run', { skip }, () => {
   it('the x axis spans the run, in seconds', async () => {
     for (const id of CHARTS) {
       const chart = page.getByTestId(id);
-      await page.waitForFunction(
-        (t) => document.querySelector(`[data-testid="${t}"]`)?.hasAttribute('data-x-span'),
-        id,
-      );
+      await drawnInView(page, id);
       const span = Number(await chart.getAttribute('data-x-span'));
       assert.ok(span >= 1 && span <= wall + 1, `${id}: the x axis spans ${span} s, the run took ${wall} s to finish`);
     }
@@ -54,6 +63,7 @@ describe('the Metrics charts of a short, finished run', { skip }, () => {
 
   it('no two value ticks of a chart read the same', async () => {
     for (const id of CHARTS) {
+      await drawnInView(page, id);
       const ticks = ((await page.getByTestId(id).getAttribute('data-y-ticks')) ?? '').split('|');
       assert.ok(ticks.length >= 2, `${id}: ticks ${ticks.join(', ')}`);
       assert.equal(new Set(ticks).size, ticks.length, `${id}: ${ticks.join(', ')}`);

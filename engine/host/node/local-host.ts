@@ -3,7 +3,8 @@
  * job runner and exporters. Electron's main process and `weir serve` each own one; transports
  * (memory, WebSocket, IPC) only carry its calls and events.
  *
- * It is a facade: runs live in the run registry (run-registry.ts), files in WorkspaceFiles, error
+ * It is a facade: the run methods in run-methods.ts (the runs themselves in the run registry,
+ * run-registry.ts), how a request's job is read in request-jobs.ts, files in WorkspaceFiles, error
  * mapping in host-errors.ts.
  *
  * Rules:
@@ -14,34 +15,29 @@
  *   `weir run` does: what validation refuses never runs.
  */
 import { existsSync } from 'node:fs';
-import { basename, dirname } from 'node:path';
+import { basename } from 'node:path';
 import type { AppCommand, EngineHost, HostEvent, HostInfo } from '../common/api.ts';
-import type { JobDocument } from '../../graph/types.ts';
 import { GENERATOR_COLUMNS } from '../../graph/check-columns.ts';
 import { inferFileColumns } from '../../connectors/sample-columns.ts';
-import { fileSampler } from '../../connectors/sampled-types.ts';
 import { testPostgresTable } from '../../connectors/postgres/test-connection.ts';
-import { readSinkCatalogs } from '../../connectors/postgres/sink-catalogs.ts';
-import type { SinkCatalogs } from '../../graph/check-sink-tables.ts';
 import { probeKafka } from '../../connectors/kafka-probe.ts';
 import type { TaskLauncher } from '../../runtime/job/api.ts';
 import { forkLauncher } from '../../runtime/job/launcher.ts';
 import { spareLauncher, type SpareLauncher } from '../../runtime/job/spare-launcher.ts';
-import { listRetainedCheckpoints } from '../../runtime/job/job-runner.ts';
 import { exportFlinkSql } from '../../export/flink-sql/index.ts';
 import { importFlinkSql } from '../../import/flink-sql/index.ts';
 import { exportJobJson } from '../../export/json/index.ts';
-import { applyRunOverrides, type RunOverrides } from '../../graph/run-overrides.ts';
 import { validateJob, summarizeJob } from '../../graph/validate.ts';
 import { HostError } from '../common/errors.ts';
 import { guard } from './host-errors.ts';
-import { summarizeProblems, validatedJob } from './validated-job.ts';
+import { summarizeProblems } from './validated-job.ts';
 import { RunRegistry } from './run-registry.ts';
+import { runMethods } from './run-methods.ts';
+import { requestJobs } from './request-jobs.ts';
 import { WorkspaceFiles } from './workspace-files.ts';
-import { confineCheckpoints, confineRun } from './run-confinement.ts';
 import { previewRun } from '../../runtime/preview/preview-run.ts';
 import { traceRecord } from '../../runtime/preview/trace-record.ts';
-import { checkJobEnv, envAllowance, envRefusal, type EnvAllowance } from './env-allowance.ts';
+import { envAllowance, envRefusal, type EnvAllowance } from './env-allowance.ts';
 import { materializeExample, readExampleIndex } from './examples.ts';
 import { checkGatewayAllowed } from './flink-gateway-allow.ts';
 import { FlinkRuns } from './flink-runs.ts';
@@ -124,47 +120,8 @@ export function createLocalHost(opts: LocalHostOptions): LocalHost {
   const flinkRuns = new FlinkRuns({ emit, interval: opts.eventInterval });
   const settings = opts.settings ?? memorySettingsStore();
 
-  /** `sampled`: also type undeclared file sources from their data (only once their paths are confined). */
-  function validated(input: unknown, baseDir: string, sampled = false, sinkCatalogs?: SinkCatalogs) {
-    return validatedJob(input, { baseDir, sinkCatalogs, ...(sampled ? { sampled: fileSampler(baseDir) } : {}) });
-  }
-
-  /** A run writes outputs and checkpoints beside its job, so its job must sit where we may write. */
-  async function baseDirFor(path: string | undefined, mode: 'read' | 'write'): Promise<string> {
-    return path ? dirname(await files.resolve(path, mode)) : files.workspace;
-  }
-
-  /** The job file's real path (null: the unsaved document), the key of its granted folders. */
-  async function documentOf(path: string | undefined): Promise<string | null> {
-    return path ? files.resolve(path, 'write') : null;
-  }
-
-  /** The PostgreSQL sinks' tables, read with only the environment variables the user allowed. */
-  function sinkCatalogsOf(input: unknown): Promise<SinkCatalogs> {
-    return readSinkCatalogs(input, { envRefusal: (name) => envRefusal(name, allowEnv) });
-  }
-
-  /**
-   * A job as a run (here or on Flink) takes it: overrides applied, validated, its paths confined.
-   * `checkSinkTables`: also check the sinks' columns against their tables (a run here writes them).
-   */
-  async function runnableJob(
-    input: JobDocument,
-    path: string | undefined,
-    overrides: RunOverrides,
-    checkSinkTables = false,
-  ) {
-    const baseDir = await baseDirFor(path, 'write');
-    const granted = await files.foldersFor(await documentOf(path));
-    const overridden = applyRunOverrides(input, overrides);
-    const valid = validated(overridden, baseDir).job;
-    const job = await confineRun({ ...valid, baseDir }, files, baseDir, granted);
-    // The files are the run's now: a misspelled or mistyped column of a source that had no data
-    // at design time fails here, at the start, instead of writing NULLs.
-    validated(overridden, baseDir, true, checkSinkTables ? await sinkCatalogsOf(overridden) : undefined);
-    checkJobEnv(job, allowEnv);
-    return { job, baseDir, granted };
-  }
+  const jobs = requestJobs(files, allowEnv);
+  const { validated, baseDirFor, documentOf, sinkCatalogsOf, runnableJob } = jobs;
 
   const host: LocalHost = {
     files,
@@ -182,66 +139,7 @@ export function createLocalHost(opts: LocalHostOptions): LocalHost {
         };
       }),
 
-    run: (req) =>
-      guard(async () => {
-        const { job, baseDir, granted } = await runnableJob(
-          req.job,
-          req.path,
-          { parallelism: req.parallelism, stateBackend: req.stateBackend, checkpointing: req.checkpointing },
-          true,
-        );
-        let from: string | undefined;
-        if (req.restoreFrom && req.restoreFrom !== 'latest') {
-          // A job's checkpoints live under its own folder, which may be a granted one outside the workspace.
-          from = await files.resolve(req.restoreFrom, 'read', {
-            base: baseDir,
-            extraRoot: baseDir,
-            extraRoots: granted,
-          });
-        }
-        return runs.start({
-          job,
-          resume: req.restoreFrom === 'latest',
-          from,
-          clearOutput: req.clearOutput,
-          allowNonRestoredState: req.allowNonRestoredState,
-          ...(req.path !== undefined ? { document: req.path } : {}),
-        });
-      }),
-
-    stop: ({ runId, savepoint }) => guard(() => runs.active(runId).stop({ savepoint })),
-    triggerSavepoint: ({ runId }) => guard(() => runs.active(runId).triggerSavepoint()),
-    killTaskProcess: ({ runId }) =>
-      guard(async () => {
-        runs.active(runId).killTaskProcess();
-      }),
-    sampleEdge: ({ runId, from, fromPort, to, on }) =>
-      guard(async () => {
-        const r = runs.get(runId);
-        const port = fromPort ?? 'out';
-        if (
-          to !== undefined &&
-          !r.job.edges.some((e) => e.from === from && e.to === to && (e.fromPort ?? 'out') === port)
-        ) {
-          throw new HostError(
-            'invalid_request',
-            `to: job '${r.job.name}' has no edge ${from}${port === 'out' ? '' : `.${port}`} -> ${to}`,
-          );
-        }
-        const handle = on ? runs.active(runId) : r.handle;
-        handle?.sampleEdge({ nodeId: from, port, on });
-        return { target: `edge:${from}.${port}` };
-      }),
-    listRuns: () => guard(async () => runs.list()),
-    checkpointHistory: ({ runId }) => guard(async () => runs.get(runId).handle?.checkpointHistory() ?? []),
-
-    listCheckpoints: ({ job, path }) =>
-      guard(async () => {
-        const baseDir = await baseDirFor(path, 'read');
-        const granted = await files.foldersFor(path ? await files.resolve(path, 'read') : null);
-        const v = validated(job, baseDir).job;
-        return listRetainedCheckpoints(await confineCheckpoints({ ...v, baseDir }, files, baseDir, granted));
-      }),
+    ...runMethods(files, jobs, runs),
 
     exportJob: ({ job, format, path, flinkVersion, pathPrefix }) =>
       guard(async () => {

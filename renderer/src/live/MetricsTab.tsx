@@ -4,7 +4,9 @@
  * duration and size over time. Numbers come from metricsStore (latest tick) and historyStore.
  */
 import { useMemo } from 'react';
+import { useShallow } from 'zustand/react/shallow';
 import type { JobNode } from '../../../engine/graph/types.ts';
+import type { CheckpointStats } from '../../../engine/contracts/checkpoint.ts';
 import { useDoc } from '../state.ts';
 import { useMetrics } from '../stores/metricsStore.ts';
 import { useHistory } from '../stores/historyStore.ts';
@@ -79,13 +81,19 @@ function runSpan(startedAt: number | null, ...series: ReadonlyArray<readonly num
   return [start, Math.max(end, start + 1)];
 }
 
+const completed = (c: CheckpointStats) => c.status === 'completed' && c.duration !== null;
+
 export function MetricsTab() {
   const nodes = useDoc((s) => s.job.nodes);
   const time = useHistory((s) => s.time);
   const byNode = useHistory((s) => s.byNode);
-  const checkpoints = useLive((s) => s.checkpoints);
+  // Selected shallowly, so a tick that adds no operator and no completed checkpoint keeps the
+  // series, the checkpoint points and the x range as they were, and charts with unchanged data
+  // are not redrawn.
+  const ids = useHistory(useShallow((s) => [...s.byNode.keys()]));
+  const done = useLive(useShallow((s) => s.checkpoints.filter(completed)));
   const startedAt = useRun((s) => s.startedAt);
-  const shown = useMemo(() => nodes.filter((n) => byNode.has(n.id)), [nodes, byNode]);
+  const shown = useMemo(() => nodes.filter((n) => ids.includes(n.id)), [nodes, ids]);
   const series: ChartSeries[] = useMemo(
     () => shown.map((n) => ({ label: n.name || n.id, color: nodeColor(nodes, n) })),
     [shown, nodes],
@@ -101,15 +109,16 @@ export function MetricsTab() {
   );
   const lag = useMemo(() => shown.map((n) => byNode.get(n.id)!.lag), [shown, byNode]);
   const bp = useMemo(() => shown.map((n) => byNode.get(n.id)!.backPressure), [shown, byNode]);
-  const cp = useMemo(() => {
-    const done = checkpoints.filter((c) => c.status === 'completed' && c.duration !== null);
-    return {
+  const cp = useMemo(
+    () => ({
       time: done.map((c) => c.triggerTime / 1000),
       duration: done.map((c) => c.duration ?? 0),
       size: done.map((c) => c.checkpointedBytes),
-    };
-  }, [checkpoints]);
-  const xRange = useMemo(() => runSpan(startedAt, time, cp.time), [startedAt, time, cp.time]);
+    }),
+    [done],
+  );
+  const [x0, x1] = runSpan(startedAt, time, cp.time);
+  const xRange = useMemo(() => [x0, x1] as const, [x0, x1]);
   return (
     <div className="mtab">
       <div className="mtab__table">

@@ -121,17 +121,16 @@ export function buildIndex(byNode: ReadonlyMap<string, readonly OperatorMetrics[
       if (m.maxEventTime !== null && (newest === null || m.maxEventTime > newest)) newest = m.maxEventTime;
   }
   const nodes = new Map<string, NodeLive>();
-  // Channels are named by their sender: `node#subtask`, or `node` alone for a one-to-one edge.
   const idleSenders = new Map<string, Set<string>>();
   for (const subs of byNode.values()) {
     for (const m of subs) {
       for (const c of m.inputWatermarks) {
         if (!c.idle) continue;
-        const hash = c.channel.lastIndexOf('#');
-        const sender = hash > 0 ? c.channel.slice(0, hash) : c.channel;
+        const sender = senderOf(c.channel);
         let set = idleSenders.get(sender);
         if (!set) idleSenders.set(sender, (set = new Set()));
-        set.add(hash > 0 ? c.channel.slice(hash + 1) : String(m.subtask));
+        // `node#subtask` names the sending subtask; a one-to-one edge's sender is our own subtask.
+        set.add(sender.length < c.channel.length ? c.channel.slice(sender.length + 1) : String(m.subtask));
       }
     }
   }
