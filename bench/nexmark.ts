@@ -16,7 +16,8 @@
  * - whole process: `weir run JOB` from spawn to exit, against Flink's JVM and MiniCluster start
  *   plus the script from planning to its job's end (flink-scripts.ts);
  * - steady state: Weir in process from the task's `running` to `finishing` (nexmark-run.ts),
- *   against Flink from every vertex RUNNING to the job FINISHED.
+ *   against Flink from its last subtask RUNNING to its last FINISHED (the JobManager's
+ *   timestamps, flink-scripts.ts).
  * One run each (a Flink JVM per backend runs every query's script in turn); the expensive queries
  * run on fewer events so the section takes minutes, not hours.
  */
@@ -221,7 +222,8 @@ export async function run(opts: NexmarkBenchOptions): Promise<BenchFigure[]> {
           'steady state',
           rate(j.events, weirSteadyMs),
           rate(j.events, flinkSteadyMs),
-          `Weir running to finishing ${secs(weirSteadyMs)}, Flink all vertices RUNNING to FINISHED ${secs(flinkSteadyMs)}`,
+          `Weir running to finishing ${secs(weirSteadyMs)}, Flink all subtasks RUNNING to FINISHED ${secs(flinkSteadyMs)}` +
+            (f?.steadyFrom === 'polls' ? ' (from 200 ms polls: rough)' : ''),
           weirProblem + flinkNote,
         ),
       );
