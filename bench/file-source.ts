@@ -6,12 +6,16 @@
  * round, alternating, and the figures are medians, so a busy machine slows every side alike.
  * The three must agree on the result (rows and total cents) or the section fails.
  *
+ * The engine's figures are in process, from the task's `running` to `finishing`; the same job also
+ * runs as a whole `weir run` process, spawn to exit (bench/weir-process.ts), which is what a user
+ * waits for: start-up, planning, the task process's fork and teardown included.
+ *
  * The engine also runs at parallelism 2, where two source subtasks read the file's byte-range
  * splits (engine/connectors/file-splits.ts), next to DuckDB's threads (2 on this machine).
  *
  * Run alone: `node --import tsx bench/file-source.ts [--quick]`.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,11 +24,12 @@ import { validateJob } from '../engine/graph/validate.ts';
 import { runEngine } from './engine-run.ts';
 import { MIN_AMOUNT, WINDOW_MS, duckdbJob, handJsonLoop, type PeerResult } from './file-source-baselines.ts';
 import { ORDERS_JITTER, writeOrders } from './orders-data.ts';
+import { weirRunMs } from './weir-process.ts';
 import { median, type BenchFigure, type BenchOptions } from './report.ts';
 
 const SECTION = 'File source';
 
-export function ordersJob(o: {
+interface OrdersJobOptions {
   input: string;
   outDir: string;
   baseDir: string;
@@ -32,8 +37,17 @@ export function ordersJob(o: {
   checkpointInterval: number | null;
   /** 1 unless given; at 2 the file's splits (8 MiB each) are read by two source subtasks. */
   parallelism?: number;
-}): NormalizedJob {
-  const doc = {
+}
+
+export function ordersJob(o: OrdersJobOptions): NormalizedJob {
+  const v = validateJob(ordersDocument(o), { baseDir: o.baseDir });
+  if (!v.ok) throw new Error(v.problems.map((p) => `${p.path}: ${p.message}`).join('\n'));
+  return v.job;
+}
+
+/** The job as a user writes it (`weir run` reads this from a file). */
+function ordersDocument(o: OrdersJobOptions) {
+  return {
     format: 'weir.job/v1',
     name: 'bench-file-source',
     settings: {
@@ -70,9 +84,6 @@ export function ordersJob(o: {
       { from: 'w', to: 'out' },
     ],
   };
-  const v = validateJob(doc, { baseDir: o.baseDir });
-  if (!v.ok) throw new Error(v.problems.map((p) => `${p.path}: ${p.message}`).join('\n'));
-  return v.job;
 }
 
 /** Rows and total cents of every committed JSON line under `dir` (hidden files are in-progress parts). */
@@ -95,6 +106,19 @@ function sinkChecksum(dir: string): { rows: number; cents: number } {
     }
   }
   return { rows, cents };
+}
+
+/** The same job as a whole `weir run` process, from spawn to exit (what a user waits for). */
+function wholeRound(dir: string, input: string, tag: string, checkpointInterval: number | null): PeerResult {
+  const outDir = `out-${tag}`;
+  const backend = checkpointInterval ? 'fs' : 'memory';
+  const jobFile = join(dir, `${tag}.job.json`);
+  writeFileSync(jobFile, JSON.stringify(ordersDocument({ input, outDir, baseDir: dir, backend, checkpointInterval })));
+  const ms = weirRunMs(jobFile, dir);
+  const sum = sinkChecksum(join(dir, outDir));
+  rmSync(join(dir, outDir), { recursive: true, force: true });
+  rmSync(join(dir, 'checkpoints'), { recursive: true, force: true });
+  return { ms, ...sum };
 }
 
 async function engineRound(
@@ -122,6 +146,8 @@ export async function run(opts: BenchOptions): Promise<BenchFigure[]> {
     engine: [] as number[],
     engine2: [] as number[],
     ckpt: [] as number[],
+    whole: [] as number[],
+    wholeCkpt: [] as number[],
     duck: [] as number[],
   };
   let checkpoints = 0,
@@ -131,8 +157,10 @@ export async function run(opts: BenchOptions): Promise<BenchFigure[]> {
     const engine = await engineRound(opts.dir, input, `plain-${round}`, null);
     const ckpt = await engineRound(opts.dir, input, `ckpt-${round}`, 150);
     const engine2 = await engineRound(opts.dir, input, `p2-${round}`, null, 2);
+    const whole = wholeRound(opts.dir, input, `whole-${round}`, null);
+    const wholeCkpt = wholeRound(opts.dir, input, `whole-ckpt-${round}`, 150);
     const duck = await duckdbJob(input, join(opts.dir, 'duck.jsonl'));
-    for (const [name, r] of Object.entries({ engine, ckpt, engine2, duck }))
+    for (const [name, r] of Object.entries({ engine, ckpt, engine2, whole, wholeCkpt, duck }))
       if (r.rows !== hand.rows || r.cents !== hand.cents)
         throw new Error(
           `file-source bench: ${name} gave ${r.rows} rows / ${r.cents} cents, the hand loop ${hand.rows} / ${hand.cents}`,
@@ -141,6 +169,8 @@ export async function run(opts: BenchOptions): Promise<BenchFigure[]> {
     t.engine.push(engine.ms);
     t.engine2.push(engine2.ms);
     t.ckpt.push(ckpt.ms);
+    t.whole.push(whole.ms);
+    t.wholeCkpt.push(wholeCkpt.ms);
     t.duck.push(duck.ms);
     checkpoints = Math.max(checkpoints, ckpt.checkpoints);
     threads = duck.threads;
@@ -153,6 +183,8 @@ export async function run(opts: BenchOptions): Promise<BenchFigure[]> {
   const plain = rate(median(t.engine));
   const withCkpt = rate(median(t.ckpt));
   const parallel = rate(median(t.engine2));
+  const whole = rate(median(t.whole));
+  const wholeCkpt = rate(median(t.wholeCkpt));
   return [
     {
       section: SECTION,
@@ -176,6 +208,25 @@ export async function run(opts: BenchOptions): Promise<BenchFigure[]> {
       met: withCkpt / hand.value >= 0.5,
       samples: rates(t.ckpt),
       note: `${checkpoints} checkpoints`,
+    },
+    {
+      section: SECTION,
+      name: 'whole `weir run` process, spawn to exit, heap state, no checkpoints',
+      value: whole,
+      unit: 'events/s',
+      baseline: hand,
+      ratio: whole / hand.value,
+      samples: rates(t.whole),
+      note: 'start-up, planning, the task process and teardown included',
+    },
+    {
+      section: SECTION,
+      name: 'whole `weir run` process, fs state, checkpoints every 150 ms',
+      value: wholeCkpt,
+      unit: 'events/s',
+      baseline: hand,
+      ratio: wholeCkpt / hand.value,
+      samples: rates(t.wholeCkpt),
     },
     {
       section: SECTION,

@@ -6,9 +6,11 @@
  * - `startMs`: from spawning `java` to the runner's `started` (JVM start and MiniCluster up);
  * - per script, `scriptMs`: from its `script` to its `scriptEnd` event (planning, submission,
  *   deployment, the run, the end): with `startMs`, what a whole process of this one script costs;
- * - per script, `steadyMs`: from the first progress poll that shows every vertex RUNNING to the
- *   first that shows the job FINISHED (the runner polls the REST API every 200 ms), the Flink
- *   counterpart of Weir's `running` -> `finishing` (bench/nexmark-run.ts).
+ * - per script, `steadyMs`: from the last subtask entering RUNNING to the last one FINISHED, by
+ *   the timestamps Flink's JobManager records per subtask (the runner's `finished` event,
+ *   `runningMs`), the Flink counterpart of Weir's `running` -> `finishing` (bench/nexmark-run.ts).
+ *   Without them (an older runner jar), from the first progress poll that shows every vertex
+ *   RUNNING to the first that shows the job FINISHED: polls 200 ms apart, so only roughly.
  *
  * One JVM for many scripts: a JVM per script would add ~10-20 s of start-up per query on a loaded
  * 2-core machine. The price is that later scripts find a warm JVM (the planner's classes loaded
@@ -20,8 +22,10 @@ export interface FlinkScriptTiming {
   ok: boolean;
   error?: string;
   scriptMs: number;
-  /** Null when the polls never saw the job both running and finished (too short a run). */
+  /** Null when neither the timestamps nor the polls saw the job both running and finished. */
   steadyMs: number | null;
+  /** How steadyMs was measured. */
+  steadyFrom?: 'timestamps' | 'polls';
 }
 
 export interface FlinkScriptsRun {
@@ -45,6 +49,7 @@ export async function runFlinkScripts(
   let scriptAt = 0;
   let runningAt: number | null = null;
   let finishedAt: number | null = null;
+  let exactRunningMs: number | null = null;
   const handle = startFlinkRunner(
     {
       line,
@@ -58,17 +63,24 @@ export async function runFlinkScripts(
         } else if (e.event === 'script') {
           current = e.index;
           scriptAt = now;
-          runningAt = finishedAt = null;
+          runningAt = finishedAt = exactRunningMs = null;
         } else if (e.event === 'progress' || e.event === 'finished') {
+          if (e.event === 'finished' && typeof e.runningMs === 'number') exactRunningMs = e.runningMs;
           const allRunning = e.vertices.length > 0 && e.vertices.every((v) => v.status === 'RUNNING');
           if (runningAt === null && allRunning) runningAt = now;
           if (finishedAt === null && e.state === 'FINISHED') finishedAt = now;
         } else if (e.event === 'scriptEnd' && current >= 0) {
+          const polled = runningAt !== null && finishedAt !== null ? finishedAt - runningAt : null;
           timings[current] = {
             ok: e.ok,
             ...(e.error ? { error: e.error } : {}),
             scriptMs: now - scriptAt,
-            steadyMs: runningAt !== null && finishedAt !== null ? finishedAt - runningAt : null,
+            steadyMs: exactRunningMs ?? polled,
+            ...(exactRunningMs !== null
+              ? { steadyFrom: 'timestamps' }
+              : polled !== null
+                ? { steadyFrom: 'polls' }
+                : {}),
           };
           log(
             `  flink ${scripts[current]}: ${e.ok ? 'ok' : `failed: ${e.error}`} in ${((now - scriptAt) / 1000).toFixed(1)} s`,

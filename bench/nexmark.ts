@@ -16,15 +16,14 @@
  * - whole process: `weir run JOB` from spawn to exit, against Flink's JVM and MiniCluster start
  *   plus the script from planning to its job's end (flink-scripts.ts);
  * - steady state: Weir in process from the task's `running` to `finishing` (nexmark-run.ts),
- *   against Flink from every vertex RUNNING to the job FINISHED.
+ *   against Flink from its last subtask RUNNING to its last FINISHED (the JobManager's
+ *   timestamps, flink-scripts.ts).
  * One run each (a Flink JVM per backend runs every query's script in turn); the expensive queries
  * run on fewer events so the section takes minutes, not hours.
  */
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { writeNexmarkFiles } from '../engine/connectors/nexmark/nexmark-files.ts';
 import { nexmarkParams } from '../engine/connectors/nexmark/nexmark-generator.ts';
 import { exportFlinkSql } from '../engine/export/flink-sql/index.ts';
@@ -34,10 +33,10 @@ import { validateJob } from '../engine/graph/validate.ts';
 import { runFlinkScripts, type FlinkScriptsRun } from './flink-scripts.ts';
 import { NEXMARK_EXAMPLES, blackholeSinks, fileSourcedDocument } from './nexmark-file-jobs.ts';
 import { timedRun } from './nexmark-run.ts';
+import { weirRunMs } from './weir-process.ts';
 import type { BenchFigure, BenchOptions } from './report.ts';
 
 const SECTION = 'Nexmark vs Flink';
-const BIN = fileURLToPath(new URL('../bin/weir.mjs', import.meta.url));
 
 export interface NexmarkBenchOptions extends BenchOptions {
   /** Events of every query (default: 250,000, or 50,000 for the SLOW ones; 30,000 with --quick). */
@@ -130,14 +129,6 @@ function prepare(
 }
 
 /** `weir run JOB --quiet` from spawn to exit, ms. */
-function weirWholeProcess(jobFile: string, cwd: string): number {
-  const t = performance.now();
-  const r = spawnSync(process.execPath, [BIN, 'run', '--quiet', jobFile], { cwd, encoding: 'utf8' });
-  const ms = performance.now() - t;
-  if (r.status !== 0) throw new Error(`weir run exited ${r.status}: ${r.stderr.trim().split('\n').pop()}`);
-  return ms;
-}
-
 const rate = (events: number, ms: number | null) => (ms === null || !(ms > 0) ? NaN : events / (ms / 1000));
 const k = (x: number) => (Number.isFinite(x) ? `${Math.round(x).toLocaleString('en-US')}/s` : 'n/a');
 
@@ -200,7 +191,7 @@ export async function run(opts: NexmarkBenchOptions): Promise<BenchFigure[]> {
       let weirSteadyMs: number | null = null;
       let weirProblem = '';
       try {
-        weirWholeMs = weirWholeProcess(j.jobFile, opts.dir);
+        weirWholeMs = weirRunMs(j.jobFile, opts.dir);
         weirSteadyMs = (await timedRun(j.job)).wallMs;
       } catch (e) {
         weirProblem = `; Weir failed: ${(e as Error).message}`;
@@ -221,7 +212,8 @@ export async function run(opts: NexmarkBenchOptions): Promise<BenchFigure[]> {
           'steady state',
           rate(j.events, weirSteadyMs),
           rate(j.events, flinkSteadyMs),
-          `Weir running to finishing ${secs(weirSteadyMs)}, Flink all vertices RUNNING to FINISHED ${secs(flinkSteadyMs)}`,
+          `Weir running to finishing ${secs(weirSteadyMs)}, Flink all subtasks RUNNING to FINISHED ${secs(flinkSteadyMs)}` +
+            (f?.steadyFrom === 'polls' ? ' (from 200 ms polls: rough)' : ''),
           weirProblem + flinkNote,
         ),
       );

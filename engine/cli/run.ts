@@ -80,6 +80,12 @@ export async function runCommand(argv: string[], io: CliIO = processIO, faults?:
   const job = loaded.job;
 
   const quiet = !!args.values.quiet;
+  // validate prints these too: a run that starts anyway should not hide why its results may surprise.
+  if (!quiet)
+    printProblems(
+      io,
+      loaded.problems.filter((p) => p.severity === 'warning'),
+    );
   const progress = new ProgressPrinter(job, io, { quiet, tty: !!process.stderr.isTTY });
   let handle: JobHandle;
   try {

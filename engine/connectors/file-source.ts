@@ -7,7 +7,8 @@
  * Bounded by default; `follow: true` tails the files (and picks up new files in a folder), through
  * truncation and replacement like `tail -F` (file-rotation.ts).
  * JSON Lines rows carry only the columns the job reads when the runtime names them (`columns`):
- * engine/connectors/jsonl-projection.ts decodes those from the bytes, other lines take JSON.parse.
+ * engine/connectors/jsonl-projection.ts decodes those from the bytes, other lines take JSON.parse
+ * (file-source-rows.ts).
  */
 import { openSync, readSync, closeSync, statSync, fstatSync } from 'node:fs';
 import { basename } from 'node:path';
@@ -23,7 +24,7 @@ import {
   type FileSourcePositions,
 } from './file-positions.ts';
 import { BadRecordError, type SourceContext, type SourceReader, type SourceReadResult } from '../contracts/source.ts';
-import { eventTimeInRange, MAX_EVENT_TIME, parseEventTime } from './formats/event-time.ts';
+import { eventTimeOf, jsonLineRow } from './file-source-rows.ts';
 import { parseCsvLine } from './formats/csv.ts';
 import { csvRow, readCsvHeader } from './file-source-csv.ts';
 import { JsonlProjector } from './jsonl-projection.ts';
@@ -337,7 +338,7 @@ export class FileSourceReader implements SourceReader {
     if (row === null) return false;
     pos.offset += nl + 1 - start;
     pos.line++;
-    const t = this.eventTime(row);
+    const t = eventTimeOf(this.field, row);
     if (typeof t === 'string') {
       const text = this.buf.toString('utf8', start, end);
       this.bad(file, text, t);
@@ -362,29 +363,14 @@ export class FileSourceReader implements SourceReader {
       row = csvRow(text, this.header, this.cfg.columns);
       if (row === null) return this.bad(file, text, `expected ${this.header.length} CSV fields`);
     } else {
-      try {
-        const v = JSON.parse(text);
-        row = v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Row) : null;
-      } catch (e) {
-        return this.bad(file, text, `invalid JSON (${(e as Error).message})`);
-      }
-      if (row === null) return this.bad(file, text, 'expected a JSON object');
-      if (this.projector !== null && !this.allColumns) row = this.projector.project(row);
+      const parsed = jsonLineRow(text);
+      if (typeof parsed === 'string') return this.bad(file, text, parsed);
+      row = this.projector !== null && !this.allColumns ? this.projector.project(parsed) : parsed;
     }
-    const t = this.eventTime(row);
+    const t = eventTimeOf(this.field, row);
     if (typeof t === 'string') return this.bad(file, text, t);
     rows.push(row);
     ts.push(t);
-  }
-
-  /** The row's event time (NaN without an event-time field), or why the row is a bad record. */
-  private eventTime(row: Row): number | string {
-    if (this.field === undefined) return NaN;
-    const t = parseEventTime(row[this.field]);
-    if (Number.isNaN(t)) return `field '${this.field}' is not a timestamp (epoch ms or ISO-8601)`;
-    if (!eventTimeInRange(t))
-      return `field '${this.field}' = ${t} is outside the representable event-time range (±${MAX_EVENT_TIME} ms)`;
-    return t;
   }
 
   /** The line just consumed (`text`, of the current split) as a bad record. */

@@ -41,6 +41,8 @@ export type FlinkRunnerEvent =
       vertices: FlinkVertex[];
       checkpoints: number;
       durationMs: number;
+      /** From the last subtask RUNNING to the last FINISHED, by the JobManager's timestamps (FINISHED jobs only). */
+      runningMs?: number;
     }
   | { event: 'row'; kind: string; values: Array<string | null> }
   | { event: 'stdout'; line: string }

@@ -11,7 +11,7 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writ
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { importFlinkSql } from '../../engine/import/flink-sql/index.ts';
-import { startFlinkRunner, type FlinkLine } from '../../engine/flink/runner-process.ts';
+import { startFlinkRunner, type FlinkLine, type FlinkRunnerEvent } from '../../engine/flink/runner-process.ts';
 import { runJobInProcess, type InProcessRun } from '../support/harness/run-in-process.ts';
 import { foldUpserts, normalizeRows } from '../flink-parity/rows.ts';
 import { readFlinkSink } from './parity-cases.ts';
@@ -72,6 +72,7 @@ export function nexmarkOnFlink(line: FlinkLine, knownDifferences: Record<string,
     const root = mkdtempSync(join(tmpdir(), 'weir-nexmark-flink-'));
     const runs: QueryRun[] = [];
     const ends = new Map<string, { ok: boolean; error?: string }>();
+    let finishedJobs: FlinkRunnerEvent[] = [];
 
     before(async () => {
       const classpath = buildRunner(line);
@@ -108,6 +109,16 @@ export function nexmarkOnFlink(line: FlinkLine, knownDifferences: Record<string,
         classpath,
       ).result;
       for (const e of flink.events) if (e.event === 'scriptEnd') ends.set(e.file, { ok: e.ok, error: e.error });
+      finishedJobs = flink.events.filter((e) => e.event === 'finished' && e.state === 'FINISHED');
+    });
+
+    it("every finished job says how long all its subtasks ran (Flink's steady state in the bench)", () => {
+      assert.ok(finishedJobs.length > 0, 'Flink finished some jobs');
+      for (const e of finishedJobs) {
+        if (e.event !== 'finished') continue;
+        assert.equal(typeof e.runningMs, 'number', `job ${e.jobId} has runningMs`);
+        assert.ok(e.runningMs! >= 0 && e.runningMs! <= e.durationMs, `0 <= ${e.runningMs} <= ${e.durationMs}`);
+      }
     });
 
     after(() => rmSync(root, { recursive: true, force: true }));

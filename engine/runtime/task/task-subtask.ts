@@ -6,45 +6,21 @@
  * host (inject barrier n, notify checkpoint complete) are posted as mail and run by the loop between
  * two batches, so no operator method is ever called concurrently with another.
  */
-import type {
-  CheckpointAck,
-  CheckpointBarrier,
-  SubtaskCheckpointStats,
-  SubtaskStateSnapshot,
-} from '../../contracts/checkpoint.ts';
-import type { KeyedStateSnapshot } from '../../contracts/keyed-state.ts';
+import type { CheckpointAck, CheckpointBarrier, SubtaskCheckpointStats } from '../../contracts/checkpoint.ts';
 import type { OperatorSnapshot } from '../../contracts/operator.ts';
 import type { InputGate } from './channel.ts';
 import type { OperatorChain } from './task-chain.ts';
 import type { TaskOutput } from './task-output.ts';
 import type { SourceReader } from '../../contracts/source.ts';
-import type { WrappedOperatorState } from '../common/state-assignment.ts';
 import { WatermarkValve } from '../../time/watermark-valve.ts';
 import { BoundedOutOfOrdernessWatermarks, IdlenessTimer } from '../../time/watermark-generator.ts';
 import { BarrierAligner } from './barrier-aligner.ts';
 import type { EdgeTap } from './edge-sampler.ts';
 import { splitByPort } from './source-ports.ts';
+import { completeSnapshot } from './subtask-snapshot.ts';
+import { yieldDue, yieldToEventLoop } from './event-loop-turns.ts';
 
 export const SOURCE_BATCH = 1024;
-
-/**
- * Everything in the task process runs on one event loop, and a busy pipeline resolves promise after
- * promise without ever reaching the I/O phase, which would starve host messages (barrier triggers,
- * notify, close) and timers (metrics). So the loops give the event loop a turn every YIELD_MS.
- */
-const YIELD_MS = 10;
-let lastYield = Date.now();
-function yieldDue(): boolean {
-  return Date.now() - lastYield >= YIELD_MS;
-}
-function yieldToEventLoop(): Promise<void> {
-  return new Promise<void>((resolve) =>
-    setImmediate(() => {
-      lastYield = Date.now();
-      resolve();
-    }),
-  );
-}
 
 export interface SubtaskEnv {
   exactlyOnce: boolean;
@@ -75,14 +51,6 @@ export interface SourceRuntime {
   finalBarrierDone: boolean;
   /** Edge-sample tap of the source's output (null = off). */
   tap: EdgeTap | null;
-}
-
-/** JSON has no infinities: watermarks are stored as finite numbers or null (= -Infinity). */
-export function encodeWatermark(w: number): number | null {
-  return w === -Infinity ? null : w === Infinity ? Number.MAX_VALUE : w;
-}
-export function decodeWatermark(w: number | null | undefined): number {
-  return w === null || w === undefined ? -Infinity : w === Number.MAX_VALUE ? Infinity : w;
 }
 
 export class TaskSubtask {
@@ -413,83 +381,16 @@ export class TaskSubtask {
     }
     if (!this.finished) this.output.broadcast({ kind: 'barrier', barrier: b });
     const syncDuration = Date.now() - t0;
-    const wms = links.map((l) => l.inputWatermark);
-    void this.completeAsync(b, snaps, wms, source, { startDelay, alignment, syncDuration });
+    const operators = links.map((l, i) => ({ nodeId: l.nodeId, snapshot: snaps[i], watermark: l.inputWatermark }));
+    void completeSnapshot(
+      { barrier: b, operators, source, timing: { startDelay, alignment, syncDuration } },
+      {
+        subtask: this.subtask,
+        parallelism: this.parallelism,
+        memoryStateLimit: this.env.memoryStateLimit,
+        ack: (a) => this.env.ack(a),
+        decline: (id, reason, stats) => this.env.decline(id, reason, stats),
+      },
+    );
   }
-
-  private async completeAsync(
-    b: CheckpointBarrier,
-    snaps: OperatorSnapshot[],
-    wms: number[],
-    source: { nodeId: string; state: unknown; watermark: number } | null,
-    t: { startDelay: number; alignment: number; syncDuration: number },
-  ): Promise<void> {
-    const ta = Date.now();
-    try {
-      const keyed: Array<KeyedStateSnapshot | undefined> = await Promise.all(
-        // eslint-disable-next-line @typescript-eslint/await-thenable -- a mix of promises and undefined (stateless operators)
-        snaps.map((s) => (s.keyed ? s.keyed() : undefined)),
-      );
-      const asyncDuration = Date.now() - ta;
-      const states: SubtaskStateSnapshot[] = [];
-      const stats: SubtaskCheckpointStats[] = [];
-      const add = (operatorId: string, op: WrappedOperatorState, k: KeyedStateSnapshot | undefined) => {
-        const opBytes = Buffer.byteLength(JSON.stringify(op) ?? '');
-        const checkpointedBytes = (k?.checkpointedBytes ?? 0) + opBytes;
-        const fullBytes = (k?.fullBytes ?? 0) + opBytes;
-        const limit = this.env.memoryStateLimit;
-        const stat: SubtaskCheckpointStats = {
-          operatorId,
-          subtask: this.subtask,
-          startDelay: t.startDelay,
-          alignmentDuration: t.alignment,
-          syncDuration: t.syncDuration,
-          asyncDuration,
-          checkpointedBytes,
-          fullBytes,
-        };
-        if (limit !== null && fullBytes > limit) {
-          stats.push({ ...stat, limitBytes: limit });
-          throw new SnapshotDeclined(
-            `operator '${operatorId}' subtask ${this.subtask}: snapshot of ${fullBytes} bytes (${fmtBytes(fullBytes)}) exceeds ` +
-              `the memory state backend's limit of ${limit} bytes (${fmtBytes(limit)}, memoryStateLimit); use the 'fs' or 'rocksdb' ` +
-              `state backend for larger state`,
-            stats,
-          );
-        }
-        const st: SubtaskStateSnapshot = {
-          operatorId,
-          subtask: this.subtask,
-          parallelism: this.parallelism,
-          operator: op,
-        };
-        if (k) st.keyed = k;
-        states.push(st);
-        stats.push(stat);
-      };
-      if (source) add(source.nodeId, { state: source.state, watermark: encodeWatermark(source.watermark) }, undefined);
-      this.chain.links.forEach((l, i) =>
-        add(l.nodeId, { state: snaps[i].operator, watermark: encodeWatermark(wms[i]) }, keyed[i]),
-      );
-      this.env.ack({ checkpointId: b.id, states, stats });
-    } catch (e) {
-      this.env.decline(b.id, (e as Error).message, e instanceof SnapshotDeclined ? e.stats : undefined);
-    }
-  }
-}
-
-/** A snapshot refused for its size: carries the sizes measured so far (the refused one last). */
-class SnapshotDeclined extends Error {
-  constructor(
-    message: string,
-    readonly stats: SubtaskCheckpointStats[],
-  ) {
-    super(message);
-  }
-}
-
-function fmtBytes(n: number): string {
-  if (n >= 1024 * 1024) return `${(n / (1024 * 1024)).toFixed(1)} MB`;
-  if (n >= 1024) return `${(n / 1024).toFixed(1)} KB`;
-  return `${n} bytes`;
 }
