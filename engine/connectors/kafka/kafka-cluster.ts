@@ -125,7 +125,9 @@ export class KafkaCluster {
     if (parts.length === 0) return out;
     const byTopic = groupByTopic(parts);
     const when = spec === 'earliest' ? EARLIEST : spec === 'latest' ? LATEST : spec.timestamp;
-    const res = await (await this.client()).fetchTopicsOffset(
+    const res = await (
+      await this.client()
+    ).fetchTopicsOffset(
       [...byTopic].map(([topic, ps]) => ({
         topic,
         partitions: ps.map((partition) => ({ partition })),
