@@ -125,9 +125,8 @@ export class KafkaCluster {
     if (parts.length === 0) return out;
     const byTopic = groupByTopic(parts);
     const when = spec === 'earliest' ? EARLIEST : spec === 'latest' ? LATEST : spec.timestamp;
-    const res = await (
-      await this.client()
-    ).fetchTopicsOffset(
+    const cluster = await this.client();
+    const res = await cluster.fetchTopicsOffset(
       [...byTopic].map(([topic, ps]) => ({
         topic,
         partitions: ps.map((partition) => ({ partition })),
