@@ -2,7 +2,8 @@
  * The default TaskLauncher: `child_process.fork` of the task process entry, with advanced
  * serialization. Run from the sources, that is task-main.ts through tsx; run from the CLI bundle
  * (scripts/build-cli.mjs), it is the compiled task-main.mjs next to this chunk, started by plain
- * node: no TypeScript loader in the task process either. Electron passes its own launcher
+ * node: no TypeScript loader in the task process either (task-main.mjs runs the whole task process,
+ * one CommonJS file, with a V8 code cache: runtime/task/code-cache.ts). Electron passes its own launcher
  * (utilityProcess) with the same interface.
  * Paths are resolved when a process is launched, not at import, so bundling this module (where
  * `import.meta` may be empty) never breaks a host that brings its own launcher.
