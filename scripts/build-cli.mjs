@@ -1,7 +1,7 @@
 // The CLI and task-process bundle, under dist/cli-<id>/: esbuild turns engine/cli/main.ts into ES
 // modules (code split, so a command's lazy `import()` stays a chunk loaded only when that command
 // runs), and the task process into one CommonJS file, task-process.cjs, which its entry
-// task-main.mjs runs with a V8 code cache (engine/runtime/task/code-cache.ts): a task process is
+// task-main.cjs runs with a V8 code cache (engine/runtime/task/code-cache.ts): a task process is
 // ready to read in a fraction of the time it took to load a dozen ES chunks (docs/performance.md).
 // dist/cli.json names the current folder and lists every source file that went in: bin/weir.mjs
 // rebuilds when one is newer than the build (bin/cli-bundle.mjs).
@@ -71,17 +71,21 @@ export async function buildCli() {
   const [cli, task] = await Promise.all([
     build({
       ...common,
-      entryPoints: { weir: 'engine/cli/main.ts', 'task-main': 'engine/runtime/task/task-main-bundled.ts' },
+      entryPoints: { weir: 'engine/cli/main.ts' },
       outdir: join('dist', id),
       outExtension: { '.js': '.mjs' },
       splitting: true,
       format: 'esm',
     }),
-    // One script, so that one V8 code cache covers all of it (code-cache.ts). Its `import()`s of
-    // the external packages become `require`s: a vm.Script has no ES loader to resolve them with.
+    // The task process: task-process.cjs is one script, so that one V8 code cache covers all of it
+    // (code-cache.ts), run by the entry task-main.cjs (CommonJS: Node starts it without its ES
+    // loader). Its `import()`s of external packages become `require`s: a vm.Script has no ES loader.
     build({
       ...common,
-      entryPoints: { 'task-process': 'engine/runtime/task/task-main.ts' },
+      entryPoints: {
+        'task-main': 'engine/runtime/task/task-main-bundled.ts',
+        'task-process': 'engine/runtime/task/task-main.ts',
+      },
       outdir: join('dist', id),
       outExtension: { '.js': '.cjs' },
       format: 'cjs',
@@ -121,7 +125,7 @@ function removeOld(current) {
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   try {
     const { dir } = await buildCli();
-    console.error(`build: cli -> dist/${dir}/{weir,task-main}.mjs, task-process.cjs`);
+    console.error(`build: cli -> dist/${dir}/weir.mjs, task-main.cjs`);
   } catch (e) {
     console.error(`build: cli skipped (${e?.message ?? e}); weir will run the TypeScript sources`);
   }

@@ -60,7 +60,7 @@ async function buildElectron() {
 async function buildCliBundle() {
   const t = Date.now();
   const { dir } = await buildCli();
-  console.error(`build: cli -> dist/${dir}/{weir,task-main}.mjs, task-process.cjs (${Date.now() - t} ms)`);
+  console.error(`build: cli -> dist/${dir}/weir.mjs, task-main.cjs (${Date.now() - t} ms)`);
 }
 
 try {

@@ -1,5 +1,5 @@
 /**
- * The task process entry of the CLI bundle (scripts/build-cli.mjs builds it as `task-main.mjs`;
+ * The task process entry of the CLI bundle (scripts/build-cli.mjs builds it as `task-main.cjs`;
  * launcher.ts forks it): runs the task process, task-main.ts bundled into one CommonJS file
  * (`task-process.cjs`), with a V8 code cache (code-cache.ts). From the sources and in Electron,
  * task-main.ts is the entry itself.
