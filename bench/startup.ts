@@ -98,7 +98,7 @@ export async function run(opts: BenchOptions): Promise<BenchFigure[]> {
   // The first call builds the bundle when it is missing or stale; dist/cli.json then names it.
   timeProcess([BIN, '--version'], ROOT, opts.dir);
   const bundle = JSON.parse(readFileSync(join(ROOT, 'dist', 'cli.json'), 'utf8')) as { dir: string };
-  const taskMain = join(ROOT, 'dist', bundle.dir, 'task-main.mjs');
+  const taskMain = join(ROOT, 'dist', bundle.dir, 'task-main.cjs');
   const jobDir = join(opts.dir, 'job');
   const jobFile = tenRecordJob(jobDir);
   const s = { node: [] as ProcessSample[], version: [] as ProcessSample[], validate: [] as number[] };

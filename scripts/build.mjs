@@ -8,7 +8,7 @@ import { build as viteBuild } from 'vite';
 import { build as esbuild } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
-import { buildCli } from './build-cli.mjs';
+import { buildCli, importMetaBanner } from './build-cli.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const args = process.argv.slice(2);
@@ -17,15 +17,6 @@ const none = !only('--renderer') && !only('--electron') && !only('--cli');
 const doRenderer = none || only('--renderer');
 const doElectron = none || only('--electron');
 const doCli = none || only('--cli');
-
-// The engine is ESM and reads import.meta; in a CommonJS bundle that object is rebuilt from the
-// bundle's own location.
-const importMetaBanner = [
-  'const __weirUrl = require("node:url");',
-  'const __weirImportMeta = { url: __weirUrl.pathToFileURL(__filename).href,',
-  '  resolve: (s) => { try { return __weirUrl.pathToFileURL(require.resolve(s)).href; } catch { return s; } },',
-  '  dirname: __dirname, filename: __filename };',
-].join('\n');
 
 async function buildRenderer() {
   const t = Date.now();
@@ -69,7 +60,7 @@ async function buildElectron() {
 async function buildCliBundle() {
   const t = Date.now();
   const { dir } = await buildCli();
-  console.error(`build: cli -> dist/${dir}/{weir,task-main}.mjs (${Date.now() - t} ms)`);
+  console.error(`build: cli -> dist/${dir}/weir.mjs, task-main.cjs (${Date.now() - t} ms)`);
 }
 
 try {

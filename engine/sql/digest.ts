@@ -121,12 +121,9 @@ function sha256Family(text: string, iv: readonly number[], words: number): strin
 
 // SHA-512's constants: the first 64 bits of the fractional parts of the cube roots of the first 80
 // primes, and of the square roots of the first 8 (SHA-512) or the 9th to 16th (SHA-384) primes.
+// Computed at the first SHA-384/512, not at load: the bigint root searches took ~6 ms of every task
+// process's start-up (issue 27), which needs them only for a job that calls SHA384 or SHA512.
 const MASK64 = (1n << 64n) - 1n;
-const PRIMES = ((): bigint[] => {
-  const out: bigint[] = [];
-  for (let n = 2; out.length < 80; n++) if (out.every((p) => n % Number(p) !== 0)) out.push(BigInt(n));
-  return out;
-})();
 /** floor(frac(root(p)) * 2^64), exactly, by integer root of p * 2^(64 * k) (k = the root's degree). */
 function fracRoot(p: bigint, k: 2n | 3n): bigint {
   const target = p << (64n * k);
@@ -139,13 +136,23 @@ function fracRoot(p: bigint, k: 2n | 3n): bigint {
   }
   return lo & MASK64;
 }
-const SHA512_K = PRIMES.map((p) => fracRoot(p, 3n));
-const SHA512_IV = PRIMES.slice(0, 8).map((p) => fracRoot(p, 2n));
-const SHA384_IV = PRIMES.slice(8, 16).map((p) => fracRoot(p, 2n));
+let sha512Constants: { k: bigint[]; iv512: bigint[]; iv384: bigint[] } | null = null;
+function sha512Consts(): { k: bigint[]; iv512: bigint[]; iv384: bigint[] } {
+  if (sha512Constants) return sha512Constants;
+  const primes: bigint[] = [];
+  for (let n = 2; primes.length < 80; n++) if (primes.every((p) => n % Number(p) !== 0)) primes.push(BigInt(n));
+  sha512Constants = {
+    k: primes.map((p) => fracRoot(p, 3n)),
+    iv512: primes.slice(0, 8).map((p) => fracRoot(p, 2n)),
+    iv384: primes.slice(8, 16).map((p) => fracRoot(p, 2n)),
+  };
+  return sha512Constants;
+}
 
 const rotr64 = (x: bigint, n: bigint): bigint => ((x >> n) | (x << (64n - n))) & MASK64;
 
 function sha512Family(text: string, iv: readonly bigint[], words: number): string {
+  const SHA512_K = sha512Consts().k;
   const m = pad(utf8.encode(text), 128, 16, false);
   const dv = new DataView(m.buffer);
   const h = [...iv];
@@ -174,5 +181,5 @@ function sha512Family(text: string, iv: readonly bigint[], words: number): strin
 
 export const sha224 = (t: string): string => sha256Family(t, SHA224_IV, 7);
 export const sha256 = (t: string): string => sha256Family(t, SHA256_IV, 8);
-export const sha384 = (t: string): string => sha512Family(t, SHA384_IV, 6);
-export const sha512 = (t: string): string => sha512Family(t, SHA512_IV, 8);
+export const sha384 = (t: string): string => sha512Family(t, sha512Consts().iv384, 6);
+export const sha512 = (t: string): string => sha512Family(t, sha512Consts().iv512, 8);

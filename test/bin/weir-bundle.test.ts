@@ -44,7 +44,8 @@ test('the bundle lists the sources it was built from and holds the CLI and the t
   const m = manifest();
   for (const src of ['engine/cli/main.ts', 'engine/runtime/task/task-main.ts', 'scripts/build-cli.mjs'])
     assert.ok(m.inputs.includes(src), `${src} is an input`);
-  for (const entry of ['weir.mjs', 'task-main.mjs']) assert.ok(existsSync(join(ROOT, 'dist', m.dir, entry)), entry);
+  for (const entry of ['weir.mjs', 'task-main.cjs', 'task-process.cjs'])
+    assert.ok(existsSync(join(ROOT, 'dist', m.dir, entry)), entry);
 });
 
 test('a source newer than the bundle makes the next weir rebuild it before running', () => {

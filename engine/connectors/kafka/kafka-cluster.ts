@@ -6,9 +6,8 @@
  * by kafkajs's Batch, which gets it wrong), and the latest offset is the last stable one.
  * kafkajs logs nothing here: the task process's stdout is not a console.
  */
-import Cluster, { type RawFetchPartition } from 'kafkajs/src/cluster/index.js';
-import { createLogger, LEVELS } from 'kafkajs/src/loggers/index.js';
-import defaultSocketFactory from 'kafkajs/src/network/socketFactory.js';
+import type Cluster from 'kafkajs/src/cluster/index.js';
+import type { RawFetchPartition } from 'kafkajs/src/cluster/index.js';
 import { committedRecords } from './aborted-transactions.ts';
 
 const READ_COMMITTED = 1;
@@ -47,40 +46,62 @@ export function parseBootstrap(bootstrap: string): string[] {
     .filter((s) => s.length > 0);
 }
 
+/**
+ * kafkajs's Cluster for `bootstrap`. kafkajs is imported here, on the first call, not with this
+ * module: it is ~50 ms of CPU that every task process paid at start-up (issue 27) while most jobs
+ * read no Kafka topic.
+ */
+async function createCluster(bootstrap: string, clientId: string): Promise<Cluster> {
+  const [{ default: Cluster }, { createLogger, LEVELS }, { default: defaultSocketFactory }] = await Promise.all([
+    import('kafkajs/src/cluster/index.js'),
+    import('kafkajs/src/loggers/index.js'),
+    import('kafkajs/src/network/socketFactory.js'),
+  ]);
+  return new Cluster({
+    logger: createLogger({ level: LEVELS.NOTHING, logCreator: () => () => undefined }),
+    socketFactory: defaultSocketFactory(),
+    brokers: parseBootstrap(bootstrap),
+    clientId,
+    connectionTimeout: 3000,
+    requestTimeout: 30000,
+    enforceRequestTimeout: true,
+    isolationLevel: READ_COMMITTED,
+    // A source never creates the topics it reads.
+    allowAutoTopicCreation: false,
+    retry: { retries: 3 },
+  });
+}
+
 export class KafkaCluster {
-  private readonly cluster: Cluster;
+  private cluster: Promise<Cluster> | null = null;
   private connected = false;
 
-  constructor(bootstrap: string, clientId: string) {
-    this.cluster = new Cluster({
-      logger: createLogger({ level: LEVELS.NOTHING, logCreator: () => () => undefined }),
-      socketFactory: defaultSocketFactory(),
-      brokers: parseBootstrap(bootstrap),
-      clientId,
-      connectionTimeout: 3000,
-      requestTimeout: 30000,
-      enforceRequestTimeout: true,
-      isolationLevel: READ_COMMITTED,
-      // A source never creates the topics it reads.
-      allowAutoTopicCreation: false,
-      retry: { retries: 3 },
-    });
+  constructor(
+    private readonly bootstrap: string,
+    private readonly clientId: string,
+  ) {}
+
+  /** The kafkajs Cluster, created by the first call (every method is async, so none waits twice). */
+  private client(): Promise<Cluster> {
+    this.cluster ??= createCluster(this.bootstrap, this.clientId);
+    return this.cluster;
   }
 
   async connect(): Promise<void> {
     if (this.connected) return;
-    await this.cluster.connect();
+    await (await this.client()).connect();
     this.connected = true;
   }
 
   async disconnect(): Promise<void> {
     this.connected = false;
-    await this.cluster.disconnect();
+    // Never created: nothing to close, and no reason to load kafkajs now.
+    if (this.cluster) await (await this.cluster).disconnect();
   }
 
   /** Every topic (internal ones, `__…`, left out) with its partition count. */
   async listTopics(): Promise<{ topic: string; partitions: number }[]> {
-    const md = await this.cluster.metadata({ topics: [] });
+    const md = await (await this.client()).metadata({ topics: [] });
     return md.topicMetadata
       .filter((t) => !t.topic.startsWith('__'))
       .map((t) => ({ topic: t.topic, partitions: t.partitionMetadata.length }))
@@ -89,8 +110,9 @@ export class KafkaCluster {
 
   /** The partitions of `topics` as the brokers know them now (a missing topic has none). */
   async partitions(topics: readonly string[]): Promise<TopicPartition[]> {
-    const md = await this.cluster.metadata({ topics: [...topics] });
-    await this.cluster.addMultipleTargetTopics([...topics]);
+    const cluster = await this.client();
+    const md = await cluster.metadata({ topics: [...topics] });
+    await cluster.addMultipleTargetTopics([...topics]);
     const out: TopicPartition[] = [];
     for (const t of md.topicMetadata)
       for (const p of t.partitionMetadata) out.push({ topic: t.topic, partition: p.partitionId });
@@ -103,7 +125,8 @@ export class KafkaCluster {
     if (parts.length === 0) return out;
     const byTopic = groupByTopic(parts);
     const when = spec === 'earliest' ? EARLIEST : spec === 'latest' ? LATEST : spec.timestamp;
-    const res = await this.cluster.fetchTopicsOffset(
+    const cluster = await this.client();
+    const res = await cluster.fetchTopicsOffset(
       [...byTopic].map(([topic, ps]) => ({
         topic,
         partitions: ps.map((partition) => ({ partition })),
@@ -121,17 +144,18 @@ export class KafkaCluster {
 
   /** One fetch of every partition from `offsets`, waiting at most `maxWaitMs` for data. */
   async fetch(offsets: ReadonlyMap<string, number>, parts: readonly TopicPartition[], maxWaitMs: number) {
+    const cluster = await this.client();
     const out: FetchedPartition[] = [];
     const byLeader = new Map<string, TopicPartition[]>();
     for (const [topic, ps] of groupByTopic(parts))
-      for (const [leader, ids] of Object.entries(this.cluster.findLeaderForPartitions(topic, ps))) {
+      for (const [leader, ids] of Object.entries(cluster.findLeaderForPartitions(topic, ps))) {
         const list = byLeader.get(leader) ?? [];
         for (const partition of ids) list.push({ topic, partition });
         byLeader.set(leader, list);
       }
     await Promise.all(
       [...byLeader].map(async ([nodeId, list]) => {
-        const broker = await this.cluster.findBroker({ nodeId });
+        const broker = await cluster.findBroker({ nodeId });
         const { responses } = await broker.fetch({
           isolationLevel: READ_COMMITTED,
           maxWaitTime: maxWaitMs,
@@ -158,7 +182,7 @@ export class KafkaCluster {
 
   /** Commits `offsets` (next offsets, by split id) to `group` as a standalone consumer (no generation). */
   async commit(group: string, offsets: ReadonlyMap<string, number>): Promise<void> {
-    const coordinator = await this.cluster.findGroupCoordinator({ groupId: group });
+    const coordinator = await (await this.client()).findGroupCoordinator({ groupId: group });
     const byTopic = new Map<string, { partition: number; offset: string }[]>();
     for (const [id, offset] of offsets) {
       const { topic, partition } = parseSplitId(id);
@@ -174,7 +198,7 @@ export class KafkaCluster {
 
   /** The group's committed next offsets (absent: none committed). */
   async committed(group: string, parts: readonly TopicPartition[]): Promise<Map<string, number>> {
-    const coordinator = await this.cluster.findGroupCoordinator({ groupId: group });
+    const coordinator = await (await this.client()).findGroupCoordinator({ groupId: group });
     const res = await coordinator.offsetFetch({
       groupId: group,
       topics: [...groupByTopic(parts)].map(([topic, ps]) => ({

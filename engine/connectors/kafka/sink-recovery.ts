@@ -16,7 +16,6 @@
  * A listed transaction the broker has already aborted (it outlived the broker's transaction timeout
  * before the restart) lost its rows: the recovery fails, saying so, rather than continue silently.
  */
-import { Kafka, logLevel } from 'kafkajs';
 import type {
   SinkOutputChange,
   SinkPrepareContext,
@@ -84,6 +83,8 @@ export async function recoverKafkaSink({ node, states, jobName }: SinkRecoveryCo
 async function checkTopic({ node, job }: SinkPrepareContext): Promise<SinkOutputChange> {
   if (node.type !== kafkaSink.type) return () => {};
   const at = `nodes[${job.nodes.findIndex((n) => n.id === node.id)}].config`;
+  // kafkajs loads only for a job with a Kafka sink (issue 27).
+  const { Kafka, logLevel } = await import('kafkajs');
   const kafka = new Kafka({
     brokers: kafkaBootstrap(node.config),
     clientId: 'weir-check',

@@ -133,12 +133,19 @@ function nextBase0AuctionId(eventId: number, r: NexmarkRandom): number {
  * PriceGenerator.nextPrice: `round(10^U(0,6) * 100)` cents. With U = u / 2^32 for a 32-bit draw u,
  * 10^(6U) = 10^(6 hi 2^16 / 2^32) * 10^(6 lo / 2^32) for u's high and low 16 bits: two table
  * lookups and a multiply instead of a pow (the tables hold 2 * 65 536 doubles).
+ * Filled by the first generator, not at load: the 131 072 pows took ~15 ms of every task process's
+ * start-up (issue 27), Nexmark job or not.
  */
 const PRICE_HI = new Float64Array(65536);
 const PRICE_LO = new Float64Array(65536);
-for (let i = 0; i < 65536; i++) {
-  PRICE_HI[i] = Math.pow(10, (6 * i * 65536) / 4294967296) * 100;
-  PRICE_LO[i] = Math.pow(10, (6 * i) / 4294967296);
+let priceTablesFilled = false;
+function fillPriceTables(): void {
+  if (priceTablesFilled) return;
+  for (let i = 0; i < 65536; i++) {
+    PRICE_HI[i] = Math.pow(10, (6 * i * 65536) / 4294967296) * 100;
+    PRICE_LO[i] = Math.pow(10, (6 * i) / 4294967296);
+  }
+  priceTablesFilled = true;
 }
 function nextPrice(r: NexmarkRandom): number {
   const u = r.nextU32();
@@ -152,6 +159,7 @@ export class NexmarkGenerator {
   private readonly interEventDelayUs: number;
 
   constructor(readonly p: NexmarkParams) {
+    fillPriceTables();
     this.t = nexmarkTables(p.seed);
     this.interEventDelayUs = 1_000_000 / (p.rate ?? NEXMARK_DEFAULT_EVENT_RATE);
   }

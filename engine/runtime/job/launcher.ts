@@ -1,8 +1,9 @@
 /**
  * The default TaskLauncher: `child_process.fork` of the task process entry, with advanced
  * serialization. Run from the sources, that is task-main.ts through tsx; run from the CLI bundle
- * (scripts/build-cli.mjs), it is the compiled task-main.mjs next to this chunk, started by plain
- * node: no TypeScript loader in the task process either. Electron passes its own launcher
+ * (scripts/build-cli.mjs), it is the compiled task-main.cjs next to this chunk, started by plain
+ * node: no TypeScript loader in the task process either (task-main.cjs runs the whole task process,
+ * one CommonJS file, with a V8 code cache: runtime/task/code-cache.ts). Electron passes its own launcher
  * (utilityProcess) with the same interface.
  * Paths are resolved when a process is launched, not at import, so bundling this module (where
  * `import.meta` may be empty) never breaks a host that brings its own launcher.
@@ -14,11 +15,11 @@ import type { TaskLauncher, TaskProcessHandle } from './api.ts';
 
 /**
  * The task process entry next to this module: task-main.ts when it runs from the TypeScript
- * sources (tests, WEIR_DEV=1), the bundle's task-main.mjs when it runs from the CLI bundle.
+ * sources (tests, WEIR_DEV=1), the bundle's task-main.cjs when it runs from the CLI bundle.
  * An Electron utilityProcess launcher forks its own bundle of the same file.
  */
 function defaultTaskMain(): string {
-  const entry = import.meta.url.endsWith('.ts') ? '../task/task-main.ts' : './task-main.mjs';
+  const entry = import.meta.url.endsWith('.ts') ? '../task/task-main.ts' : './task-main.cjs';
   return fileURLToPath(new URL(entry, import.meta.url));
 }
 
