@@ -24,6 +24,8 @@ export interface CompiledProjection {
   /** With `*`, the explicit columns besides it (they override input columns of the same name). */
   extra: ProjectionColumn[];
   project: (row: Row) => Row;
+  /** The value of each explicit column (`columns`, or `extra` with `*`), what `project` stores under its name. */
+  values: Evaluator[];
   /** Columns read from the input row (not including `*`). */
   referenced: string[];
 }
@@ -74,7 +76,9 @@ export function compileProjectionDetailed(text: string, columnTypes?: ColumnType
   let project: (row: Row) => Row;
   if (stars > 0) {
     project = (row) => {
-      const out: Row = { ...row };
+      // Copied property by property: adding a column to a `{ ...row }` clone is ~10x slower in V8.
+      const out: Row = {};
+      for (const k in row) out[k] = row[k];
       for (let i = 0; i < n; i++) out[names[i]] = fns[i](row);
       return out;
     };
@@ -85,7 +89,7 @@ export function compileProjectionDetailed(text: string, columnTypes?: ColumnType
       return out;
     };
   }
-  return { columns: stars > 0 ? null : cols, extra: stars > 0 ? cols : [], project, referenced };
+  return { columns: stars > 0 ? null : cols, extra: stars > 0 ? cols : [], project, values: fns, referenced };
 }
 
 export interface KeyBy {
