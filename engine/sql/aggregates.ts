@@ -9,7 +9,7 @@ import { Decimal, MAX_PRECISION, decimalAdd, decimalFromInteger, toJsValue } fro
 import { extractAggregateFilters } from './aggregate-filters.ts';
 import { listaggInput, MORE_ACCUMULATORS, MORE_AGGREGATE_FNS, type MoreAggregateFn } from './more-aggregates.ts';
 import { UNSUPPORTED_AGGREGATES } from './functions.ts';
-import { distinctCount, distinctCountChanged, distinctCountUnknown } from './distinct-count.ts';
+import { distinctCount, distinctCountChanged, distinctCountUnknown, distinctKey } from './distinct-count.ts';
 
 export type AggregateFn = 'COUNT' | 'SUM' | 'MIN' | 'MAX' | 'AVG' | MoreAggregateFn;
 const AGGREGATE_FNS: readonly AggregateFn[] = ['COUNT', 'SUM', 'MIN', 'MAX', 'AVG', ...MORE_AGGREGATE_FNS];
@@ -327,7 +327,7 @@ const countDistinct: Accumulator = {
   add: (acc, v) => {
     if (v === null || v === undefined) return acc;
     const m = acc as Record<string, 1>;
-    const k = JSON.stringify(v);
+    const k = distinctKey(v);
     if (!Object.hasOwn(m, k)) {
       m[k] = 1;
       distinctCountChanged(m, 1);

@@ -15,6 +15,14 @@
  */
 const sizes = new WeakMap<object, number>();
 
+/**
+ * A value's key in a distinct accumulator: its JSON text (so 1 and '1' stay apart). A finite
+ * number's text is written without JSON.stringify, which costs twice as much for the same text.
+ */
+export function distinctKey(v: unknown): string {
+  return typeof v === 'number' && Number.isFinite(v) ? `${v}` : JSON.stringify(v);
+}
+
 /** How many distinct values `acc` holds. */
 export function distinctCount(acc: object): number {
   let n = sizes.get(acc);

@@ -121,7 +121,6 @@ export function compileJoinSelect(
       );
     seen.add(c);
   });
-  const internalOut = p.columns.map((c) => c.name);
   const outTypes: ColumnType[] = p.columns.map((c) => {
     const same = c.sourceColumn !== undefined ? types?.get(c.sourceColumn) : undefined;
     if (same) return same;
@@ -133,21 +132,24 @@ export function compileJoinSelect(
     return t;
   });
   const n = columns.length;
-  const project = p.project;
+  // Each output column straight from its evaluator (what p.project would store under its name):
+  // no projected row in between, one object less per joined row.
+  const values = p.values;
   return {
     columns,
     types: outTypes,
     referenced,
     project(left, right, extra) {
-      const row: Row = extra ? { ...extra } : {};
+      const row: Row = {};
+      // Copied property by property: adding columns to a `{ ...extra }` clone is slow in V8.
+      if (extra) for (const k in extra) row[k] = extra[k];
       for (let i = 0; i < internal.length; i++) {
         const r = referenced[i];
         const src = r.side === 'L' ? left : right;
         row[internal[i]] = src === null ? null : (src[r.column] ?? null);
       }
-      const projected = project(row);
       const out: Row = {};
-      for (let i = 0; i < n; i++) out[columns[i]] = projected[internalOut[i]];
+      for (let i = 0; i < n; i++) out[columns[i]] = values[i](row);
       return out;
     },
   };

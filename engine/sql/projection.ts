@@ -24,6 +24,8 @@ export interface CompiledProjection {
   /** With `*`, the explicit columns besides it (they override input columns of the same name). */
   extra: ProjectionColumn[];
   project: (row: Row) => Row;
+  /** The value of each explicit column (`columns`, or `extra` with `*`), what `project` stores under its name. */
+  values: Evaluator[];
   /** Columns read from the input row (not including `*`). */
   referenced: string[];
 }
@@ -74,7 +76,9 @@ export function compileProjectionDetailed(text: string, columnTypes?: ColumnType
   let project: (row: Row) => Row;
   if (stars > 0) {
     project = (row) => {
-      const out: Row = { ...row };
+      // Copied property by property: adding a column to a `{ ...row }` clone is ~10x slower in V8.
+      const out: Row = {};
+      for (const k in row) out[k] = row[k];
       for (let i = 0; i < n; i++) out[names[i]] = fns[i](row);
       return out;
     };
@@ -85,7 +89,7 @@ export function compileProjectionDetailed(text: string, columnTypes?: ColumnType
       return out;
     };
   }
-  return { columns: stars > 0 ? null : cols, extra: stars > 0 ? cols : [], project, referenced };
+  return { columns: stars > 0 ? null : cols, extra: stars > 0 ? cols : [], project, values: fns, referenced };
 }
 
 export interface KeyBy {
@@ -127,6 +131,8 @@ export function parseKeyBy(text: string): KeyBy {
   let keyOf: (row: Row) => string;
   if (n === 1) {
     keyOf = singleColumnKeyOf(readers[0], json);
+  } else if (n === 2) {
+    keyOf = pairKeyOf(readers[0], readers[1], json);
   } else {
     keyOf = (row) => {
       let s = '[';
@@ -144,6 +150,48 @@ export function parseKeyBy(text: string): KeyBy {
 
 /** Distinct values a single-column keyOf remembers before it checks whether remembering pays. */
 const KEY_MEMO_LIMIT = 50_000;
+
+const memoizable = (v: unknown): v is string | number => typeof v === 'string' || typeof v === 'number';
+
+/**
+ * keyOf for two key columns (Nexmark's auction and day, bidder and auction), memoized as for one
+ * column, by the pair of values: a batch's distinct-key map then hashes a flat string it has seen
+ * before instead of a fresh `[a,b]` per record (half of an aggregate's key cost in q17).
+ */
+function pairKeyOf(
+  readA: (row: Row) => unknown,
+  readB: (row: Row) => unknown,
+  json: (v: unknown) => string,
+): (row: Row) => string {
+  const part = (v: unknown): string => (typeof v === 'number' && Number.isFinite(v) ? `${v}` : json(v));
+  let memo: Map<string | number, Map<string | number, string>> | null = new Map();
+  let size = 0;
+  let hits = 0;
+  return (row) => {
+    const a = readA(row);
+    const b = readB(row);
+    if (memo === null || !memoizable(a) || !memoizable(b)) return `[${part(a)},${part(b)}]`;
+    let inner = memo.get(a);
+    const known = inner?.get(b);
+    if (known !== undefined) {
+      hits++;
+      return known;
+    }
+    if (size >= KEY_MEMO_LIMIT) {
+      memo = hits >= 4 * KEY_MEMO_LIMIT ? new Map() : null;
+      hits = 0;
+      size = 0;
+      inner = undefined;
+    }
+    const k = `[${part(a)},${part(b)}]`;
+    if (memo !== null) {
+      if (inner === undefined) memo.set(a, (inner = new Map()));
+      inner.set(b, k);
+      size++;
+    }
+    return k;
+  };
+}
 
 /**
  * keyOf for one key column. Keys repeat, and the same text for the same value lets callers hash a

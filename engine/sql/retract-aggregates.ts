@@ -23,7 +23,7 @@ import { Decimal, decimalNegate } from './decimal.ts';
 import { exactSumAdd, type ExactSum } from './exact-sum.ts';
 import { compare, toNumber } from './values.ts';
 import { MORE_ACCUMULATORS } from './more-aggregates.ts';
-import { distinctCount, distinctCountChanged, distinctCountUnknown } from './distinct-count.ts';
+import { distinctCount, distinctCountChanged, distinctCountUnknown, distinctKey } from './distinct-count.ts';
 
 export interface RetractingAccumulator extends Accumulator {
   /** Takes one value back out of `acc` (in place when it can); returns the accumulator. */
@@ -151,7 +151,7 @@ const countDistinct: RetractingAccumulator = {
   add: (acc, v) => {
     if (isNull(v)) return acc;
     const m = acc as Record<string, number>;
-    const k = JSON.stringify(v);
+    const k = distinctKey(v);
     const n = m[k];
     if (n === undefined) distinctCountChanged(m, 1);
     m[k] = (n ?? 0) + 1;
@@ -160,7 +160,7 @@ const countDistinct: RetractingAccumulator = {
   retract: (acc, v) => {
     if (isNull(v)) return acc;
     const m = acc as Record<string, number>;
-    const k = JSON.stringify(v);
+    const k = distinctKey(v);
     if (m[k] !== undefined && --m[k] <= 0) {
       delete m[k];
       distinctCountChanged(m, -1);

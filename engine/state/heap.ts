@@ -39,8 +39,8 @@ import type {
 import type { CheckpointWorkerStorage, StateFileSink } from '../contracts/checkpoint-storage.ts';
 import { keyGroupOfStateKey } from './keygroups.ts';
 import { INLINE_STATE_FORMAT, isInlineState, type InlineState } from './inline-state.ts';
-import { StateFileEncoder, decodeStateFile } from './state-file.ts';
-import { encodeKey, decodeKey } from './key-codec.ts';
+import { StateFileEncoder, decodeStateFile, type ChunkSink } from './state-file.ts';
+import { decodeKey } from './key-codec.ts';
 import { HeapMemoryGuard } from './heap-memory-guard.ts';
 
 export interface HeapStateBackendOptions {
@@ -147,17 +147,18 @@ class HeapTable<V> implements StateTable<V> {
   }
 
   /**
-   * Synchronous part of the fs backend: every entry serialized now, as the state file stores it.
+   * Synchronous part of the fs backend: every entry encoded now into the state file's bytes
+   * (`chunks`, written by the asynchronous part; no Buffer per key or value).
    * Serializing is the copy: a deep copy first, serialized later, cost twice as much on the task
    * thread (structuredClone of a COUNT(DISTINCT) object of thousands of keys is slower than its
    * JSON), and the serialized copy is compact and off the heap. A value JSON cannot write throws
    * here, and the caller reports it from the asynchronous part, where it always came from.
    */
-  serializeEntries(): Array<[Buffer, Buffer]> {
-    const out = new Array<[Buffer, Buffer]>(this.map.size);
-    let i = 0;
-    for (const [k, v] of this.map) out[i++] = [encodeKey(k), Buffer.from(JSON.stringify(v), 'utf8')];
-    return out;
+  serializeInto(enc: StateFileEncoder, chunks: Uint8Array[]): void {
+    for (const [k, v] of this.map) {
+      enc.putText(this.name, k, JSON.stringify(v));
+      if (enc.full) chunks.push(enc.cut()!);
+    }
   }
 
   private index(): string[] {
@@ -207,6 +208,11 @@ class HeapTable<V> implements StateTable<V> {
     }
   }
 }
+
+/** The fs snapshot's encoder only `cut`s its chunks; they are written to the file afterwards. */
+const UNUSED_SINK: ChunkSink = {
+  write: () => Promise.reject(new Error('heap snapshot chunks are written by the asynchronous part')),
+};
 
 export class HeapStateBackend implements KeyedStateBackend {
   readonly kind: StateBackendKind;
@@ -264,10 +270,13 @@ export class HeapStateBackend implements KeyedStateBackend {
         return { backend: 'memory', keyGroupRange: range, inline: copy, checkpointedBytes: bytes, fullBytes: bytes };
       };
     }
-    let captured: Array<{ name: string; entries: Array<[Buffer, Buffer]> }> = [];
+    const chunks: Uint8Array[] = [];
     let unwritable: Error | null = null;
     try {
-      captured = [...this.tables].map(([name, t]) => ({ name, entries: t.serializeEntries() }));
+      const enc = new StateFileEncoder(UNUSED_SINK);
+      for (const t of this.tables.values()) t.serializeInto(enc, chunks);
+      enc.endMarker();
+      chunks.push(enc.cut()!);
     } catch (e) {
       unwritable = e instanceof Error ? e : new Error(String(e));
     }
@@ -277,14 +286,7 @@ export class HeapStateBackend implements KeyedStateBackend {
       let sink: StateFileSink | undefined;
       try {
         sink = await storage.createStateFile(checkpointId, `${this.opts.fileStem ?? 'heap'}.heap.state`);
-        const enc = new StateFileEncoder(sink);
-        for (const { name, entries } of captured) {
-          for (const [k, v] of entries) {
-            enc.put(name, k, v);
-            if (enc.full) await enc.flush();
-          }
-        }
-        await enc.end();
+        for (const c of chunks) await sink.write(c);
         const ref = await sink.commit();
         this.lastSnapshotBytes = ref.bytes;
         return {

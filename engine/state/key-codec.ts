@@ -10,6 +10,11 @@
  */
 const SURROGATE = /[\uD800-\uDFFF]/;
 
+/** True when `key` holds a UTF-16 surrogate, where CESU-8 and UTF-8 differ. */
+export function hasSurrogate(key: string): boolean {
+  return SURROGATE.test(key);
+}
+
 /** `prefix` followed by the encoded key, in one allocation (the hot path of every state write). */
 export function encodeKeyWithPrefix(prefix: Buffer, key: string): Buffer {
   if (SURROGATE.test(key)) return Buffer.concat([prefix, encodeKey(key)]);

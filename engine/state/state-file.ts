@@ -13,6 +13,7 @@
  * exactly. A file is replayed in order; a delta file applied on top of its base gives the state.
  */
 import { checkEntrySize, MAX_ENTRY_PART_BYTES } from './entry-limits.ts';
+import { encodeKey, hasSurrogate } from './key-codec.ts';
 
 export const STATE_FILE_MAGIC = Buffer.from('WEIRSTF1', 'ascii');
 const OP_TABLE = 0x54,
@@ -87,6 +88,27 @@ export class StateFileEncoder {
     this.count++;
   }
 
+  /**
+   * `put` of a key and a JSON text given as strings, written straight into the chunk: the heap
+   * backend's snapshot of every entry would otherwise make two short-lived Buffers per entry.
+   */
+  putText(table: string, key: string, json: string): void {
+    if (hasSurrogate(key)) return this.put(table, encodeKey(key), Buffer.from(json, 'utf8'));
+    const klen = Buffer.byteLength(key, 'utf8');
+    const vlen = Buffer.byteLength(json, 'utf8');
+    if (klen > MAX_ENTRY_PART_BYTES || vlen > MAX_ENTRY_PART_BYTES) checkEntrySize(table, key.slice(0, 60), klen, vlen);
+    const idx = this.tableIdx(table);
+    this.reserve(13 + klen + vlen);
+    const b = this.buf;
+    b[this.pos++] = OP_PUT;
+    this.pos = b.writeUInt32BE(idx, this.pos);
+    this.pos = b.writeUInt32BE(klen, this.pos);
+    this.pos += b.write(key, this.pos, 'utf8');
+    this.pos = b.writeUInt32BE(vlen, this.pos);
+    this.pos += b.write(json, this.pos, 'utf8');
+    this.count++;
+  }
+
   del(table: string, key: Uint8Array): void {
     const idx = this.tableIdx(table);
     this.reserve(9 + key.length);
@@ -100,20 +122,34 @@ export class StateFileEncoder {
   }
 
   async flush(): Promise<void> {
-    if (this.pos === 0) return;
+    const out = this.cut();
+    if (out !== null) await this.sink.write(out);
+  }
+
+  /**
+   * The bytes encoded since the last cut (null if none), taken out of the encoder: for a caller
+   * that encodes synchronously and writes the chunks later (the sink is then not used).
+   */
+  cut(): Uint8Array | null {
+    if (this.pos === 0) return null;
     const out = this.buf.subarray(0, this.pos);
     // The sink may keep the chunk until written; start a fresh buffer instead of reusing this one.
     this.buf = Buffer.allocUnsafe(CHUNK);
     this.pos = 0;
-    await this.sink.write(out);
+    return out;
   }
 
   /** Writes the end marker and flushes; the caller then commits the file. */
   async end(): Promise<void> {
+    this.endMarker();
+    await this.flush();
+  }
+
+  /** Writes the end marker only (`end` without the flush, for a caller that `cut`s). */
+  endMarker(): void {
     this.reserve(5);
     this.buf[this.pos++] = OP_END;
     this.pos = this.buf.writeUInt32BE(this.count, this.pos);
-    await this.flush();
   }
 }
 

@@ -6,6 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { accumulatorFor, retractingAccumulatorFor } from '../../../engine/sql/index.ts';
+import { distinctKey } from '../../../engine/sql/distinct-count.ts';
 
 /** A deterministic stream of small values, numbers and their text twins mixed. */
 function values(seed: number, n: number): unknown[] {
@@ -57,4 +58,12 @@ test('retracting COUNT(DISTINCT): the count follows adds, retracts and merges', 
   assert.equal(a.result(acc), fresh(acc), 'a merge recounts');
   acc = a.retract(acc, 'never added');
   assert.equal(a.result(acc), fresh(acc));
+});
+
+test('a value keys a distinct accumulator by its JSON text, numbers included', () => {
+  const odd = [0, -0, 1, -1, 0.1, 1 / 3, 1e21, 1e-7, -1.5e300, 2 ** 53 + 2, NaN, Infinity, -Infinity];
+  for (const v of [...odd, '1', 'a"b', true, { x: 1 }, [1, '1']])
+    assert.equal(distinctKey(v), JSON.stringify(v), String(v));
+  const a = accumulatorFor('COUNT', true);
+  assert.deepEqual(a.add(a.add(a.create(), 1e21), '1e+21'), { '1e+21': 1, '"1e+21"': 1 });
 });

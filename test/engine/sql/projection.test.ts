@@ -87,7 +87,7 @@ describe('parseKeyBy (window.keyBy)', () => {
       assert.equal(two.keyOf(r), JSON.stringify(two.valuesOf(r)));
     assert.notEqual(two.keyOf({ a: 'x,y', b: 'z' }), two.keyOf({ a: 'x', b: 'y,z' }));
   });
-  it('keyOf stays JSON.stringify(valuesOf) while it memoizes and after it stops (near-unique keys)', () => {
+  it('keyOf (one or two columns) stays JSON.stringify(valuesOf) while it memoizes and after it stops (near-unique keys)', () => {
     const repeated = parseKeyBy('k');
     const unique = parseKeyBy('k');
     const odd = [null, NaN, Infinity, -0, 0, true, 'a"b', '\u2028', 1e21, { x: 1 }];
@@ -98,6 +98,15 @@ describe('parseKeyBy (window.keyBy)', () => {
       assert.equal(unique.keyOf(u), JSON.stringify(unique.valuesOf(u)));
     }
     assert.equal(unique.keyOf({ k: 'u0' }), '["u0"]');
+    const pairs = parseKeyBy('a, b');
+    const uniquePairs = parseKeyBy('a, b');
+    for (let i = 0; i < 130_000; i++) {
+      const r = { a: i % 7 === 0 ? odd[i % odd.length] : i % 5, b: i % 11 === 0 ? odd[i % odd.length] : `b${i % 30}` };
+      assert.equal(pairs.keyOf(r), JSON.stringify(pairs.valuesOf(r)));
+      const u = { a: i % 3, b: i % 2 === 0 ? `u${i}` : i + 0.5 };
+      assert.equal(uniquePairs.keyOf(u), JSON.stringify(uniquePairs.valuesOf(u)));
+    }
+    assert.equal(pairs.keyOf({ a: -0, b: 'x' }), '[0,"x"]');
     assert.equal(repeated.keyOf({ k: -0 }), '[0]');
     assert.equal(repeated.single?.({ k: 5 }), 5, 'single: the one key column');
     assert.equal(parseKeyBy('a, b').single, null);

@@ -2,6 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { compileProjection } from '../../../engine/sql/index.ts';
 import { value } from './helpers.ts';
+import { tokenAt } from '../../../engine/sql/text-functions.ts';
 
 const compileError = (expr: string): string => {
   try {
@@ -61,6 +62,21 @@ describe('SPLIT_INDEX (0-based, NULL out of range)', () => {
     assert.equal(value("SPLIT_INDEX(s, '--', 1)", { s: 'a--b----c' }), 'b');
     assert.equal(value("SPLIT_INDEX(s, '--', 2)", { s: 'a--b----c' }), '');
     assert.equal(value('SPLIT_INDEX(s, 47, 1)', { s: 'a/b' }), 'b', 'a character code as separator');
+  });
+  it('finds the token String.split would, for separators that repeat, overlap or end the string', () => {
+    const alphabet = ['a', 'b', '/', '-'];
+    let seed = 7;
+    const rnd = (n: number): number => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) % n;
+    let checked = 0;
+    for (let n = 0; n < 3000; n++) {
+      let str = '';
+      for (let len = rnd(12); len > 0; len--) str += alphabet[rnd(alphabet.length)];
+      const sep = ['/', '--', '-/', 'a', 'aa', '//'][rnd(6)];
+      const all = str === '' ? [] : str.split(sep);
+      for (let i = 0; i <= all.length + 1; i++, checked++)
+        assert.equal(tokenAt(str, sep, i), all[i], `${str} ${sep} ${i}`);
+    }
+    assert.ok(checked > 10_000);
   });
   it('gives NULL out of range, for a negative index, an empty string or a NULL argument', () => {
     assert.equal(value("SPLIT_INDEX(url, '/', 6)", { url }), null);

