@@ -18,6 +18,7 @@ import {
   type ServeProcess,
 } from './support/serve.ts';
 import { waitStatus } from './live-support.ts';
+import { viewportSettled } from './designer-helpers.ts';
 
 const skip = chromiumOrSkip();
 
@@ -40,6 +41,8 @@ describe('groups and notes', { skip }, () => {
     await page.waitForFunction(() => document.querySelectorAll('.react-flow__node-job').length === 4, null, {
       timeout: 20_000,
     });
+    // The first test clicks nodes: not while the opened job is still being fitted.
+    await viewportSettled(page);
   });
   after(async () => {
     await browser?.close();

@@ -75,6 +75,8 @@ describe('the designer shows types', { skip }, () => {
     await page.goto(serve.url);
     await page.getByTestId('app-ready').waitFor({ timeout: 30_000 });
     await page.getByTestId('job-name').filter({ hasText: 'orders-per-user' }).waitFor({ timeout: 20_000 });
+    // A click while the opened job is still being fitted misses the node (a loaded CI run did).
+    await viewportSettled(page);
     // The source's columns come from a sample of its file: wait until they are typed.
     await page.getByTestId('node-orders').click();
     await page.waitForFunction(
