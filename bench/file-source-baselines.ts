@@ -8,7 +8,7 @@
  *  - DuckDB: `read_json` with the same declared columns and the same GROUP BY, written with COPY.
  * Each returns its wall time and a checksum (rows, total cents) the bench compares with the engine's.
  */
-import { closeSync, openSync, readSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, readSync, writeSync } from 'node:fs';
 import { ORDERS_JITTER } from './orders-data.ts';
 
 export interface PeerResult {
@@ -74,6 +74,8 @@ export function handJsonLoop(file: string, outFile: string): PeerResult {
   }
   closeSync(fd);
   fire(Infinity);
+  // Durable, as the engine's committed output is (bench/hand-loop.ts says why).
+  fsyncSync(out);
   closeSync(out);
   return { ms: performance.now() - t0, rows, cents: allCents };
 }
