@@ -107,7 +107,7 @@ export function checkChangelog(idx: GraphIndex, problems: JobProblem[]): void {
       }
       const hint =
         ruleOf(node)?.refusalHint?.(node.config, (field) => `nodes[${index}].config.${field}`) ??
-        `: only filter, map, union, aggregate, window (tumbling or sliding), sink.preview, sink.file with format "changelog-json" and sink.postgres in upsert mode take one`;
+        `: only filter, map, union, aggregate, window (tumbling or sliding), sink.preview, sink.blackhole, sink.file with format "changelog-json" and sink.postgres in upsert mode take one`;
       problems.push({
         path: `edges[${e.edge}]`,
         severity: 'error',

@@ -23,6 +23,7 @@ import { fileSink } from '../nodes/sink-file/definition.ts';
 import { postgresSink } from '../nodes/sink-postgres/definition.ts';
 import { kafkaSink } from '../nodes/sink-kafka/definition.ts';
 import { previewSink } from '../nodes/sink-preview/definition.ts';
+import { blackholeSink } from '../nodes/sink-blackhole/definition.ts';
 
 export const NODE_DEFINITIONS = [
   fileSource,
@@ -43,6 +44,7 @@ export const NODE_DEFINITIONS = [
   postgresSink,
   kafkaSink,
   previewSink,
+  blackholeSink,
 ] as const;
 
 type Definitions = (typeof NODE_DEFINITIONS)[number];

@@ -32,6 +32,7 @@ export type { FileSinkConfig, FileSinkFormat } from '../nodes/sink-file/definiti
 export type { PostgresSinkConfig } from '../nodes/sink-postgres/definition.ts';
 export type { KafkaSinkConfig } from '../nodes/sink-kafka/definition.ts';
 export type { PreviewSinkConfig } from '../nodes/sink-preview/definition.ts';
+export type { BlackholeSinkConfig } from '../nodes/sink-blackhole/definition.ts';
 export { NODE_TYPES, type NodeConfigByType, type NodeType } from './node-types.ts';
 
 export const JOB_FORMAT = 'weir.job/v1' as const;

@@ -27,6 +27,7 @@ import { fileSink } from '../../nodes/sink-file/definition.ts';
 import { postgresSink } from '../../nodes/sink-postgres/definition.ts';
 import { kafkaSink } from '../../nodes/sink-kafka/definition.ts';
 import { previewSink } from '../../nodes/sink-preview/definition.ts';
+import { blackholeSink } from '../../nodes/sink-blackhole/definition.ts';
 import { fileSource } from '../../nodes/source-file/definition.ts';
 import { generatorSource } from '../../nodes/source-generator/definition.ts';
 import { nexmarkSource } from '../../nodes/source-nexmark/definition.ts';
@@ -67,7 +68,8 @@ type SinkNode =
   | Node<typeof fileSink.type>
   | Node<typeof postgresSink.type>
   | Node<typeof kafkaSink.type>
-  | Node<typeof previewSink.type>;
+  | Node<typeof previewSink.type>
+  | Node<typeof blackholeSink.type>;
 const sink = {
   kind: 'input' as const,
   ownParallelism: true,
@@ -125,6 +127,7 @@ export const NODE_EXPORTERS: { [T in NodeType]: NodeExporter<T> } = {
   [postgresSink.type]: sink,
   [kafkaSink.type]: sink,
   [previewSink.type]: sink,
+  [blackholeSink.type]: sink,
 };
 
 /** The exporter of a node's type, typed by the node. */

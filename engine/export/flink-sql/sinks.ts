@@ -9,12 +9,14 @@ import { fileSink } from '../../nodes/sink-file/definition.ts';
 import { postgresSink } from '../../nodes/sink-postgres/definition.ts';
 import { kafkaSink } from '../../nodes/sink-kafka/definition.ts';
 import { previewSink } from '../../nodes/sink-preview/definition.ts';
+import { blackholeSink } from '../../nodes/sink-blackhole/definition.ts';
 
 type SinkNode = (
   | JobNodeOf<typeof fileSink.type>
   | JobNodeOf<typeof postgresSink.type>
   | JobNodeOf<typeof kafkaSink.type>
   | JobNodeOf<typeof previewSink.type>
+  | JobNodeOf<typeof blackholeSink.type>
 ) & {
   parallelism: number;
 };
@@ -81,6 +83,9 @@ export function emitSink(ctx: ExportContext, node: SinkNode, input: Relation): v
     options.push(...t.options);
     comments.push(...t.comments);
     primaryKey = t.primaryKey;
+    if (node.parallelism !== ctx.job.settings.parallelism) options.push(['sink.parallelism', String(node.parallelism)]);
+  } else if (node.type === blackholeSink.type) {
+    options.push(['connector', 'blackhole']);
     if (node.parallelism !== ctx.job.settings.parallelism) options.push(['sink.parallelism', String(node.parallelism)]);
   } else {
     options.push(['connector', 'print'], ['print-identifier', node.id]);

@@ -18,6 +18,7 @@ import { fileSink } from '../../nodes/sink-file/definition.ts';
 import { postgresSink } from '../../nodes/sink-postgres/definition.ts';
 import { kafkaSink } from '../../nodes/sink-kafka/definition.ts';
 import { previewSink } from '../../nodes/sink-preview/definition.ts';
+import { blackholeSink } from '../../nodes/sink-blackhole/definition.ts';
 import { fileSource } from '../../nodes/source-file/definition.ts';
 import { generatorSource } from '../../nodes/source-generator/definition.ts';
 
@@ -57,15 +58,14 @@ export function importTable(b: JobBuilder, t: TableStatement, isSink: boolean): 
       if (t.options['sink.parallelism']) node.parallelism = Number(t.options['sink.parallelism']);
       b.add(node, t.pos, t.origin);
     } else if (connector === 'print' || connector === 'blackhole') {
-      const node: JobNode = { id, type: previewSink.type, config: {} };
+      const type = connector === 'print' ? previewSink.type : blackholeSink.type;
+      const node: JobNode = { id, type, config: {} };
       if (t.options['sink.parallelism']) node.parallelism = Number(t.options['sink.parallelism']);
       b.add(node, t.pos, t.origin);
-      if (connector === 'blackhole')
-        b.problem(t.pos, `table '${t.name}': the blackhole connector becomes a preview sink`);
     } else {
       b.problem(
         t.pos,
-        `table '${t.name}': connector '${connector}' has no Weir sink (filesystem, jdbc to PostgreSQL, kafka, upsert-kafka and print do); left out`,
+        `table '${t.name}': connector '${connector}' has no Weir sink (filesystem, jdbc to PostgreSQL, kafka, upsert-kafka, print and blackhole do); left out`,
         'error',
       );
       return;

@@ -37,7 +37,7 @@ test('unknown node type lists the known ones', () => {
   const doc = baseJob() as any;
   doc.nodes[1].type = 'filtre';
   assert.deepEqual(problemsFor(doc), [
-    "nodes[1].type: unknown node type 'filtre' (known: source.file, source.generator, source.nexmark, source.postgres, source.kafka, filter, map, union, window, join.interval, join.window, join, aggregate, topn, sink.file, sink.postgres, sink.kafka, sink.preview)",
+    "nodes[1].type: unknown node type 'filtre' (known: source.file, source.generator, source.nexmark, source.postgres, source.kafka, filter, map, union, window, join.interval, join.window, join, aggregate, topn, sink.file, sink.postgres, sink.kafka, sink.preview, sink.blackhole)",
   ]);
   const r = validateJob(doc);
   assert.equal(r.ok ? undefined : r.problems[0].nodeId, 'big');
@@ -123,7 +123,7 @@ test('window kinds are discriminated too; the wrong format and non-objects are e
     'format: expected "weir.job/v1", got \'weir.job/v2\'',
   ]);
   assert.deepEqual(problemsFor({ ...baseJob(), nodes: [{ id: 'a', config: {} }] }).slice(0, 1), [
-    'nodes[0].type: missing node type (known: source.file, source.generator, source.nexmark, source.postgres, source.kafka, filter, map, union, window, join.interval, join.window, join, aggregate, topn, sink.file, sink.postgres, sink.kafka, sink.preview)',
+    'nodes[0].type: missing node type (known: source.file, source.generator, source.nexmark, source.postgres, source.kafka, filter, map, union, window, join.interval, join.window, join, aggregate, topn, sink.file, sink.postgres, sink.kafka, sink.preview, sink.blackhole)',
   ]);
 });
 

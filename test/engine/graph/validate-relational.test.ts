@@ -226,7 +226,7 @@ test('changelog edges are computed; a node that cannot take one names the produc
   top.nodes[2] = { id: 'f', type: 'topn', config: { partitionBy: 'key', orderBy: 'n DESC', limit: 1 } };
   top.nodes[3] = { id: 'out', type: 'sink.preview', config: {} };
   assert.deepEqual(errorLines(top), [
-    "edges[1]: topn 'f' cannot take a changelog, but aggregate 'agg' produces one: only filter, map, union, aggregate, window (tumbling or sliding), sink.preview, sink.file with format \"changelog-json\" and sink.postgres in upsert mode take one",
+    "edges[1]: topn 'f' cannot take a changelog, but aggregate 'agg' produces one: only filter, map, union, aggregate, window (tumbling or sliding), sink.preview, sink.blackhole, sink.file with format \"changelog-json\" and sink.postgres in upsert mode take one",
   ]);
   const aggOfAgg = aggJob();
   aggOfAgg.nodes[2] = { id: 'f', type: 'aggregate', config: { keyBy: 'n', aggregates: 'COUNT(*) AS keys' } };

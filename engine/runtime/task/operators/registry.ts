@@ -21,6 +21,7 @@ import {
 } from './relational/index.ts';
 import { FileSinkOperator } from '../../../connectors/file-sink.ts';
 import { PreviewSinkOperator } from '../../../connectors/preview-sink.ts';
+import { BlackholeSinkOperator } from '../../../connectors/blackhole-sink.ts';
 import { PostgresSinkOperator } from '../../../connectors/postgres/sink-operator.ts';
 import { sinkInputColumns } from '../../../connectors/postgres/sink-columns.ts';
 import { KafkaSinkOperator } from '../../../connectors/kafka/sink-operator.ts';
@@ -30,6 +31,7 @@ import { fileSink } from '../../../nodes/sink-file/definition.ts';
 import { postgresSink } from '../../../nodes/sink-postgres/definition.ts';
 import { kafkaSink } from '../../../nodes/sink-kafka/definition.ts';
 import { previewSink } from '../../../nodes/sink-preview/definition.ts';
+import { blackholeSink } from '../../../nodes/sink-blackhole/definition.ts';
 import { filter as filterNode } from '../../../nodes/filter/definition.ts';
 import { map as mapNode } from '../../../nodes/map/definition.ts';
 import { union as unionNode } from '../../../nodes/union/definition.ts';
@@ -87,6 +89,7 @@ const FACTORIES: { [T in NodeType]?: Factory<T> } = {
   [kafkaSink.type]: (node, { job, services, index }) =>
     new KafkaSinkOperator(node.config, { jobName: job.name, nodeId: node.id, at: `nodes[${index}].config` }, services),
   [previewSink.type]: (node, { services }) => new PreviewSinkOperator(node.config, services),
+  [blackholeSink.type]: () => new BlackholeSinkOperator(),
 };
 
 /** Whether the runtime has an operator for `type` (a source type has none). */

@@ -278,6 +278,7 @@ export const everything: Omit<JobDocument, 'format'> = {
       },
     },
     { id: 'kafka_orders_out', type: 'sink.preview', config: {} },
+    { id: 'discarded', type: 'sink.blackhole', config: {} },
   ],
   edges: [
     { from: 'gen', to: 'gen_keyed' },
@@ -314,6 +315,7 @@ export const everything: Omit<JobDocument, 'format'> = {
     { from: 'pg_customers', to: 'pg_customers_out' },
     { from: 'per_user_total', to: 'totals_kafka' },
     { from: 'kafka_orders', to: 'kafka_orders_out' },
+    { from: 'valid', to: 'discarded' },
   ],
 };
 

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { validateJob } from '../../../../engine/graph/validate.ts';
 import { importFlinkSql } from '../../../../engine/import/flink-sql/index.ts';
+import { exportFlinkSql } from '../../../../engine/export/flink-sql/index.ts';
 import { runJobInProcess } from '../../../support/harness/run-in-process.ts';
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -220,6 +221,34 @@ INSERT INTO dst SELECT k, v / 2 AS half FROM src WHERE v > 5;`,
         { k: 'a', half: 3 },
       ],
       'BIGINT / 2 truncates, as in Flink',
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a blackhole table imports as sink.blackhole: the job runs to its end, discards every record, and exports back as blackhole', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'weir-import-blackhole-'));
+  try {
+    writeFileSync(join(dir, 'in.jsonl'), ['{"k":"a","v":10}', '{"k":"b","v":7}', '{"k":"c","v":1}'].join('\n') + '\n');
+    const { job, problems } = importFlinkSql(
+      `
+CREATE TABLE src (k STRING, v BIGINT) WITH ('connector' = 'filesystem', 'path' = 'file://${dir}/in.jsonl', 'format' = 'json');
+CREATE TABLE nowhere (k STRING, v BIGINT) WITH ('connector' = 'blackhole');
+INSERT INTO nowhere SELECT k, v FROM src WHERE v > 5;`,
+      { baseDir: dir },
+    );
+    assert.deepEqual(problems, [], 'a blackhole is no longer a preview sink with a warning');
+    const sink = job.nodes.find((n) => n.id === 'nowhere')!;
+    assert.deepEqual({ type: sink.type, config: sink.config }, { type: 'sink.blackhole', config: {} });
+    const run = await runJobInProcess(job, dir);
+    assert.equal(run.result.status, 'finished', run.result.cause);
+    assert.equal(run.sinks.nowhere, undefined, 'nothing is written or previewed');
+    const v = validateJob(job, { baseDir: dir });
+    assert.ok(v.ok);
+    assert.match(
+      exportFlinkSql(v.job).text,
+      /CREATE TABLE nowhere \([^)]*\) WITH \(\s*'connector' = 'blackhole'\s*\);/,
     );
   } finally {
     rmSync(dir, { recursive: true, force: true });

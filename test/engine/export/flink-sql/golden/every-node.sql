@@ -609,6 +609,17 @@ CREATE TABLE kafka_orders_out (
   'print-identifier' = 'kafka_orders_out'
 );
 
+-- nodes[36] sink.blackhole 'discarded'
+CREATE TABLE discarded (
+  `user` STRING,
+  amount DOUBLE,
+  ts BIGINT,
+  shout STRING,
+  big BOOLEAN
+) WITH (
+  'connector' = 'blackhole'
+);
+
 EXECUTE STATEMENT SET
 BEGIN
   -- nodes[11] sink.file 'per_minute'
@@ -685,4 +696,9 @@ BEGIN
   INSERT INTO kafka_orders_out
   SELECT id, amount, ts
   FROM kafka_orders;
+
+  -- nodes[36] sink.blackhole 'discarded'
+  INSERT INTO discarded
+  SELECT `user`, amount, ts, shout, big
+  FROM valid;
 END;
