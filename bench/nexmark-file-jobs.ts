@@ -6,8 +6,8 @@
  * `dateTime`. Flink reads them with its filesystem connector and json format (the exporter's
  * translation of `source.file`, engine/export/flink-sql/sources.ts).
  *
- * The file sink becomes a `sink.preview` keeping one row: Flink's Nexmark writes to `blackhole`,
- * and Weir has no blackhole. The Flink script gets the blackhole itself (flinkBenchScript).
+ * The file sink becomes a `sink.blackhole`, as the Nexmark suite's own queries end: both engines
+ * discard the results (Weir's exporter writes it as Flink's `blackhole` connector).
  */
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -63,7 +63,7 @@ export function fileSourcedDocument(opts: FileJobOptions): JobDocument {
       // A side input (q13's data/side_input.csv) is read where the document lives.
       nodes.push({ ...n, config: { ...n.config, path: resolve(NEXMARK_EXAMPLES, n.config.path) } });
     } else if (n.type === 'sink.file') {
-      nodes.push({ id: n.id, type: 'sink.preview', ...(n.name ? { name: n.name } : {}), config: { limit: 1 } });
+      nodes.push({ id: n.id, type: 'sink.blackhole', ...(n.name ? { name: n.name } : {}), config: {} });
     } else nodes.push(n);
   }
   const nexmark = new Set(doc.nodes.filter((n) => n.type === 'source.nexmark').map((n) => n.id));
@@ -85,17 +85,4 @@ export function fileSourcedDocument(opts: FileJobOptions): JobDocument {
     },
   };
   return doc;
-}
-
-/**
- * The exported script with every `print` sink (the export of `sink.preview`) turned into Flink's
- * `blackhole`, as the Nexmark suite's own scripts: printing every row to stdout would measure the
- * runner's stdout relay, not Flink.
- */
-export function blackholeSinks(script: string): string {
-  const out = script
-    .replace(/'connector' = 'print'/g, "'connector' = 'blackhole'")
-    .replace(/,\n\s*'print-identifier' = '[^']*'/g, '');
-  if (/'connector' = 'print'|'print-identifier'/.test(out)) throw new Error('blackholeSinks: a print sink is left');
-  return out;
 }

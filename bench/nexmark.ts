@@ -9,8 +9,8 @@
  * The events are generated once per size into person/auction/bid.jsonl (writeNexmarkFiles: the
  * rows `source.nexmark` emits for seed 0); each query reads them through file sources
  * (nexmark-file-jobs.ts), Weir with its `source.file`, Flink with the filesystem connector and json
- * format as Weir's exporter writes them. Both discard the results (a one-row preview in Weir,
- * `blackhole` in Flink, as the Nexmark suite) and checkpoint every 10 s.
+ * format as Weir's exporter writes them. Both discard the results (`sink.blackhole` in Weir, its
+ * export `blackhole` in Flink, as the Nexmark suite) and checkpoint every 10 s.
  *
  * Two figures per query and backend, each events per wall-clock second, Weir's over Flink's:
  * - whole process: `weir run JOB` from spawn to exit, against Flink's JVM and MiniCluster start
@@ -31,7 +31,7 @@ import type { FlinkLine } from '../engine/flink/runner-process.ts';
 import type { NormalizedJob, StateBackendKind } from '../engine/graph/types.ts';
 import { validateJob } from '../engine/graph/validate.ts';
 import { runFlinkScripts, type FlinkScriptsRun } from './flink-scripts.ts';
-import { NEXMARK_EXAMPLES, blackholeSinks, fileSourcedDocument } from './nexmark-file-jobs.ts';
+import { NEXMARK_EXAMPLES, fileSourcedDocument } from './nexmark-file-jobs.ts';
 import { timedRun } from './nexmark-run.ts';
 import { weirRunMs } from './weir-process.ts';
 import type { BenchFigure, BenchOptions } from './report.ts';
@@ -124,7 +124,9 @@ function prepare(
     baseDir: forFlink,
   });
   if (!f.ok) throw new Error(`${query}: valid for Weir, invalid for the export: ${f.problems[0]?.message}`);
-  writeFileSync(script, blackholeSinks(exportFlinkSql(f.job, { flinkVersion: line }).text));
+  const text = exportFlinkSql(f.job, { flinkVersion: line }).text;
+  if (!/'connector' = 'blackhole'/.test(text)) throw new Error(`${query}: the exported script has no blackhole sink`);
+  writeFileSync(script, text);
   return { query, events, jobFile, script, job: v.job, problem: null };
 }
 
