@@ -50,7 +50,7 @@ test('an unknown node type lists the known types', async (t) => {
   const job = ordersJob();
   job.nodes[1].type = 'filterz';
   await rejects(t, job, [
-    /^nodes\[1\]\.type: unknown node type 'filterz' \(known: source\.file, source\.generator, source\.nexmark, source\.postgres, source\.kafka, filter, map, union, window, join\.interval, join\.window, join, aggregate, topn, sink\.file, sink\.postgres, sink\.kafka, sink\.preview\)$/m,
+    /^nodes\[1\]\.type: unknown node type 'filterz' \(known: source\.file, source\.generator, source\.nexmark, source\.postgres, source\.kafka, filter, map, union, window, join\.interval, join\.window, join, aggregate, topn, sink\.file, sink\.postgres, sink\.kafka, sink\.preview, sink\.blackhole\)$/m,
   ]);
 });
 
