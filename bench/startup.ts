@@ -14,9 +14,9 @@ import type { TaskLauncher } from '../engine/runtime/job/api.ts';
 import { startJob } from '../engine/runtime/job/job-runner.ts';
 import { forkLauncher } from '../engine/runtime/job/launcher.ts';
 import { median, type BenchFigure, type BenchOptions } from './report.ts';
+import { WEIR_BIN } from './weir-process.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const BIN = join(ROOT, 'bin', 'weir.mjs');
 const EXAMPLE = join(ROOT, 'examples', 'orders-per-user');
 const GNU_TIME = '/usr/bin/time';
 
@@ -96,7 +96,7 @@ function figure(name: string, samples: number[], baseline: number[], unit: strin
 export async function run(opts: BenchOptions): Promise<BenchFigure[]> {
   const rounds = opts.quick ? 3 : 7;
   // The first call builds the bundle when it is missing or stale; dist/cli.json then names it.
-  timeProcess([BIN, '--version'], ROOT, opts.dir);
+  timeProcess([WEIR_BIN, '--version'], ROOT, opts.dir);
   const bundle = JSON.parse(readFileSync(join(ROOT, 'dist', 'cli.json'), 'utf8')) as { dir: string };
   const taskMain = join(ROOT, 'dist', bundle.dir, 'task-main.cjs');
   const jobDir = join(opts.dir, 'job');
@@ -107,10 +107,10 @@ export async function run(opts: BenchOptions): Promise<BenchFigure[]> {
   // Interleaved rounds, so a busy spell on the machine slows the baseline as much as the CLI.
   for (let i = 0; i < rounds; i++) {
     s.node.push(timeProcess(['-e', '0'], ROOT, opts.dir));
-    s.version.push(timeProcess([BIN, '--version'], ROOT, opts.dir));
-    s.validate.push(timeProcess([BIN, 'validate', join(EXAMPLE, 'job.weir.json')], ROOT, opts.dir).ms);
+    s.version.push(timeProcess([WEIR_BIN, '--version'], ROOT, opts.dir));
+    s.validate.push(timeProcess([WEIR_BIN, 'validate', join(EXAMPLE, 'job.weir.json')], ROOT, opts.dir).ms);
     rmSync(join(jobDir, 'checkpoints'), { recursive: true, force: true });
-    job.push(timeProcess([BIN, 'run', jobFile, '--quiet', '--clear-output'], jobDir, opts.dir).ms);
+    job.push(timeProcess([WEIR_BIN, 'run', jobFile, '--quiet', '--clear-output'], jobDir, opts.dir).ms);
     rmSync(join(jobDir, 'checkpoints'), { recursive: true, force: true });
     task.push(await taskReadyMs(taskMain, jobDir));
   }

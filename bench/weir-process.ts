@@ -6,6 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
+/** The CLI as users start it; bench/startup.ts times it with GNU time around the same path. */
 export const WEIR_BIN = fileURLToPath(new URL('../bin/weir.mjs', import.meta.url));
 
 /** Milliseconds of `weir run --quiet JOB ...extra` in `cwd`; throws with weir's last line when it fails. */
